@@ -1,0 +1,1 @@
+//! ONNX protobuf message types. (Placeholder until the generated types land.)

@@ -1,0 +1,1 @@
+//! onnx-text: the ONNX textual model syntax for Rust.
