@@ -1,1 +1,112 @@
-//! The onnx-text engine.
+//! The engine of onnx-text: the ONNX textual syntax, parsed to a syntax tree with spans and
+//! lowered to the ONNX protobuf types, byte for byte as onnx 1.23.2's parser does.
+//!
+//! The pipeline is one module per stage: [`lex`] (text to tokens), [`parse`] (tokens to the
+//! [`syntax`] tree), and [`lower`] (tree to protobuf). Most users want the `parse_*` functions.
+//!
+//! ```
+//! let model = onnx_syntax::parse_model(r#"
+//!     <ir_version: 10, opset_import: ["" : 21]>
+//!     agraph (float[N] x) => (float[N] y) { y = Relu(x) }
+//! "#).unwrap();
+//! assert_eq!(model.graph.unwrap().node[0].op_type.as_deref(), Some("Relu"));
+//! ```
+
+pub mod dtype;
+mod error;
+pub mod lex;
+pub mod lower;
+pub mod parse;
+mod span;
+pub mod syntax;
+
+pub use error::ParseError;
+pub use span::{LineColumn, Span};
+
+use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};
+use parse::Parser;
+
+/// Parses a model: an optional `<…>` header, a graph, then any number of functions.
+///
+/// ```
+/// let model = onnx_syntax::parse_model("g (float x) => (float y) { y = Neg(x) }").unwrap();
+/// assert_eq!(model.ir_version, None); // nothing gets a default
+/// ```
+pub fn parse_model(text: &str) -> Result<ModelProto, ParseError> {
+    Ok(lower::model(Parser::new(text)?.model()?))
+}
+
+/// Parses a graph. Text after the graph is an error.
+///
+/// ```
+/// let graph = onnx_syntax::parse_graph("g => (y) { y = Foo() }").unwrap();
+/// assert!(graph.input.is_empty());
+/// ```
+pub fn parse_graph(text: &str) -> Result<GraphProto, ParseError> {
+    Ok(lower::graph(Parser::new(text)?.graph()?))
+}
+
+/// Parses a function, with its optional `<…>` header. Text after the function is an error.
+///
+/// ```
+/// let f = onnx_syntax::parse_function(r#"
+///     <domain: "local", opset_import: ["" : 21]>
+///     Square (x) => (y) { y = Mul(x, x) }
+/// "#).unwrap();
+/// assert_eq!(f.domain.as_deref(), Some("local"));
+/// ```
+pub fn parse_function(text: &str) -> Result<FunctionProto, ParseError> {
+    Ok(lower::function(Parser::new(text)?.function()?))
+}
+
+/// Parses one node. Text after the node is an error.
+///
+/// ```
+/// let node = onnx_syntax::parse_node("y = com.example.Foo <alpha = 0.5> (x)").unwrap();
+/// assert_eq!(node.domain.as_deref(), Some("com.example"));
+/// ```
+pub fn parse_node(text: &str) -> Result<NodeProto, ParseError> {
+    Ok(lower::node(Parser::new(text)?.node()?))
+}
+
+/// Parses a braced node list `{ node* }`, the form of ONNX function bodies.
+///
+/// ```
+/// let nodes = onnx_syntax::parse_node_list("{ t = Abs(x)  y = Neg(t) }").unwrap();
+/// assert_eq!(nodes.len(), 2);
+/// ```
+pub fn parse_node_list(text: &str) -> Result<Vec<NodeProto>, ParseError> {
+    Ok(Parser::new(text)?
+        .node_list()?
+        .into_iter()
+        .map(lower::node)
+        .collect())
+}
+
+/// Parses a function library: any number of functions, each with an optional header.
+///
+/// ```
+/// let lib = onnx_syntax::parse_functions("F (x) => (y) { y = Abs(x) } G (x) => (y) { y = F(x) }").unwrap();
+/// assert_eq!(lib.len(), 2);
+/// ```
+pub fn parse_functions(text: &str) -> Result<Vec<FunctionProto>, ParseError> {
+    Ok(Parser::new(text)?
+        .functions()?
+        .into_iter()
+        .map(lower::function)
+        .collect())
+}
+
+/// Parses a sequence of nodes without braces.
+///
+/// ```
+/// let nodes = onnx_syntax::parse_nodes("t = Abs(x) y = Neg(t)").unwrap();
+/// assert_eq!(nodes[1].input, ["t"]);
+/// ```
+pub fn parse_nodes(text: &str) -> Result<Vec<NodeProto>, ParseError> {
+    Ok(Parser::new(text)?
+        .nodes()?
+        .into_iter()
+        .map(lower::node)
+        .collect())
+}

@@ -1,0 +1,259 @@
+//! The lexer: source text to tokens.
+//!
+//! The reference parser reads characters directly, but every decision it makes can be expressed
+//! on tokens, provided each token records whether white space or a comment came before it
+//! ([`Token::joined`]): `=>` must be written without a gap, and so must `-` and the number it
+//! negates.
+
+use std::borrow::Cow;
+
+use crate::error::ParseError;
+use crate::span::Span;
+
+/// What kind of token, with its text available through the span.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenKind {
+    /// `[A-Za-z_][A-Za-z0-9_]*`
+    Ident,
+    /// Decimal digits, without sign.
+    Int,
+    /// Digits with one `.` and/or an exponent: `5.`, `1.e5`, `2.5e-3`.
+    Float,
+    /// A `"…"` literal, quotes included; see [`unescape`].
+    Str,
+    /// One ASCII punctuation character.
+    Punct(u8),
+    /// The end of the input.
+    Eof,
+}
+
+/// One token of ONNX text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token {
+    /// What it is.
+    pub kind: TokenKind,
+    /// Where it is.
+    pub span: Span,
+    /// True when the token directly follows the previous one, with no white space or comment.
+    pub joined: bool,
+}
+
+impl Token {
+    /// True for the punctuation character `c`.
+    pub fn is_punct(&self, c: u8) -> bool {
+        self.kind == TokenKind::Punct(c)
+    }
+}
+
+/// Splits ONNX text into tokens, one at a time.
+///
+/// ```
+/// use onnx_syntax::lex::{Lexer, TokenKind};
+/// let mut lexer = Lexer::new("y = Relu(x) # done").unwrap();
+/// let mut kinds = Vec::new();
+/// loop {
+///     let token = lexer.next_token().unwrap();
+///     if token.kind == TokenKind::Eof { break; }
+///     kinds.push(token.kind);
+/// }
+/// assert_eq!(kinds.len(), 6);
+/// assert_eq!(kinds[1], TokenKind::Punct(b'='));
+/// ```
+pub struct Lexer<'a> {
+    source: &'a str,
+    pos: usize,
+}
+
+/// The largest input accepted: spans are 32-bit.
+pub const MAX_INPUT_LEN: usize = u32::MAX as usize - 1;
+
+impl<'a> Lexer<'a> {
+    /// A lexer at the start of `source`. Fails only for inputs of 4 GiB or more.
+    pub fn new(source: &'a str) -> Result<Lexer<'a>, ParseError> {
+        if source.len() > MAX_INPUT_LEN {
+            return Err(ParseError::new(
+                "",
+                Span::at(0),
+                "input is larger than 4 GiB",
+            ));
+        }
+        Ok(Lexer { source, pos: 0 })
+    }
+
+    /// The text being lexed.
+    pub fn source(&self) -> &'a str {
+        self.source
+    }
+
+    fn error(&self, span: Span, message: impl Into<String>) -> ParseError {
+        ParseError::new(self.source, span, message)
+    }
+
+    /// Skips white space and `#` comments; true if anything was skipped.
+    fn skip_trivia(&mut self) -> bool {
+        let bytes = self.source.as_bytes();
+        let start = self.pos;
+        while let Some(&b) = bytes.get(self.pos) {
+            match b {
+                b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => self.pos += 1,
+                b'#' => {
+                    self.pos = memchr_newline(bytes, self.pos);
+                }
+                _ => break,
+            }
+        }
+        self.pos != start
+    }
+
+    /// The next token; [`TokenKind::Eof`] at the end, again and again.
+    pub fn next_token(&mut self) -> Result<Token, ParseError> {
+        let joined = !self.skip_trivia();
+        let bytes = self.source.as_bytes();
+        let start = self.pos;
+        let Some(&first) = bytes.get(start) else {
+            return Ok(self.token(TokenKind::Eof, start, joined));
+        };
+        let kind = match first {
+            b'A'..=b'Z' | b'a'..=b'z' | b'_' => {
+                self.pos += 1;
+                while bytes
+                    .get(self.pos)
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                {
+                    self.pos += 1;
+                }
+                TokenKind::Ident
+            }
+            b'0'..=b'9' => self.number()?,
+            b'"' => self.string()?,
+            b'\0' => {
+                return Err(self.error(
+                    Span::new(start as u32, start as u32 + 1),
+                    "NUL byte in input",
+                ));
+            }
+            b if b.is_ascii_punctuation() => {
+                self.pos += 1;
+                TokenKind::Punct(b)
+            }
+            _ => {
+                let c = self.source[start..].chars().next().unwrap_or('\u{fffd}');
+                let end = start + c.len_utf8();
+                let message = if c.is_ascii() {
+                    format!("unexpected control character {c:?}")
+                } else {
+                    format!(
+                        "unexpected character `{c}`: names with non-ASCII characters must be quoted"
+                    )
+                };
+                return Err(self.error(Span::new(start as u32, end as u32), message));
+            }
+        };
+        Ok(self.token(kind, start, joined))
+    }
+
+    fn token(&self, kind: TokenKind, start: usize, joined: bool) -> Token {
+        Token {
+            kind,
+            span: Span::new(start as u32, self.pos as u32),
+            joined,
+        }
+    }
+
+    /// Digits, at most one `.` with optional digits, and an optional exponent.
+    fn number(&mut self) -> Result<TokenKind, ParseError> {
+        let bytes = self.source.as_bytes();
+        let start = self.pos;
+        let digits = |pos: &mut usize| {
+            let from = *pos;
+            while bytes.get(*pos).is_some_and(u8::is_ascii_digit) {
+                *pos += 1;
+            }
+            *pos - from
+        };
+        digits(&mut self.pos);
+        let mut kind = TokenKind::Int;
+        if bytes.get(self.pos) == Some(&b'.') {
+            self.pos += 1;
+            digits(&mut self.pos);
+            kind = TokenKind::Float;
+        }
+        if matches!(bytes.get(self.pos), Some(b'e' | b'E')) {
+            self.pos += 1;
+            if matches!(bytes.get(self.pos), Some(b'+' | b'-')) {
+                self.pos += 1;
+            }
+            if digits(&mut self.pos) == 0 {
+                let span = Span::new(start as u32, self.pos as u32);
+                return Err(self.error(
+                    span,
+                    format!(
+                        "the exponent of `{}` has no digits",
+                        &self.source[span.range()]
+                    ),
+                ));
+            }
+            kind = TokenKind::Float;
+        }
+        Ok(kind)
+    }
+
+    /// A `"…"` literal; a backslash escapes the next byte, whatever it is.
+    fn string(&mut self) -> Result<TokenKind, ParseError> {
+        let bytes = self.source.as_bytes();
+        let start = self.pos;
+        let mut pos = start + 1;
+        loop {
+            match bytes.get(pos) {
+                Some(b'"') => {
+                    self.pos = pos + 1;
+                    return Ok(TokenKind::Str);
+                }
+                Some(b'\\') if pos + 1 < bytes.len() => pos += 2,
+                Some(b'\0') => {
+                    return Err(
+                        self.error(Span::new(pos as u32, pos as u32 + 1), "NUL byte in input")
+                    );
+                }
+                Some(_) => pos += 1,
+                None => {
+                    return Err(self.error(
+                        Span::new(start as u32, start as u32 + 1),
+                        "unterminated string literal: no closing `\"` before the end of input",
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// Offset of the next `\n` at or after `from`, or the end of `bytes`.
+fn memchr_newline(bytes: &[u8], from: usize) -> usize {
+    bytes[from..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| from + i)
+}
+
+/// The contents of a string literal token (quotes included), with escapes resolved: a backslash
+/// makes the next character literal, so `\n` is the letter `n`.
+///
+/// ```
+/// use onnx_syntax::lex::unescape;
+/// assert_eq!(unescape(r#""a\nb\"c\\d""#), r#"anb"c\d"#);
+/// ```
+pub fn unescape(literal: &str) -> Cow<'_, str> {
+    let inner = &literal[1..literal.len() - 1];
+    if !inner.contains('\\') {
+        return Cow::Borrowed(inner);
+    }
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.extend(chars.next()),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}

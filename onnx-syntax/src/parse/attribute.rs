@@ -1,0 +1,296 @@
+//! Attributes: `<name: type = value, …>` on nodes, and the attribute list of a function.
+
+use super::Parser;
+use super::literal::{LitKind, Word, classify_word};
+use crate::dtype::starts_type;
+use crate::error::ParseError;
+use crate::lex::TokenKind;
+use crate::span::Span;
+use crate::syntax::{AttrType, AttrValue, Attribute, FunctionAttribute, Name};
+
+/// An attribute annotation: the type keyword after `:` and its span.
+type Annotation = Option<(AttrType, Span)>;
+
+impl Parser<'_> {
+    /// attr-list ::= '<' attribute (',' attribute)* '>'
+    pub(super) fn attr_list(&mut self) -> Result<Vec<Attribute>, ParseError> {
+        self.expect_punct(b'<')?;
+        let attributes = self.comma_list(b'>', false, Self::attribute)?;
+        self.expect_punct(b'>')?;
+        Ok(attributes)
+    }
+
+    /// attribute ::= identifier (':' attr-type)? '=' attr-value
+    fn attribute(&mut self) -> Result<Attribute, ParseError> {
+        let token = self.ident("an attribute name")?;
+        let name = Name {
+            text: self.text(token).to_owned(),
+            span: token.span,
+        };
+        let annotation = self.annotation()?;
+        self.expect_punct(b'=')?;
+        let (ty, value) = self.attr_value(annotation)?;
+        Ok(Attribute {
+            name,
+            annotation,
+            ty,
+            value: Some(value),
+            span: self.since(token.span),
+        })
+    }
+
+    /// fn-attr ::= name | name (':' attr-type)? ('=' attr-value)?
+    ///
+    /// A bare name declares an attribute; an annotation and/or a default makes an `attribute_proto`
+    /// entry. `F <a: float>` (a typed attribute without default) is allowed.
+    pub(super) fn function_attribute(&mut self) -> Result<FunctionAttribute, ParseError> {
+        let name = self.quotable_name("an attribute name")?;
+        if !self.at_punct(b':') && !self.at_punct(b'=') {
+            return Ok(FunctionAttribute::Name(name));
+        }
+        let annotation = self.annotation()?;
+        let (ty, value) = if self.eat_punct(b'=')? {
+            let (ty, value) = self.attr_value(annotation)?;
+            (ty, Some(value))
+        } else {
+            (annotation.map(|(ty, _)| ty), None)
+        };
+        let span = self.since(name.span);
+        Ok(FunctionAttribute::Proto(Attribute {
+            name,
+            annotation,
+            ty,
+            value,
+            span,
+        }))
+    }
+
+    /// (':' attr-type)?
+    fn annotation(&mut self) -> Result<Annotation, ParseError> {
+        if !self.eat_punct(b':')? {
+            return Ok(None);
+        }
+        let token = self.ident("an attribute type")?;
+        let word = self.text(token);
+        match AttrType::from_keyword(word) {
+            Some(ty) => Ok(Some((ty, token.span))),
+            None => {
+                let known: Vec<_> = AttrType::ALL.iter().map(|(_, kw)| *kw).collect();
+                Err(self.error(
+                    token.span,
+                    format!(
+                        "unknown attribute type `{word}`; expected one of {}",
+                        known.join(", ")
+                    ),
+                ))
+            }
+        }
+    }
+
+    /// attr-value ::= '[' (single (',' single)*)? ']' | single
+    ///
+    /// Returns the attribute's type (`None` for an `@ref` without annotation) and its value.
+    fn attr_value(
+        &mut self,
+        annotation: Annotation,
+    ) -> Result<(Option<AttrType>, AttrValue), ParseError> {
+        if self.at_punct(b'[') {
+            return self.list_value(annotation);
+        }
+        let expected = annotation.map(|(ty, _)| ty);
+        let (value, span) = self.single_value(expected == Some(AttrType::Float))?;
+        let Some(ty) = value_type(&value) else {
+            // A reference takes its type from the annotation, whatever it is.
+            return Ok((expected, value));
+        };
+        if let Some((annotated, _)) = annotation {
+            if annotated != ty {
+                return Err(self.error(
+                    span,
+                    format!(
+                        "expected {} value, found {} value",
+                        article(annotated),
+                        article(ty)
+                    ),
+                ));
+            }
+        }
+        Ok((Some(ty), value))
+    }
+
+    /// A list value. Its element type is the annotation's, or else the first element's.
+    fn list_value(
+        &mut self,
+        annotation: Annotation,
+    ) -> Result<(Option<AttrType>, AttrValue), ParseError> {
+        let open = self.bump()?;
+        let mut element = match annotation {
+            Some((ty, span)) => match list_element(ty) {
+                Some(element) => Some(element),
+                None => {
+                    return Err(self.error(
+                        span,
+                        format!(
+                            "`{}` takes a single value, but a list `[…]` follows",
+                            ty.keyword()
+                        ),
+                    ));
+                }
+            },
+            None => None,
+        };
+        let mut values = Vec::new();
+        if !self.at_punct(b']') {
+            loop {
+                let (value, span) = self.single_value(element == Some(AttrType::Float))?;
+                let Some(ty) = value_type(&value) else {
+                    return Err(
+                        self.error(span, "an attribute reference `@…` cannot be a list element")
+                    );
+                };
+                match element {
+                    None => element = Some(ty),
+                    Some(expected) if expected == ty => {}
+                    Some(expected) => {
+                        return Err(self.error(
+                            span,
+                            format!(
+                                "list elements must all be of type `{}` (set by the {}), found {} value",
+                                expected.keyword(),
+                                if annotation.is_some() { "annotation" } else { "first element" },
+                                article(ty)
+                            ),
+                        ));
+                    }
+                }
+                values.push(value);
+                if !self.eat_punct(b',')? {
+                    break;
+                }
+            }
+        }
+        self.expect_punct(b']')?;
+        let Some(element) = element else {
+            return Err(self.error(
+                self.since(open.span),
+                "an empty list needs a type annotation, such as `name: ints = []`",
+            ));
+        };
+        let list_type = element.list_of().unwrap_or(element);
+        Ok((Some(list_type), collect_list(element, values)))
+    }
+
+    /// One value: a literal, a type or tensor constant, a graph, or an `@ref`.
+    ///
+    /// With `int_as_float`, an integer literal becomes a FLOAT (the annotation or list says float).
+    fn single_value(&mut self, int_as_float: bool) -> Result<(AttrValue, Span), ParseError> {
+        let next = self.peek();
+        let value = match next.kind {
+            TokenKind::Ident if starts_type(self.text(next)) => {
+                let ty = self.ty()?;
+                if self.at_tensor_after_type() {
+                    AttrValue::Tensor(self.attribute_tensor(ty)?)
+                } else {
+                    AttrValue::TypeProto(ty)
+                }
+            }
+            TokenKind::Ident if matches!(classify_word(self.text(next)), Word::Other) => {
+                let token = self.bump()?;
+                let name = Name {
+                    text: self.text(token).to_owned(),
+                    span: token.span,
+                };
+                AttrValue::Graph(Box::new(self.graph_after_name(name)?))
+            }
+            TokenKind::Punct(b'@') => {
+                self.bump()?;
+                AttrValue::Ref(self.quotable_name("an attribute name after `@`")?)
+            }
+            _ => {
+                let literal = self.literal("an attribute value")?;
+                match literal.kind {
+                    LitKind::Int if !int_as_float => {
+                        AttrValue::Int(self.to_i64(literal, "an integer")?)
+                    }
+                    LitKind::Int | LitKind::Float => {
+                        AttrValue::Float(self.to_f32(literal, "a number")?)
+                    }
+                    LitKind::Str => AttrValue::String(self.literal_bytes(literal)),
+                }
+            }
+        };
+        Ok((value, self.since(next.span)))
+    }
+}
+
+/// The attribute type of a single value; `None` for a reference.
+fn value_type(value: &AttrValue) -> Option<AttrType> {
+    Some(match value {
+        AttrValue::Float(_) => AttrType::Float,
+        AttrValue::Int(_) => AttrType::Int,
+        AttrValue::String(_) => AttrType::String,
+        AttrValue::Tensor(_) => AttrType::Tensor,
+        AttrValue::Graph(_) => AttrType::Graph,
+        AttrValue::TypeProto(_) => AttrType::TypeProto,
+        _ => return None,
+    })
+}
+
+/// The element type of a list type (`Ints` → `Int`); `None` for single-value types.
+fn list_element(list: AttrType) -> Option<AttrType> {
+    AttrType::ALL
+        .iter()
+        .map(|(ty, _)| *ty)
+        .find(|ty| ty.list_of() == Some(list))
+}
+
+/// The list value of `values`, all single values of type `element`.
+fn collect_list(element: AttrType, values: Vec<AttrValue>) -> AttrValue {
+    macro_rules! collect {
+        ($list:ident, $single:ident) => {
+            AttrValue::$list(
+                values
+                    .into_iter()
+                    .filter_map(|v| {
+                        if let AttrValue::$single(x) = v {
+                            Some(x)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect(),
+            )
+        };
+    }
+    match element {
+        AttrType::Float => collect!(Floats, Float),
+        AttrType::Int => collect!(Ints, Int),
+        AttrType::String => collect!(Strings, String),
+        AttrType::Tensor => collect!(Tensors, Tensor),
+        AttrType::Graph => AttrValue::Graphs(
+            values
+                .into_iter()
+                .filter_map(|v| {
+                    if let AttrValue::Graph(g) = v {
+                        Some(*g)
+                    } else {
+                        None
+                    }
+                })
+                .collect(),
+        ),
+        AttrType::TypeProto => collect!(TypeProtos, TypeProto),
+        _ => AttrValue::EmptyList,
+    }
+}
+
+/// "a `float`", "an `int`".
+fn article(ty: AttrType) -> String {
+    let keyword = ty.keyword();
+    let article = if keyword.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} `{keyword}`")
+}

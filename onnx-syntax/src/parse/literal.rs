@@ -1,0 +1,282 @@
+//! Literals: numbers (with `-`, `inf` and `nan`), and their conversion for the context they are in.
+//!
+//! A literal is scanned without knowing its use, then converted where it is used, as the
+//! reference does: an int literal becomes an `i64`, a wrapped `u64`, or a float, by context.
+
+use super::Parser;
+use crate::error::ParseError;
+use crate::lex::{Token, TokenKind, unescape};
+use crate::span::Span;
+
+/// The kind of a scanned literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum LitKind {
+    /// Digits, optionally negated.
+    Int,
+    /// A float, `inf`/`infinity`/`nan` included, optionally negated.
+    Float,
+    /// A quoted string.
+    Str,
+}
+
+/// A scanned literal; its text includes the sign.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Literal {
+    pub kind: LitKind,
+    pub span: Span,
+}
+
+/// The special float words, matched case-insensitively.
+const FLOAT_WORDS: [&str; 3] = ["inf", "infinity", "nan"];
+
+/// How an identifier reads where a number may stand.
+pub(super) enum Word {
+    /// `inf`, `-Infinity`, `NaN`, …
+    Float,
+    /// A float word run into more text: `inf1`, `nan_x`.
+    Malformed,
+    /// Anything else.
+    Other,
+}
+
+/// Classifies `word` (an identifier) as a float word. The reference reads the run of letters:
+/// a float word followed by a digit is invalid, and one followed by `_` ends at the `_`.
+pub(super) fn classify_word(word: &str) -> Word {
+    let letters = word.bytes().take_while(u8::is_ascii_alphabetic).count();
+    if !FLOAT_WORDS
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case(&word[..letters]))
+    {
+        Word::Other
+    } else if letters == word.len() {
+        Word::Float
+    } else {
+        Word::Malformed
+    }
+}
+
+impl Parser<'_> {
+    /// True if a number literal starts here: a digit, `-`, or a float word.
+    pub(super) fn at_number(&self) -> bool {
+        match self.peek().kind {
+            TokenKind::Int | TokenKind::Float => true,
+            TokenKind::Punct(b'-') => true,
+            TokenKind::Ident => !matches!(classify_word(self.text(self.peek())), Word::Other),
+            _ => false,
+        }
+    }
+
+    /// Scans a literal: a string, or a number with an optional `-` written directly before it.
+    pub(super) fn literal(&mut self, what: &str) -> Result<Literal, ParseError> {
+        let next = self.peek();
+        match next.kind {
+            TokenKind::Str => {
+                self.bump()?;
+                Ok(Literal {
+                    kind: LitKind::Str,
+                    span: next.span,
+                })
+            }
+            TokenKind::Punct(b'-') => {
+                self.bump()?;
+                let number = self.peek();
+                if !number.joined || !self.at_number() || number.is_punct(b'-') {
+                    return Err(self.error(
+                        next.span.to(number.span),
+                        format!(
+                            "expected a number directly after `-`, found {}",
+                            self.describe(number)
+                        ),
+                    ));
+                }
+                let literal = self.unsigned_number(what)?;
+                Ok(Literal {
+                    kind: literal.kind,
+                    span: next.span.to(literal.span),
+                })
+            }
+            _ => self.unsigned_number(what),
+        }
+    }
+
+    fn unsigned_number(&mut self, what: &str) -> Result<Literal, ParseError> {
+        let next = self.peek();
+        let kind = match next.kind {
+            TokenKind::Int => LitKind::Int,
+            TokenKind::Float => LitKind::Float,
+            TokenKind::Ident => match classify_word(self.text(next)) {
+                Word::Float => LitKind::Float,
+                Word::Malformed => return Err(self.malformed_word(next)),
+                Word::Other => {
+                    return Err(self.error(
+                        next.span,
+                        format!(
+                            "expected {what}, found `{}` (the only words that are numbers are \
+                             `inf`, `infinity` and `nan`)",
+                            self.text(next)
+                        ),
+                    ));
+                }
+            },
+            _ => return Err(self.expected(what)),
+        };
+        self.bump()?;
+        Ok(Literal {
+            kind,
+            span: next.span,
+        })
+    }
+
+    /// The error for `inf1`, `nan_x` and the like.
+    pub(super) fn malformed_word(&self, token: Token) -> ParseError {
+        self.error(
+            token.span,
+            format!(
+                "invalid float literal `{}`: `inf`, `infinity` and `nan` cannot run into other text",
+                self.text(token)
+            ),
+        )
+    }
+
+    /// The text of a literal, sign included.
+    pub(super) fn literal_text(&self, literal: Literal) -> &str {
+        &self.source()[literal.span.range()]
+    }
+
+    /// A string literal's contents, as bytes.
+    pub(super) fn literal_bytes(&self, literal: Literal) -> Vec<u8> {
+        unescape(self.literal_text(literal))
+            .into_owned()
+            .into_bytes()
+    }
+
+    /// An integer literal as `i64`.
+    pub(super) fn to_i64(&self, literal: Literal, what: &str) -> Result<i64, ParseError> {
+        if literal.kind != LitKind::Int {
+            return Err(self.kind_error(literal, what));
+        }
+        let text = self.literal_text(literal);
+        text.parse().map_err(|_| {
+            self.error(
+                literal.span,
+                format!("integer `{}` does not fit in 64 bits", shorten(text)),
+            )
+        })
+    }
+
+    /// An integer literal as the reference's `stoull` reads it: a minus sign wraps around.
+    pub(super) fn to_u64_wrapping(&self, literal: Literal, what: &str) -> Result<u64, ParseError> {
+        if literal.kind != LitKind::Int {
+            return Err(self.kind_error(literal, what));
+        }
+        let text = self.literal_text(literal);
+        let (negative, digits) = match text.strip_prefix('-') {
+            Some(digits) => (true, digits),
+            None => (false, text),
+        };
+        let value: u64 = digits.parse().map_err(|_| {
+            self.error(
+                literal.span,
+                format!("integer `{}` does not fit in 64 bits", shorten(text)),
+            )
+        })?;
+        Ok(if negative {
+            value.wrapping_neg()
+        } else {
+            value
+        })
+    }
+
+    /// A number literal (int or float) as `f32`. Overflow is an error; underflow rounds to zero.
+    pub(super) fn to_f32(&self, literal: Literal, what: &str) -> Result<f32, ParseError> {
+        self.to_float(literal, what, "float", |text| {
+            text.parse::<f32>().ok().filter(|v| v.is_finite())
+        })
+    }
+
+    /// A number literal (int or float) as `f64`. Overflow is an error; underflow rounds to zero.
+    pub(super) fn to_f64(&self, literal: Literal, what: &str) -> Result<f64, ParseError> {
+        // f32 special values widen exactly, keeping the NaN sign.
+        self.to_float(literal, what, "double", |text| {
+            text.parse::<f64>().ok().filter(|v| v.is_finite())
+        })
+    }
+
+    fn to_float<F: SpecialFloat>(
+        &self,
+        literal: Literal,
+        what: &str,
+        type_name: &str,
+        parse_finite: impl Fn(&str) -> Option<F>,
+    ) -> Result<F, ParseError> {
+        if literal.kind == LitKind::Str {
+            return Err(self.kind_error(literal, what));
+        }
+        let text = self.literal_text(literal);
+        let (negative, magnitude) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        if magnitude.as_bytes()[0].is_ascii_alphabetic() {
+            let value = if magnitude.eq_ignore_ascii_case("nan") {
+                F::NAN
+            } else {
+                F::INFINITY
+            };
+            return Ok(if negative { value.negate() } else { value });
+        }
+        parse_finite(text).ok_or_else(|| {
+            self.error(
+                literal.span,
+                format!("`{}` is out of range for {type_name}", shorten(text)),
+            )
+        })
+    }
+
+    /// "expected an integer, found a float" and the like.
+    pub(super) fn kind_error(&self, literal: Literal, what: &str) -> ParseError {
+        let found = match literal.kind {
+            LitKind::Int => "an integer",
+            LitKind::Float => "a float",
+            LitKind::Str => "a string",
+        };
+        self.error(
+            literal.span,
+            format!(
+                "expected {what}, found {found} `{}`",
+                shorten(self.literal_text(literal))
+            ),
+        )
+    }
+
+    /// Parses an integer literal (`-` allowed) as `i64`.
+    pub(super) fn int(&mut self, what: &str) -> Result<i64, ParseError> {
+        let literal = self.literal(what)?;
+        self.to_i64(literal, what)
+    }
+}
+
+/// The float types a literal can become.
+trait SpecialFloat: Copy {
+    const NAN: Self;
+    const INFINITY: Self;
+    fn negate(self) -> Self;
+}
+
+impl SpecialFloat for f32 {
+    const NAN: f32 = f32::NAN;
+    const INFINITY: f32 = f32::INFINITY;
+    fn negate(self) -> f32 {
+        -self
+    }
+}
+
+impl SpecialFloat for f64 {
+    const NAN: f64 = f64::NAN;
+    const INFINITY: f64 = f64::INFINITY;
+    fn negate(self) -> f64 {
+        -self
+    }
+}
+
+use super::shorten;

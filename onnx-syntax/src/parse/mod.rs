@@ -1,0 +1,294 @@
+//! The parser: tokens to syntax tree, one small function per grammar rule.
+//!
+//! The grammar rules live in the submodules, by topic. This module holds the token cursor they
+//! share, and the entry points that parse a whole input.
+
+mod attribute;
+mod function;
+mod graph;
+mod literal;
+mod model;
+mod node;
+mod tensor;
+mod types;
+
+use crate::error::ParseError;
+use crate::lex::{Lexer, Token, TokenKind, unescape};
+use crate::span::Span;
+use crate::syntax::{Function, Graph, Model, Name, Node};
+
+/// How deeply graphs and types may nest. Deeper input gets an error instead of exhausting the
+/// stack; real models stay far below it.
+pub const MAX_NESTING: u32 = 64;
+
+/// A cursor over the tokens of one input, with one token of lookahead.
+pub struct Parser<'a> {
+    lexer: Lexer<'a>,
+    next: Token,
+    prev_end: u32,
+    depth: u32,
+}
+
+impl<'a> Parser<'a> {
+    /// A parser at the start of `source`.
+    pub fn new(source: &'a str) -> Result<Parser<'a>, ParseError> {
+        let mut lexer = Lexer::new(source)?;
+        let next = lexer.next_token()?;
+        Ok(Parser {
+            lexer,
+            next,
+            prev_end: 0,
+            depth: 0,
+        })
+    }
+
+    /// Parses a whole model (`<header>? graph function*`) up to the end of input.
+    pub fn model(mut self) -> Result<Model, ParseError> {
+        let model = self.parse_model()?;
+        self.end()?;
+        Ok(model)
+    }
+
+    /// Parses one graph, then requires the end of input.
+    pub fn graph(mut self) -> Result<Graph, ParseError> {
+        let graph = self.parse_graph()?;
+        self.end()?;
+        Ok(graph)
+    }
+
+    /// Parses one function, then requires the end of input.
+    pub fn function(mut self) -> Result<Function, ParseError> {
+        let function = self.parse_function()?;
+        self.end()?;
+        Ok(function)
+    }
+
+    /// Parses one node, then requires the end of input.
+    pub fn node(mut self) -> Result<Node, ParseError> {
+        let node = self.parse_node()?;
+        self.end()?;
+        Ok(node)
+    }
+
+    /// Parses `{ node* }`, then requires the end of input.
+    pub fn node_list(mut self) -> Result<Vec<Node>, ParseError> {
+        let nodes = self.parse_node_list()?;
+        self.end()?;
+        Ok(nodes)
+    }
+
+    /// Parses functions until the end of input (a function library).
+    pub fn functions(mut self) -> Result<Vec<Function>, ParseError> {
+        let mut functions = Vec::new();
+        while !self.at_end() {
+            functions.push(self.parse_function()?);
+        }
+        Ok(functions)
+    }
+
+    /// Parses nodes until the end of input (a node sequence without braces).
+    pub fn nodes(mut self) -> Result<Vec<Node>, ParseError> {
+        let mut nodes = Vec::new();
+        while !self.at_end() {
+            nodes.push(self.parse_node()?);
+        }
+        Ok(nodes)
+    }
+
+    // ---- the token cursor ----
+
+    fn source(&self) -> &'a str {
+        self.lexer.source()
+    }
+
+    /// The next token, not consumed.
+    fn peek(&self) -> Token {
+        self.next
+    }
+
+    /// The text of a token.
+    fn text(&self, token: Token) -> &'a str {
+        &self.source()[token.span.range()]
+    }
+
+    /// Consumes the next token and returns it.
+    fn bump(&mut self) -> Result<Token, ParseError> {
+        let token = self.next;
+        if token.kind != TokenKind::Eof {
+            self.prev_end = token.span.end;
+            self.next = self.lexer.next_token()?;
+        }
+        Ok(token)
+    }
+
+    fn at_end(&self) -> bool {
+        self.next.kind == TokenKind::Eof
+    }
+
+    fn at_punct(&self, c: u8) -> bool {
+        self.next.is_punct(c)
+    }
+
+    /// Consumes the punctuation `c` if it comes next.
+    fn eat_punct(&mut self, c: u8) -> Result<bool, ParseError> {
+        if self.at_punct(c) {
+            self.bump()?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    /// Consumes the punctuation `c`, or fails with "expected `c`".
+    fn expect_punct(&mut self, c: u8) -> Result<Token, ParseError> {
+        if self.at_punct(c) {
+            self.bump()
+        } else {
+            Err(self.expected(&format!("`{}`", c as char)))
+        }
+    }
+
+    /// Consumes `=>`, which must be written without a gap.
+    fn expect_arrow(&mut self) -> Result<Span, ParseError> {
+        let eq = self.expect_punct(b'=').map_err(|_| self.expected("`=>`"))?;
+        if !(self.at_punct(b'>') && self.next.joined) {
+            return Err(if self.at_punct(b'>') {
+                self.error(
+                    eq.span.to(self.next.span),
+                    "`=>` must be written without white space inside",
+                )
+            } else {
+                self.expected("`=>`")
+            });
+        }
+        let gt = self.bump()?;
+        Ok(eq.span.to(gt.span))
+    }
+
+    /// Requires the end of input.
+    fn end(&mut self) -> Result<(), ParseError> {
+        if self.at_end() {
+            Ok(())
+        } else {
+            Err(self.expected("end of input"))
+        }
+    }
+
+    /// Consumes an identifier.
+    fn ident(&mut self, what: &str) -> Result<Token, ParseError> {
+        if self.next.kind == TokenKind::Ident {
+            self.bump()
+        } else {
+            Err(self.expected(what))
+        }
+    }
+
+    /// Consumes a name: an identifier or a quoted string.
+    fn quotable_name(&mut self, what: &str) -> Result<Name, ParseError> {
+        match self.next.kind {
+            TokenKind::Ident => {
+                let token = self.bump()?;
+                Ok(Name {
+                    text: self.text(token).to_owned(),
+                    span: token.span,
+                })
+            }
+            TokenKind::Str => {
+                let token = self.bump()?;
+                Ok(Name {
+                    text: unescape(self.text(token)).into_owned(),
+                    span: token.span,
+                })
+            }
+            _ => Err(self.expected(what)),
+        }
+    }
+
+    /// Consumes a quoted string literal and returns its contents.
+    fn string(&mut self, what: &str) -> Result<String, ParseError> {
+        if self.next.kind == TokenKind::Str {
+            let token = self.bump()?;
+            Ok(unescape(self.text(token)).into_owned())
+        } else {
+            Err(self.expected(what))
+        }
+    }
+
+    /// Parses `item (',' item)*` up to the closing punctuation `close` (not consumed). With
+    /// `allow_empty`, the list may be empty. Trailing commas are errors.
+    fn comma_list<T>(
+        &mut self,
+        close: u8,
+        allow_empty: bool,
+        mut item: impl FnMut(&mut Self) -> Result<T, ParseError>,
+    ) -> Result<Vec<T>, ParseError> {
+        let mut items = Vec::new();
+        if allow_empty && self.at_punct(close) {
+            return Ok(items);
+        }
+        loop {
+            items.push(item(self)?);
+            if !self.eat_punct(b',')? {
+                return Ok(items);
+            }
+        }
+    }
+
+    /// Enters one level of graph or type nesting.
+    fn enter(&mut self) -> Result<(), ParseError> {
+        if self.depth >= MAX_NESTING {
+            return Err(self.error(
+                self.next.span,
+                format!("graphs and types nest more than {MAX_NESTING} levels deep"),
+            ));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// A span from `start` to the end of the last consumed token.
+    fn since(&self, start: Span) -> Span {
+        Span::new(start.start, self.prev_end.max(start.end))
+    }
+
+    // ---- errors ----
+
+    fn error(&self, span: Span, message: impl Into<String>) -> ParseError {
+        ParseError::new(self.source(), span, message)
+    }
+
+    /// "expected X, found Y" at the next token.
+    fn expected(&self, what: &str) -> ParseError {
+        self.error(
+            self.next.span,
+            format!("expected {what}, found {}", self.describe(self.next)),
+        )
+    }
+
+    /// How a token reads in an error message.
+    fn describe(&self, token: Token) -> String {
+        let text = shorten(self.text(token));
+        match token.kind {
+            TokenKind::Eof => "end of input".to_owned(),
+            TokenKind::Str => format!("string {text}"),
+            _ => format!("`{text}`"),
+        }
+    }
+}
+
+/// At most 40 bytes of `text`, cut at a character boundary, so that messages stay short.
+fn shorten(text: &str) -> String {
+    const LIMIT: usize = 40;
+    if text.len() <= LIMIT {
+        return text.to_owned();
+    }
+    let mut end = LIMIT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}

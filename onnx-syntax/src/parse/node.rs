@@ -1,0 +1,135 @@
+//! Nodes: `[label] outputs = domain.Op:overload <attributes> (inputs)`.
+
+use super::Parser;
+use crate::error::ParseError;
+use crate::lex::TokenKind;
+use crate::span::Span;
+use crate::syntax::{Name, Node};
+
+impl Parser<'_> {
+    /// node-list ::= '{' node* '}'
+    pub(super) fn parse_node_list(&mut self) -> Result<Vec<Node>, ParseError> {
+        self.expect_punct(b'{')?;
+        let mut nodes = Vec::new();
+        while !self.at_punct(b'}') {
+            if self.at_end() {
+                return Err(self.expected("a node or `}`"));
+            }
+            nodes.push(self.parse_node()?);
+        }
+        self.bump()?;
+        Ok(nodes)
+    }
+
+    /// node ::= label? operands '=' op-id (':' identifier)? attr-list? '(' operands ')' attr-list?
+    ///
+    /// The attribute list may stand before or after the inputs, but not in both places.
+    pub(super) fn parse_node(&mut self) -> Result<Node, ParseError> {
+        let start = self.peek().span;
+        let label = if self.at_punct(b'[') {
+            Some(self.label()?)
+        } else {
+            None
+        };
+        let outputs = self.operands(b'=')?;
+        self.expect_punct(b'=')?;
+        let (domain, op_type, op_span) = self.op_id()?;
+        let overload = if self.eat_punct(b':')? {
+            let token = self.ident("an overload name")?;
+            Some(Name {
+                text: self.text(token).to_owned(),
+                span: token.span,
+            })
+        } else {
+            None
+        };
+        let attributes_first = self.at_punct(b'<');
+        let mut attributes = if attributes_first {
+            self.attr_list()?
+        } else {
+            Vec::new()
+        };
+        self.expect_punct(b'(')?;
+        let inputs = self.operands(b')')?;
+        self.expect_punct(b')')?;
+        if self.at_punct(b'<') {
+            if attributes_first {
+                return Err(self.error(
+                    self.peek().span,
+                    "a node has one attribute list, before or after its inputs, not both",
+                ));
+            }
+            attributes = self.attr_list()?;
+        }
+        Ok(Node {
+            label,
+            outputs,
+            domain,
+            op_type,
+            op_span,
+            overload,
+            attributes,
+            inputs,
+            span: self.since(start),
+        })
+    }
+
+    /// label ::= '[' name? ']'
+    fn label(&mut self) -> Result<Name, ParseError> {
+        let open = self.bump()?;
+        let name = if self.at_punct(b']') {
+            Name {
+                text: String::new(),
+                span: Span::at(open.span.end),
+            }
+        } else {
+            self.quotable_name("a node name")?
+        };
+        self.expect_punct(b']')?;
+        Ok(name)
+    }
+
+    /// op-id ::= identifier? ('.' identifier)*: the domain is every part but the last.
+    ///
+    /// As in the reference, the name may be empty (`x = (y)`) and a leading dot is ignored.
+    fn op_id(&mut self) -> Result<(String, String, Span), ParseError> {
+        let start = self.peek().span;
+        let mut parts = Vec::new();
+        if self.peek().kind == TokenKind::Ident {
+            let token = self.bump()?;
+            parts.push(self.text(token));
+        }
+        while self.eat_punct(b'.')? {
+            let token = self.ident("an operator or domain name after `.`")?;
+            parts.push(self.text(token));
+        }
+        let span = if parts.is_empty() {
+            Span::at(start.start)
+        } else {
+            self.since(start)
+        };
+        let op_type = parts.pop().unwrap_or_default().to_owned();
+        Ok((parts.join("."), op_type, span))
+    }
+
+    /// The operand list of a node, up to `close` (not consumed). Empty entries stand for missing
+    /// operands: `(,x)` is `["", "x"]`, and one trailing comma is ignored: `(x,)` is `["x"]`.
+    fn operands(&mut self, close: u8) -> Result<Vec<Name>, ParseError> {
+        let mut names = Vec::new();
+        while !self.at_punct(close) {
+            if self.at_punct(b',') {
+                let comma = self.bump()?;
+                names.push(Name {
+                    text: String::new(),
+                    span: Span::at(comma.span.start),
+                });
+                continue;
+            }
+            names.push(self.quotable_name(&format!("a value name, `,` or `{}`", close as char))?);
+            if !self.eat_punct(b',')? {
+                break;
+            }
+        }
+        Ok(names)
+    }
+}

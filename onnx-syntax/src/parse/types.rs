@@ -1,0 +1,163 @@
+//! Types: `float[N, 3]`, `seq(T)`, `map(K, V)`, `optional(T)`, `sparse_tensor(T[dims])`,
+//! `opaque(domain, name)`.
+
+use super::Parser;
+use crate::dtype::{elem_type_by_name, starts_type};
+use crate::error::ParseError;
+use crate::lex::{TokenKind, unescape};
+use crate::syntax::{Dim, DimValue, ElemType, Shape, Type, TypeKind, ValueDecl, ValueInfo};
+
+impl Parser<'_> {
+    /// True if a type starts here: an element type name or a type keyword.
+    pub(super) fn at_type(&self) -> bool {
+        self.peek().kind == TokenKind::Ident && starts_type(self.text(self.peek()))
+    }
+
+    /// type ::= prim shape? | seq(type) | map(prim, type) | optional(type)
+    ///        | sparse_tensor(prim shape?) | opaque(…)
+    pub(super) fn ty(&mut self) -> Result<Type, ParseError> {
+        self.enter()?;
+        let result = self.ty_inner();
+        self.leave();
+        result
+    }
+
+    fn ty_inner(&mut self) -> Result<Type, ParseError> {
+        let keyword = self.ident("a type")?;
+        let word = self.text(keyword);
+        let kind = if let Some(elem) = elem_type_by_name(word) {
+            TypeKind::Tensor(elem.number, self.shape_suffix()?)
+        } else {
+            self.expect_punct(b'(')?;
+            let kind = match word {
+                "seq" => TypeKind::Sequence(Box::new(self.ty()?)),
+                "optional" => TypeKind::Optional(Box::new(self.ty()?)),
+                "map" => {
+                    let key = self.prim_type("a primitive key type (`map` keys have no shape)")?;
+                    self.expect_punct(b',')?;
+                    TypeKind::Map(key, Box::new(self.ty()?))
+                }
+                "sparse_tensor" => {
+                    let elem = self.prim_type("a primitive element type for `sparse_tensor`")?;
+                    TypeKind::SparseTensor(elem, self.shape_suffix()?)
+                }
+                "opaque" => self.opaque_args()?,
+                _ => {
+                    return Err(self.error(keyword.span, format!("expected a type, found `{word}`")));
+                }
+            };
+            self.expect_punct(b')')?;
+            kind
+        };
+        Ok(Type {
+            kind,
+            span: self.since(keyword.span),
+        })
+    }
+
+    /// A bare element type name, without shape.
+    fn prim_type(&mut self, what: &str) -> Result<ElemType, ParseError> {
+        if self.peek().kind == TokenKind::Ident {
+            if let Some(elem) = elem_type_by_name(self.text(self.peek())) {
+                self.bump()?;
+                return Ok(elem.number);
+            }
+        }
+        Err(self.expected(what))
+    }
+
+    /// `[dims]`, `[]` (unknown rank: `None`) or nothing (a scalar: an empty shape).
+    fn shape_suffix(&mut self) -> Result<Option<Shape>, ParseError> {
+        if !self.eat_punct(b'[')? {
+            return Ok(Some(Shape::new()));
+        }
+        if self.eat_punct(b']')? {
+            return Ok(None);
+        }
+        let dims = self.comma_list(b']', false, Self::dim)?;
+        self.expect_punct(b']')?;
+        Ok(Some(dims))
+    }
+
+    /// dim ::= '?' | string | identifier | integer
+    fn dim(&mut self) -> Result<Dim, ParseError> {
+        let next = self.peek();
+        let value = match next.kind {
+            TokenKind::Punct(b'?') => {
+                self.bump()?;
+                DimValue::Unknown
+            }
+            TokenKind::Str => {
+                self.bump()?;
+                DimValue::Param(unescape(self.text(next)).into_owned())
+            }
+            TokenKind::Ident => {
+                self.bump()?;
+                DimValue::Param(self.text(next).to_owned())
+            }
+            _ => DimValue::Value(self.int("a dimension (an integer, a name or `?`)")?),
+        };
+        Ok(Dim {
+            value,
+            span: self.since(next.span),
+        })
+    }
+
+    /// The inside of `opaque(…)`: nothing, `a.b.c` (a name), or `a.b, T` (a domain and a name).
+    fn opaque_args(&mut self) -> Result<TypeKind, ParseError> {
+        if self.at_punct(b')') {
+            return Ok(TypeKind::Opaque {
+                domain: None,
+                name: None,
+            });
+        }
+        let first = self.dotted_name("an opaque type name")?;
+        if self.eat_punct(b',')? {
+            let name = self.ident("an opaque type name")?;
+            Ok(TypeKind::Opaque {
+                domain: Some(first),
+                name: Some(self.text(name).to_owned()),
+            })
+        } else {
+            Ok(TypeKind::Opaque {
+                domain: None,
+                name: Some(first),
+            })
+        }
+    }
+
+    /// identifier ('.' identifier)*
+    fn dotted_name(&mut self, what: &str) -> Result<String, ParseError> {
+        let first = self.ident(what)?;
+        let mut name = self.text(first).to_owned();
+        while self.eat_punct(b'.')? {
+            let part = self.ident(what)?;
+            name.push('.');
+            name.push_str(self.text(part));
+        }
+        Ok(name)
+    }
+
+    /// value-info ::= type? name. The type is read when the next word is a type keyword.
+    pub(super) fn value_info(&mut self) -> Result<ValueInfo, ParseError> {
+        let ty = if self.at_type() {
+            Some(self.ty()?)
+        } else {
+            None
+        };
+        let name = self.quotable_name("a value name")?;
+        Ok(ValueInfo { ty, name })
+    }
+
+    /// A value info, with `= data` allowed when `allow_initializer`.
+    pub(super) fn value_decl(&mut self, allow_initializer: bool) -> Result<ValueDecl, ParseError> {
+        let info = self.value_info()?;
+        let initializer = if allow_initializer && self.at_punct(b'=') {
+            let eq = self.bump()?;
+            Some(self.initializer(&info, eq.span)?)
+        } else {
+            None
+        };
+        Ok(ValueDecl { info, initializer })
+    }
+}

@@ -1,0 +1,421 @@
+//! The syntax tree: what the text says, with a span on every node, before lowering to protobuf.
+//!
+//! Literal values are already converted for the context they appear in (a tensor's element type
+//! or an attribute's annotation), so lowering never fails and the checks can inspect typed data.
+
+use crate::span::Span;
+
+/// A name: a plain identifier or a quoted string, with escapes resolved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Name {
+    /// The name itself (possibly empty, from `""`).
+    pub text: String,
+    /// Where it was written, quotes included.
+    pub span: Span,
+}
+
+/// A model: an optional header, the main graph, then model-local functions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    /// `<key: value, …>` entries, in text order. Keys may repeat.
+    pub header: Vec<ModelHeaderEntry>,
+    /// The main graph.
+    pub graph: Graph,
+    /// Functions after the graph, in text order.
+    pub functions: Vec<Function>,
+}
+
+/// One `key: value` entry of a model header.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelHeaderEntry {
+    /// The span of the key.
+    pub key_span: Span,
+    /// The key and its value.
+    pub value: ModelHeaderValue,
+}
+
+/// The value of a model header entry, by key.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ModelHeaderValue {
+    /// `ir_version: 10`
+    IrVersion(i64),
+    /// `opset_import: ["" : 21, …]` (appends)
+    OpsetImport(Vec<OpsetImport>),
+    /// `producer_name: "…"`
+    ProducerName(String),
+    /// `producer_version: "…"`
+    ProducerVersion(String),
+    /// `domain: "…"`
+    Domain(String),
+    /// `model_version: 3`
+    ModelVersion(i64),
+    /// `doc_string: "…"`
+    DocString(String),
+    /// `metadata_props: ["k" : "v", …]` (appends)
+    MetadataProps(Vec<(String, String)>),
+}
+
+/// `"domain" : version` in an `opset_import` list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpsetImport {
+    /// The domain (`""` is the default ONNX domain).
+    pub domain: String,
+    /// The imported version.
+    pub version: i64,
+    /// The span of the whole entry.
+    pub span: Span,
+}
+
+/// A graph: `name (inputs) => (outputs) <locals> { nodes }`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Graph {
+    /// The graph's name.
+    pub name: Name,
+    /// The input list, in order; entries with `= data` are also initializers.
+    pub inputs: Vec<ValueDecl>,
+    /// The output list.
+    pub outputs: Vec<ValueInfo>,
+    /// The `<…>` list: entries with `=` are initializers only, the rest are value infos.
+    pub locals: Vec<ValueDecl>,
+    /// The nodes, in order.
+    pub nodes: Vec<Node>,
+    /// From the name to the closing brace.
+    pub span: Span,
+}
+
+/// A value name with an optional type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueInfo {
+    /// The type, when written.
+    pub ty: Option<Type>,
+    /// The value's name.
+    pub name: Name,
+}
+
+/// A value info that may carry an initializer: `float[2] w = {1, 2}`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueDecl {
+    /// The value info.
+    pub info: ValueInfo,
+    /// `Some` when `=` was written; the tensor takes its name, type and dims from the value info.
+    pub initializer: Option<Tensor>,
+}
+
+/// A type, as written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Type {
+    /// What kind of type.
+    pub kind: TypeKind,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// The kinds of types.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeKind {
+    /// `float[N, 3]`, `float[]`, `float`
+    Tensor(ElemType, Option<Shape>),
+    /// `seq(T)`
+    Sequence(Box<Type>),
+    /// `map(K, V)`
+    Map(ElemType, Box<Type>),
+    /// `optional(T)`
+    Optional(Box<Type>),
+    /// `sparse_tensor(float[N])`
+    SparseTensor(ElemType, Option<Shape>),
+    /// `opaque(domain, name)`, with either part possibly absent.
+    Opaque {
+        domain: Option<String>,
+        name: Option<String>,
+    },
+}
+
+/// A tensor element type, as its `TensorProto.DataType` number.
+pub type ElemType = i32;
+
+/// A tensor shape: `None` in [`TypeKind::Tensor`] means unknown rank (`float[]`), an empty shape
+/// is a scalar (`float`).
+pub type Shape = Vec<Dim>;
+
+/// One dimension of a shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dim {
+    /// What the dimension says.
+    pub value: DimValue,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// The forms of a dimension.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DimValue {
+    /// `?`: neither a value nor a parameter.
+    Unknown,
+    /// `128` or `-1`
+    Value(i64),
+    /// `N` or `"M + N"`
+    Param(String),
+}
+
+/// A tensor constant: an initializer or an attribute value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tensor {
+    /// `TensorProto.DataType` number.
+    pub elem_type: ElemType,
+    /// The dims (all numeric).
+    pub dims: Vec<i64>,
+    /// The tensor's name (`""` for an unnamed attribute tensor).
+    pub name: String,
+    /// The data, if any was written.
+    pub data: TensorData,
+    /// The whole constant, type included.
+    pub span: Span,
+}
+
+/// Tensor data, already in the `TensorProto` field that the reference uses for its element type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TensorData {
+    /// Nothing after the type (`float[2] w =`, or `float[2] t` in an attribute).
+    None,
+    /// `{…}`, stored as the element type requires.
+    Values(TensorValues, Span),
+    /// `["location": "f.bin", …]`: key/value pairs of external data.
+    External(Vec<(String, String)>, Span),
+}
+
+/// The typed contents of `{…}`, one variant per `TensorProto` data field.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TensorValues {
+    /// `int32_data`: small integers, bool, bit patterns of 16- and 8-bit floats, packed 4- and
+    /// 2-bit values.
+    Int32(Vec<i32>),
+    /// `int64_data`.
+    Int64(Vec<i64>),
+    /// `uint64_data`: uint32 and uint64.
+    Uint64(Vec<u64>),
+    /// `float_data`: float, and complex64 as interleaved pairs.
+    Float(Vec<f32>),
+    /// `double_data`: double, and complex128 as interleaved pairs.
+    Double(Vec<f64>),
+    /// `string_data`.
+    String(Vec<Vec<u8>>),
+}
+
+/// A node: `[label] outputs = domain.Op:overload <attributes> (inputs)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    /// `[name]`, when written.
+    pub label: Option<Name>,
+    /// Output names; `""` is a missing optional output.
+    pub outputs: Vec<Name>,
+    /// The domain: every dotted part of the operator name but the last, `""` without a prefix.
+    pub domain: String,
+    /// The operator name.
+    pub op_type: String,
+    /// The span of the dotted operator name (empty if no name was written).
+    pub op_span: Span,
+    /// `:overload`, when written.
+    pub overload: Option<Name>,
+    /// Attributes, in text order.
+    pub attributes: Vec<Attribute>,
+    /// Input names; `""` is a missing optional input.
+    pub inputs: Vec<Name>,
+    /// The whole node.
+    pub span: Span,
+}
+
+/// An attribute `name: type = value` of a node, or an entry of a function's attribute list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attribute {
+    /// The attribute name.
+    pub name: Name,
+    /// The annotation after `:`, when written.
+    pub annotation: Option<(AttrType, Span)>,
+    /// The type recorded in the proto: from the value, or the annotation. `None` is UNDEFINED (an
+    /// `@ref` without annotation).
+    pub ty: Option<AttrType>,
+    /// The value; `None` only in a function attribute list (`F <a: float>`).
+    pub value: Option<AttrValue>,
+    /// The whole attribute.
+    pub span: Span,
+}
+
+/// Attribute types, numbered as `AttributeProto.AttributeType`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(i32)]
+pub enum AttrType {
+    /// `float`
+    Float = 1,
+    /// `int`
+    Int = 2,
+    /// `string`
+    String = 3,
+    /// `tensor`
+    Tensor = 4,
+    /// `graph`
+    Graph = 5,
+    /// `sparse_tensor`
+    SparseTensor = 11,
+    /// `type_proto`
+    TypeProto = 13,
+    /// `floats`
+    Floats = 6,
+    /// `ints`
+    Ints = 7,
+    /// `strings`
+    Strings = 8,
+    /// `tensors`
+    Tensors = 9,
+    /// `graphs`
+    Graphs = 10,
+    /// `sparse_tensors`
+    SparseTensors = 12,
+    /// `type_protos`
+    TypeProtos = 14,
+}
+
+impl AttrType {
+    /// Every attribute type with its keyword.
+    pub const ALL: [(AttrType, &'static str); 14] = [
+        (AttrType::Float, "float"),
+        (AttrType::Int, "int"),
+        (AttrType::String, "string"),
+        (AttrType::Tensor, "tensor"),
+        (AttrType::Graph, "graph"),
+        (AttrType::SparseTensor, "sparse_tensor"),
+        (AttrType::TypeProto, "type_proto"),
+        (AttrType::Floats, "floats"),
+        (AttrType::Ints, "ints"),
+        (AttrType::Strings, "strings"),
+        (AttrType::Tensors, "tensors"),
+        (AttrType::Graphs, "graphs"),
+        (AttrType::SparseTensors, "sparse_tensors"),
+        (AttrType::TypeProtos, "type_protos"),
+    ];
+
+    /// The type for an annotation keyword.
+    ///
+    /// ```
+    /// use onnx_syntax::syntax::AttrType;
+    /// assert_eq!(AttrType::from_keyword("ints"), Some(AttrType::Ints));
+    /// assert_eq!(AttrType::from_keyword("int64"), None);
+    /// ```
+    pub fn from_keyword(word: &str) -> Option<AttrType> {
+        AttrType::ALL
+            .iter()
+            .find(|(_, kw)| *kw == word)
+            .map(|(ty, _)| *ty)
+    }
+
+    /// The keyword of this type.
+    pub fn keyword(self) -> &'static str {
+        AttrType::ALL
+            .iter()
+            .find(|(ty, _)| *ty == self)
+            .map_or("", |(_, kw)| kw)
+    }
+
+    /// The list type whose elements are of this type (`Int` → `Ints`); `None` for list types.
+    pub fn list_of(self) -> Option<AttrType> {
+        Some(match self {
+            AttrType::Float => AttrType::Floats,
+            AttrType::Int => AttrType::Ints,
+            AttrType::String => AttrType::Strings,
+            AttrType::Tensor => AttrType::Tensors,
+            AttrType::Graph => AttrType::Graphs,
+            AttrType::SparseTensor => AttrType::SparseTensors,
+            AttrType::TypeProto => AttrType::TypeProtos,
+            _ => return None,
+        })
+    }
+
+    /// True for the list types (`ints`, `floats`, …).
+    pub fn is_list(self) -> bool {
+        self.list_of().is_none()
+    }
+}
+
+/// An attribute value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AttrValue {
+    /// FLOAT
+    Float(f32),
+    /// INT
+    Int(i64),
+    /// STRING (bytes)
+    String(Vec<u8>),
+    /// TENSOR
+    Tensor(Tensor),
+    /// GRAPH
+    Graph(Box<Graph>),
+    /// TYPE_PROTO
+    TypeProto(Type),
+    /// `@name`: a reference to an attribute of the enclosing function.
+    Ref(Name),
+    /// FLOATS
+    Floats(Vec<f32>),
+    /// INTS
+    Ints(Vec<i64>),
+    /// STRINGS
+    Strings(Vec<Vec<u8>>),
+    /// TENSORS
+    Tensors(Vec<Tensor>),
+    /// GRAPHS
+    Graphs(Vec<Graph>),
+    /// TYPE_PROTOS
+    TypeProtos(Vec<Type>),
+    /// An empty `[]` of a type with no list syntax (`sparse_tensors`).
+    EmptyList,
+}
+
+/// A function: `<header> name <attributes> (inputs) => (outputs) <value infos> { nodes }`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    /// Header entries, in order.
+    pub header: Vec<FunctionHeaderEntry>,
+    /// The function's name.
+    pub name: Name,
+    /// The attribute list: plain names, or entries with a type and/or default.
+    pub attributes: Vec<FunctionAttribute>,
+    /// Inputs, possibly typed.
+    pub inputs: Vec<ValueInfo>,
+    /// Outputs, possibly typed.
+    pub outputs: Vec<ValueInfo>,
+    /// The `<…>` value-info list.
+    pub value_infos: Vec<ValueInfo>,
+    /// The body.
+    pub nodes: Vec<Node>,
+    /// From the header (or name) to the closing brace.
+    pub span: Span,
+}
+
+/// An entry of a function's attribute list.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FunctionAttribute {
+    /// A bare name: `FunctionProto.attribute`.
+    Name(Name),
+    /// `name: type` or `name: type = default`: `FunctionProto.attribute_proto`.
+    Proto(Attribute),
+}
+
+/// One `key: value` entry of a function header.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionHeaderEntry {
+    /// The span of the key.
+    pub key_span: Span,
+    /// The key and its value.
+    pub value: FunctionHeaderValue,
+}
+
+/// The value of a function header entry, by key.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FunctionHeaderValue {
+    /// `domain: "…"`
+    Domain(String),
+    /// `opset_import: [...]` (appends)
+    OpsetImport(Vec<OpsetImport>),
+    /// `doc_string: "…"`
+    DocString(String),
+    /// `overload: "…"`
+    Overload(String),
+}
