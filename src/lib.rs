@@ -1,1 +1,31 @@
 //! onnx-text: the ONNX textual model syntax for Rust.
+//!
+//! Parse ONNX text into the protobuf types at runtime, byte for byte as the reference parser
+//! (onnx 1.23.2, `onnx.parser`) does, with positioned, rustc-style errors:
+//!
+//! ```
+//! use onnx_text::prost::Message;
+//!
+//! let model = onnx_text::parse_model(r#"
+//!     <ir_version: 10, opset_import: ["" : 21]>
+//!     agraph (float[N, 128] X, float[128, 10] W, float[10] B) => (float[N, 10] C) {
+//!         T = MatMul (X, W)
+//!         S = Add (T, B)
+//!         C = Softmax (S)
+//!     }
+//! "#)?;
+//! let graph = model.graph.as_ref().unwrap();
+//! assert_eq!(graph.node.len(), 3);
+//! let bytes = model.encode_to_vec(); // what `onnx.parser.parse_model(...).SerializeToString()` gives
+//! # let _ = bytes;
+//! # Ok::<(), onnx_text::ParseError>(())
+//! ```
+//!
+//! Every ONNX protobuf message is re-exported here (`onnx_text::ModelProto`, …), with the nested
+//! modules prost generates (`onnx_text::tensor_proto::DataType`, …) and `onnx_text::prost`.
+
+pub use onnx_runtime_types::*;
+pub use onnx_syntax::{
+    LineColumn, ParseError, Span, parse_function, parse_functions, parse_graph, parse_model,
+    parse_node, parse_node_list, parse_nodes,
+};

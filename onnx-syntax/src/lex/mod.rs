@@ -77,6 +77,12 @@ impl<'a> Lexer<'a> {
                 "input is larger than 4 GiB",
             ));
         }
+        // The reference reads C strings, so a NUL byte silently ends its input; we reject it
+        // wherever it is rather than drop what follows.
+        if let Some(nul) = source.bytes().position(|b| b == 0) {
+            let span = Span::new(nul as u32, nul as u32 + 1);
+            return Err(ParseError::new(source, span, "NUL byte in input"));
+        }
         Ok(Lexer { source, pos: 0 })
     }
 
@@ -126,12 +132,6 @@ impl<'a> Lexer<'a> {
             }
             b'0'..=b'9' => self.number()?,
             b'"' => self.string()?,
-            b'\0' => {
-                return Err(self.error(
-                    Span::new(start as u32, start as u32 + 1),
-                    "NUL byte in input",
-                ));
-            }
             b if b.is_ascii_punctuation() => {
                 self.pos += 1;
                 TokenKind::Punct(b)
@@ -210,11 +210,6 @@ impl<'a> Lexer<'a> {
                     return Ok(TokenKind::Str);
                 }
                 Some(b'\\') if pos + 1 < bytes.len() => pos += 2,
-                Some(b'\0') => {
-                    return Err(
-                        self.error(Span::new(pos as u32, pos as u32 + 1), "NUL byte in input")
-                    );
-                }
                 Some(_) => pos += 1,
                 None => {
                     return Err(self.error(

@@ -119,26 +119,15 @@ impl Parser<'_> {
     }
 
     /// A list value. Its element type is the annotation's, or else the first element's.
+    ///
+    /// As in the reference, a single-value annotation names the element type: `a: int = [1, 2]`
+    /// is INTS. Only an empty list needs a list annotation.
     fn list_value(
         &mut self,
         annotation: Annotation,
     ) -> Result<(Option<AttrType>, AttrValue), ParseError> {
         let open = self.bump()?;
-        let mut element = match annotation {
-            Some((ty, span)) => match list_element(ty) {
-                Some(element) => Some(element),
-                None => {
-                    return Err(self.error(
-                        span,
-                        format!(
-                            "`{}` takes a single value, but a list `[…]` follows",
-                            ty.keyword()
-                        ),
-                    ));
-                }
-            },
-            None => None,
-        };
+        let mut element = annotation.map(|(ty, _)| list_element(ty).unwrap_or(ty));
         let mut values = Vec::new();
         if !self.at_punct(b']') {
             loop {
@@ -170,10 +159,12 @@ impl Parser<'_> {
             }
         }
         self.expect_punct(b']')?;
-        let Some(element) = element else {
+        let Some(element) = element
+            .filter(|_| !values.is_empty() || annotation.is_some_and(|(ty, _)| ty.is_list()))
+        else {
             return Err(self.error(
                 self.since(open.span),
-                "an empty list needs a type annotation, such as `name: ints = []`",
+                "an empty list needs a list type annotation, such as `name: ints = []`",
             ));
         };
         let list_type = element.list_of().unwrap_or(element);

@@ -43,7 +43,9 @@ impl Parser<'_> {
                 }
                 "opaque" => self.opaque_args()?,
                 _ => {
-                    return Err(self.error(keyword.span, format!("expected a type, found `{word}`")));
+                    return Err(
+                        self.error(keyword.span, format!("expected a type, found `{word}`"))
+                    );
                 }
             };
             self.expect_punct(b')')?;
