@@ -1,0 +1,4 @@
+
+sparse_tensor
+stringfloatseq"optional*
+int64 :mapBopaque

@@ -1,0 +1,3 @@
+
+y
+zx"Add:ai.onnx

@@ -1,0 +1,2 @@
+
+yx"Foo:com.ms

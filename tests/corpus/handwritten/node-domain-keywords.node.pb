@@ -1,0 +1,2 @@
+
+yx"map:	float.seq

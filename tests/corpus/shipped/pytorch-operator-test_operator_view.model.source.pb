@@ -1,0 +1,12 @@
+pytorch0.3:V
+
+01"Flatten*
+axis torch-jit-exportZ
+0
+
+
+b
+1
+
+
+B
