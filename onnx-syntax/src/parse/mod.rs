@@ -18,8 +18,9 @@ use crate::span::Span;
 use crate::syntax::{Function, Graph, Model, Name, Node};
 
 /// How deeply graphs and types may nest. Deeper input gets an error instead of exhausting the
-/// stack; real models stay far below it.
-pub const MAX_NESTING: u32 = 64;
+/// stack. At the limit an unoptimized build needs about 1 MiB of stack (an optimized one far less);
+/// real models stay far below it.
+pub const MAX_NESTING: u32 = 32;
 
 /// A cursor over the tokens of one input, with one token of lookahead.
 pub struct Parser<'a> {
