@@ -10,7 +10,11 @@ fn nested_graphs(depth: usize) -> String {
 }
 
 fn nested_types(depth: usize) -> String {
-    format!("y = Foo <t = {}float{}> ()", "seq(".repeat(depth), ")".repeat(depth))
+    format!(
+        "y = Foo <t = {}float{}> ()",
+        "seq(".repeat(depth),
+        ")".repeat(depth)
+    )
 }
 
 #[test]
@@ -45,7 +49,10 @@ fn hundred_thousand_levels_are_an_error_not_a_crash() {
 #[test]
 fn deep_nesting_at_the_limit_fits_a_small_stack() {
     // Debug builds use the most stack: about 1 MiB at the limit, within a default 2 MiB thread.
-    let text = format!("g () => () {{ {} }}", nested_graphs(MAX_NESTING as usize - 1));
+    let text = format!(
+        "g () => () {{ {} }}",
+        nested_graphs(MAX_NESTING as usize - 1)
+    );
     let types = nested_types(MAX_NESTING as usize - 1);
     std::thread::Builder::new()
         .stack_size(2 << 20)
@@ -57,4 +64,3 @@ fn deep_nesting_at_the_limit_fits_a_small_stack() {
         .join()
         .unwrap();
 }
-

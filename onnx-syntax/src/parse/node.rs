@@ -12,13 +12,20 @@ impl Parser<'_> {
         self.expect_punct(b'{')?;
         let mut nodes = Vec::new();
         while !self.at_punct(b'}') {
-            if self.at_end() {
+            if !self.at_node_start() {
                 return Err(self.expected("a node or `}`"));
             }
             nodes.push(self.parse_node()?);
         }
         self.bump()?;
         Ok(nodes)
+    }
+
+    /// True if a node can start here: a label, an output, or the `=` of a node without outputs.
+    fn at_node_start(&self) -> bool {
+        let next = self.peek();
+        matches!(next.kind, TokenKind::Ident | TokenKind::Str)
+            || [b'[', b',', b'='].iter().any(|&c| next.is_punct(c))
     }
 
     /// node ::= label? operands '=' op-id (':' identifier)? attr-list? '(' operands ')' attr-list?
