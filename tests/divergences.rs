@@ -6,7 +6,9 @@ use onnx_text::attribute_proto::AttributeType;
 use onnx_text::{parse_function, parse_graph, parse_model, parse_node};
 
 fn attr_type(node: &onnx_text::NodeProto, i: usize) -> Option<AttributeType> {
-    node.attribute[i].r#type.map(|t| AttributeType::try_from(t).expect("known attribute type"))
+    node.attribute[i]
+        .r#type
+        .map(|t| AttributeType::try_from(t).expect("known attribute type"))
 }
 
 #[test]
@@ -22,15 +24,24 @@ fn q01_arrow_without_space_replicated() {
 fn q02_optional_input_list_replicated() {
     let graph = parse_graph("g => (y) { y = Foo() }").unwrap();
     assert!(graph.input.is_empty());
-    assert!(parse_graph("g (x) => y {}").is_err(), "the output list is required");
+    assert!(
+        parse_graph("g (x) => y {}").is_err(),
+        "the output list is required"
+    );
 }
 
 #[test]
 fn q03_empty_op_type_and_leading_dot_replicated() {
     let node = parse_node("x = (y)").unwrap();
-    assert_eq!((node.op_type.as_deref(), node.domain.as_deref()), (Some(""), Some("")));
+    assert_eq!(
+        (node.op_type.as_deref(), node.domain.as_deref()),
+        (Some(""), Some(""))
+    );
     let node = parse_node("x = .Foo(y)").unwrap();
-    assert_eq!((node.op_type.as_deref(), node.domain.as_deref()), (Some("Foo"), Some("")));
+    assert_eq!(
+        (node.op_type.as_deref(), node.domain.as_deref()),
+        (Some("Foo"), Some(""))
+    );
     assert!(parse_node("x = a..Foo(y)").is_err());
 }
 
@@ -40,7 +51,10 @@ fn q04_second_attribute_list_is_an_error() {
     assert!(err.message().contains("one attribute list"), "{err}");
     assert_eq!(err.column(), 21);
     // One list, in either place, is fine.
-    assert_eq!(parse_node("x = Foo (y) <b = 2>").unwrap().attribute.len(), 1);
+    assert_eq!(
+        parse_node("x = Foo (y) <b = 2>").unwrap().attribute.len(),
+        1
+    );
 }
 
 #[test]
@@ -52,7 +66,10 @@ fn q05_lists_typed_by_first_element_replicated() {
     assert_eq!(node.attribute[0].floats, [1.0, 2.5]);
     // A single-value annotation names the element type, as in the reference.
     let node = parse_node("x = Foo <a: int = [1, 2]> (y)").unwrap();
-    assert_eq!((attr_type(&node, 0), node.attribute[0].ints.as_slice()), (Some(AttributeType::Ints), &[1, 2][..]));
+    assert_eq!(
+        (attr_type(&node, 0), node.attribute[0].ints.as_slice()),
+        (Some(AttributeType::Ints), &[1, 2][..])
+    );
 }
 
 #[test]
@@ -62,10 +79,18 @@ fn q06_lists_of_tensors_graphs_and_types_keep_their_values() {
     assert_eq!(attr_type(&node, 0), Some(AttributeType::Tensors));
     let tensors = &node.attribute[0].tensors;
     assert_eq!(tensors.len(), 2);
-    assert_eq!((tensors[0].float_data.as_slice(), tensors[1].int64_data.as_slice()), (&[1.0][..], &[2, 3][..]));
+    assert_eq!(
+        (
+            tensors[0].float_data.as_slice(),
+            tensors[1].int64_data.as_slice()
+        ),
+        (&[1.0][..], &[2, 3][..])
+    );
     assert_eq!(tensors[1].name.as_deref(), Some("t"));
 
-    let node = parse_node("x = Foo <a: graphs = [g1 () => () {}, g2 (x) => (y) { y = Id(x) }]> (y)").unwrap();
+    let node =
+        parse_node("x = Foo <a: graphs = [g1 () => () {}, g2 (x) => (y) { y = Id(x) }]> (y)")
+            .unwrap();
     assert_eq!(attr_type(&node, 0), Some(AttributeType::Graphs));
     assert_eq!(node.attribute[0].graphs[1].node.len(), 1);
 
@@ -75,7 +100,10 @@ fn q06_lists_of_tensors_graphs_and_types_keep_their_values() {
 
     // `a: tensor = [...]` means a list of tensors, as `a: int = [...]` means INTS.
     let node = parse_node("x = Foo <a: tensor = [float {1}]> (y)").unwrap();
-    assert_eq!((attr_type(&node, 0), node.attribute[0].tensors.len()), (Some(AttributeType::Tensors), 1));
+    assert_eq!(
+        (attr_type(&node, 0), node.attribute[0].tensors.len()),
+        (Some(AttributeType::Tensors), 1)
+    );
 
     // References cannot be list elements: the reference drops them without a word.
     let err = parse_node("x = Foo <a = [@b]> (y)").unwrap_err();
@@ -87,7 +115,13 @@ fn q06_lists_of_tensors_graphs_and_types_keep_their_values() {
 #[test]
 fn q07_unannotated_reference_has_no_type_replicated() {
     let node = parse_node("x = Foo <a = @b> (y)").unwrap();
-    assert_eq!((node.attribute[0].r#type, node.attribute[0].ref_attr_name.as_deref()), (None, Some("b")));
+    assert_eq!(
+        (
+            node.attribute[0].r#type,
+            node.attribute[0].ref_attr_name.as_deref()
+        ),
+        (None, Some("b"))
+    );
     let node = parse_node("x = Foo <a: ints = @b> (y)").unwrap();
     assert_eq!(attr_type(&node, 0), Some(AttributeType::Ints));
 }
@@ -96,10 +130,17 @@ fn q07_unannotated_reference_has_no_type_replicated() {
 fn q08_function_attribute_errors_are_reported() {
     // Kept as a feature: a typed attribute without a default.
     let f = parse_function("F <a: float> (x) => (y) {}").unwrap();
-    assert_eq!(f.attribute_proto[0].r#type, Some(AttributeType::Float as i32));
+    assert_eq!(
+        f.attribute_proto[0].r#type,
+        Some(AttributeType::Float as i32)
+    );
     assert_eq!(f.attribute_proto[0].f, None);
     // The reference swallows these errors and keeps a mangled attribute.
-    for text in ["F <a: float = \"s\"> (x) => (y) {}", "F <a: float = zz> (x) => (y) {}", "F <a: bogus> (x) => (y) {}"] {
+    for text in [
+        "F <a: float = \"s\"> (x) => (y) {}",
+        "F <a: float = zz> (x) => (y) {}",
+        "F <a: bogus> (x) => (y) {}",
+    ] {
         assert!(parse_function(text).is_err(), "{text}");
     }
 }
@@ -117,7 +158,13 @@ fn q09_trailing_text_is_an_error() {
         assert_eq!(err.column(), column);
     }
     // parse_model always required the end of input; more functions are fine.
-    assert_eq!(parse_model("g () => () {} F () => () {} G () => () {}").unwrap().functions.len(), 2);
+    assert_eq!(
+        parse_model("g () => () {} F () => () {} G () => () {}")
+            .unwrap()
+            .functions
+            .len(),
+        2
+    );
 }
 
 #[test]
@@ -125,11 +172,27 @@ fn q10_conversion_failures_are_positioned_errors() {
     // (text, the offending literal, what the message says)
     for (text, literal, message) in [
         ("x = Foo <a = - 5> (y)", "- 5", "directly after `-`"),
-        ("x = Foo <a = 9223372036854775808> (y)", "9223372036854775808", "does not fit in 64 bits"),
-        ("x = Foo <a = int64[1] {-9223372036854775809}> (y)", "-9223372036854775809", "does not fit in 64 bits"),
-        ("x = Foo <a = uint64[1] {18446744073709551616}> (y)", "18446744073709551616", "does not fit in 64 bits"),
+        (
+            "x = Foo <a = 9223372036854775808> (y)",
+            "9223372036854775808",
+            "does not fit in 64 bits",
+        ),
+        (
+            "x = Foo <a = int64[1] {-9223372036854775809}> (y)",
+            "-9223372036854775809",
+            "does not fit in 64 bits",
+        ),
+        (
+            "x = Foo <a = uint64[1] {18446744073709551616}> (y)",
+            "18446744073709551616",
+            "does not fit in 64 bits",
+        ),
         ("x = Foo <a = 1e39> (y)", "1e39", "out of range for float"),
-        ("x = Foo <a = double[1] {1e309}> (y)", "1e309", "out of range for double"),
+        (
+            "x = Foo <a = double[1] {1e309}> (y)",
+            "1e309",
+            "out of range for double",
+        ),
         ("x = Foo <a = 1e> (y)", "1e", "exponent"),
         ("x = Foo <a = 1e+> (y)", "1e+", "exponent"),
         ("x = Foo <a = - inf> (y)", "- inf", "directly after `-`"),
@@ -137,11 +200,18 @@ fn q10_conversion_failures_are_positioned_errors() {
         let err = parse_node(text).unwrap_err();
         assert!(err.message().contains(message), "{text}: {err}");
         let start = text.find(literal).unwrap();
-        assert_eq!(err.span().range(), start..start + literal.len(), "{text}: {err}");
+        assert_eq!(
+            err.span().range(),
+            start..start + literal.len(),
+            "{text}: {err}"
+        );
     }
     // Underflow is not an error: it rounds, keeping the sign.
     let node = parse_node("x = Foo <a = -1e-50, b = 1e-45> (y)").unwrap();
-    assert_eq!(node.attribute[0].f.map(f32::to_bits), Some((-0.0f32).to_bits()));
+    assert_eq!(
+        node.attribute[0].f.map(f32::to_bits),
+        Some((-0.0f32).to_bits())
+    );
     assert_eq!(node.attribute[1].f, Some(f32::from_bits(1)));
 }
 
@@ -155,7 +225,10 @@ fn q11_int32_storage_range_replicated() {
 #[test]
 fn q12_uint64_minus_wraps_replicated() {
     let node = parse_node("x = Foo <a = uint64[2] {18446744073709551615, -1}> ()").unwrap();
-    assert_eq!(node.attribute[0].t.as_ref().unwrap().uint64_data, [u64::MAX, u64::MAX]);
+    assert_eq!(
+        node.attribute[0].t.as_ref().unwrap().uint64_data,
+        [u64::MAX, u64::MAX]
+    );
 }
 
 #[test]
@@ -187,12 +260,20 @@ fn q16_quoted_attribute_tensor_name_replicated() {
 fn q17_messages_are_our_own() {
     let err = parse_node("x = Foo <a = int32[1] {2147483648}> (y)").unwrap_err();
     assert!(!err.message().contains("%d"), "{err}");
-    assert!(err.message().contains("2147483648 does not fit in the int32 storage"), "{err}");
+    assert!(
+        err.message()
+            .contains("2147483648 does not fit in the int32 storage"),
+        "{err}"
+    );
 }
 
 #[test]
 fn q18_nul_bytes_are_rejected() {
-    for text in ["g () => () {}\0", "g () => () {} # \0", "g () => () { y = Foo <s = \"a\0\"> () }"] {
+    for text in [
+        "g () => () {}\0",
+        "g () => () {} # \0",
+        "g () => () { y = Foo <s = \"a\0\"> () }",
+    ] {
         let err = parse_graph(text).unwrap_err();
         assert_eq!(err.message(), "NUL byte in input");
         assert_eq!(err.span().len(), 1);

@@ -6,7 +6,7 @@
 ///
 /// ```
 /// use onnx_syntax::Span;
-/// let span = Span::new(2, 5);
+/// let span = Span::new(4, 7);
 /// assert_eq!(span.len(), 3);
 /// assert_eq!(&"a = Foo(x)"[span.range()], "Foo");
 /// ```

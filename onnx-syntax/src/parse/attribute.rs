@@ -103,17 +103,17 @@ impl Parser<'_> {
             // A reference takes its type from the annotation, whatever it is.
             return Ok((expected, value));
         };
-        if let Some((annotated, _)) = annotation {
-            if annotated != ty {
-                return Err(self.error(
-                    span,
-                    format!(
-                        "expected {} value, found {} value",
-                        article(annotated),
-                        article(ty)
-                    ),
-                ));
-            }
+        if let Some((annotated, _)) = annotation
+            && annotated != ty
+        {
+            return Err(self.error(
+                span,
+                format!(
+                    "expected {} value, found {} value",
+                    article(annotated),
+                    article(ty)
+                ),
+            ));
         }
         Ok((Some(ty), value))
     }

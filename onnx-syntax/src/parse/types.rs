@@ -59,11 +59,11 @@ impl Parser<'_> {
 
     /// A bare element type name, without shape.
     fn prim_type(&mut self, what: &str) -> Result<ElemType, ParseError> {
-        if self.peek().kind == TokenKind::Ident {
-            if let Some(elem) = elem_type_by_name(self.text(self.peek())) {
-                self.bump()?;
-                return Ok(elem.number);
-            }
+        if self.peek().kind == TokenKind::Ident
+            && let Some(elem) = elem_type_by_name(self.text(self.peek()))
+        {
+            self.bump()?;
+            return Ok(elem.number);
         }
         Err(self.expected(what))
     }
