@@ -106,6 +106,9 @@ impl Parser<'_> {
             let token = self.bump()?;
             parts.push(self.text(token));
         }
+        if parts.is_empty() && ![b'.', b'(', b'<', b':'].iter().any(|&c| self.at_punct(c)) {
+            return Err(self.expected("an operator name"));
+        }
         while self.eat_punct(b'.')? {
             let token = self.ident("an operator or domain name after `.`")?;
             parts.push(self.text(token));
