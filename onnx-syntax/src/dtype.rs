@@ -2,6 +2,11 @@
 //! `TensorProto` field their literals are stored in.
 
 /// The `TensorProto` data field that holds a tensor's literals.
+///
+/// ```
+/// use onnx_syntax::dtype::{Storage, elem_type_by_name};
+/// assert_eq!(elem_type_by_name("bfloat16").unwrap().storage, Storage::Int32);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Storage {
     /// `int32_data`; only the int32 range is checked by the reference.
@@ -19,6 +24,11 @@ pub enum Storage {
 }
 
 /// An element type known to the syntax.
+///
+/// ```
+/// let info = onnx_syntax::dtype::elem_type_by_name("double").unwrap();
+/// assert_eq!((info.name, info.number), ("double", 11));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ElemTypeInfo {
     /// The keyword, e.g. `float16`.
@@ -38,6 +48,10 @@ const fn info(name: &'static str, number: i32, storage: Storage) -> ElemTypeInfo
 }
 
 /// Every element type, by number (index `n - 1` holds type `n`).
+///
+/// ```
+/// assert!(onnx_syntax::dtype::ELEM_TYPES.iter().enumerate().all(|(i, t)| t.number == i as i32 + 1));
+/// ```
 pub const ELEM_TYPES: [ElemTypeInfo; 28] = [
     info("float", 1, Storage::Float),
     info("uint8", 2, Storage::Int32),
@@ -95,6 +109,10 @@ pub fn elem_type_by_number(number: i32) -> Option<&'static ElemTypeInfo> {
 }
 
 /// Words that start a type, besides the element type names.
+///
+/// ```
+/// assert!(onnx_syntax::dtype::TYPE_KEYWORDS.contains(&"opaque"));
+/// ```
 pub const TYPE_KEYWORDS: [&str; 5] = ["seq", "map", "optional", "sparse_tensor", "opaque"];
 
 /// True if `word` starts a type: an element type name or a type keyword.

@@ -20,11 +20,19 @@ pub struct Span {
 
 impl Span {
     /// The span `start..end`.
+    ///
+    /// ```
+    /// assert_eq!(onnx_syntax::Span::new(1, 4).len(), 3);
+    /// ```
     pub const fn new(start: u32, end: u32) -> Span {
         Span { start, end }
     }
 
     /// An empty span at `offset`.
+    ///
+    /// ```
+    /// assert!(onnx_syntax::Span::at(7).is_empty());
+    /// ```
     pub const fn at(offset: u32) -> Span {
         Span {
             start: offset,
@@ -46,16 +54,28 @@ impl Span {
     }
 
     /// Length in bytes.
+    ///
+    /// ```
+    /// assert_eq!(onnx_syntax::Span::new(2, 2).len(), 0);
+    /// ```
     pub const fn len(self) -> usize {
         (self.end - self.start) as usize
     }
 
     /// True for a zero-length span.
+    ///
+    /// ```
+    /// assert!(!onnx_syntax::Span::new(0, 1).is_empty());
+    /// ```
     pub const fn is_empty(self) -> bool {
         self.start == self.end
     }
 
     /// The span as a `usize` range, for slicing the source.
+    ///
+    /// ```
+    /// assert_eq!(&"abcdef"[onnx_syntax::Span::new(1, 3).range()], "bc");
+    /// ```
     pub const fn range(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
     }

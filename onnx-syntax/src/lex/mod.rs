@@ -11,6 +11,12 @@ use crate::error::ParseError;
 use crate::span::Span;
 
 /// What kind of token, with its text available through the span.
+///
+/// ```
+/// use onnx_syntax::lex::{Lexer, TokenKind};
+/// let mut lexer = Lexer::new("5.").unwrap();
+/// assert_eq!(lexer.next_token().unwrap().kind, TokenKind::Float);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TokenKind {
     /// `[A-Za-z_][A-Za-z0-9_]*`
@@ -28,6 +34,13 @@ pub enum TokenKind {
 }
 
 /// One token of ONNX text.
+///
+/// ```
+/// use onnx_syntax::lex::Lexer;
+/// let mut lexer = Lexer::new("= >").unwrap();
+/// lexer.next_token().unwrap();
+/// assert!(!lexer.next_token().unwrap().joined); // the space makes `= >` no arrow
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Token {
     /// What it is.
@@ -40,6 +53,11 @@ pub struct Token {
 
 impl Token {
     /// True for the punctuation character `c`.
+    ///
+    /// ```
+    /// let token = onnx_syntax::lex::Lexer::new("(").unwrap().next_token().unwrap();
+    /// assert!(token.is_punct(b'('));
+    /// ```
     pub fn is_punct(&self, c: u8) -> bool {
         self.kind == TokenKind::Punct(c)
     }
@@ -65,10 +83,19 @@ pub struct Lexer<'a> {
 }
 
 /// The largest input accepted: spans are 32-bit.
+///
+/// ```
+/// assert_eq!(onnx_syntax::lex::MAX_INPUT_LEN, u32::MAX as usize - 1);
+/// ```
 pub const MAX_INPUT_LEN: usize = u32::MAX as usize - 1;
 
 impl<'a> Lexer<'a> {
     /// A lexer at the start of `source`. Fails only for inputs of 4 GiB or more.
+    ///
+    /// ```
+    /// assert!(onnx_syntax::lex::Lexer::new("x = Foo(y)").is_ok());
+    /// assert!(onnx_syntax::lex::Lexer::new("x\0").is_err()); // NUL bytes are rejected
+    /// ```
     pub fn new(source: &'a str) -> Result<Lexer<'a>, ParseError> {
         if source.len() > MAX_INPUT_LEN {
             return Err(ParseError::new(
@@ -87,6 +114,11 @@ impl<'a> Lexer<'a> {
     }
 
     /// The text being lexed.
+    ///
+    /// ```
+    /// let lexer = onnx_syntax::lex::Lexer::new("g").unwrap();
+    /// assert_eq!(lexer.source(), "g");
+    /// ```
     pub fn source(&self) -> &'a str {
         self.source
     }
@@ -112,6 +144,14 @@ impl<'a> Lexer<'a> {
     }
 
     /// The next token; [`TokenKind::Eof`] at the end, again and again.
+    ///
+    /// ```
+    /// use onnx_syntax::lex::{Lexer, TokenKind};
+    /// let mut lexer = Lexer::new("x # comment").unwrap();
+    /// assert_eq!(lexer.next_token().unwrap().kind, TokenKind::Ident);
+    /// assert_eq!(lexer.next_token().unwrap().kind, TokenKind::Eof);
+    /// assert!(Lexer::new("1e+").unwrap().next_token().is_err()); // an exponent needs digits
+    /// ```
     pub fn next_token(&mut self) -> Result<Token, ParseError> {
         let joined = !self.skip_trivia();
         let bytes = self.source.as_bytes();

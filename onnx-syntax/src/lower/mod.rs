@@ -20,6 +20,12 @@ use crate::syntax::{
 const DATA_LOCATION_EXTERNAL: i32 = 1;
 
 /// A model. Header keys apply in order: scalars overwrite, lists append.
+///
+/// ```
+/// let tree = onnx_syntax::parse::Parser::new("<ir_version: 9> g () => () {}")?.model()?;
+/// assert_eq!(onnx_syntax::lower::model(tree).ir_version, Some(9));
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 pub fn model(model: Model) -> ModelProto {
     let mut proto = ModelProto::default();
     for entry in model.header {
@@ -59,6 +65,13 @@ fn string_pairs(pairs: Vec<(String, String)>) -> impl Iterator<Item = StringStri
 
 /// A graph. Input-list initializers are inputs and initializers; `<…>` initializers are
 /// initializers only, and the other `<…>` entries are value infos.
+///
+/// ```
+/// let tree = onnx_syntax::parse::Parser::new("g (float[1] w = {1}) => () {}")?.graph()?;
+/// let graph = onnx_syntax::lower::graph(tree);
+/// assert_eq!((graph.input.len(), graph.initializer.len()), (1, 1));
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 pub fn graph(graph: Graph) -> GraphProto {
     let mut proto = GraphProto {
         name: Some(graph.name.text),
@@ -80,6 +93,12 @@ pub fn graph(graph: Graph) -> GraphProto {
 }
 
 /// A function. Typed inputs and outputs also add value infos, before the `<…>` list.
+///
+/// ```
+/// let tree = onnx_syntax::parse::Parser::new("F (float x) => (y) {}")?.function()?;
+/// assert_eq!(onnx_syntax::lower::function(tree).value_info.len(), 1);
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 pub fn function(function: Function) -> FunctionProto {
     let mut proto = FunctionProto {
         name: Some(function.name.text),
@@ -126,6 +145,12 @@ pub fn function(function: Function) -> FunctionProto {
 }
 
 /// A node: `op_type` and `domain` are always present, `name` only with a label.
+///
+/// ```
+/// let tree = onnx_syntax::parse::Parser::new("y = Foo(x)")?.node()?;
+/// assert_eq!(onnx_syntax::lower::node(tree).domain.as_deref(), Some(""));
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 pub fn node(node: Node) -> NodeProto {
     NodeProto {
         input: node.inputs.into_iter().map(|name| name.text).collect(),
@@ -140,6 +165,13 @@ pub fn node(node: Node) -> NodeProto {
 }
 
 /// An attribute: the type from the value or the annotation, and the value's field.
+///
+/// ```
+/// let mut node = onnx_syntax::parse::Parser::new("y = Foo <a: float = 2> (x)")?.node()?;
+/// let attr = onnx_syntax::lower::attribute(node.attributes.remove(0));
+/// assert_eq!(attr.f, Some(2.0));
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 pub fn attribute(attr: Attribute) -> AttributeProto {
     let mut proto = AttributeProto {
         name: Some(attr.name.text),
@@ -169,6 +201,13 @@ pub fn attribute(attr: Attribute) -> AttributeProto {
 }
 
 /// A tensor constant; the parser never writes `raw_data`.
+///
+/// ```
+/// let mut graph = onnx_syntax::parse::Parser::new("g (int8[2] w = {1, 2}) => () {}")?.graph()?;
+/// let tensor = onnx_syntax::lower::tensor(graph.inputs.remove(0).initializer.unwrap());
+/// assert_eq!(tensor.int32_data, [1, 2]); // int8 data is stored in int32_data
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 pub fn tensor(tensor: Tensor) -> TensorProto {
     let mut proto = TensorProto {
         dims: tensor.dims,
@@ -195,6 +234,13 @@ pub fn tensor(tensor: Tensor) -> TensorProto {
 }
 
 /// A value info: the name, and the type only if written.
+///
+/// ```
+/// let mut graph = onnx_syntax::parse::Parser::new("g (x) => () {}")?.graph()?;
+/// let info = onnx_syntax::lower::value_info(graph.inputs.remove(0).info);
+/// assert_eq!(info.r#type, None); // untyped
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 pub fn value_info(info: ValueInfo) -> ValueInfoProto {
     ValueInfoProto {
         name: Some(info.name.text),
@@ -204,6 +250,14 @@ pub fn value_info(info: ValueInfo) -> ValueInfoProto {
 }
 
 /// A type.
+///
+/// ```
+/// let mut graph = onnx_syntax::parse::Parser::new("g (float[] x) => () {}")?.graph()?;
+/// let ty = onnx_syntax::lower::type_proto(graph.inputs.remove(0).info.ty.unwrap());
+/// let Some(onnx_runtime_types::type_proto::Value::TensorType(tensor)) = ty.value else { panic!() };
+/// assert_eq!(tensor.shape, None); // `[]` is unknown rank
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 pub fn type_proto(ty: Type) -> TypeProto {
     let value = match ty.kind {
         TypeKind::Tensor(elem_type, shape) => type_proto::Value::TensorType(type_proto::Tensor {

@@ -20,9 +20,22 @@ use crate::syntax::{Function, Graph, Model, Name, Node};
 /// How deeply graphs and types may nest. Deeper input gets an error instead of exhausting the
 /// stack. At the limit an unoptimized build needs about 1 MiB of stack (an optimized one far less);
 /// real models stay far below it.
+///
+/// ```
+/// let deep = format!("y = F <t = {}float{}> ()", "seq(".repeat(40), ")".repeat(40));
+/// assert!(onnx_syntax::parse_node(&deep).unwrap_err().message().contains("nest more than"));
+/// ```
 pub const MAX_NESTING: u32 = 32;
 
 /// A cursor over the tokens of one input, with one token of lookahead.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// let graph = Parser::new("g (x) => (y) { y = Relu(x) }")?.graph()?;
+/// assert_eq!(graph.nodes[0].op_type, "Relu");
+/// assert_eq!(graph.nodes[0].span.start, 15); // every tree node knows where it was written
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 pub struct Parser<'a> {
     lexer: Lexer<'a>,
     next: Token,
@@ -32,6 +45,10 @@ pub struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     /// A parser at the start of `source`.
+    ///
+    /// ```
+    /// assert!(onnx_syntax::parse::Parser::new("y = Relu(x)").is_ok());
+    /// ```
     pub fn new(source: &'a str) -> Result<Parser<'a>, ParseError> {
         let mut lexer = Lexer::new(source)?;
         let next = lexer.next_token()?;
@@ -44,6 +61,12 @@ impl<'a> Parser<'a> {
     }
 
     /// Parses a whole model (`<header>? graph function*`) up to the end of input.
+    ///
+    /// ```
+    /// let model = onnx_syntax::parse::Parser::new("g () => () {} F () => () {}")?.model()?;
+    /// assert_eq!(model.functions.len(), 1);
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
     pub fn model(mut self) -> Result<Model, ParseError> {
         let model = self.parse_model()?;
         self.end()?;
@@ -51,6 +74,12 @@ impl<'a> Parser<'a> {
     }
 
     /// Parses one graph, then requires the end of input.
+    ///
+    /// ```
+    /// let graph = onnx_syntax::parse::Parser::new("g => (y) { y = Foo() }")?.graph()?;
+    /// assert!(graph.inputs.is_empty());
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
     pub fn graph(mut self) -> Result<Graph, ParseError> {
         let graph = self.parse_graph()?;
         self.end()?;
@@ -58,6 +87,12 @@ impl<'a> Parser<'a> {
     }
 
     /// Parses one function, then requires the end of input.
+    ///
+    /// ```
+    /// let f = onnx_syntax::parse::Parser::new("F <a> (x) => (y) { y = Foo(x) }")?.function()?;
+    /// assert_eq!(f.attributes.len(), 1);
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
     pub fn function(mut self) -> Result<Function, ParseError> {
         let function = self.parse_function()?;
         self.end()?;
@@ -65,6 +100,12 @@ impl<'a> Parser<'a> {
     }
 
     /// Parses one node, then requires the end of input.
+    ///
+    /// ```
+    /// let node = onnx_syntax::parse::Parser::new("[n] y = Foo(x)")?.node()?;
+    /// assert_eq!(node.label.unwrap().text, "n");
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
     pub fn node(mut self) -> Result<Node, ParseError> {
         let node = self.parse_node()?;
         self.end()?;
@@ -72,6 +113,12 @@ impl<'a> Parser<'a> {
     }
 
     /// Parses `{ node* }`, then requires the end of input.
+    ///
+    /// ```
+    /// let nodes = onnx_syntax::parse::Parser::new("{ y = Foo(x) }")?.node_list()?;
+    /// assert_eq!(nodes.len(), 1);
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
     pub fn node_list(mut self) -> Result<Vec<Node>, ParseError> {
         let nodes = self.parse_node_list()?;
         self.end()?;
@@ -79,6 +126,12 @@ impl<'a> Parser<'a> {
     }
 
     /// Parses functions until the end of input (a function library).
+    ///
+    /// ```
+    /// let lib = onnx_syntax::parse::Parser::new("F () => () {} G () => () {}")?.functions()?;
+    /// assert_eq!(lib[1].name.text, "G");
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
     pub fn functions(mut self) -> Result<Vec<Function>, ParseError> {
         let mut functions = Vec::new();
         while !self.at_end() {
@@ -88,6 +141,12 @@ impl<'a> Parser<'a> {
     }
 
     /// Parses nodes until the end of input (a node sequence without braces).
+    ///
+    /// ```
+    /// let nodes = onnx_syntax::parse::Parser::new("a = F() b = G(a)")?.nodes()?;
+    /// assert_eq!(nodes[1].inputs[0].text, "a");
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
     pub fn nodes(mut self) -> Result<Vec<Node>, ParseError> {
         let mut nodes = Vec::new();
         while !self.at_end() {

@@ -6,6 +6,14 @@
 use crate::span::Span;
 
 /// A name: a plain identifier or a quoted string, with escapes resolved.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// let node = Parser::new(r#"y = Foo("a\"b")"#)?.node()?;
+/// assert_eq!(node.inputs[0].text, "a\"b"); // escapes resolved
+/// assert_eq!(node.inputs[0].span.len(), 6); // the span covers the quotes
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Name {
     /// The name itself (possibly empty, from `""`).
@@ -15,6 +23,13 @@ pub struct Name {
 }
 
 /// A model: an optional header, the main graph, then model-local functions.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// let model = Parser::new("<ir_version: 10> g () => () {}")?.model()?;
+/// assert_eq!(model.header.len(), 1);
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     /// `<key: value, …>` entries, in text order. Keys may repeat.
@@ -26,6 +41,13 @@ pub struct Model {
 }
 
 /// One `key: value` entry of a model header.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// let model = Parser::new("<doc_string: \"d\"> g () => () {}")?.model()?;
+/// assert_eq!(model.header[0].key_span.len(), "doc_string".len());
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModelHeaderEntry {
     /// The span of the key.
@@ -35,6 +57,14 @@ pub struct ModelHeaderEntry {
 }
 
 /// The value of a model header entry, by key.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// use onnx_syntax::syntax::ModelHeaderValue;
+/// let model = Parser::new("<model_version: 3> g () => () {}")?.model()?;
+/// assert_eq!(model.header[0].value, ModelHeaderValue::ModelVersion(3));
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum ModelHeaderValue {
     /// `ir_version: 10`
@@ -56,6 +86,15 @@ pub enum ModelHeaderValue {
 }
 
 /// `"domain" : version` in an `opset_import` list.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// use onnx_syntax::syntax::ModelHeaderValue;
+/// let model = Parser::new("<opset_import: [\"\" : 21]> g () => () {}")?.model()?;
+/// let ModelHeaderValue::OpsetImport(imports) = &model.header[0].value else { panic!() };
+/// assert_eq!((imports[0].domain.as_str(), imports[0].version), ("", 21));
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct OpsetImport {
     /// The domain (`""` is the default ONNX domain).
@@ -67,6 +106,13 @@ pub struct OpsetImport {
 }
 
 /// A graph: `name (inputs) => (outputs) <locals> { nodes }`.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// let graph = Parser::new("g (x) => (y) <float[1] k = {1}> { y = Add(x, k) }")?.graph()?;
+/// assert_eq!((graph.inputs.len(), graph.locals.len(), graph.nodes.len()), (1, 1, 1));
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Graph {
     /// The graph's name.
@@ -84,6 +130,13 @@ pub struct Graph {
 }
 
 /// A value name with an optional type.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// let graph = Parser::new("g (float x, y) => () {}")?.graph()?;
+/// assert!(graph.inputs[0].info.ty.is_some() && graph.inputs[1].info.ty.is_none());
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValueInfo {
     /// The type, when written.
@@ -93,6 +146,13 @@ pub struct ValueInfo {
 }
 
 /// A value info that may carry an initializer: `float[2] w = {1, 2}`.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// let graph = Parser::new("g (float[2] w = {1, 2}) => () {}")?.graph()?;
+/// assert_eq!(graph.inputs[0].initializer.as_ref().unwrap().dims, [2]);
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValueDecl {
     /// The value info.
@@ -102,6 +162,14 @@ pub struct ValueDecl {
 }
 
 /// A type, as written.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// use onnx_syntax::syntax::TypeKind;
+/// let graph = Parser::new("g (seq(float) s) => () {}")?.graph()?;
+/// assert!(matches!(graph.inputs[0].info.ty.as_ref().unwrap().kind, TypeKind::Sequence(_)));
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Type {
     /// What kind of type.
@@ -111,6 +179,16 @@ pub struct Type {
 }
 
 /// The kinds of types.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// use onnx_syntax::syntax::TypeKind;
+/// let graph = Parser::new("g (float s, float[] u) => () {}")?.graph()?;
+/// let kinds: Vec<_> = graph.inputs.iter().map(|d| d.info.ty.clone().unwrap().kind).collect();
+/// assert_eq!(kinds[0], TypeKind::Tensor(1, Some(vec![]))); // a scalar
+/// assert_eq!(kinds[1], TypeKind::Tensor(1, None)); // unknown rank
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum TypeKind {
     /// `float[N, 3]`, `float[]`, `float`
@@ -131,13 +209,32 @@ pub enum TypeKind {
 }
 
 /// A tensor element type, as its `TensorProto.DataType` number.
+///
+/// ```
+/// let float: onnx_syntax::syntax::ElemType = 1;
+/// assert_eq!(onnx_syntax::dtype::elem_type_by_number(float).unwrap().name, "float");
+/// ```
 pub type ElemType = i32;
 
 /// A tensor shape: `None` in [`TypeKind::Tensor`] means unknown rank (`float[]`), an empty shape
 /// is a scalar (`float`).
+///
+/// ```
+/// let scalar: onnx_syntax::syntax::Shape = Vec::new();
+/// assert!(scalar.is_empty());
+/// ```
 pub type Shape = Vec<Dim>;
 
 /// One dimension of a shape.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// use onnx_syntax::syntax::{DimValue, TypeKind};
+/// let graph = Parser::new("g (float[N, 3, ?] x) => () {}")?.graph()?;
+/// let TypeKind::Tensor(_, Some(dims)) = &graph.inputs[0].info.ty.as_ref().unwrap().kind else { panic!() };
+/// assert_eq!(dims[1].value, DimValue::Value(3));
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dim {
     /// What the dimension says.
@@ -147,6 +244,11 @@ pub struct Dim {
 }
 
 /// The forms of a dimension.
+///
+/// ```
+/// use onnx_syntax::syntax::DimValue;
+/// assert_ne!(DimValue::Unknown, DimValue::Param("N".into()));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum DimValue {
     /// `?`: neither a value nor a parameter.
@@ -158,6 +260,15 @@ pub enum DimValue {
 }
 
 /// A tensor constant: an initializer or an attribute value.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// use onnx_syntax::syntax::AttrValue;
+/// let node = Parser::new("y = Constant <value = float[2] t {1, 2}> ()")?.node()?;
+/// let Some(AttrValue::Tensor(t)) = &node.attributes[0].value else { panic!() };
+/// assert_eq!((t.name.as_str(), t.dims.as_slice()), ("t", &[2][..]));
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tensor {
     /// `TensorProto.DataType` number.
@@ -173,6 +284,14 @@ pub struct Tensor {
 }
 
 /// Tensor data, already in the `TensorProto` field that the reference uses for its element type.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// use onnx_syntax::syntax::TensorData;
+/// let graph = Parser::new("g (float[2] w =) => () {}")?.graph()?;
+/// assert_eq!(graph.inputs[0].initializer.as_ref().unwrap().data, TensorData::None);
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum TensorData {
     /// Nothing after the type (`float[2] w =`, or `float[2] t` in an attribute).
@@ -184,6 +303,15 @@ pub enum TensorData {
 }
 
 /// The typed contents of `{…}`, one variant per `TensorProto` data field.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// use onnx_syntax::syntax::{TensorData, TensorValues};
+/// let graph = Parser::new("g (uint64[1] w = {-1}) => () {}")?.graph()?;
+/// let TensorData::Values(values, _) = &graph.inputs[0].initializer.as_ref().unwrap().data else { panic!() };
+/// assert_eq!(*values, TensorValues::Uint64(vec![u64::MAX])); // `stoull` wraps, as in the reference
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum TensorValues {
     /// `int32_data`: small integers, bool, bit patterns of 16- and 8-bit floats, packed 4- and
@@ -202,6 +330,14 @@ pub enum TensorValues {
 }
 
 /// A node: `[label] outputs = domain.Op:overload <attributes> (inputs)`.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// let node = Parser::new("y = com.ms.Foo:v2 (x)")?.node()?;
+/// assert_eq!((node.domain.as_str(), node.op_type.as_str()), ("com.ms", "Foo"));
+/// assert_eq!(node.overload.unwrap().text, "v2");
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Node {
     /// `[name]`, when written.
@@ -225,6 +361,15 @@ pub struct Node {
 }
 
 /// An attribute `name: type = value` of a node, or an entry of a function's attribute list.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// use onnx_syntax::syntax::{AttrType, AttrValue};
+/// let node = Parser::new("y = Foo <a: float = 2> (x)")?.node()?;
+/// assert_eq!(node.attributes[0].ty, Some(AttrType::Float));
+/// assert_eq!(node.attributes[0].value, Some(AttrValue::Float(2.0))); // int literal, float annotation
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Attribute {
     /// The attribute name.
@@ -241,6 +386,11 @@ pub struct Attribute {
 }
 
 /// Attribute types, numbered as `AttributeProto.AttributeType`.
+///
+/// ```
+/// use onnx_syntax::syntax::AttrType;
+/// assert_eq!(AttrType::Ints as i32, 7); // AttributeProto.AttributeType.INTS
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(i32)]
 pub enum AttrType {
@@ -308,6 +458,10 @@ impl AttrType {
     }
 
     /// The keyword of this type.
+    ///
+    /// ```
+    /// assert_eq!(onnx_syntax::syntax::AttrType::TypeProtos.keyword(), "type_protos");
+    /// ```
     pub fn keyword(self) -> &'static str {
         AttrType::ALL
             .iter()
@@ -316,6 +470,12 @@ impl AttrType {
     }
 
     /// The list type whose elements are of this type (`Int` → `Ints`); `None` for list types.
+    ///
+    /// ```
+    /// use onnx_syntax::syntax::AttrType;
+    /// assert_eq!(AttrType::Int.list_of(), Some(AttrType::Ints));
+    /// assert_eq!(AttrType::Ints.list_of(), None);
+    /// ```
     pub fn list_of(self) -> Option<AttrType> {
         Some(match self {
             AttrType::Float => AttrType::Floats,
@@ -330,12 +490,24 @@ impl AttrType {
     }
 
     /// True for the list types (`ints`, `floats`, …).
+    ///
+    /// ```
+    /// assert!(onnx_syntax::syntax::AttrType::Graphs.is_list());
+    /// ```
     pub fn is_list(self) -> bool {
         self.list_of().is_none()
     }
 }
 
 /// An attribute value.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// use onnx_syntax::syntax::AttrValue;
+/// let node = Parser::new("y = Foo <a = [2.5, 1]> (x)")?.node()?;
+/// assert_eq!(node.attributes[0].value, Some(AttrValue::Floats(vec![2.5, 1.0])));
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum AttrValue {
     /// FLOAT
@@ -369,6 +541,13 @@ pub enum AttrValue {
 }
 
 /// A function: `<header> name <attributes> (inputs) => (outputs) <value infos> { nodes }`.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// let f = Parser::new("F (float[N] x) => (y) <float t> { y = Foo(x) }")?.function()?;
+/// assert_eq!((f.inputs.len(), f.value_infos.len()), (1, 1));
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Function {
     /// Header entries, in order.
@@ -390,6 +569,15 @@ pub struct Function {
 }
 
 /// An entry of a function's attribute list.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// use onnx_syntax::syntax::FunctionAttribute;
+/// let f = Parser::new("F <a, b: int = 1> () => () {}")?.function()?;
+/// assert!(matches!(f.attributes[0], FunctionAttribute::Name(_)));
+/// assert!(matches!(f.attributes[1], FunctionAttribute::Proto(_)));
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum FunctionAttribute {
     /// A bare name: `FunctionProto.attribute`.
@@ -399,6 +587,13 @@ pub enum FunctionAttribute {
 }
 
 /// One `key: value` entry of a function header.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// let f = Parser::new("<domain: \"d\"> F () => () {}")?.function()?;
+/// assert_eq!(f.header.len(), 1);
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct FunctionHeaderEntry {
     /// The span of the key.
@@ -408,6 +603,14 @@ pub struct FunctionHeaderEntry {
 }
 
 /// The value of a function header entry, by key.
+///
+/// ```
+/// use onnx_syntax::parse::Parser;
+/// use onnx_syntax::syntax::FunctionHeaderValue;
+/// let f = Parser::new("<overload: \"o\"> F () => () {}")?.function()?;
+/// assert_eq!(f.header[0].value, FunctionHeaderValue::Overload("o".into()));
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum FunctionHeaderValue {
     /// `domain: "…"`
