@@ -25,6 +25,7 @@
 //! modules prost generates (`onnx_text::tensor_proto::DataType`, …) and `onnx_text::prost`.
 
 pub use onnx_runtime_types::*;
+pub use onnx_syntax::print::{Style, ToText, to_text, to_text_with};
 pub use onnx_syntax::{
     LineColumn, ParseError, Span, parse_function, parse_functions, parse_graph, parse_model,
     parse_node, parse_node_list, parse_nodes,

@@ -17,10 +17,12 @@ mod error;
 pub mod lex;
 pub mod lower;
 pub mod parse;
+pub mod print;
 mod span;
 pub mod syntax;
 
 pub use error::ParseError;
+pub use print::{Style, ToText, to_text, to_text_with};
 pub use span::{LineColumn, Span};
 
 use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};

@@ -1,0 +1,788 @@
+//! The printer: ONNX protobuf messages to text, in the canonical layout of the reference printer
+//! (onnx 1.23.2, `onnx.printer.to_text`).
+//!
+//! Two styles share one implementation:
+//!
+//! * [`Style::Lossless`] (the default, used by [`to_text`]) prints text that our parser reads back
+//!   to the same message, byte for byte, for every message the syntax can express. It equals the
+//!   reference output except where the reference loses information (function defaults, typed
+//!   function inputs and outputs, function value infos and doc strings, untyped attribute
+//!   references, tensor values printed as `...`, names that need quotes). Each difference is
+//!   listed in `docs/divergences.md` ("Printer").
+//! * [`Style::Reference`] reproduces `onnx.printer.to_text` exactly, losses included.
+//!
+//! The printer never fails and never panics: a message that the syntax cannot express (a missing
+//! field the parser always sets, an unknown element type, `raw_data` of the wrong size, …) is
+//! printed as closely as the syntax allows, as the reference does.
+//!
+//! ```
+//! let model = onnx_syntax::parse_model(r#"
+//!     <ir_version: 10, opset_import: ["" : 21]>
+//!     g (float[N] x) => (float[N] y) { y = Relu(x) }
+//! "#).unwrap();
+//! let text = onnx_syntax::to_text(&model);
+//! assert_eq!(onnx_syntax::parse_model(&text).unwrap(), model);
+//! ```
+
+mod number;
+mod tensor;
+
+use std::fmt::Write;
+
+use onnx_runtime_types::{
+    AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
+    StringStringEntryProto, TensorProto, TensorShapeProto, TypeProto, ValueInfoProto,
+    tensor_shape_proto::{Dimension, dimension},
+    type_proto,
+};
+
+use crate::dtype::{elem_type_by_number, starts_type};
+use crate::syntax::AttrType;
+
+/// How to print: losslessly (the default) or exactly as the reference printer does.
+///
+/// ```
+/// use onnx_syntax::{Style, to_text_with};
+/// let f = onnx_syntax::parse_function("<domain: \"d\"> F <a: int = 1> (x) => (y) { y = Abs(x) }").unwrap();
+/// assert!(to_text_with(&f, Style::Lossless).contains("F <a: int = 1>(x)"));
+/// assert!(to_text_with(&f, Style::Reference).contains("F (x)")); // the reference drops the default
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Style {
+    /// Text that parses back to the same message wherever the syntax can express it.
+    #[default]
+    Lossless,
+    /// Exactly the text of `onnx.printer.to_text` (onnx 1.23.2), including what it loses.
+    Reference,
+}
+
+/// A message that can be printed as ONNX text: [`ModelProto`], [`GraphProto`],
+/// [`FunctionProto`] and [`NodeProto`], and a function library (`[FunctionProto]`).
+///
+/// ```
+/// use onnx_syntax::ToText;
+/// let node = onnx_syntax::parse_node("y = Relu(x)").unwrap();
+/// assert_eq!(node.to_text(), "   y = Relu (x)\n");
+/// ```
+pub trait ToText {
+    /// Appends the text of `self` to `out` in the given style.
+    fn write_text(&self, out: &mut String, style: Style);
+
+    /// The text of `self`, in the lossless style.
+    fn to_text(&self) -> String {
+        let mut out = String::new();
+        self.write_text(&mut out, Style::Lossless);
+        out
+    }
+}
+
+/// Prints `item` as ONNX text that parses back to the same message (see [`Style::Lossless`]).
+///
+/// Models, graphs and functions print as the reference does; a node prints on one line with a
+/// three-space indent and a newline, as in the reference.
+///
+/// ```
+/// let graph = onnx_syntax::parse_graph("g (float[2] x) => (float[2] y) { y = Neg(x) }").unwrap();
+/// assert_eq!(onnx_syntax::to_text(&graph), "g (float[2] x) => (float[2] y) {\n   y = Neg (x)\n}");
+/// ```
+pub fn to_text<T: ToText + ?Sized>(item: &T) -> String {
+    to_text_with(item, Style::Lossless)
+}
+
+/// Prints `item` as ONNX text in the given [`Style`].
+///
+/// ```
+/// use onnx_syntax::{Style, to_text_with};
+/// let node = onnx_syntax::parse_node("y = Foo <r = @x> (a)").unwrap();
+/// assert_eq!(to_text_with(&node, Style::Reference), "   y = Foo <r: undefined = @x> (a)\n");
+/// assert_eq!(to_text_with(&node, Style::Lossless), "   y = Foo <r = @x> (a)\n");
+/// ```
+pub fn to_text_with<T: ToText + ?Sized>(item: &T, style: Style) -> String {
+    let mut out = String::new();
+    item.write_text(&mut out, style);
+    out
+}
+
+impl ToText for ModelProto {
+    fn write_text(&self, out: &mut String, style: Style) {
+        Printer::new(out, style).model(self);
+    }
+}
+
+impl ToText for GraphProto {
+    fn write_text(&self, out: &mut String, style: Style) {
+        Printer::new(out, style).graph(self);
+    }
+}
+
+impl ToText for FunctionProto {
+    fn write_text(&self, out: &mut String, style: Style) {
+        Printer::new(out, style).function(self);
+    }
+}
+
+impl ToText for NodeProto {
+    fn write_text(&self, out: &mut String, style: Style) {
+        Printer::new(out, style).node(self);
+    }
+}
+
+/// A function library: the functions one after the other, separated by a newline, as they
+/// follow the graph in a model. `parse_functions` reads it back.
+impl ToText for [FunctionProto] {
+    fn write_text(&self, out: &mut String, style: Style) {
+        let mut printer = Printer::new(out, style);
+        for (i, function) in self.iter().enumerate() {
+            if i > 0 {
+                printer.out.push('\n');
+            }
+            printer.function(function);
+        }
+    }
+}
+
+impl<T: ToText + ?Sized> ToText for &T {
+    fn write_text(&self, out: &mut String, style: Style) {
+        (**self).write_text(out, style);
+    }
+}
+
+impl ToText for Vec<FunctionProto> {
+    fn write_text(&self, out: &mut String, style: Style) {
+        self.as_slice().write_text(out, style);
+    }
+}
+
+/// True if `s` is an identifier, `[A-Za-z_][A-Za-z0-9_]*`, which needs no quotes.
+///
+/// ```
+/// assert!(onnx_syntax::print::is_identifier("x_1"));
+/// assert!(!onnx_syntax::print::is_identifier("x.1"));
+/// assert!(!onnx_syntax::print::is_identifier(""));
+/// ```
+pub fn is_identifier(s: &str) -> bool {
+    let mut bytes = s.bytes();
+    bytes
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// `TensorProto.DataLocation.EXTERNAL`
+const DATA_LOCATION_EXTERNAL: i32 = 1;
+
+/// The printer's state: the output, the current indent and the style.
+struct Printer<'a> {
+    out: &'a mut String,
+    /// Spaces before a node; the reference starts at 3 and adds 3 per nested graph.
+    indent: usize,
+    style: Style,
+}
+
+impl<'a> Printer<'a> {
+    fn new(out: &'a mut String, style: Style) -> Printer<'a> {
+        Printer {
+            out,
+            indent: 3,
+            style,
+        }
+    }
+
+    fn lossless(&self) -> bool {
+        self.style == Style::Lossless
+    }
+
+    fn spaces(&mut self, n: usize) {
+        self.out.extend(std::iter::repeat_n(' ', n));
+    }
+
+    /// A name, quoted unless it is an identifier.
+    fn id(&mut self, s: &str) {
+        if is_identifier(s) {
+            self.out.push_str(s);
+        } else {
+            self.quoted(s);
+        }
+    }
+
+    /// A name where the reference prints it as is; quoted in the lossless style where the parser
+    /// accepts quotes (function attribute names, `@` references).
+    fn quotable_raw(&mut self, s: &str) {
+        if self.lossless() {
+            self.id(s);
+        } else {
+            self.out.push_str(s);
+        }
+    }
+
+    /// A value name after an optional type. Untyped, a type keyword (`float`, `seq`, …) would be
+    /// read as a type, so the lossless style quotes it.
+    fn value_name(&mut self, name: &str, typed: bool) {
+        if self.lossless() && !typed && starts_type(name) {
+            self.quoted(name);
+        } else {
+            self.id(name);
+        }
+    }
+
+    fn quoted(&mut self, s: &str) {
+        self.out.reserve(s.len() + 2);
+        self.out.push('"');
+        for c in s.chars() {
+            if c == '\\' || c == '"' {
+                self.out.push('\\');
+            }
+            self.out.push(c);
+        }
+        self.out.push('"');
+    }
+
+    /// Bytes as a quoted string. Text that is not UTF-8 cannot be written in the syntax; invalid
+    /// sequences become U+FFFD.
+    fn quoted_bytes(&mut self, bytes: &[u8]) {
+        self.quoted(&String::from_utf8_lossy(bytes));
+    }
+
+    fn int(&mut self, v: impl std::fmt::Display) {
+        let _ = write!(self.out, "{v}");
+    }
+
+    fn elem_type_name(&mut self, elem_type: Option<i32>) {
+        self.out.push_str(
+            elem_type_by_number(elem_type.unwrap_or(0)).map_or("undefined", |info| info.name),
+        );
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Types
+
+    fn dim(&mut self, dim: &Dimension) {
+        match &dim.value {
+            Some(dimension::Value::DimValue(v)) => self.int(v),
+            Some(dimension::Value::DimParam(p)) => self.id(p),
+            None => self.out.push('?'),
+        }
+    }
+
+    fn shape(&mut self, shape: &TensorShapeProto) {
+        self.out.push('[');
+        for (i, dim) in shape.dim.iter().enumerate() {
+            if i > 0 {
+                self.out.push(',');
+            }
+            self.dim(dim);
+        }
+        self.out.push(']');
+    }
+
+    /// `elem_type` and the shape: none for a scalar, `[]` for unknown rank.
+    fn tensor_type(&mut self, elem_type: Option<i32>, shape: Option<&TensorShapeProto>) {
+        self.elem_type_name(elem_type);
+        match shape {
+            Some(shape) if !shape.dim.is_empty() => self.shape(shape),
+            Some(_) => {}
+            None => self.out.push_str("[]"),
+        }
+    }
+
+    /// A type; nothing at all for a type without a value.
+    fn type_proto(&mut self, ty: &TypeProto) {
+        match &ty.value {
+            Some(type_proto::Value::TensorType(t)) => {
+                self.tensor_type(t.elem_type, t.shape.as_ref())
+            }
+            Some(type_proto::Value::SequenceType(s)) => {
+                self.out.push_str("seq(");
+                self.opt_type(s.elem_type.as_deref());
+                self.out.push(')');
+            }
+            Some(type_proto::Value::MapType(m)) => {
+                self.out.push_str("map(");
+                self.elem_type_name(m.key_type);
+                self.out.push_str(", ");
+                self.opt_type(m.value_type.as_deref());
+                self.out.push(')');
+            }
+            Some(type_proto::Value::OptionalType(o)) => {
+                self.out.push_str("optional(");
+                self.opt_type(o.elem_type.as_deref());
+                self.out.push(')');
+            }
+            Some(type_proto::Value::SparseTensorType(s)) => {
+                self.out.push_str("sparse_tensor(");
+                self.tensor_type(s.elem_type, s.shape.as_ref());
+                self.out.push(')');
+            }
+            Some(type_proto::Value::OpaqueType(o)) => {
+                self.out.push_str("opaque(");
+                if let Some(domain) = o.domain.as_deref().filter(|d| !d.is_empty()) {
+                    self.out.push_str(domain);
+                    self.out.push(',');
+                }
+                if let Some(name) = o.name.as_deref() {
+                    self.out.push_str(name);
+                }
+                self.out.push(')');
+            }
+            None => {}
+        }
+    }
+
+    fn opt_type(&mut self, ty: Option<&TypeProto>) {
+        if let Some(ty) = ty {
+            self.type_proto(ty);
+        }
+    }
+
+    fn value_info(&mut self, info: &ValueInfoProto) {
+        self.opt_type(info.r#type.as_ref());
+        self.out.push(' ');
+        self.value_name(info.name(), info.r#type.is_some());
+    }
+
+    fn value_info_list(&mut self, infos: &[ValueInfoProto]) {
+        self.out.push('(');
+        for (i, info) in infos.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.value_info(info);
+        }
+        self.out.push(')');
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Tensors
+
+    /// A tensor constant: `type name`, then ` = ` for an initializer, then the data.
+    fn tensor(&mut self, tensor: &TensorProto, is_initializer: bool) {
+        self.elem_type_name(tensor.data_type);
+        if !tensor.dims.is_empty() {
+            self.out.push('[');
+            for (i, d) in tensor.dims.iter().enumerate() {
+                if i > 0 {
+                    self.out.push(',');
+                }
+                self.int(d);
+            }
+            self.out.push(']');
+        }
+        let name = tensor.name();
+        // An initializer's name is its value name: without it the text would not parse.
+        if !name.is_empty() || (is_initializer && self.lossless()) {
+            self.out.push(' ');
+            self.id(name);
+        }
+        let external = tensor.data_location == Some(DATA_LOCATION_EXTERNAL);
+        if is_initializer {
+            self.out.push_str(" = ");
+        } else if external && name.is_empty() && self.lossless() {
+            // `float[2] ["location": …]` would read as a type followed by a stray `[`.
+            self.out.push_str(" = ");
+        }
+        if external {
+            self.string_pairs(&tensor.external_data, ": ");
+        } else {
+            tensor::data(self, tensor);
+        }
+    }
+
+    /// `[ "k": "v", … ]`
+    fn string_pairs(&mut self, pairs: &[StringStringEntryProto], colon: &str) {
+        self.out.push('[');
+        for (i, pair) in pairs.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.quoted(pair.key());
+            self.out.push_str(colon);
+            self.quoted(pair.value());
+        }
+        self.out.push(']');
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Attributes
+
+    /// `name: type = value`, or in the lossless style `name = @ref` for an untyped reference.
+    fn attribute(&mut self, attr: &AttributeProto, quotable_name: bool) {
+        let name = attr.name();
+        if quotable_name {
+            self.quotable_raw(name);
+        } else {
+            self.out.push_str(name);
+        }
+        let ty = attr.r#type.unwrap_or(0);
+        if let Some(target) = &attr.ref_attr_name {
+            if self.lossless() && ty == 0 {
+                self.out.push_str(" = @");
+            } else {
+                self.out.push_str(": ");
+                self.out.push_str(attr_type_keyword(ty));
+                self.out.push_str(" = @");
+            }
+            self.quotable_raw(target);
+            return;
+        }
+        self.out.push_str(": ");
+        self.out.push_str(attr_type_keyword(ty));
+        self.out.push_str(" = ");
+        self.attribute_value(attr, ty);
+    }
+
+    fn attribute_value(&mut self, attr: &AttributeProto, ty: i32) {
+        const FLOAT: i32 = AttrType::Float as i32;
+        const INT: i32 = AttrType::Int as i32;
+        const STRING: i32 = AttrType::String as i32;
+        const TENSOR: i32 = AttrType::Tensor as i32;
+        const GRAPH: i32 = AttrType::Graph as i32;
+        const TYPE_PROTO: i32 = AttrType::TypeProto as i32;
+        const FLOATS: i32 = AttrType::Floats as i32;
+        const INTS: i32 = AttrType::Ints as i32;
+        const STRINGS: i32 = AttrType::Strings as i32;
+        const TENSORS: i32 = AttrType::Tensors as i32;
+        const GRAPHS: i32 = AttrType::Graphs as i32;
+        const TYPE_PROTOS: i32 = AttrType::TypeProtos as i32;
+        const SPARSE_TENSORS: i32 = AttrType::SparseTensors as i32;
+        match ty {
+            INT => self.int(attr.i()),
+            INTS => self.list(&attr.ints, ", ", |p, v| p.int(v)),
+            FLOAT => number::write_float(self.out, attr.f()),
+            FLOATS => self.list(&attr.floats, ", ", |p, v| number::write_float(p.out, *v)),
+            STRING => self.quoted_bytes(attr.s()),
+            STRINGS => self.list(&attr.strings, ", ", |p, v| p.quoted_bytes(v)),
+            GRAPH => {
+                self.indent += 3;
+                self.graph(attr.g.as_ref().unwrap_or(&GraphProto::default()));
+                self.indent -= 3;
+            }
+            GRAPHS => {
+                self.indent += 3;
+                self.list(&attr.graphs, ", ", |p, g| p.graph(g));
+                self.indent -= 3;
+            }
+            TENSOR => self.tensor(attr.t.as_ref().unwrap_or(&TensorProto::default()), false),
+            TENSORS => self.list(&attr.tensors, ", ", |p, t| p.tensor(t, false)),
+            TYPE_PROTO => self.opt_type(attr.tp.as_ref()),
+            TYPE_PROTOS => self.list(&attr.type_protos, ", ", |p, t| p.type_proto(t)),
+            // The syntax has no sparse tensor values; an empty list is `[]`.
+            SPARSE_TENSORS if self.lossless() && attr.sparse_tensors.is_empty() => {
+                self.out.push_str("[]");
+            }
+            _ => {}
+        }
+    }
+
+    fn list<T>(&mut self, items: &[T], sep: &str, mut each: impl FnMut(&mut Self, &T)) {
+        self.out.push('[');
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(sep);
+            }
+            each(self, item);
+        }
+        self.out.push(']');
+    }
+
+    /// ` <a: int = 1, …>`
+    fn attribute_list(&mut self, attributes: &[AttributeProto]) {
+        self.out.push_str(" <");
+        for (i, attr) in attributes.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.attribute(attr, false);
+        }
+        self.out.push('>');
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Nodes and graphs
+
+    fn names(&mut self, names: &[String]) {
+        for (i, name) in names.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.id(name);
+        }
+    }
+
+    /// One node on its own line.
+    fn node(&mut self, node: &NodeProto) {
+        self.spaces(self.indent);
+        if let Some(name) = &node.name {
+            self.out.push('[');
+            self.id(name);
+            self.out.push_str("] ");
+        }
+        self.names(&node.output);
+        self.out.push_str(" = ");
+        let domain = node.domain();
+        if !domain.is_empty() {
+            self.out.push_str(domain);
+            self.out.push('.');
+        }
+        self.out.push_str(node.op_type());
+        let overload = node.overload();
+        if !overload.is_empty() {
+            self.out.push(':');
+            self.out.push_str(overload);
+        }
+        // Attributes holding graphs go after the inputs, the others before.
+        let has_subgraph = node
+            .attribute
+            .iter()
+            .any(|a| a.g.is_some() || !a.graphs.is_empty());
+        if !has_subgraph && !node.attribute.is_empty() {
+            self.attribute_list(&node.attribute);
+        }
+        self.out.push_str(" (");
+        self.names(&node.input);
+        self.out.push(')');
+        if has_subgraph && !node.attribute.is_empty() {
+            self.attribute_list(&node.attribute);
+        }
+        self.out.push('\n');
+    }
+
+    fn node_list(&mut self, nodes: &[NodeProto]) {
+        self.out.push_str("{\n");
+        for node in nodes {
+            self.node(node);
+        }
+        if self.indent > 3 {
+            self.spaces(self.indent - 3);
+        }
+        self.out.push('}');
+    }
+
+    fn graph(&mut self, graph: &GraphProto) {
+        self.id(graph.name());
+        self.out.push(' ');
+        self.value_info_list(&graph.input);
+        self.out.push_str(" => ");
+        self.value_info_list(&graph.output);
+        self.out.push(' ');
+        if !graph.initializer.is_empty() || !graph.value_info.is_empty() {
+            self.out.push('\n');
+            self.spaces(self.indent);
+            self.out.push('<');
+            let mut first = true;
+            for init in &graph.initializer {
+                if !first {
+                    self.out.push_str(", ");
+                }
+                first = false;
+                self.tensor(init, true);
+            }
+            for info in &graph.value_info {
+                if !first {
+                    self.out.push_str(", ");
+                }
+                first = false;
+                self.value_info(info);
+            }
+            self.out.push_str(">\n");
+        }
+        self.node_list(&graph.node);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Models and functions
+
+    fn opset(&mut self, opset: &OperatorSetIdProto) {
+        self.quoted(opset.domain());
+        self.out.push_str(" : ");
+        self.int(opset.version());
+    }
+
+    fn model(&mut self, model: &ModelProto) {
+        self.out.push_str("<\n");
+        let mut first = true;
+        let mut key = |p: &mut Self, key: &str| {
+            if !first {
+                p.out.push_str(",\n");
+            }
+            first = false;
+            p.spaces(3);
+            p.out.push_str(key);
+            p.out.push_str(": ");
+        };
+        // The reference prints `ir_version: 0` for a model without one, which would read back
+        // as a version that is present.
+        if model.ir_version.is_some() || !self.lossless() {
+            key(self, "ir_version");
+            self.int(model.ir_version());
+        }
+        key(self, "opset_import");
+        self.list(&model.opset_import, ", ", |p, o| p.opset(o));
+        if let Some(v) = &model.producer_name {
+            key(self, "producer_name");
+            self.quoted(v);
+        }
+        if let Some(v) = &model.producer_version {
+            key(self, "producer_version");
+            self.quoted(v);
+        }
+        if let Some(v) = &model.domain {
+            key(self, "domain");
+            self.quoted(v);
+        }
+        if let Some(v) = model.model_version {
+            key(self, "model_version");
+            self.int(v);
+        }
+        if let Some(v) = &model.doc_string {
+            key(self, "doc_string");
+            self.quoted(v);
+        }
+        if !model.metadata_props.is_empty() {
+            key(self, "metadata_props");
+            self.string_pairs(&model.metadata_props, ": ");
+        }
+        self.out.push_str("\n>\n");
+        self.graph(model.graph.as_ref().unwrap_or(&GraphProto::default()));
+        for function in &model.functions {
+            self.out.push('\n');
+            self.function(function);
+        }
+    }
+
+    fn function(&mut self, f: &FunctionProto) {
+        let lossless = self.lossless();
+        self.out.push_str("<\n");
+        // The reference always prints the domain, even when there is none.
+        if f.domain.is_some() || !lossless {
+            self.out.push_str("  domain: ");
+            self.quoted(f.domain());
+            self.out.push_str(",\n");
+        }
+        let print_overload = if lossless {
+            f.overload.is_some()
+        } else {
+            !f.overload().is_empty()
+        };
+        if print_overload {
+            self.out.push_str("  overload: ");
+            self.quoted(f.overload());
+            self.out.push_str(",\n");
+        }
+        if lossless && let Some(doc) = &f.doc_string {
+            self.out.push_str("  doc_string: ");
+            self.quoted(doc);
+            self.out.push_str(",\n");
+        }
+        self.out.push_str("  opset_import: ");
+        self.list(&f.opset_import, ",", |p, o| p.opset(o));
+        self.out.push_str("\n>\n");
+        self.id(f.name());
+        self.out.push(' ');
+        let defaults: &[AttributeProto] = if lossless { &f.attribute_proto } else { &[] };
+        if !f.attribute.is_empty() || !defaults.is_empty() {
+            self.out.push('<');
+            let mut first = true;
+            for name in &f.attribute {
+                if !first {
+                    self.out.push(',');
+                }
+                first = false;
+                self.quotable_raw(name);
+            }
+            for attr in defaults {
+                if !first {
+                    self.out.push(',');
+                }
+                first = false;
+                self.function_attribute(attr);
+            }
+            self.out.push('>');
+        }
+        if lossless {
+            // Typed inputs and outputs are value infos, in order, ahead of the `<…>` list.
+            let mut infos = f.value_info.iter().peekable();
+            let mut typed_io = |names: &[String]| -> Vec<Option<&TypeProto>> {
+                names
+                    .iter()
+                    .map(|name| {
+                        let info =
+                            infos.next_if(|info| info.name() == name && info.r#type.is_some())?;
+                        info.r#type.as_ref()
+                    })
+                    .collect()
+            };
+            let input_types = typed_io(&f.input);
+            let output_types = typed_io(&f.output);
+            let rest: Vec<&ValueInfoProto> = infos.collect();
+            self.function_io(&f.input, &input_types);
+            self.out.push_str(" => ");
+            self.function_io(&f.output, &output_types);
+            if !rest.is_empty() {
+                self.out.push_str(" <");
+                for (i, info) in rest.into_iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.value_info(info);
+                }
+                self.out.push('>');
+            }
+        } else {
+            self.out.push('(');
+            self.names(&f.input);
+            self.out.push_str(") => (");
+            self.names(&f.output);
+            self.out.push(')');
+        }
+        self.out.push('\n');
+        self.node_list(&f.node);
+    }
+
+    /// `(type name, name, …)` for a function's inputs or outputs.
+    fn function_io(&mut self, names: &[String], types: &[Option<&TypeProto>]) {
+        self.out.push('(');
+        for (i, name) in names.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            let ty = types.get(i).copied().flatten();
+            if let Some(ty) = ty {
+                self.type_proto(ty);
+                self.out.push(' ');
+            }
+            self.value_name(name, ty.is_some());
+        }
+        self.out.push(')');
+    }
+
+    /// An entry of `attribute_proto`: `name: type = default`, or `name: type` without a default.
+    fn function_attribute(&mut self, attr: &AttributeProto) {
+        let ty = attr.r#type.unwrap_or(0);
+        let has_value = attr.ref_attr_name.is_some()
+            || attr.f.is_some()
+            || attr.i.is_some()
+            || attr.s.is_some()
+            || attr.t.is_some()
+            || attr.g.is_some()
+            || attr.tp.is_some()
+            || attr.sparse_tensor.is_some()
+            || AttrType::ALL
+                .iter()
+                .any(|(t, _)| *t as i32 == ty && t.is_list());
+        if has_value {
+            self.attribute(attr, true);
+        } else {
+            self.quotable_raw(attr.name());
+            self.out.push_str(": ");
+            self.out.push_str(attr_type_keyword(ty));
+        }
+    }
+}
+
+/// The annotation keyword of an attribute type number; `undefined` for 0 and unknown numbers.
+fn attr_type_keyword(ty: i32) -> &'static str {
+    AttrType::ALL
+        .iter()
+        .find(|(t, _)| *t as i32 == ty)
+        .map_or("undefined", |(_, kw)| kw)
+}
