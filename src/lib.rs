@@ -30,3 +30,28 @@ pub use onnx_syntax::{
     LineColumn, ParseError, Span, parse_function, parse_functions, parse_graph, parse_model,
     parse_node, parse_node_list, parse_nodes,
 };
+
+pub use onnx_macro::{include_onnx, onnx, onnx_function, onnx_functions, onnx_graph, onnx_node, onnx_nodes};
+
+/// What the macros' expansions call. Not public API: it may change in any release.
+#[doc(hidden)]
+pub mod __private {
+    use prost::Message;
+
+    /// Decodes bytes that a macro encoded at compile time from a message of the same type.
+    pub fn decode<M: Message + Default>(bytes: &[u8]) -> M {
+        M::decode(bytes).unwrap_or_else(|e| unreachable!("onnx-text macro output does not decode: {e}"))
+    }
+
+    /// Decodes a list of length-delimited messages that a macro encoded at compile time.
+    pub fn decode_list<M: Message + Default>(mut bytes: &[u8]) -> Vec<M> {
+        let mut messages = Vec::new();
+        while !bytes.is_empty() {
+            match M::decode_length_delimited(&mut bytes) {
+                Ok(message) => messages.push(message),
+                Err(e) => unreachable!("onnx-text macro output does not decode: {e}"),
+            }
+        }
+        messages
+    }
+}

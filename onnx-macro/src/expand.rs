@@ -1,0 +1,130 @@
+//! Expansion: macro input tokens to the expression that builds the value, or to spanned errors.
+//!
+//! This is the library entry point of every macro. It takes and returns `proc_macro2` tokens, so
+//! it runs (and is tested) outside the compiler too.
+
+use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+use quote::quote;
+
+use onnx_syntax::parse::Parser;
+use onnx_syntax::{ParseError, lower};
+
+use crate::codegen::{self, Output};
+use crate::diagnostics;
+use crate::tokens::Source;
+
+/// What the `#![…]` attributes at the start of a literal ask for.
+#[derive(Debug, Default)]
+pub struct Settings {
+    /// `#![unchecked]`: no semantic checks, syntax only.
+    pub unchecked: bool,
+    /// `#![allow(name, …)]`: checks switched off by name.
+    pub allowed: Vec<(String, Span)>,
+}
+
+/// Expands a macro whose input is ONNX text as Rust tokens.
+pub fn expand(output: Output, input: TokenStream) -> TokenStream {
+    match expand_tokens(output, input) {
+        Ok(tokens) => tokens,
+        Err(errors) => codegen::failed(output, errors),
+    }
+}
+
+fn expand_tokens(output: Output, input: TokenStream) -> Result<TokenStream, syn::Error> {
+    let (settings, body) = settings(input)?;
+    let source = Source::from_tokens(body).map_err(|e| syn::Error::new(e.span, e.message))?;
+    let on_error = |e: ParseError| diagnostics::at_text(&source, e.span(), e.message());
+    let _ = &settings;
+    build(output, &source.text).map_err(on_error)
+}
+
+/// Parses `text` as `output` requires, and generates the code that builds the value.
+pub fn build(output: Output, text: &str) -> Result<TokenStream, ParseError> {
+    let parser = Parser::new(text)?;
+    Ok(match output {
+        Output::Model => codegen::single(output, &lower::model(parser.model()?)),
+        Output::Graph => codegen::single(output, &lower::graph(parser.graph()?)),
+        Output::Function => codegen::single(output, &lower::function(parser.function()?)),
+        Output::Node => codegen::single(output, &lower::node(parser.node()?)),
+        Output::Functions => {
+            let functions: Vec<_> = parser.functions()?.into_iter().map(lower::function).collect();
+            codegen::list(output, &functions)
+        }
+        Output::Nodes => {
+            let nodes: Vec<_> = parser.nodes()?.into_iter().map(lower::node).collect();
+            codegen::list(output, &nodes)
+        }
+    })
+}
+
+/// Splits off the `#![unchecked]` and `#![allow(…)]` attributes that may open a literal.
+pub fn settings(input: TokenStream) -> Result<(Settings, TokenStream), syn::Error> {
+    let mut settings = Settings::default();
+    let mut tokens: Vec<TokenTree> = input.into_iter().collect();
+    let mut consumed = 0;
+    while let [TokenTree::Punct(hash), TokenTree::Punct(bang), TokenTree::Group(group), ..] = &tokens[consumed..] {
+        if hash.as_char() != '#' || bang.as_char() != '!' || group.delimiter() != Delimiter::Bracket {
+            break;
+        }
+        let inner: Vec<TokenTree> = group.stream().into_iter().collect();
+        match inner.as_slice() {
+            [TokenTree::Ident(word)] if word == "unchecked" => settings.unchecked = true,
+            [TokenTree::Ident(word), TokenTree::Group(names)]
+                if word == "allow" && names.delimiter() == Delimiter::Parenthesis =>
+            {
+                for name in names.stream() {
+                    match name {
+                        TokenTree::Ident(name) => settings.allowed.push((name.to_string(), name.span())),
+                        TokenTree::Punct(comma) if comma.as_char() == ',' => {}
+                        other => {
+                            return Err(syn::Error::new(other.span(), "expected a check name, such as `ssa`"));
+                        }
+                    }
+                }
+            }
+            _ => {
+                return Err(diagnostics::between(
+                    hash.span(),
+                    group.span_close(),
+                    "expected `#![unchecked]` or `#![allow(check, …)]`",
+                ));
+            }
+        }
+        consumed += 3;
+    }
+    let body: TokenStream = tokens.drain(consumed..).collect();
+    Ok((settings, body))
+}
+
+/// `include_onnx!("path")`: a model read from a `.onnxtxt` file, relative to the crate root.
+pub fn include(input: TokenStream) -> TokenStream {
+    let output = Output::Model;
+    let literal: syn::LitStr = match syn::parse2(input) {
+        Ok(literal) => literal,
+        Err(e) => return codegen::failed(output, syn::Error::new(e.span(), "expected a file path: `include_onnx!(\"model.onnxtxt\")`")),
+    };
+    let relative = literal.value();
+    let root = std::env::var_os("CARGO_MANIFEST_DIR").map(std::path::PathBuf::from).unwrap_or_default();
+    let path = root.join(&relative);
+    let text = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            let message = format!("cannot read `{}`: {e}", path.display());
+            return codegen::failed(output, syn::Error::new(literal.span(), message));
+        }
+    };
+    // Depending on the file makes cargo rebuild when it changes.
+    let path_literal = path.to_string_lossy().into_owned();
+    let dependency = quote!(const _: &[u8] = ::core::include_bytes!(#path_literal););
+    let result = String::from_utf8(text)
+        .map_err(|e| format!("`{relative}` is not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()))
+        .and_then(|text| build(output, &text).map_err(|e| e.with_origin(relative.clone()).to_string()));
+    match result {
+        Ok(value) => quote!({ #dependency #value }),
+        Err(message) => {
+            let errors = syn::Error::new(literal.span(), message).to_compile_error();
+            let ty = output.value_type();
+            quote!({ #dependency #errors <#ty as ::core::default::Default>::default() })
+        }
+    }
+}

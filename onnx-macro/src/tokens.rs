@@ -1,0 +1,181 @@
+//! The token adapter: Rust tokens back to ONNX text, remembering where each piece came from.
+//!
+//! The macros parse with the same parser as text mode, so the same text gives the same bytes.
+//! Rust's lexer has already split the input; joining happens by source position: two tokens with
+//! no gap between them (`=>`, `-5`, `1.e5`) are written without a gap, others with one. The text
+//! keeps the original line and column layout, so positions in messages match the Rust file.
+
+use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+
+/// ONNX text rebuilt from tokens, with the Rust span of every byte range that came from a token.
+pub struct Source {
+    /// The ONNX text.
+    pub text: String,
+    /// `(start, end, span)` for each token, in text order.
+    pub pieces: Vec<(u32, u32, Span)>,
+}
+
+/// An error found while rebuilding the text: a token that ONNX text cannot contain.
+pub struct TokenError {
+    pub span: Span,
+    pub message: String,
+}
+
+impl Source {
+    /// Rebuilds the text of `tokens`.
+    pub fn from_tokens(tokens: TokenStream) -> Result<Source, TokenError> {
+        let mut builder = Builder { source: Source { text: String::new(), pieces: Vec::new() }, last: None };
+        builder.stream(tokens)?;
+        Ok(builder.source)
+    }
+
+    /// The Rust spans covering the byte range `start..end` of the text: the first and last token
+    /// it touches. `None` if no token is there (an empty input).
+    pub fn spans(&self, start: u32, end: u32) -> Option<(Span, Span)> {
+        if self.pieces.is_empty() {
+            return None;
+        }
+        // The first piece that ends after `start` (or the last piece, for an error at the end).
+        let first = self.pieces.partition_point(|&(_, piece_end, _)| piece_end <= start).min(self.pieces.len() - 1);
+        let last_end = end.max(start + 1);
+        let last = self.pieces.partition_point(|&(piece_start, _, _)| piece_start < last_end).saturating_sub(1).max(first);
+        Some((self.pieces[first].2, self.pieces[last].2))
+    }
+}
+
+/// Where the previous token ended, in the Rust source, when positions are known.
+#[derive(Clone, Copy, PartialEq)]
+struct Position {
+    line: usize,
+    column: usize,
+}
+
+struct Builder {
+    source: Source,
+    /// The end of the previous token, and whether it was punctuation with joint spacing.
+    last: Option<(Position, bool)>,
+}
+
+/// True when the compiler reports real positions for a token. Some hosts (older IDE servers)
+/// report none, or the same position for every token, which would make every token look adjacent.
+fn located(start: Position, end: Position) -> bool {
+    start.line > 0 && end != start
+}
+
+impl Builder {
+    fn stream(&mut self, tokens: TokenStream) -> Result<(), TokenError> {
+        for tree in tokens {
+            self.tree(tree)?;
+        }
+        Ok(())
+    }
+
+    fn tree(&mut self, tree: TokenTree) -> Result<(), TokenError> {
+        match tree {
+            TokenTree::Group(group) => {
+                let (open, close) = match group.delimiter() {
+                    Delimiter::Parenthesis => ("(", ")"),
+                    Delimiter::Brace => ("{", "}"),
+                    Delimiter::Bracket => ("[", "]"),
+                    // An invisible group (from a `macro_rules!` fragment): only its contents count.
+                    Delimiter::None => return self.stream(group.stream()),
+                };
+                self.piece(open, group.span_open(), false);
+                self.stream(group.stream())?;
+                self.piece(close, group.span_close(), false);
+            }
+            TokenTree::Ident(ident) => {
+                let text = ident.to_string();
+                // `r#type` is the identifier `type`.
+                let text = text.strip_prefix("r#").unwrap_or(&text);
+                self.piece(text, ident.span(), false);
+            }
+            TokenTree::Punct(punct) => {
+                let c = punct.as_char();
+                if c == '#' {
+                    return Err(TokenError {
+                        span: punct.span(),
+                        message: "`#` comments are not available inside the macros: use `//` or `/* */`".into(),
+                    });
+                }
+                let joint = punct.spacing() == proc_macro2::Spacing::Joint;
+                self.piece(c.encode_utf8(&mut [0; 4]), punct.span(), joint);
+            }
+            TokenTree::Literal(literal) => {
+                let text = literal.to_string();
+                check_literal(&text, literal.span())?;
+                self.piece(&text, literal.span(), false);
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends one token's text, after the white space that separated it from the previous one.
+    fn piece(&mut self, text: &str, span: Span, joint: bool) {
+        let start = span.start();
+        let start = Position { line: start.line, column: start.column };
+        let end = span.end();
+        let end = Position { line: end.line, column: end.column };
+        let located = located(start, end);
+        let out = &mut self.source.text;
+        match self.last {
+            Some((previous, previous_joint)) => {
+                if !located || previous.line == 0 {
+                    // Without positions, only joint punctuation (`=>`) is written without a gap.
+                    if !previous_joint {
+                        out.push(' ');
+                    }
+                } else if start.line > previous.line {
+                    out.extend(std::iter::repeat_n('\n', start.line - previous.line));
+                    out.extend(std::iter::repeat_n(' ', start.column));
+                } else if start != previous {
+                    out.extend(std::iter::repeat_n(' ', start.column.saturating_sub(previous.column).max(1)));
+                }
+            }
+            None if located => {
+                // Keep the first token on its own line and column, so that messages quoting
+                // line numbers name lines of the Rust file.
+                out.extend(std::iter::repeat_n('\n', start.line - 1));
+                out.extend(std::iter::repeat_n(' ', start.column));
+            }
+            None => {}
+        }
+        let from = out.len() as u32;
+        out.push_str(text);
+        self.source.pieces.push((from, out.len() as u32, span));
+        let unknown = Position { line: 0, column: 0 };
+        self.last = Some((if located { end } else { unknown }, joint));
+    }
+}
+
+/// Rejects literals that ONNX text has no use for: characters, byte strings, raw strings, C
+/// strings and suffixed numbers.
+fn check_literal(text: &str, span: Span) -> Result<(), TokenError> {
+    let first = text.as_bytes()[0];
+    let problem = if first == b'\'' {
+        Some("character literals are not ONNX text; use a string `\"…\"`")
+    } else if first == b'b' || first == b'c' {
+        Some("byte and C string literals are not ONNX text; use a plain string `\"…\"`")
+    } else if first == b'r' {
+        Some("raw strings are not ONNX text; use a plain string `\"…\"` with `\\\"` escapes")
+    } else if first.is_ascii_digit() && has_suffix(text) {
+        Some("number literals cannot have a type suffix in ONNX text")
+    } else {
+        None
+    };
+    match problem {
+        Some(message) => Err(TokenError { span, message: message.into() }),
+        None => Ok(()),
+    }
+}
+
+/// True for `1u8`, `2.5f32`, `0x10`: letters other than an exponent.
+fn has_suffix(number: &str) -> bool {
+    let bytes = number.as_bytes();
+    bytes.iter().enumerate().any(|(i, &b)| {
+        b.is_ascii_alphabetic()
+            && !((b == b'e' || b == b'E')
+                && bytes[..i].iter().all(|c| c.is_ascii_digit() || *c == b'.' || *c == b'_')
+                && bytes[i + 1..].iter().all(|c| c.is_ascii_digit() || *c == b'+' || *c == b'-'))
+    }) || number.contains('_')
+}

@@ -1,0 +1,65 @@
+//! The macros give exactly what the runtime parser gives for the same text.
+
+use onnx_text::prost::Message;
+use onnx_text::{onnx, onnx_function, onnx_functions, onnx_graph, onnx_node, onnx_nodes};
+
+#[test]
+fn onnx_matches_parse_model() {
+    let model = onnx! {
+        <ir_version: 10, opset_import: ["" : 21]>
+        agraph (float[N, 128] X, float[128, 10] W, float[10] B) => (float[N, 10] C) {
+            T = MatMul (X, W)
+            S = Add (T, B)
+            C = Softmax (S)
+        }
+    };
+    let text = r#"<ir_version: 10, opset_import: ["" : 21]>
+        agraph (float[N, 128] X, float[128, 10] W, float[10] B) => (float[N, 10] C) {
+            T = MatMul (X, W)
+            S = Add (T, B)
+            C = Softmax (S)
+        }"#;
+    assert_eq!(model.encode_to_vec(), onnx_text::parse_model(text).unwrap().encode_to_vec());
+}
+
+#[test]
+fn tokens_that_rust_splits_are_rejoined_by_position() {
+    let node = onnx_node!(y = Foo <a = -5, b = 1.e5, c = -inf, d = [2.5, 1], e: float = -0> (x));
+    let expected = onnx_text::parse_node("y = Foo <a = -5, b = 1.e5, c = -inf, d = [2.5, 1], e: float = -0> (x)").unwrap();
+    assert_eq!(node, expected);
+    assert_eq!(node.attribute[1].f, Some(1e5));
+}
+
+#[test]
+fn every_macro_gives_its_type() {
+    let graph: onnx_text::GraphProto = onnx_graph!(g (x) => (y) { y = Relu(x) });
+    assert_eq!(graph.node.len(), 1);
+    let function: onnx_text::FunctionProto = onnx_function! {
+        <domain: "local", opset_import: ["" : 21]>
+        Square (x) => (y) { y = Mul(x, x) }
+    };
+    assert_eq!(function.domain.as_deref(), Some("local"));
+    let library: Vec<onnx_text::FunctionProto> = onnx_functions! {
+        F (x) => (y) { y = Abs(x) }
+        G (x) => (y) { y = Neg(x) }
+    };
+    assert_eq!(library.len(), 2);
+    let nodes: Vec<onnx_text::NodeProto> = onnx_nodes!(t = Abs(x) y = Neg(t));
+    assert_eq!(nodes[1].input, ["t"]);
+    let empty: Vec<onnx_text::NodeProto> = onnx_nodes!();
+    assert!(empty.is_empty());
+}
+
+#[test]
+fn statics_compose() {
+    static LIBRARY: std::sync::LazyLock<Vec<onnx_text::FunctionProto>> =
+        std::sync::LazyLock::new(|| onnx_functions! { F (x) => (y) { y = Abs(x) } });
+    assert_eq!(LIBRARY[0].name.as_deref(), Some("F"));
+}
+
+#[test]
+fn include_onnx_reads_a_file() {
+    let model = onnx_text::include_onnx!("tests/data/relu.onnxtxt");
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/relu.onnxtxt")).unwrap();
+    assert_eq!(model, onnx_text::parse_model(&text).unwrap());
+}
