@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::render::{Mark, render};
 use crate::span::{LineColumn, Span, line_text};
 
 /// A positioned syntax error.
@@ -74,6 +75,11 @@ impl ParseError {
         self.position.column
     }
 
+    /// The text of the line of the span's start, for snippets drawn elsewhere.
+    pub(crate) fn line_text(&self) -> &str {
+        &self.line_text
+    }
+
     /// The file name given by [`ParseError::with_origin`], if any.
     pub fn origin(&self) -> Option<&str> {
         self.origin.as_deref()
@@ -82,28 +88,15 @@ impl ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let LineColumn { line, column } = self.position;
-        let gutter = line.to_string().len();
-        let pad = "";
-        writeln!(f, "error: {}", self.message)?;
-        match &self.origin {
-            Some(origin) => writeln!(f, "{pad:gutter$}--> {origin}:{line}:{column}")?,
-            None => writeln!(f, "{pad:gutter$}--> {line}:{column}")?,
-        }
-        writeln!(f, "{pad:gutter$} |")?;
-        writeln!(f, "{line} | {}", self.line_text)?;
-        // The caret covers the span, but never past the end of the quoted line.
-        let mut prefix = (column - 1).min(self.line_text.len());
-        while !self.line_text.is_char_boundary(prefix) {
-            prefix -= 1;
-        }
-        let available = self.line_text.len() - prefix;
-        let carets = self.span.len().clamp(1, available.max(1));
-        let indent: String = self.line_text[..prefix]
-            .chars()
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
-            .collect();
-        writeln!(f, "{pad:gutter$} | {indent}{}", "^".repeat(carets))
+        let mark = Mark {
+            line: self.position.line,
+            column: self.position.column,
+            line_text: &self.line_text,
+            len: self.span.len(),
+            primary: true,
+            label: "",
+        };
+        render(f, "error", &self.message, self.origin.as_deref(), &[mark])
     }
 }
 

@@ -12,12 +12,14 @@
 //! assert_eq!(model.graph.unwrap().node[0].op_type.as_deref(), Some("Relu"));
 //! ```
 
+pub mod check;
 pub mod dtype;
 mod error;
 pub mod lex;
 pub mod lower;
 pub mod parse;
 pub mod print;
+mod render;
 mod span;
 pub mod syntax;
 

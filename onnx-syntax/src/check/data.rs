@@ -1,0 +1,311 @@
+//! Data: a tensor's number of values against its dims, and each literal against its element type.
+//!
+//! The tree keeps the typed values and the span of the `{…}` block, not one span per element:
+//! the success path only counts and compares numbers, and only when something is wrong is the
+//! block lexed again to point at the offending elements.
+
+use super::{Check, Checker, Diagnostic};
+use crate::dtype::elem_type_by_number;
+use crate::lex::{Lexer, TokenKind};
+use crate::span::Span;
+use crate::syntax::{Tensor, TensorData, TensorValues};
+
+/// How data values map to elements.
+#[derive(Clone, Copy)]
+enum Layout {
+    /// One value per element.
+    One,
+    /// Several elements packed into each value, with how the message says so.
+    Packed(u64, &'static str),
+    /// Two values per element: real and imaginary parts.
+    Complex,
+}
+
+fn layout(elem_type: i32) -> Layout {
+    match elem_type {
+        // uint4, int4, float4e2m1
+        21..=23 => Layout::Packed(2, "two 4-bit elements per value"),
+        // uint2, int2
+        25 | 26 => Layout::Packed(4, "four 2-bit elements per value"),
+        // complex64, complex128
+        14 | 15 => Layout::Complex,
+        _ => Layout::One,
+    }
+}
+
+/// The range of the `int32_data` values of an element type, and what they are (empty for plain
+/// integers). `None` where the whole int32 range is valid.
+fn int32_range(elem_type: i32) -> Option<(i64, i64, &'static str)> {
+    const BYTE: i64 = 255;
+    Some(match elem_type {
+        2 => (0, BYTE, ""),
+        3 => (-128, 127, ""),
+        4 => (0, 65535, ""),
+        5 => (-32768, 32767, ""),
+        9 => (0, 1, ""),
+        10 | 16 => (0, 65535, "16-bit patterns"),
+        17..=20 | 24 => (0, BYTE, "8-bit patterns"),
+        21..=23 => (0, BYTE, "bytes of two 4-bit elements"),
+        25 | 26 => (0, BYTE, "bytes of four 2-bit elements"),
+        27 | 28 => (0, 63, "6-bit patterns"),
+        _ => return None,
+    })
+}
+
+/// The element type's keyword, for messages.
+fn type_name(elem_type: i32) -> String {
+    elem_type_by_number(elem_type)
+        .map_or_else(|| format!("type {elem_type}"), |t| t.name.to_owned())
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// The number of values of a data block.
+fn value_count(values: &TensorValues) -> usize {
+    match values {
+        TensorValues::Int32(v) => v.len(),
+        TensorValues::Int64(v) => v.len(),
+        TensorValues::Uint64(v) => v.len(),
+        TensorValues::Float(v) => v.len(),
+        TensorValues::Double(v) => v.len(),
+        TensorValues::String(v) => v.len(),
+    }
+}
+
+/// The spans of the elements of the `{…}` block at `block`, in order (a `-` sign included).
+/// Empty if the block is not valid for the source.
+fn element_spans(source: &str, block: Span) -> Vec<Span> {
+    let mut spans = Vec::new();
+    let Some(text) = source.get(block.range()) else {
+        return spans;
+    };
+    let Ok(mut lexer) = Lexer::new(text) else {
+        return spans;
+    };
+    let mut current: Option<Span> = None;
+    let mut first = true;
+    while let Ok(token) = lexer.next_token() {
+        match token.kind {
+            TokenKind::Eof => break,
+            TokenKind::Punct(b'{') if first => {}
+            TokenKind::Punct(b',' | b'}') => spans.extend(current.take()),
+            _ => current = Some(current.map_or(token.span, |span| span.to(token.span))),
+        }
+        first = false;
+    }
+    spans.extend(current);
+    let offset = block.start;
+    spans
+        .into_iter()
+        .map(|span| {
+            Span::new(
+                span.start.saturating_add(offset),
+                span.end.saturating_add(offset),
+            )
+        })
+        .collect()
+}
+
+impl<'t> Checker<'t> {
+    pub(super) fn tensor(&mut self, tensor: &'t Tensor) {
+        let TensorData::Values(values, block) = &tensor.data else {
+            return;
+        };
+        if self.on(Check::ElementCountMismatch) {
+            self.element_count(tensor, values, *block);
+        }
+        if self.on(Check::LiteralOutOfRange) {
+            self.literal_range(tensor, values, *block);
+        }
+    }
+
+    /// `float[2, 3]`, `float` (a scalar), as the message shows a tensor's type.
+    fn shown_type(tensor: &Tensor) -> String {
+        let name = type_name(tensor.elem_type);
+        if tensor.dims.is_empty() {
+            return format!("the scalar `{name}`");
+        }
+        let dims: Vec<String> = tensor.dims.iter().map(i64::to_string).collect();
+        format!("`{name}[{}]`", dims.join(", "))
+    }
+
+    /// The span of a tensor's type, `float[2, 3]`, found by lexing from the tensor's start.
+    fn type_span(&self, tensor: &Tensor) -> Span {
+        let start = tensor.span.start as usize;
+        let Some(text) = self.source.get(start..tensor.span.end as usize) else {
+            return tensor.span;
+        };
+        let Ok(mut lexer) = Lexer::new(text) else {
+            return tensor.span;
+        };
+        let mut end = None;
+        let mut bracketed = false;
+        while let Ok(token) = lexer.next_token() {
+            match token.kind {
+                TokenKind::Ident if end.is_none() => end = Some(token.span.end),
+                TokenKind::Punct(b'[') if !bracketed && end.is_some() => bracketed = true,
+                TokenKind::Punct(b']') if bracketed => {
+                    end = Some(token.span.end);
+                    break;
+                }
+                _ if bracketed => {}
+                _ => break,
+            }
+        }
+        let end = end.map_or(tensor.span.end, |end| tensor.span.start + end);
+        Span::new(tensor.span.start, end)
+    }
+
+    fn element_count(&mut self, tensor: &Tensor, values: &TensorValues, block: Span) {
+        let found = value_count(values) as u64;
+        let mut elements = Some(1u64);
+        for &dim in &tensor.dims {
+            let Ok(size) = u64::try_from(dim) else {
+                let span = self.type_span(tensor);
+                self.report(Diagnostic::new(
+                    Some(Check::ElementCountMismatch),
+                    span,
+                    format!(
+                        "{} has the negative dimension {dim}: expected sizes of 0 or more",
+                        Self::shown_type(tensor)
+                    ),
+                ));
+                return;
+            };
+            elements = elements.and_then(|e| e.checked_mul(size));
+        }
+        let layout = layout(tensor.elem_type);
+        let expected = elements.and_then(|n| match layout {
+            Layout::One => Some(n),
+            Layout::Packed(per_value, _) => Some(n.div_ceil(per_value)),
+            Layout::Complex => n.checked_mul(2),
+        });
+        let Some(expected) = expected else {
+            let span = self.type_span(tensor);
+            self.report(Diagnostic::new(
+                Some(Check::ElementCountMismatch),
+                span,
+                format!("{} has more than 2^64 elements", Self::shown_type(tensor)),
+            ));
+            return;
+        };
+        if expected == found {
+            return;
+        }
+        let note = match layout {
+            Layout::One => "",
+            Layout::Packed(_, note) => note,
+            Layout::Complex => "real and imaginary parts interleaved",
+        };
+        let note = if note.is_empty() {
+            String::new()
+        } else {
+            format!(" ({note})")
+        };
+        let message = format!(
+            "expected {expected} value{} for {}{note}, found {found}",
+            plural(expected),
+            Self::shown_type(tensor)
+        );
+        // Too many: point at the extra values. Too few: at the whole block.
+        let mut span = block;
+        if found > expected {
+            let spans = element_spans(self.source, block);
+            let extra = usize::try_from(expected).ok().and_then(|e| spans.get(e..));
+            if let Some((first, last)) = extra.and_then(|s| Some((s.first()?, s.last()?))) {
+                span = first.to(*last);
+            }
+        }
+        self.report(Diagnostic::new(
+            Some(Check::ElementCountMismatch),
+            span,
+            message,
+        ));
+    }
+
+    fn literal_range(&mut self, tensor: &Tensor, values: &TensorValues, block: Span) {
+        match values {
+            TensorValues::Int32(values) => {
+                let Some((low, high, what)) = int32_range(tensor.elem_type) else {
+                    return;
+                };
+                let fits = |v: &i32| (low..=high).contains(&i64::from(*v));
+                if values.iter().all(fits) {
+                    return;
+                }
+                let name = type_name(tensor.elem_type);
+                let expected = if (low, high) == (0, 1) {
+                    "0 or 1".to_owned()
+                } else {
+                    format!("{low}..={high}")
+                };
+                let kind = if what.is_empty() {
+                    name
+                } else {
+                    format!("{name}, whose values are {what}")
+                };
+                let spans = element_spans(self.source, block);
+                for (k, value) in values.iter().enumerate() {
+                    if !fits(value) {
+                        let span = spans.get(k).copied().unwrap_or(block);
+                        let written = self.written(span, value);
+                        self.report(Diagnostic::new(
+                            Some(Check::LiteralOutOfRange),
+                            span,
+                            format!("`{written}` is out of range for {kind}: expected {expected}"),
+                        ));
+                    }
+                }
+            }
+            TensorValues::Uint64(values) => {
+                let uint32 = tensor.elem_type == 12;
+                let too_big = uint32 && values.iter().any(|&v| v > u64::from(u32::MAX));
+                let source_block = self.source.get(block.range()).unwrap_or("");
+                if !too_big && !source_block.contains('-') {
+                    return;
+                }
+                let spans = element_spans(self.source, block);
+                let name = type_name(tensor.elem_type);
+                let max = if uint32 {
+                    u64::from(u32::MAX)
+                } else {
+                    u64::MAX
+                };
+                for (k, &value) in values.iter().enumerate() {
+                    let span = spans.get(k).copied();
+                    let negative = span
+                        .and_then(|span| self.text(span))
+                        .is_some_and(|text| text.starts_with('-'));
+                    let wrapped = negative && value != 0;
+                    if value > max || wrapped {
+                        let span = span.unwrap_or(block);
+                        let written = self.written(span, &value);
+                        let wrap = if wrapped && !uint32 {
+                            format!(" (a minus sign wraps around to {value})")
+                        } else {
+                            String::new()
+                        };
+                        self.report(Diagnostic::new(
+                            Some(Check::LiteralOutOfRange),
+                            span,
+                            format!(
+                                "`{written}` is out of range for {name}: expected 0..={max}{wrap}"
+                            ),
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The literal as written at `span`, or else its value.
+    fn written(&self, span: Span, value: &dyn std::fmt::Display) -> String {
+        match self.text(span) {
+            Some(text) if !text.is_empty() && !text.starts_with('{') => text.to_owned(),
+            _ => value.to_string(),
+        }
+    }
+}

@@ -1,0 +1,304 @@
+//! Declarations: imported domains, calls to local functions, attribute references.
+//! (Duplicate attributes are in the parent module, shared by nodes and functions.)
+
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
+
+use super::{Check, Checker, Diagnostic};
+use crate::span::Span;
+use crate::syntax::{Function, FunctionAttribute, FunctionHeaderValue, Name, Node};
+
+/// The domains that onnx itself defines operators in: nodes there may be standard operators, so
+/// a local function in one of them does not make the other names unresolved.
+const STANDARD_DOMAINS: [&str; 5] = [
+    "",
+    "ai.onnx",
+    "ai.onnx.ml",
+    "ai.onnx.preview",
+    "ai.onnx.preview.training",
+];
+
+/// At most this many names are listed in a message.
+const LIST_LIMIT: usize = 8;
+
+/// `ai.onnx` and `""` name the same domain.
+fn normalize(domain: &str) -> &str {
+    if domain == "ai.onnx" { "" } else { domain }
+}
+
+/// `` `a`, `b` `` (deduplicated, at most [`LIST_LIMIT`], then `…`), with `quote` around each.
+fn list<'a>(items: impl Iterator<Item = &'a str>, quote: fn(&str) -> String) -> String {
+    let mut seen = HashSet::new();
+    let mut shown = Vec::new();
+    let mut more = false;
+    for item in items {
+        if seen.insert(item) {
+            if shown.len() == LIST_LIMIT {
+                more = true;
+                break;
+            }
+            shown.push(quote(item));
+        }
+    }
+    if more {
+        shown.push("…".to_owned());
+    }
+    shown.join(", ")
+}
+
+fn backticks(item: &str) -> String {
+    format!("`{item}`")
+}
+
+fn quoted(item: &str) -> String {
+    format!("{item:?}")
+}
+
+/// How a node's operator reads in a message: `domain.Op`, or `Op` in the default domain.
+fn operator(node: &Node) -> String {
+    if node.domain.is_empty() {
+        node.op_type.clone()
+    } else {
+        format!("{}.{}", node.domain, node.op_type)
+    }
+}
+
+/// The imports that apply to the nodes being checked, and the domains found missing so far.
+pub(super) struct Imports<'t> {
+    listed: Vec<&'t str>,
+    domains: HashSet<&'t str>,
+    /// Who imports: "the model", "function `F`".
+    owner: String,
+    missing: Vec<(&'t Node, usize)>,
+    index: HashMap<&'t str, usize>,
+}
+
+impl<'t> Imports<'t> {
+    pub fn new(listed: Vec<&'t str>, owner: String) -> Imports<'t> {
+        let domains = listed.iter().map(|d| normalize(d)).collect();
+        Imports {
+            listed,
+            domains,
+            owner,
+            missing: Vec::new(),
+            index: HashMap::new(),
+        }
+    }
+}
+
+/// The local functions that calls may resolve to.
+pub(super) struct LocalFunctions<'t> {
+    /// (domain, name, overload), the domain normalized.
+    keys: HashSet<(&'t str, &'t str, &'t str)>,
+    /// The (name, overload) pairs of each non-standard domain.
+    by_domain: HashMap<&'t str, Vec<(&'t str, &'t str)>>,
+}
+
+impl<'t> LocalFunctions<'t> {
+    pub fn new(functions: &'t [Function]) -> LocalFunctions<'t> {
+        let mut keys = HashSet::with_capacity(functions.len());
+        let mut by_domain: HashMap<&str, Vec<_>> = HashMap::new();
+        for function in functions {
+            let (mut domain, mut overload) = ("", "");
+            for entry in &function.header {
+                match &entry.value {
+                    FunctionHeaderValue::Domain(d) => domain = normalize(d),
+                    FunctionHeaderValue::Overload(o) => overload = o,
+                    _ => {}
+                }
+            }
+            let name = function.name.text.as_str();
+            keys.insert((domain, name, overload));
+            if !STANDARD_DOMAINS.contains(&domain) {
+                by_domain.entry(domain).or_default().push((name, overload));
+            }
+        }
+        LocalFunctions { keys, by_domain }
+    }
+}
+
+/// Where an `@ref` is being checked.
+pub(super) enum RefContext<'t> {
+    /// A node or node list on its own: it may be a function body, so nothing is checked.
+    Unknown,
+    /// A graph, outside any function: references are invalid.
+    Forbidden,
+    /// The default value of a function attribute: references are invalid.
+    Default,
+    /// The body of a function, with its attribute names.
+    Function {
+        function: &'t Function,
+        attributes: HashSet<&'t str>,
+    },
+}
+
+impl<'t> Checker<'t> {
+    /// The node's domain must be imported, where the imports are known. Each missing domain is
+    /// reported once, at its first node, by [`Checker::finish_imports`].
+    pub(super) fn domain(&mut self, node: &'t Node) {
+        if !self.on(Check::UndeclaredDomain) {
+            return;
+        }
+        let Some(imports) = &mut self.imports else {
+            return;
+        };
+        let domain = normalize(&node.domain);
+        if imports.domains.contains(domain) {
+            return;
+        }
+        match imports.index.entry(domain) {
+            Entry::Occupied(entry) => imports.missing[*entry.get()].1 += 1,
+            Entry::Vacant(entry) => {
+                entry.insert(imports.missing.len());
+                imports.missing.push((node, 1));
+            }
+        }
+    }
+
+    /// Reports the domains found missing from the current imports, and forgets the imports.
+    pub(super) fn finish_imports(&mut self) {
+        let Some(imports) = self.imports.take() else {
+            return;
+        };
+        for (node, count) in imports.missing {
+            let have = if imports.listed.is_empty() {
+                "is empty".to_owned()
+            } else {
+                format!("has {}", list(imports.listed.iter().copied(), quoted))
+            };
+            let others = match count {
+                1 => String::new(),
+                2 => " (1 more node uses it)".to_owned(),
+                n => format!(" ({} more nodes use it)", n - 1),
+            };
+            self.report(Diagnostic::new(
+                Some(Check::UndeclaredDomain),
+                node.op_span,
+                format!(
+                    "operator `{}` is in domain {:?}, which {} does not import: its opset_import {have}{others}",
+                    operator(node),
+                    node.domain,
+                    imports.owner
+                ),
+            ));
+        }
+    }
+
+    /// A node in the domain of a local function must call one of them.
+    pub(super) fn local_call(&mut self, node: &'t Node) {
+        if !self.on(Check::UnresolvedFunction) {
+            return;
+        }
+        let Some(locals) = &self.locals else {
+            return;
+        };
+        let domain = normalize(&node.domain);
+        let Some(defined) = locals.by_domain.get(domain) else {
+            return;
+        };
+        let overload = node.overload.as_ref().map_or("", |o| o.text.as_str());
+        if locals
+            .keys
+            .contains(&(domain, node.op_type.as_str(), overload))
+        {
+            return;
+        }
+        let op = operator(node);
+        let overloads = || {
+            defined
+                .iter()
+                .filter(|(name, _)| *name == node.op_type)
+                .map(|(_, overload)| *overload)
+        };
+        let message = if overloads().next().is_none() {
+            format!(
+                "no function `{op}` is defined in domain {:?}; the functions there are {}",
+                node.domain,
+                list(defined.iter().map(|(name, _)| *name), backticks)
+            )
+        } else if overload.is_empty() {
+            let first = overloads().next().unwrap_or_default();
+            format!(
+                "function `{op}` is defined only with overloads {}: name one, as in `{op}:{first}`",
+                list(overloads(), backticks)
+            )
+        } else {
+            let shown = |o: &str| {
+                if o.is_empty() {
+                    "none".to_owned()
+                } else {
+                    backticks(o)
+                }
+            };
+            format!(
+                "function `{op}` has no overload `{overload}`; its overloads are {}",
+                list(overloads(), shown)
+            )
+        };
+        let span = match &node.overload {
+            Some(overload) => node.op_span.to(overload.span),
+            None => node.op_span,
+        };
+        self.report(Diagnostic::new(
+            Some(Check::UnresolvedFunction),
+            span,
+            message,
+        ));
+    }
+
+    /// `@name` must be in a function body and name one of its attributes.
+    pub(super) fn attribute_ref(&mut self, name: &'t Name) {
+        if !self.on(Check::InvalidAttributeRef) {
+            return;
+        }
+        // Point at `@name` when the `@` is right before the name.
+        let at = name.span.start.saturating_sub(1);
+        let span = if self.source.as_bytes().get(at as usize) == Some(&b'@') {
+            Span::new(at, name.span.end)
+        } else {
+            name.span
+        };
+        let message = match &self.refs {
+            RefContext::Unknown => return,
+            RefContext::Forbidden => format!(
+                "attribute reference `@{}` outside a function body: only the nodes of a function \
+                 can refer to its attributes",
+                name.text
+            ),
+            RefContext::Default => format!(
+                "the default value of a function attribute cannot be a reference, found `@{}`",
+                name.text
+            ),
+            RefContext::Function {
+                function,
+                attributes,
+            } => {
+                if attributes.contains(name.text.as_str()) {
+                    return;
+                }
+                let declared = function.attributes.iter().map(|entry| match entry {
+                    FunctionAttribute::Name(name) => name.text.as_str(),
+                    FunctionAttribute::Proto(attr) => attr.name.text.as_str(),
+                });
+                if attributes.is_empty() {
+                    format!(
+                        "`@{}` names no attribute of function `{}`, which has no attributes",
+                        name.text, function.name.text
+                    )
+                } else {
+                    format!(
+                        "`@{}` names no attribute of function `{}`; its attributes are {}",
+                        name.text,
+                        function.name.text,
+                        list(declared, backticks)
+                    )
+                }
+            }
+        };
+        self.report(Diagnostic::new(
+            Some(Check::InvalidAttributeRef),
+            span,
+            message,
+        ));
+    }
+}

@@ -1,0 +1,413 @@
+//! What the checks report: [`Diagnostic`] (one problem, with byte spans) and [`Diagnostics`]
+//! (all problems of one text, positioned and displayable without the text at hand).
+
+use std::fmt;
+
+use super::Check;
+use crate::error::ParseError;
+use crate::render::{LineIndex, Mark, render};
+use crate::span::{LineColumn, Span};
+
+/// A secondary span of a diagnostic, with what it shows, such as "first defined here".
+///
+/// ```
+/// use onnx_syntax::{Span, check::Label};
+/// let label = Label { span: Span::new(0, 1), message: "first defined here".into() };
+/// assert_eq!(label.span.len(), 1);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    /// The byte range in the source text.
+    pub span: Span,
+    /// What the range shows.
+    pub message: String,
+}
+
+/// One problem found in a text: which check found it (`None` for a syntax error), what is wrong,
+/// the smallest offending byte range, and secondary labelled ranges.
+///
+/// ```
+/// use onnx_syntax::check::{self, Check, Options};
+/// use onnx_syntax::parse::Parser;
+///
+/// let text = "g (x) => (y) { y = Add(x, q) }";
+/// let graph = Parser::new(text)?.graph()?;
+/// let found = check::graph(&graph, text, &Options::default());
+/// assert_eq!(found.len(), 1);
+/// assert_eq!(found[0].check(), Some(Check::UndefinedValue));
+/// assert_eq!(found[0].message(), "value `q` is used but never defined");
+/// assert_eq!(&text[found[0].span().range()], "q");
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    check: Option<Check>,
+    message: String,
+    span: Span,
+    labels: Vec<Label>,
+}
+
+impl Diagnostic {
+    /// A diagnostic of `check` (`None` for a syntax error) at `span`.
+    ///
+    /// ```
+    /// use onnx_syntax::{Span, check::{Check, Diagnostic}};
+    /// let d = Diagnostic::new(Some(Check::UndefinedValue), Span::new(4, 5), "value `q` is used but never defined");
+    /// assert_eq!(d.span(), Span::new(4, 5));
+    /// ```
+    pub fn new(check: Option<Check>, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            check,
+            message: message.into(),
+            span,
+            labels: Vec::new(),
+        }
+    }
+
+    /// The same diagnostic with a secondary labelled span.
+    ///
+    /// ```
+    /// use onnx_syntax::{Span, check::{Check, Diagnostic}};
+    /// let d = Diagnostic::new(Some(Check::DuplicateDefinition), Span::new(12, 13), "`t` is already defined at line 1")
+    ///     .with_label(Span::new(0, 1), "first defined here");
+    /// assert_eq!(d.labels()[0].message, "first defined here");
+    /// ```
+    pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+        });
+        self
+    }
+
+    /// The check that found the problem; `None` for a syntax error.
+    ///
+    /// ```
+    /// let err = onnx_syntax::parse_node("y = ").unwrap_err();
+    /// assert_eq!(onnx_syntax::check::Diagnostic::from(&err).check(), None);
+    /// ```
+    pub fn check(&self) -> Option<Check> {
+        self.check
+    }
+
+    /// What is wrong: what was expected and what was found.
+    ///
+    /// ```
+    /// use onnx_syntax::{Span, check::Diagnostic};
+    /// assert_eq!(Diagnostic::new(None, Span::at(0), "oops").message(), "oops");
+    /// ```
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The smallest offending byte range of the source text.
+    ///
+    /// ```
+    /// use onnx_syntax::{Span, check::Diagnostic};
+    /// assert_eq!(Diagnostic::new(None, Span::new(2, 3), "oops").span().range(), 2..3);
+    /// ```
+    pub fn span(&self) -> Span {
+        self.span
+    }
+
+    /// Secondary labelled ranges, such as where a value was first defined.
+    ///
+    /// ```
+    /// use onnx_syntax::{Span, check::Diagnostic};
+    /// assert!(Diagnostic::new(None, Span::at(0), "oops").labels().is_empty());
+    /// ```
+    pub fn labels(&self) -> &[Label] {
+        &self.labels
+    }
+
+    /// Draws the diagnostic rustc-style, with the lines of `source` (the text that was checked)
+    /// that it points at. `origin`, when given, names the text (a file name) in the ` --> ` line.
+    ///
+    /// ```
+    /// use onnx_syntax::check::{self, Options};
+    /// let text = "g (x) => (y) {\n  t = Abs(x)\n  t = Neg(x)\n  y = Identity(t)\n}";
+    /// let graph = onnx_syntax::parse::Parser::new(text)?.graph()?;
+    /// let found = check::graph(&graph, text, &Options::default());
+    /// assert_eq!(found[0].render(text, Some("g.onnxtxt")), "\
+    /// error[duplicate_definition]: `t` is already defined at line 2
+    ///  --> g.onnxtxt:3:3
+    ///   |
+    /// 2 |   t = Abs(x)
+    ///   |   - first defined here
+    /// 3 |   t = Neg(x)
+    ///   |   ^
+    /// ");
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
+    pub fn render(&self, source: &str, origin: Option<&str>) -> String {
+        let index = LineIndex::new(source);
+        let resolved = Resolved::new(self, source, &index);
+        let mut out = String::new();
+        // Writing to a String cannot fail.
+        let _ = resolved.write(&mut out, self, origin);
+        out
+    }
+
+    /// `error[name]` for a check, `error` for a syntax error.
+    fn title(&self) -> String {
+        match self.check {
+            Some(check) => format!("error[{}]", check.name()),
+            None => "error".to_owned(),
+        }
+    }
+}
+
+/// A one-line form without the source: `error[name]: message (bytes a..b)`.
+///
+/// ```
+/// use onnx_syntax::{Span, check::{Check, Diagnostic}};
+/// let d = Diagnostic::new(Some(Check::UndefinedValue), Span::new(4, 5), "value `q` is used but never defined");
+/// assert_eq!(d.to_string(), "error[undefined_value]: value `q` is used but never defined (bytes 4..5)");
+/// ```
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} (bytes {}..{})",
+            self.title(),
+            self.message,
+            self.span.start,
+            self.span.end
+        )
+    }
+}
+
+/// A syntax error as a diagnostic with no check.
+///
+/// ```
+/// let err = onnx_syntax::parse_node("y = Relu(x);").unwrap_err();
+/// let d = onnx_syntax::check::Diagnostic::from(&err);
+/// assert_eq!((d.message(), d.span()), (err.message(), err.span()));
+/// ```
+impl From<&ParseError> for Diagnostic {
+    fn from(err: &ParseError) -> Diagnostic {
+        Diagnostic::new(None, err.span(), err.message())
+    }
+}
+
+/// One underlined range, with its line resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ResolvedMark {
+    position: LineColumn,
+    line_text: String,
+    len: usize,
+    primary: bool,
+    label: String,
+}
+
+/// A diagnostic's ranges, resolved against the source text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Resolved {
+    marks: Vec<ResolvedMark>,
+}
+
+impl Resolved {
+    fn new(diagnostic: &Diagnostic, source: &str, index: &LineIndex) -> Resolved {
+        let mark = |span: Span, primary: bool, label: &str| ResolvedMark {
+            position: index.line_column(span.start as usize),
+            line_text: index.line_text(source, span.start as usize).to_owned(),
+            len: span.end.saturating_sub(span.start) as usize,
+            primary,
+            label: label.to_owned(),
+        };
+        let mut marks = vec![mark(diagnostic.span, true, "")];
+        marks.extend(
+            diagnostic
+                .labels
+                .iter()
+                .map(|label| mark(label.span, false, &label.message)),
+        );
+        Resolved { marks }
+    }
+
+    fn write(
+        &self,
+        f: &mut dyn fmt::Write,
+        diagnostic: &Diagnostic,
+        origin: Option<&str>,
+    ) -> fmt::Result {
+        let marks: Vec<Mark<'_>> = self
+            .marks
+            .iter()
+            .map(|m| Mark {
+                line: m.position.line,
+                column: m.position.column,
+                line_text: &m.line_text,
+                len: m.len,
+                primary: m.primary,
+                label: &m.label,
+            })
+            .collect();
+        render(f, &diagnostic.title(), &diagnostic.message, origin, &marks)
+    }
+}
+
+/// Every problem found in one text, in source order, positioned against that text.
+///
+/// `Display` draws them all rustc-style, separated by blank lines; the source is not needed,
+/// as the lines pointed at are kept. It implements `std::error::Error`.
+///
+/// ```
+/// let text = "g (x) => (y) { y = Add(p, q) }";
+/// let err = onnx_syntax::check::Options::default().check_graph(text).unwrap_err();
+/// assert_eq!(err.len(), 2);
+/// assert_eq!(err.list()[1].message(), "value `q` is used but never defined");
+/// assert_eq!(err.line_column(1).map(|p| p.column), Some(27));
+/// assert!(err.to_string().starts_with("error[undefined_value]: value `p` is used but never defined\n"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostics {
+    list: Vec<Diagnostic>,
+    resolved: Vec<Resolved>,
+    origin: Option<String>,
+}
+
+impl Diagnostics {
+    /// The diagnostics `list`, found in `source`, positioned against it.
+    ///
+    /// ```
+    /// use onnx_syntax::{Span, check::{Diagnostic, Diagnostics}};
+    /// let d = Diagnostics::new("a\nbc", vec![Diagnostic::new(None, Span::new(3, 4), "oops")]);
+    /// assert_eq!(d.line_column(0).map(|p| (p.line, p.column)), Some((2, 2)));
+    /// ```
+    pub fn new(source: &str, list: Vec<Diagnostic>) -> Diagnostics {
+        let index = LineIndex::new(source);
+        let resolved = list
+            .iter()
+            .map(|d| Resolved::new(d, source, &index))
+            .collect();
+        Diagnostics {
+            list,
+            resolved,
+            origin: None,
+        }
+    }
+
+    /// The same diagnostics, naming where the text came from (a file name) in `Display`.
+    ///
+    /// ```
+    /// let err = onnx_syntax::check::Options::default().check_node("y = ").unwrap_err();
+    /// assert!(err.with_origin("n.onnxtxt").to_string().contains(" --> n.onnxtxt:1:5"));
+    /// ```
+    pub fn with_origin(mut self, origin: impl Into<String>) -> Diagnostics {
+        self.origin = Some(origin.into());
+        self
+    }
+
+    /// The diagnostics, in source order.
+    ///
+    /// ```
+    /// let err = onnx_syntax::check::Options::default().check_graph("g () => (y) {}").unwrap_err();
+    /// assert_eq!(err.list()[0].message(), "graph output `y` is never produced: no input, initializer or node defines it");
+    /// ```
+    pub fn list(&self) -> &[Diagnostic] {
+        &self.list
+    }
+
+    /// An iterator over the diagnostics.
+    ///
+    /// ```
+    /// let err = onnx_syntax::check::Options::default().check_graph("g () => (y) {}").unwrap_err();
+    /// assert_eq!(err.iter().count(), 1);
+    /// ```
+    pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
+        self.list.iter()
+    }
+
+    /// How many diagnostics there are.
+    ///
+    /// ```
+    /// use onnx_syntax::check::Diagnostics;
+    /// assert_eq!(Diagnostics::new("", Vec::new()).len(), 0);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// True if there are none.
+    ///
+    /// ```
+    /// use onnx_syntax::check::Diagnostics;
+    /// assert!(Diagnostics::new("", Vec::new()).is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The 1-based line and column of the `index`-th diagnostic's primary span.
+    ///
+    /// ```
+    /// let err = onnx_syntax::check::Options::default().check_node("y = ").unwrap_err();
+    /// assert_eq!(err.line_column(0).map(|p| p.column), Some(5));
+    /// assert_eq!(err.line_column(1), None);
+    /// ```
+    pub fn line_column(&self, index: usize) -> Option<LineColumn> {
+        self.resolved
+            .get(index)
+            .and_then(|r| r.marks.first())
+            .map(|m| m.position)
+    }
+
+    /// The diagnostics, without their positions.
+    ///
+    /// ```
+    /// let err = onnx_syntax::check::Options::default().check_node("y = ").unwrap_err();
+    /// assert_eq!(err.into_vec().len(), 1);
+    /// ```
+    pub fn into_vec(self) -> Vec<Diagnostic> {
+        self.list
+    }
+}
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (diagnostic, resolved)) in self.list.iter().zip(&self.resolved).enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            resolved.write(f, diagnostic, self.origin.as_deref())?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostics {}
+
+impl<'a> IntoIterator for &'a Diagnostics {
+    type Item = &'a Diagnostic;
+    type IntoIter = std::slice::Iter<'a, Diagnostic>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.list.iter()
+    }
+}
+
+impl From<ParseError> for Diagnostics {
+    /// A syntax error as the one diagnostic of its text. The error keeps only its own line, so
+    /// this is exact for the primary span, which is all a syntax error has.
+    fn from(err: ParseError) -> Diagnostics {
+        let diagnostic = Diagnostic::from(&err);
+        let resolved = Resolved {
+            marks: vec![ResolvedMark {
+                position: LineColumn {
+                    line: err.line(),
+                    column: err.column(),
+                },
+                line_text: err.line_text().to_owned(),
+                len: err.span().end.saturating_sub(err.span().start) as usize,
+                primary: true,
+                label: String::new(),
+            }],
+        };
+        Diagnostics {
+            list: vec![diagnostic],
+            resolved: vec![resolved],
+            origin: err.origin().map(str::to_owned),
+        }
+    }
+}

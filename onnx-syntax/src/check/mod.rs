@@ -1,0 +1,806 @@
+//! Semantic checks over the syntax tree: structure (SSA, order, scopes, outputs), declarations
+//! (domains, local functions, attribute references, duplicate attributes) and data (element
+//! counts, literal ranges).
+//!
+//! Checks never change what a text parses to: they only look at the tree and report
+//! [`Diagnostic`]s with byte spans into the source text. Each check has a stable snake_case
+//! [`Check::name`] and can be switched off in [`Options`]. Every check is linear in the size of the
+//! tree (hash maps, no quadratic scans), reports every independent problem, and never panics.
+//!
+//! The pipeline for a caller that maps spans itself (the proc macros): parse to a tree with
+//! [`Parser`], run a check function of this module, then [`lower`](crate::lower) the tree.
+//!
+//! ```
+//! use onnx_syntax::check::{self, Check, Options};
+//! use onnx_syntax::parse::Parser;
+//!
+//! let text = "<opset_import: [\"\" : 21]> g (x) => (y) { t = Abs(x)  t = Neg(t)  y = Relu(u) }";
+//! let tree = Parser::new(text)?.model()?;
+//! let found = check::model(&tree, text, &Options::default());
+//! let messages: Vec<_> = found.iter().map(|d| d.message()).collect();
+//! assert_eq!(messages, ["`t` is already defined at line 1", "value `u` is used but never defined"]);
+//!
+//! let relaxed = Options::default().allow(Check::UndefinedValue);
+//! assert_eq!(check::model(&tree, text, &relaxed).len(), 1);
+//! let model = onnx_syntax::lower::model(tree); // lowering is unaffected by checks
+//! # let _ = model;
+//! # Ok::<(), onnx_syntax::ParseError>(())
+//! ```
+//!
+//! # Scopes and contexts
+//!
+//! - A graph sees its inputs, its initializers, and the outputs of its nodes, each from its
+//!   definition on. A subgraph (a graph-valued attribute, also inside a list of graphs) also sees
+//!   the values of the enclosing graphs that are defined before the node holding it. A node
+//!   output may not redefine a value that is visible there (as onnx's checker requires); a
+//!   subgraph input may shadow an outer value.
+//! - A function body sees the function's inputs.
+//! - A node or node list has no declared inputs: a name that nothing defines is an input of the
+//!   unknown enclosing context, so [`Check::UndefinedValue`] and [`Check::UnproducedOutput`] do
+//!   not apply there (but SSA and order do). Attribute references are not checked either, as a
+//!   node list may be a function body.
+//! - Imports: a model's nodes must use domains of the model's `opset_import` (`ai.onnx` and `""`
+//!   are the same domain). A model-local function with its own `opset_import` uses exactly that;
+//!   one without uses the model's (what such text evidently means; onnx's checker is stricter). A
+//!   function on its own, or in a library, uses its own `opset_import`, and is not checked if it
+//!   has none; a graph or node on its own has no imports and is not checked.
+//! - Local functions: the functions of a model (or of a library, for
+//!   [`functions`]) are identified by (domain, name, overload). A node whose domain is the
+//!   domain of one of them must name one of them, with the same overload (none matches none).
+//!   The standard domains (`""`, `ai.onnx`, `ai.onnx.ml`, `ai.onnx.preview`,
+//!   `ai.onnx.preview.training`) are exempt, as their nodes may be standard operators.
+
+mod data;
+mod declarations;
+mod diagnostic;
+mod structure;
+#[cfg(test)]
+mod tests;
+
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
+
+pub use diagnostic::{Diagnostic, Diagnostics, Label};
+
+use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};
+
+use crate::error::ParseError;
+use crate::lower;
+use crate::parse::Parser;
+use crate::render::LineIndex;
+use crate::span::Span;
+use crate::syntax::{
+    AttrValue, Attribute, Function, FunctionAttribute, FunctionHeaderValue, Graph, Model,
+    ModelHeaderValue, Name, Node,
+};
+use declarations::{Imports, LocalFunctions, RefContext};
+use structure::Frame;
+
+/// The checks, each with a stable snake_case name for `#![allow(name, ...)]`.
+///
+/// ```
+/// use onnx_syntax::check::Check;
+/// assert_eq!(Check::UndefinedValue.name(), "undefined_value");
+/// assert_eq!(Check::from_name("undefined_value"), Some(Check::UndefinedValue));
+/// assert_eq!(Check::ALL.len(), 11);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Check {
+    /// `duplicate_definition`: a value is defined twice (SSA): by two node outputs, or by a node
+    /// output and an input, initializer or visible outer value.
+    DuplicateDefinition,
+    /// `use_before_definition`: a value is used before the node that defines it (the nodes are
+    /// not in topological order).
+    UseBeforeDefinition,
+    /// `undefined_value`: a value is used that nothing defines, in this graph or the enclosing
+    /// ones.
+    UndefinedValue,
+    /// `unproduced_output`: a graph or function output that no input, initializer or node
+    /// defines.
+    UnproducedOutput,
+    /// `duplicate_input`: a graph input, initializer or function input named twice. An
+    /// initializer named as an input is its default value, not a duplicate.
+    DuplicateInput,
+    /// `undeclared_domain`: a node's operator domain is not in the `opset_import` that applies.
+    UndeclaredDomain,
+    /// `unresolved_function`: a node in the domain of a model-local function names no such
+    /// function (or not with its overload).
+    UnresolvedFunction,
+    /// `invalid_attribute_ref`: `@name` outside a function body, or naming no attribute of the
+    /// function.
+    InvalidAttributeRef,
+    /// `duplicate_attribute`: a node sets the same attribute twice, or a function declares the
+    /// same attribute twice.
+    DuplicateAttribute,
+    /// `element_count_mismatch`: a tensor's data has more or fewer values than its dims need
+    /// (two 4-bit or four 2-bit elements per value; complex numbers take two).
+    ElementCountMismatch,
+    /// `literal_out_of_range`: a tensor literal does not fit its element type (`uint8 {256}`,
+    /// `uint64 {-1}`).
+    LiteralOutOfRange,
+}
+
+impl Check {
+    /// Every check, in the order of the README.
+    pub const ALL: [Check; 11] = [
+        Check::DuplicateDefinition,
+        Check::UseBeforeDefinition,
+        Check::UndefinedValue,
+        Check::UnproducedOutput,
+        Check::DuplicateInput,
+        Check::UndeclaredDomain,
+        Check::UnresolvedFunction,
+        Check::InvalidAttributeRef,
+        Check::DuplicateAttribute,
+        Check::ElementCountMismatch,
+        Check::LiteralOutOfRange,
+    ];
+
+    /// The stable snake_case name, as `#![allow(...)]` takes it.
+    ///
+    /// ```
+    /// assert_eq!(onnx_syntax::check::Check::LiteralOutOfRange.name(), "literal_out_of_range");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Check::DuplicateDefinition => "duplicate_definition",
+            Check::UseBeforeDefinition => "use_before_definition",
+            Check::UndefinedValue => "undefined_value",
+            Check::UnproducedOutput => "unproduced_output",
+            Check::DuplicateInput => "duplicate_input",
+            Check::UndeclaredDomain => "undeclared_domain",
+            Check::UnresolvedFunction => "unresolved_function",
+            Check::InvalidAttributeRef => "invalid_attribute_ref",
+            Check::DuplicateAttribute => "duplicate_attribute",
+            Check::ElementCountMismatch => "element_count_mismatch",
+            Check::LiteralOutOfRange => "literal_out_of_range",
+        }
+    }
+
+    /// The check named `name`, if there is one.
+    ///
+    /// ```
+    /// use onnx_syntax::check::Check;
+    /// assert_eq!(Check::from_name("duplicate_attribute"), Some(Check::DuplicateAttribute));
+    /// assert_eq!(Check::from_name("Duplicate_Attribute"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Check> {
+        Check::ALL.into_iter().find(|check| check.name() == name)
+    }
+
+    /// What the check catches, in one line.
+    ///
+    /// ```
+    /// assert!(onnx_syntax::check::Check::UndefinedValue.description().contains("never defined"));
+    /// ```
+    pub const fn description(self) -> &'static str {
+        match self {
+            Check::DuplicateDefinition => "a value defined twice (SSA)",
+            Check::UseBeforeDefinition => "a value used before the node that defines it",
+            Check::UndefinedValue => "a value used but never defined",
+            Check::UnproducedOutput => "a graph or function output that nothing produces",
+            Check::DuplicateInput => "a graph input, initializer or function input named twice",
+            Check::UndeclaredDomain => "a node domain missing from the opset_import",
+            Check::UnresolvedFunction => {
+                "a call in a local function's domain that names no local function"
+            }
+            Check::InvalidAttributeRef => {
+                "`@ref` outside a function, or naming no attribute of the function"
+            }
+            Check::DuplicateAttribute => "an attribute given twice on one node or function",
+            Check::ElementCountMismatch => "tensor data whose length does not match the dims",
+            Check::LiteralOutOfRange => "a tensor literal that does not fit its element type",
+        }
+    }
+
+    const fn bit(self) -> u16 {
+        1 << self as u16
+    }
+}
+
+/// Shows the check's name.
+///
+/// ```
+/// assert_eq!(onnx_syntax::check::Check::DuplicateInput.to_string(), "duplicate_input");
+/// ```
+impl std::fmt::Display for Check {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which checks run, and how line numbers in messages are counted. The default runs them all.
+///
+/// Besides the tree-level functions of this module, it has text-level methods that parse, check
+/// and lower in one call, giving every problem (a syntax error included) as [`Diagnostics`].
+///
+/// ```
+/// use onnx_syntax::check::{Check, Options};
+/// let options = Options::default().allow(Check::UndefinedValue);
+/// assert!(!options.is_enabled(Check::UndefinedValue));
+/// assert!(options.is_enabled(Check::DuplicateDefinition));
+/// assert!(options.check_graph("g (x) => (y) { y = Add(x, q) }").is_ok());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    enabled: u16,
+    first_line: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options::all()
+    }
+}
+
+impl Options {
+    /// Every check on.
+    ///
+    /// ```
+    /// use onnx_syntax::check::{Check, Options};
+    /// assert!(Check::ALL.iter().all(|&c| Options::all().is_enabled(c)));
+    /// ```
+    pub const fn all() -> Options {
+        Options {
+            enabled: (1 << Check::ALL.len()) - 1,
+            first_line: 1,
+        }
+    }
+
+    /// Every check off (the macros' `#![unchecked]`): only syntax errors remain.
+    ///
+    /// ```
+    /// use onnx_syntax::check::Options;
+    /// assert!(Options::none().check_graph("g () => (y) {}").is_ok());
+    /// ```
+    pub const fn none() -> Options {
+        Options {
+            enabled: 0,
+            first_line: 1,
+        }
+    }
+
+    /// The same options with `check` off.
+    ///
+    /// ```
+    /// use onnx_syntax::check::{Check, Options};
+    /// assert!(!Options::all().allow(Check::UnproducedOutput).is_enabled(Check::UnproducedOutput));
+    /// ```
+    pub const fn allow(self, check: Check) -> Options {
+        Options {
+            enabled: self.enabled & !check.bit(),
+            ..self
+        }
+    }
+
+    /// The same options with `check` on.
+    ///
+    /// ```
+    /// use onnx_syntax::check::{Check, Options};
+    /// assert!(Options::none().deny(Check::UnproducedOutput).is_enabled(Check::UnproducedOutput));
+    /// ```
+    pub const fn deny(self, check: Check) -> Options {
+        Options {
+            enabled: self.enabled | check.bit(),
+            ..self
+        }
+    }
+
+    /// True if `check` runs.
+    ///
+    /// ```
+    /// use onnx_syntax::check::{Check, Options};
+    /// assert!(Options::default().is_enabled(Check::LiteralOutOfRange));
+    /// ```
+    pub const fn is_enabled(&self, check: Check) -> bool {
+        self.enabled & check.bit() != 0
+    }
+
+    /// The same options, counting the first line of the source text as line `line` in messages
+    /// such as "`t` is already defined at line 3" (default 1). Spans are unaffected.
+    ///
+    /// ```
+    /// use onnx_syntax::check::Options;
+    /// let err = Options::default().first_line(10).check_graph("g (x) => (x) {\n x = Abs(x) }").unwrap_err();
+    /// assert_eq!(err.list()[0].message(), "`x` is already defined at line 10");
+    /// ```
+    pub const fn first_line(self, line: usize) -> Options {
+        Options {
+            first_line: line,
+            ..self
+        }
+    }
+
+    /// Parses a model, checks it, and lowers it if there is no problem.
+    ///
+    /// ```
+    /// let options = onnx_syntax::check::Options::default();
+    /// let model = options.check_model(r#"<opset_import: ["" : 21]> g (x) => (y) { y = Relu(x) }"#).unwrap();
+    /// assert_eq!(model.graph.unwrap().node.len(), 1);
+    /// assert!(options.check_model("g (x) => (y) { y = Relu(x) }").is_err()); // no import for ""
+    /// ```
+    pub fn check_model(&self, text: &str) -> Result<ModelProto, Diagnostics> {
+        run(
+            text,
+            Parser::model,
+            |tree| model(tree, text, self),
+            lower::model,
+        )
+    }
+
+    /// Parses a graph, checks it, and lowers it if there is no problem.
+    ///
+    /// ```
+    /// let options = onnx_syntax::check::Options::default();
+    /// assert!(options.check_graph("g (x) => (y) { y = Relu(x) }").is_ok());
+    /// assert!(options.check_graph("g (x) => (y) { y = Relu(z) }").is_err());
+    /// ```
+    pub fn check_graph(&self, text: &str) -> Result<GraphProto, Diagnostics> {
+        run(
+            text,
+            Parser::graph,
+            |tree| graph(tree, text, self),
+            lower::graph,
+        )
+    }
+
+    /// Parses a function, checks it, and lowers it if there is no problem.
+    ///
+    /// ```
+    /// let options = onnx_syntax::check::Options::default();
+    /// assert!(options.check_function("F <a> (x) => (y) { y = Foo <b = @a> (x) }").is_ok());
+    /// assert!(options.check_function("F <a> (x) => (y) { y = Foo <b = @c> (x) }").is_err());
+    /// ```
+    pub fn check_function(&self, text: &str) -> Result<FunctionProto, Diagnostics> {
+        run(
+            text,
+            Parser::function,
+            |tree| function(tree, text, self),
+            lower::function,
+        )
+    }
+
+    /// Parses a function library, checks it, and lowers it if there is no problem.
+    ///
+    /// ```
+    /// let options = onnx_syntax::check::Options::default();
+    /// let lib = r#"<domain: "my"> F (x) => (y) { y = Abs(x) }  G (x) => (y) { y = my.F(x) }"#;
+    /// assert_eq!(options.check_functions(lib).unwrap().len(), 2);
+    /// let typo = r#"<domain: "my"> F (x) => (y) { y = Abs(x) }  G (x) => (y) { y = my.E(x) }"#;
+    /// assert!(options.check_functions(typo).is_err());
+    /// ```
+    pub fn check_functions(&self, text: &str) -> Result<Vec<FunctionProto>, Diagnostics> {
+        run(
+            text,
+            Parser::functions,
+            |tree| functions(tree, text, self),
+            |tree| tree.into_iter().map(lower::function).collect(),
+        )
+    }
+
+    /// Parses a node, checks it, and lowers it if there is no problem.
+    ///
+    /// ```
+    /// let options = onnx_syntax::check::Options::default();
+    /// assert!(options.check_node("y = Foo <a = 1> (x)").is_ok());
+    /// assert!(options.check_node("y = Foo <a = 1, a = 2> (x)").is_err());
+    /// ```
+    pub fn check_node(&self, text: &str) -> Result<NodeProto, Diagnostics> {
+        run(
+            text,
+            Parser::node,
+            |tree| node(tree, text, self),
+            lower::node,
+        )
+    }
+
+    /// Parses a braced node list `{ node* }`, checks it, and lowers it if there is no problem.
+    ///
+    /// ```
+    /// let options = onnx_syntax::check::Options::default();
+    /// assert!(options.check_node_list("{ t = Abs(x)  y = Neg(t) }").is_ok());
+    /// assert!(options.check_node_list("{ y = Neg(t)  t = Abs(x) }").is_err());
+    /// ```
+    pub fn check_node_list(&self, text: &str) -> Result<Vec<NodeProto>, Diagnostics> {
+        run(
+            text,
+            Parser::node_list,
+            |tree| nodes(tree, text, self),
+            |tree| tree.into_iter().map(lower::node).collect(),
+        )
+    }
+
+    /// Parses a sequence of nodes without braces, checks it, and lowers it if there is no
+    /// problem.
+    ///
+    /// ```
+    /// let options = onnx_syntax::check::Options::default();
+    /// assert!(options.check_nodes("t = Abs(x)  y = Neg(t)").is_ok());
+    /// assert!(options.check_nodes("t = Abs(x)  t = Neg(x)").is_err());
+    /// ```
+    pub fn check_nodes(&self, text: &str) -> Result<Vec<NodeProto>, Diagnostics> {
+        run(
+            text,
+            Parser::nodes,
+            |tree| nodes(tree, text, self),
+            |tree| tree.into_iter().map(lower::node).collect(),
+        )
+    }
+}
+
+/// Parse, check, lower: the text-level pipeline.
+fn run<'a, T, P>(
+    text: &'a str,
+    parse: impl FnOnce(Parser<'a>) -> Result<T, ParseError>,
+    check: impl FnOnce(&T) -> Vec<Diagnostic>,
+    lower: impl FnOnce(T) -> P,
+) -> Result<P, Diagnostics> {
+    let tree = Parser::new(text)
+        .and_then(parse)
+        .map_err(|err| Diagnostics::new(text, vec![Diagnostic::from(&err)]))?;
+    let found = check(&tree);
+    if found.is_empty() {
+        Ok(lower(tree))
+    } else {
+        Err(Diagnostics::new(text, found))
+    }
+}
+
+/// Checks a model: its graph against the model's imports and functions, then each function.
+///
+/// ```
+/// use onnx_syntax::check::{self, Options};
+/// let text = r#"<opset_import: ["" : 21, "local" : 1]>
+/// g (x) => (y) { y = local.Sqaure(x) }
+/// <domain: "local", opset_import: ["" : 21]> Square (x) => (y) { y = Mul(x, x) }"#;
+/// let tree = onnx_syntax::parse::Parser::new(text)?.model()?;
+/// let found = check::model(&tree, text, &Options::default());
+/// assert_eq!(found[0].message(), "no function `local.Sqaure` is defined in domain \"local\"; the functions there are `Square`");
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+pub fn model(model: &Model, source: &str, options: &Options) -> Vec<Diagnostic> {
+    let mut checker = Checker::new(source, options);
+    let imported = model_imports(model);
+    checker.locals = Some(LocalFunctions::new(&model.functions));
+    checker.imports = Some(Imports::new(imported.clone(), "the model".to_owned()));
+    checker.refs = RefContext::Forbidden;
+    checker.graph(&model.graph);
+    checker.finish_imports();
+    for function in &model.functions {
+        let owner = match function_imports(function) {
+            Some(own) => (own, format!("function `{}`", function.name.text)),
+            None => (
+                imported.clone(),
+                format!(
+                    "the model (whose opset_import function `{}` inherits, having none)",
+                    function.name.text
+                ),
+            ),
+        };
+        checker.imports = Some(Imports::new(owner.0, owner.1));
+        checker.function(function);
+        checker.finish_imports();
+    }
+    checker.finish()
+}
+
+/// Checks a graph on its own: no imports or local functions are known, and `@ref` is invalid.
+///
+/// ```
+/// use onnx_syntax::check::{self, Check, Options};
+/// let text = "g (x) => (y) { y = Relu(t) t = Abs(x) }";
+/// let tree = onnx_syntax::parse::Parser::new(text)?.graph()?;
+/// let found = check::graph(&tree, text, &Options::default());
+/// assert_eq!(found[0].check(), Some(Check::UseBeforeDefinition));
+/// assert_eq!(found[0].message(), "value `t` is used before its definition at line 1");
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+pub fn graph(graph: &Graph, source: &str, options: &Options) -> Vec<Diagnostic> {
+    let mut checker = Checker::new(source, options);
+    checker.refs = RefContext::Forbidden;
+    checker.graph(graph);
+    checker.finish()
+}
+
+/// Checks a function on its own: its imports are its own `opset_import`, if it has one.
+///
+/// ```
+/// use onnx_syntax::check::{self, Options};
+/// let text = "<opset_import: [\"\" : 21]> F (x) => (y) { y = com.x.Foo(x) }";
+/// let tree = onnx_syntax::parse::Parser::new(text)?.function()?;
+/// let found = check::function(&tree, text, &Options::default());
+/// assert_eq!(found[0].message(), "operator `com.x.Foo` is in domain \"com.x\", which function `F` does not import: its opset_import has \"\"");
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+pub fn function(function: &Function, source: &str, options: &Options) -> Vec<Diagnostic> {
+    functions(std::slice::from_ref(function), source, options)
+}
+
+/// Checks a function library: each function against its own `opset_import` (if it has one), and
+/// calls into the library's own domains against the library's functions.
+///
+/// ```
+/// use onnx_syntax::check::{self, Options};
+/// let text = "F (x) => (y) { y = Abs(x) }  F (x) => (y) { y = Neg(x) }";
+/// let tree = onnx_syntax::parse::Parser::new(text)?.functions()?;
+/// assert!(check::functions(&tree, text, &Options::default()).is_empty());
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+pub fn functions(functions: &[Function], source: &str, options: &Options) -> Vec<Diagnostic> {
+    let mut checker = Checker::new(source, options);
+    if functions.len() > 1 {
+        checker.locals = Some(LocalFunctions::new(functions));
+    }
+    for function in functions {
+        checker.imports = function_imports(function)
+            .map(|own| Imports::new(own, format!("function `{}`", function.name.text)));
+        checker.function(function);
+        checker.finish_imports();
+    }
+    checker.finish()
+}
+
+/// Checks a node on its own: duplicate attributes, data, and that it does not use its own
+/// outputs or define one twice.
+///
+/// ```
+/// use onnx_syntax::check::{self, Options};
+/// let text = "a, a = Split(x)";
+/// let tree = onnx_syntax::parse::Parser::new(text)?.node()?;
+/// assert_eq!(check::node(&tree, text, &Options::default())[0].message(), "`a` is already defined at line 1");
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+pub fn node(node: &Node, source: &str, options: &Options) -> Vec<Diagnostic> {
+    nodes(std::slice::from_ref(node), source, options)
+}
+
+/// Checks a node list on its own: names that no node defines are inputs of the unknown
+/// enclosing context, but SSA and order are checked.
+///
+/// ```
+/// use onnx_syntax::check::{self, Options};
+/// let text = "{ y = Neg(t)  t = Abs(x) }";
+/// let tree = onnx_syntax::parse::Parser::new(text)?.node_list()?;
+/// assert_eq!(check::nodes(&tree, text, &Options::default())[0].message(), "value `t` is used before its definition at line 1");
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+pub fn nodes(nodes: &[Node], source: &str, options: &Options) -> Vec<Diagnostic> {
+    let mut checker = Checker::new(source, options);
+    checker.free = true;
+    checker.refs = RefContext::Unknown;
+    checker.push_frame(Frame::for_nodes(nodes));
+    checker.body(nodes);
+    checker.frames.pop();
+    checker.finish()
+}
+
+/// The domains of a model's `opset_import`, in order.
+fn model_imports(model: &Model) -> Vec<&str> {
+    model
+        .header
+        .iter()
+        .filter_map(|entry| match &entry.value {
+            ModelHeaderValue::OpsetImport(list) => Some(list),
+            _ => None,
+        })
+        .flatten()
+        .map(|import| import.domain.as_str())
+        .collect()
+}
+
+/// The domains of a function's own `opset_import`, or `None` if it has no such header entry.
+fn function_imports(function: &Function) -> Option<Vec<&str>> {
+    let mut found = None;
+    for entry in &function.header {
+        if let FunctionHeaderValue::OpsetImport(list) = &entry.value {
+            found
+                .get_or_insert_with(Vec::new)
+                .extend(list.iter().map(|import| import.domain.as_str()));
+        }
+    }
+    found
+}
+
+/// How deep the checks follow nested graphs. The parser never nests deeper than
+/// [`MAX_NESTING`](crate::parse::MAX_NESTING); deeper hand-built trees are checked to this depth.
+const MAX_DEPTH: u32 = 64;
+
+/// The walk over a tree, with the state of every check.
+struct Checker<'t> {
+    source: &'t str,
+    options: Options,
+    found: Vec<Diagnostic>,
+    lines: Option<LineIndex>,
+    /// Structure: one frame per enclosing graph or body, innermost last.
+    frames: Vec<Frame<'t>>,
+    /// Structure: names that nothing defines are inputs of an unknown context.
+    free: bool,
+    /// Declarations: the imports that apply, if known.
+    imports: Option<Imports<'t>>,
+    /// Declarations: the local functions, if known.
+    locals: Option<LocalFunctions<'t>>,
+    /// Declarations: where `@ref` may appear and what it may name.
+    refs: RefContext<'t>,
+    depth: u32,
+}
+
+impl<'t> Checker<'t> {
+    fn new(source: &'t str, options: &Options) -> Checker<'t> {
+        Checker {
+            source,
+            options: *options,
+            found: Vec::new(),
+            lines: None,
+            frames: Vec::new(),
+            free: false,
+            imports: None,
+            locals: None,
+            refs: RefContext::Unknown,
+            depth: 0,
+        }
+    }
+
+    fn on(&self, check: Check) -> bool {
+        self.options.is_enabled(check)
+    }
+
+    fn report(&mut self, diagnostic: Diagnostic) {
+        self.found.push(diagnostic);
+    }
+
+    /// The line number of a span's start, as messages show it.
+    fn line(&mut self, span: Span) -> usize {
+        let source = self.source;
+        let index = self.lines.get_or_insert_with(|| LineIndex::new(source));
+        let line = index.line_column(span.start as usize).line;
+        line.saturating_add(self.options.first_line)
+            .saturating_sub(1)
+    }
+
+    /// The source text of a span, if the span is valid for it.
+    fn text(&self, span: Span) -> Option<&'t str> {
+        self.source.get(span.range())
+    }
+
+    /// All diagnostics, in source order.
+    fn finish(mut self) -> Vec<Diagnostic> {
+        self.found.sort_by_key(|d| (d.span().start, d.span().end));
+        self.found
+    }
+
+    fn graph(&mut self, graph: &'t Graph) {
+        if self.depth >= MAX_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        let frame = self.graph_frame(graph);
+        self.push_frame(frame);
+        for decl in graph.inputs.iter().chain(&graph.locals) {
+            if let Some(tensor) = &decl.initializer {
+                self.tensor(tensor);
+            }
+        }
+        self.body(&graph.nodes);
+        self.produced(graph.outputs.iter().map(|o| &o.name), "graph");
+        self.frames.pop();
+        self.depth -= 1;
+    }
+
+    fn function(&mut self, function: &'t Function) {
+        let mut attributes = HashSet::with_capacity(function.attributes.len());
+        let names = function.attributes.iter().map(|entry| match entry {
+            FunctionAttribute::Name(name) => name,
+            FunctionAttribute::Proto(attr) => &attr.name,
+        });
+        attributes.extend(names.clone().map(|name| name.text.as_str()));
+        if self.on(Check::DuplicateAttribute) {
+            let owner = format!("by function `{}`", function.name.text);
+            self.duplicate_names(names, &owner, "declared");
+        }
+        // Attribute defaults are values of their own: no scope, and no `@ref`.
+        let saved = std::mem::take(&mut self.frames);
+        self.refs = RefContext::Default;
+        for entry in &function.attributes {
+            if let FunctionAttribute::Proto(Attribute {
+                value: Some(value), ..
+            }) = entry
+            {
+                self.value(value);
+            }
+        }
+        self.frames = saved;
+        self.refs = RefContext::Function {
+            function,
+            attributes,
+        };
+        let frame = self.function_frame(function);
+        self.push_frame(frame);
+        self.body(&function.nodes);
+        self.produced(function.outputs.iter().map(|o| &o.name), "function");
+        self.frames.pop();
+    }
+
+    fn body(&mut self, nodes: &'t [Node]) {
+        for (index, node) in nodes.iter().enumerate() {
+            if let Some(frame) = self.frames.last_mut() {
+                frame.current = index;
+            }
+            self.node(node, index);
+        }
+    }
+
+    fn node(&mut self, node: &'t Node, index: usize) {
+        for input in &node.inputs {
+            self.use_value(input);
+        }
+        self.domain(node);
+        self.local_call(node);
+        if self.on(Check::DuplicateAttribute) {
+            self.duplicate_names(
+                node.attributes.iter().map(|a| &a.name),
+                "on this node",
+                "set",
+            );
+        }
+        for attribute in &node.attributes {
+            if let Some(value) = &attribute.value {
+                self.value(value);
+            }
+        }
+        self.define_outputs(node, index);
+    }
+
+    /// An attribute value: tensors, graphs and references.
+    fn value(&mut self, value: &'t AttrValue) {
+        match value {
+            AttrValue::Tensor(tensor) => self.tensor(tensor),
+            AttrValue::Tensors(tensors) => tensors.iter().for_each(|t| self.tensor(t)),
+            AttrValue::Graph(graph) => self.graph(graph),
+            AttrValue::Graphs(graphs) => graphs.iter().for_each(|g| self.graph(g)),
+            AttrValue::Ref(name) => self.attribute_ref(name),
+            _ => {}
+        }
+    }
+
+    /// Reports each name that repeats an earlier one of `names`, e.g. the attributes of a node.
+    /// Short lists (the usual case) are compared pairwise, without allocating.
+    fn duplicate_names(
+        &mut self,
+        names: impl Iterator<Item = &'t Name> + Clone,
+        owner: &str,
+        verb: &str,
+    ) {
+        const SHORT: usize = 8;
+        let count = names.clone().count();
+        if count < 2 {
+            return;
+        }
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for (index, name) in names.clone().enumerate() {
+            let first = if count <= SHORT {
+                names
+                    .clone()
+                    .take(index)
+                    .find(|earlier| earlier.text == name.text)
+                    .map(|earlier| earlier.span)
+            } else {
+                match seen.entry(name.text.as_str()) {
+                    Entry::Occupied(entry) => Some(*entry.get()),
+                    Entry::Vacant(entry) => {
+                        entry.insert(name.span);
+                        None
+                    }
+                }
+            };
+            if let Some(first) = first {
+                let diagnostic = Diagnostic::new(
+                    Some(Check::DuplicateAttribute),
+                    name.span,
+                    format!("attribute `{}` is already {verb} {owner}", name.text),
+                )
+                .with_label(first, format!("first {verb} here"));
+                self.report(diagnostic);
+            }
+        }
+    }
+}

@@ -1,0 +1,301 @@
+//! Structure: SSA, definition before use, scopes, produced outputs, duplicate inputs.
+//!
+//! Each graph or body gets a [`Frame`]: a map from every name it defines to its first
+//! definition, built up front, and the index of the node being checked. A definition at
+//! position `p` (0 for inputs and initializers, `i + 1` for the outputs of node `i`) is visible
+//! to node `i` when `p <= i`; an enclosing frame's current index is the node that holds the
+//! subgraph, so a subgraph sees the outer values defined before that node.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
+use super::{Check, Checker, Diagnostic};
+use crate::span::Span;
+use crate::syntax::{Function, Graph, Name, Node};
+
+/// The first definition of a name in a frame.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Def {
+    /// 0 for inputs and initializers, `i + 1` for the outputs of node `i`.
+    position: usize,
+    /// Which output of the node (for telling a definition from a redefinition).
+    slot: usize,
+    /// The defining name.
+    span: Span,
+}
+
+/// The names defined by one graph or body.
+pub(super) struct Frame<'t> {
+    defs: HashMap<&'t str, Def>,
+    /// The index of the node being checked; `usize::MAX` once all nodes are done.
+    pub current: usize,
+}
+
+/// Where a used name is defined, as seen from the current node.
+enum Resolution {
+    /// Defined before: fine.
+    Visible,
+    /// Defined only after the use, at this span.
+    Later(Span),
+    /// Not defined anywhere in scope.
+    Missing,
+}
+
+impl<'t> Frame<'t> {
+    fn with_capacity(capacity: usize) -> Frame<'t> {
+        Frame {
+            defs: HashMap::with_capacity(capacity),
+            current: 0,
+        }
+    }
+
+    /// Records the outputs of `nodes` after whatever the frame already defines. Redefinitions
+    /// keep the first definition; they are reported when their node is checked.
+    fn add_nodes(&mut self, nodes: &'t [Node]) {
+        for (index, node) in nodes.iter().enumerate() {
+            for (slot, output) in node.outputs.iter().enumerate() {
+                if !output.text.is_empty() {
+                    self.defs.entry(&output.text).or_insert(Def {
+                        position: index + 1,
+                        slot,
+                        span: output.span,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The frame of a node list: node outputs only.
+    pub fn for_nodes(nodes: &'t [Node]) -> Frame<'t> {
+        let mut frame = Frame::with_capacity(nodes.len());
+        frame.add_nodes(nodes);
+        frame
+    }
+
+    /// The definition of an input or initializer, the `slot`-th of its list.
+    fn input(slot: usize, span: Span) -> Def {
+        Def {
+            position: 0,
+            slot,
+            span,
+        }
+    }
+}
+
+impl<'t> Checker<'t> {
+    pub(super) fn push_frame(&mut self, frame: Frame<'t>) {
+        self.frames.push(frame);
+    }
+
+    /// The frame of a graph: inputs, initializers, node outputs. Reports inputs and
+    /// initializers named twice.
+    pub(super) fn graph_frame(&mut self, graph: &'t Graph) -> Frame<'t> {
+        let mut frame = Frame::with_capacity(graph.inputs.len() + graph.nodes.len());
+        let mut initializers: HashMap<&'t str, Span> = HashMap::new();
+        for (slot, decl) in graph.inputs.iter().enumerate() {
+            let name = &decl.info.name;
+            if name.text.is_empty() {
+                continue;
+            }
+            match frame.defs.entry(&name.text) {
+                Entry::Occupied(first) => {
+                    let first = first.get().span;
+                    self.duplicate_input(name, first, "graph input");
+                    continue;
+                }
+                Entry::Vacant(entry) => {
+                    entry.insert(Frame::input(slot, name.span));
+                }
+            }
+            if decl.initializer.is_some() {
+                initializers.insert(&name.text, name.span);
+            }
+        }
+        for (slot, decl) in graph.locals.iter().enumerate() {
+            let name = &decl.info.name;
+            if decl.initializer.is_none() || name.text.is_empty() {
+                continue;
+            }
+            match initializers.entry(&name.text) {
+                Entry::Occupied(first) => {
+                    let first = *first.get();
+                    self.duplicate_input(name, first, "initializer");
+                }
+                Entry::Vacant(entry) => {
+                    entry.insert(name.span);
+                    // An initializer named as an input is that input's default value.
+                    frame
+                        .defs
+                        .entry(&name.text)
+                        .or_insert(Frame::input(slot, name.span));
+                }
+            }
+        }
+        frame.add_nodes(&graph.nodes);
+        frame
+    }
+
+    /// The frame of a function body: its inputs and node outputs. Reports inputs named twice.
+    pub(super) fn function_frame(&mut self, function: &'t Function) -> Frame<'t> {
+        let mut frame = Frame::with_capacity(function.inputs.len() + function.nodes.len());
+        for (slot, input) in function.inputs.iter().enumerate() {
+            let name = &input.name;
+            if name.text.is_empty() {
+                continue;
+            }
+            match frame.defs.entry(&name.text) {
+                Entry::Occupied(first) => {
+                    let first = first.get().span;
+                    self.duplicate_input(name, first, "function input");
+                }
+                Entry::Vacant(entry) => {
+                    entry.insert(Frame::input(slot, name.span));
+                }
+            }
+        }
+        frame.add_nodes(&function.nodes);
+        frame
+    }
+
+    fn duplicate_input(&mut self, name: &Name, first: Span, what: &str) {
+        if !self.on(Check::DuplicateInput) {
+            return;
+        }
+        let line = self.line(first);
+        let diagnostic = Diagnostic::new(
+            Some(Check::DuplicateInput),
+            name.span,
+            format!("{what} `{}` is already declared at line {line}", name.text),
+        )
+        .with_label(first, "first declared here");
+        self.report(diagnostic);
+    }
+
+    /// Where `name` is defined, seen from the current node of every frame.
+    fn resolve(&self, name: &str) -> Resolution {
+        let mut later = None;
+        for frame in self.frames.iter().rev() {
+            if let Some(def) = frame.defs.get(name) {
+                if def.position <= frame.current {
+                    return Resolution::Visible;
+                }
+                later.get_or_insert(def.span);
+            }
+        }
+        later.map_or(Resolution::Missing, Resolution::Later)
+    }
+
+    /// A node input: defined before, and somewhere.
+    pub(super) fn use_value(&mut self, name: &'t Name) {
+        if name.text.is_empty() {
+            return;
+        }
+        match self.resolve(&name.text) {
+            Resolution::Visible => {}
+            Resolution::Later(definition) => self.used_too_early(name, definition),
+            Resolution::Missing => {
+                if !self.free && self.on(Check::UndefinedValue) {
+                    self.report(Diagnostic::new(
+                        Some(Check::UndefinedValue),
+                        name.span,
+                        format!("value `{}` is used but never defined", name.text),
+                    ));
+                }
+            }
+        }
+    }
+
+    fn used_too_early(&mut self, name: &Name, definition: Span) {
+        if !self.on(Check::UseBeforeDefinition) {
+            return;
+        }
+        let line = self.line(definition);
+        let diagnostic = Diagnostic::new(
+            Some(Check::UseBeforeDefinition),
+            name.span,
+            format!(
+                "value `{}` is used before its definition at line {line}",
+                name.text
+            ),
+        )
+        .with_label(definition, "defined here");
+        self.report(diagnostic);
+    }
+
+    /// The outputs of node `index` of the innermost frame: each must be a first definition, in
+    /// this frame and among the visible values of the enclosing ones.
+    pub(super) fn define_outputs(&mut self, node: &'t Node, index: usize) {
+        if !self.on(Check::DuplicateDefinition) {
+            return;
+        }
+        let Some((frame, outer)) = self.frames.split_last() else {
+            return;
+        };
+        let mut clashes: Vec<(&'t Name, Span, bool)> = Vec::new();
+        for (slot, output) in node.outputs.iter().enumerate() {
+            if output.text.is_empty() {
+                continue;
+            }
+            match frame.defs.get(output.text.as_str()) {
+                Some(def) if def.position != index + 1 || def.slot != slot => {
+                    clashes.push((output, def.span, false));
+                }
+                _ => {
+                    let shadowed = outer.iter().rev().find_map(|frame| {
+                        frame
+                            .defs
+                            .get(output.text.as_str())
+                            .filter(|def| def.position <= frame.current)
+                    });
+                    if let Some(def) = shadowed {
+                        clashes.push((output, def.span, true));
+                    }
+                }
+            }
+        }
+        for (output, first, outer) in clashes {
+            let line = self.line(first);
+            let place = if outer { " in an enclosing graph" } else { "" };
+            let diagnostic = Diagnostic::new(
+                Some(Check::DuplicateDefinition),
+                output.span,
+                format!("`{}` is already defined{place} at line {line}", output.text),
+            )
+            .with_label(first, "first defined here");
+            self.report(diagnostic);
+        }
+    }
+
+    /// The outputs of the innermost graph or function, once all its nodes are checked.
+    pub(super) fn produced(&mut self, outputs: impl Iterator<Item = &'t Name>, what: &str) {
+        if let Some(frame) = self.frames.last_mut() {
+            frame.current = usize::MAX;
+        }
+        for output in outputs {
+            if output.text.is_empty() {
+                continue;
+            }
+            match self.resolve(&output.text) {
+                Resolution::Visible => {}
+                Resolution::Later(definition) => self.used_too_early(output, definition),
+                Resolution::Missing => {
+                    if !self.free && self.on(Check::UnproducedOutput) {
+                        let sources = if what == "graph" {
+                            "no input, initializer or node"
+                        } else {
+                            "no input or node"
+                        };
+                        self.report(Diagnostic::new(
+                            Some(Check::UnproducedOutput),
+                            output.span,
+                            format!(
+                                "{what} output `{}` is never produced: {sources} defines it",
+                                output.text
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+}

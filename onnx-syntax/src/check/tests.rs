@@ -1,0 +1,963 @@
+//! Unit tests of every check: what it catches (message and span) and what it lets through.
+
+use super::*;
+use crate::syntax::{TensorData, TensorValues};
+
+/// What a diagnostic says and the text it points at.
+type Found<'a> = (Option<Check>, String, &'a str);
+
+fn show<'a>(text: &'a str, found: &[Diagnostic]) -> Vec<Found<'a>> {
+    found
+        .iter()
+        .map(|d| {
+            (
+                d.check(),
+                d.message().to_owned(),
+                text.get(d.span().range()).unwrap_or("<bad span>"),
+            )
+        })
+        .collect()
+}
+
+fn on_model(text: &str) -> Vec<Diagnostic> {
+    model(
+        &Parser::new(text).and_then(Parser::model).unwrap(),
+        text,
+        &Options::default(),
+    )
+}
+
+fn on_graph(text: &str) -> Vec<Diagnostic> {
+    graph(
+        &Parser::new(text).and_then(Parser::graph).unwrap(),
+        text,
+        &Options::default(),
+    )
+}
+
+fn on_function(text: &str) -> Vec<Diagnostic> {
+    function(
+        &Parser::new(text).and_then(Parser::function).unwrap(),
+        text,
+        &Options::default(),
+    )
+}
+
+fn on_functions(text: &str) -> Vec<Diagnostic> {
+    functions(
+        &Parser::new(text).and_then(Parser::functions).unwrap(),
+        text,
+        &Options::default(),
+    )
+}
+
+fn on_node(text: &str) -> Vec<Diagnostic> {
+    node(
+        &Parser::new(text).and_then(Parser::node).unwrap(),
+        text,
+        &Options::default(),
+    )
+}
+
+fn on_nodes(text: &str) -> Vec<Diagnostic> {
+    nodes(
+        &Parser::new(text).and_then(Parser::nodes).unwrap(),
+        text,
+        &Options::default(),
+    )
+}
+
+/// The span of the `nth` (0-based) occurrence of `needle` in `text`.
+fn nth(text: &str, needle: &str, nth: usize) -> Span {
+    let start = text
+        .match_indices(needle)
+        .nth(nth)
+        .unwrap_or_else(|| panic!("no occurrence {nth} of {needle:?}"))
+        .0;
+    Span::new(start as u32, (start + needle.len()) as u32)
+}
+
+const HEADER: &str = r#"<opset_import: ["" : 21]>"#;
+
+fn with_header(graph: &str) -> String {
+    format!("{HEADER}\n{graph}")
+}
+
+// ---- duplicate_definition ----
+
+#[test]
+fn a_value_defined_by_two_nodes_is_reported_at_the_second_with_the_first_labelled() {
+    let text = "g (x) => (y) {\n  t = Abs(x)\n  t = Neg(x)\n  y = Relu(t)\n}";
+    let found = on_graph(text);
+    assert_eq!(
+        show(text, &found),
+        [(
+            Some(Check::DuplicateDefinition),
+            "`t` is already defined at line 2".to_owned(),
+            "t"
+        )]
+    );
+    assert_eq!(found[0].span(), nth(text, "t", 1));
+    assert_eq!(found[0].labels()[0].span, nth(text, "t", 0));
+    assert_eq!(found[0].labels()[0].message, "first defined here");
+}
+
+#[test]
+fn node_outputs_may_not_redefine_inputs_initializers_or_their_own_outputs() {
+    let text = "g (x) => (y) <float[1] w = {1}> { x = Abs(w)  w = Neg(x)  a, a = Split(x)  y = Add(a, w) }";
+    let found = show(text, &on_graph(text));
+    assert_eq!(
+        found,
+        [
+            (
+                Some(Check::DuplicateDefinition),
+                "`x` is already defined at line 1".to_owned(),
+                "x"
+            ),
+            (
+                Some(Check::DuplicateDefinition),
+                "`w` is already defined at line 1".to_owned(),
+                "w"
+            ),
+            (
+                Some(Check::DuplicateDefinition),
+                "`a` is already defined at line 1".to_owned(),
+                "a"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_subgraph_node_may_not_redefine_a_visible_outer_value_but_a_subgraph_input_may_shadow() {
+    let text = "g (x, c) => (y) { t = Abs(x)  y = If (c) <then_branch = a () => (r) { t = Neg(x)  r = Abs(t) }, else_branch = b (t) => (t) { }> }";
+    let found = on_graph(text);
+    assert_eq!(
+        show(text, &found),
+        [(
+            Some(Check::DuplicateDefinition),
+            "`t` is already defined in an enclosing graph at line 1".to_owned(),
+            "t"
+        )]
+    );
+    assert_eq!(found[0].span(), nth(text, "t", 2));
+    assert_eq!(found[0].labels()[0].span, nth(text, "t", 0));
+}
+
+#[test]
+fn empty_outputs_are_not_definitions() {
+    let text = r#"g (x) => (y) { "", y, "" = Split(x)  ,z = Split(x) }"#;
+    assert!(on_graph(text).is_empty());
+}
+
+// ---- use_before_definition ----
+
+#[test]
+fn a_use_before_the_defining_node_is_reported_with_the_definition_labelled() {
+    let text = "g (x) => (y) {\n  y = Relu(t)\n  t = Abs(x)\n}";
+    let found = on_graph(text);
+    assert_eq!(
+        show(text, &found),
+        [(
+            Some(Check::UseBeforeDefinition),
+            "value `t` is used before its definition at line 3".to_owned(),
+            "t"
+        )]
+    );
+    assert_eq!(found[0].labels()[0].span, nth(text, "t", 1));
+    assert_eq!(found[0].labels()[0].message, "defined here");
+}
+
+#[test]
+fn a_subgraph_sees_outer_values_defined_before_its_node_only() {
+    let before = "g (x, c) => (y) { t = Abs(x)  y = If (c) <then_branch = a () => (r) { r = Neg(t) }, else_branch = b () => (t) { }> }";
+    assert!(on_graph(before).is_empty());
+    let after = "g (x, c) => (y) { y = If (c) <then_branch = a () => (r) { r = Neg(t) }, else_branch = b () => (x) { }>  t = Abs(x) }";
+    assert_eq!(
+        show(after, &on_graph(after)),
+        [(
+            Some(Check::UseBeforeDefinition),
+            "value `t` is used before its definition at line 1".to_owned(),
+            "t"
+        )]
+    );
+}
+
+#[test]
+fn a_node_cannot_consume_its_own_output() {
+    let text = "x = Add(x, y)";
+    assert_eq!(
+        show(text, &on_node(text)),
+        [(
+            Some(Check::UseBeforeDefinition),
+            "value `x` is used before its definition at line 1".to_owned(),
+            "x"
+        )]
+    );
+}
+
+// ---- undefined_value ----
+
+#[test]
+fn every_use_of_an_undefined_value_is_reported() {
+    let text = "g (x) => (y) { t = Add(x, q)  y = Mul(t, q) }";
+    let found = on_graph(text);
+    assert_eq!(
+        show(text, &found),
+        [
+            (
+                Some(Check::UndefinedValue),
+                "value `q` is used but never defined".to_owned(),
+                "q"
+            ),
+            (
+                Some(Check::UndefinedValue),
+                "value `q` is used but never defined".to_owned(),
+                "q"
+            ),
+        ]
+    );
+    assert_eq!(found[1].span(), nth(text, "q", 1));
+}
+
+#[test]
+fn subgraphs_in_lists_of_graphs_see_the_enclosing_scopes() {
+    let text = "g (x) => (y) { y = Foo <gs = [a () => (r) { r = Abs(x) }, b () => (s) { s = Abs(z) }]> () }";
+    assert_eq!(
+        show(text, &on_graph(text)),
+        [(
+            Some(Check::UndefinedValue),
+            "value `z` is used but never defined".to_owned(),
+            "z"
+        )]
+    );
+}
+
+#[test]
+fn values_of_a_subgraph_do_not_leak_into_the_enclosing_graph() {
+    let text = "g (c) => (y) { y = If (c) <then_branch = a () => (r) { r = Abs(c) }, else_branch = b () => (c) { }>  z = Abs(r) }";
+    assert_eq!(
+        show(text, &on_graph(text)),
+        [(
+            Some(Check::UndefinedValue),
+            "value `r` is used but never defined".to_owned(),
+            "r"
+        )]
+    );
+}
+
+#[test]
+fn empty_inputs_are_missing_optional_operands() {
+    let text = r#"g (x) => (y) { y = Clip(x, "", "")  z = Clip(x, , ) }"#;
+    assert!(on_graph(text).is_empty());
+}
+
+#[test]
+fn a_function_body_sees_its_inputs_and_nothing_else() {
+    assert!(on_function("F (x, y) => (z) { z = Add(x, y) }").is_empty());
+    let text = "F (x) => (z) { z = Add(x, y) }";
+    assert_eq!(
+        show(text, &on_function(text)),
+        [(
+            Some(Check::UndefinedValue),
+            "value `y` is used but never defined".to_owned(),
+            "y"
+        )]
+    );
+}
+
+#[test]
+fn node_lists_treat_undefined_names_as_inputs_of_the_context() {
+    assert!(on_nodes("t = Abs(x)  y = If (t) <g = a () => (r) { r = Abs(w) }>").is_empty());
+    assert!(on_node("y = Add(x, z)").is_empty());
+}
+
+// ---- unproduced_output ----
+
+#[test]
+fn a_graph_output_that_nothing_defines_is_reported() {
+    let text = "g (x) => (y, z) { y = Abs(x) }";
+    assert_eq!(
+        show(text, &on_graph(text)),
+        [(
+            Some(Check::UnproducedOutput),
+            "graph output `z` is never produced: no input, initializer or node defines it"
+                .to_owned(),
+            "z"
+        )]
+    );
+    let text = "F (x) => (y) { }";
+    assert_eq!(
+        show(text, &on_function(text)),
+        [(
+            Some(Check::UnproducedOutput),
+            "function output `y` is never produced: no input or node defines it".to_owned(),
+            "y"
+        )]
+    );
+}
+
+#[test]
+fn outputs_may_be_inputs_initializers_or_outer_values() {
+    assert!(on_graph("g (x) => (x, w) <float[1] w = {1}> { }").is_empty());
+    let text = "g (x, c) => (y) { t = Abs(x)  y = If (c) <then_branch = a () => (t) { }, else_branch = b () => (x) { }> }";
+    assert!(on_graph(text).is_empty());
+}
+
+// ---- duplicate_input ----
+
+#[test]
+fn inputs_and_initializers_named_twice_are_reported() {
+    let text = "g (float x, float x) => (x) <float[1] w = {1}, float[1] w = {2}> { }";
+    let found = on_graph(text);
+    assert_eq!(
+        show(text, &found),
+        [
+            (
+                Some(Check::DuplicateInput),
+                "graph input `x` is already declared at line 1".to_owned(),
+                "x"
+            ),
+            (
+                Some(Check::DuplicateInput),
+                "initializer `w` is already declared at line 1".to_owned(),
+                "w"
+            ),
+        ]
+    );
+    assert_eq!(found[0].span(), nth(text, "x", 1));
+    assert_eq!(found[0].labels()[0].span, nth(text, "x", 0));
+    let text = "F (a, a) => (b) { b = Abs(a) }";
+    assert_eq!(
+        show(text, &on_function(text)),
+        [(
+            Some(Check::DuplicateInput),
+            "function input `a` is already declared at line 1".to_owned(),
+            "a"
+        )]
+    );
+}
+
+#[test]
+fn an_initializer_named_as_an_input_is_its_default_not_a_duplicate() {
+    assert!(on_graph("g (float[1] w = {1}) => (w) { }").is_empty());
+    assert!(on_graph("g (float[1] w) => (w) <float[1] w = {1}> { }").is_empty());
+    let text = "g (float[1] w = {1}) => (w) <float[1] w = {2}> { }";
+    assert_eq!(
+        show(text, &on_graph(text)),
+        [(
+            Some(Check::DuplicateInput),
+            "initializer `w` is already declared at line 1".to_owned(),
+            "w"
+        )]
+    );
+}
+
+// ---- undeclared_domain ----
+
+#[test]
+fn a_domain_missing_from_the_model_imports_is_reported_once_with_a_count() {
+    let text = with_header("g (x) => (y) { t = com.x.Foo(x)  u = com.x.Bar(t)  y = Relu(u) }");
+    let found = on_model(&text);
+    assert_eq!(
+        show(&text, &found),
+        [(
+            Some(Check::UndeclaredDomain),
+            "operator `com.x.Foo` is in domain \"com.x\", which the model does not import: its \
+             opset_import has \"\" (1 more node uses it)"
+                .to_owned(),
+            "com.x.Foo"
+        )]
+    );
+}
+
+#[test]
+fn a_model_without_imports_imports_nothing() {
+    let text = "g (x) => (y) { y = Relu(x) }";
+    assert_eq!(
+        show(text, &on_model(text)),
+        [(
+            Some(Check::UndeclaredDomain),
+            "operator `Relu` is in domain \"\", which the model does not import: its \
+             opset_import is empty"
+                .to_owned(),
+            "Relu"
+        )]
+    );
+}
+
+#[test]
+fn ai_onnx_and_the_empty_domain_are_the_same() {
+    assert!(on_model(&with_header("g (x) => (y) { y = ai.onnx.Relu(x) }")).is_empty());
+    let text = r#"<opset_import: ["ai.onnx" : 21]> g (x) => (y) { y = Relu(x) }"#;
+    assert!(on_model(text).is_empty());
+}
+
+#[test]
+fn subgraph_nodes_use_the_model_imports() {
+    let text = with_header(
+        "g (c) => (y) { y = If (c) <then_branch = a () => (r) { r = com.y.Foo(c) }, else_branch = b () => (c) { }> }",
+    );
+    let found = show(&text, &on_model(&text));
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].2, "com.y.Foo");
+}
+
+#[test]
+fn model_functions_use_their_own_imports_or_else_the_models() {
+    let text = r#"<opset_import: ["" : 21, "com.m" : 1, "local" : 1]>
+g (x) => (y) { y = local.F(x) }
+<domain: "local", opset_import: ["" : 21]>
+F (x) => (y) { t = com.m.Foo(x)  y = Abs(t) }
+<domain: "local">
+G (x) => (y) { t = com.m.Foo(x)  y = Abs(t) }"#;
+    let found = on_model(text);
+    assert_eq!(
+        show(text, &found),
+        [(
+            Some(Check::UndeclaredDomain),
+            "operator `com.m.Foo` is in domain \"com.m\", which function `F` does not import: \
+             its opset_import has \"\""
+                .to_owned(),
+            "com.m.Foo"
+        )]
+    );
+    assert_eq!(found[0].span(), nth(text, "com.m.Foo", 0));
+}
+
+#[test]
+fn an_inheriting_function_says_so() {
+    let text = r#"<opset_import: ["" : 21, "local" : 1]>
+g (x) => (y) { y = local.F(x) }
+<domain: "local">
+F (x) => (y) { y = com.m.Foo(x) }"#;
+    assert_eq!(
+        on_model(text)[0].message(),
+        "operator `com.m.Foo` is in domain \"com.m\", which the model (whose opset_import \
+         function `F` inherits, having none) does not import: its opset_import has \"\", \"local\""
+    );
+}
+
+#[test]
+fn imports_are_not_checked_where_they_are_unknown() {
+    assert!(on_graph("g (x) => (y) { y = com.x.Foo(x) }").is_empty());
+    assert!(on_function("F (x) => (y) { y = com.x.Foo(x) }").is_empty());
+    assert!(on_node("y = com.x.Foo(x)").is_empty());
+    let text = r#"<opset_import: []> F (x) => (y) { y = Abs(x) }"#;
+    assert_eq!(on_function(text).len(), 1);
+}
+
+// ---- unresolved_function ----
+
+const LOCAL: &str = r#"<opset_import: ["" : 21, "local" : 1]>
+g (x) => (y) { CALL }
+<domain: "local", opset_import: ["" : 21]>
+Square (x) => (y) { y = Mul(x, x) }
+<domain: "local", overload: "v2", opset_import: ["" : 21]>
+Cube (x) => (y) { t = Mul(x, x)  y = Mul(t, x) }"#;
+
+fn local(call: &str) -> String {
+    LOCAL.replace("CALL", call)
+}
+
+#[test]
+fn calls_to_local_functions_resolve_by_name_and_overload() {
+    assert!(on_model(&local("y = local.Square(x)")).is_empty());
+    assert!(on_model(&local("y = local.Cube:v2(x)")).is_empty());
+}
+
+#[test]
+fn a_call_to_no_local_function_is_reported() {
+    let text = local("y = local.Sqaure(x)");
+    assert_eq!(
+        show(&text, &on_model(&text)),
+        [(
+            Some(Check::UnresolvedFunction),
+            "no function `local.Sqaure` is defined in domain \"local\"; the functions there \
+             are `Square`, `Cube`"
+                .to_owned(),
+            "local.Sqaure"
+        )]
+    );
+}
+
+#[test]
+fn a_call_with_the_wrong_or_no_overload_is_reported() {
+    let text = local("y = local.Cube:v3(x)");
+    assert_eq!(
+        show(&text, &on_model(&text)),
+        [(
+            Some(Check::UnresolvedFunction),
+            "function `local.Cube` has no overload `v3`; its overloads are `v2`".to_owned(),
+            "local.Cube:v3"
+        )]
+    );
+    let text = local("y = local.Cube(x)");
+    assert_eq!(
+        on_model(&text)[0].message(),
+        "function `local.Cube` is defined only with overloads `v2`: name one, as in `local.Cube:v2`"
+    );
+    let text = local("y = local.Square:v2(x)");
+    assert_eq!(
+        on_model(&text)[0].message(),
+        "function `local.Square` has no overload `v2`; its overloads are none"
+    );
+}
+
+#[test]
+fn standard_and_foreign_domains_are_not_resolved_against_local_functions() {
+    let text = r#"<opset_import: ["" : 21, "com.ms" : 1]>
+g (x) => (y) { t = com.ms.Gelu(x)  y = Relu(t) }
+F (x) => (y) { y = Abs(x) }"#;
+    assert!(on_model(text).is_empty());
+}
+
+#[test]
+fn a_library_resolves_calls_against_its_own_functions() {
+    let text = r#"<domain: "my"> F (x) => (y) { y = Abs(x) }
+<domain: "my"> G (x) => (y) { y = my.H(x) }"#;
+    assert_eq!(
+        show(text, &on_functions(text)),
+        [(
+            Some(Check::UnresolvedFunction),
+            "no function `my.H` is defined in domain \"my\"; the functions there are `F`, `G`"
+                .to_owned(),
+            "my.H"
+        )]
+    );
+}
+
+// ---- invalid_attribute_ref ----
+
+#[test]
+fn a_reference_outside_a_function_is_reported_with_its_at_sign() {
+    let text = with_header("g (x) => (y) { y = Foo <a = @b> (x) }");
+    let found = on_model(&text);
+    assert_eq!(
+        show(&text, &found),
+        [(
+            Some(Check::InvalidAttributeRef),
+            "attribute reference `@b` outside a function body: only the nodes of a function can \
+             refer to its attributes"
+                .to_owned(),
+            "@b"
+        )]
+    );
+    let text = "g (x) => (y) { y = Foo <a: int = @b> (x) }";
+    assert_eq!(show(text, &on_graph(text))[0].2, "@b");
+}
+
+#[test]
+fn a_reference_must_name_an_attribute_of_its_function() {
+    let ok = "F <a, b: int = 2> (x) => (y) { y = Foo <p = @a, q = @b> (x) }";
+    assert!(on_function(ok).is_empty());
+    let text = "F <a, b: int = 2> (x) => (y) { y = Foo <p = @c> (x) }";
+    assert_eq!(
+        show(text, &on_function(text)),
+        [(
+            Some(Check::InvalidAttributeRef),
+            "`@c` names no attribute of function `F`; its attributes are `a`, `b`".to_owned(),
+            "@c"
+        )]
+    );
+    let text = "F (x) => (y) { y = Foo <p = @c> (x) }";
+    assert_eq!(
+        on_function(text)[0].message(),
+        "`@c` names no attribute of function `F`, which has no attributes"
+    );
+}
+
+#[test]
+fn references_in_subgraphs_of_a_function_body_are_checked_against_the_function() {
+    let ok = "F <k> (x, c) => (y) { y = If (c) <then_branch = a () => (r) { r = Foo <p = @k> (x) }, else_branch = b () => (x) { }> }";
+    assert!(on_function(ok).is_empty());
+    let bad = ok.replace("@k", "@j");
+    assert_eq!(on_function(&bad).len(), 1);
+}
+
+#[test]
+fn a_default_value_cannot_be_a_reference() {
+    let text = "F <a, b: int = @a> (x) => (y) { y = Abs(x) }";
+    assert_eq!(
+        show(text, &on_function(text)),
+        [(
+            Some(Check::InvalidAttributeRef),
+            "the default value of a function attribute cannot be a reference, found `@a`"
+                .to_owned(),
+            "@a"
+        )]
+    );
+}
+
+#[test]
+fn references_in_lone_nodes_are_not_checked() {
+    assert!(on_node("y = Foo <a = @b> (x)").is_empty());
+}
+
+// ---- duplicate_attribute ----
+
+#[test]
+fn an_attribute_set_twice_on_a_node_is_reported() {
+    let text = "y = Foo <axis = 1, keep = 0, axis = 2> (x)";
+    let found = on_node(text);
+    assert_eq!(
+        show(text, &found),
+        [(
+            Some(Check::DuplicateAttribute),
+            "attribute `axis` is already set on this node".to_owned(),
+            "axis"
+        )]
+    );
+    assert_eq!(found[0].span(), nth(text, "axis", 1));
+    assert_eq!(found[0].labels()[0].span, nth(text, "axis", 0));
+    assert_eq!(found[0].labels()[0].message, "first set here");
+}
+
+#[test]
+fn long_attribute_lists_find_every_repeat() {
+    let attributes: Vec<String> = (0..20).map(|i| format!("a{} = {i}", i % 7)).collect();
+    let text = format!("y = Foo <{}> (x)", attributes.join(", "));
+    let found = on_node(&text);
+    assert_eq!(found.len(), 13);
+    assert!(
+        found
+            .iter()
+            .all(|d| d.check() == Some(Check::DuplicateAttribute))
+    );
+}
+
+#[test]
+fn a_function_declaring_an_attribute_twice_is_reported() {
+    let text = "F <a, b, a: int = 1> (x) => (y) { y = Abs(x) }";
+    assert_eq!(
+        show(text, &on_function(text)),
+        [(
+            Some(Check::DuplicateAttribute),
+            "attribute `a` is already declared by function `F`".to_owned(),
+            "a"
+        )]
+    );
+}
+
+// ---- element_count_mismatch ----
+
+#[test]
+fn too_few_values_point_at_the_block_and_too_many_at_the_extra_values() {
+    let text = "g () => (w, v) <float[2, 3] w = {1, 2, 3}, int64[2] v = {1, 2, 3, 4}> { }";
+    assert_eq!(
+        show(text, &on_graph(text)),
+        [
+            (
+                Some(Check::ElementCountMismatch),
+                "expected 6 values for `float[2, 3]`, found 3".to_owned(),
+                "{1, 2, 3}"
+            ),
+            (
+                Some(Check::ElementCountMismatch),
+                "expected 2 values for `int64[2]`, found 4".to_owned(),
+                "3, 4"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn packed_and_complex_types_count_by_their_layout() {
+    let ok = "y = Foo <a = int4[3] {33, 4}, b = uint2[5] {228, 1}, c = float4e2m1[2] {33}, d = complex64[2] {1, 2, 3, 4}, e = float[0] {}, f = string[2] {\"a\", \"b\"}> ()";
+    assert!(on_node(ok).is_empty());
+    let text = "y = Foo <a = int4[4] {1, 2, 3, 4}> ()";
+    assert_eq!(
+        show(text, &on_node(text)),
+        [(
+            Some(Check::ElementCountMismatch),
+            "expected 2 values for `int4[4]` (two 4-bit elements per value), found 4".to_owned(),
+            "3, 4"
+        )]
+    );
+    let text = "y = Foo <a = complex128 {1}> ()";
+    assert_eq!(
+        show(text, &on_node(text)),
+        [(
+            Some(Check::ElementCountMismatch),
+            "expected 2 values for the scalar `complex128` (real and imaginary parts \
+             interleaved), found 1"
+                .to_owned(),
+            "{1}"
+        )]
+    );
+}
+
+#[test]
+fn external_and_absent_data_are_exempt() {
+    let text = r#"g () => (w, v) <float[1000] w = ["location": "w.bin"], float[3] v = > { }"#;
+    assert!(on_graph(text).is_empty());
+    assert!(on_node("y = Foo <t = float[3] t> ()").is_empty());
+}
+
+#[test]
+fn negative_dims_point_at_the_type() {
+    let text = "y = Foo <t = float[2, -1] {1}> ()";
+    assert_eq!(
+        show(text, &on_node(text)),
+        [(
+            Some(Check::ElementCountMismatch),
+            "`float[2, -1]` has the negative dimension -1: expected sizes of 0 or more".to_owned(),
+            "float[2, -1]"
+        )]
+    );
+}
+
+#[test]
+fn tensors_in_lists_and_subgraphs_and_defaults_are_counted() {
+    let text = "F <d: tensor = float[2] {1}> (x) => (y) { y = Foo <ts = [float[1] {1, 2}], g = a () => (r) { r = Constant <value = int8[2] {1}> () }> (x) }";
+    let found = on_function(text);
+    assert_eq!(found.len(), 3);
+    assert!(
+        found
+            .iter()
+            .all(|d| d.check() == Some(Check::ElementCountMismatch))
+    );
+}
+
+// ---- literal_out_of_range ----
+
+#[test]
+fn each_out_of_range_literal_is_pointed_at() {
+    let text =
+        "y = Foo <a = uint8[4] {1, 256, -1, 255}, b = int8[2] {-128, 128}, c = bool[2] {1, 2}> ()";
+    assert_eq!(
+        show(text, &on_node(text)),
+        [
+            (
+                Some(Check::LiteralOutOfRange),
+                "`256` is out of range for uint8: expected 0..=255".to_owned(),
+                "256"
+            ),
+            (
+                Some(Check::LiteralOutOfRange),
+                "`-1` is out of range for uint8: expected 0..=255".to_owned(),
+                "-1"
+            ),
+            (
+                Some(Check::LiteralOutOfRange),
+                "`128` is out of range for int8: expected -128..=127".to_owned(),
+                "128"
+            ),
+            (
+                Some(Check::LiteralOutOfRange),
+                "`2` is out of range for bool: expected 0 or 1".to_owned(),
+                "2"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn bit_patterns_and_packed_values_are_checked_against_their_width() {
+    let ok = "y = Foo <a = float16[1] {65535}, b = bfloat16[1] {0}, c = float8e4m3fn[1] {255}, d = float6e2m3[1] {63}, e = int4[2] {255}, f = uint2[4] {255}, g = int16[1] {-32768}, h = uint16[1] {65535}, i = int32[1] {-2147483648}> ()";
+    assert!(on_node(ok).is_empty());
+    let text = "y = Foo <a = float16[1] {65536}, b = float8e5m2[1] {256}, c = float6e3m2[1] {64}, d = int4[2] {-1}, e = int2[4] {256}> ()";
+    let found: Vec<String> = on_node(text)
+        .iter()
+        .map(|d| d.message().to_owned())
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "`65536` is out of range for float16, whose values are 16-bit patterns: expected 0..=65535",
+            "`256` is out of range for float8e5m2, whose values are 8-bit patterns: expected 0..=255",
+            "`64` is out of range for float6e3m2, whose values are 6-bit patterns: expected 0..=63",
+            "`-1` is out of range for int4, whose values are bytes of two 4-bit elements: expected 0..=255",
+            "`256` is out of range for int2, whose values are bytes of four 2-bit elements: expected 0..=255",
+        ]
+    );
+}
+
+#[test]
+fn unsigned_64_and_32_bit_values_flag_minus_signs_and_overflow() {
+    let text = "y = Foo <a = uint64[3] {1, -1, -0}, b = uint32[3] {4294967295, 4294967296, -1}> ()";
+    assert_eq!(
+        show(text, &on_node(text)),
+        [
+            (
+                Some(Check::LiteralOutOfRange),
+                "`-1` is out of range for uint64: expected 0..=18446744073709551615 (a minus sign \
+                 wraps around to 18446744073709551615)"
+                    .to_owned(),
+                "-1"
+            ),
+            (
+                Some(Check::LiteralOutOfRange),
+                "`4294967296` is out of range for uint32: expected 0..=4294967295".to_owned(),
+                "4294967296"
+            ),
+            (
+                Some(Check::LiteralOutOfRange),
+                "`-1` is out of range for uint32: expected 0..=4294967295".to_owned(),
+                "-1"
+            ),
+        ]
+    );
+    // A minus sign in a comment is not a literal's.
+    let text = "y = Foo <a = uint64[2] {1, # -1\n 2}> ()";
+    assert!(on_node(text).is_empty());
+}
+
+#[test]
+fn elements_are_located_across_lines_and_comments() {
+    let text = "g () => (w) <uint8[3] w = {\n  1, # one\n  2,\n  300 # big\n}> { }";
+    let found = on_graph(text);
+    assert_eq!(show(text, &found)[0].2, "300");
+    assert_eq!(
+        found[0].render(text, None),
+        "\
+error[literal_out_of_range]: `300` is out of range for uint8: expected 0..=255
+ --> 4:3
+  |
+4 |   300 # big
+  |   ^^^
+"
+    );
+}
+
+// ---- options ----
+
+#[test]
+fn each_check_can_be_switched_off_alone() {
+    let text = r#"<opset_import: ["" : 21, "local" : 1]>
+g (x, x) => (y, out) <float[2] w = {1}, uint8[1] b = {300}> {
+  t = Abs(q)
+  t = Foo <a = @r, k = 1, k = 2> (u)
+  u = Abs(x)
+  y = com.z.Bar(t)
+  v = local.Nope(x)
+}
+<domain: "local", opset_import: ["" : 21]> F (x) => (y) { y = Abs(x) }"#;
+    let tree = Parser::new(text).and_then(Parser::model).unwrap();
+    let all = model(&tree, text, &Options::default());
+    let fired: HashSet<Check> = all.iter().filter_map(Diagnostic::check).collect();
+    assert_eq!(fired.len(), Check::ALL.len(), "{all:#?}");
+    for check in Check::ALL {
+        let without = model(&tree, text, &Options::default().allow(check));
+        assert!(without.iter().all(|d| d.check() != Some(check)), "{check}");
+        assert!(without.len() < all.len(), "{check}");
+        let only = model(&tree, text, &Options::none().deny(check));
+        assert!(
+            !only.is_empty() && only.iter().all(|d| d.check() == Some(check)),
+            "{check}"
+        );
+    }
+    assert!(model(&tree, text, &Options::none()).is_empty());
+}
+
+#[test]
+fn check_names_round_trip_and_are_snake_case() {
+    for check in Check::ALL {
+        assert_eq!(Check::from_name(check.name()), Some(check));
+        assert!(
+            check
+                .name()
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b == b'_')
+        );
+        assert!(!check.description().is_empty());
+    }
+    assert_eq!(Check::from_name("unchecked"), None);
+}
+
+#[test]
+fn text_level_methods_turn_parse_errors_into_diagnostics() {
+    let err = Options::default().check_node("y = Relu(x);").unwrap_err();
+    let parse = crate::parse_node("y = Relu(x);").unwrap_err();
+    assert_eq!(err.len(), 1);
+    assert_eq!(err.list()[0].check(), None);
+    assert_eq!(err.to_string(), parse.to_string());
+    assert_eq!(
+        Diagnostics::from(parse.clone()).to_string(),
+        parse.to_string()
+    );
+    let parse = parse.with_origin("n.onnxtxt");
+    assert_eq!(
+        Diagnostics::from(parse.clone()).to_string(),
+        parse.to_string()
+    );
+}
+
+#[test]
+fn diagnostics_display_every_problem_in_source_order() {
+    let text = "g (x) => (y) {\n  y = Add(p, x)\n  z = Neg(q)\n}";
+    let err = Options::default().check_graph(text).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "\
+error[undefined_value]: value `p` is used but never defined
+ --> 2:11
+  |
+2 |   y = Add(p, x)
+  |           ^
+
+error[undefined_value]: value `q` is used but never defined
+ --> 3:11
+  |
+3 |   z = Neg(q)
+  |           ^
+"
+    );
+}
+
+// ---- robustness ----
+
+#[test]
+fn hand_built_trees_with_bogus_spans_do_not_panic() {
+    let text = "g (x) => (y) <uint8[2] w = {1, 2}> { y = Foo <a = @b, t = int4[-3] {1}> (w) }";
+    let mut tree = Parser::new(text).and_then(Parser::graph).unwrap();
+    // Data that no longer matches the source, and spans past its end or reversed.
+    if let Some(init) = &mut tree.locals[0].initializer {
+        init.data = TensorData::Values(TensorValues::Int32(vec![1, 999, -5]), Span::new(5000, 10));
+        init.span = Span::new(9000, 1);
+    }
+    tree.nodes[0].outputs[0].span = Span::new(70000, 70001);
+    let found = graph(&tree, text, &Options::default());
+    assert!(found.len() >= 4, "{found:#?}");
+    let shown = Diagnostics::new(text, found.clone()).to_string();
+    assert!(shown.contains("999"));
+    for d in &found {
+        let _ = d.render(text, Some("x"));
+        let _ = d.render("", None);
+    }
+}
+
+#[test]
+fn hand_built_trees_nested_past_the_parser_limit_do_not_overflow() {
+    let mut inner = Parser::new("b () => (r) { r = Abs(q) }")
+        .and_then(Parser::graph)
+        .unwrap();
+    for _ in 0..200 {
+        let mut outer = Parser::new("b () => (r) { r = If <g = x () => () {}> () }")
+            .and_then(Parser::graph)
+            .unwrap();
+        outer.nodes[0].attributes[0].value = Some(AttrValue::Graph(Box::new(inner)));
+        inner = outer;
+    }
+    // The innermost graphs are deeper than the checks go; the outer ones are checked.
+    let found = graph(&inner, "", &Options::default());
+    assert!(found.is_empty());
+}
+
+#[test]
+fn large_inputs_check_in_linear_time() {
+    // A long chain, with one reused name per node in a subgraph, and a big tensor.
+    let n = 20_000;
+    let mut text = String::from("g (x0) => (y) <uint8[30000] w = {");
+    text.push_str(&vec!["7"; 30_000].join(","));
+    text.push_str("}> {\n");
+    for i in 1..=n {
+        text.push_str(&format!("x{i} = Add(x{}, w)\n", i - 1));
+    }
+    text.push_str(&format!("y = Identity(x{n})\n}}"));
+    let tree = Parser::new(&text).and_then(Parser::graph).unwrap();
+    let start = std::time::Instant::now();
+    assert!(graph(&tree, &text, &Options::default()).is_empty());
+    // Quadratic work here would be 4e8 map operations; linear work takes milliseconds.
+    assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
+}
