@@ -55,3 +55,104 @@ pub mod __private {
         messages
     }
 }
+
+pub use onnx_syntax::check::{Check, Diagnostic, Diagnostics, Label, Options as CheckOptions};
+
+/// Parses a model and runs every check on it (see [`Check`]); a syntax error also comes back as a
+/// [`Diagnostic`]. To switch checks off, use [`CheckOptions::check_model`].
+///
+/// ```
+/// let model = onnx_text::check_model(r#"
+///     <ir_version: 10, opset_import: ["" : 21]>
+///     g (float[N] x) => (float[N] y) { y = Relu(x) }
+/// "#)?;
+/// assert_eq!(model.graph.unwrap().node.len(), 1);
+///
+/// let err = onnx_text::check_model(r#"<opset_import: ["" : 21]> g (x) => (y) { y = Add(x, q) }"#).unwrap_err();
+/// assert_eq!(err.list()[0].message(), "value `q` is used but never defined");
+/// assert_eq!(err.list()[0].check(), Some(onnx_text::Check::UndefinedValue));
+/// # Ok::<(), onnx_text::Diagnostics>(())
+/// ```
+pub fn check_model(text: &str) -> Result<ModelProto, Diagnostics> {
+    CheckOptions::default().check_model(text)
+}
+
+/// Parses a graph and runs every check on it. A graph on its own has no imports, so domains are
+/// not checked.
+///
+/// ```
+/// let err = onnx_text::check_graph("g (x) => (y) {\n  t = Abs(x)\n  t = Neg(x)\n  y = Relu(t)\n}").unwrap_err();
+/// assert_eq!(err.to_string(), "\
+/// error[duplicate_definition]: `t` is already defined at line 2
+///  --> 3:3
+///   |
+/// 2 |   t = Abs(x)
+///   |   - first defined here
+/// 3 |   t = Neg(x)
+///   |   ^
+/// ");
+/// ```
+pub fn check_graph(text: &str) -> Result<GraphProto, Diagnostics> {
+    CheckOptions::default().check_graph(text)
+}
+
+/// Parses a function and runs every check on it; its body sees its inputs and attributes.
+///
+/// ```
+/// let f = onnx_text::check_function(r#"
+///     <domain: "local", opset_import: ["" : 21]>
+///     Scale <alpha> (x) => (y) { a = Constant <value_float = @alpha> ()  y = Mul(x, a) }
+/// "#)?;
+/// assert_eq!(f.node.len(), 2);
+/// # Ok::<(), onnx_text::Diagnostics>(())
+/// ```
+pub fn check_function(text: &str) -> Result<FunctionProto, Diagnostics> {
+    CheckOptions::default().check_function(text)
+}
+
+/// Parses a function library and runs every check on it; calls into the library's own domains
+/// must resolve to its functions.
+///
+/// ```
+/// let lib = onnx_text::check_functions(r#"
+///     <domain: "my", opset_import: ["" : 21]> Square (x) => (y) { y = Mul(x, x) }
+///     <domain: "my", opset_import: ["" : 21, "my" : 1]> Quad (x) => (y) { s = my.Square(x)  y = my.Square(s) }
+/// "#)?;
+/// assert_eq!(lib.len(), 2);
+/// # Ok::<(), onnx_text::Diagnostics>(())
+/// ```
+pub fn check_functions(text: &str) -> Result<Vec<FunctionProto>, Diagnostics> {
+    CheckOptions::default().check_functions(text)
+}
+
+/// Parses a node and runs the checks that apply to a node on its own (duplicate attributes,
+/// tensor data, its own outputs).
+///
+/// ```
+/// let err = onnx_text::check_node("y = Constant <value = uint8[2] {1, 256}> ()").unwrap_err();
+/// assert_eq!(err.list()[0].message(), "`256` is out of range for uint8: expected 0..=255");
+/// ```
+pub fn check_node(text: &str) -> Result<NodeProto, Diagnostics> {
+    CheckOptions::default().check_node(text)
+}
+
+/// Parses a sequence of nodes without braces and runs the checks that apply: names no node
+/// defines are inputs of the enclosing context, but SSA and order are checked.
+///
+/// ```
+/// assert!(onnx_text::check_nodes("t = Abs(x)  y = Neg(t)").is_ok());
+/// let err = onnx_text::check_nodes("y = Neg(t)  t = Abs(x)").unwrap_err();
+/// assert_eq!(err.list()[0].message(), "value `t` is used before its definition at line 1");
+/// ```
+pub fn check_nodes(text: &str) -> Result<Vec<NodeProto>, Diagnostics> {
+    CheckOptions::default().check_nodes(text)
+}
+
+/// Parses a braced node list `{ node* }` and runs the checks that apply, as [`check_nodes`].
+///
+/// ```
+/// assert!(onnx_text::check_node_list("{ t = Abs(x)  y = Neg(t) }").is_ok());
+/// ```
+pub fn check_node_list(text: &str) -> Result<Vec<NodeProto>, Diagnostics> {
+    CheckOptions::default().check_node_list(text)
+}
