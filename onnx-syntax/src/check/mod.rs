@@ -44,11 +44,13 @@
 //!   one without uses the model's (what such text evidently means; onnx's checker is stricter). A
 //!   function on its own, or in a library, uses its own `opset_import`, and is not checked if it
 //!   has none; a graph or node on its own has no imports and is not checked.
-//! - Local functions: the functions of a model (or of a library, for
-//!   [`functions`]) are identified by (domain, name, overload). A node whose domain is the
-//!   domain of one of them must name one of them, with the same overload (none matches none).
-//!   The standard domains (`""`, `ai.onnx`, `ai.onnx.ml`, `ai.onnx.preview`,
-//!   `ai.onnx.preview.training`) are exempt, as their nodes may be standard operators.
+//! - Local functions: the functions of a model (or of a library, for [`functions`]) are
+//!   identified by (domain, name, overload). A node whose domain is the domain of one of them
+//!   must name one of them, with the same overload (none matches none). The standard domains
+//!   (`""`, `ai.onnx`, `ai.onnx.ml`, `ai.onnx.preview`, `ai.onnx.preview.training`) are exempt,
+//!   as their nodes may be standard operators, and so are other domains, whose operators may
+//!   come from a runtime. A function checked on its own ([`function`]) resolves nothing, as
+//!   the functions it calls may be defined elsewhere.
 
 mod data;
 mod declarations;
@@ -502,7 +504,8 @@ pub fn graph(graph: &Graph, source: &str, options: &Options) -> Vec<Diagnostic> 
     checker.finish()
 }
 
-/// Checks a function on its own: its imports are its own `opset_import`, if it has one.
+/// Checks a function on its own: its imports are its own `opset_import`, if it has one, and
+/// its calls to other functions are not resolved (they may be defined elsewhere).
 ///
 /// ```
 /// use onnx_syntax::check::{self, Options};
@@ -513,7 +516,7 @@ pub fn graph(graph: &Graph, source: &str, options: &Options) -> Vec<Diagnostic> 
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
 pub fn function(function: &Function, source: &str, options: &Options) -> Vec<Diagnostic> {
-    functions(std::slice::from_ref(function), source, options)
+    library(std::slice::from_ref(function), false, source, options)
 }
 
 /// Checks a function library: each function against its own `opset_import` (if it has one), and
@@ -527,8 +530,19 @@ pub fn function(function: &Function, source: &str, options: &Options) -> Vec<Dia
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
 pub fn functions(functions: &[Function], source: &str, options: &Options) -> Vec<Diagnostic> {
+    library(functions, true, source, options)
+}
+
+/// Checks functions, each against its own imports; with `resolve`, calls into the domains of
+/// `functions` must name one of them.
+fn library(
+    functions: &[Function],
+    resolve: bool,
+    source: &str,
+    options: &Options,
+) -> Vec<Diagnostic> {
     let mut checker = Checker::new(source, options);
-    if functions.len() > 1 {
+    if resolve {
         checker.locals = Some(LocalFunctions::new(functions));
     }
     for function in functions {

@@ -961,3 +961,18 @@ fn large_inputs_check_in_linear_time() {
     // Quadratic work here would be 4e8 map operations; linear work takes milliseconds.
     assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
 }
+
+#[test]
+fn a_lone_function_does_not_resolve_calls_but_a_library_of_one_does() {
+    let text = r#"<domain: "my"> F (x) => (y) { y = my.G(x) }"#;
+    assert!(on_function(text).is_empty());
+    assert_eq!(
+        show(text, &on_functions(text)),
+        [(
+            Some(Check::UnresolvedFunction),
+            "no function `my.G` is defined in domain \"my\"; the functions there are `F`"
+                .to_owned(),
+            "my.G"
+        )]
+    );
+}
