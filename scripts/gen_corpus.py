@@ -7,7 +7,7 @@ OnnxParser reached through onnx.parser) and its verdict is recorded:
     <dir>/<stem>.<entry>.onnxtxt    the exact input bytes (UTF-8)
     <dir>/<stem>.<entry>.pb         result.SerializeToString(), if accepted
     <dir>/<stem>.<entry>.rejected   "<ExceptionClass>: <message>", if rejected
-    <dir>/<stem>.<entry>.source.pb  (backend/, shipped/, schema-functions/) the
+    <dir>/<stem>.<entry>.source.pb  (backend/, shipped/, schema-functions/, printer/) the
                                     proto the text was printed from
 
 <entry> is one of model, graph, function, node. The directory is deleted and
@@ -45,6 +45,7 @@ CORPUS = REPO / "tests" / "corpus"
 sys.path.insert(0, str(SCRIPT_DIR))
 sys.dont_write_bytecode = True  # leave no __pycache__ next to the scripts
 import corpus_cases  # noqa: E402  (hand-written cases)
+import printer_cases  # noqa: E402  (printer goldens: protos built in Python)
 
 ONNX_DIR = pathlib.Path(onnx.__file__).resolve().parent
 ENTRIES = ("model", "graph", "function", "node")
@@ -70,7 +71,7 @@ STEM_RE = re.compile(r"[A-Za-z0-9_.-]+")
 MAX_SHIPPED_TEXT = 2 * 1024 * 1024  # skip shipped models printing to more than this
 MAX_SOURCE_DIR_BYTES = 40 * 1000 * 1000  # keep .source.pb only below this per dir
 
-DIR_ORDER = ("backend", "shipped", "schema-functions", "defs-cc", "handwritten", "divergent")
+DIR_ORDER = ("backend", "shipped", "schema-functions", "defs-cc", "handwritten", "divergent", "printer")
 
 
 class Case:
@@ -479,6 +480,8 @@ def main() -> int:
         cases.append(Case("handwritten", stem, entry, text))
     for stem, entry, text in corpus_cases.DIVERGENT:
         cases.append(Case("divergent", stem, entry, text))
+    # printer goldens (printer/): protos built in Python, printed by the reference
+    cases += printer_cases.collect(Case, notes)
 
     keys = [c.key for c in cases]
     dups = sorted({k for k in keys if keys.count(k) > 1}) if len(set(keys)) != len(keys) else []

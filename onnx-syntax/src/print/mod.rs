@@ -450,6 +450,8 @@ impl<'a> Printer<'a> {
             FLOAT => number::write_float(self.out, attr.f()),
             FLOATS => self.list(&attr.floats, ", ", |p, v| number::write_float(p.out, *v)),
             STRING => self.quoted_bytes(attr.s()),
+            // The reference opens the list with its first element: `[]` prints as `]`.
+            STRINGS if attr.strings.is_empty() && !self.lossless() => self.out.push(']'),
             STRINGS => self.list(&attr.strings, ", ", |p, v| p.quoted_bytes(v)),
             GRAPH => {
                 self.indent += 3;

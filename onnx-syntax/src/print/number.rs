@@ -9,7 +9,11 @@
 use std::fmt::Write;
 
 /// A float type that `to_chars` formats: `f32` or `f64`.
-pub(crate) trait ShortestFloat: Copy + std::fmt::LowerExp {
+pub(crate) trait ShortestFloat:
+    Copy + PartialEq + std::fmt::LowerExp + std::str::FromStr
+{
+    /// Enough significant digits to write any value of the type exactly.
+    const EXACT_DIGITS: usize;
     fn is_nan(self) -> bool;
     fn is_sign_negative(self) -> bool;
     fn is_infinite(self) -> bool;
@@ -18,6 +22,7 @@ pub(crate) trait ShortestFloat: Copy + std::fmt::LowerExp {
 }
 
 impl ShortestFloat for f32 {
+    const EXACT_DIGITS: usize = 120;
     fn is_nan(self) -> bool {
         f32::is_nan(self)
     }
@@ -33,6 +38,7 @@ impl ShortestFloat for f32 {
 }
 
 impl ShortestFloat for f64 {
+    const EXACT_DIGITS: usize = 780;
     fn is_nan(self) -> bool {
         f64::is_nan(self)
     }
@@ -75,6 +81,7 @@ pub(crate) fn write_float<F: ShortestFloat>(out: &mut String, value: F) {
     let exponent: i32 = exponent.parse().unwrap_or(0);
     let mut digits = SmallBuf::new();
     digits.extend(mantissa.bytes().filter(u8::is_ascii_digit));
+    round_half_to_even(&mut digits, exponent, value);
     let digits = digits.as_str();
     let k = digits.len() as i32;
     // value = 0.digits × 10^point: `point` digits stand before the decimal point.
@@ -110,6 +117,52 @@ pub(crate) fn write_float<F: ShortestFloat>(out: &mut String, value: F) {
             if exponent < 0 { '-' } else { '+' },
             exponent.unsigned_abs()
         );
+    }
+}
+
+/// Rust breaks a tie between two shortest candidates upwards; `to_chars` (Ryu) breaks it to the
+/// even digit. When the value lies exactly halfway between `digits` and the candidate one below,
+/// and that candidate reads back to the same value too, take it.
+fn round_half_to_even<F: ShortestFloat>(digits: &mut SmallBuf, exponent: i32, value: F) {
+    let Some(&last) = digits.bytes[..digits.len].last() else {
+        return;
+    };
+    if digits.len < 2 || (last - b'0') % 2 == 0 {
+        return;
+    }
+    let mut lower = SmallBuf::new();
+    lower.extend(digits.bytes[..digits.len - 1].iter().copied());
+    lower.extend(std::iter::once(last - 1));
+    // The candidate, as `d.ddd` × 10^exponent, must read back to the same value …
+    let mut text = String::with_capacity(32);
+    let lower_digits = lower.as_str();
+    let sign = if value.is_sign_negative() { "-" } else { "" };
+    let _ = write!(
+        text,
+        "{sign}{}.{}e{exponent}",
+        &lower_digits[..1],
+        &lower_digits[1..]
+    );
+    if text.parse::<F>().ok() != Some(value) {
+        return;
+    }
+    // … and the value must be exactly halfway: its exact expansion is `lower` then `5`.
+    let exact = format!("{:.*e}", F::EXACT_DIGITS, value);
+    let exact = exact.trim_start_matches('-');
+    let Some((mantissa, exp)) = exact.split_once('e') else {
+        return;
+    };
+    if exp.parse::<i32>().ok() != Some(exponent) {
+        return;
+    }
+    let mut exact_digits = mantissa.bytes().filter(u8::is_ascii_digit);
+    let halfway = lower.bytes[..lower.len]
+        .iter()
+        .all(|&d| exact_digits.next() == Some(d))
+        && exact_digits.next() == Some(b'5')
+        && exact_digits.all(|d| d == b'0');
+    if halfway {
+        *digits = lower;
     }
 }
 
@@ -198,5 +251,12 @@ mod tests {
         assert_eq!(f64_text(123456.0), "123456");
         assert_eq!(f64_text(0.000_012_34), "1.234e-05");
         assert_eq!(f64_text(0.000_123_4), "0.0001234");
+    }
+
+    #[test]
+    fn ties_between_shortest_candidates_go_to_even() {
+        // 171038272850885.125 is exactly halfway between …12 and …13; onnx prints …12.
+        assert_eq!(f64_text(171_038_272_850_885.125), "171038272850885.12");
+        assert_eq!(f64_text(-171_038_272_850_885.125), "-171038272850885.12");
     }
 }

@@ -86,7 +86,12 @@ pub(super) fn data(p: &mut Printer<'_>, tensor: &TensorProto) {
         Some(Storage::Float) => floats(p, tensor.float_data.iter().copied()),
         Some(Storage::Double) => floats(p, tensor.double_data.iter().copied()),
         Some(Storage::String) => {
-            // No space before `{` here, unlike the numeric lists: the reference's layout.
+            // No space before `{` here, unlike the numeric lists: the reference's layout. It
+            // opens the list with its first element, so that no data prints as `}`.
+            if tensor.string_data.is_empty() && p.style == Style::Reference {
+                p.out.push('}');
+                return;
+            }
             p.out.push('{');
             for (i, s) in tensor.string_data.iter().enumerate() {
                 if i > 0 {
