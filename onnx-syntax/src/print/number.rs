@@ -127,7 +127,7 @@ fn round_half_to_even<F: ShortestFloat>(digits: &mut SmallBuf, exponent: i32, va
     let Some(&last) = digits.bytes[..digits.len].last() else {
         return;
     };
-    if digits.len < 2 || (last - b'0') % 2 == 0 {
+    if digits.len < 2 || (last - b'0').is_multiple_of(2) {
         return;
     }
     let mut lower = SmallBuf::new();
