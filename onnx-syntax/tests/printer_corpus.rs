@@ -206,9 +206,8 @@ fn first_difference(ours: &str, golden: &str) -> String {
         .unwrap_or_else(|| ours.len().min(golden.len()));
     let line = golden[..at.min(golden.len())].matches('\n').count() + 1;
     let window = |s: &str| -> String {
-        let from = s.floor_char_boundary(at.saturating_sub(60));
-        let to = s.ceil_char_boundary((at + 60).min(s.len()));
-        s[from..to].to_owned()
+        let bytes = &s.as_bytes()[at.saturating_sub(60)..(at + 60).min(s.len())];
+        String::from_utf8_lossy(bytes).into_owned()
     };
     format!(
         "  line {line}, byte {at}:\n  ours:      {:?}\n  reference: {:?}",
