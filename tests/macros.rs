@@ -19,13 +19,19 @@ fn onnx_matches_parse_model() {
             S = Add (T, B)
             C = Softmax (S)
         }"#;
-    assert_eq!(model.encode_to_vec(), onnx_text::parse_model(text).unwrap().encode_to_vec());
+    assert_eq!(
+        model.encode_to_vec(),
+        onnx_text::parse_model(text).unwrap().encode_to_vec()
+    );
 }
 
 #[test]
 fn tokens_that_rust_splits_are_rejoined_by_position() {
     let node = onnx_node!(y = Foo <a = -5, b = 1.e5, c = -inf, d = [2.5, 1], e: float = -0> (x));
-    let expected = onnx_text::parse_node("y = Foo <a = -5, b = 1.e5, c = -inf, d = [2.5, 1], e: float = -0> (x)").unwrap();
+    let expected = onnx_text::parse_node(
+        "y = Foo <a = -5, b = 1.e5, c = -inf, d = [2.5, 1], e: float = -0> (x)",
+    )
+    .unwrap();
     assert_eq!(node, expected);
     assert_eq!(node.attribute[1].f, Some(1e5));
 }
@@ -60,6 +66,10 @@ fn statics_compose() {
 #[test]
 fn include_onnx_reads_a_file() {
     let model = onnx_text::include_onnx!("tests/data/relu.onnxtxt");
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/relu.onnxtxt")).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/relu.onnxtxt"
+    ))
+    .unwrap();
     assert_eq!(model, onnx_text::parse_model(&text).unwrap());
 }

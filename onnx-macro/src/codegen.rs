@@ -43,7 +43,11 @@ impl Output {
     /// The value type, as tokens.
     pub fn value_type(self) -> TokenStream {
         let message = self.message_type();
-        if self.is_list() { quote!(::std::vec::Vec<#message>) } else { message }
+        if self.is_list() {
+            quote!(::std::vec::Vec<#message>)
+        } else {
+            message
+        }
     }
 }
 

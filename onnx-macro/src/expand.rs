@@ -47,7 +47,11 @@ pub fn build(output: Output, text: &str) -> Result<TokenStream, ParseError> {
         Output::Function => codegen::single(output, &lower::function(parser.function()?)),
         Output::Node => codegen::single(output, &lower::node(parser.node()?)),
         Output::Functions => {
-            let functions: Vec<_> = parser.functions()?.into_iter().map(lower::function).collect();
+            let functions: Vec<_> = parser
+                .functions()?
+                .into_iter()
+                .map(lower::function)
+                .collect();
             codegen::list(output, &functions)
         }
         Output::Nodes => {
@@ -62,8 +66,15 @@ pub fn settings(input: TokenStream) -> Result<(Settings, TokenStream), syn::Erro
     let mut settings = Settings::default();
     let mut tokens: Vec<TokenTree> = input.into_iter().collect();
     let mut consumed = 0;
-    while let [TokenTree::Punct(hash), TokenTree::Punct(bang), TokenTree::Group(group), ..] = &tokens[consumed..] {
-        if hash.as_char() != '#' || bang.as_char() != '!' || group.delimiter() != Delimiter::Bracket {
+    while let [
+        TokenTree::Punct(hash),
+        TokenTree::Punct(bang),
+        TokenTree::Group(group),
+        ..,
+    ] = &tokens[consumed..]
+    {
+        if hash.as_char() != '#' || bang.as_char() != '!' || group.delimiter() != Delimiter::Bracket
+        {
             break;
         }
         let inner: Vec<TokenTree> = group.stream().into_iter().collect();
@@ -74,10 +85,15 @@ pub fn settings(input: TokenStream) -> Result<(Settings, TokenStream), syn::Erro
             {
                 for name in names.stream() {
                     match name {
-                        TokenTree::Ident(name) => settings.allowed.push((name.to_string(), name.span())),
+                        TokenTree::Ident(name) => {
+                            settings.allowed.push((name.to_string(), name.span()))
+                        }
                         TokenTree::Punct(comma) if comma.as_char() == ',' => {}
                         other => {
-                            return Err(syn::Error::new(other.span(), "expected a check name, such as `ssa`"));
+                            return Err(syn::Error::new(
+                                other.span(),
+                                "expected a check name, such as `ssa`",
+                            ));
                         }
                     }
                 }
@@ -101,10 +117,20 @@ pub fn include(input: TokenStream) -> TokenStream {
     let output = Output::Model;
     let literal: syn::LitStr = match syn::parse2(input) {
         Ok(literal) => literal,
-        Err(e) => return codegen::failed(output, syn::Error::new(e.span(), "expected a file path: `include_onnx!(\"model.onnxtxt\")`")),
+        Err(e) => {
+            return codegen::failed(
+                output,
+                syn::Error::new(
+                    e.span(),
+                    "expected a file path: `include_onnx!(\"model.onnxtxt\")`",
+                ),
+            );
+        }
     };
     let relative = literal.value();
-    let root = std::env::var_os("CARGO_MANIFEST_DIR").map(std::path::PathBuf::from).unwrap_or_default();
+    let root = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_default();
     let path = root.join(&relative);
     let text = match std::fs::read(&path) {
         Ok(bytes) => bytes,
@@ -115,10 +141,19 @@ pub fn include(input: TokenStream) -> TokenStream {
     };
     // Depending on the file makes cargo rebuild when it changes.
     let path_literal = path.to_string_lossy().into_owned();
-    let dependency = quote!(const _: &[u8] = ::core::include_bytes!(#path_literal););
+    let dependency = quote!(
+        const _: &[u8] = ::core::include_bytes!(#path_literal);
+    );
     let result = String::from_utf8(text)
-        .map_err(|e| format!("`{relative}` is not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()))
-        .and_then(|text| build(output, &text).map_err(|e| e.with_origin(relative.clone()).to_string()));
+        .map_err(|e| {
+            format!(
+                "`{relative}` is not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            )
+        })
+        .and_then(|text| {
+            build(output, &text).map_err(|e| e.with_origin(relative.clone()).to_string())
+        });
     match result {
         Ok(value) => quote!({ #dependency #value }),
         Err(message) => {

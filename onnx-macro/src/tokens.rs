@@ -24,7 +24,13 @@ pub struct TokenError {
 impl Source {
     /// Rebuilds the text of `tokens`.
     pub fn from_tokens(tokens: TokenStream) -> Result<Source, TokenError> {
-        let mut builder = Builder { source: Source { text: String::new(), pieces: Vec::new() }, last: None };
+        let mut builder = Builder {
+            source: Source {
+                text: String::new(),
+                pieces: Vec::new(),
+            },
+            last: None,
+        };
         builder.stream(tokens)?;
         Ok(builder.source)
     }
@@ -36,9 +42,16 @@ impl Source {
             return None;
         }
         // The first piece that ends after `start` (or the last piece, for an error at the end).
-        let first = self.pieces.partition_point(|&(_, piece_end, _)| piece_end <= start).min(self.pieces.len() - 1);
+        let first = self
+            .pieces
+            .partition_point(|&(_, piece_end, _)| piece_end <= start)
+            .min(self.pieces.len() - 1);
         let last_end = end.max(start + 1);
-        let last = self.pieces.partition_point(|&(piece_start, _, _)| piece_start < last_end).saturating_sub(1).max(first);
+        let last = self
+            .pieces
+            .partition_point(|&(piece_start, _, _)| piece_start < last_end)
+            .saturating_sub(1)
+            .max(first);
         Some((self.pieces[first].2, self.pieces[last].2))
     }
 }
@@ -95,7 +108,9 @@ impl Builder {
                 if c == '#' {
                     return Err(TokenError {
                         span: punct.span(),
-                        message: "`#` comments are not available inside the macros: use `//` or `/* */`".into(),
+                        message:
+                            "`#` comments are not available inside the macros: use `//` or `/* */`"
+                                .into(),
                     });
                 }
                 let joint = punct.spacing() == proc_macro2::Spacing::Joint;
@@ -113,9 +128,15 @@ impl Builder {
     /// Appends one token's text, after the white space that separated it from the previous one.
     fn piece(&mut self, text: &str, span: Span, joint: bool) {
         let start = span.start();
-        let start = Position { line: start.line, column: start.column };
+        let start = Position {
+            line: start.line,
+            column: start.column,
+        };
         let end = span.end();
-        let end = Position { line: end.line, column: end.column };
+        let end = Position {
+            line: end.line,
+            column: end.column,
+        };
         let located = located(start, end);
         let out = &mut self.source.text;
         match self.last {
@@ -129,7 +150,10 @@ impl Builder {
                     out.extend(std::iter::repeat_n('\n', start.line - previous.line));
                     out.extend(std::iter::repeat_n(' ', start.column));
                 } else if start != previous {
-                    out.extend(std::iter::repeat_n(' ', start.column.saturating_sub(previous.column).max(1)));
+                    out.extend(std::iter::repeat_n(
+                        ' ',
+                        start.column.saturating_sub(previous.column).max(1),
+                    ));
                 }
             }
             None if located => {
@@ -164,7 +188,10 @@ fn check_literal(text: &str, span: Span) -> Result<(), TokenError> {
         None
     };
     match problem {
-        Some(message) => Err(TokenError { span, message: message.into() }),
+        Some(message) => Err(TokenError {
+            span,
+            message: message.into(),
+        }),
         None => Ok(()),
     }
 }
@@ -175,7 +202,11 @@ fn has_suffix(number: &str) -> bool {
     bytes.iter().enumerate().any(|(i, &b)| {
         b.is_ascii_alphabetic()
             && !((b == b'e' || b == b'E')
-                && bytes[..i].iter().all(|c| c.is_ascii_digit() || *c == b'.' || *c == b'_')
-                && bytes[i + 1..].iter().all(|c| c.is_ascii_digit() || *c == b'+' || *c == b'-'))
+                && bytes[..i]
+                    .iter()
+                    .all(|c| c.is_ascii_digit() || *c == b'.' || *c == b'_')
+                && bytes[i + 1..]
+                    .iter()
+                    .all(|c| c.is_ascii_digit() || *c == b'+' || *c == b'-'))
     }) || number.contains('_')
 }

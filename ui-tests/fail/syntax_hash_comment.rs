@@ -1,0 +1,4 @@
+fn main() {
+    let _ = onnx_text::onnx_node!(y = Relu(x) # a comment
+    );
+}

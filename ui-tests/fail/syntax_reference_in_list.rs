@@ -1,0 +1,3 @@
+fn main() {
+    let _ = onnx_text::onnx_function!(F <a> (x) => (y) { y = Foo <l = [@a]> (x) });
+}

@@ -1,0 +1,3 @@
+fn main() {
+    let _ = onnx_text::onnx_graph!(g (float[N] w = {1, 2}) => (y) { y = Relu(w) });
+}
