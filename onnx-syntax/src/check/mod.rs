@@ -124,6 +124,12 @@ pub enum Check {
 
 impl Check {
     /// Every check, in the order of the README.
+    ///
+    /// ```
+    /// use onnx_syntax::check::Check;
+    /// let names: Vec<&str> = Check::ALL.iter().map(|c| c.name()).collect();
+    /// assert_eq!(names[..3], ["duplicate_definition", "use_before_definition", "undefined_value"]);
+    /// ```
     pub const ALL: [Check; 11] = [
         Check::DuplicateDefinition,
         Check::UseBeforeDefinition,
