@@ -227,18 +227,23 @@ const FLAGGED: &[(&str, &[Check], &[&str])] = &[
     ),
 ];
 
-/// Parses `text` as `entry` and checks it.
-fn check(entry: &str, text: &str, options: &Options) -> Result<Vec<Diagnostic>, String> {
+/// Parses `text` as `entry` and checks the tree against `source` (normally `text` itself).
+fn check(
+    entry: &str,
+    text: &str,
+    source: &str,
+    options: &Options,
+) -> Result<Vec<Diagnostic>, String> {
     let parser = Parser::new(text).map_err(|e| e.to_string())?;
     let found = match entry {
-        "model" => check::model(&parser.model().map_err(|e| e.to_string())?, text, options),
-        "graph" => check::graph(&parser.graph().map_err(|e| e.to_string())?, text, options),
+        "model" => check::model(&parser.model().map_err(|e| e.to_string())?, source, options),
+        "graph" => check::graph(&parser.graph().map_err(|e| e.to_string())?, source, options),
         "function" => check::function(
             &parser.function().map_err(|e| e.to_string())?,
-            text,
+            source,
             options,
         ),
-        "node" => check::node(&parser.node().map_err(|e| e.to_string())?, text, options),
+        "node" => check::node(&parser.node().map_err(|e| e.to_string())?, source, options),
         other => return Err(format!("unknown entry point `{other}`")),
     };
     Ok(found)
@@ -274,13 +279,20 @@ fn accepted_corpus_cases_check_clean_except_the_listed_ones() {
                 // Not UTF-8: not reachable through the `&str` API.
                 continue;
             };
-            let found = match check(entry, &text, &options) {
+            let found = match check(entry, &text, &text, &options) {
                 Ok(found) => found,
                 Err(e) => {
                     failures.push(format!("{key}: does not parse: {e}"));
                     continue;
                 }
             };
+            if !found.is_empty() {
+                // Drawing works, and so do the checks against a source that does not match.
+                let drawn = found.iter().map(|d| d.render(&text, Some(&key)));
+                assert!(drawn.into_iter().all(|s| s.starts_with("error[")));
+                let mismatched = check(entry, &text, "", &options).unwrap_or_default();
+                assert!(mismatched.iter().all(|d| !d.render("", None).is_empty()));
+            }
             let fired: BTreeSet<Check> = found.iter().filter_map(Diagnostic::check).collect();
             let expected: BTreeSet<Check> = FLAGGED
                 .iter()
