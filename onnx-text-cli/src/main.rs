@@ -1,0 +1,472 @@
+//! `onnx-text`: format, check, convert and print ONNX models in the ONNX textual syntax.
+//!
+//! Exit codes: 0 when all is well, 1 when an input is invalid (a syntax error, a failed check,
+//! an unformatted file under `fmt --check`, bytes that are not a model), 2 for usage errors and
+//! files that cannot be read or written.
+
+mod io;
+mod message;
+mod progress;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use onnx_text::Style;
+
+use crate::io::{IoError, Place};
+use crate::message::{Format, Kind, Message};
+use crate::progress::Progress;
+
+/// Format, check, convert and print ONNX models in the ONNX textual syntax (onnx 1.23.2).
+#[derive(Parser, Debug)]
+#[command(name = "onnx-text", version, about, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+    /// Never draw a progress bar (one is drawn on a terminal for inputs of 8 MB or more).
+    #[arg(long, global = true)]
+    no_progress: bool,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Format text files canonically, in place (or to standard output).
+    ///
+    /// The layout is the reference printer's (onnx.printer.to_text); the model is unchanged.
+    /// Files with `#` comments are left alone, because formatting would drop the comments.
+    Fmt(FmtArgs),
+    /// Parse text files and run every check, reporting each problem with file:line:column.
+    Check(CheckArgs),
+    /// Convert between text (.onnxtxt) and binary (.onnx), in either direction.
+    Convert(ConvertArgs),
+    /// Print any model, binary or text, as text on standard output.
+    Print(PrintArgs),
+}
+
+#[derive(Args, Debug)]
+struct FmtArgs {
+    /// The files to format; `-` reads standard input and writes standard output.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Change nothing: list the files that are not formatted, and fail if there are any.
+    #[arg(long)]
+    check: bool,
+    /// Write the formatted text to standard output instead of changing the files.
+    #[arg(long, conflicts_with = "check")]
+    stdout: bool,
+    /// What the files hold.
+    #[arg(long, value_enum, default_value_t)]
+    kind: Kind,
+}
+
+#[derive(Args, Debug)]
+struct CheckArgs {
+    /// The text files to check; `-` reads standard input.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// What the files hold.
+    #[arg(long, value_enum, default_value_t)]
+    kind: Kind,
+}
+
+#[derive(Args, Debug)]
+struct ConvertArgs {
+    /// The input file; `-` reads standard input.
+    #[arg(value_name = "INPUT")]
+    input: PathBuf,
+    /// The output file; `-` writes standard output. By default, the input with the other
+    /// extension (model.onnxtxt → model.onnx, model.onnx → model.onnxtxt).
+    #[arg(short, long, value_name = "OUTPUT")]
+    output: Option<PathBuf>,
+    /// The input's format; by default from its extension, or else from its content.
+    #[arg(long, value_enum)]
+    from: Option<Format>,
+    /// The output's format; by default from its extension, or else the other format.
+    #[arg(long, value_enum)]
+    to: Option<Format>,
+    /// Run every check on a text input before converting it.
+    #[arg(long)]
+    check: bool,
+    /// Print text exactly as onnx.printer.to_text does, including what it loses.
+    #[arg(long)]
+    reference: bool,
+    /// What the input holds.
+    #[arg(long, value_enum, default_value_t)]
+    kind: Kind,
+}
+
+#[derive(Args, Debug)]
+struct PrintArgs {
+    /// The files to print (binary or text); `-` reads standard input.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Print exactly as onnx.printer.to_text does, including what it loses.
+    #[arg(long)]
+    reference: bool,
+    /// What the files hold.
+    #[arg(long, value_enum, default_value_t)]
+    kind: Kind,
+}
+
+/// How a run went: the exit code is the worst outcome of any input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Outcome {
+    Ok = 0,
+    /// An input is invalid or unformatted.
+    Failed = 1,
+    /// A file cannot be read or written.
+    Fatal = 2,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let progress = !cli.no_progress;
+    let outcome = match &cli.command {
+        Command::Fmt(args) => fmt(args, progress),
+        Command::Check(args) => check(args, progress),
+        Command::Convert(args) => convert(args, progress),
+        Command::Print(args) => print(args, progress),
+    };
+    ExitCode::from(outcome as u8)
+}
+
+fn report_io(err: &IoError) -> Outcome {
+    eprintln!("error: {err}");
+    Outcome::Fatal
+}
+
+/// Reads `place` as UTF-8 text.
+fn read_text(place: &Place, progress: &Progress) -> Result<String, Outcome> {
+    let bytes = io::read(place, progress).map_err(|e| report_io(&e))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        eprintln!(
+            "error: `{}` is not UTF-8 text (invalid byte at offset {at}); is it a binary model? \
+             Try `onnx-text print`",
+            place.display("<stdin>")
+        );
+        Outcome::Failed
+    })
+}
+
+/// True if `text` has a `#` comment (outside string literals), which printing would drop.
+fn has_comments(text: &str) -> bool {
+    let Ok(mut lexer) = onnx_syntax::lex::Lexer::new(text) else {
+        return false;
+    };
+    let mut end = 0;
+    loop {
+        let Ok(token) = lexer.next_token() else {
+            // Past a lexical error the rest is not tokens; look for `#` in what is left.
+            return text.get(end..).is_some_and(|rest| rest.contains('#'));
+        };
+        let start = token.span.start as usize;
+        if text.get(end..start).is_some_and(|gap| gap.contains('#')) {
+            return true;
+        }
+        if token.kind == onnx_syntax::lex::TokenKind::Eof {
+            return false;
+        }
+        end = token.span.end as usize;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// fmt
+
+fn fmt(args: &FmtArgs, show_progress: bool) -> Outcome {
+    let mut outcome = Outcome::Ok;
+    let mut unformatted = 0;
+    for file in &args.files {
+        let place = Place::new(file);
+        let name = place.display("<stdin>");
+        let progress = Progress::new(show_progress, place.size());
+        let result = fmt_one(args, &place, &name, &progress);
+        drop(progress);
+        match result {
+            Ok(true) => {}
+            Ok(false) => unformatted += 1,
+            Err(o) => outcome = outcome.max(o),
+        }
+    }
+    if unformatted > 0 {
+        eprintln!(
+            "{unformatted} file{} not formatted",
+            if unformatted == 1 { " is" } else { "s are" }
+        );
+        outcome = outcome.max(Outcome::Failed);
+    }
+    outcome
+}
+
+/// Formats one input; `Ok(false)` if `--check` finds it unformatted.
+fn fmt_one(
+    args: &FmtArgs,
+    place: &Place,
+    name: &str,
+    progress: &Progress,
+) -> Result<bool, Outcome> {
+    let text = read_text(place, progress)?;
+    progress.stage(&format!("parsing {name}"), None);
+    let message = args.kind.parse(&text).map_err(|e| {
+        eprint!("{}", e.with_origin(name));
+        Outcome::Failed
+    })?;
+    if has_comments(&text) {
+        eprintln!(
+            "error: `{name}` has `#` comments, which formatting would drop; it is left unchanged"
+        );
+        return Err(Outcome::Failed);
+    }
+    progress.stage(&format!("printing {name}"), None);
+    let formatted = message.to_text(Style::Lossless);
+    // The printer is lossless for everything the syntax expresses; make sure before writing.
+    if args.kind.parse(&formatted).as_ref() != Ok(&message) {
+        eprintln!("error: formatting `{name}` would change its model; it is left unchanged");
+        return Err(Outcome::Failed);
+    }
+    if args.check {
+        if formatted != text {
+            eprintln!("would reformat {name}");
+            return Ok(false);
+        }
+        return Ok(true);
+    }
+    let output = if args.stdout {
+        Place::Std
+    } else {
+        place.clone()
+    };
+    if output != Place::Std && formatted == text {
+        return Ok(true); // already formatted: leave the file alone
+    }
+    io::write(&output, formatted.as_bytes(), progress).map_err(|e| report_io(&e))?;
+    Ok(true)
+}
+
+// ---------------------------------------------------------------------------------------------
+// check
+
+fn check(args: &CheckArgs, show_progress: bool) -> Outcome {
+    let mut outcome = Outcome::Ok;
+    let mut problems = 0;
+    let mut failed_files = 0;
+    for file in &args.files {
+        let place = Place::new(file);
+        let name = place.display("<stdin>");
+        let progress = Progress::new(show_progress, place.size());
+        let text = match read_text(&place, &progress) {
+            Ok(text) => text,
+            Err(o) => {
+                outcome = outcome.max(o);
+                continue;
+            }
+        };
+        progress.stage(&format!("checking {name}"), None);
+        let result = args.kind.check(&text);
+        drop(progress);
+        if let Err(diagnostics) = result {
+            if problems > 0 {
+                eprintln!();
+            }
+            problems += diagnostics.len();
+            failed_files += 1;
+            eprint!("{}", diagnostics.with_origin(name.as_str()));
+            outcome = outcome.max(Outcome::Failed);
+        }
+    }
+    if problems > 0 {
+        eprintln!(
+            "\nerror: {problems} problem{} in {failed_files} file{}",
+            if problems == 1 { "" } else { "s" },
+            if failed_files == 1 { "" } else { "s" }
+        );
+    }
+    outcome
+}
+
+// ---------------------------------------------------------------------------------------------
+// convert
+
+/// The default output of `convert`: the input with the other format's extension.
+fn default_output(input: &Path, to: Format) -> PathBuf {
+    input.with_extension(to.extension())
+}
+
+fn convert(args: &ConvertArgs, show_progress: bool) -> Outcome {
+    let input = Place::new(&args.input);
+    let name = input.display("<stdin>");
+    let progress = Progress::new(show_progress, input.size());
+    let data = match io::read(&input, &progress) {
+        Ok(data) => data,
+        Err(e) => return report_io(&e),
+    };
+    let from = args
+        .from
+        .or_else(|| Format::from_extension(&args.input))
+        .unwrap_or_else(|| Format::sniff(&data));
+    let to = args
+        .to
+        .or_else(|| args.output.as_deref().and_then(Format::from_extension))
+        .unwrap_or(match from {
+            Format::Text => Format::Binary,
+            Format::Binary => Format::Text,
+        });
+    let output = match (&args.output, &input) {
+        (Some(path), _) => Place::new(path),
+        (None, Place::Std) => Place::Std,
+        (None, Place::File(path)) => Place::File(default_output(path, to)),
+    };
+    if output == input && input != Place::Std {
+        eprintln!("error: `{name}` would be both the input and the output; name another with -o");
+        return Outcome::Fatal;
+    }
+    let message = match load(&data, from, args.kind, args.check, &name, &progress) {
+        Ok(message) => message,
+        Err(outcome) => return outcome,
+    };
+    progress.stage(&format!("writing {}", output.display("<stdout>")), None);
+    let bytes = match to {
+        Format::Text => {
+            let style = if args.reference {
+                Style::Reference
+            } else {
+                Style::Lossless
+            };
+            message.to_text(style).into_bytes()
+        }
+        Format::Binary => match message.encode() {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                eprintln!("error: cannot write `{name}` as binary: {e}");
+                return Outcome::Failed;
+            }
+        },
+    };
+    if to == Format::Binary
+        && output == Place::Std
+        && std::io::IsTerminal::is_terminal(&std::io::stdout())
+    {
+        eprintln!("error: refusing to write binary protobuf to a terminal; name a file with -o");
+        return Outcome::Fatal;
+    }
+    match io::write(&output, &bytes, &progress) {
+        Ok(()) => Outcome::Ok,
+        Err(e) => report_io(&e),
+    }
+}
+
+/// Reads a message from `data` in the given format.
+fn load(
+    data: &[u8],
+    from: Format,
+    kind: Kind,
+    run_checks: bool,
+    name: &str,
+    progress: &Progress,
+) -> Result<Message, Outcome> {
+    match from {
+        Format::Binary => {
+            progress.stage(&format!("decoding {name}"), None);
+            kind.decode(data).map_err(|e| {
+                eprintln!("error: `{name}` is {e}");
+                Outcome::Failed
+            })
+        }
+        Format::Text => {
+            let Ok(text) = std::str::from_utf8(data) else {
+                eprintln!(
+                    "error: `{name}` is not UTF-8 text; is it a binary model? Use --from binary"
+                );
+                return Err(Outcome::Failed);
+            };
+            progress.stage(&format!("parsing {name}"), None);
+            if run_checks {
+                kind.check(text).map_err(|d| {
+                    eprint!("{}", d.with_origin(name));
+                    Outcome::Failed
+                })
+            } else {
+                kind.parse(text).map_err(|e| {
+                    eprint!("{}", e.with_origin(name));
+                    Outcome::Failed
+                })
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// print
+
+fn print(args: &PrintArgs, show_progress: bool) -> Outcome {
+    let style = if args.reference {
+        Style::Reference
+    } else {
+        Style::Lossless
+    };
+    let mut outcome = Outcome::Ok;
+    let many = args.files.len() > 1;
+    for file in &args.files {
+        let place = Place::new(file);
+        let name = place.display("<stdin>");
+        let progress = Progress::new(show_progress, place.size());
+        let data = match io::read(&place, &progress) {
+            Ok(data) => data,
+            Err(e) => {
+                outcome = outcome.max(report_io(&e));
+                continue;
+            }
+        };
+        let from = Format::from_extension(file).unwrap_or_else(|| Format::sniff(&data));
+        let message = match load(&data, from, args.kind, false, &name, &progress) {
+            Ok(message) => message,
+            Err(o) => {
+                outcome = outcome.max(o);
+                continue;
+            }
+        };
+        progress.stage(&format!("printing {name}"), None);
+        let mut text = message.to_text(style);
+        if many {
+            text.insert_str(0, &format!("# {name}\n"));
+        }
+        if let Err(e) = io::write(&Place::Std, text.as_bytes(), &progress) {
+            return outcome.max(report_io(&e));
+        }
+    }
+    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_comments_outside_strings() {
+        assert!(has_comments("g () => () {} # trailing"));
+        assert!(has_comments("# leading\ng () => () {}"));
+        assert!(!has_comments("g () => () { y = Foo <s = \"#1\"> () }"));
+        assert!(!has_comments("g () => () {}"));
+        assert!(has_comments("g \"unterminated # x"));
+    }
+
+    #[test]
+    fn default_outputs_swap_the_extension() {
+        assert_eq!(
+            default_output(Path::new("dir/m.onnxtxt"), Format::Binary),
+            PathBuf::from("dir/m.onnx")
+        );
+        assert_eq!(
+            default_output(Path::new("m.onnx"), Format::Text),
+            PathBuf::from("m.onnxtxt")
+        );
+    }
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}
