@@ -140,8 +140,8 @@ impl Format {
         let head = &data[..data.len().min(4096)];
         let head = match std::str::from_utf8(head) {
             Ok(s) => s,
-            // The cut may split a character.
-            Err(e) if e.valid_up_to() + 4 > head.len() => {
+            // The cut may split a character at the end.
+            Err(e) if e.error_len().is_none() => {
                 std::str::from_utf8(&head[..e.valid_up_to()]).unwrap_or("")
             }
             Err(_) => return Format::Binary,
