@@ -6,6 +6,7 @@
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use quote::quote;
 
+use onnx_syntax::check::{self, Check, Diagnostic, Diagnostics, Options};
 use onnx_syntax::parse::Parser;
 use onnx_syntax::{ParseError, lower};
 
@@ -32,33 +33,93 @@ pub fn expand(output: Output, input: TokenStream) -> TokenStream {
 
 fn expand_tokens(output: Output, input: TokenStream) -> Result<TokenStream, syn::Error> {
     let (settings, body) = settings(input)?;
+    let options = settings.options()?;
     let source = Source::from_tokens(body).map_err(|e| syn::Error::new(e.span, e.message))?;
-    let on_error = |e: ParseError| diagnostics::at_text(&source, e.span(), e.message());
-    let _ = &settings;
-    build(output, &source.text).map_err(on_error)
+    build(output, &source.text, &options).map_err(|problems| {
+        let errors = problems
+            .iter()
+            .map(|d| diagnostics::at_text(&source, d.span(), d.message()));
+        diagnostics::combine(errors)
+            .unwrap_or_else(|| syn::Error::new(Span::call_site(), "invalid ONNX text"))
+    })
 }
 
-/// Parses `text` as `output` requires, and generates the code that builds the value.
-pub fn build(output: Output, text: &str) -> Result<TokenStream, ParseError> {
-    let parser = Parser::new(text)?;
+/// Parses `text` as `output` requires, runs the checks that `options` enable, and generates the
+/// code that builds the value. On failure, returns every problem found.
+pub fn build(
+    output: Output,
+    text: &str,
+    options: &Options,
+) -> Result<TokenStream, Vec<Diagnostic>> {
+    let parse_problem = |e: ParseError| vec![Diagnostic::new(None, e.span(), e.message())];
+    let parser = Parser::new(text).map_err(parse_problem)?;
+    let verdict = |found: Vec<Diagnostic>| if found.is_empty() { Ok(()) } else { Err(found) };
     Ok(match output {
-        Output::Model => codegen::single(output, &lower::model(parser.model()?)),
-        Output::Graph => codegen::single(output, &lower::graph(parser.graph()?)),
-        Output::Function => codegen::single(output, &lower::function(parser.function()?)),
-        Output::Node => codegen::single(output, &lower::node(parser.node()?)),
+        Output::Model => {
+            let tree = parser.model().map_err(parse_problem)?;
+            verdict(check::model(&tree, text, options))?;
+            codegen::single(output, &lower::model(tree))
+        }
+        Output::Graph => {
+            let tree = parser.graph().map_err(parse_problem)?;
+            verdict(check::graph(&tree, text, options))?;
+            codegen::single(output, &lower::graph(tree))
+        }
+        Output::Function => {
+            let tree = parser.function().map_err(parse_problem)?;
+            verdict(check::function(&tree, text, options))?;
+            codegen::single(output, &lower::function(tree))
+        }
+        Output::Node => {
+            let tree = parser.node().map_err(parse_problem)?;
+            verdict(check::node(&tree, text, options))?;
+            codegen::single(output, &lower::node(tree))
+        }
         Output::Functions => {
-            let functions: Vec<_> = parser
-                .functions()?
-                .into_iter()
-                .map(lower::function)
-                .collect();
-            codegen::list(output, &functions)
+            let tree = parser.functions().map_err(parse_problem)?;
+            verdict(check::functions(&tree, text, options))?;
+            codegen::list(
+                output,
+                &tree.into_iter().map(lower::function).collect::<Vec<_>>(),
+            )
         }
         Output::Nodes => {
-            let nodes: Vec<_> = parser.nodes()?.into_iter().map(lower::node).collect();
-            codegen::list(output, &nodes)
+            let tree = parser.nodes().map_err(parse_problem)?;
+            verdict(check::nodes(&tree, text, options))?;
+            codegen::list(
+                output,
+                &tree.into_iter().map(lower::node).collect::<Vec<_>>(),
+            )
         }
     })
+}
+
+impl Settings {
+    /// The check options these settings ask for; unknown check names are errors.
+    fn options(&self) -> Result<Options, syn::Error> {
+        if self.unchecked {
+            return Ok(Options::none());
+        }
+        let mut options = Options::all();
+        let mut unknown = Vec::new();
+        for (name, span) in &self.allowed {
+            match Check::from_name(name) {
+                Some(check) => options = options.allow(check),
+                None => {
+                    let known: Vec<&str> = Check::ALL.iter().map(|c| c.name()).collect();
+                    let message = format!(
+                        "unknown check `{name}`; the checks are {}",
+                        known.join(", ")
+                    );
+                    unknown.push(syn::Error::new(*span, message));
+                }
+            }
+        }
+        match diagnostics::combine(unknown) {
+            Some(errors) => Err(errors),
+            None => Ok(options),
+        }
+    }
 }
 
 /// Splits off the `#![unchecked]` and `#![allow(…)]` attributes that may open a literal.
@@ -152,7 +213,11 @@ pub fn include(input: TokenStream) -> TokenStream {
             )
         })
         .and_then(|text| {
-            build(output, &text).map_err(|e| e.with_origin(relative.clone()).to_string())
+            build(output, &text, &Options::all()).map_err(|problems| {
+                Diagnostics::new(&text, problems)
+                    .with_origin(relative.clone())
+                    .to_string()
+            })
         });
     match result {
         Ok(value) => quote!({ #dependency #value }),

@@ -1,0 +1,7 @@
+fn main() {
+    let _ = onnx_text::onnx_graph! {
+        g (float[N] x) => (float[N] y, float[N] extra) {
+            y = Abs (x)
+        }
+    };
+}
