@@ -1,0 +1,428 @@
+//! The `onnx-text` binary run as a user runs it, on real files in a temporary directory.
+//!
+//! Expected texts and bytes come from the conformance corpus (`tests/corpus/`, printed and
+//! parsed by onnx 1.23.2): `<case>.onnxtxt` is `onnx.printer.to_text` of `<case>.source.pb`, and
+//! `<case>.pb` is what `onnx.parser` makes of that text.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_onnx-text");
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/corpus");
+
+/// A fresh, empty directory for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("onnx-text-cli")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+struct Run {
+    code: i32,
+    stdout: Vec<u8>,
+    stderr: String,
+}
+
+impl Run {
+    fn stdout_text(&self) -> String {
+        String::from_utf8(self.stdout.clone()).expect("stdout is UTF-8")
+    }
+}
+
+/// Runs the binary in `dir` with `args`, feeding `stdin`.
+fn run(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let out = child.wait_with_output().unwrap();
+    Run {
+        code: out.status.code().expect("exit code"),
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn corpus(case: &str, ext: &str) -> Vec<u8> {
+    let path = format!("{CORPUS}/{case}.{ext}");
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The reference printer's text of a corpus case, as a file: with a final newline.
+fn golden_file(case: &str) -> String {
+    String::from_utf8(corpus(case, "onnxtxt")).unwrap() + "\n"
+}
+
+const CASE: &str = "backend/test_gemm_default_scalar_bias.model";
+
+/// The model of CASE, written by hand: other spacing, a header on one line, no quotes needed.
+const MESSY: &str = r#"<ir_version:7,opset_import:["":13],producer_name:"backend-test">
+test_gemm_default_scalar_bias(float[2,3] a,float[3,4] b,float c)=>(float[2,4] y){y=Gemm(a,b,c)}
+"#;
+
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn the_messy_text_is_the_golden_model() {
+    // The premise of the fmt tests: MESSY parses to the bytes the reference parser gives for
+    // the golden text.
+    let dir = temp_dir("premise");
+    std::fs::write(dir.join("m.onnxtxt"), MESSY).unwrap();
+    let r = run(&dir, &["convert", "m.onnxtxt"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        std::fs::read(dir.join("m.onnx")).unwrap(),
+        corpus(CASE, "pb")
+    );
+}
+
+#[test]
+fn check_passes_a_valid_model_silently() {
+    let dir = temp_dir("check-ok");
+    std::fs::write(dir.join("model.onnxtxt"), golden_file(CASE)).unwrap();
+    let r = run(&dir, &["check", "model.onnxtxt"], b"");
+    assert_eq!((r.code, r.stderr.as_str(), r.stdout.len()), (0, "", 0));
+}
+
+#[test]
+fn check_reports_a_syntax_error_with_file_line_column_and_snippet() {
+    let dir = temp_dir("check-syntax");
+    let text = "<ir_version: 10, opset_import: [\"\" : 21]>\ng (float x) => (float y) {\n  y = Relu(x);\n}\n";
+    std::fs::write(dir.join("broken.onnxtxt"), text).unwrap();
+    let r = run(&dir, &["check", "broken.onnxtxt"], b"");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .contains("error: expected a node or `}`, found `;`\n --> broken.onnxtxt:3:14\n"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("3 |   y = Relu(x);\n"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("error: 1 problem in 1 file"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn check_reports_every_semantic_problem_of_every_file() {
+    let dir = temp_dir("check-semantic");
+    let bad = "<ir_version: 10, opset_import: [\"\" : 21]>\ng (float x) => (float y) {\n  t = Abs(q)\n  t = Neg(x)\n  y = Relu(t)\n}\n";
+    std::fs::write(dir.join("bad.onnxtxt"), bad).unwrap();
+    std::fs::write(dir.join("good.onnxtxt"), golden_file(CASE)).unwrap();
+    let r = run(&dir, &["check", "bad.onnxtxt", "good.onnxtxt"], b"");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .contains("value `q` is used but never defined\n --> bad.onnxtxt:3:11"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains(" --> bad.onnxtxt:4:3"), "{}", r.stderr);
+    assert!(!r.stderr.contains("good.onnxtxt"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("error: 2 problems in 1 file"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn check_reads_standard_input() {
+    let dir = temp_dir("check-stdin");
+    let r = run(&dir, &["check", "-"], b"g (x) => (y) { y = Neg(x) }");
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains(" --> <stdin>:1:20"), "{}", r.stderr);
+    let ok = run(&dir, &["check", "--kind", "node", "-"], b"y = Neg(x)");
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+}
+
+#[test]
+fn a_missing_file_is_an_io_error_naming_the_file() {
+    let dir = temp_dir("missing");
+    for args in [
+        &["check", "nope.onnxtxt"][..],
+        &["fmt", "nope.onnxtxt"],
+        &["convert", "nope.onnxtxt"],
+        &["print", "nope.onnx"],
+    ] {
+        let r = run(&dir, args, b"");
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.starts_with("error: cannot read `nope.onnx"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn usage_errors_exit_with_2() {
+    let dir = temp_dir("usage");
+    assert_eq!(run(&dir, &[], b"").code, 2);
+    assert_eq!(run(&dir, &["fmt"], b"").code, 2);
+    assert_eq!(run(&dir, &["frobnicate"], b"").code, 2);
+    assert_eq!(run(&dir, &["fmt", "--check", "--stdout", "x"], b"").code, 2);
+    assert_eq!(run(&dir, &["--help"], b"").code, 0);
+}
+
+#[test]
+fn fmt_check_lists_unformatted_files_and_changes_nothing() {
+    let dir = temp_dir("fmt-check");
+    std::fs::write(dir.join("messy.onnxtxt"), MESSY).unwrap();
+    std::fs::write(dir.join("tidy.onnxtxt"), golden_file(CASE)).unwrap();
+    let r = run(
+        &dir,
+        &["fmt", "--check", "messy.onnxtxt", "tidy.onnxtxt"],
+        b"",
+    );
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        "would reformat messy.onnxtxt\n1 file is not formatted\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("messy.onnxtxt")).unwrap(),
+        MESSY
+    );
+    let r = run(&dir, &["fmt", "--check", "tidy.onnxtxt"], b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+}
+
+#[test]
+fn fmt_rewrites_in_place_to_the_reference_layout() {
+    let dir = temp_dir("fmt-in-place");
+    std::fs::write(dir.join("m.onnxtxt"), MESSY).unwrap();
+    let r = run(&dir, &["fmt", "m.onnxtxt"], b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("m.onnxtxt")).unwrap(),
+        golden_file(CASE)
+    );
+    assert_eq!(files_in(&dir), ["m.onnxtxt"]); // no temporary file left behind
+    let again = run(&dir, &["fmt", "--check", "m.onnxtxt"], b"");
+    assert_eq!(again.code, 0);
+}
+
+#[test]
+fn fmt_to_standard_output() {
+    let dir = temp_dir("fmt-stdout");
+    let r = run(&dir, &["fmt", "-"], MESSY.as_bytes());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout_text(), golden_file(CASE));
+    std::fs::write(dir.join("m.onnxtxt"), MESSY).unwrap();
+    let r = run(&dir, &["fmt", "--stdout", "m.onnxtxt"], b"");
+    assert_eq!(r.stdout_text(), golden_file(CASE));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("m.onnxtxt")).unwrap(),
+        MESSY
+    );
+}
+
+#[test]
+fn fmt_leaves_files_with_comments_and_syntax_errors_alone() {
+    let dir = temp_dir("fmt-refuses");
+    let commented = format!("# the gemm test\n{MESSY}");
+    std::fs::write(dir.join("c.onnxtxt"), &commented).unwrap();
+    std::fs::write(dir.join("bad.onnxtxt"), "g (x) => (y) { y = }").unwrap();
+    let r = run(&dir, &["fmt", "c.onnxtxt", "bad.onnxtxt"], b"");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .contains("error: `c.onnxtxt` has `#` comments, which formatting would drop"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains(" --> bad.onnxtxt:1:20"), "{}", r.stderr);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("c.onnxtxt")).unwrap(),
+        commented
+    );
+    assert_eq!(files_in(&dir), ["bad.onnxtxt", "c.onnxtxt"]);
+}
+
+#[test]
+fn fmt_formats_a_function_library() {
+    let dir = temp_dir("fmt-functions");
+    let lib = "<domain: \"my\", opset_import: [\"\" : 21]> Square (x) => (y) { y = Mul(x, x) }\n\
+               <domain: \"my\", opset_import: [\"\" : 21, \"my\" : 1]> Quad (x) => (y) { s = my.Square(x) y = my.Square(s) }\n";
+    let r = run(&dir, &["fmt", "--kind", "functions", "-"], lib.as_bytes());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let expected = "<\n  domain: \"my\",\n  opset_import: [\"\" : 21]\n>\nSquare (x) => (y)\n{\n   y = Mul (x, x)\n}\n\
+                    <\n  domain: \"my\",\n  opset_import: [\"\" : 21,\"my\" : 1]\n>\nQuad (x) => (y)\n{\n   s = my.Square (x)\n   y = my.Square (s)\n}\n";
+    assert_eq!(r.stdout_text(), expected);
+}
+
+#[test]
+fn binary_round_trip_through_text() {
+    // source.pb (a model from the onnx wheel) → text → binary: the text is the reference
+    // printer's, and the binary is what the reference parser makes of that text.
+    let dir = temp_dir("round-trip");
+    std::fs::write(dir.join("model.onnx"), corpus(CASE, "source.pb")).unwrap();
+    let r = run(&dir, &["convert", "model.onnx"], b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("model.onnxtxt")).unwrap(),
+        golden_file(CASE)
+    );
+    let r = run(&dir, &["convert", "model.onnxtxt", "-o", "again.onnx"], b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    assert_eq!(
+        std::fs::read(dir.join("again.onnx")).unwrap(),
+        corpus(CASE, "pb")
+    );
+    assert_eq!(
+        files_in(&dir),
+        ["again.onnx", "model.onnx", "model.onnxtxt"]
+    );
+}
+
+#[test]
+fn round_trips_of_larger_models_keep_every_byte() {
+    let dir = temp_dir("round-trip-large");
+    for case in [
+        "shipped/light-light_inception_v1.model",
+        "backend/test_loop11.model",
+        "printer/floats.model",
+        "printer/lossy-no-ir-version.model",
+    ] {
+        // The reference parser's bytes (.pb) → text → the same bytes.
+        std::fs::write(dir.join("in.onnx"), corpus(case, "pb")).unwrap();
+        let r = run(&dir, &["convert", "in.onnx", "-o", "mid.onnxtxt"], b"");
+        assert_eq!(r.code, 0, "{case}: {}", r.stderr);
+        let r = run(&dir, &["convert", "mid.onnxtxt", "-o", "out.onnx"], b"");
+        assert_eq!(r.code, 0, "{case}: {}", r.stderr);
+        assert_eq!(
+            std::fs::read(dir.join("out.onnx")).unwrap(),
+            corpus(case, "pb"),
+            "{case}"
+        );
+    }
+}
+
+#[test]
+fn convert_with_pipes_sniffs_the_format() {
+    let dir = temp_dir("convert-pipes");
+    let r = run(&dir, &["convert", "-", "-o", "m.onnx"], MESSY.as_bytes());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        std::fs::read(dir.join("m.onnx")).unwrap(),
+        corpus(CASE, "pb")
+    );
+    let r = run(&dir, &["convert", "-"], &corpus(CASE, "source.pb"));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout_text(), golden_file(CASE));
+    let r = run(
+        &dir,
+        &["convert", "--to", "binary", "-", "-o", "-"],
+        MESSY.as_bytes(),
+    );
+    assert_eq!(r.stdout, corpus(CASE, "pb"));
+}
+
+#[test]
+fn a_bad_input_never_leaves_an_output_file() {
+    let dir = temp_dir("no-partial-output");
+    std::fs::write(dir.join("bad.onnxtxt"), "g (x) => (y) { y = Neg(x) ").unwrap();
+    std::fs::write(dir.join("bad.onnx"), b"\x0a\xff\xff\xff\xff\x0f").unwrap();
+    let r = run(&dir, &["convert", "bad.onnxtxt"], b"");
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains(" --> bad.onnxtxt:1:27"), "{}", r.stderr);
+    let r = run(&dir, &["convert", "bad.onnx", "-o", "out.onnxtxt"], b"");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .starts_with("error: `bad.onnx` is not a valid ONNX model"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(files_in(&dir), ["bad.onnx", "bad.onnxtxt"]);
+    // An existing output stays as it was.
+    std::fs::write(dir.join("keep.onnx"), b"old").unwrap();
+    let r = run(&dir, &["convert", "bad.onnxtxt", "-o", "keep.onnx"], b"");
+    assert_eq!(r.code, 1);
+    assert_eq!(std::fs::read(dir.join("keep.onnx")).unwrap(), b"old");
+}
+
+#[test]
+fn convert_check_runs_the_checks() {
+    let dir = temp_dir("convert-check");
+    std::fs::write(dir.join("m.onnxtxt"), "g (x) => (y) { y = Neg(q) }").unwrap();
+    let unchecked = run(&dir, &["convert", "m.onnxtxt"], b"");
+    assert_eq!(unchecked.code, 0, "{}", unchecked.stderr);
+    std::fs::remove_file(dir.join("m.onnx")).unwrap();
+    let checked = run(&dir, &["convert", "--check", "m.onnxtxt"], b"");
+    assert_eq!(checked.code, 1);
+    assert!(
+        checked.stderr.contains(" --> m.onnxtxt:1:24"),
+        "{}",
+        checked.stderr
+    );
+    assert_eq!(files_in(&dir), ["m.onnxtxt"]);
+}
+
+#[test]
+fn print_shows_binary_models_as_text() {
+    let dir = temp_dir("print");
+    std::fs::write(dir.join("model.onnx"), corpus(CASE, "source.pb")).unwrap();
+    let r = run(&dir, &["print", "model.onnx"], b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    assert_eq!(r.stdout_text(), golden_file(CASE));
+    let r = run(&dir, &["print", "-"], &corpus(CASE, "source.pb"));
+    assert_eq!(r.stdout_text(), golden_file(CASE));
+}
+
+#[test]
+fn print_reference_style_matches_onnx_printer_where_lossless_keeps_more() {
+    // A schema function whose doc string the reference printer drops.
+    let dir = temp_dir("print-reference");
+    let case = "schema-functions/ai.onnx-Relu-14.function";
+    std::fs::write(dir.join("f.pb"), corpus(case, "source.pb")).unwrap();
+    let reference = run(
+        &dir,
+        &["print", "--kind", "function", "--reference", "f.pb"],
+        b"",
+    );
+    assert_eq!(reference.code, 0, "{}", reference.stderr);
+    assert_eq!(reference.stdout_text(), golden_file(case));
+    let lossless = run(&dir, &["print", "--kind", "function", "f.pb"], b"");
+    assert!(
+        lossless
+            .stdout_text()
+            .contains("  doc_string: \"\nRelu takes one input data"),
+        "{}",
+        lossless.stdout_text()
+    );
+}
+
+#[test]
+fn print_rejects_bytes_that_are_not_a_model() {
+    let dir = temp_dir("print-bad");
+    std::fs::write(dir.join("junk.onnx"), b"\x0a\x05ab").unwrap();
+    let r = run(&dir, &["print", "junk.onnx"], b"");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .starts_with("error: `junk.onnx` is not a valid ONNX model"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stdout.is_empty());
+}
