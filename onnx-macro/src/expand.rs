@@ -12,7 +12,7 @@ use onnx_syntax::{ParseError, lower};
 
 use crate::codegen::{self, Output};
 use crate::diagnostics;
-use crate::tokens::Source;
+use crate::tokens::{Layout, Source, TokenError};
 
 /// What the `#![…]` attributes at the start of a literal ask for.
 #[derive(Debug, Default)]
@@ -34,14 +34,24 @@ pub fn expand(output: Output, input: TokenStream) -> TokenStream {
 fn expand_tokens(output: Output, input: TokenStream) -> Result<TokenStream, syn::Error> {
     let (settings, body) = settings(input)?;
     let options = settings.options()?;
-    let source = Source::from_tokens(body).map_err(|e| syn::Error::new(e.span, e.message))?;
-    build(output, &source.text, &options).map_err(|problems| {
-        let errors = problems
-            .iter()
-            .map(|d| diagnostics::at_text(&source, d.span(), d.message()));
-        diagnostics::combine(errors)
-            .unwrap_or_else(|| syn::Error::new(Span::call_site(), "invalid ONNX text"))
-    })
+    let token_error = |e: TokenError| syn::Error::new(e.span, e.message);
+    let compact = Source::from_tokens(body.clone(), Layout::Compact).map_err(token_error)?;
+    let problems = match build(output, &compact.text, &options) {
+        Ok(tokens) => return Ok(tokens),
+        Err(problems) => problems,
+    };
+    // Report from the faithful layout, whose line numbers (quoted in some messages) are the
+    // file's. It parses to the same tree, so it finds the same problems.
+    let faithful = Source::from_tokens(body, Layout::Faithful).map_err(token_error)?;
+    let (source, problems) = match build(output, &faithful.text, &options) {
+        Err(problems) => (&faithful, problems),
+        Ok(_) => (&compact, problems),
+    };
+    let errors = problems
+        .iter()
+        .map(|d| diagnostics::at_text(source, d.span(), d.message()));
+    Err(diagnostics::combine(errors)
+        .unwrap_or_else(|| syn::Error::new(Span::call_site(), "invalid ONNX text")))
 }
 
 /// Parses `text` as `output` requires, runs the checks that `options` enable, and generates the

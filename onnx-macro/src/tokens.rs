@@ -23,13 +23,15 @@ pub struct TokenError {
 
 impl Source {
     /// Rebuilds the text of `tokens`.
-    pub fn from_tokens(tokens: TokenStream) -> Result<Source, TokenError> {
+    pub fn from_tokens(tokens: TokenStream, layout: Layout) -> Result<Source, TokenError> {
+        let source = Source {
+            text: String::new(),
+            pieces: Vec::new(),
+        };
         let mut builder = Builder {
-            source: Source {
-                text: String::new(),
-                pieces: Vec::new(),
-            },
-            last: None,
+            source,
+            layout,
+            previous: None,
         };
         builder.stream(tokens)?;
         Ok(builder.source)
@@ -56,17 +58,65 @@ impl Source {
     }
 }
 
-/// Where the previous token ended, in the Rust source, when positions are known.
+/// How the rebuilt text is laid out.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Layout {
+    /// One space between tokens, none where the source has none and it matters (`=>`, `-5`,
+    /// `1.e5`). It asks the compiler for positions only there, which keeps big literals cheap.
+    Compact,
+    /// Every token at its own line and column, so that line numbers quoted in messages are the
+    /// Rust file's. Used to report errors.
+    Faithful,
+}
+
+/// A line and column in the Rust source.
 #[derive(Clone, Copy, PartialEq)]
 struct Position {
     line: usize,
     column: usize,
 }
 
+impl Position {
+    fn start(span: Span) -> Position {
+        let at = span.start();
+        Position {
+            line: at.line,
+            column: at.column,
+        }
+    }
+
+    fn end(span: Span) -> Position {
+        let at = span.end();
+        Position {
+            line: at.line,
+            column: at.column,
+        }
+    }
+}
+
+/// Tokens whose neighbours' spacing can change the meaning: `-5` is not `- 5`, and `1.e5` is
+/// not `1 . e5`.
+#[derive(Clone, Copy, PartialEq)]
+enum Sticky {
+    No,
+    Minus,
+    Dot,
+    Number,
+}
+
+/// The previous token, as far as spacing is concerned.
+#[derive(Clone, Copy)]
+struct Previous {
+    span: Span,
+    /// Punctuation with joint spacing (`=` of `=>`): never a gap after it.
+    joint: bool,
+    sticky: Sticky,
+}
+
 struct Builder {
     source: Source,
-    /// The end of the previous token, and whether it was punctuation with joint spacing.
-    last: Option<(Position, bool)>,
+    layout: Layout,
+    previous: Option<Previous>,
 }
 
 /// True when the compiler reports real positions for a token. Some hosts (older IDE servers)
@@ -93,15 +143,15 @@ impl Builder {
                     // An invisible group (from a `macro_rules!` fragment): only its contents count.
                     Delimiter::None => return self.stream(group.stream()),
                 };
-                self.piece(open, group.span_open(), false);
+                self.piece(open, group.span_open(), false, Sticky::No);
                 self.stream(group.stream())?;
-                self.piece(close, group.span_close(), false);
+                self.piece(close, group.span_close(), false, Sticky::No);
             }
             TokenTree::Ident(ident) => {
                 let text = ident.to_string();
                 // `r#type` is the identifier `type`.
                 let text = text.strip_prefix("r#").unwrap_or(&text);
-                self.piece(text, ident.span(), false);
+                self.piece(text, ident.span(), false, Sticky::No);
             }
             TokenTree::Punct(punct) => {
                 let c = punct.as_char();
@@ -114,61 +164,94 @@ impl Builder {
                     });
                 }
                 let joint = punct.spacing() == proc_macro2::Spacing::Joint;
-                self.piece(c.encode_utf8(&mut [0; 4]), punct.span(), joint);
+                let sticky = match c {
+                    '-' => Sticky::Minus,
+                    '.' => Sticky::Dot,
+                    _ => Sticky::No,
+                };
+                self.piece(c.encode_utf8(&mut [0; 4]), punct.span(), joint, sticky);
             }
             TokenTree::Literal(literal) => {
                 let text = literal.to_string();
                 check_literal(&text, literal.span())?;
-                self.piece(&text, literal.span(), false);
+                let sticky = if text.as_bytes()[0].is_ascii_digit() {
+                    Sticky::Number
+                } else {
+                    Sticky::No
+                };
+                self.piece(&text, literal.span(), false, sticky);
             }
         }
         Ok(())
     }
 
     /// Appends one token's text, after the white space that separated it from the previous one.
-    fn piece(&mut self, text: &str, span: Span, joint: bool) {
-        let start = span.start();
-        let start = Position {
-            line: start.line,
-            column: start.column,
-        };
-        let end = span.end();
-        let end = Position {
-            line: end.line,
-            column: end.column,
-        };
-        let located = located(start, end);
+    fn piece(&mut self, text: &str, span: Span, joint: bool, sticky: Sticky) {
+        match self.layout {
+            Layout::Compact => self.compact_gap(span, sticky),
+            Layout::Faithful => self.faithful_gap(span),
+        }
         let out = &mut self.source.text;
-        match self.last {
-            Some((previous, previous_joint)) => {
-                if !located || previous.line == 0 {
-                    // Without positions, only joint punctuation (`=>`) is written without a gap.
-                    if !previous_joint {
-                        out.push(' ');
-                    }
-                } else if start.line > previous.line {
-                    out.extend(std::iter::repeat_n('\n', start.line - previous.line));
-                    out.extend(std::iter::repeat_n(' ', start.column));
-                } else if start != previous {
-                    out.extend(std::iter::repeat_n(
-                        ' ',
-                        start.column.saturating_sub(previous.column).max(1),
-                    ));
+        let from = out.len() as u32;
+        out.push_str(text);
+        self.source.pieces.push((from, out.len() as u32, span));
+        self.previous = Some(Previous {
+            span,
+            joint,
+            sticky,
+        });
+    }
+
+    fn compact_gap(&mut self, span: Span, sticky: Sticky) {
+        let Some(previous) = self.previous else {
+            return;
+        };
+        let matters = matches!(previous.sticky, Sticky::Minus | Sticky::Dot)
+            || (sticky == Sticky::Dot && previous.sticky == Sticky::Number);
+        let gap = if previous.joint {
+            false
+        } else if matters {
+            let (end, start) = (Position::end(previous.span), Position::start(span));
+            // Without positions, assume the tokens were written apart.
+            !located(Position::start(previous.span), end) || end != start
+        } else {
+            true
+        };
+        if gap {
+            self.source.text.push(' ');
+        }
+    }
+
+    fn faithful_gap(&mut self, span: Span) {
+        let start = Position::start(span);
+        let located = located(start, Position::end(span));
+        let previous_end = self.previous.map(|p| (Position::end(p.span), p.joint));
+        let out = &mut self.source.text;
+        match previous_end {
+            Some((previous, previous_joint)) if !located || previous.line == 0 => {
+                if !previous_joint {
+                    out.push(' ');
                 }
             }
+            Some((previous, _)) if start.line > previous.line => {
+                out.extend(std::iter::repeat_n('\n', start.line - previous.line));
+                out.extend(std::iter::repeat_n(' ', start.column));
+            }
+            Some((previous, _)) if start != previous => {
+                out.extend(std::iter::repeat_n(
+                    ' ',
+                    start.column.saturating_sub(previous.column).max(1),
+                ));
+            }
+            Some(_) => {}
+            // Keep the first token on its own line and column, so that messages quoting line
+            // numbers name lines of the Rust file.
             None if located => {
-                // Keep the first token on its own line and column, so that messages quoting
-                // line numbers name lines of the Rust file.
                 out.extend(std::iter::repeat_n('\n', start.line - 1));
                 out.extend(std::iter::repeat_n(' ', start.column));
             }
             None => {}
         }
-        let from = out.len() as u32;
-        out.push_str(text);
-        self.source.pieces.push((from, out.len() as u32, span));
-        let unknown = Position { line: 0, column: 0 };
-        self.last = Some((if located { end } else { unknown }, joint));
     }
 }
 

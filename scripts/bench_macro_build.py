@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Build time of a crate holding an N-node `onnx!` literal, against the same crate embedding the
+model's bytes with `include_bytes!` + decode. Dependencies are built first (warm); then each crate
+is rebuilt after touching its source, several times, and the best times are compared.
+
+With --optimize-macros, both crates build proc macros optimized
+(`[profile.dev.build-override] opt-level = 3`), as the README suggests for crates with big literals.
+
+Run: python3 scripts/bench_macro_build.py [--nodes 10000] [--runs 3] [--optimize-macros]
+Needs only cargo. The two crates are written under target/bench-macro-build/.
+"""
+import argparse
+import pathlib
+import subprocess
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+WORK = ROOT / "target" / "bench-macro-build"
+
+
+def model_text(nodes):
+    lines = ['<ir_version: 10, opset_import: ["" : 21]>', "chain (float[N] x0) => (float[N] y) {"]
+    for i in range(nodes):
+        lines.append(f"    x{i + 1} = LeakyRelu <alpha = 0.1> (x{i})")
+    lines.append(f"    y = Identity (x{nodes})")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+OPTIMIZE_MACROS = False
+
+
+def write_crate(name, main_rs, extra=None):
+    crate = WORK / name
+    (crate / "src").mkdir(parents=True, exist_ok=True)
+    (crate / "Cargo.toml").write_text(
+        f'[package]\nname = "{name}"\nversion = "0.0.0"\nedition = "2024"\npublish = false\n\n'
+        f'[dependencies]\nonnx-text = {{ path = "{ROOT}" }}\n\n[workspace]\n'
+        + ("\n[profile.dev.build-override]\nopt-level = 3\n" if OPTIMIZE_MACROS else "")
+    )
+    (crate / "src" / "main.rs").write_text(main_rs)
+    for file, data in (extra or {}).items():
+        (crate / file).write_bytes(data)
+    return crate
+
+
+def build_seconds(crate, target):
+    (crate / "src" / "main.rs").touch()
+    start = time.perf_counter()
+    subprocess.run(["cargo", "build", "--quiet", "--target-dir", str(target)], cwd=crate, check=True)
+    return time.perf_counter() - start
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--nodes", type=int, default=10000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--optimize-macros", action="store_true")
+    args = parser.parse_args()
+    global OPTIMIZE_MACROS
+    OPTIMIZE_MACROS = args.optimize_macros
+    text = model_text(args.nodes)
+    target = WORK / ("target-opt" if OPTIMIZE_MACROS else "target")
+    # The reference bytes: the runtime parser gives them (the conformance suite checks that it
+    # matches onnx 1.23.2 byte for byte). A helper crate writes them once.
+    writer = write_crate(
+        "write_bytes",
+        "use onnx_text::prost::Message;\nfn main() {\n"
+        '    let text = std::fs::read_to_string("model.onnxtxt").unwrap();\n'
+        '    std::fs::write("model.pb", onnx_text::parse_model(&text).unwrap().encode_to_vec()).unwrap();\n}\n',
+        {"model.onnxtxt": text.encode()},
+    )
+    subprocess.run(["cargo", "run", "--quiet", "--target-dir", str(target)], cwd=writer, check=True)
+    model_bytes = (writer / "model.pb").read_bytes()
+    literal = write_crate(
+        "with_literal",
+        "fn main() {\n    let model = onnx_text::onnx! {\n" + text + "    };\n"
+        '    println!("{}", model.graph.unwrap().node.len());\n}\n',
+    )
+    baseline = write_crate(
+        "with_bytes",
+        "use onnx_text::prost::Message;\nfn main() {\n"
+        '    let model = onnx_text::ModelProto::decode(&include_bytes!("../model.pb")[..]).unwrap();\n'
+        '    println!("{}", model.graph.unwrap().node.len());\n}\n',
+        {"model.pb": model_bytes},
+    )
+    for crate in (literal, baseline):  # warm: dependencies built, first build done
+        build_seconds(crate, target)
+    times = {"onnx!": [], "include_bytes!": []}
+    for _ in range(args.runs):
+        times["onnx!"].append(build_seconds(literal, target))
+        times["include_bytes!"].append(build_seconds(baseline, target))
+    for crate, expected in ((literal, None), (baseline, None)):
+        out = subprocess.run(["cargo", "run", "--quiet", "--target-dir", str(target)], cwd=crate,
+                             check=True, capture_output=True, text=True).stdout.strip()
+        assert out == str(args.nodes + 1), out
+    best = {k: min(v) for k, v in times.items()}
+    print(f"nodes: {args.nodes}, text: {len(text)} bytes, protobuf: {len(model_bytes)} bytes, "
+          f"proc macros {'optimized' if OPTIMIZE_MACROS else 'unoptimized (default dev profile)'}")
+    for k, v in times.items():
+        print(f"  {k:15} builds (s): " + ", ".join(f"{t:.2f}" for t in v) + f"  best {best[k]:.2f}")
+    print(f"ratio onnx! / include_bytes!: {best['onnx!'] / best['include_bytes!']:.2f} (target <= 1.5)")
+
+
+if __name__ == "__main__":
+    main()
