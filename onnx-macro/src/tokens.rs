@@ -228,11 +228,9 @@ impl Builder {
         let previous_end = self.previous.map(|p| (Position::end(p.span), p.joint));
         let out = &mut self.source.text;
         match previous_end {
-            Some((previous, previous_joint)) if !located || previous.line == 0 => {
-                if !previous_joint {
-                    out.push(' ');
-                }
-            }
+            // Without positions, only joint punctuation (`=>`) is written without a gap.
+            Some((previous, true)) if !located || previous.line == 0 => {}
+            Some((previous, false)) if !located || previous.line == 0 => out.push(' '),
             Some((previous, _)) if start.line > previous.line => {
                 out.extend(std::iter::repeat_n('\n', start.line - previous.line));
                 out.extend(std::iter::repeat_n(' ', start.column));
