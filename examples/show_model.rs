@@ -1,42 +1,29 @@
-//! The main job, at runtime: parse ONNX text, show the model, and write its protobuf bytes.
+//! The main job: build a model with `onnx!`, print it as text, and write `model.onnx`.
 //!
-//! Run with `cargo run --example show_model`. It writes `model.onnx` to the current directory.
+//! Run with `cargo run --example show_model`. The literal is parsed and checked at compile time;
+//! at runtime the value is one protobuf decode away.
 
 use onnx_text::prost::Message;
-
-const TEXT: &str = r#"
-<ir_version: 10, opset_import: ["" : 21]>
-agraph (float[N, 128] X, float[128, 10] W, float[10] B) => (float[N, 10] C) {
-    T = MatMul (X, W)
-    S = Add (T, B)
-    C = Softmax (S)
-}
-"#;
+use onnx_text::{ModelProto, onnx};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let model = onnx_text::parse_model(TEXT)?;
-    let graph = model.graph.as_ref().expect("a model has a graph");
-    println!(
-        "ir_version {}, opsets {:?}",
-        model.ir_version(),
-        model.opset_import
-    );
-    println!(
-        "graph `{}`: {} inputs, {} outputs",
-        graph.name(),
-        graph.input.len(),
-        graph.output.len()
-    );
-    for node in &graph.node {
-        println!("  {:?} = {}({:?})", node.output, node.op_type(), node.input);
-    }
+    let model: ModelProto = onnx! {
+        <ir_version: 10, opset_import: ["" : 21]>
+        agraph (float[N, 128] X, float[128, 10] W, float[10] B) => (float[N, 10] C) {
+            T = MatMul (X, W)
+            S = Add (T, B)
+            C = Softmax (S)
+        }
+    };
+    print!("{}", onnx_text::to_text(&model));
+
     let bytes = model.encode_to_vec();
     std::fs::write("model.onnx", &bytes)?;
-    println!("wrote model.onnx ({} bytes)", bytes.len());
+    println!("\nwrote model.onnx ({} bytes)", bytes.len());
 
-    // Errors are positioned, with a snippet:
-    let err =
-        onnx_text::parse_model("g (float[N] x) => (float[N] y) {\n  y = Relu(x);\n}").unwrap_err();
-    println!("\nA malformed text gives:\n{err}");
+    // The same text at runtime gives the same bytes; mistakes come back positioned.
+    let text = "g (float[N] x) => (float[N] y) {\n  y = Relu(q)\n}";
+    let err = onnx_text::check_graph(text).unwrap_err();
+    println!("\nchecking a malformed graph at runtime gives:\n{err}");
     Ok(())
 }
