@@ -10,46 +10,96 @@ mod diagnostics;
 mod expand;
 mod tokens;
 
+#[cfg(test)]
+mod tests;
+
 use codegen::Output;
 use proc_macro::TokenStream;
 
-/// A `ModelProto` from ONNX text: `onnx! { <header> graph functions }`.
+/// A `ModelProto` from ONNX text: an optional `<header>`, a graph, then model-local functions.
+///
+/// The text is parsed and checked at compile time; errors point at the offending tokens.
+///
+/// ```
+/// let model = onnx_text::onnx! {
+///     <ir_version: 10, opset_import: ["" : 21]>
+///     g (float[N] x) => (float[N] y) { y = Relu (x) }
+/// };
+/// assert_eq!(model.ir_version, Some(10));
+/// ```
 #[proc_macro]
 pub fn onnx(input: TokenStream) -> TokenStream {
     expand::expand(Output::Model, input.into()).into()
 }
 
 /// A `GraphProto` from ONNX text.
+///
+/// ```
+/// let graph = onnx_text::onnx_graph!(g (float[N] x) => (float[N] y) { y = Abs (x) });
+/// assert_eq!(graph.name.as_deref(), Some("g"));
+/// ```
 #[proc_macro]
 pub fn onnx_graph(input: TokenStream) -> TokenStream {
     expand::expand(Output::Graph, input.into()).into()
 }
 
 /// A `FunctionProto` from ONNX text, with an optional header.
+///
+/// ```
+/// let f = onnx_text::onnx_function! {
+///     <domain: "local", opset_import: ["" : 21]>
+///     Square (x) => (y) { y = Mul (x, x) }
+/// };
+/// assert_eq!(f.name.as_deref(), Some("Square"));
+/// ```
 #[proc_macro]
 pub fn onnx_function(input: TokenStream) -> TokenStream {
     expand::expand(Output::Function, input.into()).into()
 }
 
-/// A `Vec<FunctionProto>` from a sequence of functions.
+/// A `Vec<FunctionProto>` from a sequence of functions (a function library).
+///
+/// ```
+/// let library = onnx_text::onnx_functions! {
+///     F (x) => (y) { y = Abs (x) }
+///     G (x) => (y) { y = Neg (x) }
+/// };
+/// assert_eq!(library.len(), 2);
+/// ```
 #[proc_macro]
 pub fn onnx_functions(input: TokenStream) -> TokenStream {
     expand::expand(Output::Functions, input.into()).into()
 }
 
 /// A `NodeProto` from one node.
+///
+/// ```
+/// let node = onnx_text::onnx_node!(y = LeakyRelu <alpha = 0.1> (x));
+/// assert_eq!(node.attribute[0].f, Some(0.1));
+/// ```
 #[proc_macro]
 pub fn onnx_node(input: TokenStream) -> TokenStream {
     expand::expand(Output::Node, input.into()).into()
 }
 
-/// A `Vec<NodeProto>` from a sequence of nodes.
+/// A `Vec<NodeProto>` from a sequence of nodes, without braces.
+///
+/// ```
+/// let nodes = onnx_text::onnx_nodes!(t = Abs (x) y = Neg (t));
+/// assert_eq!(nodes[1].input, ["t"]);
+/// ```
 #[proc_macro]
 pub fn onnx_nodes(input: TokenStream) -> TokenStream {
     expand::expand(Output::Nodes, input.into()).into()
 }
 
-/// A `ModelProto` from a `.onnxtxt` file, relative to `CARGO_MANIFEST_DIR`.
+/// A `ModelProto` from a `.onnxtxt` file, relative to `CARGO_MANIFEST_DIR`. Errors name the file,
+/// line and column, and editing the file rebuilds the crate.
+///
+/// ```
+/// let model = onnx_text::include_onnx!("tests/data/relu.onnxtxt");
+/// assert_eq!(model.graph.unwrap().node[0].op_type.as_deref(), Some("Relu"));
+/// ```
 #[proc_macro]
 pub fn include_onnx(input: TokenStream) -> TokenStream {
     expand::include(input.into()).into()
