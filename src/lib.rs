@@ -31,7 +31,9 @@ pub use onnx_syntax::{
     parse_node, parse_node_list, parse_nodes,
 };
 
-pub use onnx_macro::{include_onnx, onnx, onnx_function, onnx_functions, onnx_graph, onnx_node, onnx_nodes};
+pub use onnx_macro::{
+    include_onnx, onnx, onnx_function, onnx_functions, onnx_graph, onnx_node, onnx_nodes,
+};
 
 /// What the macros' expansions call. Not public API: it may change in any release.
 #[doc(hidden)]
@@ -40,7 +42,8 @@ pub mod __private {
 
     /// Decodes bytes that a macro encoded at compile time from a message of the same type.
     pub fn decode<M: Message + Default>(bytes: &[u8]) -> M {
-        M::decode(bytes).unwrap_or_else(|e| unreachable!("onnx-text macro output does not decode: {e}"))
+        M::decode(bytes)
+            .unwrap_or_else(|e| unreachable!("onnx-text macro output does not decode: {e}"))
     }
 
     /// Decodes a list of length-delimited messages that a macro encoded at compile time.
