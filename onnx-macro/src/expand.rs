@@ -61,47 +61,53 @@ pub fn build(
     text: &str,
     options: &Options,
 ) -> Result<TokenStream, Vec<Diagnostic>> {
-    let parse_problem = |e: ParseError| vec![Diagnostic::new(None, e.span(), e.message())];
-    let parser = Parser::new(text).map_err(parse_problem)?;
-    let verdict = |found: Vec<Diagnostic>| if found.is_empty() { Ok(()) } else { Err(found) };
+    let parser = Parser::new(text).map_err(|e| vec![Diagnostic::from(&e)])?;
     Ok(match output {
         Output::Model => {
-            let tree = parser.model().map_err(parse_problem)?;
-            verdict(check::model(&tree, text, options))?;
+            let tree = checked(parser.model(), |t| check::model(t, text, options))?;
             codegen::single(output, &lower::model(tree))
         }
         Output::Graph => {
-            let tree = parser.graph().map_err(parse_problem)?;
-            verdict(check::graph(&tree, text, options))?;
+            let tree = checked(parser.graph(), |t| check::graph(t, text, options))?;
             codegen::single(output, &lower::graph(tree))
         }
         Output::Function => {
-            let tree = parser.function().map_err(parse_problem)?;
-            verdict(check::function(&tree, text, options))?;
+            let tree = checked(parser.function(), |t| check::function(t, text, options))?;
             codegen::single(output, &lower::function(tree))
         }
         Output::Node => {
-            let tree = parser.node().map_err(parse_problem)?;
-            verdict(check::node(&tree, text, options))?;
+            let tree = checked(parser.node(), |t| check::node(t, text, options))?;
             codegen::single(output, &lower::node(tree))
         }
         Output::Functions => {
-            let tree = parser.functions().map_err(parse_problem)?;
-            verdict(check::functions(&tree, text, options))?;
+            let tree = checked(parser.functions(), |t| check::functions(t, text, options))?;
             codegen::list(
                 output,
                 &tree.into_iter().map(lower::function).collect::<Vec<_>>(),
             )
         }
         Output::Nodes => {
-            let tree = parser.nodes().map_err(parse_problem)?;
-            verdict(check::nodes(&tree, text, options))?;
+            let tree = checked(parser.nodes(), |t| check::nodes(t, text, options))?;
             codegen::list(
                 output,
                 &tree.into_iter().map(lower::node).collect::<Vec<_>>(),
             )
         }
     })
+}
+
+/// The parsed tree if it parsed and `check` finds nothing wrong with it, else every problem.
+fn checked<T>(
+    parsed: Result<T, ParseError>,
+    check: impl FnOnce(&T) -> Vec<Diagnostic>,
+) -> Result<T, Vec<Diagnostic>> {
+    let tree = parsed.map_err(|e| vec![Diagnostic::from(&e)])?;
+    let problems = check(&tree);
+    if problems.is_empty() {
+        Ok(tree)
+    } else {
+        Err(problems)
+    }
 }
 
 impl Settings {
