@@ -27,8 +27,6 @@
 mod number;
 mod tensor;
 
-use std::fmt::Write;
-
 use onnx_runtime_types::{
     AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
     StringStringEntryProto, TensorProto, TensorShapeProto, TypeProto, ValueInfoProto,
@@ -193,7 +191,13 @@ impl<'a> Printer<'a> {
     }
 
     fn spaces(&mut self, n: usize) {
-        self.out.extend(std::iter::repeat_n(' ', n));
+        const SPACES: &str = "                                                                ";
+        let mut n = n;
+        while n > 0 {
+            let chunk = n.min(SPACES.len());
+            self.out.push_str(&SPACES[..chunk]);
+            n -= chunk;
+        }
     }
 
     /// A name, quoted unless it is an identifier.
@@ -228,12 +232,16 @@ impl<'a> Printer<'a> {
     fn quoted(&mut self, s: &str) {
         self.out.reserve(s.len() + 2);
         self.out.push('"');
-        for c in s.chars() {
-            if c == '\\' || c == '"' {
+        let mut start = 0;
+        for (i, &b) in s.as_bytes().iter().enumerate() {
+            if b == b'"' || b == b'\\' {
+                // Both are ASCII, so `i` is a character boundary.
+                self.out.push_str(&s[start..i]);
                 self.out.push('\\');
+                start = i;
             }
-            self.out.push(c);
         }
+        self.out.push_str(&s[start..]);
         self.out.push('"');
     }
 
@@ -243,8 +251,8 @@ impl<'a> Printer<'a> {
         self.quoted(&String::from_utf8_lossy(bytes));
     }
 
-    fn int(&mut self, v: impl std::fmt::Display) {
-        let _ = write!(self.out, "{v}");
+    fn int(&mut self, v: impl Into<i128>) {
+        number::write_int(self.out, v.into());
     }
 
     fn elem_type_name(&mut self, elem_type: Option<i32>) {
@@ -258,7 +266,7 @@ impl<'a> Printer<'a> {
 
     fn dim(&mut self, dim: &Dimension) {
         match &dim.value {
-            Some(dimension::Value::DimValue(v)) => self.int(v),
+            Some(dimension::Value::DimValue(v)) => self.int(*v),
             Some(dimension::Value::DimParam(p)) => self.id(p),
             None => self.out.push('?'),
         }
@@ -363,7 +371,7 @@ impl<'a> Printer<'a> {
                 if i > 0 {
                     self.out.push(',');
                 }
-                self.int(d);
+                self.int(*d);
             }
             self.out.push(']');
         }
@@ -446,7 +454,7 @@ impl<'a> Printer<'a> {
         const SPARSE_TENSORS: i32 = AttrType::SparseTensors as i32;
         match ty {
             INT => self.int(attr.i()),
-            INTS => self.list(&attr.ints, ", ", |p, v| p.int(v)),
+            INTS => self.list(&attr.ints, ", ", |p, v| p.int(*v)),
             FLOAT => number::write_float(self.out, attr.f()),
             FLOATS => self.list(&attr.floats, ", ", |p, v| number::write_float(p.out, *v)),
             STRING => self.quoted_bytes(attr.s()),

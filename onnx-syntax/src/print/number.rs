@@ -12,8 +12,8 @@ use std::fmt::Write;
 pub(crate) trait ShortestFloat:
     Copy + PartialEq + std::fmt::LowerExp + std::str::FromStr
 {
-    /// Enough significant digits to write any value of the type exactly.
-    const EXACT_DIGITS: usize;
+    /// `(m, q)` with the value's magnitude `m × 2^q` and `m` odd (`(0, 0)` for zero).
+    fn decompose(self) -> (u64, i32);
     fn is_nan(self) -> bool;
     fn is_sign_negative(self) -> bool;
     fn is_infinite(self) -> bool;
@@ -22,7 +22,17 @@ pub(crate) trait ShortestFloat:
 }
 
 impl ShortestFloat for f32 {
-    const EXACT_DIGITS: usize = 120;
+    fn decompose(self) -> (u64, i32) {
+        let bits = self.to_bits();
+        let exp = ((bits >> 23) & 0xff) as i32;
+        let frac = u64::from(bits & 0x7f_ffff);
+        let (m, q) = if exp == 0 {
+            (frac, -149)
+        } else {
+            (frac | 1 << 23, exp - 150)
+        };
+        strip_twos(m, q)
+    }
     fn is_nan(self) -> bool {
         f32::is_nan(self)
     }
@@ -38,7 +48,17 @@ impl ShortestFloat for f32 {
 }
 
 impl ShortestFloat for f64 {
-    const EXACT_DIGITS: usize = 780;
+    fn decompose(self) -> (u64, i32) {
+        let bits = self.to_bits();
+        let exp = ((bits >> 52) & 0x7ff) as i32;
+        let frac = bits & 0xf_ffff_ffff_ffff;
+        let (m, q) = if exp == 0 {
+            (frac, -1074)
+        } else {
+            (frac | 1 << 52, exp - 1075)
+        };
+        strip_twos(m, q)
+    }
     fn is_nan(self) -> bool {
         f64::is_nan(self)
     }
@@ -51,6 +71,33 @@ impl ShortestFloat for f64 {
     fn integral_magnitude(self) -> u128 {
         self.abs() as u128
     }
+}
+
+fn strip_twos(m: u64, q: i32) -> (u64, i32) {
+    if m == 0 {
+        return (0, 0);
+    }
+    let zeros = m.trailing_zeros();
+    (m >> zeros, q + zeros as i32)
+}
+
+/// Appends an integer in decimal, as `std::to_chars` writes it.
+pub(crate) fn write_int(out: &mut String, value: i128) {
+    if value < 0 {
+        out.push('-');
+    }
+    let mut magnitude = value.unsigned_abs();
+    let mut buf = [0u8; 40];
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (magnitude % 10) as u8;
+        magnitude /= 10;
+        if magnitude == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or("0"));
 }
 
 /// Appends `value` as `std::to_chars(value)` writes it, with NaN as `nan` or `-nan` (the
@@ -74,15 +121,16 @@ pub(crate) fn write_float<F: ShortestFloat>(out: &mut String, value: F) {
     // Rust's `{:e}` gives the shortest round-trip digits (the same digits Ryu finds, which is what
     // `to_chars` uses); only the layout is ours to choose.
     let mut sci = SmallBuf::new();
-    // Cannot fail: SmallBuf grows as needed.
     let _ = write!(sci, "{value:e}");
-    let text = sci.as_str().trim_start_matches('-');
-    let (mantissa, exponent) = text.split_once('e').unwrap_or((text, "0"));
-    let exponent: i32 = exponent.parse().unwrap_or(0);
+    let text = &sci.bytes[..sci.len];
+    let text = text.strip_prefix(b"-").unwrap_or(text);
+    let e = text.iter().position(|&b| b == b'e').unwrap_or(text.len());
+    let exponent = parse_exponent(text.get(e + 1..).unwrap_or(&[]));
     let mut digits = SmallBuf::new();
-    digits.extend(mantissa.bytes().filter(u8::is_ascii_digit));
+    digits.extend(text[..e].iter().copied().filter(u8::is_ascii_digit));
     round_half_to_even(&mut digits, exponent, value);
-    let digits = digits.as_str();
+    let digits = &digits.bytes[..digits.len];
+    let push = |out: &mut String, bytes: &[u8]| out.extend(bytes.iter().map(|&b| char::from(b)));
     let k = digits.len() as i32;
     // value = 0.digits × 10^point: `point` digits stand before the decimal point.
     let point = exponent + 1;
@@ -91,77 +139,91 @@ pub(crate) fn write_float<F: ShortestFloat>(out: &mut String, value: F) {
     if (lower..=upper).contains(&ryu_exponent) {
         if ryu_exponent >= 0 {
             // An integer: `to_chars` prints its exact value, not the digits padded with zeros.
-            let _ = write!(out, "{}", value.integral_magnitude());
+            write_int(out, value.integral_magnitude() as i128);
         } else if point > 0 {
             let (int, frac) = digits.split_at(point as usize);
-            out.push_str(int);
+            push(out, int);
             out.push('.');
-            out.push_str(frac);
+            push(out, frac);
         } else {
             out.push_str("0.");
             for _ in 0..-point {
                 out.push('0');
             }
-            out.push_str(digits);
+            push(out, digits);
         }
     } else {
-        let (first, rest) = digits.split_at(1);
-        out.push_str(first);
-        if !rest.is_empty() {
+        push(out, &digits[..1]);
+        if digits.len() > 1 {
             out.push('.');
-            out.push_str(rest);
+            push(out, &digits[1..]);
         }
-        let _ = write!(
-            out,
-            "e{}{:02}",
-            if exponent < 0 { '-' } else { '+' },
-            exponent.unsigned_abs()
-        );
+        out.push('e');
+        out.push(if exponent < 0 { '-' } else { '+' });
+        if exponent.unsigned_abs() < 10 {
+            out.push('0');
+        }
+        write_int(out, i128::from(exponent.unsigned_abs()));
     }
+}
+
+/// The exponent after `e` in Rust's `{:e}` output: an optional `-` and digits.
+fn parse_exponent(text: &[u8]) -> i32 {
+    let (negative, digits) = match text.strip_prefix(b"-") {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let magnitude = digits
+        .iter()
+        .fold(0i32, |acc, &d| acc * 10 + i32::from(d - b'0'));
+    if negative { -magnitude } else { magnitude }
 }
 
 /// Rust breaks a tie between two shortest candidates upwards; `to_chars` (Ryu) breaks it to the
 /// even digit. When the value lies exactly halfway between `digits` and the candidate one below,
 /// and that candidate reads back to the same value too, take it.
 fn round_half_to_even<F: ShortestFloat>(digits: &mut SmallBuf, exponent: i32, value: F) {
-    let Some(&last) = digits.bytes[..digits.len].last() else {
+    let k = digits.len;
+    let Some(&last) = digits.bytes[..k].last() else {
         return;
     };
-    if digits.len < 2 || (last - b'0').is_multiple_of(2) {
+    if k < 2 || (last - b'0').is_multiple_of(2) {
         return;
     }
     let mut lower = SmallBuf::new();
-    lower.extend(digits.bytes[..digits.len - 1].iter().copied());
+    lower.extend(digits.bytes[..k - 1].iter().copied());
     lower.extend(std::iter::once(last - 1));
-    // The candidate, as `d.ddd` × 10^exponent, must read back to the same value …
-    let mut text = String::with_capacity(32);
+    // Halfway means value = N × 10^j exactly, with N the digits of `lower` followed by a 5 and
+    // j = exponent - k. With value = m × 2^q and m odd, N and 5^|j| odd, the powers of two say
+    // q = j; then m = N × 5^j (j >= 0) or m × 5^-j = N (j < 0). All in integers: no rounding.
+    let (m, q) = value.decompose();
+    let j = exponent - k as i32;
+    if q != j {
+        return;
+    }
+    let n = lower.bytes[..lower.len]
+        .iter()
+        .fold(0u128, |acc, &d| acc * 10 + u128::from(d - b'0'))
+        * 10
+        + 5;
+    let pow5 = |e: u32| 5u128.checked_pow(e);
+    let halfway = if j >= 0 {
+        pow5(j.unsigned_abs()).and_then(|p| n.checked_mul(p)) == Some(u128::from(m))
+    } else {
+        pow5(j.unsigned_abs()).and_then(|p| u128::from(m).checked_mul(p)) == Some(n)
+    };
+    if !halfway {
+        return;
+    }
+    // The candidate must read back to the same value (not so just below a power of two).
     let lower_digits = lower.as_str();
     let sign = if value.is_sign_negative() { "-" } else { "" };
-    let _ = write!(
-        text,
+    let text = format!(
         "{sign}{}.{}e{exponent}",
         &lower_digits[..1],
         &lower_digits[1..]
     );
-    if text.parse::<F>().ok() != Some(value) {
-        return;
-    }
-    // … and the value must be exactly halfway: its exact expansion is `lower` then `5`.
-    let exact = format!("{:.*e}", F::EXACT_DIGITS, value);
-    let exact = exact.trim_start_matches('-');
-    let Some((mantissa, exp)) = exact.split_once('e') else {
-        return;
-    };
-    if exp.parse::<i32>().ok() != Some(exponent) {
-        return;
-    }
-    let mut exact_digits = mantissa.bytes().filter(u8::is_ascii_digit);
-    let halfway = lower.bytes[..lower.len]
-        .iter()
-        .all(|&d| exact_digits.next() == Some(d))
-        && exact_digits.next() == Some(b'5')
-        && exact_digits.all(|d| d == b'0');
-    if halfway {
+    if text.parse::<F>().ok() == Some(value) {
         *digits = lower;
     }
 }
@@ -256,7 +318,16 @@ mod tests {
     #[test]
     fn ties_between_shortest_candidates_go_to_even() {
         // 171038272850885.125 is exactly halfway between …12 and …13; onnx prints …12.
-        assert_eq!(f64_text(171_038_272_850_885.125), "171038272850885.12");
-        assert_eq!(f64_text(-171_038_272_850_885.125), "-171038272850885.12");
+        let tie = 171_038_272_850_885.0 + 0.125; // exact
+        assert_eq!(f64_text(tie), "171038272850885.12");
+        assert_eq!(f64_text(-tie), "-171038272850885.12");
+    }
+
+    #[test]
+    fn decomposes_into_an_odd_mantissa() {
+        assert_eq!(1.5f64.decompose(), (3, -1));
+        assert_eq!(8.0f32.decompose(), (1, 3));
+        assert_eq!(f64::from_bits(1).decompose(), (1, -1074));
+        assert_eq!(0.0f32.decompose(), (0, 0));
     }
 }

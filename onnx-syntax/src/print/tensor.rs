@@ -80,9 +80,9 @@ pub(super) fn data(p: &mut Printer<'_>, tensor: &TensorProto) {
         return;
     }
     match storage {
-        Some(Storage::Int32) => ints(p, tensor.int32_data.iter()),
-        Some(Storage::Int64) => ints(p, tensor.int64_data.iter()),
-        Some(Storage::Uint64) => ints(p, tensor.uint64_data.iter()),
+        Some(Storage::Int32) => ints(p, tensor.int32_data.iter().copied()),
+        Some(Storage::Int64) => ints(p, tensor.int64_data.iter().copied()),
+        Some(Storage::Uint64) => ints(p, tensor.uint64_data.iter().copied()),
         Some(Storage::Float) => floats(p, tensor.float_data.iter().copied()),
         Some(Storage::Double) => floats(p, tensor.double_data.iter().copied()),
         Some(Storage::String) => {
@@ -105,7 +105,7 @@ pub(super) fn data(p: &mut Printer<'_>, tensor: &TensorProto) {
     }
 }
 
-fn ints<T: std::fmt::Display>(p: &mut Printer<'_>, values: impl Iterator<Item = T>) {
+fn ints<T: Into<i128>>(p: &mut Printer<'_>, values: impl Iterator<Item = T>) {
     p.out.push_str(" {");
     for (i, v) in values.enumerate() {
         if i > 0 {
