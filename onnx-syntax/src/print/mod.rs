@@ -64,9 +64,23 @@ pub enum Style {
 /// ```
 pub trait ToText {
     /// Appends the text of `self` to `out` in the given style.
+    ///
+    /// ```
+    /// use onnx_syntax::{Style, ToText};
+    /// let node = onnx_syntax::parse_node("y = Neg(x)").unwrap();
+    /// let mut out = String::from("# a node\n");
+    /// node.write_text(&mut out, Style::Reference);
+    /// assert_eq!(out, "# a node\n   y = Neg (x)\n");
+    /// ```
     fn write_text(&self, out: &mut String, style: Style);
 
     /// The text of `self`, in the lossless style.
+    ///
+    /// ```
+    /// use onnx_syntax::ToText;
+    /// let graph = onnx_syntax::parse_graph("g (x) => (y) { y = Neg(x) }").unwrap();
+    /// assert_eq!(graph.to_text(), "g ( x) => ( y) {\n   y = Neg (x)\n}");
+    /// ```
     fn to_text(&self) -> String {
         let mut out = String::new();
         self.write_text(&mut out, Style::Lossless);
