@@ -326,7 +326,11 @@ fn convert(args: &ConvertArgs, show_progress: bool) -> Outcome {
         Ok(message) => message,
         Err(outcome) => return outcome,
     };
-    progress.stage(&format!("writing {}", output.display("<stdout>")), None);
+    let action = match to {
+        Format::Text => "printing",
+        Format::Binary => "encoding",
+    };
+    progress.stage(&format!("{action} {name}"), None);
     let bytes = match to {
         Format::Text => {
             let style = if args.reference {
