@@ -212,7 +212,8 @@ pub fn include(input: TokenStream) -> TokenStream {
     let text = match std::fs::read(&path) {
         Ok(bytes) => bytes,
         Err(e) => {
-            let message = format!("cannot read `{relative}` (paths are relative to the crate root): {e}");
+            let message =
+                format!("cannot read `{relative}` (paths are relative to the crate root): {e}");
             return codegen::failed(output, syn::Error::new(literal.span(), message));
         }
     };
