@@ -135,7 +135,7 @@ impl<'a> Lexer<'a> {
             match b {
                 b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => self.pos += 1,
                 b'#' => {
-                    self.pos = memchr_newline(bytes, self.pos);
+                    self.pos = next_newline(bytes, self.pos);
                 }
                 _ => break,
             }
@@ -263,7 +263,7 @@ impl<'a> Lexer<'a> {
 }
 
 /// Offset of the next `\n` at or after `from`, or the end of `bytes`.
-fn memchr_newline(bytes: &[u8], from: usize) -> usize {
+fn next_newline(bytes: &[u8], from: usize) -> usize {
     bytes[from..]
         .iter()
         .position(|&b| b == b'\n')

@@ -235,7 +235,8 @@ fn list_element(list: AttrType) -> Option<AttrType> {
         .find(|ty| ty.list_of() == Some(list))
 }
 
-/// The list value of `values`, all single values of type `element`.
+/// The list value of `values`, all single values of type `element` (`list_value` has checked
+/// every element's kind, so the filters below keep them all).
 fn collect_list(element: AttrType, values: Vec<AttrValue>) -> AttrValue {
     macro_rules! collect {
         ($list:ident, $single:ident) => {

@@ -3,7 +3,7 @@
 //! A literal is scanned without knowing its use, then converted where it is used, as the
 //! reference does: an int literal becomes an `i64`, a wrapped `u64`, or a float, by context.
 
-use super::Parser;
+use super::{Parser, shorten};
 use crate::error::ParseError;
 use crate::lex::{Token, TokenKind, unescape};
 use crate::span::Span;
@@ -196,7 +196,6 @@ impl Parser<'_> {
 
     /// A number literal (int or float) as `f64`. Overflow is an error; underflow rounds to zero.
     pub(super) fn to_f64(&self, literal: Literal, what: &str) -> Result<f64, ParseError> {
-        // f32 special values widen exactly, keeping the NaN sign.
         self.to_float(literal, what, "double", |text| {
             text.parse::<f64>().ok().filter(|v| v.is_finite())
         })
@@ -278,5 +277,3 @@ impl SpecialFloat for f64 {
         -self
     }
 }
-
-use super::shorten;
