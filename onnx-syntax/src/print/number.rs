@@ -3,17 +3,13 @@
 //! shorter (fixed on a tie).
 //!
 //! Rust's own `{}` differs: it never uses an exponent for `1e20`, writes `1e-7` rather than
-//! `1e-07`, and pads large integers with zeros (`123456790`) where `to_chars` prints the exact
-//! value (`123456792`).
-
-use std::fmt::Write;
+//! `1e-07`, pads large integers with zeros (`123456790`) where `to_chars` prints the exact
+//! value (`123456792`), and breaks ties between two shortest candidates upwards where
+//! `to_chars` takes the even one. The digits come from the `ryu` crate, the algorithm that
+//! `to_chars` implementations use, so they agree digit for digit; only the layout is ours.
 
 /// A float type that `to_chars` formats: `f32` or `f64`.
-pub(crate) trait ShortestFloat:
-    Copy + PartialEq + std::fmt::LowerExp + std::str::FromStr
-{
-    /// `(m, q)` with the value's magnitude `m × 2^q` and `m` odd (`(0, 0)` for zero).
-    fn decompose(self) -> (u64, i32);
+pub(crate) trait ShortestFloat: Copy + ryu::Float {
     fn is_nan(self) -> bool;
     fn is_sign_negative(self) -> bool;
     fn is_infinite(self) -> bool;
@@ -21,82 +17,55 @@ pub(crate) trait ShortestFloat:
     fn integral_magnitude(self) -> u128;
 }
 
-impl ShortestFloat for f32 {
-    fn decompose(self) -> (u64, i32) {
-        let bits = self.to_bits();
-        let exp = ((bits >> 23) & 0xff) as i32;
-        let frac = u64::from(bits & 0x7f_ffff);
-        let (m, q) = if exp == 0 {
-            (frac, -149)
-        } else {
-            (frac | 1 << 23, exp - 150)
-        };
-        strip_twos(m, q)
-    }
-    fn is_nan(self) -> bool {
-        f32::is_nan(self)
-    }
-    fn is_sign_negative(self) -> bool {
-        f32::is_sign_negative(self)
-    }
-    fn is_infinite(self) -> bool {
-        f32::is_infinite(self)
-    }
-    fn integral_magnitude(self) -> u128 {
-        self.abs() as u128
-    }
+macro_rules! shortest_float {
+    ($float:ty) => {
+        impl ShortestFloat for $float {
+            fn is_nan(self) -> bool {
+                <$float>::is_nan(self)
+            }
+            fn is_sign_negative(self) -> bool {
+                <$float>::is_sign_negative(self)
+            }
+            fn is_infinite(self) -> bool {
+                <$float>::is_infinite(self)
+            }
+            fn integral_magnitude(self) -> u128 {
+                self.abs() as u128
+            }
+        }
+    };
 }
 
-impl ShortestFloat for f64 {
-    fn decompose(self) -> (u64, i32) {
-        let bits = self.to_bits();
-        let exp = ((bits >> 52) & 0x7ff) as i32;
-        let frac = bits & 0xf_ffff_ffff_ffff;
-        let (m, q) = if exp == 0 {
-            (frac, -1074)
-        } else {
-            (frac | 1 << 52, exp - 1075)
-        };
-        strip_twos(m, q)
-    }
-    fn is_nan(self) -> bool {
-        f64::is_nan(self)
-    }
-    fn is_sign_negative(self) -> bool {
-        f64::is_sign_negative(self)
-    }
-    fn is_infinite(self) -> bool {
-        f64::is_infinite(self)
-    }
-    fn integral_magnitude(self) -> u128 {
-        self.abs() as u128
-    }
-}
-
-fn strip_twos(m: u64, q: i32) -> (u64, i32) {
-    if m == 0 {
-        return (0, 0);
-    }
-    let zeros = m.trailing_zeros();
-    (m >> zeros, q + zeros as i32)
-}
+shortest_float!(f32);
+shortest_float!(f64);
 
 /// Appends an integer in decimal, as `std::to_chars` writes it.
 pub(crate) fn write_int(out: &mut String, value: i128) {
     if value < 0 {
         out.push('-');
     }
-    let mut magnitude = value.unsigned_abs();
+    write_magnitude(out, value.unsigned_abs());
+}
+
+fn write_magnitude(out: &mut String, mut magnitude: u128) {
     let mut buf = [0u8; 40];
     let mut at = buf.len();
-    loop {
+    // u64 division is far cheaper than u128's; every value but a huge float integer fits.
+    while magnitude > u128::from(u64::MAX) {
         at -= 1;
         buf[at] = b'0' + (magnitude % 10) as u8;
         magnitude /= 10;
-        if magnitude == 0 {
+    }
+    let mut small = magnitude as u64;
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (small % 10) as u8;
+        small /= 10;
+        if small == 0 {
             break;
         }
     }
+    // Only ASCII digits were written.
     out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or("0"));
 }
 
@@ -118,56 +87,138 @@ pub(crate) fn write_float<F: ShortestFloat>(out: &mut String, value: F) {
         out.push_str("inf");
         return;
     }
-    // Rust's `{:e}` gives the shortest round-trip digits (the same digits Ryu finds, which is what
-    // `to_chars` uses); only the layout is ours to choose.
-    let mut sci = SmallBuf::new();
-    let _ = write!(sci, "{value:e}");
-    let text = &sci.bytes[..sci.len];
-    let text = text.strip_prefix(b"-").unwrap_or(text);
-    let e = text.iter().position(|&b| b == b'e').unwrap_or(text.len());
-    let exponent = parse_exponent(text.get(e + 1..).unwrap_or(&[]));
-    let mut digits = SmallBuf::new();
-    digits.extend(text[..e].iter().copied().filter(u8::is_ascii_digit));
-    round_half_to_even(&mut digits, exponent, value);
-    let digits = &digits.bytes[..digits.len];
-    let push = |out: &mut String, bytes: &[u8]| out.extend(bytes.iter().map(|&b| char::from(b)));
+    let mut ryu = ryu::Buffer::new();
+    let digits = Digits::of(ryu.format_finite(value));
     let k = digits.len() as i32;
-    // value = 0.digits × 10^point: `point` digits stand before the decimal point.
-    let point = exponent + 1;
+    // value = 0.digits × 10^point: `point` digits stand before the decimal point. Of the two
+    // layouts `to_chars` takes the shorter (fixed on a tie); these bounds are where fixed is.
+    let point = digits.point;
     let ryu_exponent = point - k;
     let (lower, upper) = if k == 1 { (-3, 4) } else { (-(k + 3), 5) };
     if (lower..=upper).contains(&ryu_exponent) {
         if ryu_exponent >= 0 {
             // An integer: `to_chars` prints its exact value, not the digits padded with zeros.
-            write_int(out, value.integral_magnitude() as i128);
+            write_magnitude(out, value.integral_magnitude());
         } else if point > 0 {
-            let (int, frac) = digits.split_at(point as usize);
-            push(out, int);
+            digits.write(out, 0..point as usize);
             out.push('.');
-            push(out, frac);
+            digits.write(out, point as usize..k as usize);
         } else {
             out.push_str("0.");
-            for _ in 0..-point {
-                out.push('0');
-            }
-            push(out, digits);
+            // At most three zeros: below that scientific notation is shorter.
+            out.push_str(&"000"[..(-point).min(3) as usize]);
+            digits.write(out, 0..k as usize);
         }
     } else {
-        push(out, &digits[..1]);
-        if digits.len() > 1 {
+        digits.write(out, 0..1);
+        if k > 1 {
             out.push('.');
-            push(out, &digits[1..]);
+            digits.write(out, 1..k as usize);
         }
-        out.push('e');
-        out.push(if exponent < 0 { '-' } else { '+' });
-        if exponent.unsigned_abs() < 10 {
-            out.push('0');
+        let exponent = point - 1;
+        out.push_str(if exponent < 0 { "e-" } else { "e+" });
+        // Two digits at least, three at most (doubles reach 10^308).
+        let magnitude = exponent.unsigned_abs();
+        if magnitude >= 100 {
+            out.push(decimal_digit(magnitude / 100));
         }
-        write_int(out, i128::from(exponent.unsigned_abs()));
+        out.push(decimal_digit(magnitude / 10 % 10));
+        out.push(decimal_digit(magnitude % 10));
     }
 }
 
-/// The exponent after `e` in Rust's `{:e}` output: an optional `-` and digits.
+/// The significant digits of a finite number as `ryu` printed it (`1.5e-7`, `0.001`,
+/// `123456790.0`, `-0.0`), without leading or trailing zeros: `head` then `tail`, two pieces of
+/// `ryu`'s text on either side of its decimal point, so that nothing is copied. The value is
+/// `0.head tail × 10^point`.
+struct Digits<'a> {
+    head: &'a str,
+    tail: &'a str,
+    point: i32,
+}
+
+impl<'a> Digits<'a> {
+    fn of(text: &'a str) -> Digits<'a> {
+        // Byte positions in one pass over at most 24 bytes: this runs once per float printed,
+        // so it avoids the general string searches.
+        let bytes = text.as_bytes();
+        let start = usize::from(bytes.first() == Some(&b'-'));
+        let (mut dot, mut e) = (None, bytes.len());
+        for (i, &b) in bytes.iter().enumerate().skip(start) {
+            if b == b'.' {
+                dot = Some(i);
+            } else if b == b'e' {
+                e = i;
+                break;
+            }
+        }
+        let exponent = parse_exponent(bytes.get(e + 1..).unwrap_or_default());
+        let (int_end, mut frac_start) = dot.map_or((e, e), |dot| (dot, dot + 1));
+        let mut frac_end = e;
+        while frac_end > frac_start && bytes[frac_end - 1] == b'0' {
+            frac_end -= 1;
+        }
+        if &bytes[start..int_end] == b"0" {
+            // `0.000123`: the zeros after the point move it left.
+            let zeros_start = frac_start;
+            while frac_start < frac_end && bytes[frac_start] == b'0' {
+                frac_start += 1;
+            }
+            if frac_start == frac_end {
+                return Digits {
+                    head: "0",
+                    tail: "",
+                    point: 1,
+                };
+            }
+            let point = exponent - (frac_start - zeros_start) as i32;
+            return Digits {
+                head: "",
+                tail: &text[frac_start..frac_end],
+                point,
+            };
+        }
+        let point = (int_end - start) as i32 + exponent;
+        let mut head_end = int_end;
+        if frac_start == frac_end {
+            // `123456790.0`: the integer's zeros are padding, not digits.
+            while head_end > start + 1 && bytes[head_end - 1] == b'0' {
+                head_end -= 1;
+            }
+        }
+        Digits {
+            head: &text[start..head_end],
+            tail: &text[frac_start..frac_end],
+            point,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.head.len() + self.tail.len()
+    }
+
+    /// Appends the digits at positions `range` of `head` followed by `tail`.
+    fn write(&self, out: &mut String, range: std::ops::Range<usize>) {
+        let split = self.head.len();
+        if range.start < split {
+            out.push_str(
+                self.head
+                    .get(range.start..range.end.min(split))
+                    .unwrap_or(""),
+            );
+        }
+        if range.end > split {
+            let tail = range.start.max(split) - split..range.end - split;
+            out.push_str(self.tail.get(tail).unwrap_or(""));
+        }
+    }
+}
+
+fn decimal_digit(d: u32) -> char {
+    char::from(b'0' + (d % 10) as u8)
+}
+
+/// The exponent after `e` in `ryu`'s output: an optional `-` and at most three digits.
 fn parse_exponent(text: &[u8]) -> i32 {
     let (negative, digits) = match text.strip_prefix(b"-") {
         Some(rest) => (true, rest),
@@ -175,98 +226,8 @@ fn parse_exponent(text: &[u8]) -> i32 {
     };
     let magnitude = digits
         .iter()
-        .fold(0i32, |acc, &d| acc * 10 + i32::from(d - b'0'));
+        .fold(0i32, |acc, &d| acc * 10 + i32::from(d.wrapping_sub(b'0')));
     if negative { -magnitude } else { magnitude }
-}
-
-/// Rust breaks a tie between two shortest candidates upwards; `to_chars` (Ryu) breaks it to the
-/// even digit. When the value lies exactly halfway between `digits` and the candidate one below,
-/// and that candidate reads back to the same value too, take it.
-fn round_half_to_even<F: ShortestFloat>(digits: &mut SmallBuf, exponent: i32, value: F) {
-    let k = digits.len;
-    let Some(&last) = digits.bytes[..k].last() else {
-        return;
-    };
-    if k < 2 || (last - b'0').is_multiple_of(2) {
-        return;
-    }
-    let mut lower = SmallBuf::new();
-    lower.extend(digits.bytes[..k - 1].iter().copied());
-    lower.extend(std::iter::once(last - 1));
-    // Halfway means value = N × 10^j exactly, with N the digits of `lower` followed by a 5 and
-    // j = exponent - k. With value = m × 2^q and m odd, N and 5^|j| odd, the powers of two say
-    // q = j; then m = N × 5^j (j >= 0) or m × 5^-j = N (j < 0). All in integers: no rounding.
-    let (m, q) = value.decompose();
-    let j = exponent - k as i32;
-    if q != j {
-        return;
-    }
-    let n = lower.bytes[..lower.len]
-        .iter()
-        .fold(0u128, |acc, &d| acc * 10 + u128::from(d - b'0'))
-        * 10
-        + 5;
-    let pow5 = |e: u32| 5u128.checked_pow(e);
-    let halfway = if j >= 0 {
-        pow5(j.unsigned_abs()).and_then(|p| n.checked_mul(p)) == Some(u128::from(m))
-    } else {
-        pow5(j.unsigned_abs()).and_then(|p| u128::from(m).checked_mul(p)) == Some(n)
-    };
-    if !halfway {
-        return;
-    }
-    // The candidate must read back to the same value (not so just below a power of two).
-    let lower_digits = lower.as_str();
-    let sign = if value.is_sign_negative() { "-" } else { "" };
-    let text = format!(
-        "{sign}{}.{}e{exponent}",
-        &lower_digits[..1],
-        &lower_digits[1..]
-    );
-    if text.parse::<F>().ok() == Some(value) {
-        *digits = lower;
-    }
-}
-
-/// A fixed-size text buffer, so that formatting a float does not allocate.
-struct SmallBuf {
-    bytes: [u8; 48],
-    len: usize,
-}
-
-impl SmallBuf {
-    fn new() -> SmallBuf {
-        SmallBuf {
-            bytes: [0; 48],
-            len: 0,
-        }
-    }
-
-    fn as_str(&self) -> &str {
-        // Only ASCII is ever written.
-        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or("")
-    }
-
-    fn extend(&mut self, bytes: impl Iterator<Item = u8>) {
-        for b in bytes {
-            if self.len < self.bytes.len() {
-                self.bytes[self.len] = b;
-                self.len += 1;
-            }
-        }
-    }
-}
-
-impl Write for SmallBuf {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        let end = self.len + s.len();
-        if end > self.bytes.len() {
-            return Err(std::fmt::Error);
-        }
-        self.bytes[self.len..end].copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
-    }
 }
 
 #[cfg(test)]
@@ -321,13 +282,5 @@ mod tests {
         let tie = 171_038_272_850_885.0 + 0.125; // exact
         assert_eq!(f64_text(tie), "171038272850885.12");
         assert_eq!(f64_text(-tie), "-171038272850885.12");
-    }
-
-    #[test]
-    fn decomposes_into_an_odd_mantissa() {
-        assert_eq!(1.5f64.decompose(), (3, -1));
-        assert_eq!(8.0f32.decompose(), (1, 3));
-        assert_eq!(f64::from_bits(1).decompose(), (1, -1074));
-        assert_eq!(0.0f32.decompose(), (0, 0));
     }
 }
