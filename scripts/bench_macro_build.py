@@ -12,6 +12,7 @@ Needs only cargo. The two crates are written under target/bench-macro-build/.
 import argparse
 import pathlib
 import subprocess
+import sys
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -51,15 +52,11 @@ def build_seconds(crate, target):
     return time.perf_counter() - start
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--nodes", type=int, default=10000)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--optimize-macros", action="store_true")
-    args = parser.parse_args()
+def measure(nodes, runs, optimize_macros=False):
+    """Best build seconds of each crate for an N-node literal: {"onnx!": s, "include_bytes!": s}."""
     global OPTIMIZE_MACROS
-    OPTIMIZE_MACROS = args.optimize_macros
-    text = model_text(args.nodes)
+    OPTIMIZE_MACROS = optimize_macros
+    text = model_text(nodes)
     target = WORK / ("target-opt" if OPTIMIZE_MACROS else "target")
     # The reference bytes: the runtime parser gives them (the conformance suite checks that it
     # matches onnx 1.23.2 byte for byte). A helper crate writes them once.
@@ -87,19 +84,32 @@ def main():
     for crate in (literal, baseline):  # warm: dependencies built, first build done
         build_seconds(crate, target)
     times = {"onnx!": [], "include_bytes!": []}
-    for _ in range(args.runs):
+    for _ in range(runs):
         times["onnx!"].append(build_seconds(literal, target))
         times["include_bytes!"].append(build_seconds(baseline, target))
-    for crate, expected in ((literal, None), (baseline, None)):
+    for crate in (literal, baseline):
         out = subprocess.run(["cargo", "run", "--quiet", "--target-dir", str(target)], cwd=crate,
                              check=True, capture_output=True, text=True).stdout.strip()
-        assert out == str(args.nodes + 1), out
+        assert out == str(nodes + 1), out
     best = {k: min(v) for k, v in times.items()}
-    print(f"nodes: {args.nodes}, text: {len(text)} bytes, protobuf: {len(model_bytes)} bytes, "
-          f"proc macros {'optimized' if OPTIMIZE_MACROS else 'unoptimized (default dev profile)'}")
+    print(f"nodes: {nodes}, text: {len(text)} bytes, protobuf: {len(model_bytes)} bytes, "
+          f"proc macros {'optimized' if OPTIMIZE_MACROS else 'unoptimized (default dev profile)'}",
+          file=sys.stderr)
     for k, v in times.items():
-        print(f"  {k:15} builds (s): " + ", ".join(f"{t:.2f}" for t in v) + f"  best {best[k]:.2f}")
-    print(f"ratio onnx! / include_bytes!: {best['onnx!'] / best['include_bytes!']:.2f} (target <= 1.5)")
+        print(f"  {k:15} builds (s): " + ", ".join(f"{t:.2f}" for t in v) + f"  best {best[k]:.2f}",
+              file=sys.stderr)
+    print(f"ratio onnx! / include_bytes!: {best['onnx!'] / best['include_bytes!']:.2f} (target <= 1.5)",
+          file=sys.stderr)
+    return best
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--nodes", type=int, default=10000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--optimize-macros", action="store_true")
+    args = parser.parse_args()
+    measure(args.nodes, args.runs, args.optimize_macros)
 
 
 if __name__ == "__main__":

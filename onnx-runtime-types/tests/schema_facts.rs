@@ -258,13 +258,13 @@ fn node_bytes_match_reference() {
             floats: vec![1.0, 2.0],
             ints: vec![1, -1],
             strings: vec![Vec::new()],
-            t: Some(TensorProto {
+            t: Some(Box::new(TensorProto {
                 dims: vec![2],
                 data_type: Some(1),
                 float_data: vec![0.5, 0.25],
                 name: Some(String::new()),
                 ..Default::default()
-            }),
+            })),
             ..Default::default()
         }],
         doc_string: Some("doc".into()),

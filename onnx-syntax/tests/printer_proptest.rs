@@ -301,7 +301,7 @@ fn attribute(graph: BoxedStrategy<GraphProto>) -> impl Strategy<Value = Attribut
             ..base(String::new(), 8)
         }),
         attribute_tensor().prop_map(move |t| AttributeProto {
-            t: Some(t),
+            t: Some(Box::new(t)),
             ..base(String::new(), 4)
         }),
         vec(attribute_tensor(), 0..3).prop_map(move |tensors| AttributeProto {
@@ -309,7 +309,7 @@ fn attribute(graph: BoxedStrategy<GraphProto>) -> impl Strategy<Value = Attribut
             ..base(String::new(), 9)
         }),
         type_proto().prop_map(move |tp| AttributeProto {
-            tp: Some(tp),
+            tp: Some(Box::new(tp)),
             ..base(String::new(), 13)
         }),
         vec(type_proto(), 0..3).prop_map(move |type_protos| AttributeProto {
@@ -317,7 +317,7 @@ fn attribute(graph: BoxedStrategy<GraphProto>) -> impl Strategy<Value = Attribut
             ..base(String::new(), 14)
         }),
         graph.clone().prop_map(move |g| AttributeProto {
-            g: Some(g),
+            g: Some(Box::new(g)),
             ..base(String::new(), 5)
         }),
         vec(graph, 0..3).prop_map(move |graphs| AttributeProto {
@@ -692,12 +692,12 @@ fn wild_attribute() -> impl Strategy<Value = AttributeProto> {
             |(name, r#type, t, f, s, ref_attr_name, with_graph, tensors)| AttributeProto {
                 name,
                 r#type,
-                t,
+                t: t.map(Box::new),
                 f,
                 s,
                 ref_attr_name,
-                g: with_graph.then(GraphProto::default),
-                tp: with_graph.then(TypeProto::default),
+                g: with_graph.then(Box::default),
+                tp: with_graph.then(Box::default),
                 tensors,
                 ..AttributeProto::default()
             },

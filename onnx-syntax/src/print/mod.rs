@@ -477,7 +477,7 @@ impl<'a> Printer<'a> {
             STRINGS => self.list(&attr.strings, ", ", |p, v| p.quoted_bytes(v)),
             GRAPH => {
                 self.indent += 3;
-                self.graph(attr.g.as_ref().unwrap_or(&GraphProto::default()));
+                self.graph(attr.g.as_deref().unwrap_or(&GraphProto::default()));
                 self.indent -= 3;
             }
             GRAPHS => {
@@ -485,9 +485,9 @@ impl<'a> Printer<'a> {
                 self.list(&attr.graphs, ", ", |p, g| p.graph(g));
                 self.indent -= 3;
             }
-            TENSOR => self.tensor(attr.t.as_ref().unwrap_or(&TensorProto::default()), false),
+            TENSOR => self.tensor(attr.t.as_deref().unwrap_or(&TensorProto::default()), false),
             TENSORS => self.list(&attr.tensors, ", ", |p, t| p.tensor(t, false)),
-            TYPE_PROTO => self.opt_type(attr.tp.as_ref()),
+            TYPE_PROTO => self.opt_type(attr.tp.as_deref()),
             TYPE_PROTOS => self.list(&attr.type_protos, ", ", |p, t| p.type_proto(t)),
             // The syntax has no sparse tensor values; an empty list is `[]`.
             SPARSE_TENSORS if self.lossless() && attr.sparse_tensors.is_empty() => {

@@ -1,0 +1,51 @@
+//! Runtime parsing: `parse_model` on node-heavy chains (1k to 100k nodes, for scaling), on the
+//! whole conformance corpus, and on a model with a 9 MB float initializer; `check_model` (parse
+//! and every check) on the same chains. `scripts/bench.py` times onnx's C++ parser on the same
+//! texts in the same run and prints the ratios.
+//!
+//! Run: `cargo bench --bench parse`.
+
+mod common;
+
+use divan::{Bencher, black_box};
+
+fn main() {
+    for nodes in common::CHAIN_SIZES {
+        common::publish(&format!("chain_{nodes}"), &common::chain(nodes));
+    }
+    common::publish(
+        "float_initializer_9mb",
+        &common::float_initializer(9_000_000),
+    );
+    common::publish_corpus(&common::corpus_models());
+    divan::main();
+}
+
+#[divan::bench(args = common::CHAIN_SIZES, max_time = 3)]
+fn parse_model_chain(bencher: Bencher, nodes: usize) {
+    let text = common::chain(nodes);
+    bencher.bench(|| onnx_text::parse_model(black_box(&text)).map(|m| m.graph.is_some()));
+}
+
+#[divan::bench(args = common::CHAIN_SIZES, max_time = 3)]
+fn check_model_chain(bencher: Bencher, nodes: usize) {
+    let text = common::chain(nodes);
+    bencher.bench(|| onnx_text::check_model(black_box(&text)).is_ok());
+}
+
+#[divan::bench(max_time = 5)]
+fn parse_model_corpus(bencher: Bencher) {
+    let models = common::corpus_models();
+    bencher.bench(|| {
+        models
+            .iter()
+            .filter(|(_, text)| onnx_text::parse_model(black_box(text)).is_ok())
+            .count()
+    });
+}
+
+#[divan::bench(max_time = 5)]
+fn parse_model_float_initializer_9mb(bencher: Bencher) {
+    let text = common::float_initializer(9_000_000);
+    bencher.bench(|| onnx_text::parse_model(black_box(&text)).map(|m| m.graph.is_some()));
+}
