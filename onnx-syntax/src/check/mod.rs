@@ -87,7 +87,7 @@ use structure::Frame;
 /// use onnx_syntax::check::Check;
 /// assert_eq!(Check::UndefinedValue.name(), "undefined_value");
 /// assert_eq!(Check::from_name("undefined_value"), Some(Check::UndefinedValue));
-/// assert_eq!(Check::ALL.len(), 11);
+/// assert_eq!(Check::ALL.len(), 18);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Check {

@@ -101,7 +101,10 @@ fn unknown(table: &Table, node: &Node, version: i64) -> String {
         .filter(|&other| other != domain)
         .find(|&other| table.versions(other, &node.op_type).is_some());
     if let Some(other) = elsewhere {
-        let qualified = format!("{}.{}", domain_name(other), node.op_type);
+        let qualified = match other {
+            "" => node.op_type.clone(),
+            _ => format!("{other}.{}", node.op_type),
+        };
         message += &format!(", but of {}: write `{qualified}`", domain_name(other));
         return message;
     }
