@@ -483,6 +483,24 @@ impl Options {
     }
 }
 
+impl Options {
+    /// Parses a model and checks it, giving every problem and what the type checks covered.
+    /// Only a syntax error is an `Err`.
+    ///
+    /// ```
+    /// let text = r#"<opset_import: ["" : 21]> g (float x, y) => (z) { t = Relu(x)  z = Add(t, y) }"#;
+    /// let report = onnx_syntax::check::Options::default().report_model(text).unwrap();
+    /// assert!(report.diagnostics.is_empty());
+    /// assert_eq!((report.coverage.typed, report.coverage.partially_typed), (1, 1));
+    /// ```
+    pub fn report_model(&self, text: &str) -> Result<Report, Diagnostics> {
+        let tree = Parser::new(text)
+            .and_then(Parser::model)
+            .map_err(|err| Diagnostics::new(text, vec![Diagnostic::from(&err)]))?;
+        Ok(report(Tree::Model(&tree), text, self))
+    }
+}
+
 /// Parse, check, lower: the text-level pipeline.
 fn run<'a, T, P>(
     text: &'a str,
