@@ -1,6 +1,7 @@
 //! Semantic checks over the syntax tree: structure (SSA, order, scopes, outputs), declarations
-//! (domains, local functions, attribute references, duplicate attributes) and data (element
-//! counts, literal ranges).
+//! (domains, local functions, attribute references, duplicate attributes), data (element
+//! counts, literal ranges) and operator schemas (operators, arity, attributes, type
+//! constraints, calls to local functions).
 //!
 //! Checks never change what a text parses to: they only look at the tree and report
 //! [`Diagnostic`]s with byte spans into the source text. Each check has a stable snake_case
@@ -51,6 +52,45 @@
 //!   as their nodes may be standard operators, and so are other domains, whose operators may
 //!   come from a runtime. A function checked on its own ([`function`]) resolves nothing, as
 //!   the functions it calls may be defined elsewhere.
+//!
+//! # Operator schemas
+//!
+//! Nodes of the standard domains (`ai.onnx` or `""`, `ai.onnx.ml`, `ai.onnx.preview`,
+//! `ai.onnx.preview.training`) are checked against the operator schemas of onnx 1.23.2, at the
+//! version their domain is imported at (the newest `since_version` at or below it; the last
+//! `opset_import` entry of a domain wins, and `""` and `ai.onnx` stand for each other, as in
+//! onnx's checker). Where the imports are unknown (a graph or node on its own, a function
+//! without `opset_import`) or the domain is not imported, nothing is checked; nor are other
+//! domains (custom operators).
+//!
+//! - [`Check::UnknownOperator`]: the operator exists at that version; otherwise the message says
+//!   from which version it exists, that it was removed (deprecated), in which standard domain it
+//!   is, or which operator's name is closest (edit distance).
+//! - [`Check::OperatorArity`]: input and output counts within the schema's bounds, counting `""`
+//!   operands as onnx's checker does; `""` only for an optional operand.
+//! - [`Check::MissingAttribute`], [`Check::UnknownAttribute`] (with the closest name, and whether
+//!   another version has it), [`Check::AttributeType`] (the type is the one the syntax records:
+//!   `alpha = 1` is an int; `alpha: float = 1` is a float). Names starting with `__` are skipped,
+//!   and so is the type of an `@ref` without annotation, which the caller of the function
+//!   decides.
+//! - [`Check::TypeConstraint`]: where operand types are known, from declarations (typed graph
+//!   and function inputs and outputs, initializers, value infos) or inferred through earlier
+//!   nodes (a type parameter bound by the inputs, a fixed type, `Constant`'s value, `Cast`'s
+//!   `to`, `ConstantOfShape`'s value), each must be allowed for its parameter, and the operands
+//!   of one parameter must agree (except in a heterogeneous variadic, such as `Loop`'s). A
+//!   declared output type is checked the same way. [`report`] counts what could be checked
+//!   ([`Coverage`]).
+//! - [`Check::FunctionSignature`]: a call to a model-local (or library) function passes at most
+//!   the declared inputs and outputs, only declared attributes (of the declared type, where the
+//!   declaration has one), and every attribute declared without a default.
+//!
+//! ```
+//! use onnx_syntax::check::{Check, Options};
+//! let text = r#"<opset_import: ["" : 21]> g (float x) => (y) { y = Elu <alpah = 1.0> (x) }"#;
+//! let err = Options::default().check_model(text).unwrap_err();
+//! assert_eq!(err.list()[0].check(), Some(Check::UnknownAttribute));
+//! assert_eq!(err.list()[0].message(), "`Elu` has no attribute `alpah` in ai.onnx opset 21; did you mean `alpha`?");
+//! ```
 
 mod data;
 mod declarations;

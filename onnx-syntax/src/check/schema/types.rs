@@ -206,6 +206,14 @@ enum Mismatch<'n> {
     NotType { expected: &'static str },
 }
 
+/// One operand of a node being checked: its name, its side, and its formal parameter.
+#[derive(Clone, Copy)]
+struct Operand<'n> {
+    name: &'n Name,
+    side: Side,
+    formal: &'static Formal,
+}
+
 /// The types that the type parameters of one node are bound to so far.
 #[derive(Default)]
 struct Binding<'n> {
@@ -220,15 +228,14 @@ impl<'n> Binding<'n> {
             .map(|(_, ty, ..)| ty)
     }
 
-    /// Checks an operand of type `ty` for `formal`, and binds its parameter.
+    /// Checks an operand of type `ty` for its formal parameter, and binds the parameter.
     fn bind(
         &mut self,
         schema: &Schema,
-        formal: &Formal,
+        operand: Operand<'n>,
         ty: &TypeName,
-        operand: &'n Name,
-        side: Side,
     ) -> Result<(), Mismatch<'n>> {
+        let formal = operand.formal;
         let Some(allowed) = allowed_types(schema, formal.type_str) else {
             return match is_type(formal.type_str) && **ty != *formal.type_str {
                 true => Err(Mismatch::NotType {
@@ -253,7 +260,8 @@ impl<'n> Binding<'n> {
             }),
             Some(_) => Ok(()),
             None => {
-                self.bound.push((param, ty.clone(), operand, side));
+                self.bound
+                    .push((param, ty.clone(), operand.name, operand.side));
                 Ok(())
             }
         }
@@ -337,15 +345,12 @@ impl<'t> Checker<'t> {
             };
             known += 1;
             if let Some(formal) = formal_at(&schema.inputs, index) {
-                clean &= self.operand_type(
-                    node,
-                    schema,
+                let operand = Operand {
+                    name: input,
+                    side: Side::Input,
                     formal,
-                    &found,
-                    input,
-                    Side::Input,
-                    &mut binding,
-                );
+                };
+                clean &= self.operand_type(node, schema, operand, &found, &mut binding);
             }
         }
         for (index, output) in node.outputs.iter().enumerate() {
@@ -355,15 +360,12 @@ impl<'t> Checker<'t> {
             ) else {
                 continue;
             };
-            clean &= self.operand_type(
-                node,
-                schema,
+            let operand = Operand {
+                name: output,
+                side: Side::Output,
                 formal,
-                &declared,
-                output,
-                Side::Output,
-                &mut binding,
-            );
+            };
+            clean &= self.operand_type(node, schema, operand, &declared, &mut binding);
         }
         self.coverage.count(present, known);
         for (index, output) in node.outputs.iter().enumerate() {
@@ -383,31 +385,29 @@ impl<'t> Checker<'t> {
     }
 
     /// Checks one operand, reporting a mismatch; true if it is fine.
-    #[allow(clippy::too_many_arguments)]
     fn operand_type<'n>(
         &mut self,
         node: &Node,
         schema: &Schema,
-        formal: &Formal,
+        operand: Operand<'n>,
         found: &Known,
-        operand: &'n Name,
-        side: Side,
         binding: &mut Binding<'n>,
     ) -> bool {
-        let Err(mismatch) = binding.bind(schema, formal, &found.ty, operand, side) else {
+        let Err(mismatch) = binding.bind(schema, operand, &found.ty) else {
             return true;
         };
+        let Operand { name, side, formal } = operand;
         let what = format!(
             "{} `{}` of `{}` is {}",
             side.noun(),
-            operand.text,
+            name.text,
             operator(node),
             found.ty
         );
         let mut diagnostic = match mismatch {
             Mismatch::NotAllowed { param, allowed } => Diagnostic::new(
                 Some(Check::TypeConstraint),
-                operand.span,
+                name.span,
                 format!(
                     "{what}, which `{param}` does not allow: it allows {}",
                     list(allowed.iter().copied(), |t| t.to_owned())
@@ -420,7 +420,7 @@ impl<'t> Checker<'t> {
                 side,
             } => Diagnostic::new(
                 Some(Check::TypeConstraint),
-                operand.span,
+                name.span,
                 format!(
                     "{what}, but `{param}` is already {bound} from {} `{}`",
                     side.noun(),
@@ -430,11 +430,11 @@ impl<'t> Checker<'t> {
             .with_label(by.span, format!("`{param}` is {bound} here")),
             Mismatch::NotType { expected } => Diagnostic::new(
                 Some(Check::TypeConstraint),
-                operand.span,
+                name.span,
                 format!("{what}, but `{}` must be {expected}", formal.name),
             ),
         };
-        if found.origin != operand.span {
+        if found.origin != name.span {
             let how = if found.inferred {
                 format!("{} inferred from this node", found.ty)
             } else {
