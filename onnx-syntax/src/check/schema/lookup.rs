@@ -50,14 +50,22 @@ impl<'t> Checker<'t> {
                     domain_name(table_domain(&node.domain)),
                     self.owner(),
                 ),
-                AtVersion::Removed(schema) => format!(
-                    "`{}` was removed from {} in opset {} (deprecated), and {} imports opset \
-                     {version}",
-                    operator(node),
-                    domain_name(table_domain(&node.domain)),
-                    schema.since,
-                    self.owner(),
-                ),
+                AtVersion::Removed(schema) => {
+                    let mut message = format!(
+                        "`{}` was removed from {} in opset {} (deprecated), and {} imports \
+                         opset {version}",
+                        operator(node),
+                        domain_name(table_domain(&node.domain)),
+                        schema.since,
+                        self.owner(),
+                    );
+                    // GroupNormalization-18 was deprecated, and a new version came in 21.
+                    let back = versions.iter().find(|s| s.since > version && !s.deprecated);
+                    if let Some(back) = back {
+                        message += &format!("; a new version exists from opset {}", back.since);
+                    }
+                    message
+                }
             },
             None => unknown(table, node, version),
         };

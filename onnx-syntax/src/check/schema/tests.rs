@@ -196,6 +196,18 @@ fn an_operator_newer_or_older_than_the_import_says_when() {
             "Upsample"
         )
     );
+    assert_eq!(
+        at_opset(
+            19,
+            "g (float x, float s, float b) => (y) { y = GroupNormalization <num_groups = 1> (x, s, b) }"
+        ),
+        one(
+            Check::UnknownOperator,
+            "`GroupNormalization` was removed from ai.onnx in opset 18 (deprecated), and the model \
+             imports opset 19; a new version exists from opset 21",
+            "GroupNormalization"
+        )
+    );
     // The version in effect is the newest at or below the import: Upsample-9 at opset 9.
     assert!(at_opset(9, "g (float x, float s) => (y) { y = Upsample(x, s) }").is_empty());
 }
