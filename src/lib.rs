@@ -59,7 +59,9 @@ pub mod __private {
     }
 }
 
-pub use onnx_syntax::check::{Check, Diagnostic, Diagnostics, Label, Options as CheckOptions};
+pub use onnx_syntax::check::{
+    Check, Coverage, Diagnostic, Diagnostics, Label, Options as CheckOptions, Report,
+};
 
 /// Parses a model and runs every check on it (see [`Check`]); a syntax error also comes back as a
 /// [`Diagnostic`]. To switch checks off, use [`CheckOptions::check_model`].

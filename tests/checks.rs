@@ -87,8 +87,7 @@ fn options_switch_checks_off_and_valid_text_lowers_as_parse_does() {
         onnx_text::parse_model(MODEL).unwrap()
     );
     assert!(CheckOptions::none().check_model(MODEL).is_ok());
-    let text =
-        r#"<domain: "local", opset_import: ["" : 21]> F <a> (x) => (y) { y = Foo <b = @a> (x) }"#;
+    let text = r#"<domain: "local", opset_import: ["" : 21]> F <a> (x) => (y) { y = Elu <alpha = @a> (x) }"#;
     assert_eq!(
         onnx_text::check_function(text).unwrap(),
         onnx_text::parse_function(text).unwrap()
@@ -125,4 +124,51 @@ fn every_entry_point_checks() {
         assert_eq!(err.len(), 1, "{what}: {err}");
         assert!(err.list()[0].check().is_some(), "{what}");
     }
+}
+
+#[test]
+fn operator_schemas_are_checked_at_the_imported_version() {
+    let text = r#"<ir_version: 10, opset_import: ["" : 13]>
+g (float[N] x, int64[N] n) => (float[N] y) {
+    a = Rleu(x)
+    b = Gelu(x)
+    c = Elu <alpha = 1> (x)
+    y = Add(x, n)
+}"#;
+    let err = onnx_text::check_model(text).unwrap_err();
+    let found: Vec<(Option<Check>, &str)> = err.iter().map(|d| (d.check(), d.message())).collect();
+    assert_eq!(
+        found,
+        [
+            (
+                Some(Check::UnknownOperator),
+                "`Rleu` is not an operator of ai.onnx; did you mean `Relu`?"
+            ),
+            (
+                Some(Check::UnknownOperator),
+                "`Gelu` does not exist in ai.onnx opset 13, which the model imports: it was added in opset 20"
+            ),
+            (
+                Some(Check::AttributeType),
+                "attribute `alpha` of `Elu` is a float, found an int: an integer literal is an int; \
+                 write `alpha = 1.0` or `alpha: float = 1`"
+            ),
+            (
+                Some(Check::TypeConstraint),
+                "input `n` of `Add` is tensor(int64), but `T` is already tensor(float) from input `x`"
+            ),
+        ]
+    );
+    let report = CheckOptions::default().report_model(text).unwrap();
+    assert_eq!(report.diagnostics.len(), 4);
+    let coverage: onnx_text::Coverage = report.coverage;
+    assert_eq!(
+        (
+            coverage.schema_nodes,
+            coverage.typed,
+            coverage.unchecked_nodes
+        ),
+        (2, 2, 2)
+    );
+    assert!(CheckOptions::default().report_model("g (").is_err());
 }

@@ -1,4 +1,5 @@
-//! Bad input gets an error, never a panic: every entry point on mutated and truncated corpus texts.
+//! Bad input gets an error, never a panic: every entry point, and every check, on mutated and
+//! truncated corpus texts.
 //!
 //! The mutations are deterministic (a fixed-seed xorshift), so a failure reproduces exactly.
 
@@ -14,6 +15,13 @@ fn parse_everything(text: &str) {
         let _ = onnx_text::parse_node_list(text);
         let _ = onnx_text::parse_functions(text);
         let _ = onnx_text::parse_nodes(text);
+        // The checks too, schema checks included, on whatever parses.
+        let _ = onnx_text::CheckOptions::default().report_model(text);
+        let _ = onnx_text::check_graph(text);
+        let _ = onnx_text::check_function(text);
+        let _ = onnx_text::check_functions(text);
+        let _ = onnx_text::check_node(text);
+        let _ = onnx_text::check_nodes(text);
     });
     assert!(outcome.is_ok(), "panicked on input {text:?}");
 }

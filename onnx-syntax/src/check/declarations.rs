@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::{Check, Checker, Diagnostic};
 use crate::span::Span;
-use crate::syntax::{Function, FunctionAttribute, FunctionHeaderValue, Name, Node};
+use crate::syntax::{Function, FunctionAttribute, FunctionHeaderValue, Name, Node, OpsetImport};
 
 /// The domains that onnx itself defines operators in: nodes there may be standard operators, so
 /// a local function in one of them does not make the other names unresolved.
@@ -27,7 +27,7 @@ fn normalize(domain: &str) -> &str {
 }
 
 /// `` `a`, `b` `` (deduplicated, at most [`LIST_LIMIT`], then `…`), with `quote` around each.
-fn list<'a>(items: impl Iterator<Item = &'a str>, quote: fn(&str) -> String) -> String {
+pub(super) fn list<'a>(items: impl Iterator<Item = &'a str>, quote: fn(&str) -> String) -> String {
     let mut seen = HashSet::new();
     let mut shown = Vec::new();
     let mut more = false;
@@ -46,7 +46,7 @@ fn list<'a>(items: impl Iterator<Item = &'a str>, quote: fn(&str) -> String) -> 
     shown.join(", ")
 }
 
-fn backticks(item: &str) -> String {
+pub(super) fn backticks(item: &str) -> String {
     format!("`{item}`")
 }
 
@@ -55,7 +55,7 @@ fn quoted(item: &str) -> String {
 }
 
 /// How a node's operator reads in a message: `domain.Op`, or `Op` in the default domain.
-fn operator(node: &Node) -> String {
+pub(super) fn operator(node: &Node) -> String {
     if node.domain.is_empty() {
         node.op_type.clone()
     } else {
@@ -67,6 +67,9 @@ fn operator(node: &Node) -> String {
 pub(super) struct Imports<'t> {
     listed: Vec<&'t str>,
     domains: HashSet<&'t str>,
+    /// The imported version of each domain as written (the last entry wins, as in onnx's
+    /// checker).
+    versions: HashMap<&'t str, i64>,
     /// Who imports: "the model", "function `F`".
     owner: String,
     missing: Vec<(&'t Node, usize)>,
@@ -74,11 +77,17 @@ pub(super) struct Imports<'t> {
 }
 
 impl<'t> Imports<'t> {
-    pub fn new(listed: Vec<&'t str>, owner: String) -> Imports<'t> {
+    pub fn new(imports: Vec<&'t OpsetImport>, owner: String) -> Imports<'t> {
+        let listed: Vec<&str> = imports.iter().map(|i| i.domain.as_str()).collect();
         let domains = listed.iter().map(|d| normalize(d)).collect();
+        let versions = imports
+            .iter()
+            .map(|i| (i.domain.as_str(), i.version))
+            .collect();
         Imports {
             listed,
             domains,
+            versions,
             owner,
             missing: Vec::new(),
             index: HashMap::new(),
@@ -86,17 +95,39 @@ impl<'t> Imports<'t> {
     }
 }
 
+impl Imports<'_> {
+    /// Who imports: "the model", "function `F`".
+    pub fn owner(&self) -> &str {
+        &self.owner
+    }
+
+    /// The version of `domain` that applies: its own entry, else that of its other name when it
+    /// is the default domain (`""` and `ai.onnx`, as onnx's checker resolves them).
+    pub fn version(&self, domain: &str) -> Option<i64> {
+        let other = match domain {
+            "" => "ai.onnx",
+            "ai.onnx" => "",
+            _ => return self.versions.get(domain).copied(),
+        };
+        self.versions
+            .get(domain)
+            .or_else(|| self.versions.get(other))
+            .copied()
+    }
+}
+
 /// The local functions that calls may resolve to.
 pub(super) struct LocalFunctions<'t> {
-    /// (domain, name, overload), the domain normalized.
-    keys: HashSet<(&'t str, &'t str, &'t str)>,
+    /// (domain, name, overload), the domain normalized, to the function (the first, if two
+    /// share a key).
+    keys: HashMap<(&'t str, &'t str, &'t str), &'t Function>,
     /// The (name, overload) pairs of each non-standard domain.
     by_domain: HashMap<&'t str, Vec<(&'t str, &'t str)>>,
 }
 
 impl<'t> LocalFunctions<'t> {
     pub fn new(functions: &'t [Function]) -> LocalFunctions<'t> {
-        let mut keys = HashSet::with_capacity(functions.len());
+        let mut keys = HashMap::with_capacity(functions.len());
         let mut by_domain: HashMap<&str, Vec<_>> = HashMap::new();
         for function in functions {
             let (mut domain, mut overload) = ("", "");
@@ -108,12 +139,19 @@ impl<'t> LocalFunctions<'t> {
                 }
             }
             let name = function.name.text.as_str();
-            keys.insert((domain, name, overload));
+            keys.entry((domain, name, overload)).or_insert(function);
             if !STANDARD_DOMAINS.contains(&domain) {
                 by_domain.entry(domain).or_default().push((name, overload));
             }
         }
         LocalFunctions { keys, by_domain }
+    }
+
+    /// The function a node calls, if it names one of these.
+    pub fn called_by(&self, node: &Node) -> Option<&'t Function> {
+        let overload = node.overload.as_ref().map_or("", |o| o.text.as_str());
+        let key = (normalize(&node.domain), node.op_type.as_str(), overload);
+        self.keys.get(&key).copied()
     }
 }
 
@@ -197,10 +235,7 @@ impl<'t> Checker<'t> {
             return;
         };
         let overload = node.overload.as_ref().map_or("", |o| o.text.as_str());
-        if locals
-            .keys
-            .contains(&(domain, node.op_type.as_str(), overload))
-        {
+        if locals.called_by(node).is_some() {
             return;
         }
         let op = operator(node);

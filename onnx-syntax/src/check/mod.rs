@@ -1,6 +1,7 @@
 //! Semantic checks over the syntax tree: structure (SSA, order, scopes, outputs), declarations
-//! (domains, local functions, attribute references, duplicate attributes) and data (element
-//! counts, literal ranges).
+//! (domains, local functions, attribute references, duplicate attributes), data (element
+//! counts, literal ranges) and operator schemas (operators, arity, attributes, type
+//! constraints, calls to local functions).
 //!
 //! Checks never change what a text parses to: they only look at the tree and report
 //! [`Diagnostic`]s with byte spans into the source text. Each check has a stable snake_case
@@ -51,10 +52,50 @@
 //!   as their nodes may be standard operators, and so are other domains, whose operators may
 //!   come from a runtime. A function checked on its own ([`function`]) resolves nothing, as
 //!   the functions it calls may be defined elsewhere.
+//!
+//! # Operator schemas
+//!
+//! Nodes of the standard domains (`ai.onnx` or `""`, `ai.onnx.ml`, `ai.onnx.preview`,
+//! `ai.onnx.preview.training`) are checked against the operator schemas of onnx 1.23.2, at the
+//! version their domain is imported at (the newest `since_version` at or below it; the last
+//! `opset_import` entry of a domain wins, and `""` and `ai.onnx` stand for each other, as in
+//! onnx's checker). Where the imports are unknown (a graph or node on its own, a function
+//! without `opset_import`) or the domain is not imported, nothing is checked; nor are other
+//! domains (custom operators).
+//!
+//! - [`Check::UnknownOperator`]: the operator exists at that version; otherwise the message says
+//!   from which version it exists, that it was removed (deprecated), in which standard domain it
+//!   is, or which operator's name is closest (edit distance).
+//! - [`Check::OperatorArity`]: input and output counts within the schema's bounds, counting `""`
+//!   operands as onnx's checker does; `""` only for an optional operand.
+//! - [`Check::MissingAttribute`], [`Check::UnknownAttribute`] (with the closest name, and whether
+//!   another version has it), [`Check::AttributeType`] (the type is the one the syntax records:
+//!   `alpha = 1` is an int; `alpha: float = 1` is a float). Names starting with `__` are skipped,
+//!   and so is the type of an `@ref` without annotation, which the caller of the function
+//!   decides.
+//! - [`Check::TypeConstraint`]: where operand types are known, from declarations (typed graph
+//!   and function inputs and outputs, initializers, value infos) or inferred through earlier
+//!   nodes (a type parameter bound by the inputs, a fixed type, `Constant`'s value, `Cast`'s
+//!   `to`, `ConstantOfShape`'s value), each must be allowed for its parameter, and the operands
+//!   of one parameter must agree (except in a heterogeneous variadic, such as `Loop`'s). A
+//!   declared output type is checked the same way. [`report`] counts what could be checked
+//!   ([`Coverage`]).
+//! - [`Check::FunctionSignature`]: a call to a model-local (or library) function passes at most
+//!   the declared inputs and outputs, only declared attributes (of the declared type, where the
+//!   declaration has one), and every attribute declared without a default.
+//!
+//! ```
+//! use onnx_syntax::check::{Check, Options};
+//! let text = r#"<opset_import: ["" : 21]> g (float x) => (y) { y = Elu <alpah = 1.0> (x) }"#;
+//! let err = Options::default().check_model(text).unwrap_err();
+//! assert_eq!(err.list()[0].check(), Some(Check::UnknownAttribute));
+//! assert_eq!(err.list()[0].message(), "`Elu` has no attribute `alpah` in ai.onnx opset 21; did you mean `alpha`?");
+//! ```
 
 mod data;
 mod declarations;
 mod diagnostic;
+mod schema;
 mod structure;
 #[cfg(test)]
 mod tests;
@@ -63,6 +104,7 @@ use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
 pub use diagnostic::{Diagnostic, Diagnostics, Label};
+pub use schema::Coverage;
 
 use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};
 
@@ -73,9 +115,10 @@ use crate::render::LineIndex;
 use crate::span::Span;
 use crate::syntax::{
     AttrValue, Attribute, Function, FunctionAttribute, FunctionHeaderValue, Graph, Model,
-    ModelHeaderValue, Name, Node,
+    ModelHeaderValue, Name, Node, OpsetImport,
 };
 use declarations::{Imports, LocalFunctions, RefContext};
+use schema::TypeScopes;
 use structure::Frame;
 
 /// The checks, each with a stable snake_case name for `#![allow(name, ...)]`.
@@ -84,7 +127,7 @@ use structure::Frame;
 /// use onnx_syntax::check::Check;
 /// assert_eq!(Check::UndefinedValue.name(), "undefined_value");
 /// assert_eq!(Check::from_name("undefined_value"), Some(Check::UndefinedValue));
-/// assert_eq!(Check::ALL.len(), 11);
+/// assert_eq!(Check::ALL.len(), 18);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Check {
@@ -120,6 +163,27 @@ pub enum Check {
     /// `literal_out_of_range`: a tensor literal does not fit its element type (`uint8 {256}`,
     /// `uint64 {-1}`).
     LiteralOutOfRange,
+    /// `unknown_operator`: a node of a standard domain names an operator that does not exist at
+    /// the imported version: misspelled, not introduced yet, or removed (deprecated).
+    UnknownOperator,
+    /// `operator_arity`: a standard operator gets too few or too many inputs or outputs, or `""`
+    /// for an operand that is not optional.
+    OperatorArity,
+    /// `missing_attribute`: a standard operator lacks a required attribute.
+    MissingAttribute,
+    /// `unknown_attribute`: a standard operator gets an attribute it does not have at the
+    /// imported version.
+    UnknownAttribute,
+    /// `attribute_type`: a standard operator's attribute has the wrong type (`alpha = 1` is an
+    /// int; a float attribute needs `1.0` or `alpha: float = 1`).
+    AttributeType,
+    /// `type_constraint`: where the types of a node's operands are known (declared, or inferred
+    /// from earlier nodes), they break the operator's type constraints.
+    TypeConstraint,
+    /// `function_signature`: a call to a model-local function passes more inputs or outputs than
+    /// the function declares, or attributes it does not declare, or leaves out one without a
+    /// default.
+    FunctionSignature,
 }
 
 impl Check {
@@ -130,7 +194,7 @@ impl Check {
     /// let names: Vec<&str> = Check::ALL.iter().map(|c| c.name()).collect();
     /// assert_eq!(names[..3], ["duplicate_definition", "use_before_definition", "undefined_value"]);
     /// ```
-    pub const ALL: [Check; 11] = [
+    pub const ALL: [Check; 18] = [
         Check::DuplicateDefinition,
         Check::UseBeforeDefinition,
         Check::UndefinedValue,
@@ -142,6 +206,13 @@ impl Check {
         Check::DuplicateAttribute,
         Check::ElementCountMismatch,
         Check::LiteralOutOfRange,
+        Check::UnknownOperator,
+        Check::OperatorArity,
+        Check::MissingAttribute,
+        Check::UnknownAttribute,
+        Check::AttributeType,
+        Check::TypeConstraint,
+        Check::FunctionSignature,
     ];
 
     /// The stable snake_case name, as `#![allow(...)]` takes it.
@@ -162,6 +233,13 @@ impl Check {
             Check::DuplicateAttribute => "duplicate_attribute",
             Check::ElementCountMismatch => "element_count_mismatch",
             Check::LiteralOutOfRange => "literal_out_of_range",
+            Check::UnknownOperator => "unknown_operator",
+            Check::OperatorArity => "operator_arity",
+            Check::MissingAttribute => "missing_attribute",
+            Check::UnknownAttribute => "unknown_attribute",
+            Check::AttributeType => "attribute_type",
+            Check::TypeConstraint => "type_constraint",
+            Check::FunctionSignature => "function_signature",
         }
     }
 
@@ -198,11 +276,20 @@ impl Check {
             Check::DuplicateAttribute => "an attribute given twice on one node or function",
             Check::ElementCountMismatch => "tensor data whose length does not match the dims",
             Check::LiteralOutOfRange => "a tensor literal that does not fit its element type",
+            Check::UnknownOperator => "an operator that does not exist at the imported version",
+            Check::OperatorArity => "too few or too many inputs or outputs for the operator",
+            Check::MissingAttribute => "a required attribute of the operator left out",
+            Check::UnknownAttribute => "an attribute the operator does not have",
+            Check::AttributeType => "an attribute of the wrong type for the operator",
+            Check::TypeConstraint => "operand types that break the operator's type constraints",
+            Check::FunctionSignature => {
+                "a call to a local function that does not match its signature"
+            }
         }
     }
 
-    const fn bit(self) -> u16 {
-        1 << self as u16
+    const fn bit(self) -> u32 {
+        1 << self as u32
     }
 }
 
@@ -231,7 +318,7 @@ impl std::fmt::Display for Check {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
-    enabled: u16,
+    enabled: u32,
     first_line: usize,
 }
 
@@ -436,6 +523,24 @@ impl Options {
     }
 }
 
+impl Options {
+    /// Parses a model and checks it, giving every problem and what the type checks covered.
+    /// Only a syntax error is an `Err`.
+    ///
+    /// ```
+    /// let text = r#"<opset_import: ["" : 21]> g (float x, y) => (z) { t = Relu(x)  z = Add(t, y) }"#;
+    /// let report = onnx_syntax::check::Options::default().report_model(text).unwrap();
+    /// assert!(report.diagnostics.is_empty());
+    /// assert_eq!((report.coverage.typed, report.coverage.partially_typed), (1, 1));
+    /// ```
+    pub fn report_model(&self, text: &str) -> Result<Report, Diagnostics> {
+        let tree = Parser::new(text)
+            .and_then(Parser::model)
+            .map_err(|err| Diagnostics::new(text, vec![Diagnostic::from(&err)]))?;
+        Ok(report(Tree::Model(&tree), text, self))
+    }
+}
+
 /// Parse, check, lower: the text-level pipeline.
 fn run<'a, T, P>(
     text: &'a str,
@@ -467,6 +572,76 @@ fn run<'a, T, P>(
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
 pub fn model(model: &Model, source: &str, options: &Options) -> Vec<Diagnostic> {
+    report(Tree::Model(model), source, options).diagnostics
+}
+
+/// A tree to check, from any entry point of the parser.
+///
+/// ```
+/// use onnx_syntax::check::Tree;
+/// let node = onnx_syntax::parse::Parser::new("y = Relu(x)")?.node()?;
+/// assert!(matches!(Tree::Node(&node), Tree::Node(_)));
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub enum Tree<'a> {
+    /// A model: [`model`].
+    Model(&'a Model),
+    /// A graph on its own: [`graph`].
+    Graph(&'a Graph),
+    /// A function on its own: [`function`].
+    Function(&'a Function),
+    /// A function library: [`functions`].
+    Functions(&'a [Function]),
+    /// A node on its own: [`node`].
+    Node(&'a Node),
+    /// A node list: [`nodes`].
+    Nodes(&'a [Node]),
+}
+
+/// What checking a tree found, and how much of it the type checks covered.
+///
+/// ```
+/// use onnx_syntax::check::{self, Options, Tree};
+/// let text = r#"<opset_import: ["" : 21]> g (float x, int64 n) => (y) { y = Add(x, n) }"#;
+/// let tree = onnx_syntax::parse::Parser::new(text)?.model()?;
+/// let report = check::report(Tree::Model(&tree), text, &Options::default());
+/// assert_eq!(report.diagnostics[0].message(), "input `n` of `Add` is tensor(int64), but `T` is already tensor(float) from input `x`");
+/// assert_eq!(report.coverage.typed, 1);
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Every problem, in source order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// What the type checks could check.
+    pub coverage: Coverage,
+}
+
+/// Checks a tree of any kind, as the function for its kind does, and also counts what the type
+/// checks covered.
+///
+/// ```
+/// use onnx_syntax::check::{self, Options, Tree};
+/// let text = "<opset_import: [\"\" : 21]> F (float x) => (y) { t = Shape(x)  y = Neg(t) }";
+/// let tree = onnx_syntax::parse::Parser::new(text)?.function()?;
+/// let report = check::report(Tree::Function(&tree), text, &Options::default());
+/// assert!(report.diagnostics.is_empty());
+/// assert_eq!(report.coverage.typed, 2); // `t` is int64, inferred from Shape
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+pub fn report(tree: Tree<'_>, source: &str, options: &Options) -> Report {
+    match tree {
+        Tree::Model(model) => model_report(model, source, options),
+        Tree::Graph(graph) => graph_report(graph, source, options),
+        Tree::Function(function) => library(std::slice::from_ref(function), false, source, options),
+        Tree::Functions(functions) => library(functions, true, source, options),
+        Tree::Node(node) => nodes_report(std::slice::from_ref(node), source, options),
+        Tree::Nodes(nodes) => nodes_report(nodes, source, options),
+    }
+}
+
+fn model_report(model: &Model, source: &str, options: &Options) -> Report {
     let mut checker = Checker::new(source, options);
     let imported = model_imports(model);
     checker.locals = Some(LocalFunctions::new(&model.functions));
@@ -504,6 +679,10 @@ pub fn model(model: &Model, source: &str, options: &Options) -> Vec<Diagnostic> 
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
 pub fn graph(graph: &Graph, source: &str, options: &Options) -> Vec<Diagnostic> {
+    report(Tree::Graph(graph), source, options).diagnostics
+}
+
+fn graph_report(graph: &Graph, source: &str, options: &Options) -> Report {
     let mut checker = Checker::new(source, options);
     checker.refs = RefContext::Forbidden;
     checker.graph(graph);
@@ -522,7 +701,7 @@ pub fn graph(graph: &Graph, source: &str, options: &Options) -> Vec<Diagnostic> 
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
 pub fn function(function: &Function, source: &str, options: &Options) -> Vec<Diagnostic> {
-    library(std::slice::from_ref(function), false, source, options)
+    report(Tree::Function(function), source, options).diagnostics
 }
 
 /// Checks a function library: each function against its own `opset_import` (if it has one), and
@@ -536,17 +715,12 @@ pub fn function(function: &Function, source: &str, options: &Options) -> Vec<Dia
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
 pub fn functions(functions: &[Function], source: &str, options: &Options) -> Vec<Diagnostic> {
-    library(functions, true, source, options)
+    report(Tree::Functions(functions), source, options).diagnostics
 }
 
 /// Checks functions, each against its own imports; with `resolve`, calls into the domains of
 /// `functions` must name one of them.
-fn library(
-    functions: &[Function],
-    resolve: bool,
-    source: &str,
-    options: &Options,
-) -> Vec<Diagnostic> {
+fn library(functions: &[Function], resolve: bool, source: &str, options: &Options) -> Report {
     let mut checker = Checker::new(source, options);
     if resolve {
         checker.locals = Some(LocalFunctions::new(functions));
@@ -571,7 +745,7 @@ fn library(
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
 pub fn node(node: &Node, source: &str, options: &Options) -> Vec<Diagnostic> {
-    nodes(std::slice::from_ref(node), source, options)
+    report(Tree::Node(node), source, options).diagnostics
 }
 
 /// Checks a node list on its own: names that no node defines are inputs of the unknown
@@ -585,17 +759,23 @@ pub fn node(node: &Node, source: &str, options: &Options) -> Vec<Diagnostic> {
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
 pub fn nodes(nodes: &[Node], source: &str, options: &Options) -> Vec<Diagnostic> {
+    report(Tree::Nodes(nodes), source, options).diagnostics
+}
+
+fn nodes_report(nodes: &[Node], source: &str, options: &Options) -> Report {
     let mut checker = Checker::new(source, options);
     checker.free = true;
     checker.refs = RefContext::Unknown;
     checker.push_frame(Frame::for_nodes(nodes));
+    checker.types.push();
     checker.body(nodes);
+    checker.types.pop();
     checker.frames.pop();
     checker.finish()
 }
 
-/// The domains of a model's `opset_import`, in order.
-fn model_imports(model: &Model) -> Vec<&str> {
+/// The entries of a model's `opset_import`, in order.
+fn model_imports(model: &Model) -> Vec<&OpsetImport> {
     model
         .header
         .iter()
@@ -604,18 +784,15 @@ fn model_imports(model: &Model) -> Vec<&str> {
             _ => None,
         })
         .flatten()
-        .map(|import| import.domain.as_str())
         .collect()
 }
 
-/// The domains of a function's own `opset_import`, or `None` if it has no such header entry.
-fn function_imports(function: &Function) -> Option<Vec<&str>> {
+/// The entries of a function's own `opset_import`, or `None` if it has no such header entry.
+fn function_imports(function: &Function) -> Option<Vec<&OpsetImport>> {
     let mut found = None;
     for entry in &function.header {
         if let FunctionHeaderValue::OpsetImport(list) = &entry.value {
-            found
-                .get_or_insert_with(Vec::new)
-                .extend(list.iter().map(|import| import.domain.as_str()));
+            found.get_or_insert_with(Vec::new).extend(list);
         }
     }
     found
@@ -641,6 +818,10 @@ struct Checker<'t> {
     locals: Option<LocalFunctions<'t>>,
     /// Declarations: where `@ref` may appear and what it may name.
     refs: RefContext<'t>,
+    /// Schemas: the known types of values, per scope.
+    types: TypeScopes<'t>,
+    /// Schemas: what the type checks covered.
+    coverage: Coverage,
     depth: u32,
 }
 
@@ -656,6 +837,8 @@ impl<'t> Checker<'t> {
             imports: None,
             locals: None,
             refs: RefContext::Unknown,
+            types: TypeScopes::default(),
+            coverage: Coverage::default(),
             depth: 0,
         }
     }
@@ -682,10 +865,13 @@ impl<'t> Checker<'t> {
         self.source.get(span.range())
     }
 
-    /// All diagnostics, in source order.
-    fn finish(mut self) -> Vec<Diagnostic> {
+    /// All diagnostics, in source order, and the coverage.
+    fn finish(mut self) -> Report {
         self.found.sort_by_key(|d| (d.span().start, d.span().end));
-        self.found
+        Report {
+            diagnostics: self.found,
+            coverage: self.coverage,
+        }
     }
 
     fn graph(&mut self, graph: &'t Graph) {
@@ -695,6 +881,7 @@ impl<'t> Checker<'t> {
         self.depth += 1;
         let frame = self.graph_frame(graph);
         self.push_frame(frame);
+        self.enter_graph_types(graph);
         for decl in graph.inputs.iter().chain(&graph.locals) {
             if let Some(tensor) = &decl.initializer {
                 self.tensor(tensor);
@@ -702,6 +889,7 @@ impl<'t> Checker<'t> {
         }
         self.body(&graph.nodes);
         self.produced(graph.outputs.iter().map(|o| &o.name), "graph");
+        self.types.pop();
         self.frames.pop();
         self.depth -= 1;
     }
@@ -735,8 +923,10 @@ impl<'t> Checker<'t> {
         };
         let frame = self.function_frame(function);
         self.push_frame(frame);
+        self.enter_function_types(function);
         self.body(&function.nodes);
         self.produced(function.outputs.iter().map(|o| &o.name), "function");
+        self.types.pop();
         self.frames.pop();
     }
 
@@ -767,6 +957,7 @@ impl<'t> Checker<'t> {
                 self.value(value);
             }
         }
+        self.schema(node);
         self.define_outputs(node, index);
     }
 

@@ -531,7 +531,7 @@ fn a_library_resolves_calls_against_its_own_functions() {
 
 #[test]
 fn a_reference_outside_a_function_is_reported_with_its_at_sign() {
-    let text = with_header("g (x) => (y) { y = Foo <a = @b> (x) }");
+    let text = with_header("g (x) => (y) { y = Elu <alpha = @b> (x) }");
     let found = on_model(&text);
     assert_eq!(
         show(&text, &found),
@@ -825,12 +825,18 @@ error[literal_out_of_range]: `300` is out of range for uint8: expected 0..=255
 #[test]
 fn each_check_can_be_switched_off_alone() {
     let text = r#"<opset_import: ["" : 21, "local" : 1]>
-g (x, x) => (y, out) <float[2] w = {1}, uint8[1] b = {300}> {
+g (x, x, int64 n) => (y, out) <float[2] w = {1}, uint8[1] b = {300}> {
   t = Abs(q)
   t = Foo <a = @r, k = 1, k = 2> (u)
   u = Abs(x)
   y = com.z.Bar(t)
   v = local.Nope(x)
+  a1 = Relu(x, x)
+  a2 = Cast(x)
+  a3 = Relu <alpah = 1.0> (x)
+  a4 = Elu <alpha = 1> (x)
+  a5 = Add(w, n)
+  a6 = local.F(x, x)
 }
 <domain: "local", opset_import: ["" : 21]> F (x) => (y) { y = Abs(x) }"#;
     let tree = Parser::new(text).and_then(Parser::model).unwrap();

@@ -1,0 +1,135 @@
+//! Which schema applies to a node: the newest version of its operator at or below the version
+//! its domain is imported at. Reports `unknown_operator` when there is none.
+
+use super::similar::closest;
+use super::table::{Schema, Table, table, table_domain};
+use crate::check::declarations::operator;
+use crate::check::{Check, Checker, Diagnostic};
+use crate::syntax::Node;
+
+/// What the versions of an operator say about one imported version.
+pub(super) enum AtVersion<'a> {
+    /// This schema applies.
+    Found(&'a Schema),
+    /// The operator was added after the imported version, at this one.
+    NotYet(i64),
+    /// The operator was deprecated (removed) by this schema, at or before the imported version.
+    Removed(&'a Schema),
+}
+
+/// The schema of `versions` (oldest first) in effect at `version`.
+pub(super) fn at_version(versions: &[Schema], version: i64) -> Option<AtVersion<'_>> {
+    let first = versions.first()?;
+    Some(match versions.iter().rev().find(|s| s.since <= version) {
+        None => AtVersion::NotYet(first.since),
+        Some(schema) if schema.deprecated => AtVersion::Removed(schema),
+        Some(schema) => AtVersion::Found(schema),
+    })
+}
+
+/// How a domain reads in messages: the default domain by its name.
+pub(super) fn domain_name(domain: &str) -> &str {
+    if domain.is_empty() { "ai.onnx" } else { domain }
+}
+
+impl<'t> Checker<'t> {
+    /// The schema a node is checked against, if its domain is a standard one imported here and
+    /// its operator exists at that version; otherwise reports why not (unless the domain is
+    /// unknown or not imported, which are not this module's business).
+    pub(super) fn lookup(&mut self, node: &'t Node) -> Option<&'static Schema> {
+        let version = self.imports.as_ref()?.version(&node.domain)?;
+        let table = table()?;
+        let operators = table.domain(&node.domain)?;
+        let problem = match operators.get(node.op_type.as_str()) {
+            Some(versions) => match at_version(versions, version)? {
+                AtVersion::Found(schema) => return Some(schema),
+                AtVersion::NotYet(since) => format!(
+                    "`{}` does not exist in {} opset {version}, which {} imports: it was added \
+                     in opset {since}",
+                    operator(node),
+                    domain_name(table_domain(&node.domain)),
+                    self.owner(),
+                ),
+                AtVersion::Removed(schema) => {
+                    let mut message = format!(
+                        "`{}` was removed from {} in opset {} (deprecated), and {} imports \
+                         opset {version}",
+                        operator(node),
+                        domain_name(table_domain(&node.domain)),
+                        schema.since,
+                        self.owner(),
+                    );
+                    // GroupNormalization-18 was deprecated, and a new version came in 21.
+                    let back = versions.iter().find(|s| s.since > version && !s.deprecated);
+                    if let Some(back) = back {
+                        message += &format!("; a new version exists from opset {}", back.since);
+                    }
+                    message
+                }
+            },
+            None => unknown(table, node, version),
+        };
+        if self.on(Check::UnknownOperator) {
+            let span = if node.op_span.is_empty() {
+                node.span
+            } else {
+                node.op_span
+            };
+            self.report(Diagnostic::new(Some(Check::UnknownOperator), span, problem));
+        }
+        None
+    }
+
+    /// Who imports the domains: "the model", "function `F`".
+    pub(super) fn owner(&self) -> String {
+        self.imports
+            .as_ref()
+            .map_or_else(|| "the text".to_owned(), |i| i.owner().to_owned())
+    }
+}
+
+/// The message for an operator that no version of the domain has: a suggestion from the
+/// operators in effect at `version`, or the standard domain that has this exact name.
+fn unknown(table: &Table, node: &Node, version: i64) -> String {
+    let domain = table_domain(&node.domain);
+    if node.op_type.is_empty() {
+        return format!(
+            "a node without an operator name: {} has no such operator",
+            domain_name(domain)
+        );
+    }
+    let mut message = format!(
+        "`{}` is not an operator of {}",
+        operator(node),
+        domain_name(domain)
+    );
+    let elsewhere = table
+        .domain_names()
+        .into_iter()
+        .filter(|&other| other != domain)
+        .find(|&other| table.versions(other, &node.op_type).is_some());
+    if let Some(other) = elsewhere {
+        let qualified = match other {
+            "" => node.op_type.clone(),
+            _ => format!("{other}.{}", node.op_type),
+        };
+        message += &format!(", but of {}: write `{qualified}`", domain_name(other));
+        return message;
+    }
+    let current = table
+        .domain(domain)
+        .into_iter()
+        .flatten()
+        .filter_map(|(name, versions)| {
+            matches!(at_version(versions, version), Some(AtVersion::Found(_))).then_some(*name)
+        });
+    if let Some(suggestion) = closest(&node.op_type, current) {
+        let prefix = if node.domain.is_empty() {
+            String::new()
+        } else {
+            format!("{}.", node.domain)
+        };
+        message += &format!("; did you mean `{prefix}{suggestion}`?");
+    }
+    message
+}

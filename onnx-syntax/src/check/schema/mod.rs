@@ -1,0 +1,63 @@
+//! Operator schemas: each node of a standard domain (`ai.onnx`/`""`, `ai.onnx.ml`,
+//! `ai.onnx.preview`, `ai.onnx.preview.training`) against its operator's schema at the version
+//! the model or function imports, and each call to a model-local function against the
+//! function's signature.
+//!
+//! - [`lookup`]: the schema in effect (the newest `since_version` at or below the import), or
+//!   `unknown_operator` with what went wrong (misspelled, not yet added, removed).
+//! - [`operator`]: input and output counts, required, unknown and mistyped attributes.
+//! - [`signature`]: calls to local functions.
+//! - [`types`]: declared and inferred operand types against the type constraints, and what could
+//!   be checked ([`Coverage`]).
+//! - [`table`]: the generated data; [`similar`]: "did you mean".
+//!
+//! Nodes are checked only where the imports are known and name the node's domain (see
+//! `undeclared_domain`); other domains (custom operators) are never checked.
+
+mod lookup;
+mod operator;
+mod signature;
+mod similar;
+mod table;
+#[cfg(test)]
+mod tests;
+mod types;
+
+pub use types::Coverage;
+pub(super) use types::TypeScopes;
+
+use super::{Check, Checker};
+use crate::syntax::Node;
+
+/// The checks of this module; when all are off, nothing is looked up.
+const CHECKS: [Check; 7] = [
+    Check::UnknownOperator,
+    Check::OperatorArity,
+    Check::MissingAttribute,
+    Check::UnknownAttribute,
+    Check::AttributeType,
+    Check::TypeConstraint,
+    Check::FunctionSignature,
+];
+
+impl<'t> Checker<'t> {
+    /// The schema checks of one node, once its subgraphs are checked.
+    pub(super) fn schema(&mut self, node: &'t Node) {
+        if !CHECKS.iter().any(|&check| self.on(check)) {
+            return;
+        }
+        if let Some(function) = self.locals.as_ref().and_then(|l| l.called_by(node)) {
+            self.signature(node, function);
+            self.untyped_outputs(node);
+            return;
+        }
+        match self.lookup(node) {
+            Some(schema) => {
+                self.arity(node, schema);
+                self.attributes(node, schema);
+                self.node_types(node, schema);
+            }
+            None => self.untyped_outputs(node),
+        }
+    }
+}

@@ -1,0 +1,278 @@
+//! A node against its operator's schema: input and output counts, operands left out, and
+//! attributes (required, unknown, of the wrong type), as onnx's checker verifies a node.
+
+use super::lookup::domain_name;
+use super::similar::closest;
+use super::table::{Arity, AttributeSpec, Formal, Schema, table};
+use crate::check::declarations::operator;
+use crate::check::{Check, Checker, Diagnostic};
+use crate::span::Span;
+use crate::syntax::{AttrType, AttrValue, Attribute, Name, Node, TypeKind};
+
+/// Which side of a node: inputs or outputs.
+#[derive(Clone, Copy)]
+pub(super) enum Side {
+    Input,
+    Output,
+}
+
+impl Side {
+    pub fn noun(self) -> &'static str {
+        match self {
+            Side::Input => "input",
+            Side::Output => "output",
+        }
+    }
+}
+
+/// The formal parameter that the operand at `index` binds to: its own, or the trailing
+/// variadic's.
+pub(super) fn formal_at(formals: &[Formal], index: usize) -> Option<&Formal> {
+    formals.get(index).or_else(|| {
+        formals
+            .last()
+            .filter(|formal| formal.arity == Arity::Variadic)
+    })
+}
+
+/// "2 inputs", "1 to 3 inputs", "at least 1 input".
+pub(super) fn bounds(min: usize, max: usize, noun: &str) -> String {
+    let plural = |n: usize| {
+        if n == 1 {
+            noun.to_owned()
+        } else {
+            format!("{noun}s")
+        }
+    };
+    if max == usize::MAX {
+        format!("at least {min} {}", plural(min))
+    } else if min == max {
+        format!("{min} {}", plural(min))
+    } else {
+        format!("{min} to {max} {}", plural(max))
+    }
+}
+
+/// The span from the first to the last of `names`, if there are any.
+pub(super) fn covering(names: &[Name]) -> Option<Span> {
+    Some(names.first()?.span.to(names.last()?.span))
+}
+
+impl<'t> Checker<'t> {
+    /// Input and output counts within the schema's bounds, and no `""` for an operand that is
+    /// not optional.
+    pub(super) fn arity(&mut self, node: &'t Node, schema: &Schema) {
+        if !self.on(Check::OperatorArity) {
+            return;
+        }
+        let sides = [
+            (
+                Side::Input,
+                &node.inputs,
+                &schema.inputs,
+                schema.min_inputs,
+                schema.max_inputs,
+            ),
+            (
+                Side::Output,
+                &node.outputs,
+                &schema.outputs,
+                schema.min_outputs,
+                schema.max_outputs,
+            ),
+        ];
+        for (side, operands, formals, min, max) in sides {
+            let count = operands.len();
+            if count < min || count > max {
+                let verb = match side {
+                    Side::Input => "takes",
+                    Side::Output => "produces",
+                };
+                let message = format!(
+                    "`{}` {verb} {}, found {count}",
+                    operator(node),
+                    bounds(min, max, side.noun())
+                );
+                let span = if count > max {
+                    covering(&operands[max..])
+                } else {
+                    None
+                };
+                self.report(Diagnostic::new(
+                    Some(Check::OperatorArity),
+                    span.unwrap_or(node.op_span),
+                    message,
+                ));
+            }
+            for (index, operand) in operands.iter().enumerate() {
+                let Some(formal) = formal_at(formals, index) else {
+                    break;
+                };
+                if operand.text.is_empty() && formal.arity == Arity::Single {
+                    let message = format!(
+                        "{} {index} of `{}` (`{}`) is not optional: `\"\"` cannot leave it out",
+                        side.noun(),
+                        operator(node),
+                        formal.name
+                    );
+                    self.report(Diagnostic::new(
+                        Some(Check::OperatorArity),
+                        operand.span,
+                        message,
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Every required attribute present; every attribute known to this version, and of its
+    /// type. Names starting with `__` are implementation details that onnx's checker skips.
+    pub(super) fn attributes(&mut self, node: &'t Node, schema: &Schema) {
+        for attribute in &node.attributes {
+            if attribute.name.text.starts_with("__") {
+                continue;
+            }
+            match schema.attribute(&attribute.name.text) {
+                Some(spec) => self.attribute_type(node, attribute, spec),
+                None => self.unknown_attribute(node, attribute, schema),
+            }
+        }
+        self.missing_attributes(node, schema);
+    }
+
+    fn unknown_attribute(&mut self, node: &Node, attribute: &Attribute, schema: &Schema) {
+        if !self.on(Check::UnknownAttribute) {
+            return;
+        }
+        let name = &attribute.name.text;
+        let mut message = format!(
+            "`{}` has no attribute `{name}` in {} opset {}",
+            operator(node),
+            domain_name(&node.domain),
+            self.imported(node)
+        );
+        if let Some(history) = attribute_history(schema, name) {
+            message += &format!(" ({history})");
+        }
+        let known = schema.attributes.iter().map(|spec| spec.name);
+        if let Some(suggestion) = closest(name, known) {
+            message += &format!("; did you mean `{suggestion}`?");
+        } else if schema.attributes.is_empty() {
+            message += "; it has no attributes";
+        }
+        self.report(Diagnostic::new(
+            Some(Check::UnknownAttribute),
+            attribute.name.span,
+            message,
+        ));
+    }
+
+    fn attribute_type(&mut self, node: &Node, attribute: &Attribute, spec: &AttributeSpec) {
+        if !self.on(Check::AttributeType) {
+            return;
+        }
+        // An unannotated `@ref` has no type here: the function's caller decides it.
+        let Some(found) = attribute.ty else {
+            return;
+        };
+        if found == spec.ty {
+            return;
+        }
+        let mut message = format!(
+            "attribute `{}` of `{}` is {}, found {}",
+            spec.name,
+            operator(node),
+            article(spec.ty),
+            article(found)
+        );
+        if let Some(hint) = type_hint(attribute, spec.ty) {
+            message += &format!(": {hint}");
+        }
+        self.report(Diagnostic::new(
+            Some(Check::AttributeType),
+            attribute.name.span,
+            message,
+        ));
+    }
+
+    fn missing_attributes(&mut self, node: &Node, schema: &Schema) {
+        if !self.on(Check::MissingAttribute) {
+            return;
+        }
+        let missing: Vec<String> = schema
+            .attributes
+            .iter()
+            .filter(|spec| spec.required)
+            .filter(|spec| !node.attributes.iter().any(|a| a.name.text == spec.name))
+            .map(|spec| format!("`{}` ({})", spec.name, spec.ty.keyword()))
+            .collect();
+        let listed = match missing.as_slice() {
+            [] => return,
+            [one] => format!("attribute {one}"),
+            [init @ .., last] => format!("attributes {} and {last}", init.join(", ")),
+        };
+        let message = format!("`{}` requires {listed}", operator(node));
+        let span = if node.op_span.is_empty() {
+            node.span
+        } else {
+            node.op_span
+        };
+        self.report(Diagnostic::new(
+            Some(Check::MissingAttribute),
+            span,
+            message,
+        ));
+    }
+
+    /// The version of the node's domain that applies (the node was looked up with it).
+    fn imported(&self, node: &Node) -> i64 {
+        self.imports
+            .as_ref()
+            .and_then(|imports| imports.version(&node.domain))
+            .unwrap_or_default()
+    }
+}
+
+/// "an int", "a float", "a type_proto".
+fn article(ty: AttrType) -> String {
+    let keyword = ty.keyword();
+    let vowel = keyword.starts_with(['a', 'e', 'i', 'o', 'u']);
+    format!("{} {keyword}", if vowel { "an" } else { "a" })
+}
+
+/// Whether other versions of the operator have the attribute: "added in opset 13", "removed in
+/// opset 5".
+fn attribute_history(schema: &Schema, name: &str) -> Option<String> {
+    let versions = table()?.versions(schema.domain, schema.name)?;
+    let has = |s: &Schema| s.attribute(name).is_some();
+    if let Some(later) = versions.iter().find(|s| s.since > schema.since && has(s)) {
+        return Some(format!("it was added in opset {}", later.since));
+    }
+    let last = versions
+        .iter()
+        .rposition(|s| s.since < schema.since && has(s))?;
+    let removed = versions.get(last + 1)?;
+    Some(format!("it was removed in opset {}", removed.since))
+}
+
+/// How to write the value with the expected type, when the mistake is a common one.
+fn type_hint(attribute: &Attribute, expected: AttrType) -> Option<String> {
+    let name = &attribute.name.text;
+    match (&attribute.value, expected) {
+        (Some(AttrValue::Int(value)), AttrType::Float) => Some(format!(
+            "an integer literal is an int; write `{name} = {value}.0` or `{name}: float = {value}`"
+        )),
+        (Some(AttrValue::Ints(_)), AttrType::Floats) => Some(format!(
+            "a list of integer literals is ints; write `{name}: floats = [...]`"
+        )),
+        (Some(AttrValue::TypeProto(ty)), AttrType::Int) => {
+            let TypeKind::Tensor(elem, _) = ty.kind else {
+                return None;
+            };
+            Some(format!(
+                "a type is a type_proto; write the element type as its number, `{name} = {elem}`"
+            ))
+        }
+        _ => None,
+    }
+}

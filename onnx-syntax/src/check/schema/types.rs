@@ -1,0 +1,509 @@
+//! Operand types against the operator's type constraints, where the types are known.
+//!
+//! Types are known from declarations (typed graph and function inputs and outputs,
+//! initializers, value infos) and from inference: a node's output whose type parameter its
+//! inputs bind (`Add`'s `T`), that allows one type only (`Shape`'s `T1`), that the schema fixes
+//! (`tensor(int64)`), or that an attribute gives (`Constant`'s `value`, `Cast`'s `to`). Each
+//! known operand is checked: its type must be allowed for its parameter, and every operand of
+//! one parameter must have the same type (unless the parameter is a heterogeneous variadic).
+//! What could be checked is counted in [`Coverage`].
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::operator::{Side, formal_at};
+use super::table::{Formal, Schema, table};
+use crate::check::declarations::{list, operator};
+use crate::check::{Check, Checker, Diagnostic};
+use crate::dtype::elem_type_by_number;
+use crate::span::Span;
+use crate::syntax::{AttrValue, ElemType, Function, Graph, Name, Node, Type, TypeKind};
+
+/// How many node types the type checks could check: how many nodes were checked against a
+/// schema, and how many of those had the types of all, some or none of their inputs known.
+/// The counts are zero when `type_constraint` is off.
+///
+/// ```
+/// use onnx_syntax::check::{self, Options, Tree};
+/// let text = r#"<opset_import: ["" : 21]>
+/// g (float[N] x, y) => (z) { s = Shape(x)  t = Cast <to = 1> (s)  u = Add(t, y)  z = com.x.Op(u) }"#;
+/// let tree = onnx_syntax::parse::Parser::new(text)?.model()?;
+/// let coverage = check::report(Tree::Model(&tree), text, &Options::default()).coverage;
+/// assert_eq!(coverage.schema_nodes, 3); // com.x.Op is a custom operator
+/// assert_eq!(coverage.typed, 2); // Shape (x is declared) and Cast (s is inferred)
+/// assert_eq!(coverage.partially_typed, 1); // Add: t is inferred, y is untyped
+/// assert_eq!(coverage.unchecked_nodes, 1);
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Coverage {
+    /// Nodes checked against an operator schema.
+    pub schema_nodes: usize,
+    /// Of those, nodes with inputs whose types were all known: fully type-checked.
+    pub typed: usize,
+    /// Nodes with some, but not all, input types known: checked as far as known.
+    pub partially_typed: usize,
+    /// Nodes with inputs, none of whose types were known.
+    pub untyped: usize,
+    /// Nodes without inputs (such as `Constant`): nothing to check on the way in, though a
+    /// declared output type is still checked.
+    pub without_inputs: usize,
+    /// Nodes not checked against a schema: custom domains, unknown imports, unknown
+    /// operators, and calls to local functions.
+    pub unchecked_nodes: usize,
+}
+
+/// Adds up the counts of several texts.
+///
+/// ```
+/// use onnx_syntax::check::Coverage;
+/// let mut total = Coverage { typed: 2, ..Coverage::default() };
+/// total += Coverage { typed: 1, untyped: 4, ..Coverage::default() };
+/// assert_eq!((total.typed, total.untyped), (3, 4));
+/// ```
+impl std::ops::AddAssign for Coverage {
+    fn add_assign(&mut self, other: Coverage) {
+        self.schema_nodes += other.schema_nodes;
+        self.typed += other.typed;
+        self.partially_typed += other.partially_typed;
+        self.untyped += other.untyped;
+        self.without_inputs += other.without_inputs;
+        self.unchecked_nodes += other.unchecked_nodes;
+    }
+}
+
+impl Coverage {
+    /// Counts a schema node with `present` inputs (not `""`), `known` of them typed.
+    fn count(&mut self, present: usize, known: usize) {
+        self.schema_nodes += 1;
+        match (present, known) {
+            (0, _) => self.without_inputs += 1,
+            (p, k) if k == p => self.typed += 1,
+            (_, 0) => self.untyped += 1,
+            _ => self.partially_typed += 1,
+        }
+    }
+}
+
+/// A type in the schemas' spelling: `tensor(float)`, `seq(tensor(int64))`, `map(string, int64)`.
+type TypeName = Rc<str>;
+
+/// A value's known type and where it comes from.
+#[derive(Clone, Debug)]
+struct Known {
+    ty: TypeName,
+    /// The type as written, or the node that it was inferred from.
+    origin: Span,
+    inferred: bool,
+}
+
+/// The known types of each enclosing graph or body, innermost last. A name mapped to `None` is
+/// defined there with an unknown type, which hides an outer value of the same name.
+#[derive(Default)]
+pub(in crate::check) struct TypeScopes<'t> {
+    scopes: Vec<HashMap<&'t str, Option<Known>>>,
+}
+
+impl<'t> TypeScopes<'t> {
+    pub fn push(&mut self) {
+        self.scopes.push(HashMap::new());
+    }
+
+    pub fn pop(&mut self) {
+        self.scopes.pop();
+    }
+
+    /// The known type of a visible value.
+    fn get(&self, name: &str) -> Option<&Known> {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|scope| scope.get(name))
+            .and_then(Option::as_ref)
+    }
+
+    /// The type the innermost scope declares for `name`.
+    fn here(&self, name: &str) -> Option<&Known> {
+        self.scopes.last()?.get(name)?.as_ref()
+    }
+
+    /// Defines `name` in the innermost scope; a known type is not replaced.
+    fn define(&mut self, name: &'t str, known: Option<Known>) {
+        let Some(scope) = self.scopes.last_mut() else {
+            return;
+        };
+        let entry = scope.entry(name).or_insert(None);
+        if entry.is_none() {
+            *entry = known;
+        }
+    }
+
+    /// Declares the written type of `name`, if it has one; `defines` marks a name that the
+    /// declaration defines (an input), which is in scope even untyped.
+    fn declare(&mut self, name: &'t Name, ty: Option<&Type>, defines: bool) {
+        let known = ty.and_then(|ty| {
+            Some(Known {
+                ty: type_name(ty)?.into(),
+                origin: ty.span,
+                inferred: false,
+            })
+        });
+        if known.is_some() || defines {
+            self.define(&name.text, known);
+        }
+    }
+}
+
+/// How deep [`type_name`] follows nested types; the parser nests less deeply.
+const MAX_TYPE_DEPTH: usize = 64;
+
+/// A type in the schemas' spelling, if it can be written so (not `opaque`).
+fn type_name(ty: &Type) -> Option<String> {
+    spell(ty, MAX_TYPE_DEPTH)
+}
+
+fn spell(ty: &Type, depth: usize) -> Option<String> {
+    let depth = depth.checked_sub(1)?;
+    Some(match &ty.kind {
+        TypeKind::Tensor(elem, _) => format!("tensor({})", elem_name(*elem)?),
+        TypeKind::SparseTensor(elem, _) => format!("sparse_tensor({})", elem_name(*elem)?),
+        TypeKind::Sequence(inner) => format!("seq({})", spell(inner, depth)?),
+        TypeKind::Optional(inner) => format!("optional({})", spell(inner, depth)?),
+        // The schemas write a map's tensor values by element type: `map(int64, float)`.
+        TypeKind::Map(key, value) => match &value.kind {
+            TypeKind::Tensor(elem, _) => {
+                format!("map({}, {})", elem_name(*key)?, elem_name(*elem)?)
+            }
+            _ => format!("map({}, {})", elem_name(*key)?, spell(value, depth)?),
+        },
+        TypeKind::Opaque { .. } => return None,
+    })
+}
+
+fn elem_name(elem: ElemType) -> Option<&'static str> {
+    elem_type_by_number(elem).map(|info| info.name)
+}
+
+fn tensor_of(elem: ElemType) -> Option<TypeName> {
+    Some(format!("tensor({})", elem_name(elem)?).into())
+}
+
+/// What went wrong with one operand's type.
+enum Mismatch<'n> {
+    /// The parameter does not allow the type.
+    NotAllowed {
+        param: &'static str,
+        allowed: &'static [&'static str],
+    },
+    /// The parameter is bound to another type, by an earlier operand.
+    Conflict {
+        param: &'static str,
+        bound: TypeName,
+        by: &'n Name,
+        side: Side,
+    },
+    /// The schema fixes the operand's type to another one.
+    NotType { expected: &'static str },
+}
+
+/// One operand of a node being checked: its name, its side, and its formal parameter.
+#[derive(Clone, Copy)]
+struct Operand<'n> {
+    name: &'n Name,
+    side: Side,
+    formal: &'static Formal,
+}
+
+/// The types that the type parameters of one node are bound to so far.
+#[derive(Default)]
+struct Binding<'n> {
+    bound: Vec<(&'static str, TypeName, &'n Name, Side)>,
+}
+
+impl<'n> Binding<'n> {
+    fn get(&self, param: &str) -> Option<&TypeName> {
+        self.bound
+            .iter()
+            .find(|(p, ..)| *p == param)
+            .map(|(_, ty, ..)| ty)
+    }
+
+    /// Checks an operand of type `ty` for its formal parameter, and binds the parameter.
+    fn bind(
+        &mut self,
+        schema: &Schema,
+        operand: Operand<'n>,
+        ty: &TypeName,
+    ) -> Result<(), Mismatch<'n>> {
+        let formal = operand.formal;
+        let Some(allowed) = allowed_types(schema, formal.type_str) else {
+            return match is_type(formal.type_str) && **ty != *formal.type_str {
+                true => Err(Mismatch::NotType {
+                    expected: formal.type_str,
+                }),
+                false => Ok(()),
+            };
+        };
+        let param = formal.type_str;
+        if !allowed.iter().any(|a| **a == **ty) {
+            return Err(Mismatch::NotAllowed { param, allowed });
+        }
+        if !formal.homogeneous {
+            return Ok(());
+        }
+        match self.bound.iter().find(|(p, ..)| *p == param) {
+            Some((_, bound, by, side)) if bound != ty => Err(Mismatch::Conflict {
+                param,
+                bound: bound.clone(),
+                by,
+                side: *side,
+            }),
+            Some(_) => Ok(()),
+            None => {
+                self.bound
+                    .push((param, ty.clone(), operand.name, operand.side));
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The types a type parameter allows, if `type_str` is one of the schema's parameters.
+fn allowed_types(schema: &Schema, type_str: &str) -> Option<&'static [&'static str]> {
+    let (_, set) = schema.constraints.iter().find(|(p, _)| *p == type_str)?;
+    table()?.sets.get(*set).map(Vec::as_slice)
+}
+
+/// True for a type string (`tensor(int64)`), as opposed to a parameter name.
+fn is_type(type_str: &str) -> bool {
+    type_str.ends_with(')')
+}
+
+impl<'t> Checker<'t> {
+    /// A new type scope for a graph, with its declared types.
+    pub(in crate::check) fn enter_graph_types(&mut self, graph: &'t Graph) {
+        self.types.push();
+        if !self.on(Check::TypeConstraint) {
+            return;
+        }
+        for decl in &graph.inputs {
+            self.types
+                .declare(&decl.info.name, decl.info.ty.as_ref(), true);
+        }
+        for decl in &graph.locals {
+            let defines = decl.initializer.is_some();
+            self.types
+                .declare(&decl.info.name, decl.info.ty.as_ref(), defines);
+        }
+        for output in &graph.outputs {
+            self.types.declare(&output.name, output.ty.as_ref(), false);
+        }
+    }
+
+    /// A new type scope for a function body, with its declared types.
+    pub(in crate::check) fn enter_function_types(&mut self, function: &'t Function) {
+        self.types.push();
+        if !self.on(Check::TypeConstraint) {
+            return;
+        }
+        for input in &function.inputs {
+            self.types.declare(&input.name, input.ty.as_ref(), true);
+        }
+        for info in function.outputs.iter().chain(&function.value_infos) {
+            self.types.declare(&info.name, info.ty.as_ref(), false);
+        }
+    }
+
+    /// The outputs of a node not checked against a schema: defined, types unknown.
+    pub(super) fn untyped_outputs(&mut self, node: &'t Node) {
+        if !self.on(Check::TypeConstraint) {
+            return;
+        }
+        self.coverage.unchecked_nodes += 1;
+        for output in &node.outputs {
+            if !output.text.is_empty() {
+                self.types.define(&output.text, None);
+            }
+        }
+    }
+
+    /// Checks the known operand types of a node, then records the types of its outputs.
+    pub(super) fn node_types(&mut self, node: &'t Node, schema: &'static Schema) {
+        if !self.on(Check::TypeConstraint) {
+            return;
+        }
+        let mut binding = Binding::default();
+        let mut clean = true;
+        let (mut present, mut known) = (0, 0);
+        for (index, input) in node.inputs.iter().enumerate() {
+            if input.text.is_empty() {
+                continue;
+            }
+            present += 1;
+            let Some(found) = self.types.get(&input.text).cloned() else {
+                continue;
+            };
+            known += 1;
+            if let Some(formal) = formal_at(&schema.inputs, index) {
+                let operand = Operand {
+                    name: input,
+                    side: Side::Input,
+                    formal,
+                };
+                clean &= self.operand_type(node, schema, operand, &found, &mut binding);
+            }
+        }
+        for (index, output) in node.outputs.iter().enumerate() {
+            let (Some(declared), Some(formal)) = (
+                self.types.here(&output.text).cloned(),
+                formal_at(&schema.outputs, index),
+            ) else {
+                continue;
+            };
+            let operand = Operand {
+                name: output,
+                side: Side::Output,
+                formal,
+            };
+            clean &= self.operand_type(node, schema, operand, &declared, &mut binding);
+        }
+        self.coverage.count(present, known);
+        for (index, output) in node.outputs.iter().enumerate() {
+            if output.text.is_empty() {
+                continue;
+            }
+            let inferred = formal_at(&schema.outputs, index)
+                .filter(|_| clean)
+                .and_then(|formal| infer(schema, formal, &binding, node))
+                .map(|ty| Known {
+                    ty,
+                    origin: node.op_span,
+                    inferred: true,
+                });
+            self.types.define(&output.text, inferred);
+        }
+    }
+
+    /// Checks one operand, reporting a mismatch; true if it is fine.
+    fn operand_type<'n>(
+        &mut self,
+        node: &Node,
+        schema: &Schema,
+        operand: Operand<'n>,
+        found: &Known,
+        binding: &mut Binding<'n>,
+    ) -> bool {
+        let Err(mismatch) = binding.bind(schema, operand, &found.ty) else {
+            return true;
+        };
+        let Operand { name, side, formal } = operand;
+        let what = format!(
+            "{} `{}` of `{}` is {}",
+            side.noun(),
+            name.text,
+            operator(node),
+            found.ty
+        );
+        let mut diagnostic = match mismatch {
+            Mismatch::NotAllowed { param, allowed } => Diagnostic::new(
+                Some(Check::TypeConstraint),
+                name.span,
+                format!(
+                    "{what}, which `{param}` does not allow: it allows {}",
+                    list(allowed.iter().copied(), |t| t.to_owned())
+                ),
+            ),
+            Mismatch::Conflict {
+                param,
+                bound,
+                by,
+                side,
+            } => Diagnostic::new(
+                Some(Check::TypeConstraint),
+                name.span,
+                format!(
+                    "{what}, but `{param}` is already {bound} from {} `{}`",
+                    side.noun(),
+                    by.text
+                ),
+            )
+            .with_label(by.span, format!("`{param}` is {bound} here")),
+            Mismatch::NotType { expected } => Diagnostic::new(
+                Some(Check::TypeConstraint),
+                name.span,
+                format!("{what}, but `{}` must be {expected}", formal.name),
+            ),
+        };
+        if found.origin != name.span {
+            let how = if found.inferred {
+                format!("{} inferred from this node", found.ty)
+            } else {
+                "declared here".to_owned()
+            };
+            diagnostic = diagnostic.with_label(found.origin, how);
+        }
+        self.report(diagnostic);
+        false
+    }
+}
+
+/// The type of an output, where the schema and the node determine it.
+fn infer(schema: &Schema, formal: &Formal, binding: &Binding, node: &Node) -> Option<TypeName> {
+    if !formal.homogeneous {
+        return None;
+    }
+    if is_type(formal.type_str) {
+        return Some(formal.type_str.into());
+    }
+    if let Some(bound) = binding.get(formal.type_str) {
+        return Some(bound.clone());
+    }
+    if let Some([only]) = allowed_types(schema, formal.type_str) {
+        return Some((*only).into());
+    }
+    from_attributes(schema, node)
+}
+
+/// The output type of the standard operators whose attributes give it.
+fn from_attributes(schema: &Schema, node: &Node) -> Option<TypeName> {
+    if schema.domain != "ai.onnx" {
+        return None;
+    }
+    let value = |name: &str| {
+        node.attributes
+            .iter()
+            .find(|a| a.name.text == name)
+            .and_then(|a| a.value.as_ref())
+    };
+    match schema.name {
+        "Constant" => node
+            .attributes
+            .iter()
+            .find_map(|a| constant_type(a.name.text.as_str(), a.value.as_ref()?)),
+        "Cast" => match value("to")? {
+            AttrValue::Int(elem) => tensor_of(i32::try_from(*elem).ok()?),
+            _ => None,
+        },
+        "ConstantOfShape" => match value("value") {
+            None => tensor_of(1),
+            Some(AttrValue::Tensor(tensor)) => tensor_of(tensor.elem_type),
+            Some(_) => None,
+        },
+        _ => None,
+    }
+}
+
+/// The type of a `Constant` from one of its value attributes.
+fn constant_type(name: &str, value: &AttrValue) -> Option<TypeName> {
+    match (name, value) {
+        ("value", AttrValue::Tensor(tensor)) => tensor_of(tensor.elem_type),
+        ("value_float", AttrValue::Float(_)) | ("value_floats", AttrValue::Floats(_)) => {
+            tensor_of(1)
+        }
+        ("value_int", AttrValue::Int(_)) | ("value_ints", AttrValue::Ints(_)) => tensor_of(7),
+        ("value_string", AttrValue::String(_)) | ("value_strings", AttrValue::Strings(_)) => {
+            tensor_of(8)
+        }
+        _ => None,
+    }
+}
