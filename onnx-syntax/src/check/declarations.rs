@@ -149,6 +149,9 @@ impl<'t> LocalFunctions<'t> {
 
     /// The function a node calls, if it names one of these.
     pub fn called_by(&self, node: &Node) -> Option<&'t Function> {
+        if self.keys.is_empty() {
+            return None;
+        }
         let overload = node.overload.as_ref().map_or("", |o| o.text.as_str());
         let key = (normalize(&node.domain), node.op_type.as_str(), overload);
         self.keys.get(&key).copied()

@@ -39,45 +39,64 @@ impl<'t> Checker<'t> {
     pub(super) fn lookup(&mut self, node: &'t Node) -> Option<&'static Schema> {
         let version = self.imports.as_ref()?.version(&node.domain)?;
         let table = table()?;
-        let operators = table.domain(&node.domain)?;
-        let problem = match operators.get(node.op_type.as_str()) {
-            Some(versions) => match at_version(versions, version)? {
-                AtVersion::Found(schema) => return Some(schema),
-                AtVersion::NotYet(since) => format!(
-                    "`{}` does not exist in {} opset {version}, which {} imports: it was added \
-                     in opset {since}",
-                    operator(node),
-                    domain_name(table_domain(&node.domain)),
-                    self.owner(),
-                ),
-                AtVersion::Removed(schema) => {
-                    let mut message = format!(
-                        "`{}` was removed from {} in opset {} (deprecated), and {} imports \
-                         opset {version}",
-                        operator(node),
-                        domain_name(table_domain(&node.domain)),
-                        schema.since,
-                        self.owner(),
-                    );
-                    // GroupNormalization-18 was deprecated, and a new version came in 21.
-                    let back = versions.iter().find(|s| s.since > version && !s.deprecated);
-                    if let Some(back) = back {
-                        message += &format!("; a new version exists from opset {}", back.since);
-                    }
-                    message
-                }
-            },
-            None => unknown(table, node, version),
+        let versions = table.versions(&node.domain, &node.op_type);
+        let found = match versions {
+            Some(versions) => Some(at_version(versions, version)?),
+            None => {
+                // Not in this standard domain at all; other domains are not checked here.
+                table.domain(&node.domain)?;
+                None
+            }
         };
+        if let Some(AtVersion::Found(schema)) = found {
+            return Some(schema);
+        }
         if self.on(Check::UnknownOperator) {
+            let message = match found {
+                Some(at) => self.not_at_version(node, versions.unwrap_or_default(), version, at),
+                None => unknown(table, node, version),
+            };
             let span = if node.op_span.is_empty() {
                 node.span
             } else {
                 node.op_span
             };
-            self.report(Diagnostic::new(Some(Check::UnknownOperator), span, problem));
+            self.report(Diagnostic::new(Some(Check::UnknownOperator), span, message));
         }
         None
+    }
+
+    /// Why an operator that the domain has is not in effect at `version`.
+    fn not_at_version(
+        &self,
+        node: &Node,
+        versions: &[Schema],
+        version: i64,
+        at: AtVersion<'_>,
+    ) -> String {
+        let op = operator(node);
+        let domain = domain_name(table_domain(&node.domain));
+        let owner = self.owner();
+        match at {
+            AtVersion::Found(_) => String::new(),
+            AtVersion::NotYet(since) => format!(
+                "`{op}` does not exist in {domain} opset {version}, which {owner} imports: it was \
+                 added in opset {since}"
+            ),
+            AtVersion::Removed(schema) => {
+                let mut message = format!(
+                    "`{op}` was removed from {domain} in opset {} (deprecated), and {owner} \
+                     imports opset {version}",
+                    schema.since
+                );
+                // GroupNormalization-18 was deprecated, and a new version came in 21.
+                let back = versions.iter().find(|s| s.since > version && !s.deprecated);
+                if let Some(back) = back {
+                    message += &format!("; a new version exists from opset {}", back.since);
+                }
+                message
+            }
+        }
     }
 
     /// Who imports the domains: "the model", "function `F`".
