@@ -367,6 +367,21 @@ impl Diagnostics {
         self.list.is_empty()
     }
 
+    /// The snippet of the `index`-th diagnostic alone, as `Display` draws each one.
+    ///
+    /// ```
+    /// let err = onnx_syntax::check::Options::default().check_node("y = ").unwrap_err();
+    /// assert_eq!(err.render(0).unwrap(), "error: expected an operator name, found end of input\n --> 1:5\n  |\n1 | y = \n  |     ^\n");
+    /// assert_eq!(err.render(1), None);
+    /// ```
+    pub fn render(&self, index: usize) -> Option<String> {
+        let (diagnostic, resolved) = self.list.get(index).zip(self.resolved.get(index))?;
+        let mut out = String::new();
+        // Writing to a String cannot fail.
+        let _ = resolved.write(&mut out, diagnostic, self.origin.as_deref());
+        Some(out)
+    }
+
     /// The 1-based line and column of the `index`-th diagnostic's primary span.
     ///
     /// ```
