@@ -765,14 +765,14 @@ _LITERAL_BOUNDS["float"] = [
     ("max-rounds-down", "3.40282356e38"), ("above-max", "3.4028236e38"), ("below-lowest", "-3.4028236e38"),
     ("min-normal", "1.17549435e-38"), ("max-subnormal", "1.1754942e-38"),
     ("min-subnormal", "1.401298464324817e-45"), ("neg-min-subnormal", "-1e-45"),
-    ("half-min-subnormal", "7.006492321624085e-46"), ("above-half-min-subnormal", "7.1e-46"),
+    ("half-min-subnormal", "7.006492321624085e-46"), ("over-half-min-subnormal", "7.1e-46"),
 ] + _FLOAT_SPECIALS
 _LITERAL_BOUNDS["double"] = [
     ("max", "1.7976931348623157e308"), ("lowest", "-1.7976931348623157e308"),
     ("above-max", "1.7976931348623159e308"), ("below-lowest", "-1.7976931348623159e308"),
     ("min-normal", "2.2250738585072014e-308"), ("max-subnormal", "2.225073858507201e-308"),
     ("min-subnormal", "4.9406564584124654e-324"), ("neg-min-subnormal", "-5e-324"),
-    ("half-min-subnormal", "2.4703282292062327e-324"), ("above-half-min-subnormal", "2.48e-324"),
+    ("half-min-subnormal", "2.4703282292062327e-324"), ("over-half-min-subnormal", "2.48e-324"),
 ] + _FLOAT_SPECIALS
 for _t, _cases in _LITERAL_BOUNDS.items():
     for _label, _value in _cases:
