@@ -726,6 +726,64 @@ N("tensor-form-count-mismatch", "x = Foo <a = float[2,3] {1, 2, 3}> ()")
 N("tensor-form-negative-dim", "x = Foo <a = float[-1] {1}> ()")
 N("tensor-form-many-values", "x = Foo <a = float[100] {" + ", ".join(str(i / 4) for i in range(100)) + "}> ()")
 
+# Literal boundaries per element type: one value per case, so that each verdict is pinned on
+# its own (tests/literals.rs holds the checks to these cases). Stems are
+# `lit-<dtype>-<label>`; labels starting with `above`/`below` are outside the element type's
+# range, where the reference rejects the text or the data check must report the literal.
+
+def _int_bounds(low, high):
+    return [("min", str(low)), ("max", str(high)), ("above-max", str(high + 1)),
+            ("below-min", str(low - 1)), ("neg-zero", "-0")]
+
+
+_INT32_STORAGE_BEYOND = [("above-int32", "2147483648"), ("below-int32", "-2147483649")]
+_LITERAL_BOUNDS = {
+    "int8": _int_bounds(-128, 127),
+    "uint8": _int_bounds(0, 255),
+    "int16": _int_bounds(-32768, 32767),
+    "uint16": _int_bounds(0, 65535),
+    "int32": _int_bounds(-2 ** 31, 2 ** 31 - 1),
+    "int64": _int_bounds(-2 ** 63, 2 ** 63 - 1),
+    "uint32": _int_bounds(0, 2 ** 32 - 1),
+    "uint64": _int_bounds(0, 2 ** 64 - 1) + [("below-min-wraps-to-max", "-18446744073709551615")],
+    "bool": _int_bounds(0, 1),
+}
+# Bit patterns: 16, 8 and 6 bits per value; packed bytes of 4-bit and 2-bit elements.
+_BIT_PATTERNS = [("float16", 16), ("bfloat16", 16), ("float8e4m3fn", 8), ("float8e4m3fnuz", 8),
+                 ("float8e5m2", 8), ("float8e5m2fnuz", 8), ("float8e8m0", 8), ("uint4", 8), ("int4", 8),
+                 ("float4e2m1", 8), ("uint2", 8), ("int2", 8), ("float6e2m3", 6), ("float6e3m2", 6)]
+for _t, _bits in _BIT_PATTERNS:
+    _LITERAL_BOUNDS[_t] = _int_bounds(0, 2 ** _bits - 1)
+# The other types stored in int32_data are only range-checked against int32 by the reference.
+for _t in ["int8", "uint8", "int16", "uint16", "bool"] + [t for t, _ in _BIT_PATTERNS]:
+    _LITERAL_BOUNDS[_t] = _LITERAL_BOUNDS[_t] + _INT32_STORAGE_BEYOND
+_FLOAT_SPECIALS = [("neg-zero-int", "-0"), ("neg-zero", "-0.0"), ("nan", "nan"), ("neg-nan", "-nan"),
+                   ("nan-upper", "NAN"), ("neg-nan-mixed", "-NaN"), ("inf", "inf"), ("neg-inf", "-inf"),
+                   ("neg-infinity", "-Infinity"), ("underflow", "1e-400"), ("neg-underflow", "-1e-400")]
+_LITERAL_BOUNDS["float"] = [
+    ("max", "3.4028235e38"), ("lowest", "-3.4028235e38"),
+    ("max-rounds-down", "3.40282356e38"), ("above-max", "3.4028236e38"), ("below-lowest", "-3.4028236e38"),
+    ("min-normal", "1.17549435e-38"), ("max-subnormal", "1.1754942e-38"),
+    ("min-subnormal", "1.401298464324817e-45"), ("neg-min-subnormal", "-1e-45"),
+    ("half-min-subnormal", "7.006492321624085e-46"), ("over-half-min-subnormal", "7.1e-46"),
+] + _FLOAT_SPECIALS
+_LITERAL_BOUNDS["double"] = [
+    ("max", "1.7976931348623157e308"), ("lowest", "-1.7976931348623157e308"),
+    ("above-max", "1.7976931348623159e308"), ("below-lowest", "-1.7976931348623159e308"),
+    ("min-normal", "2.2250738585072014e-308"), ("max-subnormal", "2.225073858507201e-308"),
+    ("min-subnormal", "4.9406564584124654e-324"), ("neg-min-subnormal", "-5e-324"),
+    ("half-min-subnormal", "2.4703282292062327e-324"), ("over-half-min-subnormal", "2.48e-324"),
+] + _FLOAT_SPECIALS
+for _t, _cases in _LITERAL_BOUNDS.items():
+    for _label, _value in _cases:
+        N(f"lit-{_t}-{_label}", f"x = Constant <value = {_t}[1] {{{_value}}}> ()")
+# Complex numbers: each part is a float or a double.
+for _t, _max, _above in [("complex64", "3.4028235e38", "3.4028236e38"),
+                         ("complex128", "1.7976931348623157e308", "1.7976931348623159e308")]:
+    N(f"lit-{_t}-max", f"x = Constant <value = {_t}[1] {{{_max}, -{_max}}}> ()")
+    N(f"lit-{_t}-above-max", f"x = Constant <value = {_t}[1] {{0, {_above}}}> ()")
+    N(f"lit-{_t}-specials", f"x = Constant <value = {_t}[2] {{-nan, -0, inf, -1e-400}}> ()")
+
 # ===========================================================================
 # §8 attributes
 

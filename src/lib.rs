@@ -28,7 +28,7 @@ pub use onnx_runtime_types::*;
 pub use onnx_syntax::print::{Style, ToText, to_text, to_text_with};
 pub use onnx_syntax::{
     LineColumn, ParseError, Span, parse_function, parse_functions, parse_graph, parse_model,
-    parse_node, parse_node_list, parse_nodes,
+    parse_node, parse_node_list, parse_nodes, text_from_bytes,
 };
 
 pub use onnx_macro::{

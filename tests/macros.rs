@@ -73,3 +73,11 @@ fn include_onnx_reads_a_file() {
     .unwrap();
     assert_eq!(model, onnx_text::parse_model(&text).unwrap());
 }
+
+#[test]
+fn include_onnx_reads_crlf_line_ends_and_a_comment_at_the_very_end() {
+    let bytes = include_bytes!("data/relu-crlf.onnxtxt");
+    assert!(bytes.windows(2).any(|w| w == b"\r\n") && !bytes.ends_with(b"\n"));
+    let crlf = onnx_text::include_onnx!("tests/data/relu-crlf.onnxtxt");
+    assert_eq!(crlf, onnx_text::include_onnx!("tests/data/relu.onnxtxt"));
+}

@@ -20,7 +20,25 @@ fn ui() {
         current, pinned,
         "the UI expectations were blessed with another compiler; re-bless them (see tests/ui.rs)"
     );
+    copy_include_data();
     let cases = trybuild::TestCases::new();
     cases.pass("ui-tests/pass/*.rs");
     cases.compile_fail("ui-tests/fail/*.rs");
+}
+
+/// Copies `ui-tests/data/` to where the cases' `include_onnx!` looks for it. trybuild builds the
+/// cases as a crate of its own, in `<target>/tests/trybuild/<crate>`, whose `CARGO_MANIFEST_DIR`
+/// the paths are relative to. (Were the layout to change, the cases would fail to find the files,
+/// and say so.)
+fn copy_include_data() {
+    let target = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("CARGO_TARGET_TMPDIR is <target>/tmp");
+    let to = target.join("tests/trybuild/onnx-text/ui-tests/data");
+    std::fs::create_dir_all(&to).unwrap();
+    let from = concat!(env!("CARGO_MANIFEST_DIR"), "/ui-tests/data");
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
+    }
 }

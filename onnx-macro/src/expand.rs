@@ -222,26 +222,35 @@ pub fn include(input: TokenStream) -> TokenStream {
     let dependency = quote!(
         const _: &[u8] = ::core::include_bytes!(#path_literal);
     );
-    let result = String::from_utf8(text)
-        .map_err(|e| {
-            format!(
-                "`{relative}` is not UTF-8 text (invalid byte at offset {})",
-                e.utf8_error().valid_up_to()
-            )
-        })
+    let result = onnx_syntax::text_from_bytes(&text)
+        .map_err(|e| vec![e.with_origin(relative.clone()).to_string()])
         .and_then(|text| {
-            build(output, &text, &Options::all()).map_err(|problems| {
-                Diagnostics::new(&text, problems)
-                    .with_origin(relative.clone())
-                    .to_string()
+            build(output, text, &Options::all()).map_err(|problems| {
+                let diagnostics = Diagnostics::new(text, problems).with_origin(relative.clone());
+                (0..diagnostics.len())
+                    .filter_map(|i| diagnostics.render(i))
+                    .collect()
             })
         });
     match result {
         Ok(value) => quote!({ #dependency #value }),
-        Err(message) => {
-            let errors = syn::Error::new(literal.span(), message).to_compile_error();
+        Err(messages) => {
+            // One compiler error per problem, each with the snippet of the file.
+            let errors = messages
+                .iter()
+                .map(|m| syn::Error::new(literal.span(), untitled(m)));
+            let errors = diagnostics::combine(errors)
+                .unwrap_or_else(|| syn::Error::new(literal.span(), "invalid ONNX text"))
+                .to_compile_error();
             let ty = output.value_type();
             quote!({ #dependency #errors <#ty as ::core::default::Default>::default() })
         }
     }
+}
+
+/// A rendered snippet without its `error: ` or `error[check]: ` title (the compiler error that
+/// carries it has its own), and without its final line end.
+fn untitled(rendered: &str) -> &str {
+    let body = rendered.split_once(": ").map_or(rendered, |(_, rest)| rest);
+    body.trim_end()
 }

@@ -2,14 +2,14 @@
 
 use std::fmt;
 
-use crate::render::{Mark, render};
+use crate::render::{Excerpt, Mark, render};
 use crate::span::{LineColumn, Span, line_text};
 
 /// A positioned syntax error.
 ///
 /// It carries the message, the byte span of the offending text, the 1-based line and column of the
-/// span's start, and the text of that line, so that `Display` can draw a rustc-style snippet without
-/// the source at hand.
+/// span's start, and the text of that line (a window of it around the span, for lines over 160
+/// bytes), so that `Display` can draw a rustc-style snippet without the source at hand.
 ///
 /// ```
 /// let err = onnx_syntax::parse_node("y = Relu(x);").unwrap_err();
@@ -27,7 +27,7 @@ pub struct ParseError {
     message: String,
     span: Span,
     position: LineColumn,
-    line_text: String,
+    excerpt: Excerpt,
     origin: Option<String>,
 }
 
@@ -35,11 +35,13 @@ impl ParseError {
     /// An error at `span` of `source`.
     pub fn new(source: &str, span: Span, message: impl Into<String>) -> ParseError {
         let start = span.start as usize;
+        let position = LineColumn::of(source, start);
+        let from = position.column - 1;
         ParseError {
             message: message.into(),
             span,
-            position: LineColumn::of(source, start),
-            line_text: line_text(source, start).to_owned(),
+            position,
+            excerpt: Excerpt::new(line_text(source, start), from, from + span.len()),
             origin: None,
         }
     }
@@ -75,9 +77,9 @@ impl ParseError {
         self.position.column
     }
 
-    /// The text of the line of the span's start, for snippets drawn elsewhere.
-    pub(crate) fn line_text(&self) -> &str {
-        &self.line_text
+    /// The part of the span's line that the snippet shows, for snippets drawn elsewhere.
+    pub(crate) fn excerpt(&self) -> &Excerpt {
+        &self.excerpt
     }
 
     /// The file name given by [`ParseError::with_origin`], if any.
@@ -91,7 +93,7 @@ impl fmt::Display for ParseError {
         let mark = Mark {
             line: self.position.line,
             column: self.position.column,
-            line_text: &self.line_text,
+            excerpt: &self.excerpt,
             len: self.span.len(),
             primary: true,
             label: "",

@@ -139,13 +139,18 @@ fn report_io(err: &IoError) -> Outcome {
 /// Reads `place` as UTF-8 text.
 fn read_text(place: &Place, progress: &Progress) -> Result<String, Outcome> {
     let bytes = io::read(place, progress).map_err(|e| report_io(&e))?;
-    String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        eprintln!(
-            "error: `{}` is not UTF-8 text (invalid byte at offset {at}); is it a binary model? \
-             Try `onnx-text print`",
-            place.display("<stdin>")
-        );
+    let name = place.display("<stdin>");
+    utf8_text(&bytes, &name, "is it a binary model? Try `onnx-text print`")?;
+    // Valid, as just checked; `from_utf8` takes the bytes without copying them.
+    String::from_utf8(bytes).map_err(|_| Outcome::Failed)
+}
+
+/// `data` as text, or a report naming the line and column of the first byte that is not UTF-8,
+/// followed by `hint`.
+fn utf8_text<'a>(data: &'a [u8], name: &str, hint: &str) -> Result<&'a str, Outcome> {
+    onnx_text::text_from_bytes(data).map_err(|e| {
+        eprint!("{}", e.with_origin(name));
+        eprintln!("  = note: {hint}");
         Outcome::Failed
     })
 }
@@ -379,12 +384,7 @@ fn load(
             })
         }
         Format::Text => {
-            let Ok(text) = std::str::from_utf8(data) else {
-                eprintln!(
-                    "error: `{name}` is not UTF-8 text; is it a binary model? Use --from binary"
-                );
-                return Err(Outcome::Failed);
-            };
+            let text = utf8_text(data, name, "is it a binary model? Use --from binary")?;
             progress.stage(&format!("parsing {name}"), None);
             if run_checks {
                 kind.check(text).map_err(|d| {

@@ -426,3 +426,65 @@ fn print_rejects_bytes_that_are_not_a_model() {
     );
     assert!(r.stdout.is_empty());
 }
+
+#[test]
+fn bytes_that_are_not_utf8_get_the_line_and_column_of_the_first_bad_byte() {
+    let dir = temp_dir("not-utf8");
+    let text = b"<ir_version: 10, opset_import: [\"\" : 21]>\ng (float x) => (float y) {\n  y = Relu(x) # caf\xe9\n}\n";
+    std::fs::write(dir.join("latin1.onnxtxt"), text).unwrap();
+    for args in [
+        &["check", "latin1.onnxtxt"][..],
+        &["fmt", "--check", "latin1.onnxtxt"],
+        &["convert", "latin1.onnxtxt", "-o", "out.onnx"],
+    ] {
+        let r = run(&dir, args, b"");
+        assert_eq!(r.code, 1, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.starts_with(
+                "error: invalid UTF-8: 0xe9 is not a character\n --> latin1.onnxtxt:3:20\n"
+            ),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert!(r.stderr.contains("is it a binary model?"), "{}", r.stderr);
+    }
+    assert!(!dir.join("out.onnx").exists());
+    // The same bytes on standard input, and cut inside a character at the end.
+    let r = run(&dir, &["check", "-"], b"g () => () {}\n\xe2\x82");
+    assert!(
+        r.stderr.starts_with(
+            "error: invalid UTF-8: the input ends inside a character (0xe2 0x82)\n --> <stdin>:2:1\n"
+        ),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_an_error_and_crlf_line_ends_are_white_space() {
+    let dir = temp_dir("bom-crlf");
+    let lf = "<ir_version: 10, opset_import: [\"\" : 21]>\ng (float x) => (float y) {\n  y = Relu(x)\n}\n";
+    let crlf = lf.replace('\n', "\r\n");
+    std::fs::write(dir.join("crlf.onnxtxt"), &crlf).unwrap();
+    std::fs::write(dir.join("lf.onnxtxt"), lf).unwrap();
+    std::fs::write(dir.join("bom.onnxtxt"), format!("\u{feff}{lf}")).unwrap();
+    let r = run(&dir, &["check", "crlf.onnxtxt"], b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    for name in ["crlf", "lf"] {
+        let r = run(&dir, &["convert", &format!("{name}.onnxtxt")], b"");
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+    assert_eq!(
+        std::fs::read(dir.join("crlf.onnx")).unwrap(),
+        std::fs::read(dir.join("lf.onnx")).unwrap()
+    );
+    let r = run(&dir, &["check", "bom.onnxtxt"], b"");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.starts_with(
+            "error: unexpected byte order mark (U+FEFF): ONNX text is UTF-8 without a BOM\n --> bom.onnxtxt:1:1\n"
+        ),
+        "{}",
+        r.stderr
+    );
+}

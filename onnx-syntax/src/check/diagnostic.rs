@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::Check;
 use crate::error::ParseError;
-use crate::render::{LineIndex, Mark, render};
+use crate::render::{Excerpt, LineIndex, Mark, render};
 use crate::span::{LineColumn, Span};
 
 /// A secondary span of a diagnostic, with what it shows, such as "first defined here".
@@ -194,7 +194,7 @@ impl From<&ParseError> for Diagnostic {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct ResolvedMark {
     position: LineColumn,
-    line_text: String,
+    excerpt: Excerpt,
     len: usize,
     primary: bool,
     label: String,
@@ -208,20 +208,48 @@ struct Resolved {
 
 impl Resolved {
     fn new(diagnostic: &Diagnostic, source: &str, index: &LineIndex) -> Resolved {
-        let mark = |span: Span, primary: bool, label: &str| ResolvedMark {
-            position: index.line_column(span.start as usize),
-            line_text: index.line_text(source, span.start as usize).to_owned(),
-            len: span.end.saturating_sub(span.start) as usize,
-            primary,
-            label: label.to_owned(),
-        };
-        let mut marks = vec![mark(diagnostic.span, true, "")];
-        marks.extend(
-            diagnostic
-                .labels
-                .iter()
-                .map(|label| mark(label.span, false, &label.message)),
-        );
+        let ranges: Vec<(Span, bool, &str)> = std::iter::once((diagnostic.span, true, ""))
+            .chain(
+                diagnostic
+                    .labels
+                    .iter()
+                    .map(|label| (label.span, false, label.message.as_str())),
+            )
+            .collect();
+        // Each range as (line, first byte, end byte) within its line.
+        let places: Vec<(LineColumn, usize, usize)> = ranges
+            .iter()
+            .map(|(span, _, _)| {
+                let position = index.line_column(span.start as usize);
+                let from = position.column - 1;
+                let len = span.end.saturating_sub(span.start) as usize;
+                (position, from, from + len)
+            })
+            .collect();
+        let marks = ranges
+            .iter()
+            .zip(&places)
+            .map(|(&(span, primary, label), &(position, from, to))| {
+                // One window for the ranges of one line when it can show them all, so that
+                // the line is drawn once.
+                let same_line = places.iter().filter(|p| p.0.line == position.line);
+                let low = same_line.clone().map(|p| p.1).min().unwrap_or(from);
+                let high = same_line.map(|p| p.2).max().unwrap_or(to);
+                let (from, to) = if Excerpt::fits(low, high) {
+                    (low, high)
+                } else {
+                    (from, to)
+                };
+                let line = index.line_text(source, span.start as usize);
+                ResolvedMark {
+                    position,
+                    excerpt: Excerpt::new(line, from, to),
+                    len: span.end.saturating_sub(span.start) as usize,
+                    primary,
+                    label: label.to_owned(),
+                }
+            })
+            .collect();
         Resolved { marks }
     }
 
@@ -237,7 +265,7 @@ impl Resolved {
             .map(|m| Mark {
                 line: m.position.line,
                 column: m.position.column,
-                line_text: &m.line_text,
+                excerpt: &m.excerpt,
                 len: m.len,
                 primary: m.primary,
                 label: &m.label,
@@ -339,6 +367,21 @@ impl Diagnostics {
         self.list.is_empty()
     }
 
+    /// The snippet of the `index`-th diagnostic alone, as `Display` draws each one.
+    ///
+    /// ```
+    /// let err = onnx_syntax::check::Options::default().check_node("y = ").unwrap_err();
+    /// assert_eq!(err.render(0).unwrap(), "error: expected an operator name, found end of input\n --> 1:5\n  |\n1 | y = \n  |     ^\n");
+    /// assert_eq!(err.render(1), None);
+    /// ```
+    pub fn render(&self, index: usize) -> Option<String> {
+        let (diagnostic, resolved) = self.list.get(index).zip(self.resolved.get(index))?;
+        let mut out = String::new();
+        // Writing to a String cannot fail.
+        let _ = resolved.write(&mut out, diagnostic, self.origin.as_deref());
+        Some(out)
+    }
+
     /// The 1-based line and column of the `index`-th diagnostic's primary span.
     ///
     /// ```
@@ -398,7 +441,7 @@ impl From<ParseError> for Diagnostics {
                     line: err.line(),
                     column: err.column(),
                 },
-                line_text: err.line_text().to_owned(),
+                excerpt: err.excerpt().clone(),
                 len: err.span().end.saturating_sub(err.span().start) as usize,
                 primary: true,
                 label: String::new(),

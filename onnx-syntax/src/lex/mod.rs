@@ -181,6 +181,10 @@ impl<'a> Lexer<'a> {
                 let end = start + c.len_utf8();
                 let message = if c.is_ascii() {
                     format!("unexpected control character {c:?}")
+                } else if c == '\u{feff}' {
+                    // The reference rejects a byte order mark too: it is not white space.
+                    "unexpected byte order mark (U+FEFF): ONNX text is UTF-8 without a BOM"
+                        .to_owned()
                 } else {
                     format!(
                         "unexpected character `{c}`: names with non-ASCII characters must be quoted"
@@ -260,6 +264,48 @@ impl<'a> Lexer<'a> {
             }
         }
     }
+}
+
+/// `bytes` as text, or a positioned error at the first byte that is not UTF-8.
+///
+/// The runtime API takes `&str`; this is the check for text that arrives as bytes (a file read
+/// by the CLI or by `include_onnx!`), so that its error names the line and column of the bad
+/// byte, as a syntax error does.
+///
+/// ```
+/// use onnx_syntax::lex::text_from_bytes;
+/// assert_eq!(text_from_bytes(b"y = Relu(x)").unwrap(), "y = Relu(x)");
+/// let err = text_from_bytes(b"g () => () {\n  y = \xff(x)\n}").unwrap_err();
+/// assert_eq!((err.line(), err.column()), (2, 7));
+/// assert_eq!(err.message(), "invalid UTF-8: 0xff is not a character");
+/// ```
+pub fn text_from_bytes(bytes: &[u8]) -> Result<&str, ParseError> {
+    let error = match std::str::from_utf8(bytes) {
+        Ok(text) => return Ok(text),
+        Err(error) => error,
+    };
+    let at = error.valid_up_to();
+    let bad_len = error.error_len().unwrap_or(bytes.len() - at);
+    let bad = &bytes[at..at + bad_len];
+    let message = match error.error_len() {
+        None => format!(
+            "invalid UTF-8: the input ends inside a character ({})",
+            hex_bytes(bad)
+        ),
+        Some(_) => format!("invalid UTF-8: {} is not a character", hex_bytes(bad)),
+    };
+    // Everything before the bad byte is valid, so its offset, line and column are the same in
+    // the lossy text, which only serves to show the line.
+    let shown = String::from_utf8_lossy(bytes);
+    let offset = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    let span = Span::new(offset(at), offset(at + bad_len));
+    Err(ParseError::new(&shown, span, message))
+}
+
+/// `0xc3 0x28`, as messages show bytes.
+fn hex_bytes(bytes: &[u8]) -> String {
+    let shown: Vec<String> = bytes.iter().map(|b| format!("0x{b:02x}")).collect();
+    shown.join(" ")
 }
 
 /// Offset of the next `\n` at or after `from`, or the end of `bytes`.

@@ -131,6 +131,11 @@ impl Parser<'_> {
         let mut values = Vec::new();
         if !self.at_punct(b']') {
             loop {
+                if self.at_punct(b'[') {
+                    return Err(
+                        self.error(self.peek().span, "lists of attribute values do not nest")
+                    );
+                }
                 let (value, span) = self.single_value(element == Some(AttrType::Float))?;
                 let Some(ty) = value_type(&value) else {
                     return Err(

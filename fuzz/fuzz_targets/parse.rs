@@ -1,0 +1,4 @@
+//! The `parse` fuzz target; see `onnx_text_fuzz::parse_target`.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| onnx_text_fuzz::parse_target(data));

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Seeds the fuzz corpora (fuzz/corpus/<target>/) from the conformance corpus in tests/corpus/.
+#
+# Each seed starts with the selector byte of the entry point its file name names
+# (`<stem>.<entry>.onnxtxt`: model 0, graph 1, function 2, node 4; see fuzz/src/lib.rs), so
+# that it reaches the entry point it was written for. The `print` target gets the protobuf
+# files (`.pb`) with the selector of their message type. Files over 16 KiB are left out: they
+# slow the fuzzer down and add nothing that the small ones lack.
+set -euo pipefail
+cd "$(dirname "$0")"
+corpus=../tests/corpus
+selector() {
+    case "$1" in
+        *.model.*) printf '\x00' ;;
+        *.graph.*) printf '\x01' ;;
+        *.function.*) printf '\x02' ;;
+        *.node.*) printf '\x04' ;;
+        *) return 1 ;;
+    esac
+}
+for target in parse check roundtrip print; do
+    mkdir -p "corpus/$target"
+done
+find "$corpus" -name '*.onnxtxt' -size -16k | while read -r file; do
+    name=$(basename "$file" .onnxtxt)
+    for target in parse check roundtrip; do
+        { selector "$file"; cat "$file"; } > "corpus/$target/$name"
+    done
+done
+find "$corpus" -name '*.pb' -size -16k | while read -r file; do
+    { selector "$file"; cat "$file"; } > "corpus/print/$(basename "$file")"
+done
+for target in parse check roundtrip print; do
+    echo "$target: $(ls "corpus/$target" | wc -l) seeds"
+done

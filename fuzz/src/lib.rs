@@ -1,0 +1,257 @@
+//! What the fuzz targets do with one input, shared with the regression test that replays every
+//! input the fuzzers ever found (`tests/fuzz_regressions.rs` includes this file), so that a
+//! replayed input meets exactly the assertions that caught it.
+//!
+//! Every target reads its first byte as a selector of the entry point (one of [`Entry::ALL`], or
+//! one of the message types for [`print`]) and the rest as the input. One target per concern
+//! rather than one per entry point: the entry points share the grammar, so an input that reaches
+//! deep into it for one (a node, a type) is a good seed for the others, and libFuzzer's corpus
+//! and coverage feedback are shared among them.
+
+use onnx_text::prost::Message;
+use onnx_text::{CheckOptions, FunctionProto, GraphProto, ModelProto, NodeProto, ParseError};
+use onnx_text::Style;
+
+/// The runtime entry points that parse text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    Model,
+    Graph,
+    Function,
+    Functions,
+    Node,
+    NodeList,
+    Nodes,
+}
+
+impl Entry {
+    /// Every entry point, in selector order.
+    pub const ALL: [Entry; 7] = [
+        Entry::Model,
+        Entry::Graph,
+        Entry::Function,
+        Entry::Functions,
+        Entry::Node,
+        Entry::NodeList,
+        Entry::Nodes,
+    ];
+
+    /// The entry point that a selector byte picks.
+    pub fn from_selector(selector: u8) -> Entry {
+        Entry::ALL[usize::from(selector) % Entry::ALL.len()]
+    }
+
+    /// The selector byte of this entry point.
+    pub fn selector(self) -> u8 {
+        Entry::ALL.iter().position(|&e| e == self).unwrap_or(0) as u8
+    }
+
+    /// The entry point that a corpus file's name (`<stem>.<entry>.onnxtxt`) says it holds.
+    pub fn from_corpus_name(name: &str) -> Option<Entry> {
+        let entry = name.strip_suffix(".onnxtxt")?.rsplit('.').next()?;
+        Some(match entry {
+            "model" => Entry::Model,
+            "graph" => Entry::Graph,
+            "function" => Entry::Function,
+            "node" => Entry::Node,
+            _ => return None,
+        })
+    }
+}
+
+/// What a parse entry point returns.
+#[derive(Debug, PartialEq)]
+pub enum Parsed {
+    Model(ModelProto),
+    Graph(GraphProto),
+    Function(FunctionProto),
+    Functions(Vec<FunctionProto>),
+    Node(NodeProto),
+    Nodes(Vec<NodeProto>),
+}
+
+impl Parsed {
+    /// The protobuf bytes (lists: each message length-delimited, one after the other).
+    pub fn encode(&self) -> Vec<u8> {
+        fn list<M: Message>(messages: &[M]) -> Vec<u8> {
+            messages
+                .iter()
+                .flat_map(|m| m.encode_length_delimited_to_vec())
+                .collect()
+        }
+        match self {
+            Parsed::Model(m) => m.encode_to_vec(),
+            Parsed::Graph(m) => m.encode_to_vec(),
+            Parsed::Function(m) => m.encode_to_vec(),
+            Parsed::Functions(m) => list(m),
+            Parsed::Node(m) => m.encode_to_vec(),
+            Parsed::Nodes(m) => list(m),
+        }
+    }
+
+    /// The text of the message in `style`, in the form that `entry` reads back.
+    pub fn print(&self, entry: Entry, style: Style) -> String {
+        let nodes = |nodes: &[NodeProto]| -> String {
+            nodes.iter().map(|n| onnx_text::to_text_with(n, style)).collect()
+        };
+        match self {
+            Parsed::Model(m) => onnx_text::to_text_with(m, style),
+            Parsed::Graph(m) => onnx_text::to_text_with(m, style),
+            Parsed::Function(m) => onnx_text::to_text_with(m, style),
+            Parsed::Functions(m) => onnx_text::to_text_with(m, style),
+            Parsed::Node(m) => onnx_text::to_text_with(m, style),
+            Parsed::Nodes(m) if entry == Entry::NodeList => format!("{{\n{}}}", nodes(m)),
+            Parsed::Nodes(m) => nodes(m),
+        }
+    }
+}
+
+/// Parses `text` with the runtime entry point `entry`.
+pub fn parse(entry: Entry, text: &str) -> Result<Parsed, ParseError> {
+    Ok(match entry {
+        Entry::Model => Parsed::Model(onnx_text::parse_model(text)?),
+        Entry::Graph => Parsed::Graph(onnx_text::parse_graph(text)?),
+        Entry::Function => Parsed::Function(onnx_text::parse_function(text)?),
+        Entry::Functions => Parsed::Functions(onnx_text::parse_functions(text)?),
+        Entry::Node => Parsed::Node(onnx_text::parse_node(text)?),
+        Entry::NodeList => Parsed::Nodes(onnx_text::parse_node_list(text)?),
+        Entry::Nodes => Parsed::Nodes(onnx_text::parse_nodes(text)?),
+    })
+}
+
+/// The selector byte split off `data`, and the rest as text; bytes that are not UTF-8 must get
+/// a positioned error, and then there is nothing more to do.
+fn selected_text(data: &[u8]) -> Option<(u8, &str)> {
+    let (&selector, bytes) = data.split_first()?;
+    match onnx_text::text_from_bytes(bytes) {
+        Ok(text) => Some((selector, text)),
+        Err(err) => {
+            assert_positioned(&err, bytes.len());
+            None
+        }
+    }
+}
+
+/// An error names a line and column, its span lies within the input, and it renders.
+fn assert_positioned(err: &ParseError, input_len: usize) {
+    assert!(err.line() >= 1 && err.column() >= 1, "unpositioned: {err:?}");
+    assert!(
+        err.span().end as usize <= input_len,
+        "span {:?} past the end ({input_len} bytes): {err:?}",
+        err.span()
+    );
+    assert!(!err.to_string().is_empty());
+}
+
+/// Target `parse`: an entry point on any input gives a value or a positioned error.
+pub fn parse_target(data: &[u8]) {
+    let Some((selector, text)) = selected_text(data) else {
+        return;
+    };
+    if let Err(err) = parse(Entry::from_selector(selector), text) {
+        assert_positioned(&err, text.len());
+    }
+}
+
+/// Target `check`: the checks on any input give a value or positioned diagnostics. Odd selectors
+/// above the entry count run with every check off, as `#![unchecked]` does.
+pub fn check_target(data: &[u8]) {
+    let Some((selector, text)) = selected_text(data) else {
+        return;
+    };
+    let options = if usize::from(selector) / Entry::ALL.len() % 2 == 1 {
+        CheckOptions::none()
+    } else {
+        CheckOptions::default()
+    };
+    let result = match Entry::from_selector(selector) {
+        Entry::Model => options.check_model(text).map(drop),
+        Entry::Graph => options.check_graph(text).map(drop),
+        Entry::Function => options.check_function(text).map(drop),
+        Entry::Functions => options.check_functions(text).map(drop),
+        Entry::Node => options.check_node(text).map(drop),
+        Entry::NodeList => options.check_node_list(text).map(drop),
+        Entry::Nodes => options.check_nodes(text).map(drop),
+    };
+    if let Err(diagnostics) = result {
+        assert!(!diagnostics.list().is_empty(), "an error without diagnostics");
+        for diagnostic in diagnostics.list() {
+            let span = diagnostic.span();
+            assert!(
+                span.start <= span.end && span.end as usize <= text.len(),
+                "span {span:?} outside the input: {diagnostic:?}"
+            );
+        }
+        assert!(!diagnostics.to_string().is_empty());
+    }
+}
+
+/// Target `roundtrip`: whatever parses prints (losslessly) to text that parses back to the same
+/// bytes. The reference style must print without panicking.
+pub fn roundtrip_target(data: &[u8]) {
+    let Some((selector, text)) = selected_text(data) else {
+        return;
+    };
+    let entry = Entry::from_selector(selector);
+    let Ok(first) = parse(entry, text) else {
+        return;
+    };
+    let _ = first.print(entry, Style::Reference);
+    let printed = first.print(entry, Style::Lossless);
+    let second = match parse(entry, &printed) {
+        Ok(second) => second,
+        Err(err) => panic!("the printed text does not parse: {err}\n--- input\n{text}\n--- printed\n{printed}"),
+    };
+    assert!(
+        first.encode() == second.encode(),
+        "the printed text parses to other bytes\n--- input\n{text}\n--- printed\n{printed}\n--- first\n{first:?}\n--- second\n{second:?}"
+    );
+}
+
+/// Target `print`: any protobuf message prints in both styles without panicking, and the lossless
+/// text, when it parses, prints the same again (printing is stable under a round trip).
+pub fn print_target(data: &[u8]) {
+    let Some((&selector, bytes)) = data.split_first() else {
+        return;
+    };
+    let entry = Entry::from_selector(selector);
+    let decoded = match entry {
+        Entry::Model => ModelProto::decode(bytes).map(Parsed::Model),
+        Entry::Graph => GraphProto::decode(bytes).map(Parsed::Graph),
+        Entry::Function | Entry::Functions => FunctionProto::decode(bytes).map(Parsed::Function),
+        Entry::Node | Entry::NodeList | Entry::Nodes => NodeProto::decode(bytes).map(Parsed::Node),
+    };
+    let Ok(message) = decoded else {
+        return;
+    };
+    let entry = match message {
+        Parsed::Function(_) => Entry::Function,
+        Parsed::Node(_) => Entry::Node,
+        _ => entry,
+    };
+    let _ = message.print(entry, Style::Reference);
+    let printed = message.print(entry, Style::Lossless);
+    if let Ok(reparsed) = parse(entry, &printed) {
+        let again = reparsed.print(entry, Style::Lossless);
+        assert!(
+            printed == again,
+            "printing is not stable\n--- first\n{printed}\n--- second\n{again}"
+        );
+    }
+}
+
+/// Every target on `data`, with each selector in turn in place of its first byte: what the
+/// regression test runs on each stored input.
+pub fn every_target(data: &[u8]) {
+    let mut data = data.to_vec();
+    if data.is_empty() {
+        data.push(0);
+    }
+    for selector in 0..2 * Entry::ALL.len() as u8 {
+        data[0] = selector;
+        parse_target(&data);
+        check_target(&data);
+        roundtrip_target(&data);
+        print_target(&data);
+    }
+}

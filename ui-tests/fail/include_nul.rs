@@ -1,0 +1,3 @@
+fn main() {
+    let _ = onnx_text::include_onnx!("ui-tests/data/nul.onnxtxt");
+}
