@@ -13,9 +13,12 @@ use onnx_text::prost::Message;
 
 const DEEP: usize = 100_000;
 
+/// A runtime parse entry point, its result dropped.
+type EntryPoint = fn(&str) -> Result<(), ParseError>;
+
 /// Every parse entry point and every check on `text`: all reject it, the parsers with `expected`.
 fn rejected_everywhere(text: &str, expected: &ParseError) {
-    let parsers: [(&str, fn(&str) -> Result<(), ParseError>); 7] = [
+    let parsers: [(&str, EntryPoint); 7] = [
         ("model", |t| onnx_text::parse_model(t).map(drop)),
         ("graph", |t| onnx_text::parse_graph(t).map(drop)),
         ("function", |t| onnx_text::parse_function(t).map(drop)),
@@ -139,7 +142,7 @@ fn the_printer_handles_the_deepest_graphs_that_protobuf_decodes() {
         let attribute = onnx_text::AttributeProto {
             name: Some("body".into()),
             r#type: Some(5),
-            g: Some(graph),
+            g: Some(Box::new(graph)),
             ..Default::default()
         };
         let node = onnx_text::NodeProto {
