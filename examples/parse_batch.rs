@@ -2,21 +2,21 @@
 //! (`scripts/differential.py`).
 //!
 //! Input on stdin: records `entry\nlength\nbytes`, where entry is model, graph, function or node.
-//! Output: one line per record, `OK <hex of the encoded proto>` or `ERR <message>`.
+//! Output: one line per record, `OK <hex of the encoded proto>` or `ERR <byte offset> <message>`.
 
 use std::io::{Read, Write};
 
 use onnx_text::prost::Message;
 
-fn parse(entry: &str, text: &str) -> Result<Vec<u8>, String> {
+fn parse(entry: &str, text: &str) -> Result<Vec<u8>, (u32, String)> {
     let result = match entry {
         "model" => onnx_text::parse_model(text).map(|m| m.encode_to_vec()),
         "graph" => onnx_text::parse_graph(text).map(|m| m.encode_to_vec()),
         "function" => onnx_text::parse_function(text).map(|m| m.encode_to_vec()),
         "node" => onnx_text::parse_node(text).map(|m| m.encode_to_vec()),
-        other => return Err(format!("unknown entry point `{other}`")),
+        other => return Err((0, format!("unknown entry point `{other}`"))),
     };
-    result.map_err(|e| e.message().to_owned())
+    result.map_err(|e| (e.span().start, e.message().to_owned()))
 }
 
 /// The next `\n`-terminated field of `input` at `*pos`.
@@ -40,8 +40,8 @@ fn main() -> std::io::Result<()> {
         pos += length;
         let entry = String::from_utf8_lossy(entry);
         // The runtime API takes `&str`: text that is not UTF-8 cannot reach it.
-        let result = std::str::from_utf8(text)
-            .map_err(|e| e.to_string())
+        let result = onnx_text::text_from_bytes(text)
+            .map_err(|e| (e.span().start, e.message().to_owned()))
             .and_then(|t| parse(&entry, t));
         match result {
             Ok(bytes) => writeln!(
@@ -49,7 +49,7 @@ fn main() -> std::io::Result<()> {
                 "OK {}",
                 bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()
             )?,
-            Err(message) => writeln!(out, "ERR {}", message.replace('\n', " "))?,
+            Err((offset, message)) => writeln!(out, "ERR {offset} {}", message.replace('\n', " "))?,
         }
     }
     out.flush()

@@ -8,9 +8,9 @@
 //! deep into it for one (a node, a type) is a good seed for the others, and libFuzzer's corpus
 //! and coverage feedback are shared among them.
 
+use onnx_text::Style;
 use onnx_text::prost::Message;
 use onnx_text::{CheckOptions, FunctionProto, GraphProto, ModelProto, NodeProto, ParseError};
-use onnx_text::Style;
 
 /// The runtime entry points that parse text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,23 +39,6 @@ impl Entry {
     /// The entry point that a selector byte picks.
     pub fn from_selector(selector: u8) -> Entry {
         Entry::ALL[usize::from(selector) % Entry::ALL.len()]
-    }
-
-    /// The selector byte of this entry point.
-    pub fn selector(self) -> u8 {
-        Entry::ALL.iter().position(|&e| e == self).unwrap_or(0) as u8
-    }
-
-    /// The entry point that a corpus file's name (`<stem>.<entry>.onnxtxt`) says it holds.
-    pub fn from_corpus_name(name: &str) -> Option<Entry> {
-        let entry = name.strip_suffix(".onnxtxt")?.rsplit('.').next()?;
-        Some(match entry {
-            "model" => Entry::Model,
-            "graph" => Entry::Graph,
-            "function" => Entry::Function,
-            "node" => Entry::Node,
-            _ => return None,
-        })
     }
 }
 
@@ -92,7 +75,10 @@ impl Parsed {
     /// The text of the message in `style`, in the form that `entry` reads back.
     pub fn print(&self, entry: Entry, style: Style) -> String {
         let nodes = |nodes: &[NodeProto]| -> String {
-            nodes.iter().map(|n| onnx_text::to_text_with(n, style)).collect()
+            nodes
+                .iter()
+                .map(|n| onnx_text::to_text_with(n, style))
+                .collect()
         };
         match self {
             Parsed::Model(m) => onnx_text::to_text_with(m, style),
@@ -134,7 +120,10 @@ fn selected_text(data: &[u8]) -> Option<(u8, &str)> {
 
 /// An error names a line and column, its span lies within the input, and it renders.
 fn assert_positioned(err: &ParseError, input_len: usize) {
-    assert!(err.line() >= 1 && err.column() >= 1, "unpositioned: {err:?}");
+    assert!(
+        err.line() >= 1 && err.column() >= 1,
+        "unpositioned: {err:?}"
+    );
     assert!(
         err.span().end as usize <= input_len,
         "span {:?} past the end ({input_len} bytes): {err:?}",
@@ -174,7 +163,10 @@ pub fn check_target(data: &[u8]) {
         Entry::Nodes => options.check_nodes(text).map(drop),
     };
     if let Err(diagnostics) = result {
-        assert!(!diagnostics.list().is_empty(), "an error without diagnostics");
+        assert!(
+            !diagnostics.list().is_empty(),
+            "an error without diagnostics"
+        );
         for diagnostic in diagnostics.list() {
             let span = diagnostic.span();
             assert!(
@@ -200,7 +192,9 @@ pub fn roundtrip_target(data: &[u8]) {
     let printed = first.print(entry, Style::Lossless);
     let second = match parse(entry, &printed) {
         Ok(second) => second,
-        Err(err) => panic!("the printed text does not parse: {err}\n--- input\n{text}\n--- printed\n{printed}"),
+        Err(err) => panic!(
+            "the printed text does not parse: {err}\n--- input\n{text}\n--- printed\n{printed}"
+        ),
     };
     assert!(
         first.encode() == second.encode(),

@@ -197,3 +197,272 @@ fn mutated_token_streams_never_panic() {
         }
     }
 }
+
+#[test]
+fn deeply_nested_groups_are_an_error_not_a_stack_overflow() {
+    let limit = crate::tokens::MAX_GROUP_NESTING;
+    let deepest = format!("y = Foo {}x{}", "(".repeat(limit), ")".repeat(limit));
+    let expansion = expand(Output::Node, tokens(&deepest)).to_string();
+    assert!(!expansion.contains("brackets nest"), "{expansion}");
+    for (open, close) in [("(", ")"), ("[", "]"), ("{", "}")] {
+        let text = format!("y = Foo {}x{}", open.repeat(100_000), close.repeat(100_000));
+        let stream = tokens(&text);
+        for output in [Output::Node, Output::Model] {
+            let expansion = expand(output, stream.clone()).to_string();
+            assert!(
+                expansion.contains("brackets nest more than 64 levels deep here"),
+                "{}",
+                &expansion[..200]
+            );
+        }
+    }
+}
+
+/// Mutants of the conformance corpus texts that Rust can lex: every handwritten case, mutated
+/// as the mutation test above mutates its seeds.
+#[test]
+fn mutated_corpus_texts_as_tokens_never_panic() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/corpus/handwritten");
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "onnxtxt"))
+        .collect();
+    paths.sort();
+    let mut rng = XorShift(0x51_7cc1_b727_220a);
+    let mut expanded = 0;
+    for path in paths {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let words: Vec<&str> = text
+            .split_inclusive(|c: char| !c.is_alphanumeric())
+            .collect();
+        for _ in 0..2 {
+            let mut mutant = words.clone();
+            let at = rng.below(mutant.len() + 1);
+            match rng.below(3) {
+                0 if at < mutant.len() => {
+                    mutant.remove(at);
+                }
+                1 => mutant.insert(
+                    at,
+                    ["(", "}", "<", "-", "=", ",", "\"s\"", "1.5"][rng.below(8)],
+                ),
+                _ => {}
+            }
+            let Ok(stream) = mutant.concat().parse::<TokenStream>() else {
+                continue;
+            };
+            let output = ALL_OUTPUTS[rng.below(ALL_OUTPUTS.len())];
+            let _ = expand(output, stream);
+            expanded += 1;
+        }
+    }
+    assert!(expanded > 1000, "{expanded} mutants lexed as Rust");
+}
+
+const ALL_OUTPUTS: [Output; 6] = [
+    Output::Model,
+    Output::Graph,
+    Output::Function,
+    Output::Functions,
+    Output::Node,
+    Output::Nodes,
+];
+
+/// Random token trees: identifiers and punctuation that ONNX text uses (and some it does not),
+/// literals of every Rust kind, and groups of every delimiter, nested.
+mod random_trees {
+    use proc_macro2::{
+        Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree,
+    };
+    use proptest::prelude::*;
+
+    use super::ALL_OUTPUTS;
+    use crate::expand::{expand, include, settings};
+    use crate::tokens::{Layout, Source};
+
+    const WORDS: &[&str] = &[
+        "g",
+        "x",
+        "y",
+        "Foo",
+        "Relu",
+        "float",
+        "int64",
+        "int4",
+        "string",
+        "seq",
+        "map",
+        "optional",
+        "sparse_tensor",
+        "opaque",
+        "ir_version",
+        "opset_import",
+        "domain",
+        "doc_string",
+        "overload",
+        "inf",
+        "nan",
+        "NaN",
+        "infinity",
+        "unchecked",
+        "allow",
+        "ssa",
+        "undefined_value",
+        "ints",
+        "tensor",
+        "graph",
+        "_",
+        "e5",
+    ];
+    const PUNCTS: &[char] = &[
+        '=', '<', '>', ',', ':', '.', '@', '?', '-', '#', '!', ';', '+', '*', '/', '&', '|', '^',
+        '%', '~', '$', '\'',
+    ];
+    const LITERALS: &[&str] = &[
+        "0",
+        "1",
+        "007",
+        "1.5",
+        "1e5",
+        "1E-5",
+        "2.",
+        "1e309",
+        "9223372036854775808",
+        "2u8",
+        "1.5f32",
+        "0x10",
+        "1_000",
+        "'c'",
+        "b'c'",
+        "b\"bytes\"",
+        "c\"c\"",
+        "r\"raw\"",
+        "r#\"raw\"#",
+        "\"\"",
+        "\"a\\\"b\"",
+        "\"\\0\"",
+        "\"\\u{feff}\"",
+        "\"multi\nline\"",
+    ];
+
+    fn leaf() -> impl Strategy<Value = TokenTree> {
+        prop_oneof![
+            prop::sample::select(WORDS)
+                .prop_map(|w| TokenTree::Ident(Ident::new(w, Span::call_site()))),
+            Just(TokenTree::Ident(Ident::new_raw("type", Span::call_site()))),
+            (prop::sample::select(PUNCTS), any::<bool>()).prop_map(|(c, joint)| {
+                let spacing = if joint {
+                    Spacing::Joint
+                } else {
+                    Spacing::Alone
+                };
+                TokenTree::Punct(Punct::new(c, spacing))
+            }),
+            prop::sample::select(LITERALS).prop_map(|text| {
+                let stream: TokenStream = text.parse().expect("a Rust literal");
+                stream.into_iter().next().expect("one token")
+            }),
+            any::<i64>().prop_map(|n| TokenTree::Literal(Literal::i64_unsuffixed(n))),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(|f| TokenTree::Literal(Literal::f64_unsuffixed(f))),
+            any::<String>().prop_map(|s| TokenTree::Literal(Literal::string(&s))),
+        ]
+    }
+
+    fn tree() -> impl Strategy<Value = TokenTree> {
+        leaf().prop_recursive(6, 200, 12, |inner| {
+            let delimiter = prop::sample::select(vec![
+                Delimiter::Parenthesis,
+                Delimiter::Brace,
+                Delimiter::Bracket,
+                Delimiter::None,
+            ]);
+            (delimiter, prop::collection::vec(inner, 0..12)).prop_map(|(delimiter, trees)| {
+                TokenTree::Group(Group::new(delimiter, trees.into_iter().collect()))
+            })
+        })
+    }
+
+    fn stream() -> impl Strategy<Value = TokenStream> {
+        prop::collection::vec(tree(), 0..40).prop_map(|trees| trees.into_iter().collect())
+    }
+
+    /// Valid literals, for random trees to be spliced into.
+    const SEEDS: &[&str] = &[
+        r#"<ir_version: 10, opset_import: ["" : 21]> g (float[N] x, float[2] w = {1, 2}) => (float[N] y) { t = Foo <a: floats = [1, 2.5], b = g2 () => (z) { z = Id() }> (x, "", w) y = Add (t, x) }"#,
+        r#"<domain: "local"> F <a, b: int = 1> (x) => (y) { y = Foo <c = @a, t = seq(map(int64, optional(float[N, ?])))> (x) }"#,
+        "[n] y, , z = com.ms.Foo:ov <s = \"a\", v = int4[3] {33, 3}, o = opaque(a.b, T)> (,x,)",
+    ];
+
+    #[test]
+    fn the_seeds_are_valid_syntax() {
+        use crate::codegen::Output;
+        for (seed, output) in SEEDS
+            .iter()
+            .zip([Output::Model, Output::Function, Output::Node])
+        {
+            let input: TokenStream = format!("#![unchecked] {seed}").parse().unwrap();
+            let expansion = expand(output, input).to_string();
+            assert!(!expansion.contains("compile_error"), "{expansion}");
+        }
+    }
+
+    /// A valid literal's tokens with random trees put in, in place of some of its tokens.
+    fn spliced() -> impl Strategy<Value = TokenStream> {
+        let edits =
+            prop::collection::vec((any::<prop::sample::Index>(), any::<bool>(), tree()), 1..4);
+        (prop::sample::select(SEEDS), edits).prop_map(|(seed, edits)| {
+            let mut tokens: Vec<TokenTree> = seed
+                .parse::<TokenStream>()
+                .expect("lexes")
+                .into_iter()
+                .collect();
+            for (at, replace, tree) in edits {
+                let at = at.index(tokens.len() + 1);
+                if replace && at < tokens.len() {
+                    tokens[at] = tree;
+                } else {
+                    tokens.insert(at, tree);
+                }
+            }
+            tokens.into_iter().collect()
+        })
+    }
+
+    fn expand_everything(input: TokenStream) {
+        for layout in [Layout::Compact, Layout::Faithful] {
+            if let Ok(source) = Source::from_tokens(input.clone(), layout) {
+                let _ = source.spans(0, source.text.len() as u32);
+            }
+        }
+        let _ = settings(input.clone());
+        for output in ALL_OUTPUTS {
+            let _ = expand(output, input.clone());
+        }
+        // include_onnx! with anything but a string literal.
+        if !matches!(
+            input.clone().into_iter().next(),
+            Some(TokenTree::Literal(_))
+        ) {
+            let _ = include(input);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn valid_literals_with_random_trees_spliced_in_never_panic(input in spliced()) {
+            expand_everything(input);
+        }
+
+        #[test]
+        fn random_token_trees_never_panic(input in stream()) {
+            expand_everything(input);
+        }
+    }
+}

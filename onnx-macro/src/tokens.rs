@@ -32,6 +32,7 @@ impl Source {
             source,
             layout,
             previous: None,
+            depth: 0,
         };
         builder.stream(tokens)?;
         Ok(builder.source)
@@ -117,7 +118,15 @@ struct Builder {
     source: Source,
     layout: Layout,
     previous: Option<Previous>,
+    /// How many groups enclose the current token.
+    depth: usize,
 }
+
+/// How deeply groups (`(…)`, `[…]`, `{…}`) may nest. Each level of graph or type nesting opens
+/// one group, and a few more (a list, dims, data) can sit inside the deepest, so valid text stays
+/// within twice the parser's limit. Deeper input is an error here, before the recursion over
+/// the groups could exhaust the stack.
+pub const MAX_GROUP_NESTING: usize = 2 * onnx_syntax::parse::MAX_NESTING as usize;
 
 /// True when the compiler reports real positions for a token. Some hosts (older IDE servers)
 /// report none, or the same position for every token, which would make every token look adjacent.
@@ -136,16 +145,18 @@ impl Builder {
     fn tree(&mut self, tree: TokenTree) -> Result<(), TokenError> {
         match tree {
             TokenTree::Group(group) => {
-                let (open, close) = match group.delimiter() {
-                    Delimiter::Parenthesis => ("(", ")"),
-                    Delimiter::Brace => ("{", "}"),
-                    Delimiter::Bracket => ("[", "]"),
-                    // An invisible group (from a `macro_rules!` fragment): only its contents count.
-                    Delimiter::None => return self.stream(group.stream()),
-                };
-                self.piece(open, group.span_open(), false, Sticky::No);
-                self.stream(group.stream())?;
-                self.piece(close, group.span_close(), false, Sticky::No);
+                if self.depth == MAX_GROUP_NESTING {
+                    return Err(TokenError {
+                        span: group.span_open(),
+                        message: format!(
+                            "brackets nest more than {MAX_GROUP_NESTING} levels deep here"
+                        ),
+                    });
+                }
+                self.depth += 1;
+                let result = self.group(&group);
+                self.depth -= 1;
+                result?;
             }
             TokenTree::Ident(ident) => {
                 let text = ident.to_string();
@@ -182,6 +193,21 @@ impl Builder {
                 self.piece(&text, literal.span(), false, sticky);
             }
         }
+        Ok(())
+    }
+
+    /// A group: its delimiters and, between them, its tokens.
+    fn group(&mut self, group: &proc_macro2::Group) -> Result<(), TokenError> {
+        let (open, close) = match group.delimiter() {
+            Delimiter::Parenthesis => ("(", ")"),
+            Delimiter::Brace => ("{", "}"),
+            Delimiter::Bracket => ("[", "]"),
+            // An invisible group (from a `macro_rules!` fragment): only its contents count.
+            Delimiter::None => return self.stream(group.stream()),
+        };
+        self.piece(open, group.span_open(), false, Sticky::No);
+        self.stream(group.stream())?;
+        self.piece(close, group.span_close(), false, Sticky::No);
         Ok(())
     }
 
