@@ -13,12 +13,13 @@ use onnx_text::prost::Message;
 
 const DEEP: usize = 100_000;
 
-/// A runtime parse entry point, its result dropped.
-type EntryPoint = fn(&str) -> Result<(), ParseError>;
+/// A parse entry point, its result dropped.
+type Parse = fn(&str) -> Result<(), ParseError>;
 
-/// Every parse entry point and every check on `text`: all reject it, the parsers with `expected`.
+/// Every parse entry point and every check on `text`: all reject it, the parsers with a
+/// positioned error; `expected` (one of those errors) shows a snippet of bounded size.
 fn rejected_everywhere(text: &str, expected: &ParseError) {
-    let parsers: [(&str, EntryPoint); 7] = [
+    let parsers: [(&str, Parse); 7] = [
         ("model", |t| onnx_text::parse_model(t).map(drop)),
         ("graph", |t| onnx_text::parse_graph(t).map(drop)),
         ("function", |t| onnx_text::parse_function(t).map(drop)),
