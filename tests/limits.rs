@@ -131,18 +131,16 @@ fn braces_and_angle_brackets_do_not_nest() {
     rejected_everywhere(&angles, &err);
 }
 
-#[test]
-fn the_printer_handles_the_deepest_graphs_that_protobuf_decodes() {
-    // prost decodes messages nested up to 100 levels; each graph level here is three
-    // (node, attribute, graph), so 33 graphs is the deepest a binary model can hold.
+/// A graph whose node's attribute holds a graph … `depth` graphs below the outermost.
+fn nested_graph_proto(depth: usize) -> onnx_text::GraphProto {
     let mut graph = onnx_text::GraphProto {
         name: Some("g".into()),
         ..Default::default()
     };
-    for _ in 0..33 {
+    for _ in 0..depth {
         let attribute = onnx_text::AttributeProto {
             name: Some("body".into()),
-            r#type: Some(5),
+            r#type: Some(5), // GRAPH
             g: Some(Box::new(graph)),
             ..Default::default()
         };
@@ -158,11 +156,20 @@ fn the_printer_handles_the_deepest_graphs_that_protobuf_decodes() {
             ..Default::default()
         };
     }
-    let bytes = graph.encode_to_vec();
+    graph
+}
+
+#[test]
+fn the_printer_handles_the_deepest_graphs_that_protobuf_decodes() {
+    // prost decodes messages nested up to 100 levels; each graph level is three (node,
+    // attribute, graph), so 33 graphs below the outermost are the most a binary model holds.
+    let too_deep = nested_graph_proto(34).encode_to_vec();
+    assert!(onnx_text::GraphProto::decode(too_deep.as_slice()).is_err());
+    let bytes = nested_graph_proto(33).encode_to_vec();
     let decoded = onnx_text::GraphProto::decode(bytes.as_slice()).unwrap();
     let text = onnx_text::to_text(&decoded);
     assert_eq!(text.matches("Loop").count(), 33);
-    // One level deeper than the parser allows: the text is refused, not overflowed.
+    // 34 graphs in all, more than the 32 levels the parser allows: refused, not overflowed.
     let err = onnx_text::parse_graph(&text).unwrap_err();
     assert!(err.message().contains("nest more than 32"), "{err}");
 }

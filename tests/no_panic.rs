@@ -1,27 +1,31 @@
-//! Bad input gets an error, never a panic: every entry point, and every check, on mutated and
-//! truncated corpus texts.
+//! Bad input gets an error, never a panic: every entry point on mutated and truncated corpus
+//! texts, through the assertions of the fuzz targets (`fuzz/src/lib.rs`): parse, check, and
+//! print then parse again to the same bytes.
 //!
 //! The mutations are deterministic (a fixed-seed xorshift), so a failure reproduces exactly.
 
+#[path = "../fuzz/src/lib.rs"]
+#[allow(dead_code)] // the protobuf target is `tests/fuzz_regressions.rs`'s
+mod harness;
+
 use std::path::Path;
 
-/// Runs every entry point on `text`; a panic fails the test with the input that caused it.
+/// Runs every entry point, the checks and the round trip on `text`; a panic fails the test with
+/// the input that caused it.
 fn parse_everything(text: &str) {
     let outcome = std::panic::catch_unwind(|| {
-        let _ = onnx_text::parse_model(text);
-        let _ = onnx_text::parse_graph(text);
-        let _ = onnx_text::parse_function(text);
-        let _ = onnx_text::parse_node(text);
-        let _ = onnx_text::parse_node_list(text);
-        let _ = onnx_text::parse_functions(text);
-        let _ = onnx_text::parse_nodes(text);
-        // The checks too, schema checks included, on whatever parses.
-        let _ = onnx_text::CheckOptions::default().report_model(text);
-        let _ = onnx_text::check_graph(text);
-        let _ = onnx_text::check_function(text);
-        let _ = onnx_text::check_functions(text);
-        let _ = onnx_text::check_node(text);
-        let _ = onnx_text::check_nodes(text);
+        let mut data = vec![0];
+        data.extend_from_slice(text.as_bytes());
+        let entries = harness::Entry::ALL.len() as u8;
+        // Selectors past the entry points run the checks switched off.
+        for selector in 0..2 * entries {
+            data[0] = selector;
+            harness::check_target(&data);
+            if selector < entries {
+                harness::parse_target(&data);
+                harness::roundtrip_target(&data);
+            }
+        }
     });
     assert!(outcome.is_ok(), "panicked on input {text:?}");
 }
