@@ -55,7 +55,6 @@ fn main() {
     for nodes in common::CHAIN_SIZES {
         let name = format!("chain_{nodes}");
         let text = common::chain(nodes);
-        common::publish(&name, &text);
         let before = LIVE.load(Ordering::Relaxed);
         PEAK.store(before, Ordering::Relaxed);
         let model = onnx_text::parse_model(&text).unwrap_or_default();

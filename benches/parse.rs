@@ -15,7 +15,7 @@ fn main() {
     }
     common::publish(
         "float_initializer_9mb",
-        &common::float_initializer(9_000_000),
+        &common::float_initializer(common::FLOAT_INITIALIZER_BYTES),
     );
     common::publish_corpus(&common::corpus_models());
     divan::main();
@@ -50,6 +50,6 @@ fn parse_model_corpus(bencher: Bencher) {
 
 #[divan::bench(max_time = 5)]
 fn parse_model_float_initializer_9mb(bencher: Bencher) {
-    let text = common::float_initializer(9_000_000);
+    let text = common::float_initializer(common::FLOAT_INITIALIZER_BYTES);
     bencher.bench(|| onnx_text::parse_model(black_box(&text)).map(|m| m.graph.is_some()));
 }

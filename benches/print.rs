@@ -26,7 +26,7 @@ fn main() {
     common::publish("chain_10000", &common::chain(10_000));
     common::publish(
         "float_initializer_9mb",
-        &common::float_initializer(9_000_000),
+        &common::float_initializer(common::FLOAT_INITIALIZER_BYTES),
     );
     divan::main();
 }
@@ -54,7 +54,7 @@ fn to_text_chain_10000(bencher: Bencher) {
 
 #[divan::bench(max_time = 3)]
 fn to_text_float_initializer_9mb(bencher: Bencher) {
-    let model = parsed(&common::float_initializer(9_000_000));
+    let model = parsed(&common::float_initializer(common::FLOAT_INITIALIZER_BYTES));
     bencher.bench(|| onnx_text::to_text(black_box(&model)));
 }
 

@@ -1,6 +1,6 @@
 //! The inputs of the benchmarks, generated here once for every benchmark and for the reference:
-//! each benchmark writes the texts it uses to the inputs folder (`target/bench-inputs/`, or
-//! `$ONNX_TEXT_BENCH_INPUTS`), where `scripts/bench.py` reads them to time onnx 1.23.2 on the
+//! the parse and print benchmarks write the texts they use to the inputs folder
+//! (`target/bench-inputs/`, or `$ONNX_TEXT_BENCH_INPUTS`), where `scripts/bench.py` reads them to time onnx 1.23.2 on the
 //! same bytes.
 
 // Each benchmark uses only some of these.
@@ -11,6 +11,9 @@ use std::path::PathBuf;
 
 /// The node counts of the scaling runs.
 pub const CHAIN_SIZES: [usize; 3] = [1_000, 10_000, 100_000];
+
+/// The text size of the float-heavy input, `float_initializer_9mb`.
+pub const FLOAT_INITIALIZER_BYTES: usize = 9_000_000;
 
 /// A model whose graph is a chain of `nodes` nodes with attributes, cycling through a
 /// convolution (int lists), an activation (a float) and an addition, with `/` in the names so
