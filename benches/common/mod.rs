@@ -1,7 +1,7 @@
 //! The inputs of the benchmarks, generated here once for every benchmark and for the reference:
 //! the parse and print benchmarks write the texts they use to the inputs folder
-//! (`target/bench-inputs/`, or `$ONNX_TEXT_BENCH_INPUTS`), where `scripts/bench.py` reads them to time onnx 1.23.2 on the
-//! same bytes.
+//! (`target/bench-inputs/`, or `$ONNX_TEXT_BENCH_INPUTS`), where `scripts/bench.py` reads them
+//! to time onnx 1.23.2 on the same bytes.
 
 // Each benchmark uses only some of these.
 #![allow(dead_code)]
