@@ -24,6 +24,13 @@ use crate::span::{LineColumn, Span, line_text};
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
+    // Boxed so that the parser's many `Result<Token, ParseError>` stay two words wide: the
+    // happy path should not move an error-sized value around.
+    inner: Box<ErrorInner>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ErrorInner {
     message: String,
     span: Span,
     position: LineColumn,
@@ -38,11 +45,13 @@ impl ParseError {
         let position = LineColumn::of(source, start);
         let from = position.column - 1;
         ParseError {
-            message: message.into(),
-            span,
-            position,
-            excerpt: Excerpt::new(line_text(source, start), from, from + span.len()),
-            origin: None,
+            inner: Box::new(ErrorInner {
+                message: message.into(),
+                span,
+                position,
+                excerpt: Excerpt::new(line_text(source, start), from, from + span.len()),
+                origin: None,
+            }),
         }
     }
 
@@ -53,52 +62,58 @@ impl ParseError {
     /// assert!(err.to_string().contains(" --> model.onnxtxt:1:5"));
     /// ```
     pub fn with_origin(mut self, origin: impl Into<String>) -> ParseError {
-        self.origin = Some(origin.into());
+        self.inner.origin = Some(origin.into());
         self
     }
 
     /// What went wrong, without the position.
     pub fn message(&self) -> &str {
-        &self.message
+        &self.inner.message
     }
 
     /// The byte span of the offending text.
     pub fn span(&self) -> Span {
-        self.span
+        self.inner.span
     }
 
     /// 1-based line of the span's start.
     pub fn line(&self) -> usize {
-        self.position.line
+        self.inner.position.line
     }
 
     /// 1-based byte column of the span's start.
     pub fn column(&self) -> usize {
-        self.position.column
+        self.inner.position.column
     }
 
     /// The part of the span's line that the snippet shows, for snippets drawn elsewhere.
     pub(crate) fn excerpt(&self) -> &Excerpt {
-        &self.excerpt
+        &self.inner.excerpt
     }
 
     /// The file name given by [`ParseError::with_origin`], if any.
     pub fn origin(&self) -> Option<&str> {
-        self.origin.as_deref()
+        self.inner.origin.as_deref()
     }
 }
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mark = Mark {
-            line: self.position.line,
-            column: self.position.column,
-            excerpt: &self.excerpt,
-            len: self.span.len(),
+            line: self.inner.position.line,
+            column: self.inner.position.column,
+            excerpt: &self.inner.excerpt,
+            len: self.inner.span.len(),
             primary: true,
             label: "",
         };
-        render(f, "error", &self.message, self.origin.as_deref(), &[mark])
+        render(
+            f,
+            "error",
+            &self.inner.message,
+            self.inner.origin.as_deref(),
+            &[mark],
+        )
     }
 }
 

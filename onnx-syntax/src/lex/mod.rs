@@ -131,16 +131,18 @@ impl<'a> Lexer<'a> {
     fn skip_trivia(&mut self) -> bool {
         let bytes = self.source.as_bytes();
         let start = self.pos;
-        while let Some(&b) = bytes.get(self.pos) {
-            match b {
-                b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => self.pos += 1,
-                b'#' => {
-                    self.pos = next_newline(bytes, self.pos);
-                }
-                _ => break,
+        let mut pos = start;
+        while let Some(&b) = bytes.get(pos) {
+            if SPACE[b as usize] {
+                pos += 1;
+            } else if b == b'#' {
+                pos = next_newline(bytes, pos);
+            } else {
+                break;
             }
         }
-        self.pos != start
+        self.pos = pos;
+        pos != start
     }
 
     /// The next token; [`TokenKind::Eof`] at the end, again and again.
@@ -161,13 +163,12 @@ impl<'a> Lexer<'a> {
         };
         let kind = match first {
             b'A'..=b'Z' | b'a'..=b'z' | b'_' => {
-                self.pos += 1;
-                while bytes
-                    .get(self.pos)
-                    .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
-                {
-                    self.pos += 1;
-                }
+                self.pos = start
+                    + 1
+                    + bytes[start + 1..]
+                        .iter()
+                        .position(|&b| !IDENT_CONTINUE[b as usize])
+                        .unwrap_or(bytes.len() - start - 1);
                 TokenKind::Ident
             }
             b'0'..=b'9' => self.number()?,
@@ -306,6 +307,32 @@ pub fn text_from_bytes(bytes: &[u8]) -> Result<&str, ParseError> {
 fn hex_bytes(bytes: &[u8]) -> String {
     let shown: Vec<String> = bytes.iter().map(|b| format!("0x{b:02x}")).collect();
     shown.join(" ")
+}
+
+/// The bytes that continue an identifier: `[A-Za-z0-9_]`. A table, because the lexer asks for
+/// every byte of every name.
+static IDENT_CONTINUE: [bool; 256] =
+    byte_set(&[(b'0', b'9'), (b'A', b'Z'), (b'_', b'_'), (b'a', b'z')]);
+
+/// White space as C's `isspace` has it: `\t \n \v \f \r` and the space.
+static SPACE: [bool; 256] = byte_set(&[(b'\t', b'\r'), (b' ', b' ')]);
+
+/// A lookup table of the bytes in the inclusive `ranges`.
+const fn byte_set(ranges: &[(u8, u8)]) -> [bool; 256] {
+    let mut set = [false; 256];
+    let mut i = 0;
+    while i < ranges.len() {
+        let (mut b, last) = ranges[i];
+        while b <= last {
+            set[b as usize] = true;
+            if b == u8::MAX {
+                break;
+            }
+            b += 1;
+        }
+        i += 1;
+    }
+    set
 }
 
 /// Offset of the next `\n` at or after `from`, or the end of `bytes`.

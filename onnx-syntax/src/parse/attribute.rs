@@ -128,7 +128,9 @@ impl Parser<'_> {
     ) -> Result<(Option<AttrType>, AttrValue), ParseError> {
         let open = self.bump()?;
         let mut element = annotation.map(|(ty, _)| list_element(ty).unwrap_or(ty));
-        let mut values = Vec::new();
+        // Elements go straight into the list of their type: no vector of single values.
+        let mut list = element.map(empty_list);
+        let mut len = 0;
         if !self.at_punct(b']') {
             loop {
                 if self.at_punct(b'[') {
@@ -143,7 +145,10 @@ impl Parser<'_> {
                     );
                 };
                 match element {
-                    None => element = Some(ty),
+                    None => {
+                        element = Some(ty);
+                        list = Some(empty_list(ty));
+                    }
                     Some(expected) if expected == ty => {}
                     Some(expected) => {
                         return Err(self.error(
@@ -157,15 +162,18 @@ impl Parser<'_> {
                         ));
                     }
                 }
-                values.push(value);
+                if let Some(list) = &mut list {
+                    push_element(list, value);
+                }
+                len += 1;
                 if !self.eat_punct(b',')? {
                     break;
                 }
             }
         }
         self.expect_punct(b']')?;
-        let Some(element) = element
-            .filter(|_| !values.is_empty() || annotation.is_some_and(|(ty, _)| ty.is_list()))
+        let Some(element) =
+            element.filter(|_| len > 0 || annotation.is_some_and(|(ty, _)| ty.is_list()))
         else {
             return Err(self.error(
                 self.since(open.span),
@@ -173,7 +181,7 @@ impl Parser<'_> {
             ));
         };
         let list_type = element.list_of().unwrap_or(element);
-        Ok((Some(list_type), collect_list(element, values)))
+        Ok((Some(list_type), list.unwrap_or_else(|| empty_list(element))))
     }
 
     /// One value: a literal, a type or tensor constant, a graph, or an `@ref`.
@@ -240,44 +248,30 @@ fn list_element(list: AttrType) -> Option<AttrType> {
         .find(|ty| ty.list_of() == Some(list))
 }
 
-/// The list value of `values`, all single values of type `element` (`list_value` has checked
-/// every element's kind, so the filters below keep them all).
-fn collect_list(element: AttrType, values: Vec<AttrValue>) -> AttrValue {
-    macro_rules! collect {
-        ($list:ident, $single:ident) => {
-            AttrValue::$list(
-                values
-                    .into_iter()
-                    .filter_map(|v| {
-                        if let AttrValue::$single(x) = v {
-                            Some(x)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect(),
-            )
-        };
-    }
+/// An empty list value whose elements are of type `element`.
+fn empty_list(element: AttrType) -> AttrValue {
     match element {
-        AttrType::Float => collect!(Floats, Float),
-        AttrType::Int => collect!(Ints, Int),
-        AttrType::String => collect!(Strings, String),
-        AttrType::Tensor => collect!(Tensors, Tensor),
-        AttrType::Graph => AttrValue::Graphs(
-            values
-                .into_iter()
-                .filter_map(|v| {
-                    if let AttrValue::Graph(g) = v {
-                        Some(*g)
-                    } else {
-                        None
-                    }
-                })
-                .collect(),
-        ),
-        AttrType::TypeProto => collect!(TypeProtos, TypeProto),
+        AttrType::Float => AttrValue::Floats(Vec::new()),
+        AttrType::Int => AttrValue::Ints(Vec::new()),
+        AttrType::String => AttrValue::Strings(Vec::new()),
+        AttrType::Tensor => AttrValue::Tensors(Vec::new()),
+        AttrType::Graph => AttrValue::Graphs(Vec::new()),
+        AttrType::TypeProto => AttrValue::TypeProtos(Vec::new()),
         _ => AttrValue::EmptyList,
+    }
+}
+
+/// Appends the single value `value` to `list`. `list_value` has checked that the value is of the
+/// list's element type, so nothing is ever left out here.
+fn push_element(list: &mut AttrValue, value: AttrValue) {
+    match (list, value) {
+        (AttrValue::Floats(v), AttrValue::Float(x)) => v.push(x),
+        (AttrValue::Ints(v), AttrValue::Int(x)) => v.push(x),
+        (AttrValue::Strings(v), AttrValue::String(x)) => v.push(x),
+        (AttrValue::Tensors(v), AttrValue::Tensor(x)) => v.push(x),
+        (AttrValue::Graphs(v), AttrValue::Graph(x)) => v.push(*x),
+        (AttrValue::TypeProtos(v), AttrValue::TypeProto(x)) => v.push(x),
+        _ => {}
     }
 }
 

@@ -101,25 +101,30 @@ impl Parser<'_> {
     /// As in the reference, the name may be empty (`x = (y)`) and a leading dot is ignored.
     fn op_id(&mut self) -> Result<(String, String, Span), ParseError> {
         let start = self.peek().span;
-        let mut parts = Vec::new();
+        // The last part read so far; the parts before it are already in `domain`.
+        let mut last = None;
         if self.peek().kind == TokenKind::Ident {
             let token = self.bump()?;
-            parts.push(self.text(token));
+            last = Some(self.text(token));
         }
-        if parts.is_empty() && ![b'.', b'(', b'<', b':'].iter().any(|&c| self.at_punct(c)) {
+        if last.is_none() && ![b'.', b'(', b'<', b':'].iter().any(|&c| self.at_punct(c)) {
             return Err(self.expected("an operator name"));
         }
+        let mut domain = String::new();
         while self.eat_punct(b'.')? {
             let token = self.ident("an operator or domain name after `.`")?;
-            parts.push(self.text(token));
+            if let Some(part) = last.replace(self.text(token)) {
+                if !domain.is_empty() {
+                    domain.push('.');
+                }
+                domain.push_str(part);
+            }
         }
-        let span = if parts.is_empty() {
-            Span::at(start.start)
-        } else {
-            self.since(start)
+        let span = match last {
+            None => Span::at(start.start),
+            Some(_) => self.since(start),
         };
-        let op_type = parts.pop().unwrap_or_default().to_owned();
-        Ok((parts.join("."), op_type, span))
+        Ok((domain, last.unwrap_or_default().to_owned(), span))
     }
 
     /// The operand list of a node, up to `close` (not consumed). Empty entries stand for missing
@@ -135,7 +140,11 @@ impl Parser<'_> {
                 });
                 continue;
             }
-            names.push(self.quotable_name(&format!("a value name, `,` or `{}`", close as char))?);
+            if !matches!(self.peek().kind, TokenKind::Ident | TokenKind::Str) {
+                let what = format!("a value name, `,` or `{}`", close as char);
+                return Err(self.expected(&what));
+            }
+            names.push(self.quotable_name("a value name")?);
             if !self.eat_punct(b',')? {
                 break;
             }
