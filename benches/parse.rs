@@ -1,6 +1,8 @@
 //! Runtime parsing: `parse_model` on node-heavy chains (1k to 100k nodes, for scaling), on the
 //! whole conformance corpus, and on a model with a 9 MB float initializer; `check_model` (parse
-//! and every check) on the same chains. `scripts/bench.py` times onnx's C++ parser on the same
+//! and every check) on the same chains; and the floor of any parser that returns a prost
+//! `ModelProto`: building (cloning) and dropping the chain's model with no parsing at all.
+//! `scripts/bench.py` times onnx's C++ parser on the same
 //! texts in the same run and prints the ratios.
 //!
 //! Run: `cargo bench --bench parse`.
@@ -25,6 +27,14 @@ fn main() {
 fn parse_model_chain(bencher: Bencher, nodes: usize) {
     let text = common::chain(nodes);
     bencher.bench(|| onnx_text::parse_model(black_box(&text)).map(|m| m.graph.is_some()));
+}
+
+/// What the output alone costs: every `String` and `Vec` of the model allocated, filled and
+/// freed, as a parse must do. No parser producing prost types can be faster than this.
+#[divan::bench(args = common::CHAIN_SIZES, max_time = 3)]
+fn clone_model_chain(bencher: Bencher, nodes: usize) {
+    let model = onnx_text::parse_model(&common::chain(nodes)).expect("the chain parses");
+    bencher.bench(|| black_box(&model).clone().graph.is_some());
 }
 
 #[divan::bench(args = common::CHAIN_SIZES, max_time = 3)]
