@@ -2,8 +2,8 @@
 //! (Duplicate attributes are in the parent module, shared by nodes and functions.)
 
 use std::collections::hash_map::Entry;
-use std::collections::{HashMap, HashSet};
 
+use super::hash::{HashMap, HashSet, RandomKey};
 use super::{Check, Checker, Diagnostic};
 use crate::span::Span;
 use crate::syntax::{Function, FunctionAttribute, FunctionHeaderValue, Name, Node, OpsetImport};
@@ -28,7 +28,7 @@ fn normalize(domain: &str) -> &str {
 
 /// `` `a`, `b` `` (deduplicated, at most [`LIST_LIMIT`], then `…`), with `quote` around each.
 pub(super) fn list<'a>(items: impl Iterator<Item = &'a str>, quote: fn(&str) -> String) -> String {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut shown = Vec::new();
     let mut more = false;
     for item in items {
@@ -90,7 +90,7 @@ impl<'t> Imports<'t> {
             versions,
             owner,
             missing: Vec::new(),
-            index: HashMap::new(),
+            index: HashMap::default(),
         }
     }
 }
@@ -127,8 +127,8 @@ pub(super) struct LocalFunctions<'t> {
 
 impl<'t> LocalFunctions<'t> {
     pub fn new(functions: &'t [Function]) -> LocalFunctions<'t> {
-        let mut keys = HashMap::with_capacity(functions.len());
-        let mut by_domain: HashMap<&str, Vec<_>> = HashMap::new();
+        let mut keys = HashMap::with_capacity_and_hasher(functions.len(), RandomKey::default());
+        let mut by_domain: HashMap<&str, Vec<_>> = HashMap::default();
         for function in functions {
             let (mut domain, mut overload) = ("", "");
             for entry in &function.header {

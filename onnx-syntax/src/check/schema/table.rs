@@ -4,9 +4,10 @@
 //! The text is embedded with `include_str!` and every name in the table borrows from it, so the
 //! data costs the compiler one string literal, not thousands of struct literals.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
+use crate::check::hash::HashMap;
 use crate::syntax::AttrType;
 
 /// The generated data.
@@ -126,7 +127,7 @@ impl Table {
 
     pub fn parse(source: &'static str) -> Result<Table, String> {
         let mut table = Table {
-            domains: HashMap::new(),
+            domains: HashMap::default(),
             sets: Vec::new(),
             header: Header::default(),
         };

@@ -8,12 +8,12 @@
 //! one parameter must have the same type (unless the parameter is a heterogeneous variadic).
 //! What could be checked is counted in [`Coverage`].
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::operator::{Side, formal_at};
 use super::table::{Formal, Schema, table};
 use crate::check::declarations::{list, operator};
+use crate::check::hash::HashMap;
 use crate::check::{Check, Checker, Diagnostic};
 use crate::dtype::elem_type_by_number;
 use crate::span::Span;
@@ -106,7 +106,7 @@ pub(in crate::check) struct TypeScopes<'t> {
 
 impl<'t> TypeScopes<'t> {
     pub fn push(&mut self) {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(HashMap::default());
     }
 
     pub fn pop(&mut self) {
