@@ -768,7 +768,7 @@ fn nodes_report(nodes: &[Node], source: &str, options: &Options) -> Report {
     checker.free = true;
     checker.refs = RefContext::Unknown;
     checker.push_frame(Frame::for_nodes(nodes));
-    checker.types.push();
+    checker.types.push(nodes.len());
     checker.body(nodes);
     checker.types.pop();
     checker.frames.pop();

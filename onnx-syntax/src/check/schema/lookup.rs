@@ -136,11 +136,10 @@ fn unknown(table: &Table, node: &Node, version: i64) -> String {
         return message;
     }
     let current = table
-        .domain(domain)
+        .sorted_operators(domain)
         .into_iter()
-        .flatten()
         .filter_map(|(name, versions)| {
-            matches!(at_version(versions, version), Some(AtVersion::Found(_))).then_some(*name)
+            matches!(at_version(versions, version), Some(AtVersion::Found(_))).then_some(name)
         });
     if let Some(suggestion) = closest(&node.op_type, current) {
         let prefix = if node.domain.is_empty() {
