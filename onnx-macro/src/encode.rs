@@ -9,12 +9,17 @@
 //! too, so their lengths are known once written; prost still writes every field, so the bytes are
 //! prost's (a test checks this on the whole conformance corpus).
 //!
+//! The bytes are written through [`Writer`], whose single-byte writes are plain pushes: through
+//! a `Vec<u8>`, prost writes each byte of every key and length as a one-byte slice copy, hundreds
+//! of instructions each without optimization.
+//!
 //! This uses prost's low-level encoding functions (`encode_raw`, `prost::encoding`), which are
 //! hidden from its documentation but are what every generated message calls.
 
 use onnx_runtime_types::{GraphProto, ModelProto};
 use prost::Message;
-use prost::bytes::Buf;
+use prost::bytes::buf::UninitSlice;
+use prost::bytes::{Buf, BufMut};
 use prost::encoding::{WireType, decode_key, decode_varint, encode_key, encode_varint};
 
 /// `ModelProto.graph` in onnx.proto.
@@ -32,11 +37,11 @@ pub fn model(mut model: ModelProto) -> Vec<u8> {
     // prost writes fields in field-number order: the graph goes between the fields numbered below
     // it and the others.
     let split = fields_before(&rest, MODEL_GRAPH);
-    let mut bytes = Vec::with_capacity(rest.len() + graph.len() + 8);
-    bytes.extend_from_slice(&rest[..split]);
+    let mut bytes = Writer(Vec::with_capacity(rest.len() + graph.len() + 8));
+    bytes.put_slice(&rest[..split]);
     length_delimited(MODEL_GRAPH, &graph, &mut bytes);
-    bytes.extend_from_slice(&rest[split..]);
-    bytes
+    bytes.put_slice(&rest[split..]);
+    bytes.0
 }
 
 /// The bytes of `graph`, the same as `graph.encode_to_vec()`.
@@ -44,23 +49,23 @@ pub fn graph(mut graph: GraphProto) -> Vec<u8> {
     let nodes = std::mem::take(&mut graph.node);
     let rest = graph.encode_to_vec();
     let split = fields_before(&rest, GRAPH_NODE);
-    let mut bytes = Vec::with_capacity(rest.len() + 64 * nodes.len());
-    bytes.extend_from_slice(&rest[..split]);
-    let mut node_bytes = Vec::new();
+    let mut bytes = Writer(Vec::with_capacity(rest.len() + 64 * nodes.len()));
+    bytes.put_slice(&rest[..split]);
+    let mut node_bytes = Writer(Vec::new());
     for node in &nodes {
-        node_bytes.clear();
+        node_bytes.0.clear();
         node.encode_raw(&mut node_bytes);
-        length_delimited(GRAPH_NODE, &node_bytes, &mut bytes);
+        length_delimited(GRAPH_NODE, &node_bytes.0, &mut bytes);
     }
-    bytes.extend_from_slice(&rest[split..]);
-    bytes
+    bytes.put_slice(&rest[split..]);
+    bytes.0
 }
 
 /// Appends field `field` holding the encoded message `message`.
-fn length_delimited(field: u32, message: &[u8], bytes: &mut Vec<u8>) {
+fn length_delimited(field: u32, message: &[u8], bytes: &mut Writer) {
     encode_key(field, WireType::LengthDelimited, bytes);
     encode_varint(message.len() as u64, bytes);
-    bytes.extend_from_slice(message);
+    bytes.put_slice(message);
 }
 
 /// The length of the leading fields of an encoded message whose numbers are below `field`.
@@ -82,4 +87,31 @@ fn fields_before(message: &[u8], field: u32) -> usize {
         rest.advance(skip.expect("prost's encoding decodes"));
     }
     message.len()
+}
+
+/// A `Vec<u8>` that takes single bytes as pushes.
+struct Writer(Vec<u8>);
+
+// SAFETY: every method is the `Vec<u8>` implementation's, or has the same effect as it.
+unsafe impl BufMut for Writer {
+    fn remaining_mut(&self) -> usize {
+        self.0.remaining_mut()
+    }
+
+    unsafe fn advance_mut(&mut self, count: usize) {
+        // SAFETY: the caller's guarantees are the same for the vector.
+        unsafe { self.0.advance_mut(count) }
+    }
+
+    fn chunk_mut(&mut self) -> &mut UninitSlice {
+        self.0.chunk_mut()
+    }
+
+    fn put_u8(&mut self, byte: u8) {
+        self.0.push(byte);
+    }
+
+    fn put_slice(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
 }
