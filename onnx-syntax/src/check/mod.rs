@@ -945,7 +945,7 @@ impl<'t> Checker<'t> {
         for input in &node.inputs {
             self.use_value(input);
         }
-        self.domain(node);
+        let import = self.domain(node);
         self.local_call(node);
         if self.on(Check::DuplicateAttribute) {
             self.duplicate_names(
@@ -959,7 +959,7 @@ impl<'t> Checker<'t> {
                 self.value(value);
             }
         }
-        self.schema(node);
+        self.schema(node, import);
         self.define_outputs(node, index);
     }
 
