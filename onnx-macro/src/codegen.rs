@@ -51,9 +51,9 @@ impl Output {
     }
 }
 
-/// The expression that builds `message` at runtime.
-pub fn single(output: Output, message: &impl Message) -> TokenStream {
-    let bytes = Literal::byte_string(&message.encode_to_vec());
+/// The expression that builds the message encoded as `bytes` at runtime.
+pub fn single(output: Output, bytes: &[u8]) -> TokenStream {
+    let bytes = Literal::byte_string(bytes);
     let ty = output.message_type();
     quote!(::onnx_text::__private::decode::<#ty>(#bytes))
 }

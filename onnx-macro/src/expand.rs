@@ -4,6 +4,7 @@
 //! it runs (and is tested) outside the compiler too.
 
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+use prost::Message;
 use quote::quote;
 
 use onnx_syntax::check::{self, Check, Diagnostic, Diagnostics, Options};
@@ -11,8 +12,8 @@ use onnx_syntax::parse::Parser;
 use onnx_syntax::{ParseError, lower};
 
 use crate::codegen::{self, Output};
-use crate::diagnostics;
 use crate::tokens::{Layout, Source, TokenError};
+use crate::{diagnostics, encode};
 
 /// What the `#![…]` attributes at the start of a literal ask for.
 #[derive(Debug, Default)]
@@ -65,19 +66,19 @@ pub fn build(
     Ok(match output {
         Output::Model => {
             let tree = checked(parser.model(), |t| check::model(t, text, options))?;
-            codegen::single(output, &lower::model(tree))
+            codegen::single(output, &encode::model(lower::model(tree)))
         }
         Output::Graph => {
             let tree = checked(parser.graph(), |t| check::graph(t, text, options))?;
-            codegen::single(output, &lower::graph(tree))
+            codegen::single(output, &encode::graph(lower::graph(tree)))
         }
         Output::Function => {
             let tree = checked(parser.function(), |t| check::function(t, text, options))?;
-            codegen::single(output, &lower::function(tree))
+            codegen::single(output, &lower::function(tree).encode_to_vec())
         }
         Output::Node => {
             let tree = checked(parser.node(), |t| check::node(t, text, options))?;
-            codegen::single(output, &lower::node(tree))
+            codegen::single(output, &lower::node(tree).encode_to_vec())
         }
         Output::Functions => {
             let tree = checked(parser.functions(), |t| check::functions(t, text, options))?;

@@ -2,11 +2,13 @@
 //! them with documentation and examples.
 //!
 //! The crate is thin: [`tokens`] turns the macro input back into ONNX text, the `onnx-syntax`
-//! engine parses, checks and lowers it, [`diagnostics`] puts errors on the offending tokens, and
-//! [`codegen`] emits the expression. [`expand`] ties them together.
+//! engine parses, checks and lowers it, [`diagnostics`] puts errors on the offending tokens,
+//! [`encode`] writes the protobuf bytes, and [`codegen`] emits the expression. [`expand`] ties
+//! them together.
 
 mod codegen;
 mod diagnostics;
+mod encode;
 mod expand;
 mod tokens;
 

@@ -466,3 +466,47 @@ mod random_trees {
         }
     }
 }
+
+/// The macros' encoder gives prost's bytes for every model and graph of the conformance corpus
+/// that parses (subgraphs, functions, initializers and all).
+#[test]
+fn encoder_matches_prost_on_the_corpus() {
+    use onnx_syntax::{lower, parse::Parser};
+    use prost::Message;
+
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/corpus");
+    let (mut models, mut graphs) = (0, 0);
+    for dir in std::fs::read_dir(root).unwrap() {
+        let dir = dir.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for path in std::fs::read_dir(&dir).unwrap() {
+            let path = path.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let parser = || Parser::new(&text);
+            if name.ends_with(".model.onnxtxt")
+                && let Ok(tree) = parser().and_then(Parser::model)
+            {
+                let model = lower::model(tree);
+                let expected = model.encode_to_vec();
+                assert!(crate::encode::model(model) == expected, "{name}");
+                models += 1;
+            } else if name.ends_with(".graph.onnxtxt")
+                && let Ok(tree) = parser().and_then(Parser::graph)
+            {
+                let graph = lower::graph(tree);
+                let expected = graph.encode_to_vec();
+                assert!(crate::encode::graph(graph) == expected, "{name}");
+                graphs += 1;
+            }
+        }
+    }
+    assert!(
+        models > 2000 && graphs > 10,
+        "{models} models, {graphs} graphs"
+    );
+}

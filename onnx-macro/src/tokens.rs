@@ -5,6 +5,8 @@
 //! no gap between them (`=>`, `-5`, `1.e5`) are written without a gap, others with one. The text
 //! keeps the original line and column layout, so positions in messages match the Rust file.
 
+use std::fmt::{Display, Write};
+
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 
 /// ONNX text rebuilt from tokens, with the Rust span of every byte range that came from a token.
@@ -159,10 +161,13 @@ impl Builder {
                 result?;
             }
             TokenTree::Ident(ident) => {
-                let text = ident.to_string();
+                let from = self.gap(ident.span(), Sticky::No);
+                self.write(&ident);
                 // `r#type` is the identifier `type`.
-                let text = text.strip_prefix("r#").unwrap_or(&text);
-                self.piece(text, ident.span(), false, Sticky::No);
+                if self.source.text[from..].starts_with("r#") {
+                    self.source.text.replace_range(from..from + 2, "");
+                }
+                self.written(from, ident.span(), false, Sticky::No);
             }
             TokenTree::Punct(punct) => {
                 let c = punct.as_char();
@@ -180,17 +185,19 @@ impl Builder {
                     '.' => Sticky::Dot,
                     _ => Sticky::No,
                 };
-                self.piece(c.encode_utf8(&mut [0; 4]), punct.span(), joint, sticky);
+                self.piece(c, punct.span(), joint, sticky);
             }
             TokenTree::Literal(literal) => {
-                let text = literal.to_string();
-                check_literal(&text, literal.span())?;
+                let from = self.gap(literal.span(), Sticky::No);
+                self.write(&literal);
+                let text = &self.source.text[from..];
+                check_literal(text, literal.span())?;
                 let sticky = if text.as_bytes()[0].is_ascii_digit() {
                     Sticky::Number
                 } else {
                     Sticky::No
                 };
-                self.piece(&text, literal.span(), false, sticky);
+                self.written(from, literal.span(), false, sticky);
             }
         }
         Ok(())
@@ -199,9 +206,9 @@ impl Builder {
     /// A group: its delimiters and, between them, its tokens.
     fn group(&mut self, group: &proc_macro2::Group) -> Result<(), TokenError> {
         let (open, close) = match group.delimiter() {
-            Delimiter::Parenthesis => ("(", ")"),
-            Delimiter::Brace => ("{", "}"),
-            Delimiter::Bracket => ("[", "]"),
+            Delimiter::Parenthesis => ('(', ')'),
+            Delimiter::Brace => ('{', '}'),
+            Delimiter::Bracket => ('[', ']'),
             // An invisible group (from a `macro_rules!` fragment): only its contents count.
             Delimiter::None => return self.stream(group.stream()),
         };
@@ -211,16 +218,33 @@ impl Builder {
         Ok(())
     }
 
-    /// Appends one token's text, after the white space that separated it from the previous one.
-    fn piece(&mut self, text: &str, span: Span, joint: bool, sticky: Sticky) {
+    /// Appends a one-character token, after the white space that separated it from the previous
+    /// one.
+    fn piece(&mut self, c: char, span: Span, joint: bool, sticky: Sticky) {
+        let from = self.gap(span, sticky);
+        self.source.text.push(c);
+        self.written(from, span, joint, sticky);
+    }
+
+    /// Appends the white space before a token; gives where the token's text starts.
+    fn gap(&mut self, span: Span, sticky: Sticky) -> usize {
         match self.layout {
             Layout::Compact => self.compact_gap(span, sticky),
             Layout::Faithful => self.faithful_gap(span),
         }
-        let out = &mut self.source.text;
-        let from = out.len() as u32;
-        out.push_str(text);
-        self.source.pieces.push((from, out.len() as u32, span));
+        self.source.text.len()
+    }
+
+    /// Appends a token's text as the compiler shows it. Writing straight into the text, rather
+    /// than through `to_string`, saves an allocation and a copy per token.
+    fn write(&mut self, token: &impl Display) {
+        write!(self.source.text, "{token}").expect("writing to a String cannot fail");
+    }
+
+    /// Records the token whose text was written from `from` on.
+    fn written(&mut self, from: usize, span: Span, joint: bool, sticky: Sticky) {
+        let to = self.source.text.len();
+        self.source.pieces.push((from as u32, to as u32, span));
         self.previous = Some(Previous {
             span,
             joint,

@@ -2,8 +2,9 @@
 //! (Duplicate attributes are in the parent module, shared by nodes and functions.)
 
 use std::collections::hash_map::Entry;
-use std::collections::{HashMap, HashSet};
 
+use super::hash::{HashMap, HashSet, RandomKey};
+use super::schema::{Operators, operators};
 use super::{Check, Checker, Diagnostic};
 use crate::span::Span;
 use crate::syntax::{Function, FunctionAttribute, FunctionHeaderValue, Name, Node, OpsetImport};
@@ -28,7 +29,7 @@ fn normalize(domain: &str) -> &str {
 
 /// `` `a`, `b` `` (deduplicated, at most [`LIST_LIMIT`], then `…`), with `quote` around each.
 pub(super) fn list<'a>(items: impl Iterator<Item = &'a str>, quote: fn(&str) -> String) -> String {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut shown = Vec::new();
     let mut more = false;
     for item in items {
@@ -63,13 +64,22 @@ pub(super) fn operator(node: &Node) -> String {
     }
 }
 
+/// What the imports say about a domain that nodes name.
+#[derive(Clone, Copy)]
+pub(super) struct Import {
+    /// The imported version.
+    pub version: i64,
+    /// The operators of a standard domain.
+    pub operators: Option<&'static Operators>,
+}
+
 /// The imports that apply to the nodes being checked, and the domains found missing so far.
 pub(super) struct Imports<'t> {
     listed: Vec<&'t str>,
-    domains: HashSet<&'t str>,
-    /// The imported version of each domain as written (the last entry wins, as in onnx's
-    /// checker).
-    versions: HashMap<&'t str, i64>,
+    /// The import of each domain as nodes may write it: the last entry of a domain wins, as in
+    /// onnx's checker, and `""` and `ai.onnx` stand for each other when only one is listed. A node
+    /// needs one lookup here for both its domain check and its schema.
+    imports: HashMap<&'t str, Import>,
     /// Who imports: "the model", "function `F`".
     owner: String,
     missing: Vec<(&'t Node, usize)>,
@@ -77,20 +87,29 @@ pub(super) struct Imports<'t> {
 }
 
 impl<'t> Imports<'t> {
-    pub fn new(imports: Vec<&'t OpsetImport>, owner: String) -> Imports<'t> {
-        let listed: Vec<&str> = imports.iter().map(|i| i.domain.as_str()).collect();
-        let domains = listed.iter().map(|d| normalize(d)).collect();
-        let versions = imports
+    pub fn new(entries: Vec<&'t OpsetImport>, owner: String) -> Imports<'t> {
+        let listed: Vec<&str> = entries.iter().map(|i| i.domain.as_str()).collect();
+        let import = |domain: &str, version| Import {
+            version,
+            operators: operators(domain),
+        };
+        let mut imports: HashMap<&str, Import> = entries
             .iter()
-            .map(|i| (i.domain.as_str(), i.version))
+            .map(|i| (i.domain.as_str(), import(&i.domain, i.version)))
             .collect();
+        for (name, other) in [("", "ai.onnx"), ("ai.onnx", "")] {
+            if !imports.contains_key(name)
+                && let Some(&Import { version, .. }) = imports.get(other)
+            {
+                imports.insert(name, import(name, version));
+            }
+        }
         Imports {
             listed,
-            domains,
-            versions,
+            imports,
             owner,
             missing: Vec::new(),
-            index: HashMap::new(),
+            index: HashMap::default(),
         }
     }
 }
@@ -101,18 +120,10 @@ impl Imports<'_> {
         &self.owner
     }
 
-    /// The version of `domain` that applies: its own entry, else that of its other name when it
-    /// is the default domain (`""` and `ai.onnx`, as onnx's checker resolves them).
-    pub fn version(&self, domain: &str) -> Option<i64> {
-        let other = match domain {
-            "" => "ai.onnx",
-            "ai.onnx" => "",
-            _ => return self.versions.get(domain).copied(),
-        };
-        self.versions
-            .get(domain)
-            .or_else(|| self.versions.get(other))
-            .copied()
+    /// The import of `domain`: its own entry, else that of its other name when it is the default
+    /// domain (`""` and `ai.onnx`, as onnx's checker resolves them).
+    pub fn get(&self, domain: &str) -> Option<Import> {
+        self.imports.get(domain).copied()
     }
 }
 
@@ -127,8 +138,8 @@ pub(super) struct LocalFunctions<'t> {
 
 impl<'t> LocalFunctions<'t> {
     pub fn new(functions: &'t [Function]) -> LocalFunctions<'t> {
-        let mut keys = HashMap::with_capacity(functions.len());
-        let mut by_domain: HashMap<&str, Vec<_>> = HashMap::new();
+        let mut keys = HashMap::with_capacity_and_hasher(functions.len(), RandomKey::default());
+        let mut by_domain: HashMap<&str, Vec<_>> = HashMap::default();
         for function in functions {
             let (mut domain, mut overload) = ("", "");
             for entry in &function.header {
@@ -174,26 +185,23 @@ pub(super) enum RefContext<'t> {
 }
 
 impl<'t> Checker<'t> {
-    /// The node's domain must be imported, where the imports are known. Each missing domain is
-    /// reported once, at its first node, by [`Checker::finish_imports`].
-    pub(super) fn domain(&mut self, node: &'t Node) {
-        if !self.on(Check::UndeclaredDomain) {
-            return;
+    /// The import of the node's domain, where the imports are known; the domain must be imported.
+    /// Each missing domain is reported once, at its first node, by [`Checker::finish_imports`].
+    pub(super) fn domain(&mut self, node: &'t Node) -> Option<Import> {
+        let check = self.on(Check::UndeclaredDomain);
+        let imports = self.imports.as_mut()?;
+        let import = imports.get(&node.domain);
+        if import.is_some() || !check {
+            return import;
         }
-        let Some(imports) = &mut self.imports else {
-            return;
-        };
-        let domain = normalize(&node.domain);
-        if imports.domains.contains(domain) {
-            return;
-        }
-        match imports.index.entry(domain) {
+        match imports.index.entry(normalize(&node.domain)) {
             Entry::Occupied(entry) => imports.missing[*entry.get()].1 += 1,
             Entry::Vacant(entry) => {
                 entry.insert(imports.missing.len());
                 imports.missing.push((node, 1));
             }
         }
+        None
     }
 
     /// Reports the domains found missing from the current imports, and forgets the imports.

@@ -95,13 +95,13 @@
 mod data;
 mod declarations;
 mod diagnostic;
+mod hash;
 mod schema;
 mod structure;
 #[cfg(test)]
 mod tests;
 
 use std::collections::hash_map::Entry;
-use std::collections::{HashMap, HashSet};
 
 pub use diagnostic::{Diagnostic, Diagnostics, Label};
 pub use schema::Coverage;
@@ -118,6 +118,7 @@ use crate::syntax::{
     ModelHeaderValue, Name, Node, OpsetImport,
 };
 use declarations::{Imports, LocalFunctions, RefContext};
+use hash::{HashMap, HashSet, RandomKey};
 use schema::TypeScopes;
 use structure::Frame;
 
@@ -767,7 +768,7 @@ fn nodes_report(nodes: &[Node], source: &str, options: &Options) -> Report {
     checker.free = true;
     checker.refs = RefContext::Unknown;
     checker.push_frame(Frame::for_nodes(nodes));
-    checker.types.push();
+    checker.types.push(nodes.len());
     checker.body(nodes);
     checker.types.pop();
     checker.frames.pop();
@@ -895,7 +896,8 @@ impl<'t> Checker<'t> {
     }
 
     fn function(&mut self, function: &'t Function) {
-        let mut attributes = HashSet::with_capacity(function.attributes.len());
+        let mut attributes =
+            HashSet::with_capacity_and_hasher(function.attributes.len(), RandomKey::default());
         let names = function.attributes.iter().map(|entry| match entry {
             FunctionAttribute::Name(name) => name,
             FunctionAttribute::Proto(attr) => &attr.name,
@@ -943,7 +945,7 @@ impl<'t> Checker<'t> {
         for input in &node.inputs {
             self.use_value(input);
         }
-        self.domain(node);
+        let import = self.domain(node);
         self.local_call(node);
         if self.on(Check::DuplicateAttribute) {
             self.duplicate_names(
@@ -957,7 +959,7 @@ impl<'t> Checker<'t> {
                 self.value(value);
             }
         }
-        self.schema(node);
+        self.schema(node, import);
         self.define_outputs(node, index);
     }
 
@@ -986,7 +988,7 @@ impl<'t> Checker<'t> {
         if count < 2 {
             return;
         }
-        let mut seen: HashMap<&str, Span> = HashMap::new();
+        let mut seen: HashMap<&str, Span> = HashMap::default();
         for (index, name) in names.clone().enumerate() {
             let first = if count <= SHORT {
                 names

@@ -6,9 +6,9 @@
 //! to node `i` when `p <= i`; an enclosing frame's current index is the node that holds the
 //! subgraph, so a subgraph sees the outer values defined before that node.
 
-use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
+use super::hash::{HashMap, RandomKey};
 use super::{Check, Checker, Diagnostic};
 use crate::span::Span;
 use crate::syntax::{Function, Graph, Name, Node};
@@ -44,7 +44,7 @@ enum Resolution {
 impl<'t> Frame<'t> {
     fn with_capacity(capacity: usize) -> Frame<'t> {
         Frame {
-            defs: HashMap::with_capacity(capacity),
+            defs: HashMap::with_capacity_and_hasher(capacity, RandomKey::default()),
             current: 0,
         }
     }
@@ -91,7 +91,7 @@ impl<'t> Checker<'t> {
     /// initializers named twice.
     pub(super) fn graph_frame(&mut self, graph: &'t Graph) -> Frame<'t> {
         let mut frame = Frame::with_capacity(graph.inputs.len() + graph.nodes.len());
-        let mut initializers: HashMap<&'t str, Span> = HashMap::new();
+        let mut initializers: HashMap<&'t str, Span> = HashMap::default();
         for (slot, decl) in graph.inputs.iter().enumerate() {
             let name = &decl.info.name;
             if name.text.is_empty() {

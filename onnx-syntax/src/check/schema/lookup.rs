@@ -3,7 +3,7 @@
 
 use super::similar::closest;
 use super::table::{Schema, Table, table, table_domain};
-use crate::check::declarations::operator;
+use crate::check::declarations::{Import, operator};
 use crate::check::{Check, Checker, Diagnostic};
 use crate::syntax::Node;
 
@@ -36,17 +36,18 @@ impl<'t> Checker<'t> {
     /// The schema a node is checked against, if its domain is a standard one imported here and
     /// its operator exists at that version; otherwise reports why not (unless the domain is
     /// unknown or not imported, which are not this module's business).
-    pub(super) fn lookup(&mut self, node: &'t Node) -> Option<&'static Schema> {
-        let version = self.imports.as_ref()?.version(&node.domain)?;
-        let table = table()?;
-        let versions = table.versions(&node.domain, &node.op_type);
+    /// `import` is that of the node's domain.
+    pub(super) fn lookup(
+        &mut self,
+        node: &'t Node,
+        import: Option<Import>,
+    ) -> Option<&'static Schema> {
+        let Import { version, operators } = import?;
+        // Other domains than the standard ones are not checked here.
+        let versions = operators?.get(node.op_type.as_str()).map(Vec::as_slice);
         let found = match versions {
             Some(versions) => Some(at_version(versions, version)?),
-            None => {
-                // Not in this standard domain at all; other domains are not checked here.
-                table.domain(&node.domain)?;
-                None
-            }
+            None => None, // not in this standard domain at all
         };
         if let Some(AtVersion::Found(schema)) = found {
             return Some(schema);
@@ -54,7 +55,7 @@ impl<'t> Checker<'t> {
         if self.on(Check::UnknownOperator) {
             let message = match found {
                 Some(at) => self.not_at_version(node, versions.unwrap_or_default(), version, at),
-                None => unknown(table, node, version),
+                None => unknown(table()?, node, version),
             };
             let span = if node.op_span.is_empty() {
                 node.span
@@ -136,11 +137,10 @@ fn unknown(table: &Table, node: &Node, version: i64) -> String {
         return message;
     }
     let current = table
-        .domain(domain)
+        .sorted_operators(domain)
         .into_iter()
-        .flatten()
         .filter_map(|(name, versions)| {
-            matches!(at_version(versions, version), Some(AtVersion::Found(_))).then_some(*name)
+            matches!(at_version(versions, version), Some(AtVersion::Found(_))).then_some(name)
         });
     if let Some(suggestion) = closest(&node.op_type, current) {
         let prefix = if node.domain.is_empty() {

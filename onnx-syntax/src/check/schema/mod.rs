@@ -23,9 +23,11 @@ mod table;
 mod tests;
 mod types;
 
+pub(super) use table::Operators;
 pub use types::Coverage;
 pub(super) use types::TypeScopes;
 
+use super::declarations::Import;
 use super::{Check, Checker};
 use crate::syntax::Node;
 
@@ -42,7 +44,8 @@ const CHECKS: [Check; 7] = [
 
 impl<'t> Checker<'t> {
     /// The schema checks of one node, once its subgraphs are checked.
-    pub(super) fn schema(&mut self, node: &'t Node) {
+    /// `import` is that of the node's domain, if it is imported.
+    pub(super) fn schema(&mut self, node: &'t Node, import: Option<Import>) {
         if !CHECKS.iter().any(|&check| self.on(check)) {
             return;
         }
@@ -51,7 +54,7 @@ impl<'t> Checker<'t> {
             self.untyped_outputs(node);
             return;
         }
-        match self.lookup(node) {
+        match self.lookup(node, import) {
             Some(schema) => {
                 self.arity(node, schema);
                 self.attributes(node, schema);
@@ -60,4 +63,9 @@ impl<'t> Checker<'t> {
             None => self.untyped_outputs(node),
         }
     }
+}
+
+/// The operators of a standard domain (by either name of the default domain).
+pub(super) fn operators(domain: &str) -> Option<&'static Operators> {
+    table::table()?.domain(domain)
 }

@@ -228,7 +228,8 @@ impl<'t> Checker<'t> {
     fn imported(&self, node: &Node) -> i64 {
         self.imports
             .as_ref()
-            .and_then(|imports| imports.version(&node.domain))
+            .and_then(|imports| imports.get(&node.domain))
+            .map(|import| import.version)
             .unwrap_or_default()
     }
 }

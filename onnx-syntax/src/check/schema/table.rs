@@ -4,9 +4,9 @@
 //! The text is embedded with `include_str!` and every name in the table borrows from it, so the
 //! data costs the compiler one string literal, not thousands of struct literals.
 
-use std::collections::{BTreeMap, HashMap};
 use std::sync::LazyLock;
 
+use crate::check::hash::HashMap;
 use crate::syntax::AttrType;
 
 /// The generated data.
@@ -73,12 +73,14 @@ impl Schema {
     }
 }
 
+/// The operators of one standard domain, each with its versions, oldest first.
+pub(crate) type Operators = HashMap<&'static str, Vec<Schema>>;
+
 /// Every schema of the standard domains, by domain and operator, oldest version first.
 #[derive(Debug)]
 pub(crate) struct Table {
-    /// Keyed by domain as nodes write it, with `""` for `ai.onnx`; operators in name order so
-    /// that suggestions are deterministic.
-    domains: HashMap<&'static str, BTreeMap<&'static str, Vec<Schema>>>,
+    /// Keyed by domain as nodes write it, with `""` for `ai.onnx`.
+    domains: HashMap<&'static str, Operators>,
     /// The allowed types of each type constraint, shared.
     pub sets: Vec<Vec<&'static str>>,
     /// What the header line says: operators, schemas, sets, checksum.
@@ -108,8 +110,20 @@ pub(crate) fn table_domain(domain: &str) -> &str {
 
 impl Table {
     /// The operators of a standard domain (by either name of the default domain).
-    pub fn domain(&self, domain: &str) -> Option<&BTreeMap<&'static str, Vec<Schema>>> {
+    pub fn domain(&self, domain: &str) -> Option<&Operators> {
         self.domains.get(table_domain(domain))
+    }
+
+    /// The operators of a standard domain in name order, so that suggestions are deterministic.
+    pub fn sorted_operators(&self, domain: &str) -> Vec<(&'static str, &[Schema])> {
+        let mut operators: Vec<_> = self
+            .domain(domain)
+            .into_iter()
+            .flatten()
+            .map(|(name, versions)| (*name, versions.as_slice()))
+            .collect();
+        operators.sort_unstable_by_key(|(name, _)| *name);
+        operators
     }
 
     /// Every version of an operator, oldest first.
@@ -126,7 +140,7 @@ impl Table {
 
     pub fn parse(source: &'static str) -> Result<Table, String> {
         let mut table = Table {
-            domains: HashMap::new(),
+            domains: HashMap::default(),
             sets: Vec::new(),
             header: Header::default(),
         };
@@ -194,7 +208,7 @@ impl Table {
     /// How many operators (names per domain) the table holds.
     #[cfg(test)]
     pub fn operator_count(&self) -> usize {
-        self.domains.values().map(BTreeMap::len).sum()
+        self.domains.values().map(Operators::len).sum()
     }
 }
 

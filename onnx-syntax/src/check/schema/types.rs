@@ -8,12 +8,12 @@
 //! one parameter must have the same type (unless the parameter is a heterogeneous variadic).
 //! What could be checked is counted in [`Coverage`].
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::operator::{Side, formal_at};
 use super::table::{Formal, Schema, table};
 use crate::check::declarations::{list, operator};
+use crate::check::hash::{HashMap, RandomKey};
 use crate::check::{Check, Checker, Diagnostic};
 use crate::dtype::elem_type_by_number;
 use crate::span::Span;
@@ -105,8 +105,10 @@ pub(in crate::check) struct TypeScopes<'t> {
 }
 
 impl<'t> TypeScopes<'t> {
-    pub fn push(&mut self) {
-        self.scopes.push(HashMap::new());
+    /// A new innermost scope, with room for `capacity` names.
+    pub fn push(&mut self, capacity: usize) {
+        let scope = HashMap::with_capacity_and_hasher(capacity, RandomKey::default());
+        self.scopes.push(scope);
     }
 
     pub fn pop(&mut self) {
@@ -282,10 +284,12 @@ fn is_type(type_str: &str) -> bool {
 impl<'t> Checker<'t> {
     /// A new type scope for a graph, with its declared types.
     pub(in crate::check) fn enter_graph_types(&mut self, graph: &'t Graph) {
-        self.types.push();
         if !self.on(Check::TypeConstraint) {
+            self.types.push(0);
             return;
         }
+        let names = graph.inputs.len() + graph.locals.len() + graph.outputs.len();
+        self.types.push(names + graph.nodes.len());
         for decl in &graph.inputs {
             self.types
                 .declare(&decl.info.name, decl.info.ty.as_ref(), true);
@@ -302,10 +306,12 @@ impl<'t> Checker<'t> {
 
     /// A new type scope for a function body, with its declared types.
     pub(in crate::check) fn enter_function_types(&mut self, function: &'t Function) {
-        self.types.push();
         if !self.on(Check::TypeConstraint) {
+            self.types.push(0);
             return;
         }
+        let names = function.inputs.len() + function.outputs.len() + function.value_infos.len();
+        self.types.push(names + function.nodes.len());
         for input in &function.inputs {
             self.types.declare(&input.name, input.ty.as_ref(), true);
         }
