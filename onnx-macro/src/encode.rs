@@ -32,11 +32,15 @@ pub fn model(mut model: ModelProto) -> Vec<u8> {
     let Some(graph) = model.graph.take() else {
         return model.encode_to_vec();
     };
-    let graph = self::graph(graph);
     let rest = model.encode_to_vec();
     // prost writes fields in field-number order: the graph goes between the fields numbered below
     // it and the others.
-    let split = fields_before(&rest, MODEL_GRAPH);
+    let Some(split) = fields_before(&rest, MODEL_GRAPH) else {
+        // prost's bytes always decode; should they not, prost's own encoding is still right.
+        model.graph = Some(graph);
+        return model.encode_to_vec();
+    };
+    let graph = self::graph(graph);
     let mut bytes = Writer(Vec::with_capacity(rest.len() + graph.len() + 8));
     bytes.put_slice(&rest[..split]);
     length_delimited(MODEL_GRAPH, &graph, &mut bytes);
@@ -48,7 +52,10 @@ pub fn model(mut model: ModelProto) -> Vec<u8> {
 pub fn graph(mut graph: GraphProto) -> Vec<u8> {
     let nodes = std::mem::take(&mut graph.node);
     let rest = graph.encode_to_vec();
-    let split = fields_before(&rest, GRAPH_NODE);
+    let Some(split) = fields_before(&rest, GRAPH_NODE) else {
+        graph.node = nodes;
+        return graph.encode_to_vec();
+    };
     let mut bytes = Writer(Vec::with_capacity(rest.len() + 64 * nodes.len()));
     bytes.put_slice(&rest[..split]);
     let mut node_bytes = Writer(Vec::new());
@@ -68,25 +75,30 @@ fn length_delimited(field: u32, message: &[u8], bytes: &mut Writer) {
     bytes.put_slice(message);
 }
 
-/// The length of the leading fields of an encoded message whose numbers are below `field`.
-fn fields_before(message: &[u8], field: u32) -> usize {
+/// The length of the leading fields of an encoded message whose numbers are below `field`, or
+/// `None` if the bytes do not decode.
+fn fields_before(message: &[u8], field: u32) -> Option<usize> {
     let mut rest = message;
     while !rest.is_empty() {
         let before = rest;
-        let (number, wire_type) = decode_key(&mut rest).expect("prost's encoding decodes");
+        let (number, wire_type) = decode_key(&mut rest).ok()?;
         if number >= field {
-            return message.len() - before.len();
+            return Some(message.len() - before.len());
         }
         let skip = match wire_type {
-            WireType::Varint => decode_varint(&mut rest).map(|_| 0),
-            WireType::SixtyFourBit => Ok(8),
-            WireType::ThirtyTwoBit => Ok(4),
-            WireType::LengthDelimited => decode_varint(&mut rest).map(|len| len as usize),
-            WireType::StartGroup | WireType::EndGroup => unreachable!("onnx.proto has no groups"),
+            WireType::Varint => decode_varint(&mut rest).map(|_| 0).ok()?,
+            WireType::SixtyFourBit => 8,
+            WireType::ThirtyTwoBit => 4,
+            WireType::LengthDelimited => usize::try_from(decode_varint(&mut rest).ok()?).ok()?,
+            // onnx.proto has no groups.
+            WireType::StartGroup | WireType::EndGroup => return None,
         };
-        rest.advance(skip.expect("prost's encoding decodes"));
+        if skip > rest.len() {
+            return None;
+        }
+        rest.advance(skip);
     }
-    message.len()
+    Some(message.len())
 }
 
 /// A `Vec<u8>` that takes single bytes as pushes.
