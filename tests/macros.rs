@@ -81,3 +81,60 @@ fn include_onnx_reads_crlf_line_ends_and_a_comment_at_the_very_end() {
     let crlf = onnx_text::include_onnx!("tests/data/relu-crlf.onnxtxt");
     assert_eq!(crlf, onnx_text::include_onnx!("tests/data/relu.onnxtxt"));
 }
+
+// Groups read from the source file are taken as their source text, comments blanked (the
+// `verbatim` fast path of the token adapter). These check that it says what the tokens say.
+
+#[test]
+fn comments_inside_groups_are_skipped_and_strings_kept_whole() {
+    let graph = onnx_graph! {
+        g (float x /* block /* nested */ comment */) => (float y) {
+            // a line comment, with "quotes" and # and $
+            t = Foo <s = "not // a comment, # nor /* this */"> (x) // trailing
+            y = Bar (t /* between */, x)
+        }
+    };
+    let expected = onnx_text::parse_graph(
+        r#"g (float x) => (float y) {
+            t = Foo <s = "not // a comment, # nor /* this */"> (x)
+            y = Bar (t, x)
+        }"#,
+    )
+    .unwrap();
+    assert_eq!(graph, expected);
+}
+
+#[test]
+fn spacing_inside_groups_reads_as_written() {
+    // `1.e5` and `-5.5` are joined in the source: they read so inside a group too.
+    let node = onnx_node!(y = Foo (x) <a = [-5.5, 1.e5, -0.25]>);
+    let expected = onnx_text::parse_node("y = Foo (x) <a = [-5.5, 1.e5, -0.25]>").unwrap();
+    assert_eq!(node, expected);
+    assert_eq!(node.attribute[0].floats, [-5.5, 1e5, -0.25]);
+}
+
+macro_rules! graph_with_op {
+    ($op:ident) => {
+        onnx_graph! { g (float x) => (float y) { y = $op (x) } }
+    };
+}
+
+macro_rules! fixed_graph {
+    () => {
+        onnx_graph! { g (float x) => (float y) { y = Relu (x) } }
+    };
+}
+
+#[test]
+fn groups_written_by_macro_rules_expand_as_their_tokens() {
+    // A substituted `$op` inside the braces: the braces' source text is the template's, so the
+    // tokens are walked instead.
+    let substituted = graph_with_op!(Abs);
+    assert_eq!(substituted.node[0].op_type.as_deref(), Some("Abs"));
+    // Without substitution the template's text is the tokens' text.
+    let fixed = fixed_graph!();
+    assert_eq!(
+        fixed,
+        onnx_text::parse_graph("g (float x) => (float y) { y = Relu (x) }").unwrap()
+    );
+}

@@ -37,20 +37,21 @@ fn expand_tokens(output: Output, input: TokenStream) -> Result<TokenStream, syn:
     let options = settings.options()?;
     let token_error = |e: TokenError| syn::Error::new(e.span, e.message);
     let compact = Source::from_tokens(body.clone(), Layout::Compact).map_err(token_error)?;
-    let problems = match build(output, &compact.text, &options) {
+    if let Ok(tokens) = build(output, &compact.text, &options) {
+        return Ok(tokens);
+    }
+    // Report from the faithful layout, whose line numbers (quoted in some messages) are the
+    // file's, and which is built from the tokens alone. The compact text takes groups' source
+    // text as a shortcut (see `verbatim`); should it ever disagree with the tokens, the tokens
+    // decide.
+    let faithful = Source::from_tokens(body, Layout::Faithful).map_err(token_error)?;
+    let problems = match build(output, &faithful.text, &options) {
         Ok(tokens) => return Ok(tokens),
         Err(problems) => problems,
     };
-    // Report from the faithful layout, whose line numbers (quoted in some messages) are the
-    // file's. It parses to the same tree, so it finds the same problems.
-    let faithful = Source::from_tokens(body, Layout::Faithful).map_err(token_error)?;
-    let (source, problems) = match build(output, &faithful.text, &options) {
-        Err(problems) => (&faithful, problems),
-        Ok(_) => (&compact, problems),
-    };
     let errors = problems
         .iter()
-        .map(|d| diagnostics::at_text(source, d.span(), d.message()));
+        .map(|d| diagnostics::at_text(&faithful, d.span(), d.message()));
     Err(diagnostics::combine(errors)
         .unwrap_or_else(|| syn::Error::new(Span::call_site(), "invalid ONNX text")))
 }

@@ -1,7 +1,8 @@
 //! Procedural macros of `onnx-text`. Use them through the `onnx-text` crate, which re-exports
 //! them with documentation and examples.
 //!
-//! The crate is thin: [`tokens`] turns the macro input back into ONNX text, the `onnx-syntax`
+//! The crate is thin: [`tokens`] turns the macro input back into ONNX text (taking whole
+//! groups' source text where [`verbatim`] allows), the `onnx-syntax`
 //! engine parses, checks and lowers it, [`diagnostics`] puts errors on the offending tokens,
 //! [`encode`] writes the protobuf bytes, and [`codegen`] emits the expression. [`expand`] ties
 //! them together.
@@ -11,6 +12,7 @@ mod diagnostics;
 mod encode;
 mod expand;
 mod tokens;
+mod verbatim;
 
 #[cfg(test)]
 mod tests;

@@ -17,10 +17,63 @@ fn compact_layout_rejoins_only_where_spacing_matters() {
         Layout::Compact,
     )
     .unwrap_or_else(|_| panic!("lexable"));
+    // The group `(x)` was read from source, so its text is taken whole.
     assert_eq!(
         source.text,
-        "y = Foo < a = -5 , b = 1.e5 , c = - 5 > ( x ) => z"
+        "y = Foo < a = -5 , b = 1.e5 , c = - 5 > (x) => z"
     );
+}
+
+#[test]
+fn compact_layout_takes_groups_read_from_source_whole() {
+    let source = Source::from_tokens(
+        tokens("g (x) => (y) {\n  y = Foo <a = [1,  2]> (x)  // done\n}"),
+        Layout::Compact,
+    )
+    .unwrap_or_else(|_| panic!("lexable"));
+    assert_eq!(
+        source.text,
+        "g (x) => (y) {\n  y = Foo <a = [1,  2]> (x)         \n}"
+    );
+    // A group that the token walk must judge (here for its `#`) is walked token by token.
+    let walked = Source::from_tokens(tokens("g { a = F(r#type) }"), Layout::Compact)
+        .unwrap_or_else(|_| panic!("lexable"));
+    assert_eq!(walked.text, "g { a = F ( type ) }");
+}
+
+#[test]
+fn verbatim_text_blanks_comments_and_refuses_what_tokens_must_judge() {
+    use crate::verbatim::without_comments;
+    let (block, line) = ("/* x /* nested */ y */", "// c");
+    assert_eq!(
+        without_comments(&format!("{{ a {block} b {line}\n d }}")),
+        Some(format!(
+            "{{ a {} b {}\n d }}",
+            " ".repeat(block.len()),
+            " ".repeat(line.len())
+        ))
+    );
+    // Comment markers and `#` inside strings are string contents.
+    assert_eq!(
+        without_comments(r#"{ s = "// /* # $ ' é" }"#).as_deref(),
+        Some(r#"{ s = "// /* # $ ' é" }"#)
+    );
+    for refused in [
+        "{ # }",
+        "{ $x }",
+        "{ 'a' }",
+        r#"{ r"raw" }"#,
+        r#"{ b"bytes" }"#,
+        "{ /// doc\n }",
+        "{ //! doc\n }",
+        "{ /** doc */ }",
+        "{ /*! doc */ }",
+        "{ café }",
+        r#"{ "open }"#,
+        "{ /* open }",
+    ] {
+        assert_eq!(without_comments(refused), None, "{refused}");
+    }
 }
 
 #[test]
@@ -34,7 +87,7 @@ fn faithful_layout_keeps_lines_and_columns() {
 fn spans_cover_the_tokens_of_a_range() {
     let source =
         Source::from_tokens(tokens("y = Foo(x)"), Layout::Compact).unwrap_or_else(|_| panic!());
-    assert_eq!(source.pieces.len(), 6);
+    assert_eq!(source.pieces.len(), 4); // `y`, `=`, `Foo` and the group `(x)`, whole
     assert!(source.spans(4, 7).is_some());
     assert!(
         source.spans(100, 100).is_some(),

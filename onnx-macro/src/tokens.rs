@@ -9,6 +9,8 @@ use std::fmt::{Display, Write};
 
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 
+use crate::verbatim;
+
 /// ONNX text rebuilt from tokens, with the Rust span of every byte range that came from a token.
 pub struct Source {
     /// The ONNX text.
@@ -65,7 +67,8 @@ impl Source {
 #[derive(Clone, Copy, PartialEq)]
 pub enum Layout {
     /// One space between tokens, none where the source has none and it matters (`=>`, `-5`,
-    /// `1.e5`). It asks the compiler for positions only there, which keeps big literals cheap.
+    /// `1.e5`). It asks the compiler for positions only there, which keeps big literals cheap,
+    /// and takes a group's source text whole where [`verbatim`] can vouch for it.
     Compact,
     /// Every token at its own line and column, so that line numbers quoted in messages are the
     /// Rust file's. Used to report errors.
@@ -212,6 +215,14 @@ impl Builder {
             // An invisible group (from a `macro_rules!` fragment): only its contents count.
             Delimiter::None => return self.stream(group.stream()),
         };
+        if self.layout == Layout::Compact
+            && let Some(text) = verbatim::group_text(group)
+        {
+            let from = self.gap(group.span(), Sticky::No);
+            self.source.text.push_str(&text);
+            self.written(from, group.span(), false, Sticky::No);
+            return Ok(());
+        }
         self.piece(open, group.span_open(), false, Sticky::No);
         self.stream(group.stream())?;
         self.piece(close, group.span_close(), false, Sticky::No);

@@ -133,7 +133,8 @@ impl<'a> Lexer<'a> {
         let bytes = self.source.as_bytes();
         let start = self.pos;
         let mut pos = start;
-        while let Some(&b) = bytes.get(pos) {
+        while pos < bytes.len() {
+            let b = bytes[pos];
             if SPACE[b as usize] {
                 pos += 1;
             } else if b == b'#' {
@@ -164,12 +165,13 @@ impl<'a> Lexer<'a> {
         };
         let kind = match first {
             b'A'..=b'Z' | b'a'..=b'z' | b'_' => {
-                self.pos = start
-                    + 1
-                    + bytes[start + 1..]
-                        .iter()
-                        .position(|&b| !IDENT_CONTINUE[b as usize])
-                        .unwrap_or(bytes.len() - start - 1);
+                // Plain indexing: the macros run this unoptimized, where iterator adaptors
+                // cost a call per byte.
+                let mut end = start + 1;
+                while end < bytes.len() && IDENT_CONTINUE[bytes[end] as usize] {
+                    end += 1;
+                }
+                self.pos = end;
                 TokenKind::Ident
             }
             b'0'..=b'9' => self.number()?,
