@@ -212,27 +212,21 @@ impl<'a> Lexer<'a> {
     fn number(&mut self) -> Result<TokenKind, ParseError> {
         let bytes = self.source.as_bytes();
         let start = self.pos;
-        let digits = |pos: &mut usize| {
-            let from = *pos;
-            while bytes.get(*pos).is_some_and(u8::is_ascii_digit) {
-                *pos += 1;
-            }
-            *pos - from
-        };
-        digits(&mut self.pos);
+        let mut pos = digits_end(bytes, start);
         let mut kind = TokenKind::Int;
-        if bytes.get(self.pos) == Some(&b'.') {
-            self.pos += 1;
-            digits(&mut self.pos);
+        if pos < bytes.len() && bytes[pos] == b'.' {
+            pos = digits_end(bytes, pos + 1);
             kind = TokenKind::Float;
         }
-        if matches!(bytes.get(self.pos), Some(b'e' | b'E')) {
-            self.pos += 1;
-            if matches!(bytes.get(self.pos), Some(b'+' | b'-')) {
-                self.pos += 1;
+        if pos < bytes.len() && matches!(bytes[pos], b'e' | b'E') {
+            pos += 1;
+            if pos < bytes.len() && matches!(bytes[pos], b'+' | b'-') {
+                pos += 1;
             }
-            if digits(&mut self.pos) == 0 {
-                let span = Span::new(start as u32, self.pos as u32);
+            let exponent = pos;
+            pos = digits_end(bytes, exponent);
+            if pos == exponent {
+                let span = Span::new(start as u32, pos as u32);
                 return Err(self.error(
                     span,
                     format!(
@@ -243,6 +237,7 @@ impl<'a> Lexer<'a> {
             }
             kind = TokenKind::Float;
         }
+        self.pos = pos;
         Ok(kind)
     }
 
@@ -310,6 +305,15 @@ pub fn text_from_bytes(bytes: &[u8]) -> Result<&str, ParseError> {
 fn hex_bytes(bytes: &[u8]) -> String {
     let shown: Vec<String> = bytes.iter().map(|b| format!("0x{b:02x}")).collect();
     shown.join(" ")
+}
+
+/// The offset of the first byte at or after `from` that is not a decimal digit.
+fn digits_end(bytes: &[u8], from: usize) -> usize {
+    let mut pos = from;
+    while pos < bytes.len() && bytes[pos].is_ascii_digit() {
+        pos += 1;
+    }
+    pos
 }
 
 /// The bytes that continue an identifier: `[A-Za-z0-9_]`. A table, because the lexer asks for
