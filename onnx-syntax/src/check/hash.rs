@@ -3,8 +3,9 @@
 //! std's maps hash with SipHash, which costs over a thousand instructions per name when the
 //! checks run unoptimized, as the proc macros run them in the default dev profile: hashing was a
 //! third of the checks' time on a big literal. These maps hash with FNV-1a and a final mix, a
-//! few instructions per byte. Like std's, each map gets a random key of its own, so that no text
-//! can be written whose names all collide.
+//! few instructions per byte. Like std's, each map gets a random key of its own, which makes
+//! colliding names harder to prepare in advance; FNV is not a keyed hash built to resist
+//! that, and a flood of collisions would make checking slow, never wrong.
 
 use std::cell::Cell;
 use std::hash::{BuildHasher, Hasher, RandomState};
