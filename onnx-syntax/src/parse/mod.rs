@@ -174,7 +174,7 @@ impl<'a> Parser<'a> {
     /// Consumes the next token and returns it.
     fn bump(&mut self) -> Result<Token, ParseError> {
         let token = self.next;
-        if token.kind != TokenKind::Eof {
+        if !matches!(token.kind, TokenKind::Eof) {
             self.prev_end = token.span.end;
             self.next = self.lexer.next_token()?;
         }
