@@ -4,6 +4,8 @@
 //! Rust's lexer has already split the input; joining happens by source position: two tokens with
 //! no gap between them (`=>`, `-5`, `1.e5`) are written without a gap, others with one. The text
 //! keeps the original line and column layout, so positions in messages match the Rust file.
+//! Where a group's source text is certainly its tokens' text ([`verbatim`]), the compact layout
+//! takes that text whole instead of walking the tokens.
 
 use std::fmt::{Display, Write};
 
