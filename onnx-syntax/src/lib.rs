@@ -15,6 +15,7 @@
 pub mod check;
 pub mod dtype;
 mod error;
+pub mod hole;
 pub mod lex;
 pub mod lower;
 pub mod parse;

@@ -6,6 +6,7 @@
 
 use super::{Check, Checker, Diagnostic};
 use crate::dtype::elem_type_by_number;
+use crate::hole::{Site, is_marker};
 use crate::lex::{Lexer, TokenKind};
 use crate::span::Span;
 use crate::syntax::{Tensor, TensorData, TensorValues};
@@ -159,7 +160,15 @@ impl<'t> Checker<'t> {
     }
 
     fn element_count(&mut self, tensor: &Tensor, values: &TensorValues, block: Span) {
-        let found = value_count(values) as u64;
+        // Holes among the dims, or spreads among the values: the count waits for the values.
+        if tensor
+            .holes
+            .iter()
+            .any(|h| h.site == Site::Dims || h.hole.spread)
+        {
+            return;
+        }
+        let found = (value_count(values) + tensor.holes.len()) as u64;
         let mut elements = Some(1u64);
         for &dim in &tensor.dims {
             let Ok(size) = u64::try_from(dim) else {
@@ -246,7 +255,7 @@ impl<'t> Checker<'t> {
                 } else {
                     format!("{name}, whose values are {what}")
                 };
-                let spans = element_spans(self.source, block);
+                let spans = self.value_spans(block);
                 for (k, value) in values.iter().enumerate() {
                     if !fits(value) {
                         let span = spans.get(k).copied().unwrap_or(block);
@@ -266,7 +275,7 @@ impl<'t> Checker<'t> {
                 if !too_big && !source_block.contains('-') {
                     return;
                 }
-                let spans = element_spans(self.source, block);
+                let spans = self.value_spans(block);
                 let name = type_name(tensor.elem_type);
                 let max = if uint32 {
                     u64::from(u32::MAX)
@@ -299,6 +308,16 @@ impl<'t> Checker<'t> {
             }
             _ => {}
         }
+    }
+
+    /// The spans of the values written in the `{…}` block at `block`, without its holes.
+    fn value_spans(&self, block: Span) -> Vec<Span> {
+        let mut spans = element_spans(self.source, block);
+        spans.retain(|&span| {
+            let text = self.text(span).unwrap_or("");
+            !is_marker(text.trim_start_matches('"'))
+        });
+        spans
     }
 
     /// The literal as written at `span`, or else its value.

@@ -1,6 +1,7 @@
 //! Declarations: imported domains, calls to local functions, attribute references.
 //! (Duplicate attributes are in the parent module, shared by nodes and functions.)
 
+use crate::hole::is_marker;
 use std::collections::hash_map::Entry;
 
 use super::hash::{HashMap, HashSet, RandomKey};
@@ -69,6 +70,8 @@ pub(super) fn operator(node: &Node) -> String {
 pub(super) struct Import {
     /// The imported version.
     pub version: i64,
+    /// The version is a hole (`"" : #v`): the checks that depend on it wait for its value.
+    pub deferred: bool,
     /// The operators of a standard domain.
     pub operators: Option<&'static Operators>,
 }
@@ -89,19 +92,25 @@ pub(super) struct Imports<'t> {
 impl<'t> Imports<'t> {
     pub fn new(entries: Vec<&'t OpsetImport>, owner: String) -> Imports<'t> {
         let listed: Vec<&str> = entries.iter().map(|i| i.domain.as_str()).collect();
-        let import = |domain: &str, version| Import {
+        let import = |domain: &str, version, deferred| Import {
             version,
+            deferred,
             operators: operators(domain),
         };
         let mut imports: HashMap<&str, Import> = entries
             .iter()
-            .map(|i| (i.domain.as_str(), import(&i.domain, i.version)))
+            .map(|i| {
+                let deferred = i.version_hole.is_some();
+                (i.domain.as_str(), import(&i.domain, i.version, deferred))
+            })
             .collect();
         for (name, other) in [("", "ai.onnx"), ("ai.onnx", "")] {
             if !imports.contains_key(name)
-                && let Some(&Import { version, .. }) = imports.get(other)
+                && let Some(&Import {
+                    version, deferred, ..
+                }) = imports.get(other)
             {
-                imports.insert(name, import(name, version));
+                imports.insert(name, import(name, version, deferred));
             }
         }
         Imports {
@@ -134,13 +143,17 @@ pub(super) struct LocalFunctions<'t> {
     keys: HashMap<(&'t str, &'t str, &'t str), &'t Function>,
     /// The (name, overload) pairs of each non-standard domain.
     by_domain: HashMap<&'t str, Vec<(&'t str, &'t str)>>,
+    /// Functions are spliced in from Rust (`..#library`): a call may resolve to one of them.
+    open: bool,
 }
 
 impl<'t> LocalFunctions<'t> {
     pub fn new(functions: &'t [Function]) -> LocalFunctions<'t> {
         let mut keys = HashMap::with_capacity_and_hasher(functions.len(), RandomKey::default());
         let mut by_domain: HashMap<&str, Vec<_>> = HashMap::default();
+        let mut open = false;
         for function in functions {
+            open |= is_marker(&function.name.text);
             let (mut domain, mut overload) = ("", "");
             for entry in &function.header {
                 match &entry.value {
@@ -155,7 +168,11 @@ impl<'t> LocalFunctions<'t> {
                 by_domain.entry(domain).or_default().push((name, overload));
             }
         }
-        LocalFunctions { keys, by_domain }
+        LocalFunctions {
+            keys,
+            by_domain,
+            open,
+        }
     }
 
     /// The function a node calls, if it names one of these.
@@ -238,7 +255,7 @@ impl<'t> Checker<'t> {
         if !self.on(Check::UnresolvedFunction) {
             return;
         }
-        let Some(locals) = &self.locals else {
+        let Some(locals) = self.locals.as_ref().filter(|locals| !locals.open) else {
             return;
         };
         let domain = normalize(&node.domain);

@@ -101,10 +101,11 @@ mod structure;
 #[cfg(test)]
 mod tests;
 
+use crate::hole::is_marker;
 use std::collections::hash_map::Entry;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Label};
-pub use schema::Coverage;
+pub use schema::{Coverage, schema_attribute_type};
 
 use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};
 
@@ -650,7 +651,7 @@ fn model_report(model: &Model, source: &str, options: &Options) -> Report {
     checker.refs = RefContext::Forbidden;
     checker.graph(&model.graph);
     checker.finish_imports();
-    for function in &model.functions {
+    for function in spelled_out(&model.functions) {
         let owner = match function_imports(function) {
             Some(own) => (own, format!("function `{}`", function.name.text)),
             None => (
@@ -726,7 +727,7 @@ fn library(functions: &[Function], resolve: bool, source: &str, options: &Option
     if resolve {
         checker.locals = Some(LocalFunctions::new(functions));
     }
-    for function in functions {
+    for function in spelled_out(functions) {
         checker.imports = function_imports(function)
             .map(|own| Imports::new(own, format!("function `{}`", function.name.text)));
         checker.function(function);
@@ -773,6 +774,11 @@ fn nodes_report(nodes: &[Node], source: &str, options: &Options) -> Report {
     checker.types.pop();
     checker.frames.pop();
     checker.finish()
+}
+
+/// The functions written out, without those spliced in from Rust (`#f`, `..#library`).
+fn spelled_out(functions: &[Function]) -> impl Iterator<Item = &Function> {
+    functions.iter().filter(|f| !is_marker(&f.name.text))
 }
 
 /// The entries of a model's `opset_import`, in order.
@@ -942,6 +948,11 @@ impl<'t> Checker<'t> {
     }
 
     fn node(&mut self, node: &'t Node, index: usize) {
+        // Nodes spliced in from Rust (`#node`, `..#nodes`): nothing is known of them; the frame
+        // knows they may define names.
+        if is_marker(&node.op_type) {
+            return;
+        }
         for input in &node.inputs {
             self.use_value(input);
         }

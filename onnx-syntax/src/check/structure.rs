@@ -10,6 +10,7 @@ use std::collections::hash_map::Entry;
 
 use super::hash::{HashMap, RandomKey};
 use super::{Check, Checker, Diagnostic};
+use crate::hole::is_marker;
 use crate::span::Span;
 use crate::syntax::{Function, Graph, Name, Node};
 
@@ -29,6 +30,9 @@ pub(super) struct Frame<'t> {
     defs: HashMap<&'t str, Def>,
     /// The index of the node being checked; `usize::MAX` once all nodes are done.
     pub current: usize,
+    /// Holes of a macro literal define names here that are not known yet (a name that is a
+    /// hole, or spliced nodes), so a name found nowhere may still be defined.
+    open: bool,
 }
 
 /// Where a used name is defined, as seen from the current node.
@@ -46,14 +50,22 @@ impl<'t> Frame<'t> {
         Frame {
             defs: HashMap::with_capacity_and_hasher(capacity, RandomKey::default()),
             current: 0,
+            open: false,
         }
+    }
+
+    /// Notes a defining name that may be a hole.
+    fn defines(&mut self, name: &str) {
+        self.open |= is_marker(name);
     }
 
     /// Records the outputs of `nodes` after whatever the frame already defines. Redefinitions
     /// keep the first definition; they are reported when their node is checked.
     fn add_nodes(&mut self, nodes: &'t [Node]) {
         for (index, node) in nodes.iter().enumerate() {
+            self.defines(&node.op_type);
             for (slot, output) in node.outputs.iter().enumerate() {
+                self.defines(&output.text);
                 if !output.text.is_empty() {
                     self.defs.entry(&output.text).or_insert(Def {
                         position: index + 1,
@@ -94,6 +106,7 @@ impl<'t> Checker<'t> {
         let mut initializers: HashMap<&'t str, Span> = HashMap::default();
         for (slot, decl) in graph.inputs.iter().enumerate() {
             let name = &decl.info.name;
+            frame.defines(&name.text);
             if name.text.is_empty() {
                 continue;
             }
@@ -113,6 +126,7 @@ impl<'t> Checker<'t> {
         }
         for (slot, decl) in graph.locals.iter().enumerate() {
             let name = &decl.info.name;
+            frame.defines(&name.text);
             if decl.initializer.is_none() || name.text.is_empty() {
                 continue;
             }
@@ -140,6 +154,7 @@ impl<'t> Checker<'t> {
         let mut frame = Frame::with_capacity(function.inputs.len() + function.nodes.len());
         for (slot, input) in function.inputs.iter().enumerate() {
             let name = &input.name;
+            frame.defines(&name.text);
             if name.text.is_empty() {
                 continue;
             }
@@ -185,16 +200,22 @@ impl<'t> Checker<'t> {
         later.map_or(Resolution::Missing, Resolution::Later)
     }
 
+    /// True when a name found nowhere cannot be defined elsewhere: the context is known, and no
+    /// hole in scope defines names.
+    fn closed(&self) -> bool {
+        !self.free && !self.frames.iter().any(|frame| frame.open)
+    }
+
     /// A node input: defined before, and somewhere.
     pub(super) fn use_value(&mut self, name: &'t Name) {
-        if name.text.is_empty() {
+        if name.text.is_empty() || is_marker(&name.text) {
             return;
         }
         match self.resolve(&name.text) {
             Resolution::Visible => {}
             Resolution::Later(definition) => self.used_too_early(name, definition),
             Resolution::Missing => {
-                if !self.free && self.on(Check::UndefinedValue) {
+                if self.closed() && self.on(Check::UndefinedValue) {
                     self.report(Diagnostic::new(
                         Some(Check::UndefinedValue),
                         name.span,
@@ -272,14 +293,14 @@ impl<'t> Checker<'t> {
             frame.current = usize::MAX;
         }
         for output in outputs {
-            if output.text.is_empty() {
+            if output.text.is_empty() || is_marker(&output.text) {
                 continue;
             }
             match self.resolve(&output.text) {
                 Resolution::Visible => {}
                 Resolution::Later(definition) => self.used_too_early(output, definition),
                 Resolution::Missing => {
-                    if !self.free && self.on(Check::UnproducedOutput) {
+                    if self.closed() && self.on(Check::UnproducedOutput) {
                         let sources = if what == "graph" {
                             "no input, initializer or node"
                         } else {

@@ -79,6 +79,7 @@ impl Token {
 /// assert_eq!(kinds.len(), 6);
 /// assert_eq!(kinds[1], TokenKind::Punct(b'='));
 /// ```
+#[derive(Clone)]
 pub struct Lexer<'a> {
     source: &'a str,
     pos: usize,

@@ -10,6 +10,7 @@ use onnx_runtime_types::{
     type_proto,
 };
 
+use crate::hole::ListHoles;
 use crate::syntax::{
     AttrValue, Attribute, DimValue, Function, FunctionAttribute, FunctionHeaderValue, Graph, Model,
     ModelHeaderValue, Node, OpsetImport, Shape, Tensor, TensorData, TensorValues, Type, TypeKind,
@@ -40,6 +41,8 @@ pub fn model(model: Model) -> ModelProto {
             ModelHeaderValue::MetadataProps(props) => {
                 proto.metadata_props.extend(string_pairs(props))
             }
+            // The code generator sets these from the tree's header, after lowering.
+            ModelHeaderValue::IrVersionHole(_) | ModelHeaderValue::ModelVersionHole(_) => {}
         }
     }
     proto.graph = Some(graph(model.graph));
@@ -178,6 +181,9 @@ pub fn attribute(attr: Attribute) -> AttributeProto {
         r#type: attr.ty.map(|ty| ty as i32),
         ..AttributeProto::default()
     };
+    if !attr.holes.is_empty() {
+        proto.doc_string = Some(ListHoles::note(&attr.holes));
+    }
     let Some(value) = attr.value else {
         return proto;
     };
@@ -196,6 +202,7 @@ pub fn attribute(attr: Attribute) -> AttributeProto {
         AttrValue::Graphs(v) => proto.graphs = v.into_iter().map(graph).collect(),
         AttrValue::TypeProtos(v) => proto.type_protos = v.into_iter().map(type_proto).collect(),
         AttrValue::EmptyList => {}
+        AttrValue::Hole(hole) => proto.doc_string = Some(hole.marker()),
     }
     proto
 }
@@ -213,6 +220,7 @@ pub fn tensor(tensor: Tensor) -> TensorProto {
         dims: tensor.dims,
         data_type: Some(tensor.elem_type),
         name: Some(tensor.name),
+        doc_string: (!tensor.holes.is_empty()).then(|| ListHoles::note(&tensor.holes)),
         ..TensorProto::default()
     };
     match tensor.data {

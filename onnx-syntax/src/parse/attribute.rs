@@ -4,12 +4,17 @@ use super::Parser;
 use super::literal::{LitKind, Word, classify_word};
 use crate::dtype::starts_type;
 use crate::error::ParseError;
+use crate::hole::{ListHole, Site};
 use crate::lex::TokenKind;
 use crate::span::Span;
 use crate::syntax::{AttrType, AttrValue, Attribute, FunctionAttribute, Name};
 
 /// An attribute annotation: the type keyword after `:` and its span.
 type Annotation = Option<(AttrType, Span)>;
+
+/// An attribute's type (`None` where the value does not say), its value, and the holes among a
+/// list's elements.
+type TypedValue = (Option<AttrType>, AttrValue, Vec<ListHole>);
 
 impl Parser<'_> {
     /// attr-list ::= '<' attribute (',' attribute)* '>'
@@ -29,12 +34,13 @@ impl Parser<'_> {
         };
         let annotation = self.annotation()?;
         self.expect_punct(b'=')?;
-        let (ty, value) = self.attr_value(annotation)?;
+        let (ty, value, holes) = self.attr_value(annotation)?;
         Ok(Attribute {
             name,
             annotation,
             ty,
             value: Some(value),
+            holes,
             span: self.since(token.span),
         })
     }
@@ -49,11 +55,11 @@ impl Parser<'_> {
             return Ok(FunctionAttribute::Name(name));
         }
         let annotation = self.annotation()?;
-        let (ty, value) = if self.eat_punct(b'=')? {
-            let (ty, value) = self.attr_value(annotation)?;
-            (ty, Some(value))
+        let (ty, value, holes) = if self.eat_punct(b'=')? {
+            let (ty, value, holes) = self.attr_value(annotation)?;
+            (ty, Some(value), holes)
         } else {
-            (annotation.map(|(ty, _)| ty), None)
+            (annotation.map(|(ty, _)| ty), None, Vec::new())
         };
         let span = self.since(name.span);
         Ok(FunctionAttribute::Proto(Attribute {
@@ -61,6 +67,7 @@ impl Parser<'_> {
             annotation,
             ty,
             value,
+            holes,
             span,
         }))
     }
@@ -89,19 +96,20 @@ impl Parser<'_> {
 
     /// attr-value ::= '[' (single (',' single)*)? ']' | single
     ///
-    /// Returns the attribute's type (`None` for an `@ref` without annotation) and its value.
-    fn attr_value(
-        &mut self,
-        annotation: Annotation,
-    ) -> Result<(Option<AttrType>, AttrValue), ParseError> {
+    /// Returns the attribute's type (`None` for an `@ref` or a hole without annotation), its
+    /// value, and the holes among a list's elements.
+    fn attr_value(&mut self, annotation: Annotation) -> Result<TypedValue, ParseError> {
         if self.at_punct(b'[') {
             return self.list_value(annotation);
         }
         let expected = annotation.map(|(ty, _)| ty);
+        if let Some(hole) = self.one_hole()? {
+            return Ok((expected, AttrValue::Hole(hole), Vec::new()));
+        }
         let (value, span) = self.single_value(expected == Some(AttrType::Float))?;
         let Some(ty) = value_type(&value) else {
             // A reference takes its type from the annotation, whatever it is.
-            return Ok((expected, value));
+            return Ok((expected, value, Vec::new()));
         };
         if let Some((annotated, _)) = annotation
             && annotated != ty
@@ -115,24 +123,34 @@ impl Parser<'_> {
                 ),
             ));
         }
-        Ok((Some(ty), value))
+        Ok((Some(ty), value, Vec::new()))
     }
 
     /// A list value. Its element type is the annotation's, or else the first element's.
     ///
     /// As in the reference, a single-value annotation names the element type: `a: int = [1, 2]`
     /// is INTS. Only an empty list needs a list annotation.
-    fn list_value(
-        &mut self,
-        annotation: Annotation,
-    ) -> Result<(Option<AttrType>, AttrValue), ParseError> {
+    fn list_value(&mut self, annotation: Annotation) -> Result<TypedValue, ParseError> {
         let open = self.bump()?;
         let mut element = annotation.map(|(ty, _)| list_element(ty).unwrap_or(ty));
         // Elements go straight into the list of their type: no vector of single values.
         let mut list = element.map(empty_list);
         let mut len = 0;
+        let mut holes = Vec::new();
         if !self.at_punct(b']') {
             loop {
+                if let Some(hole) = self.at_hole() {
+                    self.bump()?;
+                    holes.push(ListHole {
+                        hole,
+                        site: Site::Values,
+                        index: len,
+                    });
+                    if !self.eat_punct(b',')? {
+                        break;
+                    }
+                    continue;
+                }
                 if self.at_punct(b'[') {
                     return Err(
                         self.error(self.peek().span, "lists of attribute values do not nest")
@@ -172,16 +190,21 @@ impl Parser<'_> {
             }
         }
         self.expect_punct(b']')?;
-        let Some(element) =
-            element.filter(|_| len > 0 || annotation.is_some_and(|(ty, _)| ty.is_list()))
-        else {
+        if element.is_none() && !holes.is_empty() {
+            // Holes only: the schema or the Rust values give the type.
+            return Ok((None, AttrValue::EmptyList, holes));
+        }
+        let Some(element) = element.filter(|_| {
+            len > 0 || !holes.is_empty() || annotation.is_some_and(|(ty, _)| ty.is_list())
+        }) else {
             return Err(self.error(
                 self.since(open.span),
                 "an empty list needs a list type annotation, such as `name: ints = []`",
             ));
         };
         let list_type = element.list_of().unwrap_or(element);
-        Ok((Some(list_type), list.unwrap_or_else(|| empty_list(element))))
+        let value = list.unwrap_or_else(|| empty_list(element));
+        Ok((Some(list_type), value, holes))
     }
 
     /// One value: a literal, a type or tensor constant, a graph, or an `@ref`.

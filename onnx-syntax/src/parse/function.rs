@@ -2,9 +2,38 @@
 
 use super::Parser;
 use crate::error::ParseError;
-use crate::syntax::{Function, FunctionHeaderEntry, FunctionHeaderValue};
+use crate::lex::unescape;
+use crate::syntax::{Function, FunctionHeaderEntry, FunctionHeaderValue, Name};
 
 impl Parser<'_> {
+    /// function* up to the end of input. In a macro literal, a hole here (`#f`, `..#library`)
+    /// stands for functions from Rust: a placeholder function whose name is the hole's marker.
+    pub(super) fn functions_to_end(&mut self) -> Result<Vec<Function>, ParseError> {
+        let mut functions = Vec::new();
+        while !self.at_end() {
+            if self.at_hole().is_some() {
+                let token = self.bump()?;
+                let name = Name {
+                    text: unescape(self.text(token)).into_owned(),
+                    span: token.span,
+                };
+                functions.push(Function {
+                    header: Vec::new(),
+                    name,
+                    attributes: Vec::new(),
+                    inputs: Vec::new(),
+                    outputs: Vec::new(),
+                    value_infos: Vec::new(),
+                    nodes: Vec::new(),
+                    span: token.span,
+                });
+                continue;
+            }
+            functions.push(self.parse_function()?);
+        }
+        Ok(functions)
+    }
+
     /// function ::= fn-header? name fn-attrs? fn-io '=>' fn-io fn-value-infos? node-list
     pub(super) fn parse_function(&mut self) -> Result<Function, ParseError> {
         let start = self.peek().span;

@@ -234,6 +234,16 @@ impl Parser<'_> {
 
     /// "expected an integer, found a float" and the like.
     pub(super) fn kind_error(&self, literal: Literal, what: &str) -> ParseError {
+        let token = Token {
+            kind: TokenKind::Str,
+            span: literal.span,
+            joined: false,
+        };
+        if literal.kind == LitKind::Str && self.hole_in(token).is_some() {
+            let message =
+                format!("expected {what}, found a Rust value `#…`, which cannot stand here");
+            return self.error(literal.span, message);
+        }
         let found = match literal.kind {
             LitKind::Int => "an integer",
             LitKind::Float => "a float",

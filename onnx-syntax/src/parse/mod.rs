@@ -13,6 +13,7 @@ mod tensor;
 mod types;
 
 use crate::error::ParseError;
+use crate::hole::Hole;
 use crate::lex::{Lexer, Token, TokenKind, unescape};
 use crate::span::Span;
 use crate::syntax::{Function, Graph, Model, Name, Node};
@@ -41,6 +42,8 @@ pub struct Parser<'a> {
     next: Token,
     prev_end: u32,
     depth: u32,
+    /// Whether hole markers (see [`crate::hole`]) are holes rather than strings.
+    holes: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -57,7 +60,24 @@ impl<'a> Parser<'a> {
             next,
             prev_end: 0,
             depth: 0,
+            holes: false,
         })
+    }
+
+    /// A parser of a macro literal, where hole markers stand for Rust values (see
+    /// [`crate::hole`]). Only the macros make one.
+    ///
+    /// ```
+    /// use onnx_syntax::parse::Parser;
+    /// use onnx_syntax::syntax::AttrValue;
+    /// let node = Parser::with_holes("y = Elu <alpha = \"\u{E000}0\"> (x)")?.node()?;
+    /// assert!(matches!(node.attributes[0].value, Some(AttrValue::Hole(_))));
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
+    pub fn with_holes(source: &'a str) -> Result<Parser<'a>, ParseError> {
+        let mut parser = Parser::new(source)?;
+        parser.holes = true;
+        Ok(parser)
     }
 
     /// Parses a whole model (`<header>? graph function*`) up to the end of input.
@@ -133,11 +153,7 @@ impl<'a> Parser<'a> {
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
     pub fn functions(mut self) -> Result<Vec<Function>, ParseError> {
-        let mut functions = Vec::new();
-        while !self.at_end() {
-            functions.push(self.parse_function()?);
-        }
-        Ok(functions)
+        self.functions_to_end()
     }
 
     /// Parses nodes until the end of input (a node sequence without braces).
@@ -150,7 +166,7 @@ impl<'a> Parser<'a> {
     pub fn nodes(mut self) -> Result<Vec<Node>, ParseError> {
         let mut nodes = Vec::new();
         while !self.at_end() {
-            nodes.push(self.parse_node()?);
+            nodes.push(self.node_or_hole()?);
         }
         Ok(nodes)
     }
@@ -179,6 +195,40 @@ impl<'a> Parser<'a> {
             self.next = self.lexer.next_token()?;
         }
         Ok(token)
+    }
+
+    /// The hole that comes next, if holes are enabled and one does.
+    fn at_hole(&self) -> Option<Hole> {
+        self.hole_in(self.next)
+    }
+
+    /// The hole that `token` is, if holes are enabled and it is one.
+    fn hole_in(&self, token: Token) -> Option<Hole> {
+        if !self.holes || token.kind != TokenKind::Str {
+            return None;
+        }
+        let text = self.text(token);
+        Hole::from_marker(text.get(1..text.len() - 1)?)
+    }
+
+    /// Consumes a hole that stands for one value, if one comes next; a spread is an error here.
+    fn one_hole(&mut self) -> Result<Option<Hole>, ParseError> {
+        match self.at_hole() {
+            None => Ok(None),
+            Some(hole) if hole.spread => Err(self.error(
+                self.next.span,
+                "a spread `..#` stands for several values and cannot stand here",
+            )),
+            Some(hole) => {
+                self.bump()?;
+                Ok(Some(hole))
+            }
+        }
+    }
+
+    /// The token after the next one.
+    fn peek_second(&self) -> Result<Token, ParseError> {
+        self.lexer.clone().next_token()
     }
 
     fn at_end(&self) -> bool {
@@ -331,6 +381,9 @@ impl<'a> Parser<'a> {
 
     /// How a token reads in an error message.
     fn describe(&self, token: Token) -> String {
+        if self.hole_in(token).is_some() {
+            return "a Rust value `#…`".to_owned();
+        }
         let text = shorten(self.text(token));
         match token.kind {
             TokenKind::Eof => "end of input".to_owned(),

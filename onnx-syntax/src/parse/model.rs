@@ -13,10 +13,7 @@ impl Parser<'_> {
             Vec::new()
         };
         let graph = self.parse_graph()?;
-        let mut functions = Vec::new();
-        while !self.at_end() {
-            functions.push(self.parse_function()?);
-        }
+        let functions = self.functions_to_end()?;
         Ok(Model {
             header,
             graph,
@@ -31,7 +28,10 @@ impl Parser<'_> {
             let key = p.ident("a model header key")?;
             p.expect_punct(b':')?;
             let value = match p.text(key) {
-                "ir_version" => ModelHeaderValue::IrVersion(p.int("an integer IR version")?),
+                "ir_version" => match p.one_hole()? {
+                    Some(hole) => ModelHeaderValue::IrVersionHole(hole),
+                    None => ModelHeaderValue::IrVersion(p.int("an integer IR version")?),
+                },
                 "opset_import" => ModelHeaderValue::OpsetImport(p.opset_list()?),
                 "producer_name" => {
                     ModelHeaderValue::ProducerName(p.string("a quoted producer name")?)
@@ -40,9 +40,10 @@ impl Parser<'_> {
                     ModelHeaderValue::ProducerVersion(p.string("a quoted producer version")?)
                 }
                 "domain" => ModelHeaderValue::Domain(p.string("a quoted domain")?),
-                "model_version" => {
-                    ModelHeaderValue::ModelVersion(p.int("an integer model version")?)
-                }
+                "model_version" => match p.one_hole()? {
+                    Some(hole) => ModelHeaderValue::ModelVersionHole(hole),
+                    None => ModelHeaderValue::ModelVersion(p.int("an integer model version")?),
+                },
                 "doc_string" => ModelHeaderValue::DocString(p.string("a quoted doc string")?),
                 "metadata_props" => {
                     p.expect_punct(b'[')?;
@@ -77,10 +78,15 @@ impl Parser<'_> {
             let start = p.peek().span;
             let domain = p.string("a quoted opset domain")?;
             p.expect_punct(b':')?;
-            let version = p.int("an integer opset version")?;
+            let version_hole = p.one_hole()?;
+            let version = match version_hole {
+                Some(_) => 0,
+                None => p.int("an integer opset version")?,
+            };
             Ok(OpsetImport {
                 domain,
                 version,
+                version_hole,
                 span: p.since(start),
             })
         })?;

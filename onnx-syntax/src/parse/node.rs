@@ -2,7 +2,7 @@
 
 use super::Parser;
 use crate::error::ParseError;
-use crate::lex::TokenKind;
+use crate::lex::{TokenKind, unescape};
 use crate::span::Span;
 use crate::syntax::{Name, Node};
 
@@ -15,10 +15,34 @@ impl Parser<'_> {
             if !self.at_node_start() {
                 return Err(self.expected("a node or `}`"));
             }
-            nodes.push(self.parse_node()?);
+            nodes.push(self.node_or_hole()?);
         }
         self.bump()?;
         Ok(nodes)
+    }
+
+    /// A node, or in a macro literal a hole standing for nodes from Rust (`#node`, `..#nodes`):
+    /// a placeholder node whose operator is the hole's marker. A hole followed by `=` or `,` is
+    /// an output name instead.
+    pub(super) fn node_or_hole(&mut self) -> Result<Node, ParseError> {
+        if self.at_hole().is_none() || {
+            let after = self.peek_second()?;
+            after.is_punct(b'=') || after.is_punct(b',')
+        } {
+            return self.parse_node();
+        }
+        let token = self.bump()?;
+        Ok(Node {
+            label: None,
+            outputs: Vec::new(),
+            domain: String::new(),
+            op_type: unescape(self.text(token)).into_owned(),
+            op_span: token.span,
+            overload: None,
+            attributes: Vec::new(),
+            inputs: Vec::new(),
+            span: token.span,
+        })
     }
 
     /// True if a node can start here: a label, an output, or the `=` of a node without outputs.

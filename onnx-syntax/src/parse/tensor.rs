@@ -5,6 +5,7 @@ use super::Parser;
 use super::literal::LitKind;
 use crate::dtype::{Storage, elem_type_by_number};
 use crate::error::ParseError;
+use crate::hole::{Hole, ListHole, Site};
 use crate::lex::TokenKind;
 use crate::span::Span;
 use crate::syntax::{
@@ -23,20 +24,21 @@ impl Parser<'_> {
                 ),
             ));
         };
-        let (elem_type, dims) = self.tensor_type(ty)?;
-        let data = self.tensor_data(elem_type)?;
+        let (elem_type, dims, mut holes) = self.tensor_type(ty)?;
+        let data = self.tensor_data(elem_type, &mut holes)?;
         Ok(Tensor {
             elem_type,
             dims,
             name: info.name.text.clone(),
             data,
+            holes,
             span: ty.span.to(self.since(eq)),
         })
     }
 
     /// The rest of an attribute tensor after its type: `name? '='? data?`.
     pub(super) fn attribute_tensor(&mut self, ty: Type) -> Result<Tensor, ParseError> {
-        let (elem_type, dims) = self.tensor_type(&ty)?;
+        let (elem_type, dims, mut holes) = self.tensor_type(&ty)?;
         let name = if self.peek().kind == TokenKind::Ident {
             let token = self.bump()?;
             self.text(token).to_owned()
@@ -44,12 +46,13 @@ impl Parser<'_> {
             String::new()
         };
         self.eat_punct(b'=')?;
-        let data = self.tensor_data(elem_type)?;
+        let data = self.tensor_data(elem_type, &mut holes)?;
         Ok(Tensor {
             elem_type,
             dims,
             name,
             data,
+            holes,
             span: self.since(ty.span),
         })
     }
@@ -60,8 +63,9 @@ impl Parser<'_> {
         next.is_punct(b'{') || next.is_punct(b'=') || next.kind == TokenKind::Ident
     }
 
-    /// The element type and numeric dims of a tensor constant's type.
-    fn tensor_type(&self, ty: &Type) -> Result<(ElemType, Vec<i64>), ParseError> {
+    /// The element type and numeric dims of a tensor constant's type, and the holes among the
+    /// dims (macro literals only).
+    fn tensor_type(&self, ty: &Type) -> Result<(ElemType, Vec<i64>, Vec<ListHole>), ParseError> {
         let TypeKind::Tensor(elem_type, shape) = &ty.kind else {
             return Err(self.error(
                 ty.span,
@@ -74,21 +78,38 @@ impl Parser<'_> {
                 "a tensor constant needs a known shape: `[]` has unknown rank",
             ));
         };
-        let dims = shape
-            .iter()
-            .map(|dim| match dim.value {
-                DimValue::Value(n) => Ok(n),
-                _ => Err(self.error(dim.span, "the dims of a tensor constant must be integers")),
-            })
-            .collect::<Result<_, _>>()?;
-        Ok((*elem_type, dims))
+        let mut dims = Vec::with_capacity(shape.len());
+        let mut holes = Vec::new();
+        for dim in shape {
+            match &dim.value {
+                DimValue::Value(n) => dims.push(*n),
+                DimValue::Param(marker) if self.holes && Hole::from_marker(marker).is_some() => {
+                    holes.extend(Hole::from_marker(marker).map(|hole| ListHole {
+                        hole,
+                        site: Site::Dims,
+                        index: dims.len(),
+                    }));
+                }
+                _ => {
+                    return Err(
+                        self.error(dim.span, "the dims of a tensor constant must be integers")
+                    );
+                }
+            }
+        }
+        Ok((*elem_type, dims, holes))
     }
 
-    /// `{ literal, … }`, `[ "key": "value", … ]` (external data), or nothing.
-    fn tensor_data(&mut self, elem_type: ElemType) -> Result<TensorData, ParseError> {
+    /// `{ literal, … }`, `[ "key": "value", … ]` (external data), or nothing. Holes among the
+    /// values are added to `holes`.
+    fn tensor_data(
+        &mut self,
+        elem_type: ElemType,
+        holes: &mut Vec<ListHole>,
+    ) -> Result<TensorData, ParseError> {
         if self.at_punct(b'{') {
             let open = self.bump()?;
-            let values = self.tensor_values(elem_type)?;
+            let values = self.tensor_values(elem_type, holes)?;
             self.expect_punct(b'}')?;
             Ok(TensorData::Values(values, self.since(open.span)))
         } else if self.at_punct(b'[') {
@@ -102,16 +123,41 @@ impl Parser<'_> {
         }
     }
 
-    /// The comma-separated literals inside `{…}`, converted for the element type.
-    fn tensor_values(&mut self, elem_type: ElemType) -> Result<TensorValues, ParseError> {
+    /// The comma-separated literals inside `{…}`, converted for the element type. Holes (macro
+    /// literals only) are added to `holes`, each after the values written before it.
+    fn tensor_values(
+        &mut self,
+        elem_type: ElemType,
+        holes: &mut Vec<ListHole>,
+    ) -> Result<TensorValues, ParseError> {
         let storage = elem_type_by_number(elem_type).map_or(Storage::Float, |t| t.storage);
         macro_rules! values {
             ($variant:ident, $convert:expr) => {{
                 let convert = $convert;
-                TensorValues::$variant(self.comma_list(b'}', true, |p| {
-                    let literal = p.literal("a tensor element")?;
-                    convert(p, literal)
-                })?)
+                let mut values = Vec::new();
+                if !(self.at_punct(b'}')) {
+                    loop {
+                        match self.at_hole() {
+                            Some(hole) => {
+                                self.bump()?;
+                                let index = values.len();
+                                holes.push(ListHole {
+                                    hole,
+                                    site: Site::Values,
+                                    index,
+                                });
+                            }
+                            None => {
+                                let literal = self.literal("a tensor element")?;
+                                values.push(convert(self, literal)?);
+                            }
+                        }
+                        if !self.eat_punct(b',')? {
+                            break;
+                        }
+                    }
+                }
+                TensorValues::$variant(values)
             }};
         }
         Ok(match storage {

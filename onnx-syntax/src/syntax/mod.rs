@@ -3,6 +3,7 @@
 //! Literal values are already converted for the context they appear in (a tensor's element type
 //! or an attribute's annotation), so lowering never fails and the checks can inspect typed data.
 
+use crate::hole::{Hole, ListHole};
 use crate::span::Span;
 
 /// A name: a plain identifier or a quoted string, with escapes resolved.
@@ -83,6 +84,10 @@ pub enum ModelHeaderValue {
     DocString(String),
     /// `metadata_props: ["k" : "v", …]` (appends)
     MetadataProps(Vec<(String, String)>),
+    /// `ir_version: #v` in a macro literal: the value comes from Rust.
+    IrVersionHole(Hole),
+    /// `model_version: #v` in a macro literal: the value comes from Rust.
+    ModelVersionHole(Hole),
 }
 
 /// `"domain" : version` in an `opset_import` list.
@@ -99,8 +104,10 @@ pub enum ModelHeaderValue {
 pub struct OpsetImport {
     /// The domain (`""` is the default ONNX domain).
     pub domain: String,
-    /// The imported version.
+    /// The imported version (0 when it is a hole).
     pub version: i64,
+    /// `"" : #v` in a macro literal: the version comes from Rust.
+    pub version_hole: Option<Hole>,
     /// The span of the whole entry.
     pub span: Span,
 }
@@ -279,6 +286,8 @@ pub struct Tensor {
     pub name: String,
     /// The data, if any was written.
     pub data: TensorData,
+    /// Holes among the dims and the data (macro literals only), in text order.
+    pub holes: Vec<ListHole>,
     /// The whole constant, type included.
     pub span: Span,
 }
@@ -381,6 +390,8 @@ pub struct Attribute {
     pub ty: Option<AttrType>,
     /// The value; `None` only in a function attribute list (`F <a: float>`).
     pub value: Option<AttrValue>,
+    /// Holes among the elements of a list value (macro literals only), in text order.
+    pub holes: Vec<ListHole>,
     /// The whole attribute.
     pub span: Span,
 }
@@ -536,8 +547,10 @@ pub enum AttrValue {
     Graphs(Vec<Graph>),
     /// TYPE_PROTOS
     TypeProtos(Vec<Type>),
-    /// An empty `[]` of a type with no list syntax (`sparse_tensors`).
+    /// An empty `[]` of a type with no list syntax (`sparse_tensors`), or a list of holes only.
     EmptyList,
+    /// `#a` in a macro literal: the whole value comes from Rust.
+    Hole(Hole),
 }
 
 /// A function: `<header> name <attributes> (inputs) => (outputs) <value infos> { nodes }`.

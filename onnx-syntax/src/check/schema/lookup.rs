@@ -42,9 +42,26 @@ impl<'t> Checker<'t> {
         node: &'t Node,
         import: Option<Import>,
     ) -> Option<&'static Schema> {
-        let Import { version, operators } = import?;
+        let Import {
+            version,
+            deferred,
+            operators,
+        } = import?;
         // Other domains than the standard ones are not checked here.
         let versions = operators?.get(node.op_type.as_str()).map(Vec::as_slice);
+        if deferred {
+            // The version is a hole: the schema is chosen when its value is known, but an
+            // operator that no version has is misspelt whatever the value.
+            if versions.is_none() && self.on(Check::UnknownOperator) {
+                let message = unknown(table()?, node, i64::MAX);
+                self.report(Diagnostic::new(
+                    Some(Check::UnknownOperator),
+                    node.op_span,
+                    message,
+                ));
+            }
+            return None;
+        }
         let found = match versions {
             Some(versions) => Some(at_version(versions, version)?),
             None => None, // not in this standard domain at all

@@ -29,7 +29,7 @@ pub(super) use types::TypeScopes;
 
 use super::declarations::Import;
 use super::{Check, Checker};
-use crate::syntax::Node;
+use crate::syntax::{AttrType, Node};
 
 /// The checks of this module; when all are off, nothing is looked up.
 const CHECKS: [Check; 7] = [
@@ -68,4 +68,28 @@ impl<'t> Checker<'t> {
 /// The operators of a standard domain (by either name of the default domain).
 pub(super) fn operators(domain: &str) -> Option<&'static Operators> {
     table::table()?.domain(domain)
+}
+
+/// The type that the schema of `op_type` in the standard domain `domain`, at opset `version`,
+/// gives its attribute `name`; `None` if no standard schema in effect there has that attribute.
+///
+/// ```
+/// use onnx_syntax::check::schema_attribute_type;
+/// use onnx_syntax::syntax::AttrType;
+/// assert_eq!(schema_attribute_type("", "LeakyRelu", 21, "alpha"), Some(AttrType::Float));
+/// assert_eq!(schema_attribute_type("ai.onnx", "Transpose", 21, "perm"), Some(AttrType::Ints));
+/// assert_eq!(schema_attribute_type("", "LeakyRelu", 21, "beta"), None);
+/// assert_eq!(schema_attribute_type("com.example", "Foo", 1, "a"), None);
+/// ```
+pub fn schema_attribute_type(
+    domain: &str,
+    op_type: &str,
+    version: i64,
+    name: &str,
+) -> Option<AttrType> {
+    let versions = table::table()?.versions(table::table_domain(domain), op_type)?;
+    match lookup::at_version(versions, version)? {
+        lookup::AtVersion::Found(schema) => schema.attribute(name).map(|spec| spec.ty),
+        _ => None,
+    }
 }

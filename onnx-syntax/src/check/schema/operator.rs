@@ -6,6 +6,7 @@ use super::similar::closest;
 use super::table::{Arity, AttributeSpec, Formal, Schema, table};
 use crate::check::declarations::operator;
 use crate::check::{Check, Checker, Diagnostic};
+use crate::hole::is_spread;
 use crate::span::Span;
 use crate::syntax::{AttrType, AttrValue, Attribute, Name, Node, TypeKind};
 
@@ -82,8 +83,11 @@ impl<'t> Checker<'t> {
             ),
         ];
         for (side, operands, formals, min, max) in sides {
+            // A spread (`..#xs`) stands for any number of operands: the count is not known, and
+            // the operands after it are at unknown positions.
+            let spread = operands.iter().position(|o| is_spread(&o.text));
             let count = operands.len();
-            if count < min || count > max {
+            if spread.is_none() && (count < min || count > max) {
                 let verb = match side {
                     Side::Input => "takes",
                     Side::Output => "produces",
@@ -104,7 +108,8 @@ impl<'t> Checker<'t> {
                     message,
                 ));
             }
-            for (index, operand) in operands.iter().enumerate() {
+            let known = &operands[..spread.unwrap_or(count)];
+            for (index, operand) in known.iter().enumerate() {
                 let Some(formal) = formal_at(formals, index) else {
                     break;
                 };

@@ -12,6 +12,7 @@ use super::operator::{bounds, covering};
 use super::similar::closest;
 use crate::check::declarations::{backticks, list, operator};
 use crate::check::{Check, Checker, Diagnostic};
+use crate::hole::is_spread;
 use crate::syntax::{Attribute, Function, FunctionAttribute, Name, Node};
 
 /// A declared attribute of a function: its name, and its typed entry if it has one.
@@ -40,7 +41,8 @@ impl<'t> Checker<'t> {
             ("output", &node.outputs, function.outputs.len()),
         ];
         for (noun, operands, declared) in sides {
-            if operands.len() <= declared {
+            // A spread (`..#xs`) may stand for no operand at all.
+            if operands.len() <= declared || operands.iter().any(|o| is_spread(&o.text)) {
                 continue;
             }
             let message = format!(
