@@ -35,10 +35,17 @@ pub use onnx_macro::{
     include_onnx, onnx, onnx_function, onnx_functions, onnx_graph, onnx_node, onnx_nodes,
 };
 
+pub mod interpolate;
+
 /// What the macros' expansions call. Not public API: it may change in any release.
 #[doc(hidden)]
 pub mod __private {
     use prost::Message;
+
+    pub use crate::interpolate::*;
+    pub use holes::{Holes, Literal, splice};
+
+    mod holes;
 
     /// Decodes bytes that a macro encoded at compile time from a message of the same type.
     pub fn decode<M: Message + Default>(bytes: &[u8]) -> M {

@@ -19,6 +19,21 @@ pub struct Source {
     pub text: String,
     /// `(start, end, span)` for each token, in text order.
     pub pieces: Vec<(u32, u32, Span)>,
+    /// The holes (`#x`, `#(expr)`, `..#xs`), in text order: the text holds each one's marker
+    /// (see `onnx_syntax::hole`), numbered by its place here.
+    pub holes: Vec<HoleExpr>,
+}
+
+/// A Rust value in a literal: the expression, and whether it is a spread.
+pub struct HoleExpr {
+    /// The expression: the name of `#name`, or what the parentheses of `#(expr)` hold.
+    pub expr: TokenStream,
+    /// `..#name` or `..#(expr)`.
+    pub spread: bool,
+    /// Where the expression is written: errors about its value go there.
+    pub span: Span,
+    /// True for `#name`: a spread borrows the variable rather than consuming it.
+    pub named: bool,
 }
 
 /// An error found while rebuilding the text: a token that ONNX text cannot contain.
@@ -33,6 +48,7 @@ impl Source {
         let source = Source {
             text: String::new(),
             pieces: Vec::new(),
+            holes: Vec::new(),
         };
         let mut builder = Builder {
             source,
@@ -143,10 +159,37 @@ fn located(start: Position, end: Position) -> bool {
 
 impl Builder {
     fn stream(&mut self, tokens: TokenStream) -> Result<(), TokenError> {
-        for tree in tokens {
-            self.tree(tree)?;
+        let trees: Vec<TokenTree> = tokens.into_iter().collect();
+        let mut at = 0;
+        while at < trees.len() {
+            match hole_at(&trees[at..])? {
+                Some((hole, used)) => {
+                    self.hole(hole);
+                    at += used;
+                }
+                None => {
+                    self.tree(trees[at].clone())?;
+                    at += 1;
+                }
+            }
         }
         Ok(())
+    }
+
+    /// Writes a hole's marker as a quoted string, and keeps its expression.
+    fn hole(&mut self, hole: HoleExpr) {
+        let index = self.source.holes.len() as u32;
+        let marker = onnx_syntax::hole::Hole {
+            index,
+            spread: hole.spread,
+        }
+        .marker();
+        let from = self.gap(hole.span, Sticky::No);
+        self.source.text.push('"');
+        self.source.text.push_str(&marker);
+        self.source.text.push('"');
+        self.written(from, hole.span, false, Sticky::No);
+        self.source.holes.push(hole);
     }
 
     fn tree(&mut self, tree: TokenTree) -> Result<(), TokenError> {
@@ -176,14 +219,6 @@ impl Builder {
             }
             TokenTree::Punct(punct) => {
                 let c = punct.as_char();
-                if c == '#' {
-                    return Err(TokenError {
-                        span: punct.span(),
-                        message:
-                            "`#` comments are not available inside the macros: use `//` or `/* */`"
-                                .into(),
-                    });
-                }
                 let joint = punct.spacing() == proc_macro2::Spacing::Joint;
                 let sticky = match c {
                     '-' => Sticky::Minus,
@@ -316,11 +351,55 @@ impl Builder {
     }
 }
 
+/// The hole that `trees` start with, and how many trees it takes: `#name`, `#(expr)`,
+/// `..#name` or `..#(expr)`. `None` if they start with none; an error for a `#` that no name or
+/// parenthesized expression follows.
+fn hole_at(trees: &[TokenTree]) -> Result<Option<(HoleExpr, usize)>, TokenError> {
+    let is_punct = |tree: Option<&TokenTree>, c: char| {
+        matches!(tree, Some(TokenTree::Punct(p)) if p.as_char() == c)
+    };
+    let spread = is_punct(trees.first(), '.') && is_punct(trees.get(1), '.');
+    let hash_at = if spread { 2 } else { 0 };
+    let Some(TokenTree::Punct(hash)) = trees.get(hash_at) else {
+        return Ok(None);
+    };
+    if hash.as_char() != '#' {
+        return Ok(None);
+    }
+    let (expr, span, named) = match trees.get(hash_at + 1) {
+        Some(TokenTree::Ident(name)) => (TokenTree::Ident(name.clone()).into(), name.span(), true),
+        Some(TokenTree::Group(group))
+            if group.delimiter() == Delimiter::Parenthesis && !group.stream().is_empty() =>
+        {
+            (group.stream(), group.span(), false)
+        }
+        other => {
+            let span = other.map_or(hash.span(), |tree| tree.span());
+            return Err(TokenError {
+                span,
+                message: "expected a Rust value after `#`: a name (`#x`) or a parenthesized \
+                          expression (`#(expr)`), or a spread of either (`..#xs`); comments \
+                          inside the macros are `//` and `/* */`"
+                    .into(),
+            });
+        }
+    };
+    let hole = HoleExpr {
+        expr,
+        spread,
+        span,
+        named,
+    };
+    Ok(Some((hole, hash_at + 2)))
+}
+
 /// Rejects literals that ONNX text has no use for: characters, byte strings, raw strings, C
-/// strings and suffixed numbers.
+/// strings and suffixed numbers; and strings holding the characters that mark holes.
 fn check_literal(text: &str, span: Span) -> Result<(), TokenError> {
     let first = text.as_bytes()[0];
-    let problem = if first == b'\'' {
+    let problem = if onnx_syntax::hole::has_reserved(text) {
+        Some("strings in the macros cannot hold the characters U+E000 to U+E002, which mark Rust values")
+    } else if first == b'\'' {
         Some("character literals are not ONNX text; use a string `\"…\"`")
     } else if first == b'b' || first == b'c' {
         Some("byte and C string literals are not ONNX text; use a plain string `\"…\"`")

@@ -1,0 +1,120 @@
+//! Runtime support of literals with holes: the conversions' failures, splicing lists, and the
+//! checks that wait for the holes' values.
+
+use std::ops::Range;
+
+use onnx_syntax::check::{Check, Diagnostic, Diagnostics, Options};
+
+use crate::{FunctionProto, GraphProto, ModelProto, NodeProto, Span, to_text};
+
+/// What evaluating one literal's holes found.
+pub struct Holes {
+    /// `file:line:column` of the literal.
+    location: &'static str,
+    /// Values that could not be converted, with their hole.
+    failures: Vec<String>,
+    /// A hole's value can make the literal invalid (a name, spliced nodes, a count): the checks
+    /// run again on the value.
+    pub verify: bool,
+}
+
+impl Holes {
+    /// The holes of the literal at `location`.
+    pub fn new(location: &'static str) -> Holes {
+        Holes {
+            location,
+            failures: Vec::new(),
+            verify: false,
+        }
+    }
+
+    /// The converted value of `hole`, or a default after noting why there is none.
+    pub fn ok<T: Default>(&mut self, hole: &'static str, converted: Result<T, String>) -> T {
+        converted.unwrap_or_else(|why| {
+            self.failures.push(format!("the value of `{hole}`: {why}"));
+            T::default()
+        })
+    }
+
+    /// The value, unless a conversion failed or (when the holes call for it) a check fails.
+    /// `allowed` names the checks switched off; `None` is `#![unchecked]`.
+    pub fn finish<T: Literal>(self, value: T, allowed: Option<&[&str]>) -> Result<T, Diagnostics> {
+        if !self.failures.is_empty() {
+            let message = self.failures.join("; ");
+            let diagnostic = Diagnostic::new(None, Span::at(0), message);
+            return Err(Diagnostics::new("", vec![diagnostic]).with_origin(self.location));
+        }
+        let Some(allowed) = allowed.filter(|_| self.verify) else {
+            return Ok(value);
+        };
+        let options = allowed
+            .iter()
+            .filter_map(|name| Check::from_name(name))
+            .fold(Options::all(), Options::allow);
+        match value.check(&options) {
+            Ok(()) => Ok(value),
+            Err(problems) => Err(problems.with_origin(format!(
+                "{} (the literal with its values, printed)",
+                self.location
+            ))),
+        }
+    }
+
+    /// As [`Holes::finish`], but a failure panics, naming the literal's location.
+    #[track_caller]
+    pub fn finish_or_panic<T: Literal>(self, value: T, allowed: Option<&[&str]>) -> T {
+        let location = self.location;
+        match self.finish(value, allowed) {
+            Ok(value) => value,
+            Err(problems) => panic!("the ONNX literal at {location} is invalid with the values of its holes:\n{problems}"),
+        }
+    }
+}
+
+/// Replaces `range` of `list` by `items`.
+pub fn splice<T>(list: &mut Vec<T>, range: Range<usize>, items: impl IntoIterator<Item = T>) {
+    list.splice(range, items);
+}
+
+/// A macro's value, which the checks can run on again once its holes are filled.
+pub trait Literal {
+    /// Prints the value and checks the text.
+    fn check(&self, options: &Options) -> Result<(), Diagnostics>;
+}
+
+impl Literal for ModelProto {
+    fn check(&self, options: &Options) -> Result<(), Diagnostics> {
+        options.check_model(&to_text(self)).map(drop)
+    }
+}
+
+impl Literal for GraphProto {
+    fn check(&self, options: &Options) -> Result<(), Diagnostics> {
+        options.check_graph(&to_text(self)).map(drop)
+    }
+}
+
+impl Literal for FunctionProto {
+    fn check(&self, options: &Options) -> Result<(), Diagnostics> {
+        options.check_function(&to_text(self)).map(drop)
+    }
+}
+
+impl Literal for Vec<FunctionProto> {
+    fn check(&self, options: &Options) -> Result<(), Diagnostics> {
+        options.check_functions(&to_text(self.as_slice())).map(drop)
+    }
+}
+
+impl Literal for NodeProto {
+    fn check(&self, options: &Options) -> Result<(), Diagnostics> {
+        options.check_node(&to_text(self)).map(drop)
+    }
+}
+
+impl Literal for Vec<NodeProto> {
+    fn check(&self, options: &Options) -> Result<(), Diagnostics> {
+        let text: Vec<String> = self.iter().map(to_text).collect();
+        options.check_nodes(&text.join("\n")).map(drop)
+    }
+}
