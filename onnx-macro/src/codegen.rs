@@ -71,8 +71,13 @@ pub fn list<M: Message>(output: Output, messages: &[M]) -> TokenStream {
 
 /// The expansion when there are errors: the errors, then a default value of the right type, so
 /// that rustc reports nothing else.
-pub fn failed(output: Output, errors: syn::Error) -> TokenStream {
+pub fn failed(output: Output, fallible: bool, errors: syn::Error) -> TokenStream {
     let errors = errors.to_compile_error();
     let ty = output.value_type();
-    quote!({ #errors <#ty as ::core::default::Default>::default() })
+    let value = quote!(<#ty as ::core::default::Default>::default());
+    if fallible {
+        quote!({ #errors ::core::result::Result::<#ty, ::onnx_text::Diagnostics>::Ok(#value) })
+    } else {
+        quote!({ #errors #value })
+    }
 }

@@ -7,11 +7,14 @@ use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use prost::Message;
 use quote::quote;
 
-use onnx_syntax::check::{self, Check, Diagnostic, Diagnostics, Options};
+use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};
+use onnx_syntax::check::{self, Check, Diagnostic, Diagnostics, Options, Tree};
 use onnx_syntax::parse::Parser;
+use onnx_syntax::syntax::{Function, Graph, Model, Node};
 use onnx_syntax::{ParseError, lower};
 
 use crate::codegen::{self, Output};
+use crate::holes::{HeaderHoles, Patcher};
 use crate::tokens::{Layout, Source, TokenError};
 use crate::{diagnostics, encode};
 
@@ -22,13 +25,17 @@ pub struct Settings {
     pub unchecked: bool,
     /// `#![allow(name, …)]`: checks switched off by name.
     pub allowed: Vec<(String, Span)>,
+    /// `#![fallible]`: the value is a `Result` whose error lists what the checks that wait for
+    /// the holes' values found, instead of a panic.
+    pub fallible: bool,
 }
 
 /// Expands a macro whose input is ONNX text as Rust tokens.
 pub fn expand(output: Output, input: TokenStream) -> TokenStream {
+    let fallible = matches!(settings(input.clone()), Ok((settings, _)) if settings.fallible);
     match expand_tokens(output, input) {
         Ok(tokens) => tokens,
-        Err(errors) => codegen::failed(output, errors),
+        Err(errors) => codegen::failed(output, fallible, errors),
     }
 }
 
@@ -37,16 +44,26 @@ fn expand_tokens(output: Output, input: TokenStream) -> Result<TokenStream, syn:
     let options = settings.options()?;
     let token_error = |e: TokenError| syn::Error::new(e.span, e.message);
     let compact = Source::from_tokens(body.clone(), Layout::Compact).map_err(token_error)?;
-    if let Ok(tokens) = build(output, &compact.text, &options) {
-        return Ok(tokens);
+    if !compact.holes.is_empty() {
+        if let Ok(parsed) = Parsed::checked(output, &compact.text, true, &options) {
+            return with_holes(output, parsed, &compact, &settings);
+        }
+    } else if let Ok(tokens) = build(output, &compact.text, &options) {
+        return Ok(if settings.fallible {
+            quote!(::core::result::Result::<_, ::onnx_text::Diagnostics>::Ok(#tokens))
+        } else {
+            tokens
+        });
     }
     // Report from the faithful layout, whose line numbers (quoted in some messages) are the
     // file's, and which is built from the tokens alone. The compact text takes groups' source
     // text as a shortcut (see `verbatim`); should it ever disagree with the tokens, the tokens
     // decide.
     let faithful = Source::from_tokens(body, Layout::Faithful).map_err(token_error)?;
-    let problems = match build(output, &faithful.text, &options) {
-        Ok(tokens) => return Ok(tokens),
+    let holes = !faithful.holes.is_empty();
+    let problems = match Parsed::checked(output, &faithful.text, holes, &options) {
+        Ok(parsed) if holes => return with_holes(output, parsed, &faithful, &settings),
+        Ok(parsed) => return Ok(parsed.lower().skeleton(output)),
         Err(problems) => problems,
     };
     let errors = problems
@@ -63,53 +80,155 @@ pub fn build(
     text: &str,
     options: &Options,
 ) -> Result<TokenStream, Vec<Diagnostic>> {
-    let parser = Parser::new(text).map_err(|e| vec![Diagnostic::from(&e)])?;
-    Ok(match output {
-        Output::Model => {
-            let tree = checked(parser.model(), |t| check::model(t, text, options))?;
-            codegen::single(output, &encode::model(lower::model(tree)))
-        }
-        Output::Graph => {
-            let tree = checked(parser.graph(), |t| check::graph(t, text, options))?;
-            codegen::single(output, &encode::graph(lower::graph(tree)))
-        }
-        Output::Function => {
-            let tree = checked(parser.function(), |t| check::function(t, text, options))?;
-            codegen::single(output, &lower::function(tree).encode_to_vec())
-        }
-        Output::Node => {
-            let tree = checked(parser.node(), |t| check::node(t, text, options))?;
-            codegen::single(output, &lower::node(tree).encode_to_vec())
-        }
-        Output::Functions => {
-            let tree = checked(parser.functions(), |t| check::functions(t, text, options))?;
-            codegen::list(
-                output,
-                &tree.into_iter().map(lower::function).collect::<Vec<_>>(),
-            )
-        }
-        Output::Nodes => {
-            let tree = checked(parser.nodes(), |t| check::nodes(t, text, options))?;
-            codegen::list(
-                output,
-                &tree.into_iter().map(lower::node).collect::<Vec<_>>(),
-            )
-        }
-    })
+    Ok(Parsed::checked(output, text, false, options)?
+        .lower()
+        .skeleton(output))
 }
 
-/// The parsed tree if it parsed and `check` finds nothing wrong with it, else every problem.
-fn checked<T>(
-    parsed: Result<T, ParseError>,
-    check: impl FnOnce(&T) -> Vec<Diagnostic>,
-) -> Result<T, Vec<Diagnostic>> {
-    let tree = parsed.map_err(|e| vec![Diagnostic::from(&e)])?;
-    let problems = check(&tree);
-    if problems.is_empty() {
-        Ok(tree)
-    } else {
-        Err(problems)
+/// A literal's syntax tree, of the kind its macro takes.
+pub enum Parsed {
+    Model(Model),
+    Graph(Graph),
+    Function(Function),
+    Functions(Vec<Function>),
+    Node(Node),
+    Nodes(Vec<Node>),
+}
+
+/// A literal lowered to protobuf messages.
+pub enum Lowered {
+    Model(ModelProto),
+    Graph(GraphProto),
+    Function(FunctionProto),
+    Functions(Vec<FunctionProto>),
+    Node(NodeProto),
+    Nodes(Vec<NodeProto>),
+}
+
+impl Parsed {
+    /// Parses `text` as `output` requires (holes allowed with `holes`) and checks it; every
+    /// problem found on failure.
+    pub fn checked(
+        output: Output,
+        text: &str,
+        holes: bool,
+        options: &Options,
+    ) -> Result<Parsed, Vec<Diagnostic>> {
+        let syntax = |e: ParseError| vec![Diagnostic::from(&e)];
+        let parser = if holes {
+            Parser::with_holes(text)
+        } else {
+            Parser::new(text)
+        }
+        .map_err(syntax)?;
+        let parsed = match output {
+            Output::Model => parser.model().map(Parsed::Model),
+            Output::Graph => parser.graph().map(Parsed::Graph),
+            Output::Function => parser.function().map(Parsed::Function),
+            Output::Functions => parser.functions().map(Parsed::Functions),
+            Output::Node => parser.node().map(Parsed::Node),
+            Output::Nodes => parser.nodes().map(Parsed::Nodes),
+        }
+        .map_err(syntax)?;
+        let problems = check::report(parsed.tree(), text, options).diagnostics;
+        if problems.is_empty() {
+            Ok(parsed)
+        } else {
+            Err(problems)
+        }
     }
+
+    fn tree(&self) -> Tree<'_> {
+        match self {
+            Parsed::Model(model) => Tree::Model(model),
+            Parsed::Graph(graph) => Tree::Graph(graph),
+            Parsed::Function(function) => Tree::Function(function),
+            Parsed::Functions(functions) => Tree::Functions(functions),
+            Parsed::Node(node) => Tree::Node(node),
+            Parsed::Nodes(nodes) => Tree::Nodes(nodes),
+        }
+    }
+
+    /// The messages.
+    pub fn lower(self) -> Lowered {
+        match self {
+            Parsed::Model(model) => Lowered::Model(lower::model(model)),
+            Parsed::Graph(graph) => Lowered::Graph(lower::graph(graph)),
+            Parsed::Function(function) => Lowered::Function(lower::function(function)),
+            Parsed::Functions(functions) => {
+                Lowered::Functions(functions.into_iter().map(lower::function).collect())
+            }
+            Parsed::Node(node) => Lowered::Node(lower::node(node)),
+            Parsed::Nodes(nodes) => Lowered::Nodes(nodes.into_iter().map(lower::node).collect()),
+        }
+    }
+}
+
+impl Lowered {
+    /// The expression that decodes the messages, encoded at compile time.
+    pub fn skeleton(&self, output: Output) -> TokenStream {
+        match self {
+            Lowered::Model(model) => codegen::single(output, &encode::model(model.clone())),
+            Lowered::Graph(graph) => codegen::single(output, &encode::graph(graph.clone())),
+            Lowered::Function(function) => codegen::single(output, &function.encode_to_vec()),
+            Lowered::Node(node) => codegen::single(output, &node.encode_to_vec()),
+            Lowered::Functions(functions) => codegen::list(output, functions),
+            Lowered::Nodes(nodes) => codegen::list(output, nodes),
+        }
+    }
+}
+
+/// The expansion of a literal with holes: the skeleton, decoded, then patched with the holes'
+/// values (see [`holes`]).
+fn with_holes(
+    output: Output,
+    parsed: Parsed,
+    source: &Source,
+    settings: &Settings,
+) -> Result<TokenStream, syn::Error> {
+    let headers = |functions: &[Function]| -> Vec<HeaderHoles> {
+        functions.iter().map(HeaderHoles::function).collect()
+    };
+    let (model_header, function_headers) = match &parsed {
+        Parsed::Model(model) => (HeaderHoles::model(model), headers(&model.functions)),
+        Parsed::Function(function) => (HeaderHoles::function(function), Vec::new()),
+        Parsed::Functions(functions) => (HeaderHoles::default(), headers(functions)),
+        _ => (HeaderHoles::default(), Vec::new()),
+    };
+    let lowered = parsed.lower();
+    let mut patcher = Patcher::new(&source.holes);
+    match &lowered {
+        Lowered::Model(model) => patcher.model(model, &model_header, &function_headers),
+        Lowered::Graph(graph) => patcher.graph(graph, &Default::default()),
+        Lowered::Function(function) => patcher.function(function, &model_header, None),
+        Lowered::Functions(functions) => patcher.functions(functions, &function_headers, None),
+        Lowered::Node(node) => patcher.node(node, &Default::default()),
+        Lowered::Nodes(nodes) => patcher.node_list(nodes),
+    }
+    let expansion = patcher.finish()?;
+    let skeleton = lowered.skeleton(output);
+    let patches = expansion.patches;
+    let verify = expansion.verify;
+    let allowed = if settings.unchecked {
+        quote!(::core::option::Option::None)
+    } else {
+        let names = settings.allowed.iter().map(|(name, _)| name);
+        quote!(::core::option::Option::Some(&[#(#names),*]))
+    };
+    let finish = if settings.fallible {
+        quote!(finish)
+    } else {
+        quote!(finish_or_panic)
+    };
+    Ok(quote!({
+        let mut __onnx_value = #skeleton;
+        let mut __onnx_holes = ::onnx_text::__private::Holes::new(::core::concat!(
+            ::core::file!(), ":", ::core::line!(), ":", ::core::column!()
+        ));
+        #patches
+        __onnx_holes.verify |= #verify;
+        __onnx_holes.#finish(__onnx_value, #allowed)
+    }))
 }
 
 impl Settings {
@@ -159,6 +278,7 @@ pub fn settings(input: TokenStream) -> Result<(Settings, TokenStream), syn::Erro
         let inner: Vec<TokenTree> = group.stream().into_iter().collect();
         match inner.as_slice() {
             [TokenTree::Ident(word)] if word == "unchecked" => settings.unchecked = true,
+            [TokenTree::Ident(word)] if word == "fallible" => settings.fallible = true,
             [TokenTree::Ident(word), TokenTree::Group(names)]
                 if word == "allow" && names.delimiter() == Delimiter::Parenthesis =>
             {
@@ -181,7 +301,7 @@ pub fn settings(input: TokenStream) -> Result<(Settings, TokenStream), syn::Erro
                 return Err(diagnostics::between(
                     hash.span(),
                     group.span_close(),
-                    "expected `#![unchecked]` or `#![allow(check, …)]`",
+                    "expected `#![unchecked]`, `#![allow(check, …)]` or `#![fallible]`",
                 ));
             }
         }
@@ -199,6 +319,7 @@ pub fn include(input: TokenStream) -> TokenStream {
         Err(e) => {
             return codegen::failed(
                 output,
+                false,
                 syn::Error::new(
                     e.span(),
                     "expected a file path: `include_onnx!(\"model.onnxtxt\")`",
@@ -216,7 +337,7 @@ pub fn include(input: TokenStream) -> TokenStream {
         Err(e) => {
             let message =
                 format!("cannot read `{relative}` (paths are relative to the crate root): {e}");
-            return codegen::failed(output, syn::Error::new(literal.span(), message));
+            return codegen::failed(output, false, syn::Error::new(literal.span(), message));
         }
     };
     // Depending on the file makes cargo rebuild when it changes.

@@ -11,6 +11,7 @@ mod codegen;
 mod diagnostics;
 mod encode;
 mod expand;
+mod holes;
 mod tokens;
 mod verbatim;
 

@@ -5,7 +5,10 @@ use std::ops::Range;
 
 use onnx_syntax::check::{Check, Diagnostic, Diagnostics, Options};
 
-use crate::{FunctionProto, GraphProto, ModelProto, NodeProto, Span, to_text};
+use crate::{
+    FunctionProto, GraphProto, ModelProto, NodeProto, Span, TypeProto, tensor_shape_proto, to_text,
+    type_proto,
+};
 
 /// What evaluating one literal's holes found.
 pub struct Holes {
@@ -117,4 +120,35 @@ impl Literal for Vec<NodeProto> {
         let text: Vec<String> = self.iter().map(to_text).collect();
         options.check_nodes(&text.join("\n")).map(drop)
     }
+}
+
+/// The dims of a tensor or sparse tensor type, which the skeleton gave a shape.
+pub fn shape_dims(ty: &mut TypeProto) -> &mut Vec<tensor_shape_proto::Dimension> {
+    let shape = match &mut ty.value {
+        Some(type_proto::Value::TensorType(tensor)) => &mut tensor.shape,
+        Some(type_proto::Value::SparseTensorType(tensor)) => &mut tensor.shape,
+        _ => unreachable!("the skeleton of a literal has a shape where its holes are"),
+    };
+    &mut shape.get_or_insert_with(Default::default).dim
+}
+
+/// The element type of a sequence or optional type, or the value type of a map type.
+pub fn inner_type(ty: &mut TypeProto) -> &mut TypeProto {
+    let inner = match &mut ty.value {
+        Some(type_proto::Value::SequenceType(sequence)) => &mut sequence.elem_type,
+        Some(type_proto::Value::OptionalType(optional)) => &mut optional.elem_type,
+        Some(type_proto::Value::MapType(map)) => &mut map.value_type,
+        _ => unreachable!("the skeleton of a literal has an inner type where its holes are"),
+    };
+    inner.get_or_insert_with(Default::default)
+}
+
+/// A dimension of a shape from a hole's value.
+pub fn dimension(
+    value: &impl crate::interpolate::Dimension,
+) -> Result<tensor_shape_proto::Dimension, String> {
+    Ok(tensor_shape_proto::Dimension {
+        value: Some(value.dimension()?),
+        ..Default::default()
+    })
 }
