@@ -272,7 +272,8 @@ impl<'h> Patcher<'h> {
         }
         let place = self.place();
         let value = Self::one(expr, call);
-        self.patches.push(quote!(#place = ::core::option::Option::Some(#value);));
+        self.patches
+            .push(quote!(#place = ::core::option::Option::Some(#value);));
     }
 
     // ---- the walk ----
@@ -298,7 +299,9 @@ impl<'h> Patcher<'h> {
         });
         let imports = Imports::of(&model.opset_import);
         if let Some(graph) = &model.graph {
-            self.field("graph", |p| p.enter(Step::Some, |p| p.graph(graph, &imports)));
+            self.field("graph", |p| {
+                p.enter(Step::Some, |p| p.graph(graph, &imports))
+            });
         }
         self.field("functions", |p| {
             p.functions(&model.functions, functions, Some(&imports))
@@ -328,7 +331,9 @@ impl<'h> Patcher<'h> {
                 HeaderField::Opset(i) => {
                     self.verify = true;
                     self.field("opset_import", |p| {
-                        p.enter(Step::Index(i), |p| p.field("version", |p| p.set_some(expr, "", call)))
+                        p.enter(Step::Index(i), |p| {
+                            p.field("version", |p| p.set_some(expr, "", call))
+                        })
                     })
                 }
             }
@@ -506,7 +511,12 @@ impl<'h> Patcher<'h> {
 
     /// An attribute: a whole value from a hole, holes among a list's elements, and the graphs,
     /// tensors and types inside.
-    fn attribute(&mut self, attribute: &AttributeProto, schema: Option<AttrType>, imports: &Imports) {
+    fn attribute(
+        &mut self,
+        attribute: &AttributeProto,
+        schema: Option<AttrType>,
+        imports: &Imports,
+    ) {
         let note = attribute.doc_string.as_deref().unwrap_or("");
         let written = attribute.r#type.and_then(attr_type);
         if let Some(hole) = Hole::from_marker(note) {
@@ -786,7 +796,11 @@ fn attribute_field(ty: AttrType, span: Span) -> (proc_macro2::Ident, TokenStream
         .parse()
         .unwrap_or_default();
     let path = respan(path, span);
-    (proc_macro2::Ident::new(field, Span::call_site()), path, boxed)
+    (
+        proc_macro2::Ident::new(field, Span::call_site()),
+        path,
+        boxed,
+    )
 }
 
 /// The list field of an element type.

@@ -355,9 +355,7 @@ impl Builder {
 /// `..#name` or `..#(expr)`. `None` if they start with none; an error for a `#` that no name or
 /// parenthesized expression follows.
 fn hole_at(trees: &[TokenTree]) -> Result<Option<(HoleExpr, usize)>, TokenError> {
-    let is_punct = |tree: Option<&TokenTree>, c: char| {
-        matches!(tree, Some(TokenTree::Punct(p)) if p.as_char() == c)
-    };
+    let is_punct = |tree: Option<&TokenTree>, c: char| matches!(tree, Some(TokenTree::Punct(p)) if p.as_char() == c);
     let spread = is_punct(trees.first(), '.') && is_punct(trees.get(1), '.');
     let hash_at = if spread { 2 } else { 0 };
     let Some(TokenTree::Punct(hash)) = trees.get(hash_at) else {
@@ -398,7 +396,9 @@ fn hole_at(trees: &[TokenTree]) -> Result<Option<(HoleExpr, usize)>, TokenError>
 fn check_literal(text: &str, span: Span) -> Result<(), TokenError> {
     let first = text.as_bytes()[0];
     let problem = if onnx_syntax::hole::has_reserved(text) {
-        Some("strings in the macros cannot hold the characters U+E000 to U+E002, which mark Rust values")
+        Some(
+            "strings in the macros cannot hold the characters U+E000 to U+E002, which mark Rust values",
+        )
     } else if first == b'\'' {
         Some("character literals are not ONNX text; use a string `\"…\"`")
     } else if first == b'b' || first == b'c' {

@@ -3,11 +3,13 @@
 
 use std::ops::Range;
 
-use onnx_syntax::check::{Check, Diagnostic, Diagnostics, Options};
+use onnx_syntax::check::{self, Check, Diagnostic, Diagnostics, Options};
+use onnx_syntax::parse::Parser;
+use onnx_syntax::syntax;
 
 use crate::{
-    FunctionProto, GraphProto, ModelProto, NodeProto, Span, TypeProto, tensor_shape_proto, to_text,
-    type_proto,
+    FunctionProto, GraphProto, ModelProto, NodeProto, ParseError, Span, TypeProto,
+    tensor_shape_proto, to_text, type_proto,
 };
 
 /// What evaluating one literal's holes found.
@@ -69,7 +71,9 @@ impl Holes {
         let location = self.location;
         match self.finish(value, allowed) {
             Ok(value) => value,
-            Err(problems) => panic!("the ONNX literal at {location} is invalid with the values of its holes:\n{problems}"),
+            Err(problems) => panic!(
+                "the ONNX literal at {location} is invalid with the values of its holes:\n{problems}"
+            ),
         }
     }
 }
@@ -79,46 +83,133 @@ pub fn splice<T>(list: &mut Vec<T>, range: Range<usize>, items: impl IntoIterato
     list.splice(range, items);
 }
 
-/// A macro's value, which the checks can run on again once its holes are filled.
+/// A macro's value, which the checks can run on again once its holes are filled: printed,
+/// parsed back, and checked as the macro checked its literal.
 pub trait Literal {
+    /// The value, printed.
+    fn text(&self) -> String;
+
+    /// The tree of the printed value.
+    fn parse(&self, parser: Parser<'_>) -> Result<Tree, ParseError>;
+
     /// Prints the value and checks the text.
-    fn check(&self, options: &Options) -> Result<(), Diagnostics>;
+    fn check(&self, options: &Options) -> Result<(), Diagnostics> {
+        let text = self.text();
+        let problems = match Parser::new(&text).and_then(|parser| self.parse(parser)) {
+            Ok(tree) => check::report(tree.as_tree(), &text, options).diagnostics,
+            Err(error) => vec![Diagnostic::from(&error)],
+        };
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(Diagnostics::new(&text, problems))
+        }
+    }
+}
+
+/// An owned tree of any kind, for [`Literal`].
+pub enum Tree {
+    Model(syntax::Model),
+    Graph(syntax::Graph),
+    Function(syntax::Function),
+    Functions(Vec<syntax::Function>),
+    Node(syntax::Node),
+    Nodes(Vec<syntax::Node>),
+}
+
+impl Tree {
+    fn as_tree(&self) -> check::Tree<'_> {
+        match self {
+            Tree::Model(model) => check::Tree::Model(model),
+            Tree::Graph(graph) => check::Tree::Graph(graph),
+            Tree::Function(function) => check::Tree::Function(function),
+            Tree::Functions(functions) => check::Tree::Functions(functions),
+            Tree::Node(node) => check::Tree::Node(node),
+            Tree::Nodes(nodes) => check::Tree::Nodes(nodes),
+        }
+    }
+}
+
+/// The printer writes `opset_import: []` for a function without imports, which the checks read
+/// as "imports nothing"; a function that has none inherits the model's, or is not checked for
+/// domains, so the entry goes.
+fn without_empty_imports(functions: &mut [syntax::Function], protos: &[FunctionProto]) {
+    for (function, proto) in functions.iter_mut().zip(protos) {
+        if proto.opset_import.is_empty() {
+            function.header.retain(|entry| {
+                !matches!(&entry.value, syntax::FunctionHeaderValue::OpsetImport(list) if list.is_empty())
+            });
+        }
+    }
 }
 
 impl Literal for ModelProto {
-    fn check(&self, options: &Options) -> Result<(), Diagnostics> {
-        options.check_model(&to_text(self)).map(drop)
+    fn text(&self) -> String {
+        to_text(self)
+    }
+
+    fn parse(&self, parser: Parser<'_>) -> Result<Tree, ParseError> {
+        let mut model = parser.model()?;
+        without_empty_imports(&mut model.functions, &self.functions);
+        Ok(Tree::Model(model))
     }
 }
 
 impl Literal for GraphProto {
-    fn check(&self, options: &Options) -> Result<(), Diagnostics> {
-        options.check_graph(&to_text(self)).map(drop)
+    fn text(&self) -> String {
+        to_text(self)
+    }
+
+    fn parse(&self, parser: Parser<'_>) -> Result<Tree, ParseError> {
+        parser.graph().map(Tree::Graph)
     }
 }
 
 impl Literal for FunctionProto {
-    fn check(&self, options: &Options) -> Result<(), Diagnostics> {
-        options.check_function(&to_text(self)).map(drop)
+    fn text(&self) -> String {
+        to_text(self)
+    }
+
+    fn parse(&self, parser: Parser<'_>) -> Result<Tree, ParseError> {
+        let mut function = parser.function()?;
+        without_empty_imports(
+            std::slice::from_mut(&mut function),
+            std::slice::from_ref(self),
+        );
+        Ok(Tree::Function(function))
     }
 }
 
 impl Literal for Vec<FunctionProto> {
-    fn check(&self, options: &Options) -> Result<(), Diagnostics> {
-        options.check_functions(&to_text(self.as_slice())).map(drop)
+    fn text(&self) -> String {
+        to_text(self)
+    }
+
+    fn parse(&self, parser: Parser<'_>) -> Result<Tree, ParseError> {
+        let mut functions = parser.functions()?;
+        without_empty_imports(&mut functions, self);
+        Ok(Tree::Functions(functions))
     }
 }
 
 impl Literal for NodeProto {
-    fn check(&self, options: &Options) -> Result<(), Diagnostics> {
-        options.check_node(&to_text(self)).map(drop)
+    fn text(&self) -> String {
+        to_text(self)
+    }
+
+    fn parse(&self, parser: Parser<'_>) -> Result<Tree, ParseError> {
+        parser.node().map(Tree::Node)
     }
 }
 
 impl Literal for Vec<NodeProto> {
-    fn check(&self, options: &Options) -> Result<(), Diagnostics> {
-        let text: Vec<String> = self.iter().map(to_text).collect();
-        options.check_nodes(&text.join("\n")).map(drop)
+    fn text(&self) -> String {
+        let nodes: Vec<String> = self.iter().map(to_text).collect();
+        nodes.join("")
+    }
+
+    fn parse(&self, parser: Parser<'_>) -> Result<Tree, ParseError> {
+        parser.nodes().map(Tree::Nodes)
     }
 }
 
