@@ -364,7 +364,16 @@ fn hole_at(trees: &[TokenTree]) -> Result<Option<(HoleExpr, usize)>, TokenError>
     if hash.as_char() != '#' {
         return Ok(None);
     }
-    let (expr, span, named) = match trees.get(hash_at + 1) {
+    let next = trees.get(hash_at + 1);
+    if next.is_some_and(|next| apart(hash.span(), next.span())) {
+        return Err(TokenError {
+            span: hash.span(),
+            message: "`#` comments are not available inside the macros: use `//` or `/* */`; a \
+                      Rust value is written `#name` or `#(expr)`, with no space after `#`"
+                .into(),
+        });
+    }
+    let (expr, span, named) = match next {
         Some(TokenTree::Ident(name)) => (TokenTree::Ident(name.clone()).into(), name.span(), true),
         Some(TokenTree::Group(group))
             if group.delimiter() == Delimiter::Parenthesis && !group.stream().is_empty() =>
@@ -389,6 +398,12 @@ fn hole_at(trees: &[TokenTree]) -> Result<Option<(HoleExpr, usize)>, TokenError>
         named,
     };
     Ok(Some((hole, hash_at + 2)))
+}
+
+/// True when the compiler reports positions for both tokens and there is a gap between them.
+fn apart(first: Span, second: Span) -> bool {
+    let (end, start) = (Position::end(first), Position::start(second));
+    located(Position::start(first), end) && end != start
 }
 
 /// Rejects literals that ONNX text has no use for: characters, byte strings, raw strings, C
