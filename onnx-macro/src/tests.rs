@@ -214,6 +214,11 @@ fn mutated_token_streams_never_panic() {
         "'c'",
         "#![unchecked]",
         "#![allow(x)]",
+        "#![fallible]",
+        "#x",
+        "..#xs",
+        "#(1 + 2)",
+        "..#(v.iter())",
     ];
     let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
     let outputs = [
@@ -313,6 +318,74 @@ fn mutated_corpus_texts_as_tokens_never_panic() {
         }
     }
     assert!(expanded > 1000, "{expanded} mutants lexed as Rust");
+}
+
+/// Holes (`#x`, `..#xs`, `#(expr)`, and `#` misused) inserted at random token positions of every
+/// handwritten corpus text: the macro reports misplaced holes and never panics, and holes that
+/// land where values may go expand.
+#[test]
+fn holes_inserted_into_corpus_texts_never_panic() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/corpus/handwritten");
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "onnxtxt"))
+        .collect();
+    paths.sort();
+    let holes = [
+        "#x",
+        "..#xs",
+        "#(1 + 2)",
+        "..#(v.iter())",
+        "#(\"n\")",
+        "#",
+        "..#",
+        "#[x]",
+        "#3",
+        "# x",
+    ];
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let (mut expanded, mut clean) = (0, 0);
+    for path in paths {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let entry = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        let output = match entry.rsplit('.').next() {
+            Some("graph") => Output::Graph,
+            Some("function") => Output::Function,
+            Some("node") => Output::Node,
+            _ => Output::Model,
+        };
+        let words: Vec<&str> = text
+            .split_inclusive(|c: char| !c.is_alphanumeric())
+            .collect();
+        for _ in 0..4 {
+            let mut mutant = words.clone();
+            for _ in 0..1 + rng.below(3) {
+                // Replace a word (a likely name or number) or insert between words.
+                let at = rng.below(mutant.len() + 1);
+                let hole = holes[rng.below(holes.len())];
+                if at < mutant.len() && rng.below(2) == 0 {
+                    mutant[at] = hole;
+                } else {
+                    mutant.insert(at, hole);
+                }
+                mutant.insert(at + 1, " ");
+            }
+            let Ok(stream) = mutant.concat().parse::<TokenStream>() else {
+                continue;
+            };
+            let expansion = expand(output, stream).to_string();
+            expanded += 1;
+            clean += usize::from(!expansion.contains("compile_error"));
+        }
+    }
+    assert!(expanded > 1000, "{expanded} mutants lexed as Rust");
+    assert!(
+        clean > 50,
+        "only {clean} of {expanded} mutants expanded without errors"
+    );
 }
 
 const ALL_OUTPUTS: [Output; 6] = [
