@@ -346,3 +346,13 @@ fn allowed_checks_stay_off_at_evaluation() {
         onnx_graph!(#![allow(duplicate_definition)] g (x) => (y) { #name = Abs (x)  y = Relu (x) });
     assert_eq!(graph.node[0].output, ["x"]);
 }
+
+#[test]
+fn unchecked_literals_type_attribute_holes_by_rust_not_by_the_schema() {
+    let alpha = 1_i64;
+    let model = onnx!(#![unchecked] <ir_version: 10, opset_import: ["" : 21]>
+        g (float[N] x) => (y) { y = LeakyRelu <alpha = #alpha> (x) });
+    let text = r#"<ir_version: 10, opset_import: ["" : 21]>
+        g (float[N] x) => (y) { y = LeakyRelu <alpha = 1> (x) }"#;
+    same(&model, &parse_model(text).unwrap());
+}

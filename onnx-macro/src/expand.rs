@@ -196,7 +196,7 @@ fn with_holes(
         _ => (HeaderHoles::default(), Vec::new()),
     };
     let lowered = parsed.lower();
-    let mut patcher = Patcher::new(&source.holes);
+    let mut patcher = Patcher::new(&source.holes, !settings.unchecked);
     match &lowered {
         Lowered::Model(model) => patcher.model(model, &model_header, &function_headers),
         Lowered::Graph(graph) => patcher.graph(graph, &Default::default()),

@@ -130,6 +130,9 @@ pub struct Patcher<'h> {
     errors: Vec<syn::Error>,
     /// Some hole can make the literal invalid whatever compiled: the checks run again.
     verify: bool,
+    /// Whether operator schemas type attribute holes: not under `#![unchecked]`, whose literals
+    /// may be malformed on purpose (an `int` where the schema says `float`).
+    schemas: bool,
 }
 
 /// The expansion of a literal with holes, or the errors about where its holes stand.
@@ -141,7 +144,7 @@ pub struct Expansion {
 }
 
 impl<'h> Patcher<'h> {
-    pub fn new(holes: &'h [HoleExpr]) -> Patcher<'h> {
+    pub fn new(holes: &'h [HoleExpr], schemas: bool) -> Patcher<'h> {
         Patcher {
             holes,
             taken: vec![false; holes.len()],
@@ -149,6 +152,7 @@ impl<'h> Patcher<'h> {
             patches: Vec::new(),
             errors: Vec::new(),
             verify: false,
+            schemas,
         }
     }
 
@@ -493,7 +497,7 @@ impl<'h> Patcher<'h> {
         self.field("input", |p| p.names(&node.input, true));
         self.field("output", |p| p.names(&node.output, true));
         let domain = node.domain.as_deref().unwrap_or("");
-        let version = imports.version(domain);
+        let version = imports.version(domain).filter(|_| self.schemas);
         self.field("attribute", |p| {
             for (i, attribute) in node.attribute.iter().enumerate() {
                 let schema = version.and_then(|version| {

@@ -7,6 +7,7 @@
 //! Where a group's source text is certainly its tokens' text ([`verbatim`]), the compact layout
 //! takes that text whole instead of walking the tokens.
 
+use std::collections::VecDeque;
 use std::fmt::{Display, Write};
 
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
@@ -159,21 +160,29 @@ fn located(start: Position, end: Position) -> bool {
 
 impl Builder {
     fn stream(&mut self, tokens: TokenStream) -> Result<(), TokenError> {
-        let trees: Vec<TokenTree> = tokens.into_iter().collect();
-        let mut at = 0;
-        while at < trees.len() {
-            match hole_at(&trees[at..])? {
-                Some((hole, used)) => {
-                    self.hole(hole);
-                    at += used;
-                }
-                None => {
-                    self.tree(trees[at].clone())?;
-                    at += 1;
+        // A hole takes up to four trees (`..#x`): look ahead only from a `.` or a `#`, so that
+        // other tokens pass through without being copied.
+        let mut trees = tokens.into_iter();
+        let mut window: VecDeque<TokenTree> = VecDeque::new();
+        loop {
+            if window.is_empty() {
+                match trees.next() {
+                    Some(tree) => window.push_back(tree),
+                    None => return Ok(()),
                 }
             }
+            if matches!(&window[0], TokenTree::Punct(p) if matches!(p.as_char(), '.' | '#')) {
+                window.extend(trees.by_ref().take(4 - window.len().min(4)));
+                if let Some((hole, used)) = hole_at(window.make_contiguous())? {
+                    self.hole(hole);
+                    window.drain(..used);
+                    continue;
+                }
+            }
+            if let Some(tree) = window.pop_front() {
+                self.tree(tree)?;
+            }
         }
-        Ok(())
     }
 
     /// Writes a hole's marker as a quoted string, and keeps its expression.
