@@ -6,7 +6,11 @@ is rebuilt after touching its source, several times, and the best times are comp
 With --optimize-macros, both crates build proc macros optimized
 (`[profile.dev.build-override] opt-level = 3`), as the README suggests for crates with big literals.
 
-Run: python3 scripts/bench_macro_build.py [--nodes 10000] [--runs 3] [--optimize-macros]
+With --holes K, K of the literal's `alpha` values are Rust values (`alpha = #alpha`), spread evenly:
+the build is timed as above, and a release binary then times evaluating the literal (decode the
+skeleton, patch the holes) against decoding the same model's bytes.
+
+Run: python3 scripts/bench_macro_build.py [--nodes 10000] [--runs 3] [--optimize-macros] [--holes 100]
 Needs only cargo. The two crates are written under target/bench-macro-build/.
 """
 import argparse
@@ -19,10 +23,13 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 WORK = ROOT / "target" / "bench-macro-build"
 
 
-def model_text(nodes):
+def model_text(nodes, holes=0):
+    """An N-node chain; with `holes`, that many `alpha` values are the Rust variable `alpha`."""
+    every = nodes // holes if holes else 0
     lines = ['<ir_version: 10, opset_import: ["" : 21]>', "chain (float[N] x0) => (float[N] y) {"]
     for i in range(nodes):
-        lines.append(f"    x{i + 1} = LeakyRelu <alpha = 0.1> (x{i})")
+        alpha = "#alpha" if every and i % every == 0 and i // every < holes else "0.1"
+        lines.append(f"    x{i + 1} = LeakyRelu <alpha = {alpha}> (x{i})")
     lines.append(f"    y = Identity (x{nodes})")
     lines.append("}")
     return "\n".join(lines) + "\n"
@@ -52,11 +59,12 @@ def build_seconds(crate, target):
     return time.perf_counter() - start
 
 
-def measure(nodes, runs, optimize_macros=False):
+def measure(nodes, runs, optimize_macros=False, holes=0):
     """Best build seconds of each crate for an N-node literal: {"onnx!": s, "include_bytes!": s}."""
     global OPTIMIZE_MACROS
     OPTIMIZE_MACROS = optimize_macros
     text = model_text(nodes)
+    literal_text = model_text(nodes, holes)
     target = WORK / ("target-opt" if OPTIMIZE_MACROS else "target")
     # The reference bytes: the runtime parser gives them (the conformance suite checks that it
     # matches onnx 1.23.2 byte for byte). A helper crate writes them once.
@@ -70,8 +78,8 @@ def measure(nodes, runs, optimize_macros=False):
     subprocess.run(["cargo", "run", "--quiet", "--target-dir", str(target)], cwd=writer, check=True)
     model_bytes = (writer / "model.pb").read_bytes()
     literal = write_crate(
-        "with_literal",
-        "fn main() {\n    let model = onnx_text::onnx! {\n" + text + "    };\n"
+        "with_holes" if holes else "with_literal",
+        "fn main() {\n    let alpha = 0.1_f32;\n    let model = onnx_text::onnx! {\n" + literal_text + "    };\n"
         '    println!("{}", model.graph.unwrap().node.len());\n}\n',
     )
     baseline = write_crate(
@@ -98,9 +106,41 @@ def measure(nodes, runs, optimize_macros=False):
     for k, v in times.items():
         print(f"  {k:15} builds (s): " + ", ".join(f"{t:.2f}" for t in v) + f"  best {best[k]:.2f}",
               file=sys.stderr)
-    print(f"ratio onnx! / include_bytes!: {best['onnx!'] / best['include_bytes!']:.2f} (target <= 1.5)",
-          file=sys.stderr)
+    print(f"ratio onnx! / include_bytes!: {best['onnx!'] / best['include_bytes!']:.2f} (target <= 1.5)"
+          + (f", with {holes} holes" if holes else ""), file=sys.stderr)
+    if holes:
+        evaluation(literal_text, model_bytes, target)
     return best
+
+
+def evaluation(literal_text, model_bytes, target):
+    """Times evaluating the literal with holes against decoding the model's bytes, in one release
+    binary, alternating, and prints the ratio of the medians."""
+    crate = write_crate(
+        "evaluate_holes",
+        "use onnx_text::prost::Message;\nuse std::time::Instant;\n"
+        "fn literal(alpha: f32) -> onnx_text::ModelProto {\n    onnx_text::onnx! {\n"
+        + literal_text + "    }\n}\n"
+        "fn main() {\n"
+        '    let bytes = include_bytes!("../model.pb");\n'
+        "    assert_eq!(literal(std::hint::black_box(0.1)).encode_to_vec(), bytes.to_vec());\n"
+        "    let (mut ours, mut decode) = (Vec::new(), Vec::new());\n"
+        "    for _ in 0..41 {\n"
+        "        let start = Instant::now();\n"
+        "        std::hint::black_box(literal(std::hint::black_box(0.1)));\n"
+        "        ours.push(start.elapsed().as_secs_f64());\n"
+        "        let start = Instant::now();\n"
+        "        std::hint::black_box(onnx_text::ModelProto::decode(std::hint::black_box(&bytes[..])).unwrap());\n"
+        "        decode.push(start.elapsed().as_secs_f64());\n"
+        "    }\n"
+        "    ours.sort_by(f64::total_cmp); decode.sort_by(f64::total_cmp);\n"
+        '    println!("evaluate {:.3} ms, decode {:.3} ms, ratio {:.2}", ours[20] * 1e3, decode[20] * 1e3, ours[20] / decode[20]);\n'
+        "}\n",
+        {"model.pb": model_bytes},
+    )
+    out = subprocess.run(["cargo", "run", "--release", "--quiet", "--target-dir", str(target)],
+                         cwd=crate, check=True, capture_output=True, text=True).stdout.strip()
+    print(f"literal with holes, release: {out} (median of 41)", file=sys.stderr)
 
 
 def main():
@@ -108,8 +148,9 @@ def main():
     parser.add_argument("--nodes", type=int, default=10000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--optimize-macros", action="store_true")
+    parser.add_argument("--holes", type=int, default=0)
     args = parser.parse_args()
-    measure(args.nodes, args.runs, args.optimize_macros)
+    measure(args.nodes, args.runs, args.optimize_macros, args.holes)
 
 
 if __name__ == "__main__":

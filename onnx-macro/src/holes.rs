@@ -22,52 +22,77 @@ use onnx_syntax::syntax::{AttrType, Function, FunctionHeaderValue, Model, ModelH
 
 use crate::tokens::HoleExpr;
 
-/// The holes of a model's or function's header that lowering leaves to the code generator:
-/// integers, which have no string to carry a marker.
+/// The holes of a model's or function's header, read from the tree: a later entry of the same
+/// key overrides an earlier one, so the walk over the lowered message would not find them all,
+/// and integers have no string to carry a marker.
 #[derive(Default)]
 pub struct HeaderHoles {
-    /// `(field, hole)`: `ir_version`, `model_version`, or an opset version by its index in
-    /// `opset_import`.
+    /// Each hole with its field, in text order.
     entries: Vec<(HeaderField, Hole)>,
 }
 
+/// A field of a header that a hole sets.
 #[derive(Clone, Copy, PartialEq)]
 enum HeaderField {
-    IrVersion,
-    ModelVersion,
+    /// `ir_version`, `model_version`: integers.
+    Int(&'static str),
+    /// `producer_name`, `domain`, `overload`, …: strings.
+    Text(&'static str),
+    /// The version of the `opset_import` entry at this index.
     Opset(usize),
 }
 
 impl HeaderHoles {
-    /// The integer holes of a model's header.
+    /// The holes of a model's header.
     pub fn model(model: &Model) -> HeaderHoles {
         let mut holes = HeaderHoles::default();
         let mut opsets = 0;
         for entry in &model.header {
-            match &entry.value {
+            let (field, text) = match &entry.value {
                 ModelHeaderValue::IrVersionHole(hole) => {
-                    holes.entries.push((HeaderField::IrVersion, *hole))
+                    holes.entries.push((HeaderField::Int("ir_version"), *hole));
+                    continue;
                 }
                 ModelHeaderValue::ModelVersionHole(hole) => {
-                    holes.entries.push((HeaderField::ModelVersion, *hole))
+                    holes
+                        .entries
+                        .push((HeaderField::Int("model_version"), *hole));
+                    continue;
                 }
-                ModelHeaderValue::OpsetImport(list) => holes.opsets(&mut opsets, list),
-                _ => {}
+                ModelHeaderValue::OpsetImport(list) => {
+                    holes.opsets(&mut opsets, list);
+                    continue;
+                }
+                ModelHeaderValue::ProducerName(text) => ("producer_name", text),
+                ModelHeaderValue::ProducerVersion(text) => ("producer_version", text),
+                ModelHeaderValue::Domain(text) => ("domain", text),
+                ModelHeaderValue::DocString(text) => ("doc_string", text),
+                _ => continue,
+            };
+            holes.text(field, text);
+        }
+        holes
+    }
+
+    /// The holes of a function's header.
+    pub fn function(function: &Function) -> HeaderHoles {
+        let mut holes = HeaderHoles::default();
+        let mut opsets = 0;
+        for entry in &function.header {
+            match &entry.value {
+                FunctionHeaderValue::OpsetImport(list) => holes.opsets(&mut opsets, list),
+                FunctionHeaderValue::Domain(text) => holes.text("domain", text),
+                FunctionHeaderValue::DocString(text) => holes.text("doc_string", text),
+                FunctionHeaderValue::Overload(text) => holes.text("overload", text),
             }
         }
         holes
     }
 
-    /// The integer holes of a function's header.
-    pub fn function(function: &Function) -> HeaderHoles {
-        let mut holes = HeaderHoles::default();
-        let mut opsets = 0;
-        for entry in &function.header {
-            if let FunctionHeaderValue::OpsetImport(list) = &entry.value {
-                holes.opsets(&mut opsets, list);
-            }
+    fn text(&mut self, field: &'static str, text: &str) {
+        if let Some(hole) = Hole::from_marker(text) {
+            self.entries.push((HeaderField::Text(field), hole));
         }
-        holes
     }
 
     fn opsets(&mut self, count: &mut usize, list: &[onnx_syntax::syntax::OpsetImport]) {
@@ -285,19 +310,11 @@ impl<'h> Patcher<'h> {
     /// A model: its header, graph and functions.
     pub fn model(&mut self, model: &ModelProto, header: &HeaderHoles, functions: &[HeaderHoles]) {
         self.header(header);
-        for (field, value) in [
-            ("producer_name", &model.producer_name),
-            ("producer_version", &model.producer_version),
-            ("domain", &model.domain),
-            ("doc_string", &model.doc_string),
-        ] {
-            self.header_string(field, value);
-        }
         self.field("metadata_props", |p| {
             for (i, entry) in model.metadata_props.iter().enumerate() {
                 p.enter(Step::Index(i), |p| {
-                    p.header_string("key", &entry.key);
-                    p.header_string("value", &entry.value);
+                    p.metadata_string("key", &entry.key);
+                    p.metadata_string("value", &entry.value);
                 });
             }
         });
@@ -312,39 +329,49 @@ impl<'h> Patcher<'h> {
         });
     }
 
-    /// The integer holes of a header, at the current place (a model or a function).
+    /// The holes of a header, at the current place (a model or a function). A value that a
+    /// later entry of the same key overrides is converted, for its type, and dropped, as the
+    /// text would drop it.
     fn header(&mut self, header: &HeaderHoles) {
         for (index, &(field, hole)) in header.entries.iter().enumerate() {
             let Some(expr) = self.take(hole) else {
                 continue;
             };
-            let overridden = header.entries[index + 1..].iter().any(|(f, _)| *f == field);
-            if overridden {
-                self.errors.push(syn::Error::new(
-                    expr.span,
-                    "a later entry of the header sets this key again, so this value would be lost",
-                ));
-                continue;
-            }
-            let call = quote_spanned!(at(expr)=> ::onnx_text::__private::Int::int);
-            match field {
-                HeaderField::IrVersion => self.field("ir_version", |p| p.set_some(expr, "", call)),
-                HeaderField::ModelVersion => {
-                    self.field("model_version", |p| p.set_some(expr, "", call))
-                }
+            let (name, call) = match field {
+                HeaderField::Int(name) => (
+                    name,
+                    quote_spanned!(at(expr)=> ::onnx_text::__private::Int::int),
+                ),
+                HeaderField::Text(name) => (
+                    name,
+                    quote_spanned!(at(expr)=> ::onnx_text::__private::HeaderString::header_string),
+                ),
                 HeaderField::Opset(i) => {
                     self.verify = true;
+                    let call = quote_spanned!(at(expr)=> ::onnx_text::__private::Int::int);
                     self.field("opset_import", |p| {
                         p.enter(Step::Index(i), |p| {
-                            p.field("version", |p| p.set_some(expr, "", call))
+                            p.field("version", |p| p.set_some(expr, "an opset version", call))
                         })
-                    })
+                    });
+                    continue;
                 }
+            };
+            if expr.spread {
+                self.misplaced_spread(expr, "a header value");
+                continue;
+            }
+            if header.entries[index + 1..].iter().any(|(f, _)| *f == field) {
+                let value = Self::one(expr, call);
+                self.patches.push(quote!(let _ = #value;));
+            } else {
+                self.field(name, |p| p.set_some(expr, "a header value", call));
             }
         }
     }
 
-    fn header_string(&mut self, field: &'static str, value: &Option<String>) {
+    /// A metadata key or value: strings that lists append, so the walk finds them all.
+    fn metadata_string(&mut self, field: &'static str, value: &Option<String>) {
         let Some(hole) = value.as_deref().and_then(Hole::from_marker) else {
             return;
         };
@@ -352,7 +379,7 @@ impl<'h> Patcher<'h> {
             return;
         };
         let call = quote_spanned!(at(expr)=> ::onnx_text::__private::HeaderString::header_string);
-        self.field(field, |p| p.set_some(expr, "a header string", call));
+        self.field(field, |p| p.set_some(expr, "a metadata string", call));
     }
 
     /// A list of functions: spliced ones, and written ones (with their header's holes).
@@ -386,13 +413,6 @@ impl<'h> Patcher<'h> {
         inherited: Option<&Imports>,
     ) {
         self.header(header);
-        for (field, value) in [
-            ("domain", &function.domain),
-            ("doc_string", &function.doc_string),
-            ("overload", &function.overload),
-        ] {
-            self.header_string(field, value);
-        }
         self.field("input", |p| p.names(&function.input, false));
         self.field("output", |p| p.names(&function.output, false));
         let imports = if function.opset_import.is_empty() {
