@@ -166,14 +166,14 @@ impl Parsed {
 
 impl Lowered {
     /// The expression that decodes the messages, encoded at compile time.
-    pub fn skeleton(&self, output: Output) -> TokenStream {
+    pub fn skeleton(self, output: Output) -> TokenStream {
         match self {
-            Lowered::Model(model) => codegen::single(output, &encode::model(model.clone())),
-            Lowered::Graph(graph) => codegen::single(output, &encode::graph(graph.clone())),
+            Lowered::Model(model) => codegen::single(output, &encode::model(model)),
+            Lowered::Graph(graph) => codegen::single(output, &encode::graph(graph)),
             Lowered::Function(function) => codegen::single(output, &function.encode_to_vec()),
             Lowered::Node(node) => codegen::single(output, &node.encode_to_vec()),
-            Lowered::Functions(functions) => codegen::list(output, functions),
-            Lowered::Nodes(nodes) => codegen::list(output, nodes),
+            Lowered::Functions(functions) => codegen::list(output, &functions),
+            Lowered::Nodes(nodes) => codegen::list(output, &nodes),
         }
     }
 }
