@@ -43,7 +43,7 @@ pub mod __private {
     use prost::Message;
 
     pub use crate::interpolate::*;
-    pub use holes::{Holes, Literal, dimension, inner_type, shape_dims, splice};
+    pub use holes::{Holes, Literal, attribute, dimension, inner_type, shape_dims, splice};
 
     mod holes;
 

@@ -516,39 +516,53 @@ impl<'h> Patcher<'h> {
         self.name_field("name", &node.name);
         self.field("input", |p| p.names(&node.input, true));
         self.field("output", |p| p.names(&node.output, true));
-        let domain = node.domain.as_deref().unwrap_or("");
-        let version = imports.version(domain).filter(|_| self.schemas);
         self.field("attribute", |p| {
             for (i, attribute) in node.attribute.iter().enumerate() {
-                let schema = version.and_then(|version| {
-                    schema_attribute_type(
-                        domain,
-                        node.op_type.as_deref().unwrap_or(""),
-                        version,
-                        attribute.name.as_deref().unwrap_or(""),
-                    )
+                p.enter(Step::Index(i), |p| {
+                    p.attribute(attribute, Some(node), imports)
                 });
-                p.enter(Step::Index(i), |p| p.attribute(attribute, schema, imports));
             }
         });
     }
 
-    /// An attribute: a whole value from a hole, holes among a list's elements, and the graphs,
-    /// tensors and types inside.
+    /// The type that `node`'s operator schema gives `attribute`, at the imported version.
+    fn schema_type(
+        &self,
+        node: &NodeProto,
+        attribute: &AttributeProto,
+        imports: &Imports,
+    ) -> Option<AttrType> {
+        if !self.schemas {
+            return None;
+        }
+        let domain = node.domain.as_deref().unwrap_or("");
+        schema_attribute_type(
+            domain,
+            node.op_type.as_deref().unwrap_or(""),
+            imports.version(domain)?,
+            attribute.name.as_deref().unwrap_or(""),
+        )
+    }
+
+    /// An attribute of `node` (`None` for a function's attribute defaults): a whole value from a
+    /// hole, holes among a list's elements, and the graphs, tensors and types inside.
     fn attribute(
         &mut self,
         attribute: &AttributeProto,
-        schema: Option<AttrType>,
+        node: Option<&NodeProto>,
         imports: &Imports,
     ) {
         let note = attribute.doc_string.as_deref().unwrap_or("");
         let written = attribute.r#type.and_then(attr_type);
+        let schema = || node.and_then(|node| self.schema_type(node, attribute, imports));
         if let Some(hole) = Hole::from_marker(note) {
+            let ty = schema().or(written);
             if let Some(expr) = self.take(hole) {
-                self.whole_attribute(expr, schema.or(written));
+                self.whole_attribute(expr, ty);
             }
         } else if let Some(holes) = ListHoles::from_note(note) {
-            self.list_attribute(&holes, written.or(schema));
+            let ty = written.or_else(schema);
+            self.list_attribute(&holes, ty);
         }
         if let Some(tensor) = &attribute.t {
             self.field("t", |p| p.enter(Step::Some, |p| p.tensor(tensor)));
@@ -578,24 +592,25 @@ impl<'h> Patcher<'h> {
 
     /// `name = #value`: the schema's or annotation's type, else the Rust type's.
     fn whole_attribute(&mut self, expr: &HoleExpr, ty: Option<AttrType>) {
-        let place = self.place();
-        let clear = quote!(#place.doc_string = ::core::option::Option::None;);
         if expr.spread {
             self.misplaced_spread(expr, "a whole attribute value (write `[..#xs]`)");
             return;
         }
+        // One place expression per patch: each chain of `as_mut`, `unwrap` and indexing costs
+        // rustc more than the statements around it.
+        let place = self.place();
         let Some(ty) = ty else {
             let value = &expr.expr;
             let shown = shown(expr);
             let set = quote_spanned!(at(expr)=>
-                __onnx_holes.ok(#shown, ::onnx_text::__private::AttributeValue::set_attribute(&(#value), &mut #place));
+                __onnx_holes.ok(#shown, ::onnx_text::__private::AttributeValue::set_attribute(&(#value), __onnx_attribute));
             );
             // A graph from Rust may refer to names of the literal: check again.
-            self.patches.push(quote!(
+            self.patches.push(quote!({
+                let __onnx_attribute = ::onnx_text::__private::attribute(&mut #place, ::core::option::Option::None);
                 #set
-                #clear
-                __onnx_holes.verify |= #place.g.is_some() || !#place.graphs.is_empty();
-            ));
+                __onnx_holes.verify |= __onnx_attribute.g.is_some() || !__onnx_attribute.graphs.is_empty();
+            }));
             return;
         };
         let (field, call, boxed) = attribute_field(ty, at(expr));
@@ -611,36 +626,37 @@ impl<'h> Patcher<'h> {
             quote!(::core::option::Option::Some(#value))
         };
         let number = ty as i32;
-        self.patches.push(quote!(
-            #place.#field = #value;
-            #place.r#type = ::core::option::Option::Some(#number);
-            #clear
-        ));
+        self.patches.push(quote!({
+            let __onnx_attribute = ::onnx_text::__private::attribute(&mut #place, ::core::option::Option::Some(#number));
+            __onnx_attribute.#field = #value;
+        }));
     }
 
     /// `name = [1, #a, ..#rest]`: each hole inserted among the written elements.
     fn list_attribute(&mut self, holes: &[ListHole], ty: Option<AttrType>) {
         let place = self.place();
-        self.patches
-            .push(quote!(#place.doc_string = ::core::option::Option::None;));
         let Some(element) = ty.map(element_of) else {
             // No type anywhere: the Rust values' type decides, element by element, in order.
             self.verify = true;
             let mut pushes = Vec::new();
             for list_hole in holes {
                 if let Some(expr) = self.take(list_hole.hole) {
-                    pushes.push(push_element(expr, &place));
+                    pushes.push(push_element(expr, &quote!(&mut *__onnx_attribute)));
                 }
             }
-            self.patches.push(quote!(#(#pushes)*));
+            self.patches.push(quote!({
+                let __onnx_attribute = ::onnx_text::__private::attribute(&mut #place, ::core::option::Option::None);
+                #(#pushes)*
+            }));
             return;
         };
         if element == AttrType::Graph {
             self.verify = true;
         }
         let number = element.list_of().unwrap_or(element) as i32;
-        self.patches
-            .push(quote!(#place.r#type = ::core::option::Option::Some(#number);));
+        self.patches.push(quote!(
+            ::onnx_text::__private::attribute(&mut #place, ::core::option::Option::Some(#number));
+        ));
         // Patches run last first, so each index still counts the written elements before it.
         for list_hole in holes {
             let Some(expr) = self.take(list_hole.hole) else {
@@ -737,19 +753,19 @@ impl<'h> Patcher<'h> {
     }
 }
 
-/// Appends the value (or each item) of `expr` to the list attribute at `place`, whose type the
-/// Rust values decide.
-fn push_element(expr: &HoleExpr, place: &TokenStream) -> TokenStream {
+/// Appends the value (or each item) of `expr` to the list attribute `attribute` (a `&mut`),
+/// whose type the Rust values decide.
+fn push_element(expr: &HoleExpr, attribute: &TokenStream) -> TokenStream {
     let value = &expr.expr;
     let shown = shown(expr);
     let push = quote_spanned!(at(expr)=> ::onnx_text::__private::AttributeElement::push_element);
     if !expr.spread {
-        return quote_spanned!(at(expr)=> __onnx_holes.ok(#shown, #push(&(#value), &mut #place)););
+        return quote_spanned!(at(expr)=> __onnx_holes.ok(#shown, #push(&(#value), #attribute)););
     }
     let source = spread_source(expr);
     quote_spanned!(at(expr)=>
         for __onnx_item in ::core::iter::IntoIterator::into_iter(#source) {
-            __onnx_holes.ok(#shown, #push(&__onnx_item, &mut #place));
+            __onnx_holes.ok(#shown, #push(&__onnx_item, #attribute));
         }
     )
 }

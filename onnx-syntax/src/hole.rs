@@ -47,6 +47,9 @@ impl Hole {
 
     /// The hole whose marker `text` is, if it is one.
     pub fn from_marker(text: &str) -> Option<Hole> {
+        if !is_marker(text) {
+            return None;
+        }
         let mut chars = text.chars();
         let spread = match chars.next()? {
             ONE => false,

@@ -8,7 +8,7 @@ use onnx_syntax::parse::Parser;
 use onnx_syntax::syntax;
 
 use crate::{
-    FunctionProto, GraphProto, ModelProto, NodeProto, ParseError, Span, TypeProto,
+    AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, ParseError, Span, TypeProto,
     tensor_shape_proto, to_text, type_proto,
 };
 
@@ -242,4 +242,14 @@ pub fn dimension(
         value: Some(value.dimension()?),
         ..Default::default()
     })
+}
+
+/// Prepares an attribute whose value was a hole: the note that marked it goes, and the type is
+/// set (unless the value's Rust type decides it). The caller then fills the value.
+pub fn attribute(attribute: &mut AttributeProto, kind: Option<i32>) -> &mut AttributeProto {
+    attribute.doc_string = None;
+    if kind.is_some() {
+        attribute.r#type = kind;
+    }
+    attribute
 }
