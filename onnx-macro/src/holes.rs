@@ -280,7 +280,7 @@ impl<'h> Patcher<'h> {
 
     /// Puts the values of `expr` into the list at the current place: at `at` in place of the
     /// marker (`replace`), or inserted before the written element `at`.
-    fn into_list(&mut self, expr: &HoleExpr, at: usize, replace: bool, call: TokenStream) {
+    fn splice_into_list(&mut self, expr: &HoleExpr, at: usize, replace: bool, call: TokenStream) {
         let list = self.place();
         let end = at + usize::from(replace);
         let patch = if expr.spread {
@@ -396,7 +396,7 @@ impl<'h> Patcher<'h> {
                 };
                 self.verify = true;
                 let call = quote_spanned!(at(expr)=> ::onnx_text::__private::Function::function);
-                self.into_list(expr, i, true, call);
+                self.splice_into_list(expr, i, true, call);
                 continue;
             }
             let empty = HeaderHoles::default();
@@ -486,7 +486,7 @@ impl<'h> Patcher<'h> {
                 continue;
             }
             let call = quote_spanned!(at(expr)=> ::onnx_text::__private::ValueName::value_name);
-            self.into_list(expr, i, true, call);
+            self.splice_into_list(expr, i, true, call);
         }
     }
 
@@ -499,7 +499,7 @@ impl<'h> Patcher<'h> {
                 };
                 self.verify = true;
                 let call = quote_spanned!(at(expr)=> ::onnx_text::__private::Node::node);
-                self.into_list(expr, i, true, call);
+                self.splice_into_list(expr, i, true, call);
                 continue;
             }
             self.enter(Step::Index(i), |p| p.node(node, imports));
@@ -664,7 +664,7 @@ impl<'h> Patcher<'h> {
             };
             let (_, call, _) = attribute_field(element, at(expr));
             self.field(list_field(element), |p| {
-                p.into_list(expr, list_hole.index, false, call)
+                p.splice_into_list(expr, list_hole.index, false, call)
             });
         }
     }
@@ -705,7 +705,9 @@ impl<'h> Patcher<'h> {
                     }
                 },
             };
-            self.field(field, |p| p.into_list(expr, list_hole.index, false, call));
+            self.field(field, |p| {
+                p.splice_into_list(expr, list_hole.index, false, call)
+            });
         }
     }
 
@@ -748,7 +750,7 @@ impl<'h> Patcher<'h> {
                 continue;
             };
             let call = quote_spanned!(at(expr)=> ::onnx_text::__private::dimension);
-            self.into_list(expr, i, true, call);
+            self.splice_into_list(expr, i, true, call);
         }
     }
 }

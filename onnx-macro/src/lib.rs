@@ -2,10 +2,10 @@
 //! them with documentation and examples.
 //!
 //! The crate is thin: [`tokens`] turns the macro input back into ONNX text (taking whole
-//! groups' source text where [`verbatim`] allows), the `onnx-syntax`
-//! engine parses, checks and lowers it, [`diagnostics`] puts errors on the offending tokens,
-//! [`encode`] writes the protobuf bytes, and [`codegen`] emits the expression. [`expand`] ties
-//! them together.
+//! groups' source text where [`verbatim`] allows, and writing a marker for each Rust value
+//! `#x`), the `onnx-syntax` engine parses, checks and lowers it, [`diagnostics`] puts errors on
+//! the offending tokens, [`encode`] writes the protobuf bytes, [`codegen`] emits the expression,
+//! and [`holes`] the patches that put the Rust values into it. [`expand`] ties them together.
 
 mod codegen;
 mod diagnostics;
