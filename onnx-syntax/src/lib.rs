@@ -16,6 +16,7 @@ pub mod check;
 pub mod dtype;
 mod error;
 pub mod hole;
+pub mod infer;
 pub mod lex;
 pub mod lower;
 pub mod parse;

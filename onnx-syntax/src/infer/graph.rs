@@ -1,0 +1,344 @@
+//! The walk: a graph's nodes in order, each through its operator's rule, with the values that
+//! are in scope; subgraphs see the values around them, and calls of local functions are
+//! inferred through the function's body.
+
+use std::collections::HashMap;
+
+use onnx_runtime_types::{AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto};
+
+use super::node::{Node, Subgraphs, tensor_ints, tensor_type};
+use super::ty::{Dim, Ty};
+use super::{Inference, ShapeError, ops};
+
+/// How deep subgraphs and calls may nest before inference stops following them.
+const MAX_DEPTH: usize = 64;
+
+/// What is known of one value.
+#[derive(Clone, Default)]
+struct Value {
+    ty: Option<Ty>,
+    data: Option<Vec<Dim>>,
+}
+
+/// The values of one graph, and the scope around it.
+pub struct Scope<'p> {
+    values: HashMap<String, Value>,
+    parent: Option<&'p Scope<'p>>,
+}
+
+impl<'p> Scope<'p> {
+    fn new(parent: Option<&'p Scope<'p>>) -> Scope<'p> {
+        Scope {
+            values: HashMap::new(),
+            parent,
+        }
+    }
+
+    fn get(&self, name: &str) -> Option<&Value> {
+        self.values
+            .get(name)
+            .or_else(|| self.parent.and_then(|p| p.get(name)))
+    }
+
+    fn ty(&self, name: &str) -> Option<Ty> {
+        self.get(name)?.ty.clone()
+    }
+
+    fn data(&self, name: &str) -> Option<Vec<Dim>> {
+        self.get(name)?.data.clone()
+    }
+
+    fn define(&mut self, name: &str, ty: Option<Ty>, data: Option<Vec<Dim>>) {
+        self.values.insert(name.to_owned(), Value { ty, data });
+    }
+
+    /// Binds a graph's initializers (with their values) and its declared inputs.
+    fn bind_graph(&mut self, graph: &GraphProto) {
+        for tensor in &graph.initializer {
+            let name = tensor.name.as_deref().unwrap_or("");
+            self.define(name, Some(tensor_type(tensor)), ints_data(tensor));
+        }
+        for input in &graph.input {
+            let declared = input.r#type.as_ref().and_then(Ty::from_proto);
+            let name = input.name.as_deref().unwrap_or("");
+            if declared.is_some() || !self.values.contains_key(name) {
+                let data = self.values.get(name).and_then(|v| v.data.clone());
+                self.define(name, declared, data);
+            }
+        }
+    }
+}
+
+fn ints_data(tensor: &onnx_runtime_types::TensorProto) -> Option<Vec<Dim>> {
+    Some(tensor_ints(tensor)?.into_iter().map(Dim::Known).collect())
+}
+
+/// The normalised name of a domain: the default domain is `""`.
+fn domain(name: Option<&str>) -> &str {
+    match name.unwrap_or("") {
+        "ai.onnx" => "",
+        other => other,
+    }
+}
+
+/// The state of one inference run.
+pub struct Engine<'a> {
+    /// The imported opset version of each domain, for the graph or function being walked.
+    opsets: HashMap<String, i64>,
+    /// The model's local functions, by domain, name and overload.
+    functions: HashMap<(String, String, String), &'a FunctionProto>,
+    /// The index of the main graph's node being inferred.
+    top_node: usize,
+    depth: usize,
+    errors: Vec<ShapeError>,
+}
+
+fn opsets(imports: &[onnx_runtime_types::OperatorSetIdProto]) -> HashMap<String, i64> {
+    imports
+        .iter()
+        .map(|i| {
+            (
+                domain(i.domain.as_deref()).to_owned(),
+                i.version.unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+/// Infers the main graph of `model`.
+pub fn infer_model(model: &ModelProto) -> Inference {
+    let mut engine = Engine {
+        opsets: opsets(&model.opset_import),
+        functions: model
+            .functions
+            .iter()
+            .map(|f| {
+                let key = (
+                    domain(f.domain.as_deref()).to_owned(),
+                    f.name.clone().unwrap_or_default(),
+                    f.overload.clone().unwrap_or_default(),
+                );
+                (key, f)
+            })
+            .collect(),
+        top_node: 0,
+        depth: 0,
+        errors: Vec::new(),
+    };
+    let mut inference = Inference::default();
+    let Some(graph) = &model.graph else {
+        return inference;
+    };
+    let mut scope = Scope::new(None);
+    scope.bind_graph(graph);
+    for (index, node) in graph.node.iter().enumerate() {
+        engine.top_node = index;
+        engine.node(node, &mut scope);
+        for name in &node.output {
+            if let Some(ty) = scope.values.get(name).and_then(|v| v.ty.clone()) {
+                inference.types.insert(name.clone(), ty);
+            }
+        }
+    }
+    inference.errors = engine.errors;
+    inference
+}
+
+impl<'a> Engine<'a> {
+    /// Infers one node and defines its results in `scope`.
+    fn node(&mut self, node: &NodeProto, scope: &mut Scope<'_>) {
+        let inputs: Vec<Option<Ty>> = node.input.iter().map(|n| scope.ty(n)).collect();
+        let data = node.input.iter().map(|n| scope.data(n)).collect();
+        let declared: Vec<Option<Ty>> = node.output.iter().map(|n| scope.ty(n)).collect();
+        let (outputs, out_data) = self.results(node, inputs, data, scope);
+        for (i, name) in node.output.iter().enumerate() {
+            if name.is_empty() {
+                continue;
+            }
+            let ty = match (&declared[i], &outputs[i]) {
+                (Some(d), Some(t)) => Some(merge(Some(d), t)),
+                (d, t) => t.clone().or_else(|| d.clone()),
+            };
+            scope.define(name, ty, out_data[i].clone());
+        }
+    }
+
+    /// The types and values of a node's results.
+    #[allow(clippy::type_complexity)]
+    fn results(
+        &mut self,
+        node: &NodeProto,
+        inputs: Vec<Option<Ty>>,
+        data: Vec<Option<Vec<Dim>>>,
+        scope: &Scope<'_>,
+    ) -> (Vec<Option<Ty>>, Vec<Option<Vec<Dim>>>) {
+        let count = node.output.len();
+        let none = || (vec![None; count], vec![None; count]);
+        let dom = domain(node.domain.as_deref());
+        let op = node.op_type.as_deref().unwrap_or("");
+        let key = (
+            dom.to_owned(),
+            op.to_owned(),
+            node.overload.clone().unwrap_or_default(),
+        );
+        if let Some(&function) = self.functions.get(&key) {
+            let outputs = self.call(function, node, &inputs);
+            return (outputs, vec![None; count]);
+        }
+        let (Some(&opset), Some(rule)) = (self.opsets.get(dom), ops::rule(dom, op)) else {
+            return none();
+        };
+        let mut view = Node {
+            proto: node,
+            opset,
+            inputs,
+            data,
+            outputs: vec![None; count],
+            out_data: vec![None; count],
+            scope,
+            engine: self,
+        };
+        match rule(&mut view) {
+            Ok(()) => (view.outputs, view.out_data),
+            Err(conflict) => {
+                let op = node.op_type.as_deref().unwrap_or("");
+                let error = ShapeError {
+                    node: self.top_node,
+                    input: conflict.input,
+                    message: format!("{op}: {}", conflict.message),
+                };
+                self.errors.push(error);
+                none()
+            }
+        }
+    }
+
+
+    /// The result types of a call of a local function, inferred through its body.
+    fn call(
+        &mut self,
+        function: &'a FunctionProto,
+        call: &NodeProto,
+        inputs: &[Option<Ty>],
+    ) -> Vec<Option<Ty>> {
+        let count = call.output.len();
+        if self.depth >= MAX_DEPTH {
+            return vec![None; count];
+        }
+        self.depth += 1;
+        let outer_opsets = self.opsets.clone();
+        self.opsets.extend(opsets(&function.opset_import));
+        let mut scope = Scope::new(None);
+        for (formal, ty) in function.input.iter().zip(inputs) {
+            scope.define(formal, ty.clone(), None);
+        }
+        // Attribute references become the caller's values, else the function's defaults.
+        let bound: Vec<NodeProto> = function
+            .node
+            .iter()
+            .map(|node| bind_attributes(node, call, function))
+            .collect();
+        for node in &bound {
+            self.node(node, &mut scope);
+        }
+        self.opsets = outer_opsets;
+        self.depth -= 1;
+        (0..count)
+            .map(|i| scope.ty(function.output.get(i)?))
+            .collect()
+    }
+}
+
+impl Subgraphs for Engine<'_> {
+    fn subgraph(
+        &mut self,
+        graph: &GraphProto,
+        inputs: &[Option<Ty>],
+        outer: &Scope<'_>,
+    ) -> Vec<Option<Ty>> {
+        if self.depth >= MAX_DEPTH {
+            return vec![None; graph.output.len()];
+        }
+        self.depth += 1;
+        let mut scope = Scope::new(Some(outer));
+        scope.bind_graph(graph);
+        for (input, ty) in graph.input.iter().zip(inputs) {
+            let name = input.name.as_deref().unwrap_or("");
+            if let Some(ty) = ty {
+                let declared = scope.ty(name);
+                scope.define(name, Some(merge(declared.as_ref(), ty)), None);
+            }
+        }
+        for node in &graph.node {
+            self.node(node, &mut scope);
+        }
+        self.depth -= 1;
+        graph
+            .output
+            .iter()
+            .map(|output| {
+                let declared = output.r#type.as_ref().and_then(Ty::from_proto);
+                let inferred = scope.ty(output.name.as_deref().unwrap_or(""));
+                match (declared, inferred) {
+                    (Some(d), Some(t)) => Some(merge(Some(&d), &t)),
+                    (d, t) => t.or(d),
+                }
+            })
+            .collect()
+    }
+}
+
+/// `node` with each attribute that refers to a function attribute replaced by the caller's
+/// value or the function's default, or dropped.
+fn bind_attributes(node: &NodeProto, call: &NodeProto, function: &FunctionProto) -> NodeProto {
+    let mut node = node.clone();
+    node.attribute = node
+        .attribute
+        .into_iter()
+        .filter_map(|attribute| {
+            let Some(reference) = attribute.ref_attr_name.as_deref() else {
+                return Some(attribute);
+            };
+            let find = |list: &[AttributeProto]| {
+                list.iter()
+                    .find(|a| a.name.as_deref() == Some(reference))
+                    .cloned()
+            };
+            let mut value = find(&call.attribute).or_else(|| find(&function.attribute_proto))?;
+            value.name = attribute.name.clone();
+            Some(value)
+        })
+        .collect();
+    node
+}
+
+/// A declared type completed by an inferred one: known dims win over symbols, symbols over
+/// unknown dims; where they disagree the inferred one wins.
+pub fn merge(declared: Option<&Ty>, inferred: &Ty) -> Ty {
+    let Some(declared) = declared else {
+        return inferred.clone();
+    };
+    match (declared, inferred) {
+        (Ty::Tensor { elem: de, shape: ds }, Ty::Tensor { elem: ie, shape: is }) => Ty::Tensor {
+            elem: if *ie != 0 { *ie } else { *de },
+            shape: match (ds, is) {
+                (Some(d), Some(i)) if d.len() == i.len() => Some(
+                    d.iter()
+                        .zip(i)
+                        .map(|(d, i)| match (d, i) {
+                            (_, Dim::Known(_)) => i.clone(),
+                            (Dim::Known(_), _) => d.clone(),
+                            (Dim::Symbol(_), _) => d.clone(),
+                            _ => i.clone(),
+                        })
+                        .collect(),
+                ),
+                (_, Some(i)) => Some(i.clone()),
+                (d, None) => d.clone(),
+            },
+        },
+        (Ty::Sequence(d), Ty::Sequence(i)) => Ty::Sequence(Box::new(merge(Some(d), i))),
+        (Ty::Optional(d), Ty::Optional(i)) => Ty::Optional(Box::new(merge(Some(d), i))),
+        _ => inferred.clone(),
+    }
+}

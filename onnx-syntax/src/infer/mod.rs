@@ -1,0 +1,132 @@
+//! Shape inference: the element type and shape of every value that a model's nodes compute,
+//! as `onnx.shape_inference.infer_shapes(model, data_prop=True)` gives them, and the operand
+//! shapes that an operator cannot take.
+//!
+//! - [`ty`]: the types inference works with ([`Ty`], [`Dim`]), converted from and to
+//!   `TypeProto`.
+//! - `graph`: the walk over a graph's nodes, its scopes, subgraphs and calls of local functions.
+//! - `node`: what one operator's rule sees of its node ([`node::Node`]): operand types,
+//!   attributes, the values of small integer tensors (data propagation).
+//! - `ops`: one rule per operator, grouped by kind.
+//!
+//! ```
+//! let model = onnx_syntax::parse_model(r#"
+//!     <ir_version: 10, opset_import: ["" : 21]>
+//!     g (float[N, 128] x, float[128, 10] w) => (y) { y = MatMul (x, w) }
+//! "#).unwrap();
+//! let inferred = onnx_syntax::infer::Inference::of_model(&model);
+//! assert!(inferred.errors.is_empty());
+//! assert_eq!(inferred.show("y").as_deref(), Some("float[N,10]"));
+//! ```
+
+mod graph;
+pub mod node;
+mod ops;
+pub mod ty;
+
+use std::collections::HashMap;
+
+use onnx_runtime_types::{ModelProto, ValueInfoProto};
+
+pub use ty::{Dim, Shape, Ty};
+
+/// An operator's operands that it cannot take (`incompatible_shapes`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShapeError {
+    /// The index of the node in the main graph (for a node inside a subgraph or a called
+    /// function: the node that holds it).
+    pub node: usize,
+    /// The operand that conflicts with those before it, if one does.
+    pub input: Option<usize>,
+    /// What is wrong, with the shapes.
+    pub message: String,
+}
+
+/// What inference found in a model's main graph.
+#[derive(Debug, Default)]
+pub struct Inference {
+    /// The inferred type of every value of the main graph that a node computes.
+    pub types: HashMap<String, Ty>,
+    /// The nodes whose operands do not fit their operator.
+    pub errors: Vec<ShapeError>,
+}
+
+impl Inference {
+    /// Infers the types of the values of `model`'s main graph, without changing the model.
+    ///
+    /// ```
+    /// # let model = onnx_syntax::parse_model("<opset_import: [\"\" : 21]> g (float[2, 3] x) => (y) { y = Transpose (x) }").unwrap();
+    /// let inferred = onnx_syntax::infer::Inference::of_model(&model);
+    /// assert_eq!(inferred.show("y").as_deref(), Some("float[3,2]"));
+    /// ```
+    pub fn of_model(model: &ModelProto) -> Inference {
+        graph::infer_model(model)
+    }
+
+    /// The inferred type of `name`, written as the text syntax writes types (`?` for an
+    /// unknown dim).
+    ///
+    /// ```
+    /// # let model = onnx_syntax::parse_model("<opset_import: [\"\" : 21]> g (int64[4] x) => (y) { y = Shape (x) }").unwrap();
+    /// let inferred = onnx_syntax::infer::Inference::of_model(&model);
+    /// assert_eq!(inferred.show("y").as_deref(), Some("int64[1]"));
+    /// ```
+    pub fn show(&self, name: &str) -> Option<String> {
+        Some(self.types.get(name)?.to_string())
+    }
+}
+
+/// `model` with a `value_info` entry for every value of its main graph whose type inference
+/// gives, and with the types of its graph outputs completed; operands an operator cannot take
+/// are the errors.
+///
+/// ```
+/// let model = onnx_syntax::parse_model(r#"
+///     <ir_version: 10, opset_import: ["" : 21]>
+///     g (float[N, 3] x) => (y) <int64[1] axes = {0}> { t = Relu (x)  y = Unsqueeze (t, axes) }
+/// "#);
+/// let model = onnx_syntax::infer::infer_shapes(model.unwrap()).unwrap();
+/// let graph = model.graph.unwrap();
+/// assert_eq!(graph.value_info[0].name.as_deref(), Some("t"));
+/// assert_eq!(onnx_syntax::to_text(&graph.output[0]), "float[1,N,3] y");
+/// ```
+pub fn infer_shapes(mut model: ModelProto) -> Result<ModelProto, Vec<ShapeError>> {
+    let inferred = Inference::of_model(&model);
+    if !inferred.errors.is_empty() {
+        return Err(inferred.errors);
+    }
+    let Some(graph) = model.graph.as_mut() else {
+        return Ok(model);
+    };
+    for output in &mut graph.output {
+        let name = output.name.as_deref().unwrap_or("");
+        if let Some(ty) = inferred.types.get(name) {
+            let declared = output.r#type.as_ref().and_then(Ty::from_proto);
+            output.r#type = Some(graph::merge(declared.as_ref(), ty).to_proto());
+        }
+    }
+    let mut known: std::collections::HashSet<String> = graph
+        .input
+        .iter()
+        .chain(&graph.output)
+        .chain(&graph.value_info)
+        .filter_map(|v| v.name.clone())
+        .collect();
+    known.extend(graph.initializer.iter().filter_map(|t| t.name.clone()));
+    for node in &graph.node {
+        for name in &node.output {
+            if name.is_empty() || known.contains(name) {
+                continue;
+            }
+            if let Some(ty) = inferred.types.get(name) {
+                known.insert(name.clone());
+                graph.value_info.push(ValueInfoProto {
+                    name: Some(name.clone()),
+                    r#type: Some(ty.to_proto()),
+                    ..ValueInfoProto::default()
+                });
+            }
+        }
+    }
+    Ok(model)
+}

@@ -1,0 +1,217 @@
+//! What one operator's rule sees of its node: the operand types, the attributes, and the
+//! values of small integer tensors, which shape computations carry from node to node.
+
+use onnx_runtime_types::{AttributeProto, GraphProto, NodeProto, TensorProto};
+
+use super::graph::Scope;
+use super::ty::{Dim, Shape, Ty};
+
+/// `TensorProto.DataType` numbers that the rules name.
+pub mod dtype {
+    pub const FLOAT: i32 = 1;
+    pub const UINT8: i32 = 2;
+    pub const INT8: i32 = 3;
+    pub const INT32: i32 = 6;
+    pub const INT64: i32 = 7;
+    pub const STRING: i32 = 8;
+    pub const BOOL: i32 = 9;
+}
+
+/// The most values a propagated integer tensor holds; longer ones are not followed.
+pub const MAX_DATA: usize = 4096;
+
+/// One node, as its rule sees it, and what the rule infers.
+pub struct Node<'a, 's> {
+    /// The node.
+    pub proto: &'a NodeProto,
+    /// The opset version of the node's domain.
+    pub opset: i64,
+    /// The types of the operands, in order (`None`: unknown or left out).
+    pub inputs: Vec<Option<Ty>>,
+    /// The values of the operands that are small integer tensors, flattened.
+    pub data: Vec<Option<Vec<Dim>>>,
+    /// The inferred types of the results.
+    pub outputs: Vec<Option<Ty>>,
+    /// The inferred values of the results.
+    pub out_data: Vec<Option<Vec<Dim>>>,
+    /// The scope the node is in, for its subgraphs.
+    pub(super) scope: &'s Scope<'s>,
+    /// The engine, for the node's subgraphs.
+    pub(super) engine: &'s mut dyn Subgraphs,
+}
+
+/// Infers subgraphs for the rules of the nodes that hold them.
+pub(super) trait Subgraphs {
+    /// The result types of `graph` with these input types, with `outer` visible.
+    fn subgraph(&mut self, graph: &GraphProto, inputs: &[Option<Ty>], outer: &Scope<'_>) -> Vec<Option<Ty>>;
+}
+
+/// Why a rule gave up: the operands do not fit the operator.
+pub struct Conflict {
+    /// The operand at fault, if one is.
+    pub input: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// A rule's result.
+pub type Rule = Result<(), Conflict>;
+
+/// An error on operand `input`.
+pub fn conflict(input: usize, message: impl Into<String>) -> Conflict {
+    Conflict {
+        input: Some(input),
+        message: message.into(),
+    }
+}
+
+impl<'a> Node<'a, '_> {
+    /// The type of operand `i`.
+    pub fn input(&self, i: usize) -> Option<&Ty> {
+        self.inputs.get(i)?.as_ref()
+    }
+
+    /// Whether operand `i` is given (not left out with `""`).
+    pub fn has_input(&self, i: usize) -> bool {
+        self.proto.input.get(i).is_some_and(|n| !n.is_empty())
+    }
+
+    /// The element type of operand `i`.
+    pub fn elem(&self, i: usize) -> Option<i32> {
+        self.input(i)?.elem()
+    }
+
+    /// The dims of operand `i`, if its rank is known.
+    pub fn dims(&self, i: usize) -> Option<&[Dim]> {
+        self.input(i)?.dims()
+    }
+
+    /// The value of operand `i` (a small integer tensor), flattened.
+    pub fn data(&self, i: usize) -> Option<&[Dim]> {
+        self.data.get(i)?.as_deref()
+    }
+
+    /// The value of operand `i` when every element is known.
+    pub fn ints(&self, i: usize) -> Option<Vec<i64>> {
+        self.data(i)?.iter().map(Dim::known).collect()
+    }
+
+    /// The attribute `name`.
+    pub fn attr(&self, name: &str) -> Option<&'a AttributeProto> {
+        self.proto
+            .attribute
+            .iter()
+            .find(|a| a.name.as_deref() == Some(name))
+    }
+
+    /// An int attribute, or `default`.
+    pub fn int(&self, name: &str, default: i64) -> i64 {
+        self.attr(name).and_then(|a| a.i).unwrap_or(default)
+    }
+
+    /// An ints attribute, if given.
+    pub fn int_list(&self, name: &str) -> Option<Vec<i64>> {
+        self.attr(name).map(|a| a.ints.clone())
+    }
+
+    /// A float attribute, if given.
+    pub fn float(&self, name: &str) -> Option<f32> {
+        self.attr(name).and_then(|a| a.f)
+    }
+
+    /// A string attribute, if given.
+    pub fn string(&self, name: &str) -> Option<&'a [u8]> {
+        self.attr(name).and_then(|a| a.s.as_deref())
+    }
+
+    /// A tensor attribute, if given.
+    pub fn tensor(&self, name: &str) -> Option<&'a TensorProto> {
+        self.attr(name).and_then(|a| a.t.as_deref())
+    }
+
+    /// A graph attribute, if given.
+    pub fn graph(&self, name: &str) -> Option<&'a GraphProto> {
+        self.attr(name).and_then(|a| a.g.as_deref())
+    }
+
+    /// Sets result `i` to `ty`.
+    pub fn set(&mut self, i: usize, ty: Ty) {
+        if let Some(slot) = self.outputs.get_mut(i) {
+            *slot = Some(ty);
+        }
+    }
+
+    /// Sets result `i` to a tensor.
+    pub fn set_tensor(&mut self, i: usize, elem: Option<i32>, shape: Shape) {
+        self.set(i, Ty::tensor(elem.unwrap_or(0), shape));
+    }
+
+    /// Sets the value of result `i`.
+    pub fn set_data(&mut self, i: usize, values: Vec<Dim>) {
+        if values.len() <= MAX_DATA
+            && let Some(slot) = self.out_data.get_mut(i)
+        {
+            *slot = Some(values);
+        }
+    }
+
+    /// Result `i` has operand `from`'s type.
+    pub fn same_as_input(&mut self, i: usize, from: usize) {
+        if let Some(ty) = self.input(from).cloned() {
+            self.set(i, ty);
+        }
+    }
+
+    /// Infers the results of a subgraph with these types for its inputs (those it declares
+    /// stay where a type here is `None`); outer values are visible.
+    pub fn subgraph(&mut self, graph: &'a GraphProto, inputs: &[Option<Ty>]) -> Vec<Option<Ty>> {
+        self.engine.subgraph(graph, inputs, self.scope)
+    }
+
+    /// An axis attribute or value made non-negative for rank `rank`; a conflict on `input`
+    /// when it is out of range.
+    pub fn axis(&self, axis: i64, rank: usize, input: usize) -> Result<usize, Conflict> {
+        let r = rank as i64;
+        if axis < -r || axis >= r {
+            return Err(conflict(
+                input,
+                format!("axis {axis} is out of range for rank {rank}"),
+            ));
+        }
+        Ok(if axis < 0 { axis + r } else { axis } as usize)
+    }
+}
+
+/// The values of an integer tensor of at most [`MAX_DATA`] elements.
+pub fn tensor_ints(tensor: &TensorProto) -> Option<Vec<i64>> {
+    let count = Dim::product(&tensor.dims.iter().map(|&d| Dim::Known(d)).collect::<Vec<_>>())?;
+    if count < 0 || count as usize > MAX_DATA {
+        return None;
+    }
+    let values: Vec<i64> = match tensor.data_type? {
+        dtype::INT64 => match &tensor.raw_data {
+            Some(raw) => raw
+                .chunks_exact(8)
+                .map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+                .collect(),
+            None => tensor.int64_data.clone(),
+        },
+        dtype::INT32 => match &tensor.raw_data {
+            Some(raw) => raw
+                .chunks_exact(4)
+                .map(|c| i64::from(i32::from_le_bytes(c.try_into().unwrap_or([0; 4]))))
+                .collect(),
+            None => tensor.int32_data.iter().map(|&v| i64::from(v)).collect(),
+        },
+        _ => return None,
+    };
+    (values.len() as i64 == count).then_some(values)
+}
+
+/// The type of a tensor constant.
+pub fn tensor_type(tensor: &TensorProto) -> Ty {
+    Ty::tensor(
+        tensor.data_type.unwrap_or(0),
+        Some(tensor.dims.iter().map(|&d| Dim::Known(d)).collect()),
+    )
+}

@@ -1,0 +1,133 @@
+//! `If`, `Loop` and `Scan`: their results come from their bodies.
+
+use crate::infer::node::{Node, Rule, dtype};
+use crate::infer::ty::{Dim, Ty};
+
+/// The type both `a` and `b` fit: equal dims stay, others become unknown; a rank that differs
+/// becomes unknown.
+pub fn unify(a: &Ty, b: &Ty) -> Option<Ty> {
+    Some(match (a, b) {
+        (Ty::Tensor { elem: ea, shape: sa }, Ty::Tensor { elem: eb, shape: sb }) if ea == eb => Ty::Tensor {
+            elem: *ea,
+            shape: match (sa, sb) {
+                (Some(x), Some(y)) if x.len() == y.len() => Some(
+                    x.iter().zip(y).map(|(p, q)| if p == q { p.clone() } else { Dim::Unknown }).collect(),
+                ),
+                _ => None,
+            },
+        },
+        (Ty::Sequence(x), Ty::Sequence(y)) => Ty::Sequence(Box::new(unify(x, y)?)),
+        (Ty::Optional(x), Ty::Optional(y)) => Ty::Optional(Box::new(unify(x, y)?)),
+        _ if a == b => a.clone(),
+        _ => return None,
+    })
+}
+
+/// `If`: each result is what both branches give.
+pub fn if_(node: &mut Node) -> Rule {
+    let (Some(then), Some(other)) = (node.graph("then_branch"), node.graph("else_branch")) else {
+        return Ok(());
+    };
+    let a = node.subgraph(then, &[]);
+    let b = node.subgraph(other, &[]);
+    for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+        let ty = match (x, y) {
+            (Some(x), Some(y)) => unify(x, y),
+            _ => None,
+        };
+        if let Some(ty) = ty {
+            node.set(i, ty);
+        }
+    }
+    Ok(())
+}
+
+fn scalar(elem: i32) -> Option<Ty> {
+    Some(Ty::tensor(elem, Some(Vec::new())))
+}
+
+/// `Loop`: the carried values as the body leaves them, and each scan output stacked along a
+/// new first axis of unknown length.
+pub fn loop_(node: &mut Node) -> Rule {
+    let Some(body) = node.graph("body") else {
+        return Ok(());
+    };
+    let carried = node.inputs.len().saturating_sub(2);
+    let mut inputs = vec![scalar(dtype::INT64), scalar(dtype::BOOL)];
+    inputs.extend((0..carried).map(|i| node.input(i + 2).cloned()));
+    let outputs = node.subgraph(body, &inputs);
+    for i in 0..node.outputs.len() {
+        let Some(Some(ty)) = outputs.get(i + 1) else {
+            continue;
+        };
+        let ty = if i < carried {
+            match node.input(i + 2) {
+                Some(initial) => unify(initial, ty),
+                None => Some(ty.clone()),
+            }
+        } else {
+            match ty {
+                Ty::Tensor { elem, shape } => Some(Ty::Tensor {
+                    elem: *elem,
+                    shape: shape.as_ref().map(|s| std::iter::once(Dim::Unknown).chain(s.iter().cloned()).collect()),
+                }),
+                _ => None,
+            }
+        };
+        if let Some(ty) = ty {
+            node.set(i, ty);
+        }
+    }
+    Ok(())
+}
+
+/// `Scan` (opset 9 and later): the states as the body leaves them, and the scan outputs
+/// stacked along their axis, as long as the scanned axis.
+pub fn scan(node: &mut Node) -> Rule {
+    let Some(body) = node.graph("body") else {
+        return Ok(());
+    };
+    if node.opset < 9 {
+        return Ok(());
+    }
+    let scans = node.int("num_scan_inputs", 0).max(0) as usize;
+    let states = node.inputs.len().saturating_sub(scans);
+    let in_axes = node.int_list("scan_input_axes").unwrap_or_default();
+    let out_axes = node.int_list("scan_output_axes").unwrap_or_default();
+    let mut length = Dim::Unknown;
+    let mut inputs: Vec<Option<Ty>> = (0..states).map(|i| node.input(i).cloned()).collect();
+    for j in 0..scans {
+        let ty = node.input(states + j).cloned();
+        inputs.push(ty.and_then(|ty| {
+            let dims = ty.dims()?.to_vec();
+            let axis = node.axis(in_axes.get(j).copied().unwrap_or(0), dims.len(), states + j).ok()?;
+            if j == 0 {
+                length = dims[axis].clone();
+            }
+            let mut slice = dims;
+            slice.remove(axis);
+            Some(Ty::tensor(ty.elem().unwrap_or(0), Some(slice)))
+        }));
+    }
+    let outputs = node.subgraph(body, &inputs);
+    for (i, ty) in outputs.into_iter().enumerate() {
+        let Some(ty) = ty else {
+            continue;
+        };
+        if i < states {
+            node.set(i, ty);
+            continue;
+        }
+        let Some(dims) = ty.dims().map(<[Dim]>::to_vec) else {
+            continue;
+        };
+        let axis = out_axes.get(i - states).copied().unwrap_or(0);
+        let Ok(axis) = node.axis(axis, dims.len() + 1, 0) else {
+            continue;
+        };
+        let mut out = dims;
+        out.insert(axis, length.clone());
+        node.set(i, Ty::tensor(ty.elem().unwrap_or(0), Some(out)));
+    }
+    Ok(())
+}

@@ -1,0 +1,211 @@
+//! Operators that work element by element: one operand, or several broadcast together.
+
+use crate::infer::node::{Conflict, Node, Rule, conflict, dtype};
+use crate::infer::ty::{Dim, show_shape};
+
+/// The result has the operand's type (and, for a propagated value, the operand's value).
+pub fn same(node: &mut Node) -> Rule {
+    node.same_as_input(0, 0);
+    if let Some(data) = node.data(0).map(<[Dim]>::to_vec)
+        && node.proto.op_type.as_deref() == Some("Identity")
+    {
+        node.set_data(0, data);
+    }
+    Ok(())
+}
+
+/// The result has the operand's shape and element type `elem`.
+fn shaped_as_input(node: &mut Node, elem: i32) -> Rule {
+    let shape = node.dims(0).map(<[Dim]>::to_vec);
+    if node.input(0).is_some() {
+        node.set_tensor(0, Some(elem), shape);
+    }
+    Ok(())
+}
+
+/// `IsNaN`, `IsInf`, `Not`: a bool of the operand's shape.
+pub fn to_bool(node: &mut Node) -> Rule {
+    shaped_as_input(node, dtype::BOOL)
+}
+
+/// `Cast`: the operand's shape, the element type `to`; integer values carry through.
+pub fn cast(node: &mut Node) -> Rule {
+    let to = node.int("to", 0) as i32;
+    shaped_as_input(node, to)?;
+    if matches!(to, dtype::INT64 | dtype::INT32)
+        && let Some(data) = node.data(0).map(<[Dim]>::to_vec)
+    {
+        node.set_data(0, data);
+    }
+    Ok(())
+}
+
+/// `CastLike`: the first operand's shape, the second's element type.
+pub fn cast_like(node: &mut Node) -> Rule {
+    let Some(elem) = node.elem(1) else {
+        return Ok(());
+    };
+    shaped_as_input(node, elem)
+}
+
+/// The shape that broadcasting `shapes` together gives (the multidirectional rule); the
+/// operand that conflicts with those before it.
+pub fn broadcast(shapes: &[&[Dim]]) -> Result<Vec<Dim>, (usize, String)> {
+    let rank = shapes.iter().map(|s| s.len()).max().unwrap_or(0);
+    let mut out = Vec::with_capacity(rank);
+    for axis in 0..rank {
+        let mut known: Option<(i64, usize)> = None;
+        let mut symbols: Vec<&Dim> = Vec::new();
+        let mut unknown = false;
+        for (i, shape) in shapes.iter().enumerate() {
+            let Some(d) = (axis + shape.len()).checked_sub(rank).map(|k| &shape[k]) else {
+                continue;
+            };
+            match d {
+                Dim::Known(1) => {}
+                Dim::Known(n) => match known {
+                    Some((m, first)) if m != *n => {
+                        let message = format!(
+                            "cannot broadcast {} with {}",
+                            show_shape(shapes[first]),
+                            show_shape(shape)
+                        );
+                        return Err((i, message));
+                    }
+                    _ => known = Some((*n, known.map_or(i, |k| k.1))),
+                },
+                Dim::Symbol(_) => symbols.push(d),
+                Dim::Unknown => unknown = true,
+            }
+        }
+        out.push(match known {
+            Some((n, _)) => Dim::Known(n),
+            None if !unknown && !symbols.is_empty() && symbols.iter().all(|s| *s == symbols[0]) => {
+                symbols[0].clone()
+            }
+            None if !unknown && symbols.is_empty() => Dim::Known(1),
+            None => Dim::Unknown,
+        });
+    }
+    Ok(out)
+}
+
+/// Broadcasts the given operands; the element type is `elem`, or the first operand's.
+fn broadcast_operands(node: &mut Node, operands: &[usize], elem: Option<i32>) -> Rule {
+    let elem = elem.or_else(|| operands.iter().find_map(|&i| node.elem(i)));
+    let shapes: Option<Vec<&[Dim]>> = operands.iter().map(|&i| node.dims(i)).collect();
+    let shape = match shapes {
+        Some(shapes) => Some(broadcast(&shapes).map_err(|(i, m)| conflict(operands[i], m))?),
+        None => None,
+    };
+    if elem.is_some() || shape.is_some() {
+        node.set_tensor(0, elem, shape);
+    }
+    Ok(())
+}
+
+/// `Add`, `Mul`, `Pow`, `BitShift`, ...: two operands broadcast, the first one's element type.
+pub fn binary(node: &mut Node) -> Rule {
+    if node.opset < 7 {
+        // Before opset 7 the result has the first operand's shape (`broadcast` is one way).
+        node.same_as_input(0, 0);
+        return Ok(());
+    }
+    broadcast_operands(node, &[0, 1], None)?;
+    arithmetic_data(node);
+    Ok(())
+}
+
+/// `Equal`, `Less`, `And`, ...: two operands broadcast to a bool.
+pub fn compare(node: &mut Node) -> Rule {
+    if node.opset < 7 {
+        return shaped_as_input(node, dtype::BOOL);
+    }
+    broadcast_operands(node, &[0, 1], Some(dtype::BOOL))
+}
+
+/// `Max`, `Min`, `Sum`, `Mean`: any number of operands broadcast.
+pub fn variadic(node: &mut Node) -> Rule {
+    let operands: Vec<usize> = (0..node.inputs.len()).collect();
+    if node.opset < 8 {
+        node.same_as_input(0, 0);
+        return Ok(());
+    }
+    broadcast_operands(node, &operands, None)?;
+    arithmetic_data(node);
+    Ok(())
+}
+
+/// `Where`: the condition and both branches broadcast; the branches' element type.
+pub fn where_(node: &mut Node) -> Rule {
+    let elem = node.elem(1).or(node.elem(2));
+    broadcast_operands(node, &[0, 1, 2], elem)
+}
+
+/// `PRelu`: the slope broadcasts to the operand, whose shape the result has (from opset 7:
+/// both ways).
+pub fn prelu(node: &mut Node) -> Rule {
+    if node.opset < 7 {
+        node.same_as_input(0, 0);
+        return Ok(());
+    }
+    broadcast_operands(node, &[0, 1], None)
+}
+
+/// Elementwise arithmetic on propagated integer values (shape computations).
+fn arithmetic_data(node: &mut Node) {
+    let op = node.proto.op_type.as_deref().unwrap_or("");
+    let operands: Vec<&[Dim]> = match (0..node.inputs.len())
+        .map(|i| node.data(i))
+        .collect::<Option<Vec<_>>>()
+    {
+        Some(v) if !v.is_empty() => v,
+        _ => return,
+    };
+    let len = operands.iter().map(|v| v.len()).max().unwrap_or(0);
+    if operands.iter().any(|v| v.len() != len && v.len() != 1) {
+        return;
+    }
+    let at = |v: &[Dim], i: usize| v[if v.len() == 1 { 0 } else { i }].clone();
+    let mut out = Vec::with_capacity(len);
+    for i in 0..len {
+        let mut acc = at(operands[0], i);
+        for v in &operands[1..] {
+            let b = at(v, i);
+            acc = match (acc.known(), b.known()) {
+                (Some(x), Some(y)) => match apply(op, x, y) {
+                    Some(r) => Dim::Known(r),
+                    None => return,
+                },
+                // `N * 1`, `N + 0`: the symbol stays.
+                (None, Some(1)) if matches!(op, "Mul" | "Div") => acc,
+                (None, Some(0)) if matches!(op, "Add" | "Sub") => acc,
+                (Some(1), None) if op == "Mul" => b,
+                (Some(0), None) if op == "Add" => b,
+                _ => Dim::Unknown,
+            };
+        }
+        out.push(acc);
+    }
+    node.set_data(0, out);
+}
+
+fn apply(op: &str, x: i64, y: i64) -> Option<i64> {
+    match op {
+        "Add" | "Sum" => x.checked_add(y),
+        "Sub" => x.checked_sub(y),
+        "Mul" => x.checked_mul(y),
+        "Div" => (y != 0).then(|| x.div_euclid(y)).filter(|_| x >= 0 && y > 0),
+        "Max" => Some(x.max(y)),
+        "Min" => Some(x.min(y)),
+        _ => None,
+    }
+}
+
+/// An error on no operand in particular.
+pub fn general(message: impl Into<String>) -> Conflict {
+    Conflict {
+        input: None,
+        message: message.into(),
+    }
+}

@@ -1,0 +1,144 @@
+//! Operators with results of their own kind: losses, `Unique`, detection, random tensors.
+
+use crate::infer::node::{Node, Rule, dtype};
+use crate::infer::ty::{Dim, Ty};
+
+/// `NegativeLogLikelihoodLoss`: the target's shape without reduction, else a scalar.
+pub fn nll_loss(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let none = node.string("reduction").is_some_and(|r| r == b"none");
+    let shape = if none { node.dims(1).map(<[Dim]>::to_vec) } else { Some(Vec::new()) };
+    node.set_tensor(0, elem, shape);
+    Ok(())
+}
+
+/// `SoftmaxCrossEntropyLoss`: the loss as [`nll_loss`], and the log-probabilities of the
+/// scores' type.
+pub fn softmax_cross_entropy(node: &mut Node) -> Rule {
+    nll_loss(node)?;
+    if node.outputs.len() > 1 {
+        node.same_as_input(1, 0);
+    }
+    Ok(())
+}
+
+/// `Unique`: the values (flattened, or along `axis`) and int64 index vectors, all of unknown
+/// length.
+pub fn unique(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let values = match (node.attr("axis").and_then(|a| a.i), node.dims(0).map(<[Dim]>::to_vec)) {
+        (None, _) => Some(vec![Dim::Unknown]),
+        (Some(axis), Some(mut dims)) => {
+            let k = node.axis(axis, dims.len(), 0)?;
+            dims[k] = Dim::Unknown;
+            Some(dims)
+        }
+        _ => None,
+    };
+    node.set_tensor(0, elem, values);
+    let inverse = match (node.attr("axis").and_then(|a| a.i), node.dims(0)) {
+        (None, Some(dims)) => Dim::product(dims).map_or(Dim::Unknown, Dim::Known),
+        (Some(axis), Some(dims)) => match node.axis(axis, dims.len(), 0) {
+            Ok(k) => dims[k].clone(),
+            Err(_) => Dim::Unknown,
+        },
+        _ => Dim::Unknown,
+    };
+    for i in 1..node.outputs.len() {
+        let len = if i == 2 { inverse.clone() } else { Dim::Unknown };
+        node.set_tensor(i, Some(dtype::INT64), Some(vec![len]));
+    }
+    Ok(())
+}
+
+/// `NonMaxSuppression`: int64 `[?, 3]`.
+pub fn non_max_suppression(node: &mut Node) -> Rule {
+    node.set_tensor(0, Some(dtype::INT64), Some(vec![Dim::Unknown, Dim::Known(3)]));
+    Ok(())
+}
+
+/// `RandomUniformLike`, `RandomNormalLike`, `Bernoulli`: the operand's shape, the element
+/// type `dtype` or the operand's.
+pub fn like(node: &mut Node) -> Rule {
+    let elem = node.attr("dtype").and_then(|a| a.i).map(|i| i as i32).or(node.elem(0));
+    let shape = node.dims(0).map(<[Dim]>::to_vec);
+    node.set_tensor(0, elem, shape);
+    Ok(())
+}
+
+/// `RandomUniform`, `RandomNormal`: the shape `shape`, the element type `dtype` (float).
+pub fn random(node: &mut Node) -> Rule {
+    let elem = node.int("dtype", i64::from(dtype::FLOAT)) as i32;
+    let shape = node.int_list("shape").map(|s| s.into_iter().map(Dim::Known).collect());
+    node.set_tensor(0, Some(elem), shape);
+    Ok(())
+}
+
+/// `Det`: the batch dims.
+pub fn det(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let shape = node.dims(0).filter(|d| d.len() >= 2).map(|d| d[..d.len() - 2].to_vec());
+    node.set_tensor(0, elem, shape);
+    Ok(())
+}
+
+/// `GridSample`: `[N, C]` of the input, then the grid's spatial dims.
+pub fn grid_sample(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let shape = match (node.dims(0), node.dims(1)) {
+        (Some(x), Some(grid)) if x.len() >= 2 && grid.len() == x.len() => {
+            let mut out = x[..2].to_vec();
+            out.extend(grid[1..grid.len() - 1].iter().cloned());
+            Some(out)
+        }
+        (Some(x), _) => Some(vec![Dim::Unknown; x.len()]),
+        _ => None,
+    };
+    node.set_tensor(0, elem, shape);
+    Ok(())
+}
+
+/// `RoiAlign`: `[rois, C, output_height, output_width]`.
+pub fn roi_align(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let rois = node.dims(1).and_then(|d| d.first().cloned()).unwrap_or(Dim::Unknown);
+    let channels = node.dims(0).and_then(|d| d.get(1).cloned()).unwrap_or(Dim::Unknown);
+    let h = Dim::Known(node.int("output_height", 1));
+    let w = Dim::Known(node.int("output_width", 1));
+    node.set_tensor(0, elem, Some(vec![rois, channels, h, w]));
+    Ok(())
+}
+
+/// `HannWindow`, `HammingWindow`, `BlackmanWindow`: a vector of the given size.
+pub fn window(node: &mut Node) -> Rule {
+    let elem = node.int("output_datatype", i64::from(dtype::FLOAT)) as i32;
+    let size = node.ints(0).and_then(|v| v.first().copied()).map_or(Dim::Unknown, Dim::Known);
+    node.set_tensor(0, Some(elem), Some(vec![size]));
+    Ok(())
+}
+
+/// `ImageDecoder`: uint8 of rank 3.
+pub fn image_decoder(node: &mut Node) -> Rule {
+    node.set_tensor(0, Some(dtype::UINT8), Some(vec![Dim::Unknown; 3]));
+    Ok(())
+}
+
+/// `StringSplit`: strings one dim longer, and int64 counts of the input's shape.
+pub fn string_split(node: &mut Node) -> Rule {
+    let shape = node.dims(0).map(<[Dim]>::to_vec);
+    let longer = shape.clone().map(|mut s| {
+        s.push(Dim::Unknown);
+        s
+    });
+    node.set_tensor(0, Some(dtype::STRING), longer);
+    node.set_tensor(1, Some(dtype::INT64), shape);
+    Ok(())
+}
+
+/// A rule whose result is a tensor of a fixed element type in the operand's shape.
+pub fn string_of_shape(node: &mut Node) -> Rule {
+    let shape = node.dims(0).map(<[Dim]>::to_vec);
+    let elem = if node.proto.op_type.as_deref() == Some("RegexFullMatch") { dtype::BOOL } else { dtype::STRING };
+    node.set(0, Ty::tensor(elem, shape));
+    Ok(())
+}

@@ -1,0 +1,115 @@
+//! One rule per operator, found by domain and name. A rule reads its node's operands and
+//! attributes and sets its results' types; it returns a conflict for operands the operator
+//! cannot take. An operator without a rule leaves its results unknown.
+
+mod control;
+mod elementwise;
+mod misc;
+mod nn;
+mod sequence;
+mod shape;
+
+use super::node::{Node, Rule};
+
+/// The rule of operator `op` of the standard domain `domain` (`""` for the default one).
+pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
+    if !domain.is_empty() {
+        return None;
+    }
+    use elementwise as e;
+    Some(match op {
+        "Abs" | "Acos" | "Acosh" | "Asin" | "Asinh" | "Atan" | "Atanh" | "Ceil" | "Celu" | "Clip"
+        | "Cos" | "Cosh" | "CumProd" | "CumSum" | "Elu" | "Erf" | "Exp" | "Floor" | "Gelu"
+        | "GroupNormalization" | "HardSigmoid" | "HardSwish" | "Hardmax" | "Identity"
+        | "InstanceNormalization" | "LeakyRelu" | "Log" | "LogSoftmax" | "LpNormalization"
+        | "LRN" | "MeanVarianceNormalization" | "Mish" | "Neg" | "Reciprocal" | "Relu"
+        | "ReverseSequence" | "RMSNormalization" | "Round" | "Scatter" | "ScatterElements"
+        | "ScatterND" | "Selu" | "Shrink" | "Sigmoid" | "Sign" | "Sin" | "Sinh" | "Softmax"
+        | "Softplus" | "Softsign" | "Sqrt" | "Swish" | "Tan" | "Tanh" | "TensorScatter"
+        | "ThresholdedRelu" | "Trilu" | "BitwiseNot" | "SwiGLU" => e::same,
+        "IsNaN" | "IsInf" | "Not" => e::to_bool,
+        "Cast" => e::cast,
+        "CastLike" => e::cast_like,
+        "Add" | "Sub" | "Mul" | "Div" | "Pow" | "Mod" | "BitShift" | "BitwiseAnd"
+        | "BitwiseOr" | "BitwiseXor" => e::binary,
+        "Equal" | "Less" | "Greater" | "LessOrEqual" | "GreaterOrEqual" | "And" | "Or" | "Xor" => {
+            e::compare
+        }
+        "Max" | "Min" | "Sum" | "Mean" => e::variadic,
+        "Where" => e::where_,
+        "PRelu" => e::prelu,
+        "Shape" => shape::shape,
+        "Size" => shape::size,
+        "Constant" => shape::constant,
+        "Reshape" => shape::reshape,
+        "Flatten" => shape::flatten,
+        "Transpose" => shape::transpose,
+        "Concat" => shape::concat,
+        "Squeeze" => shape::squeeze,
+        "Unsqueeze" => shape::unsqueeze,
+        "Expand" => shape::expand,
+        "Tile" => shape::tile,
+        "Gather" => shape::gather,
+        "GatherElements" => shape::gather_elements,
+        "GatherND" => shape::gather_nd,
+        "Slice" => shape::slice,
+        "Split" => shape::split,
+        "Pad" => shape::pad,
+        "ConstantOfShape" => shape::constant_of_shape,
+        "Range" => shape::range,
+        "EyeLike" => shape::eye_like,
+        "NonZero" => shape::non_zero,
+        "Compress" => shape::compress,
+        "DepthToSpace" | "SpaceToDepth" => shape::depth_space,
+        "OneHot" => shape::one_hot,
+        "Resize" | "Upsample" => shape::resize,
+        "MatMul" => nn::matmul,
+        "MatMulInteger" => nn::matmul_integer,
+        "QLinearMatMul" => nn::qlinear_matmul,
+        "Gemm" => nn::gemm,
+        "Conv" => nn::conv,
+        "ConvInteger" => nn::conv_integer,
+        "QLinearConv" => nn::qlinear_conv,
+        "ConvTranspose" => nn::conv_transpose,
+        "MaxPool" | "AveragePool" | "LpPool" => nn::pool,
+        "GlobalAveragePool" | "GlobalMaxPool" | "GlobalLpPool" => nn::global_pool,
+        "BatchNormalization" => nn::batch_norm,
+        "LayerNormalization" => nn::layer_norm,
+        "Dropout" => nn::dropout,
+        "ReduceSum" | "ReduceMean" | "ReduceMax" | "ReduceMin" | "ReduceProd" | "ReduceL1"
+        | "ReduceL2" | "ReduceLogSum" | "ReduceLogSumExp" | "ReduceSumSquare" => nn::reduce,
+        "ArgMax" | "ArgMin" => nn::arg,
+        "TopK" => nn::top_k,
+        "QuantizeLinear" => nn::quantize,
+        "DequantizeLinear" => nn::dequantize,
+        "DynamicQuantizeLinear" => nn::dynamic_quantize,
+        "If" => control::if_,
+        "Loop" => control::loop_,
+        "Scan" => control::scan,
+        "SequenceEmpty" => sequence::empty,
+        "SequenceConstruct" => sequence::construct,
+        "SequenceAt" => sequence::at,
+        "SequenceInsert" => sequence::insert,
+        "SequenceErase" => e::same,
+        "SequenceLength" => sequence::length,
+        "SplitToSequence" => sequence::split_to_sequence,
+        "ConcatFromSequence" => sequence::concat_from_sequence,
+        "Optional" => sequence::optional,
+        "OptionalHasElement" => sequence::has_element,
+        "OptionalGetElement" => sequence::get_element,
+        "NegativeLogLikelihoodLoss" => misc::nll_loss,
+        "SoftmaxCrossEntropyLoss" => misc::softmax_cross_entropy,
+        "Unique" => misc::unique,
+        "NonMaxSuppression" => misc::non_max_suppression,
+        "RandomUniformLike" | "RandomNormalLike" | "Bernoulli" => misc::like,
+        "RandomUniform" | "RandomNormal" => misc::random,
+        "Det" => misc::det,
+        "GridSample" => misc::grid_sample,
+        "RoiAlign" => misc::roi_align,
+        "HannWindow" | "HammingWindow" | "BlackmanWindow" => misc::window,
+        "ImageDecoder" => misc::image_decoder,
+        "StringSplit" => misc::string_split,
+        "StringNormalizer" | "RegexFullMatch" => misc::string_of_shape,
+        _ => return None,
+    })
+}

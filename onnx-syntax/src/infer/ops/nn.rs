@@ -1,0 +1,463 @@
+//! Operators of neural networks: products, convolutions, pooling, normalisations, reductions.
+
+use crate::infer::node::{Node, Rule, conflict, dtype};
+use crate::infer::ty::{Dim, show_shape};
+
+use super::elementwise::broadcast;
+
+/// `MatMul` (and `MatMulInteger`, `QLinearMatMul` through [`matmul_of`]): numpy's matrix
+/// product, batch dims broadcast.
+pub fn matmul(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    matmul_of(node, 0, 1, elem)
+}
+
+/// `MatMulInteger`: int32 results.
+pub fn matmul_integer(node: &mut Node) -> Rule {
+    matmul_of(node, 0, 1, Some(dtype::INT32))
+}
+
+/// `QLinearMatMul`: operands 0 and 3, the result's zero point's element type.
+pub fn qlinear_matmul(node: &mut Node) -> Rule {
+    let elem = node.elem(7);
+    matmul_of(node, 0, 3, elem)
+}
+
+fn matmul_of(node: &mut Node, a: usize, b: usize, elem: Option<i32>) -> Rule {
+    let (Some(x), Some(y)) = (node.dims(a).map(<[Dim]>::to_vec), node.dims(b).map(<[Dim]>::to_vec)) else {
+        node.set_tensor(0, elem, None);
+        return Ok(());
+    };
+    if x.is_empty() || y.is_empty() {
+        return Err(conflict(if x.is_empty() { a } else { b }, "a scalar has no matrix product"));
+    }
+    let (mut xs, mut ys) = (x.clone(), y.clone());
+    if xs.len() == 1 {
+        xs.insert(0, Dim::Known(1));
+    }
+    if ys.len() == 1 {
+        ys.push(Dim::Known(1));
+    }
+    let (k1, k2) = (&xs[xs.len() - 1], &ys[ys.len() - 2]);
+    if !k1.compatible(k2) {
+        let message = format!(
+            "inner dims differ: {} by {} ({k1} against {k2})",
+            show_shape(&x),
+            show_shape(&y)
+        );
+        return Err(conflict(b, message));
+    }
+    let batch = broadcast(&[&xs[..xs.len() - 2], &ys[..ys.len() - 2]]).map_err(|(_, m)| conflict(b, m))?;
+    let mut out = batch;
+    if x.len() > 1 {
+        out.push(xs[xs.len() - 2].clone());
+    }
+    if y.len() > 1 {
+        out.push(ys[ys.len() - 1].clone());
+    }
+    node.set_tensor(0, elem, Some(out));
+    Ok(())
+}
+
+/// `Gemm`: `[M, K] x [K, N]`, each side transposed by `transA`/`transB`.
+pub fn gemm(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let (Some(a), Some(b)) = (node.dims(0).map(<[Dim]>::to_vec), node.dims(1).map(<[Dim]>::to_vec)) else {
+        node.set_tensor(0, elem, Some(vec![Dim::Unknown, Dim::Unknown]));
+        return Ok(());
+    };
+    if a.len() != 2 || b.len() != 2 {
+        let (i, bad) = if a.len() != 2 { (0, &a) } else { (1, &b) };
+        return Err(conflict(i, format!("Gemm takes matrices, not {}", show_shape(bad))));
+    }
+    let (ta, tb) = (node.int("transA", 0) != 0, node.int("transB", 0) != 0);
+    let (m, ka) = if ta { (&a[1], &a[0]) } else { (&a[0], &a[1]) };
+    let (kb, n) = if tb { (&b[1], &b[0]) } else { (&b[0], &b[1]) };
+    if !ka.compatible(kb) {
+        let message = format!("inner dims differ: {} by {} ({ka} against {kb})", show_shape(&a), show_shape(&b));
+        return Err(conflict(1, message));
+    }
+    let out = vec![m.clone(), n.clone()];
+    if let Some(c) = node.dims(2).map(<[Dim]>::to_vec) {
+        broadcast(&[&out, &c]).map_err(|(_, m)| conflict(2, m))?;
+    }
+    node.set_tensor(0, elem, Some(out));
+    Ok(())
+}
+
+/// The spatial window of a convolution or pooling: kernel, strides, dilations, pads.
+struct Window {
+    kernel: Vec<i64>,
+    strides: Vec<i64>,
+    dilations: Vec<i64>,
+    pads: Option<Vec<i64>>,
+    auto_pad: String,
+    ceil: bool,
+}
+
+impl Window {
+    fn of(node: &Node, kernel: Vec<i64>) -> Window {
+        let n = kernel.len();
+        let list = |name: &str| node.int_list(name).filter(|v| v.len() == n).unwrap_or(vec![1; n]);
+        Window {
+            strides: list("strides"),
+            dilations: list("dilations"),
+            pads: node.int_list("pads").filter(|p| p.len() == 2 * n),
+            auto_pad: node.string("auto_pad").map(|s| String::from_utf8_lossy(s).into_owned()).unwrap_or_else(|| "NOTSET".into()),
+            ceil: node.int("ceil_mode", 0) != 0,
+            kernel,
+        }
+    }
+
+    /// The output size of spatial axis `i` for an input of size `size`.
+    fn output(&self, i: usize, size: &Dim) -> Dim {
+        let Some(size) = size.known() else {
+            return Dim::Unknown;
+        };
+        let stride = self.strides[i].max(1);
+        let extent = self.dilations[i] * (self.kernel[i] - 1) + 1;
+        let out = match self.auto_pad.as_str() {
+            "SAME_UPPER" | "SAME_LOWER" => (size + stride - 1) / stride,
+            "VALID" => (size - extent) / stride + 1,
+            _ => {
+                let pads = self.pads.as_ref().map_or(0, |p| p[i] + p[i + self.kernel.len()]);
+                let span = size + pads - extent;
+                if span < 0 {
+                    return Dim::Unknown;
+                }
+                if self.ceil {
+                    let out = (span + stride - 1) / stride + 1;
+                    // The last window must start inside the input or its left pad.
+                    let left = self.pads.as_ref().map_or(0, |p| p[i]);
+                    if (out - 1) * stride >= size + left { out - 1 } else { out }
+                } else {
+                    span / stride + 1
+                }
+            }
+        };
+        if out < 0 { Dim::Unknown } else { Dim::Known(out) }
+    }
+}
+
+/// `Conv`: `[N, M, ...spatial]`, with the input's channels equal to the weight's times
+/// `group`.
+pub fn conv(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    conv_of(node, 0, 1, elem)
+}
+
+/// `ConvInteger`: int32 results.
+pub fn conv_integer(node: &mut Node) -> Rule {
+    conv_of(node, 0, 1, Some(dtype::INT32))
+}
+
+/// `QLinearConv`: operands 0 and 3.
+pub fn qlinear_conv(node: &mut Node) -> Rule {
+    let elem = node.elem(7);
+    conv_of(node, 0, 3, elem)
+}
+
+fn conv_of(node: &mut Node, xi: usize, wi: usize, elem: Option<i32>) -> Rule {
+    let (Some(x), Some(w)) = (node.dims(xi).map(<[Dim]>::to_vec), node.dims(wi).map(<[Dim]>::to_vec)) else {
+        let rank = node.dims(xi).or(node.dims(wi)).map(<[Dim]>::len);
+        node.set_tensor(0, elem, rank.map(|r| vec![Dim::Unknown; r]));
+        return Ok(());
+    };
+    if x.len() < 3 || w.len() != x.len() {
+        let message = format!("input {} and weight {} do not fit a convolution", show_shape(&x), show_shape(&w));
+        return Err(conflict(wi, message));
+    }
+    let group = node.int("group", 1);
+    if let (Some(c), Some(wc)) = (x[1].known(), w[1].known()) {
+        if c != wc * group {
+            let message = format!(
+                "input {} has {c} channels, weight {} takes {wc} x group {group}",
+                show_shape(&x),
+                show_shape(&w)
+            );
+            return Err(conflict(wi, message));
+        }
+    }
+    let kernel: Option<Vec<i64>> = match node.int_list("kernel_shape") {
+        Some(k) => Some(k),
+        None => w[2..].iter().map(Dim::known).collect(),
+    };
+    let mut out = vec![x[0].clone(), w[0].clone()];
+    match kernel.filter(|k| k.len() == x.len() - 2) {
+        Some(kernel) => {
+            let window = Window::of(node, kernel);
+            out.extend(x[2..].iter().enumerate().map(|(i, d)| window.output(i, d)));
+        }
+        None => out.extend(vec![Dim::Unknown; x.len() - 2]),
+    }
+    node.set_tensor(0, elem, Some(out));
+    Ok(())
+}
+
+/// `ConvTranspose`: `[N, M x group, ...]`, sizes from `output_shape` or the strides.
+pub fn conv_transpose(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let (Some(x), Some(w)) = (node.dims(0).map(<[Dim]>::to_vec), node.dims(1).map(<[Dim]>::to_vec)) else {
+        node.set_tensor(0, elem, None);
+        return Ok(());
+    };
+    if x.len() < 3 || w.len() != x.len() {
+        let message = format!("input {} and weight {} do not fit a convolution", show_shape(&x), show_shape(&w));
+        return Err(conflict(1, message));
+    }
+    let group = node.int("group", 1);
+    if let (Some(c), Some(wc)) = (x[1].known(), w[0].known()) {
+        if c != wc {
+            let message = format!("input {} has {c} channels, weight {} takes {wc}", show_shape(&x), show_shape(&w));
+            return Err(conflict(1, message));
+        }
+    }
+    let n = x.len() - 2;
+    let channels = w[1].known().map_or(Dim::Unknown, |m| Dim::Known(m * group));
+    let mut out = vec![x[0].clone(), channels];
+    if let Some(shape) = node.int_list("output_shape").filter(|s| s.len() == n) {
+        out.extend(shape.into_iter().map(Dim::Known));
+    } else {
+        let kernel: Option<Vec<i64>> = match node.int_list("kernel_shape") {
+            Some(k) => Some(k),
+            None => w[2..].iter().map(Dim::known).collect(),
+        };
+        let Some(kernel) = kernel.filter(|k| k.len() == n) else {
+            out.extend(vec![Dim::Unknown; n]);
+            node.set_tensor(0, elem, Some(out));
+            return Ok(());
+        };
+        let window = Window::of(node, kernel);
+        let extra = node.int_list("output_padding").filter(|p| p.len() == n).unwrap_or(vec![0; n]);
+        for (i, d) in x[2..].iter().enumerate() {
+            out.push(match d.known() {
+                Some(size) => {
+                    let s = window.strides[i];
+                    match window.auto_pad.as_str() {
+                        "SAME_UPPER" | "SAME_LOWER" => Dim::Known(size * s),
+                        _ => {
+                            let pads = window.pads.as_ref().map_or(0, |p| p[i] + p[i + n]);
+                            let extent = window.dilations[i] * (window.kernel[i] - 1) + 1;
+                            Dim::Known(s * (size - 1) + extra[i] + extent - pads)
+                        }
+                    }
+                }
+                None => Dim::Unknown,
+            });
+        }
+    }
+    node.set_tensor(0, elem, Some(out));
+    Ok(())
+}
+
+/// `MaxPool`, `AveragePool`, `LpPool`: `[N, C, ...]` through the window; `MaxPool`'s indices
+/// are int64 of the same shape.
+pub fn pool(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let Some(x) = node.dims(0).map(<[Dim]>::to_vec) else {
+        node.set_tensor(0, elem, None);
+        return Ok(());
+    };
+    if x.len() < 2 {
+        return Err(conflict(0, format!("{} has no channels to pool", show_shape(&x))));
+    }
+    let mut out = x[..2].to_vec();
+    match node.int_list("kernel_shape").filter(|k| k.len() == x.len() - 2) {
+        Some(kernel) => {
+            let window = Window::of(node, kernel);
+            out.extend(x[2..].iter().enumerate().map(|(i, d)| window.output(i, d)));
+        }
+        None => out.extend(vec![Dim::Unknown; x.len() - 2]),
+    }
+    node.set_tensor(0, elem, Some(out.clone()));
+    if node.outputs.len() > 1 {
+        node.set_tensor(1, Some(dtype::INT64), Some(out));
+    }
+    Ok(())
+}
+
+/// `GlobalAveragePool`, `GlobalMaxPool`, `GlobalLpPool`: spatial dims become 1.
+pub fn global_pool(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let shape = node.dims(0).map(|x| {
+        x.iter().enumerate().map(|(i, d)| if i < 2 { d.clone() } else { Dim::Known(1) }).collect()
+    });
+    node.set_tensor(0, elem, shape);
+    Ok(())
+}
+
+/// `BatchNormalization`: the input's type; in training mode the running statistics have the
+/// scale's shape.
+pub fn batch_norm(node: &mut Node) -> Rule {
+    node.same_as_input(0, 0);
+    let channels = node.dims(0).and_then(|d| d.get(1).cloned()).unwrap_or(Dim::Unknown);
+    let elem = node.elem(1).or(node.elem(0));
+    for i in 1..node.outputs.len().min(5) {
+        node.set_tensor(i, elem, Some(vec![channels.clone()]));
+    }
+    Ok(())
+}
+
+/// `LayerNormalization`: the input's type; the mean and inverse deviation keep the dims
+/// before `axis` and have 1 after.
+pub fn layer_norm(node: &mut Node) -> Rule {
+    node.same_as_input(0, 0);
+    if node.outputs.len() < 2 {
+        return Ok(());
+    }
+    let elem = if node.opset >= 17 { node.attr("stash_type").and_then(|a| a.i).map(|i| i as i32).or(Some(dtype::FLOAT)) } else { node.elem(0) };
+    let shape = match node.dims(0).map(<[Dim]>::to_vec) {
+        Some(dims) => {
+            let axis = node.axis(node.int("axis", -1), dims.len(), 0)?;
+            Some(dims.iter().enumerate().map(|(i, d)| if i < axis { d.clone() } else { Dim::Known(1) }).collect())
+        }
+        None => None,
+    };
+    for i in 1..node.outputs.len() {
+        node.set_tensor(i, elem, shape.clone());
+    }
+    Ok(())
+}
+
+/// `Dropout`: the input's type; the mask is bool of its shape.
+pub fn dropout(node: &mut Node) -> Rule {
+    node.same_as_input(0, 0);
+    if node.outputs.len() > 1 {
+        let shape = node.dims(0).map(<[Dim]>::to_vec);
+        let elem = if node.opset >= 12 || node.opset < 7 { dtype::BOOL } else { node.elem(0).unwrap_or(0) };
+        if node.input(0).is_some() {
+            node.set_tensor(1, Some(elem), shape);
+        }
+    }
+    Ok(())
+}
+
+/// The axes a reduction runs over, if known: `None` for every axis.
+fn reduce_axes(node: &Node, from_input: bool) -> Result<Option<Option<Vec<i64>>>, ()> {
+    if from_input {
+        if !node.has_input(1) {
+            return Ok(Some(None));
+        }
+        return match node.ints(1) {
+            Some(a) if a.is_empty() => Ok(Some(None)),
+            Some(a) => Ok(Some(Some(a))),
+            None => Ok(None),
+        };
+    }
+    Ok(Some(node.int_list("axes").filter(|a| !a.is_empty())))
+}
+
+/// `ReduceSum`, `ReduceMean`, ...: the reduced axes become 1 (`keepdims`) or go.
+pub fn reduce(node: &mut Node) -> Rule {
+    let op = node.proto.op_type.as_deref().unwrap_or("");
+    let from_input = if op == "ReduceSum" { node.opset >= 13 } else { node.opset >= 18 };
+    let elem = node.elem(0);
+    let keep = node.int("keepdims", 1) != 0;
+    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+        node.set_tensor(0, elem, None);
+        return Ok(());
+    };
+    let axes = match reduce_axes(node, from_input) {
+        Ok(Some(a)) => a,
+        _ => {
+            let shape = keep.then(|| vec![Dim::Unknown; dims.len()]);
+            node.set_tensor(0, elem, shape);
+            return Ok(());
+        }
+    };
+    if axes.is_none() && from_input && node.int("noop_with_empty_axes", 0) != 0 {
+        node.set_tensor(0, elem, Some(dims));
+        return Ok(());
+    }
+    let mut reduced = vec![axes.is_none(); dims.len()];
+    for &a in axes.iter().flatten() {
+        reduced[node.axis(a, dims.len(), 1)?] = true;
+    }
+    let out = dims
+        .iter()
+        .zip(&reduced)
+        .filter_map(|(d, &r)| match (r, keep) {
+            (true, true) => Some(Dim::Known(1)),
+            (true, false) => None,
+            (false, _) => Some(d.clone()),
+        })
+        .collect();
+    node.set_tensor(0, elem, Some(out));
+    Ok(())
+}
+
+/// `ArgMax`, `ArgMin`: int64, the axis kept as 1 or dropped.
+pub fn arg(node: &mut Node) -> Rule {
+    let keep = node.int("keepdims", 1) != 0;
+    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+        node.set_tensor(0, Some(dtype::INT64), None);
+        return Ok(());
+    };
+    let axis = node.axis(node.int("axis", 0), dims.len(), 0)?;
+    let mut out = dims;
+    if keep {
+        out[axis] = Dim::Known(1);
+    } else {
+        out.remove(axis);
+    }
+    node.set_tensor(0, Some(dtype::INT64), Some(out));
+    Ok(())
+}
+
+/// `TopK`: values and int64 indices, `k` along `axis`.
+pub fn top_k(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+        node.set_tensor(0, elem, None);
+        node.set_tensor(1, Some(dtype::INT64), None);
+        return Ok(());
+    };
+    let axis = node.axis(node.int("axis", -1), dims.len(), 0)?;
+    let k = if node.opset < 10 { Some(node.int("k", 0)) } else { node.ints(1).and_then(|k| k.first().copied()) };
+    let mut out = dims.clone();
+    out[axis] = k.map_or(Dim::Unknown, Dim::Known);
+    if let (Some(k), Some(n)) = (k, dims[axis].known()) && k > n {
+        return Err(conflict(1, format!("k = {k} is more than dim {axis} of {}", show_shape(&dims))));
+    }
+    node.set_tensor(0, elem, Some(out.clone()));
+    node.set_tensor(1, Some(dtype::INT64), Some(out));
+    Ok(())
+}
+
+/// `QuantizeLinear`: the input's shape, the zero point's element type (uint8 without one,
+/// or `output_dtype`).
+pub fn quantize(node: &mut Node) -> Rule {
+    let elem = node
+        .attr("output_dtype")
+        .and_then(|a| a.i)
+        .filter(|&i| i != 0)
+        .map(|i| i as i32)
+        .or(node.elem(2))
+        .unwrap_or(dtype::UINT8);
+    let shape = node.dims(0).map(<[Dim]>::to_vec);
+    node.set_tensor(0, Some(elem), shape);
+    Ok(())
+}
+
+/// `DequantizeLinear`: the input's shape, the scale's element type (or `output_dtype`).
+pub fn dequantize(node: &mut Node) -> Rule {
+    let elem = node
+        .attr("output_dtype")
+        .and_then(|a| a.i)
+        .filter(|&i| i != 0)
+        .map(|i| i as i32)
+        .or(node.elem(1))
+        .unwrap_or(dtype::FLOAT);
+    let shape = node.dims(0).map(<[Dim]>::to_vec);
+    node.set_tensor(0, Some(elem), shape);
+    Ok(())
+}
+
+/// `DynamicQuantizeLinear`: uint8 of the input's shape, a float scale and a uint8 zero point.
+pub fn dynamic_quantize(node: &mut Node) -> Rule {
+    let shape = node.dims(0).map(<[Dim]>::to_vec);
+    node.set_tensor(0, Some(dtype::UINT8), shape);
+    node.set_tensor(1, Some(dtype::FLOAT), Some(Vec::new()));
+    node.set_tensor(2, Some(dtype::UINT8), Some(Vec::new()));
+    Ok(())
+}

@@ -1,0 +1,131 @@
+//! Operators of sequences and optionals.
+
+use crate::infer::node::{Node, Rule, dtype};
+use crate::infer::ty::{Dim, Ty};
+
+use super::control::unify;
+
+/// `SequenceEmpty`: a sequence of `dtype` (float without it) tensors.
+pub fn empty(node: &mut Node) -> Rule {
+    let elem = node.int("dtype", i64::from(dtype::FLOAT)) as i32;
+    node.set(0, Ty::Sequence(Box::new(Ty::tensor(elem, None))));
+    Ok(())
+}
+
+/// `SequenceConstruct`: a sequence of the type every operand fits.
+pub fn construct(node: &mut Node) -> Rule {
+    let mut types = node.inputs.iter();
+    let Some(Some(first)) = types.next() else {
+        return Ok(());
+    };
+    let mut ty = Some(first.clone());
+    for other in types {
+        ty = match (ty, other) {
+            (Some(a), Some(b)) => unify(&a, b).or_else(|| Some(Ty::tensor(a.elem().unwrap_or(0), None))),
+            _ => None,
+        };
+    }
+    if let Some(ty) = ty {
+        node.set(0, Ty::Sequence(Box::new(ty)));
+    }
+    Ok(())
+}
+
+/// `SequenceAt`: the sequence's element type.
+pub fn at(node: &mut Node) -> Rule {
+    if let Some(Ty::Sequence(inner)) = node.input(0).cloned() {
+        node.set(0, *inner);
+    }
+    Ok(())
+}
+
+/// `SequenceInsert`: the sequence, its element type widened to fit the inserted tensor.
+pub fn insert(node: &mut Node) -> Rule {
+    if let (Some(Ty::Sequence(inner)), Some(tensor)) = (node.input(0).cloned(), node.input(1).cloned()) {
+        let ty = unify(&inner, &tensor).unwrap_or(Ty::tensor(inner.elem().unwrap_or(0), None));
+        node.set(0, Ty::Sequence(Box::new(ty)));
+    }
+    Ok(())
+}
+
+/// `SequenceLength`: an int64 scalar.
+pub fn length(node: &mut Node) -> Rule {
+    node.set_tensor(0, Some(dtype::INT64), Some(Vec::new()));
+    Ok(())
+}
+
+/// `SplitToSequence`: a sequence of parts along `axis` (dropped when the split is one
+/// scalar size and `keepdims` is 0).
+pub fn split_to_sequence(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+        node.set(0, Ty::Sequence(Box::new(Ty::tensor(elem.unwrap_or(0), None))));
+        return Ok(());
+    };
+    let axis = node.axis(node.int("axis", 0), dims.len(), 0)?;
+    let mut part = dims;
+    if !node.has_input(1) {
+        if node.int("keepdims", 1) == 0 {
+            part.remove(axis);
+        } else {
+            part[axis] = Dim::Known(1);
+        }
+    } else {
+        match node.ints(1) {
+            Some(sizes) if node.dims(1).is_some_and(<[Dim]>::is_empty) => {
+                part[axis] = Dim::Known(sizes[0]);
+                if let Some(n) = node.input(0).and_then(Ty::dims).and_then(|d| d[axis].known())
+                    && sizes[0] > 0
+                    && n % sizes[0] != 0
+                {
+                    part[axis] = Dim::Unknown;
+                }
+            }
+            _ => part[axis] = Dim::Unknown,
+        }
+    }
+    node.set(0, Ty::Sequence(Box::new(Ty::tensor(elem.unwrap_or(0), Some(part)))));
+    Ok(())
+}
+
+/// `ConcatFromSequence`: the elements joined along `axis` (a new one with `new_axis`).
+pub fn concat_from_sequence(node: &mut Node) -> Rule {
+    let Some(Ty::Sequence(inner)) = node.input(0).cloned() else {
+        return Ok(());
+    };
+    let elem = inner.elem();
+    let shape = inner.dims().map(|d| {
+        let rank = d.len() + usize::from(node.int("new_axis", 0) != 0);
+        vec![Dim::Unknown; rank]
+    });
+    node.set_tensor(0, elem, shape);
+    Ok(())
+}
+
+/// `Optional`: an optional of the operand's type, or of `type`.
+pub fn optional(node: &mut Node) -> Rule {
+    let ty = node
+        .input(0)
+        .cloned()
+        .or_else(|| node.attr("type").and_then(|a| a.tp.as_deref()).and_then(Ty::from_proto));
+    if let Some(ty) = ty {
+        node.set(0, Ty::Optional(Box::new(ty)));
+    }
+    Ok(())
+}
+
+/// `OptionalHasElement`: a bool scalar.
+pub fn has_element(node: &mut Node) -> Rule {
+    node.set_tensor(0, Some(dtype::BOOL), Some(Vec::new()));
+    Ok(())
+}
+
+/// `OptionalGetElement`: the optional's element type (a non-optional operand passes).
+pub fn get_element(node: &mut Node) -> Rule {
+    match node.input(0).cloned() {
+        Some(Ty::Optional(inner)) => node.set(0, *inner),
+        Some(other) => node.set(0, other),
+        None => {}
+    }
+    Ok(())
+}

@@ -1,0 +1,773 @@
+//! Operators that move, select or build data: their result shapes, and the values of the
+//! small integer tensors that shape computations pass along.
+
+use crate::infer::node::{Node, Rule, conflict, dtype, tensor_ints, tensor_type};
+use crate::infer::ty::{Dim, Ty, show_shape};
+
+use super::elementwise::{broadcast, general};
+
+/// `Shape`: the operand's dims as an int64 vector (from opset 15, `start` to `end`).
+pub fn shape(node: &mut Node) -> Rule {
+    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+        node.set_tensor(0, Some(dtype::INT64), Some(vec![Dim::Unknown]));
+        return Ok(());
+    };
+    let rank = dims.len() as i64;
+    let clamp = |v: i64| if v < 0 { (v + rank).max(0) } else { v.min(rank) } as usize;
+    let start = clamp(node.int("start", 0));
+    let end = clamp(node.int("end", rank));
+    let slice = if start < end { dims[start..end].to_vec() } else { Vec::new() };
+    node.set_tensor(0, Some(dtype::INT64), Some(vec![Dim::Known(slice.len() as i64)]));
+    node.set_data(0, slice);
+    Ok(())
+}
+
+/// `Size`: an int64 scalar, the element count.
+pub fn size(node: &mut Node) -> Rule {
+    node.set_tensor(0, Some(dtype::INT64), Some(Vec::new()));
+    if let Some(count) = node.dims(0).and_then(Dim::product) {
+        node.set_data(0, vec![Dim::Known(count)]);
+    }
+    Ok(())
+}
+
+/// `Constant`: the type of its value (a tensor, or a scalar or list attribute).
+pub fn constant(node: &mut Node) -> Rule {
+    let attr = node.proto.attribute.first();
+    let name = attr.and_then(|a| a.name.as_deref()).unwrap_or("");
+    let ty = match name {
+        "value" => node.tensor("value").map(tensor_type),
+        "value_int" => Some(Ty::tensor(dtype::INT64, Some(Vec::new()))),
+        "value_float" => Some(Ty::tensor(dtype::FLOAT, Some(Vec::new()))),
+        "value_string" => Some(Ty::tensor(dtype::STRING, Some(Vec::new()))),
+        "value_ints" => attr.map(|a| list(dtype::INT64, a.ints.len())),
+        "value_floats" => attr.map(|a| list(dtype::FLOAT, a.floats.len())),
+        "value_strings" => attr.map(|a| list(dtype::STRING, a.strings.len())),
+        "sparse_value" => attr.and_then(|a| a.sparse_tensor.as_ref()).map(|t| Ty::Tensor {
+            elem: t.values.as_ref().and_then(|v| v.data_type).unwrap_or(0),
+            shape: Some(t.dims.iter().map(|&d| Dim::Known(d)).collect()),
+        }),
+        _ => None,
+    };
+    if let Some(ty) = ty {
+        node.set(0, ty);
+    }
+    let values = match name {
+        "value" => node.tensor("value").and_then(tensor_ints),
+        "value_int" => attr.and_then(|a| a.i).map(|i| vec![i]),
+        "value_ints" => attr.map(|a| a.ints.clone()),
+        _ => None,
+    };
+    if let Some(values) = values {
+        node.set_data(0, values.into_iter().map(Dim::Known).collect());
+    }
+    Ok(())
+}
+
+fn list(elem: i32, len: usize) -> Ty {
+    Ty::tensor(elem, Some(vec![Dim::Known(len as i64)]))
+}
+
+/// The dims that a propagated shape value gives (`-1`, `0` not yet resolved).
+fn dims_of(values: &[Dim]) -> Vec<Dim> {
+    values.to_vec()
+}
+
+/// `Reshape`: to the shape its second operand (or, before opset 5, `shape`) gives, with `0`
+/// copying the input's dim (unless `allowzero`) and one `-1` making up the element count.
+pub fn reshape(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let target: Option<Vec<Dim>> = if node.opset < 5 {
+        node.int_list("shape").map(|v| v.into_iter().map(Dim::Known).collect())
+    } else {
+        node.data(1).map(dims_of)
+    };
+    let Some(target) = target else {
+        let rank = node.dims(1).and_then(|d| d.first()?.known());
+        let shape = rank.map(|r| vec![Dim::Unknown; r.max(0) as usize]);
+        node.set_tensor(0, elem, shape);
+        return Ok(());
+    };
+    let input = node.dims(0).map(<[Dim]>::to_vec);
+    let allow_zero = node.int("allowzero", 0) != 0;
+    let mut out = Vec::with_capacity(target.len());
+    let mut infer_at = None;
+    for (i, d) in target.iter().enumerate() {
+        out.push(match d {
+            Dim::Known(0) if !allow_zero => match &input {
+                Some(dims) if i < dims.len() => dims[i].clone(),
+                Some(dims) => {
+                    let message = format!(
+                        "shape {} copies dim {i} of {}, which has no such dim",
+                        show_shape(&target),
+                        show_shape(dims)
+                    );
+                    return Err(conflict(1, message));
+                }
+                None => Dim::Unknown,
+            },
+            Dim::Known(-1) => {
+                if infer_at.replace(i).is_some() {
+                    return Err(conflict(1, format!("shape {} has two -1", show_shape(&target))));
+                }
+                Dim::Unknown
+            }
+            Dim::Known(n) if *n < -1 => {
+                return Err(conflict(1, format!("shape {} has dim {n}", show_shape(&target))));
+            }
+            d => d.clone(),
+        });
+    }
+    if let Some(input) = &input {
+        let total = Dim::product(input);
+        let known = Dim::product(out.iter().enumerate().filter(|(i, _)| Some(*i) != infer_at).map(|p| p.1));
+        match (total, known, infer_at) {
+            (Some(t), Some(k), Some(at)) => {
+                if k == 0 || t % k != 0 {
+                    return Err(conflict(1, count_message(input, &target)));
+                }
+                out[at] = Dim::Known(t / k);
+            }
+            (Some(t), Some(k), None) if t != k => {
+                return Err(conflict(1, count_message(input, &target)));
+            }
+            (None, _, Some(at)) => {
+                // A single symbol left over on both sides: `[N, 4] -> [-1, 4]` gives `N`.
+                out[at] = leftover_symbol(input, &out, at).unwrap_or(Dim::Unknown);
+            }
+            _ => {}
+        }
+    }
+    node.set_tensor(0, elem, Some(out));
+    if let Some(data) = node.data(0).map(<[Dim]>::to_vec) {
+        node.set_data(0, data);
+    }
+    Ok(())
+}
+
+fn count_message(input: &[Dim], target: &[Dim]) -> String {
+    format!(
+        "cannot reshape {} ({} elements) to {}",
+        show_shape(input),
+        Dim::product(input).map_or("?".into(), |n| n.to_string()),
+        show_shape(target)
+    )
+}
+
+/// The dim that `-1` stands for when the input and the other target dims differ by exactly
+/// one symbol and their known parts are equal.
+fn leftover_symbol(input: &[Dim], out: &[Dim], at: usize) -> Option<Dim> {
+    let mut symbols: Vec<&Dim> = input.iter().filter(|d| matches!(d, Dim::Symbol(_))).collect();
+    let mut known_in = 1_i64;
+    for d in input {
+        match d {
+            Dim::Known(n) => known_in = known_in.checked_mul(*n)?,
+            Dim::Unknown => return None,
+            Dim::Symbol(_) => {}
+        }
+    }
+    let mut known_out = 1_i64;
+    for (i, d) in out.iter().enumerate() {
+        if i == at {
+            continue;
+        }
+        match d {
+            Dim::Known(n) => known_out = known_out.checked_mul(*n)?,
+            Dim::Symbol(_) => {
+                let k = symbols.iter().position(|s| *s == d)?;
+                symbols.remove(k);
+            }
+            Dim::Unknown => return None,
+        }
+    }
+    (symbols.len() == 1 && known_in == known_out).then(|| symbols[0].clone())
+}
+
+/// `Flatten`: two dims, split at `axis`.
+pub fn flatten(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+        node.set_tensor(0, elem, Some(vec![Dim::Unknown, Dim::Unknown]));
+        return Ok(());
+    };
+    let axis = node.int("axis", 1);
+    let axis = if axis == dims.len() as i64 {
+        dims.len()
+    } else {
+        node.axis(axis, dims.len(), 0)?
+    };
+    let part = |d: &[Dim]| Dim::product(d).map_or(Dim::Unknown, Dim::Known);
+    node.set_tensor(0, elem, Some(vec![part(&dims[..axis]), part(&dims[axis..])]));
+    Ok(())
+}
+
+/// `Transpose`: the dims in the order `perm` gives, reversed without it.
+pub fn transpose(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+        let rank = node.int_list("perm").map(|p| vec![Dim::Unknown; p.len()]);
+        node.set_tensor(0, elem, rank);
+        return Ok(());
+    };
+    let perm: Vec<i64> = node
+        .int_list("perm")
+        .filter(|p| !p.is_empty() || dims.is_empty())
+        .unwrap_or_else(|| (0..dims.len() as i64).rev().collect());
+    if perm.len() != dims.len() {
+        let message = format!("perm has {} entries for rank {}", perm.len(), dims.len());
+        return Err(conflict(0, message));
+    }
+    let mut out = Vec::with_capacity(dims.len());
+    for &p in &perm {
+        let axis = node.axis(p, dims.len(), 0)?;
+        out.push(dims[axis].clone());
+    }
+    node.set_tensor(0, elem, Some(out));
+    Ok(())
+}
+
+/// `Concat`: equal dims except on `axis`, which adds up.
+pub fn concat(node: &mut Node) -> Rule {
+    let elem = (0..node.inputs.len()).find_map(|i| node.elem(i));
+    let shapes: Option<Vec<&[Dim]>> = (0..node.inputs.len()).map(|i| node.dims(i)).collect();
+    let Some(shapes) = shapes.filter(|s| !s.is_empty()) else {
+        let rank = (0..node.inputs.len()).find_map(|i| node.dims(i).map(<[Dim]>::len));
+        node.set_tensor(0, elem, rank.map(|r| vec![Dim::Unknown; r]));
+        return Ok(());
+    };
+    let rank = shapes[0].len();
+    let axis = node.axis(node.int("axis", 0), rank.max(1), 0)?;
+    let mut out = shapes[0].to_vec();
+    for (i, shape) in shapes.iter().enumerate().skip(1) {
+        if shape.len() != rank {
+            let message = format!(
+                "operands of ranks {} and {} cannot be joined: {} and {}",
+                rank,
+                shape.len(),
+                show_shape(shapes[0]),
+                show_shape(shape)
+            );
+            return Err(conflict(i, message));
+        }
+        for (k, d) in shape.iter().enumerate() {
+            if k == axis {
+                out[k] = match (out[k].known(), d.known()) {
+                    (Some(a), Some(b)) => a.checked_add(b).map_or(Dim::Unknown, Dim::Known),
+                    _ => Dim::Unknown,
+                };
+            } else if !out[k].compatible(d) {
+                let message = format!(
+                    "dim {k} differs, off the axis {axis}: {} and {}",
+                    show_shape(&out),
+                    show_shape(shape)
+                );
+                return Err(conflict(i, message));
+            } else if out[k].known().is_none() && d.known().is_some() {
+                out[k] = d.clone();
+            }
+        }
+    }
+    node.set_tensor(0, elem, Some(out));
+    let values: Option<Vec<Dim>> = (0..node.inputs.len())
+        .map(|i| node.data(i).map(<[Dim]>::to_vec))
+        .collect::<Option<Vec<_>>>()
+        .map(|parts| parts.concat());
+    if let Some(values) = values.filter(|_| rank == 1) {
+        node.set_data(0, values);
+    }
+    Ok(())
+}
+
+/// The axes an operator takes: from opset `from` an operand, before it an attribute.
+fn axes(node: &Node, from: i64, input: usize) -> Option<Vec<i64>> {
+    if node.opset >= from {
+        if node.has_input(input) { node.ints(input) } else { Some(Vec::new()) }
+    } else {
+        Some(node.int_list("axes").unwrap_or_default())
+    }
+}
+
+/// `Squeeze`: drops the given axes (each must be 1), or every dim of size 1.
+pub fn squeeze(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let (Some(dims), Some(axes)) = (node.dims(0).map(<[Dim]>::to_vec), axes(node, 13, 1)) else {
+        node.set_tensor(0, elem, None);
+        return Ok(());
+    };
+    let mut drop = vec![false; dims.len()];
+    if axes.is_empty() {
+        for (k, d) in dims.iter().enumerate() {
+            match d {
+                Dim::Known(1) => drop[k] = true,
+                Dim::Known(_) => {}
+                _ => {
+                    node.set_tensor(0, elem, None);
+                    return Ok(());
+                }
+            }
+        }
+    }
+    for &a in &axes {
+        let k = node.axis(a, dims.len(), 0)?;
+        if let Dim::Known(n) = dims[k]
+            && n != 1
+        {
+            let message = format!("axis {a} of {} is {n}, not 1", show_shape(&dims));
+            return Err(conflict(0, message));
+        }
+        drop[k] = true;
+    }
+    let out: Vec<Dim> = dims.iter().zip(&drop).filter(|(_, d)| !**d).map(|(d, _)| d.clone()).collect();
+    node.set_tensor(0, elem, Some(out));
+    if let Some(data) = node.data(0).map(<[Dim]>::to_vec) {
+        node.set_data(0, data);
+    }
+    Ok(())
+}
+
+/// `Unsqueeze`: inserts dims of size 1 at the given axes of the result.
+pub fn unsqueeze(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let (Some(dims), Some(axes)) = (node.dims(0).map(<[Dim]>::to_vec), axes(node, 13, 1)) else {
+        node.set_tensor(0, elem, None);
+        return Ok(());
+    };
+    let rank = dims.len() + axes.len();
+    let mut ones = vec![false; rank];
+    for &a in &axes {
+        let k = node.axis(a, rank, 1)?;
+        if std::mem::replace(&mut ones[k], true) {
+            return Err(conflict(1, format!("axis {a} is given twice")));
+        }
+    }
+    let mut rest = dims.iter();
+    let out: Vec<Dim> = ones
+        .iter()
+        .map(|&one| if one { Dim::Known(1) } else { rest.next().cloned().unwrap_or(Dim::Unknown) })
+        .collect();
+    node.set_tensor(0, elem, Some(out));
+    if let Some(data) = node.data(0).map(<[Dim]>::to_vec) {
+        node.set_data(0, data);
+    }
+    Ok(())
+}
+
+/// `Expand`: the operand broadcast with the shape its second operand gives.
+pub fn expand(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let (Some(dims), Some(target)) = (node.dims(0).map(<[Dim]>::to_vec), node.data(1).map(<[Dim]>::to_vec)) else {
+        let rank = node.dims(1).and_then(|d| d.first()?.known());
+        let shape = match (rank, node.dims(0)) {
+            (Some(r), Some(d)) => Some(vec![Dim::Unknown; (r.max(0) as usize).max(d.len())]),
+            _ => None,
+        };
+        node.set_tensor(0, elem, shape);
+        return Ok(());
+    };
+    let out = broadcast(&[&dims, &target]).map_err(|(_, m)| conflict(1, m))?;
+    node.set_tensor(0, elem, Some(out));
+    Ok(())
+}
+
+/// `Tile`: each dim times its repeat count.
+pub fn tile(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+        node.set_tensor(0, elem, None);
+        return Ok(());
+    };
+    let Some(repeats) = node.data(1).map(<[Dim]>::to_vec) else {
+        node.set_tensor(0, elem, Some(vec![Dim::Unknown; dims.len()]));
+        return Ok(());
+    };
+    if repeats.len() != dims.len() {
+        let message = format!("{} repeats for rank {}", repeats.len(), dims.len());
+        return Err(conflict(1, message));
+    }
+    let out = dims
+        .iter()
+        .zip(&repeats)
+        .map(|(d, r)| match (d.known(), r.known()) {
+            (Some(a), Some(b)) => a.checked_mul(b).map_or(Dim::Unknown, Dim::Known),
+            (_, Some(1)) => d.clone(),
+            _ => Dim::Unknown,
+        })
+        .collect();
+    node.set_tensor(0, elem, Some(out));
+    Ok(())
+}
+
+/// `Gather`: the data's dims with `axis` replaced by the indices' dims.
+pub fn gather(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let (Some(data), Some(indices)) = (node.dims(0).map(<[Dim]>::to_vec), node.dims(1).map(<[Dim]>::to_vec)) else {
+        node.set_tensor(0, elem, None);
+        return Ok(());
+    };
+    if data.is_empty() {
+        return Err(conflict(0, "cannot gather from a scalar"));
+    }
+    let axis = node.axis(node.int("axis", 0), data.len(), 0)?;
+    if let (Some(size), Some(values)) = (data[axis].known(), node.ints(1)) {
+        if let Some(&bad) = values.iter().find(|&&i| i < -size || i >= size) {
+            let message = format!("index {bad} is out of range for dim {axis} of {}", show_shape(&data));
+            return Err(conflict(1, message));
+        }
+    }
+    let mut out = data[..axis].to_vec();
+    out.extend(indices.iter().cloned());
+    out.extend(data[axis + 1..].iter().cloned());
+    node.set_tensor(0, elem, Some(out));
+    if data.len() == 1 {
+        if let (Some(values), Some(picks)) = (node.data(0).map(<[Dim]>::to_vec), node.ints(1)) {
+            let n = values.len() as i64;
+            let picked: Option<Vec<Dim>> = picks
+                .iter()
+                .map(|&i| values.get(if i < 0 { i + n } else { i } as usize).cloned())
+                .collect();
+            if let Some(picked) = picked {
+                node.set_data(0, picked);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `GatherElements`, `GatherND`-like results shaped as their indices.
+pub fn gather_elements(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let shape = node.dims(1).map(<[Dim]>::to_vec);
+    node.set_tensor(0, elem, shape);
+    Ok(())
+}
+
+/// `GatherND`: the indices' dims but the last, then the data's dims past the batch and the
+/// indexed ones.
+pub fn gather_nd(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let batch = node.int("batch_dims", 0).max(0) as usize;
+    let (Some(data), Some(indices)) = (node.dims(0).map(<[Dim]>::to_vec), node.dims(1).map(<[Dim]>::to_vec)) else {
+        node.set_tensor(0, elem, None);
+        return Ok(());
+    };
+    let Some(last) = indices.last().and_then(Dim::known) else {
+        node.set_tensor(0, elem, None);
+        return Ok(());
+    };
+    let from = batch + last.max(0) as usize;
+    if from > data.len() {
+        return Err(conflict(1, format!("indices of depth {last} for data {}", show_shape(&data))));
+    }
+    let mut out = indices[..indices.len() - 1].to_vec();
+    out.extend(data[from..].iter().cloned());
+    node.set_tensor(0, elem, Some(out));
+    Ok(())
+}
+
+/// `Slice`: each sliced axis's new size, where starts, ends and steps are known.
+pub fn slice(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+        node.set_tensor(0, elem, None);
+        return Ok(());
+    };
+    let params = if node.opset < 10 {
+        let starts = node.int_list("starts");
+        let ends = node.int_list("ends");
+        let axes = node.int_list("axes");
+        starts.zip(ends).map(|(s, e)| {
+            let n = s.len();
+            (s, e, axes.unwrap_or_else(|| (0..n as i64).collect()), vec![1; n])
+        })
+    } else {
+        let starts = node.ints(1);
+        let ends = node.ints(2);
+        let axes = if node.has_input(3) { node.ints(3) } else { starts.as_ref().map(|s| (0..s.len() as i64).collect()) };
+        let steps = if node.has_input(4) { node.ints(4) } else { starts.as_ref().map(|s| vec![1; s.len()]) };
+        match (starts, ends, axes, steps) {
+            (Some(s), Some(e), Some(a), Some(t)) => Some((s, e, a, t)),
+            _ => None,
+        }
+    };
+    let Some((starts, ends, axes, steps)) = params else {
+        // Without known bounds, only the rank is known; axes not sliced keep their dims
+        // when the axes are known.
+        let mut out = vec![Dim::Unknown; dims.len()];
+        if node.opset >= 10 && node.has_input(3) {
+            if let Some(axes) = node.ints(3) {
+                out = dims.clone();
+                for a in axes {
+                    let k = node.axis(a, dims.len(), 3)?;
+                    out[k] = Dim::Unknown;
+                }
+            }
+        }
+        node.set_tensor(0, elem, Some(out));
+        return Ok(());
+    };
+    if starts.len() != ends.len() || axes.len() != starts.len() || steps.len() != starts.len() {
+        return Err(general("starts, ends, axes and steps differ in length"));
+    }
+    let mut out = dims.clone();
+    for (((&start, &end), &axis), &step) in starts.iter().zip(&ends).zip(&axes).zip(&steps) {
+        let k = node.axis(axis, dims.len(), if node.opset < 10 { 0 } else { 3 })?;
+        if step == 0 {
+            return Err(conflict(4, "a step of 0"));
+        }
+        out[k] = match dims[k].known() {
+            Some(size) => Dim::Known(slice_len(start, end, step, size)),
+            None => Dim::Unknown,
+        };
+    }
+    node.set_tensor(0, elem, Some(out));
+    if dims.len() == 1 && steps.len() == 1 {
+        if let Some(values) = node.data(0).map(<[Dim]>::to_vec) {
+            let n = values.len() as i64;
+            let (s, e, t) = (starts[0], ends[0], steps[0]);
+            let (s, e) = bounds(s, e, t, n);
+            let mut picked = Vec::new();
+            let mut i = s;
+            while (t > 0 && i < e) || (t < 0 && i > e) {
+                picked.push(values[i as usize].clone());
+                i += t;
+            }
+            node.set_data(0, picked);
+        }
+    }
+    Ok(())
+}
+
+/// The clamped start and end of a slice of a dim of `size`.
+fn bounds(start: i64, end: i64, step: i64, size: i64) -> (i64, i64) {
+    let norm = |v: i64| if v < 0 { v.saturating_add(size) } else { v };
+    if step > 0 {
+        (norm(start).clamp(0, size), norm(end).clamp(0, size))
+    } else {
+        (norm(start).clamp(-1, size - 1), norm(end).clamp(-1, size - 1))
+    }
+}
+
+fn slice_len(start: i64, end: i64, step: i64, size: i64) -> i64 {
+    let (s, e) = bounds(start, end, step, size);
+    if step > 0 {
+        if e > s { (e - s - 1) / step + 1 } else { 0 }
+    } else if s > e {
+        (s - e - 1) / (-step) + 1
+    } else {
+        0
+    }
+}
+
+/// `Split`: along `axis`, by the given sizes or into equal parts.
+pub fn split(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let count = node.outputs.len();
+    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+        for i in 0..count {
+            node.set_tensor(i, elem, None);
+        }
+        return Ok(());
+    };
+    let axis = node.axis(node.int("axis", 0), dims.len(), 0)?;
+    let sizes = if node.opset >= 13 {
+        if node.has_input(1) { node.ints(1).map(Some) } else { Some(None) }
+    } else {
+        Some(node.int_list("split").filter(|s| !s.is_empty()))
+    };
+    let parts: Vec<Dim> = match sizes {
+        None => vec![Dim::Unknown; count],
+        Some(Some(sizes)) => {
+            if sizes.len() != count {
+                return Err(conflict(1, format!("{} sizes for {count} outputs", sizes.len())));
+            }
+            let total: i64 = sizes.iter().sum();
+            if let Some(n) = dims[axis].known() && n != total {
+                let message = format!("sizes adding up to {total} split dim {axis} of {}", show_shape(&dims));
+                return Err(conflict(1, message));
+            }
+            sizes.into_iter().map(Dim::Known).collect()
+        }
+        Some(None) => match dims[axis].known() {
+            Some(n) if count > 0 => {
+                let chunk = if node.opset >= 18 { (n + count as i64 - 1) / count as i64 } else { n / count as i64 };
+                if node.opset < 18 && n % count as i64 != 0 {
+                    let message = format!("dim {axis} of {} does not split into {count} equal parts", show_shape(&dims));
+                    return Err(conflict(0, message));
+                }
+                (0..count as i64).map(|i| Dim::Known(chunk.min(n - chunk * i).max(0))).collect()
+            }
+            _ => vec![Dim::Unknown; count],
+        },
+    };
+    for (i, part) in parts.into_iter().enumerate() {
+        let mut out = dims.clone();
+        out[axis] = part;
+        node.set_tensor(i, elem, Some(out));
+    }
+    Ok(())
+}
+
+/// `Pad`: each dim grows by its two pads, where they are known.
+pub fn pad(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+        node.set_tensor(0, elem, None);
+        return Ok(());
+    };
+    let pads = if node.opset < 11 { node.int_list("pads") } else { node.ints(1) };
+    let axes: Option<Vec<usize>> = if node.opset >= 18 && node.has_input(3) {
+        node.ints(3).map(|a| a.iter().filter_map(|&a| node.axis(a, dims.len(), 3).ok()).collect())
+    } else {
+        Some((0..dims.len()).collect())
+    };
+    let (Some(pads), Some(axes)) = (pads, axes) else {
+        node.set_tensor(0, elem, Some(vec![Dim::Unknown; dims.len()]));
+        return Ok(());
+    };
+    if pads.len() != 2 * axes.len() {
+        return Err(conflict(1, format!("{} pads for {} axes", pads.len(), axes.len())));
+    }
+    let mut out = dims.clone();
+    for (j, &k) in axes.iter().enumerate() {
+        out[k] = match dims[k].known() {
+            Some(n) => Dim::Known(n + pads[j] + pads[j + axes.len()]),
+            None if pads[j] == 0 && pads[j + axes.len()] == 0 => dims[k].clone(),
+            None => Dim::Unknown,
+        };
+    }
+    node.set_tensor(0, elem, Some(out));
+    Ok(())
+}
+
+/// `ConstantOfShape`: the shape its operand gives, the element type of `value` (float
+/// without it).
+pub fn constant_of_shape(node: &mut Node) -> Rule {
+    let value = node.tensor("value");
+    let elem = value.and_then(|t| t.data_type).unwrap_or(dtype::FLOAT);
+    let shape = match node.data(0) {
+        Some(values) => Some(values.to_vec()),
+        None => node.dims(0).and_then(|d| d.first()?.known()).map(|r| vec![Dim::Unknown; r.max(0) as usize]),
+    };
+    if let Some(dims) = &shape {
+        if let Some(Dim::Known(n)) = dims.iter().find(|d| d.known().is_some_and(|n| n < 0)) {
+            return Err(conflict(0, format!("a dim of {n}")));
+        }
+    }
+    node.set_tensor(0, Some(elem), shape.clone());
+    if let (Some(dims), Some(fill)) = (shape, value.and_then(tensor_ints)) {
+        if let (Some(count), [fill]) = (Dim::product(&dims), fill.as_slice()) {
+            if dims.len() <= 1 && count <= crate::infer::node::MAX_DATA as i64 {
+                node.set_data(0, vec![Dim::Known(*fill); count as usize]);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `Range`: a vector whose length the constant start, limit and delta give.
+pub fn range(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let len = match (node.ints(0), node.ints(1), node.ints(2)) {
+        (Some(s), Some(l), Some(d)) if s.len() == 1 && l.len() == 1 && d.len() == 1 && d[0] != 0 => {
+            let span = (l[0] as i128 - s[0] as i128) as f64 / d[0] as f64;
+            let n = span.ceil().max(0.0) as i64;
+            if n as usize <= crate::infer::node::MAX_DATA {
+                node.set_data(0, (0..n).map(|i| Dim::Known(s[0] + i * d[0])).collect());
+            }
+            Dim::Known(n)
+        }
+        _ => Dim::Unknown,
+    };
+    node.set_tensor(0, elem, Some(vec![len]));
+    Ok(())
+}
+
+/// `EyeLike`: the operand's 2-D shape, the element type `dtype` or the operand's.
+pub fn eye_like(node: &mut Node) -> Rule {
+    let elem = node.attr("dtype").and_then(|a| a.i).map(|i| i as i32).or(node.elem(0));
+    let shape = node.dims(0).map(<[Dim]>::to_vec);
+    node.set_tensor(0, elem, shape);
+    Ok(())
+}
+
+/// `NonZero`: int64 `[rank, ?]`.
+pub fn non_zero(node: &mut Node) -> Rule {
+    let rank = node.dims(0).map_or(Dim::Unknown, |d| Dim::Known(d.len() as i64));
+    node.set_tensor(0, Some(dtype::INT64), Some(vec![rank, Dim::Unknown]));
+    Ok(())
+}
+
+/// `Compress`: one axis of unknown length (the whole tensor flattened without `axis`).
+pub fn compress(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let shape = match (node.attr("axis").and_then(|a| a.i), node.dims(0).map(<[Dim]>::to_vec)) {
+        (None, _) => Some(vec![Dim::Unknown]),
+        (Some(axis), Some(mut dims)) => {
+            let k = node.axis(axis, dims.len(), 0)?;
+            dims[k] = Dim::Unknown;
+            Some(dims)
+        }
+        (Some(_), None) => None,
+    };
+    node.set_tensor(0, elem, shape);
+    Ok(())
+}
+
+/// `DepthToSpace` and `SpaceToDepth`: NCHW with channels traded for the block.
+pub fn depth_space(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let to_space = node.proto.op_type.as_deref() == Some("DepthToSpace");
+    let b = node.int("blocksize", 0);
+    let shape = node.dims(0).map(<[Dim]>::to_vec).map(|d| {
+        if d.len() != 4 || b <= 0 {
+            return vec![Dim::Unknown; d.len()];
+        }
+        let f = |d: &Dim, by: i64, mul: bool| match d.known() {
+            Some(n) if mul => Dim::Known(n * by),
+            Some(n) => Dim::Known(n / by),
+            None => Dim::Unknown,
+        };
+        vec![
+            d[0].clone(),
+            f(&d[1], b * b, !to_space),
+            f(&d[2], b, to_space),
+            f(&d[3], b, to_space),
+        ]
+    });
+    node.set_tensor(0, elem, shape);
+    Ok(())
+}
+
+/// `OneHot`: the indices' dims with the depth inserted at `axis`.
+pub fn one_hot(node: &mut Node) -> Rule {
+    let elem = node.elem(2);
+    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+        node.set_tensor(0, elem, None);
+        return Ok(());
+    };
+    let axis = node.axis(node.int("axis", -1), dims.len() + 1, 0)?;
+    let mut out = dims;
+    out.insert(axis, Dim::Unknown);
+    node.set_tensor(0, elem, Some(out));
+    Ok(())
+}
+
+/// `Resize` and `Upsample`: each dim by its scale or to its size, where known.
+pub fn resize(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+        node.set_tensor(0, elem, None);
+        return Ok(());
+    };
+    let sizes_at = if node.proto.op_type.as_deref() == Some("Upsample") { usize::MAX } else { 3 };
+    if node.has_input(sizes_at) {
+        if let Some(sizes) = node.data(sizes_at).map(<[Dim]>::to_vec) {
+            if node.attr("axes").is_none() && sizes.len() == dims.len() {
+                node.set_tensor(0, elem, Some(sizes));
+                return Ok(());
+            }
+        }
+    }
+    node.set_tensor(0, elem, Some(vec![Dim::Unknown; dims.len()]));
+    Ok(())
+}

@@ -1,0 +1,211 @@
+//! The types that inference works with: lighter than `TypeProto` to compare and combine, and
+//! converted from and to it at the edges.
+
+use onnx_runtime_types::{TensorShapeProto, TypeProto, tensor_shape_proto, type_proto};
+
+/// One dimension of a shape.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Dim {
+    /// A known size.
+    Known(i64),
+    /// A size named by the model (`N`): equal to every other dim of that name.
+    Symbol(String),
+    /// A size nothing says anything about.
+    Unknown,
+}
+
+impl Dim {
+    /// The known size, if there is one.
+    pub fn known(&self) -> Option<i64> {
+        match self {
+            Dim::Known(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// Whether the two can be the same size (`N` and `3` can; `3` and `4` cannot).
+    pub fn compatible(&self, other: &Dim) -> bool {
+        match (self, other) {
+            (Dim::Known(a), Dim::Known(b)) => a == b,
+            _ => true,
+        }
+    }
+
+    /// The product of dims, if every one is known and it does not overflow.
+    pub fn product<'a>(dims: impl IntoIterator<Item = &'a Dim>) -> Option<i64> {
+        dims.into_iter()
+            .try_fold(1_i64, |acc, d| acc.checked_mul(d.known()?))
+    }
+}
+
+impl std::fmt::Display for Dim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Dim::Known(n) => write!(f, "{n}"),
+            Dim::Symbol(s) => f.write_str(s),
+            Dim::Unknown => f.write_str("?"),
+        }
+    }
+}
+
+/// A shape: its dims, or `None` where even the rank is unknown.
+pub type Shape = Option<Vec<Dim>>;
+
+/// The type of a value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ty {
+    /// A tensor of element type `elem` (a `TensorProto.DataType` number; 0 if unknown).
+    Tensor { elem: i32, shape: Shape },
+    /// A sparse tensor.
+    Sparse { elem: i32, shape: Shape },
+    /// A sequence of values of one type.
+    Sequence(Box<Ty>),
+    /// An optional value.
+    Optional(Box<Ty>),
+    /// A map from a key element type to values.
+    Map { key: i32, value: Box<Ty> },
+}
+
+impl Ty {
+    /// A tensor type.
+    pub fn tensor(elem: i32, shape: Shape) -> Ty {
+        Ty::Tensor { elem, shape }
+    }
+
+    /// The element type of a tensor or sparse tensor.
+    pub fn elem(&self) -> Option<i32> {
+        match self {
+            Ty::Tensor { elem, .. } | Ty::Sparse { elem, .. } if *elem != 0 => Some(*elem),
+            _ => None,
+        }
+    }
+
+    /// The dims of a tensor or sparse tensor with a known rank.
+    pub fn dims(&self) -> Option<&[Dim]> {
+        match self {
+            Ty::Tensor { shape, .. } | Ty::Sparse { shape, .. } => shape.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The rank of a tensor, if known.
+    pub fn rank(&self) -> Option<usize> {
+        self.dims().map(<[Dim]>::len)
+    }
+
+    /// Reads a `TypeProto`; `None` for one with nothing set.
+    pub fn from_proto(proto: &TypeProto) -> Option<Ty> {
+        Some(match proto.value.as_ref()? {
+            type_proto::Value::TensorType(t) => Ty::Tensor {
+                elem: t.elem_type.unwrap_or(0),
+                shape: t.shape.as_ref().map(shape_from_proto),
+            },
+            type_proto::Value::SparseTensorType(t) => Ty::Sparse {
+                elem: t.elem_type.unwrap_or(0),
+                shape: t.shape.as_ref().map(shape_from_proto),
+            },
+            type_proto::Value::SequenceType(s) => {
+                Ty::Sequence(Box::new(Ty::from_proto(s.elem_type.as_deref()?)?))
+            }
+            type_proto::Value::OptionalType(o) => {
+                Ty::Optional(Box::new(Ty::from_proto(o.elem_type.as_deref()?)?))
+            }
+            type_proto::Value::MapType(m) => Ty::Map {
+                key: m.key_type.unwrap_or(0),
+                value: Box::new(Ty::from_proto(m.value_type.as_deref()?)?),
+            },
+            _ => return None,
+        })
+    }
+
+    /// The `TypeProto` of this type.
+    pub fn to_proto(&self) -> TypeProto {
+        let value = match self {
+            Ty::Tensor { elem, shape } => type_proto::Value::TensorType(type_proto::Tensor {
+                elem_type: Some(*elem),
+                shape: shape.as_deref().map(shape_to_proto),
+            }),
+            Ty::Sparse { elem, shape } => {
+                type_proto::Value::SparseTensorType(type_proto::SparseTensor {
+                    elem_type: Some(*elem),
+                    shape: shape.as_deref().map(shape_to_proto),
+                })
+            }
+            Ty::Sequence(inner) => type_proto::Value::SequenceType(Box::new(type_proto::Sequence {
+                elem_type: Some(Box::new(inner.to_proto())),
+            })),
+            Ty::Optional(inner) => type_proto::Value::OptionalType(Box::new(type_proto::Optional {
+                elem_type: Some(Box::new(inner.to_proto())),
+            })),
+            Ty::Map { key, value } => type_proto::Value::MapType(Box::new(type_proto::Map {
+                key_type: Some(*key),
+                value_type: Some(Box::new(value.to_proto())),
+            })),
+        };
+        TypeProto {
+            value: Some(value),
+            ..TypeProto::default()
+        }
+    }
+}
+
+impl std::fmt::Display for Ty {
+    /// The type as the text syntax writes it: `float[N,10]`, `seq(int64[])`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let elem = |e: i32| crate::dtype::elem_type_by_number(e).map_or("?", |t| t.name);
+        match self {
+            Ty::Tensor { elem: e, shape } | Ty::Sparse { elem: e, shape } => {
+                if matches!(self, Ty::Sparse { .. }) {
+                    f.write_str("sparse_tensor(")?;
+                }
+                f.write_str(elem(*e))?;
+                if let Some(dims) = shape {
+                    f.write_str(&show_shape(dims))?;
+                }
+                if matches!(self, Ty::Sparse { .. }) {
+                    f.write_str(")")?;
+                }
+                Ok(())
+            }
+            Ty::Sequence(inner) => write!(f, "seq({inner})"),
+            Ty::Optional(inner) => write!(f, "optional({inner})"),
+            Ty::Map { key, value } => write!(f, "map({}, {value})", elem(*key)),
+        }
+    }
+}
+
+fn shape_from_proto(shape: &TensorShapeProto) -> Vec<Dim> {
+    use tensor_shape_proto::dimension::Value;
+    shape
+        .dim
+        .iter()
+        .map(|d| match &d.value {
+            Some(Value::DimValue(n)) => Dim::Known(*n),
+            Some(Value::DimParam(s)) if !s.is_empty() => Dim::Symbol(s.clone()),
+            _ => Dim::Unknown,
+        })
+        .collect()
+}
+
+fn shape_to_proto(dims: &[Dim]) -> TensorShapeProto {
+    use tensor_shape_proto::dimension::Value;
+    TensorShapeProto {
+        dim: dims
+            .iter()
+            .map(|d| tensor_shape_proto::Dimension {
+                value: match d {
+                    Dim::Known(n) => Some(Value::DimValue(*n)),
+                    Dim::Symbol(s) => Some(Value::DimParam(s.clone())),
+                    Dim::Unknown => None,
+                },
+                ..Default::default()
+            })
+            .collect(),
+    }
+}
+
+/// Writes a shape as the text syntax does: `[N,3,?]`.
+pub fn show_shape(dims: &[Dim]) -> String {
+    let parts: Vec<String> = dims.iter().map(Dim::to_string).collect();
+    format!("[{}]", parts.join(","))
+}
