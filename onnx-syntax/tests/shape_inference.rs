@@ -37,23 +37,42 @@ fn golden_type(text: &str) -> Option<Ty> {
         let rest = &text[1..];
         match kind {
             'T' | 'P' => {
-                let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+                let digits = rest
+                    .find(|c: char| !c.is_ascii_digit())
+                    .unwrap_or(rest.len());
                 let elem = rest[..digits].parse().ok()?;
                 let (shape, rest) = dims(&rest[digits..])?;
-                let t = if kind == 'T' { Ty::Tensor { elem, shape } } else { Ty::Sparse { elem, shape } };
+                let t = if kind == 'T' {
+                    Ty::Tensor { elem, shape }
+                } else {
+                    Ty::Sparse { elem, shape }
+                };
                 Some((t, rest))
             }
             'S' | 'O' => {
                 let (inner, rest) = ty(rest.strip_prefix('(')?)?;
                 let rest = rest.strip_prefix(')')?;
                 let inner = Box::new(inner);
-                Some((if kind == 'S' { Ty::Sequence(inner) } else { Ty::Optional(inner) }, rest))
+                Some((
+                    if kind == 'S' {
+                        Ty::Sequence(inner)
+                    } else {
+                        Ty::Optional(inner)
+                    },
+                    rest,
+                ))
             }
             'M' => {
                 let open = rest.find('(')?;
                 let key = rest[..open].parse().ok()?;
                 let (value, rest) = ty(&rest[open + 1..])?;
-                Some((Ty::Map { key, value: Box::new(value) }, rest.strip_prefix(')')?))
+                Some((
+                    Ty::Map {
+                        key,
+                        value: Box::new(value),
+                    },
+                    rest.strip_prefix(')')?,
+                ))
             }
             _ => None,
         }
@@ -160,14 +179,22 @@ fn inferred_types_agree_with_onnx() {
         for (name, spelled) in values {
             let theirs = golden_type(&spelled).unwrap_or_else(|| panic!("bad golden {spelled}"));
             let tally = per_op.entry(producer(&name)).or_default();
-            let ours = inferred.types.get(&name).cloned().or_else(|| declared(&name));
+            let ours = inferred
+                .types
+                .get(&name)
+                .cloned()
+                .or_else(|| declared(&name));
             match ours.as_ref().map(|ours| compare(ours, &theirs)) {
                 None => tally.missing += 1,
                 Some(Verdict::Agrees) => tally.agrees += 1,
                 Some(Verdict::KnowsLess) => tally.knows_less += 1,
                 Some(Verdict::Disagrees) => {
                     tally.disagrees += 1;
-                    disagreements.push(format!("{} {name}: ours {} onnx {spelled}", fields[1], ours.unwrap()));
+                    disagreements.push(format!(
+                        "{} {name}: ours {} onnx {spelled}",
+                        fields[1],
+                        ours.unwrap()
+                    ));
                 }
             }
         }
@@ -183,7 +210,10 @@ fn inferred_types_agree_with_onnx() {
     println!("operator: agree / know less / missing / disagree");
     for (op, t) in &per_op {
         if t.agrees < t.agrees + t.knows_less + t.missing + t.disagrees {
-            println!("  {op}: {} / {} / {} / {}", t.agrees, t.knows_less, t.missing, t.disagrees);
+            println!(
+                "  {op}: {} / {} / {} / {}",
+                t.agrees, t.knows_less, t.missing, t.disagrees
+            );
         }
     }
     println!(
@@ -194,7 +224,16 @@ fn inferred_types_agree_with_onnx() {
         total.missing,
         total.disagrees
     );
-    assert!(errors.is_empty(), "false shape errors:\n{}", errors.join("\n"));
-    assert!(disagreements.is_empty(), "{} disagreements:\n{}", disagreements.len(), disagreements.join("\n"));
+    assert!(
+        errors.is_empty(),
+        "false shape errors:\n{}",
+        errors.join("\n")
+    );
+    assert!(
+        disagreements.is_empty(),
+        "{} disagreements:\n{}",
+        disagreements.len(),
+        disagreements.join("\n")
+    );
     assert!(models > 2000, "only {models} models");
 }

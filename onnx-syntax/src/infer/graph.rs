@@ -213,7 +213,6 @@ impl<'a> Engine<'a> {
         }
     }
 
-
     /// The result types of a call of a local function, inferred through its body.
     fn call(
         &mut self,
@@ -319,7 +318,16 @@ pub fn merge(declared: Option<&Ty>, inferred: &Ty) -> Ty {
         return inferred.clone();
     };
     match (declared, inferred) {
-        (Ty::Tensor { elem: de, shape: ds }, Ty::Tensor { elem: ie, shape: is }) => Ty::Tensor {
+        (
+            Ty::Tensor {
+                elem: de,
+                shape: ds,
+            },
+            Ty::Tensor {
+                elem: ie,
+                shape: is,
+            },
+        ) => Ty::Tensor {
             elem: if *ie != 0 { *ie } else { *de },
             shape: match (ds, is) {
                 (Some(d), Some(i)) if d.len() == i.len() => Some(

@@ -43,7 +43,12 @@ pub struct Node<'a, 's> {
 /// Infers subgraphs for the rules of the nodes that hold them.
 pub(super) trait Subgraphs {
     /// The result types of `graph` with these input types, with `outer` visible.
-    fn subgraph(&mut self, graph: &GraphProto, inputs: &[Option<Ty>], outer: &Scope<'_>) -> Vec<Option<Ty>>;
+    fn subgraph(
+        &mut self,
+        graph: &GraphProto,
+        inputs: &[Option<Ty>],
+        outer: &Scope<'_>,
+    ) -> Vec<Option<Ty>>;
 }
 
 /// Why a rule gave up: the operands do not fit the operator.
@@ -134,8 +139,9 @@ impl<'a> Node<'a, '_> {
         self.attr(name).and_then(|a| a.g.as_deref())
     }
 
-    /// Sets result `i` to `ty`.
-    pub fn set(&mut self, i: usize, ty: Ty) {
+    /// Sets result `i` to `ty`. A negative dim (from hostile values) becomes unknown.
+    pub fn set(&mut self, i: usize, mut ty: Ty) {
+        ty.forget_negative_dims();
         if let Some(slot) = self.outputs.get_mut(i) {
             *slot = Some(ty);
         }
@@ -184,7 +190,13 @@ impl<'a> Node<'a, '_> {
 
 /// The values of an integer tensor of at most [`MAX_DATA`] elements.
 pub fn tensor_ints(tensor: &TensorProto) -> Option<Vec<i64>> {
-    let count = Dim::product(&tensor.dims.iter().map(|&d| Dim::Known(d)).collect::<Vec<_>>())?;
+    let count = Dim::product(
+        &tensor
+            .dims
+            .iter()
+            .map(|&d| Dim::Known(d))
+            .collect::<Vec<_>>(),
+    )?;
     if count < 0 || count as usize > MAX_DATA {
         return None;
     }
@@ -212,6 +224,12 @@ pub fn tensor_ints(tensor: &TensorProto) -> Option<Vec<i64>> {
 pub fn tensor_type(tensor: &TensorProto) -> Ty {
     Ty::tensor(
         tensor.data_type.unwrap_or(0),
-        Some(tensor.dims.iter().map(|&d| Dim::Known(d)).collect()),
+        Some(
+            tensor
+                .dims
+                .iter()
+                .map(|&d| if d >= 0 { Dim::Known(d) } else { Dim::Unknown })
+                .collect(),
+        ),
     )
 }

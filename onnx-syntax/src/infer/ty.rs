@@ -93,6 +93,22 @@ impl Ty {
         self.dims().map(<[Dim]>::len)
     }
 
+    /// Makes negative dims unknown: they are no sizes.
+    pub fn forget_negative_dims(&mut self) {
+        match self {
+            Ty::Tensor { shape, .. } | Ty::Sparse { shape, .. } => {
+                for d in shape.iter_mut().flatten() {
+                    if d.known().is_some_and(|n| n < 0) {
+                        *d = Dim::Unknown;
+                    }
+                }
+            }
+            Ty::Sequence(inner) | Ty::Optional(inner) | Ty::Map { value: inner, .. } => {
+                inner.forget_negative_dims();
+            }
+        }
+    }
+
     /// Reads a `TypeProto`; `None` for one with nothing set.
     pub fn from_proto(proto: &TypeProto) -> Option<Ty> {
         Some(match proto.value.as_ref()? {
@@ -131,12 +147,16 @@ impl Ty {
                     shape: shape.as_deref().map(shape_to_proto),
                 })
             }
-            Ty::Sequence(inner) => type_proto::Value::SequenceType(Box::new(type_proto::Sequence {
-                elem_type: Some(Box::new(inner.to_proto())),
-            })),
-            Ty::Optional(inner) => type_proto::Value::OptionalType(Box::new(type_proto::Optional {
-                elem_type: Some(Box::new(inner.to_proto())),
-            })),
+            Ty::Sequence(inner) => {
+                type_proto::Value::SequenceType(Box::new(type_proto::Sequence {
+                    elem_type: Some(Box::new(inner.to_proto())),
+                }))
+            }
+            Ty::Optional(inner) => {
+                type_proto::Value::OptionalType(Box::new(type_proto::Optional {
+                    elem_type: Some(Box::new(inner.to_proto())),
+                }))
+            }
             Ty::Map { key, value } => type_proto::Value::MapType(Box::new(type_proto::Map {
                 key_type: Some(*key),
                 value_type: Some(Box::new(value.to_proto())),
@@ -180,7 +200,8 @@ fn shape_from_proto(shape: &TensorShapeProto) -> Vec<Dim> {
         .dim
         .iter()
         .map(|d| match &d.value {
-            Some(Value::DimValue(n)) => Dim::Known(*n),
+            // A negative size is no size: inference treats it as unknown.
+            Some(Value::DimValue(n)) if *n >= 0 => Dim::Known(*n),
             Some(Value::DimParam(s)) if !s.is_empty() => Dim::Symbol(s.clone()),
             _ => Dim::Unknown,
         })

@@ -7,11 +7,23 @@ use crate::infer::ty::{Dim, Ty};
 /// becomes unknown.
 pub fn unify(a: &Ty, b: &Ty) -> Option<Ty> {
     Some(match (a, b) {
-        (Ty::Tensor { elem: ea, shape: sa }, Ty::Tensor { elem: eb, shape: sb }) if ea == eb => Ty::Tensor {
+        (
+            Ty::Tensor {
+                elem: ea,
+                shape: sa,
+            },
+            Ty::Tensor {
+                elem: eb,
+                shape: sb,
+            },
+        ) if ea == eb => Ty::Tensor {
             elem: *ea,
             shape: match (sa, sb) {
                 (Some(x), Some(y)) if x.len() == y.len() => Some(
-                    x.iter().zip(y).map(|(p, q)| if p == q { p.clone() } else { Dim::Unknown }).collect(),
+                    x.iter()
+                        .zip(y)
+                        .map(|(p, q)| if p == q { p.clone() } else { Dim::Unknown })
+                        .collect(),
                 ),
                 _ => None,
             },
@@ -69,7 +81,11 @@ pub fn loop_(node: &mut Node) -> Rule {
             match ty {
                 Ty::Tensor { elem, shape } => Some(Ty::Tensor {
                     elem: *elem,
-                    shape: shape.as_ref().map(|s| std::iter::once(Dim::Unknown).chain(s.iter().cloned()).collect()),
+                    shape: shape.as_ref().map(|s| {
+                        std::iter::once(Dim::Unknown)
+                            .chain(s.iter().cloned())
+                            .collect()
+                    }),
                 }),
                 _ => None,
             }
@@ -100,7 +116,9 @@ pub fn scan(node: &mut Node) -> Rule {
         let ty = node.input(states + j).cloned();
         inputs.push(ty.and_then(|ty| {
             let dims = ty.dims()?.to_vec();
-            let axis = node.axis(in_axes.get(j).copied().unwrap_or(0), dims.len(), states + j).ok()?;
+            let axis = node
+                .axis(in_axes.get(j).copied().unwrap_or(0), dims.len(), states + j)
+                .ok()?;
             if j == 0 {
                 length = dims[axis].clone();
             }

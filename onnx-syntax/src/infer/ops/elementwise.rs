@@ -195,7 +195,9 @@ fn apply(op: &str, x: i64, y: i64) -> Option<i64> {
         "Add" | "Sum" => x.checked_add(y),
         "Sub" => x.checked_sub(y),
         "Mul" => x.checked_mul(y),
-        "Div" => (y != 0).then(|| x.div_euclid(y)).filter(|_| x >= 0 && y > 0),
+        "Div" => (y != 0)
+            .then(|| x.div_euclid(y))
+            .filter(|_| x >= 0 && y > 0),
         "Max" => Some(x.max(y)),
         "Min" => Some(x.min(y)),
         _ => None,

@@ -7,7 +7,11 @@ use crate::infer::ty::{Dim, Ty};
 pub fn nll_loss(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let none = node.string("reduction").is_some_and(|r| r == b"none");
-    let shape = if none { node.dims(1).map(<[Dim]>::to_vec) } else { Some(Vec::new()) };
+    let shape = if none {
+        node.dims(1).map(<[Dim]>::to_vec)
+    } else {
+        Some(Vec::new())
+    };
     node.set_tensor(0, elem, shape);
     Ok(())
 }
@@ -26,7 +30,10 @@ pub fn softmax_cross_entropy(node: &mut Node) -> Rule {
 /// length.
 pub fn unique(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let values = match (node.attr("axis").and_then(|a| a.i), node.dims(0).map(<[Dim]>::to_vec)) {
+    let values = match (
+        node.attr("axis").and_then(|a| a.i),
+        node.dims(0).map(<[Dim]>::to_vec),
+    ) {
         (None, _) => Some(vec![Dim::Unknown]),
         (Some(axis), Some(mut dims)) => {
             let k = node.axis(axis, dims.len(), 0)?;
@@ -45,7 +52,11 @@ pub fn unique(node: &mut Node) -> Rule {
         _ => Dim::Unknown,
     };
     for i in 1..node.outputs.len() {
-        let len = if i == 2 { inverse.clone() } else { Dim::Unknown };
+        let len = if i == 2 {
+            inverse.clone()
+        } else {
+            Dim::Unknown
+        };
         node.set_tensor(i, Some(dtype::INT64), Some(vec![len]));
     }
     Ok(())
@@ -53,14 +64,22 @@ pub fn unique(node: &mut Node) -> Rule {
 
 /// `NonMaxSuppression`: int64 `[?, 3]`.
 pub fn non_max_suppression(node: &mut Node) -> Rule {
-    node.set_tensor(0, Some(dtype::INT64), Some(vec![Dim::Unknown, Dim::Known(3)]));
+    node.set_tensor(
+        0,
+        Some(dtype::INT64),
+        Some(vec![Dim::Unknown, Dim::Known(3)]),
+    );
     Ok(())
 }
 
 /// `RandomUniformLike`, `RandomNormalLike`, `Bernoulli`: the operand's shape, the element
 /// type `dtype` or the operand's.
 pub fn like(node: &mut Node) -> Rule {
-    let elem = node.attr("dtype").and_then(|a| a.i).map(|i| i as i32).or(node.elem(0));
+    let elem = node
+        .attr("dtype")
+        .and_then(|a| a.i)
+        .map(|i| i as i32)
+        .or(node.elem(0));
     let shape = node.dims(0).map(<[Dim]>::to_vec);
     node.set_tensor(0, elem, shape);
     Ok(())
@@ -69,7 +88,9 @@ pub fn like(node: &mut Node) -> Rule {
 /// `RandomUniform`, `RandomNormal`: the shape `shape`, the element type `dtype` (float).
 pub fn random(node: &mut Node) -> Rule {
     let elem = node.int("dtype", i64::from(dtype::FLOAT)) as i32;
-    let shape = node.int_list("shape").map(|s| s.into_iter().map(Dim::Known).collect());
+    let shape = node
+        .int_list("shape")
+        .map(|s| s.into_iter().map(Dim::Known).collect());
     node.set_tensor(0, Some(elem), shape);
     Ok(())
 }
@@ -77,7 +98,10 @@ pub fn random(node: &mut Node) -> Rule {
 /// `Det`: the batch dims.
 pub fn det(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let shape = node.dims(0).filter(|d| d.len() >= 2).map(|d| d[..d.len() - 2].to_vec());
+    let shape = node
+        .dims(0)
+        .filter(|d| d.len() >= 2)
+        .map(|d| d[..d.len() - 2].to_vec());
     node.set_tensor(0, elem, shape);
     Ok(())
 }
@@ -101,8 +125,14 @@ pub fn grid_sample(node: &mut Node) -> Rule {
 /// `RoiAlign`: `[rois, C, output_height, output_width]`.
 pub fn roi_align(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let rois = node.dims(1).and_then(|d| d.first().cloned()).unwrap_or(Dim::Unknown);
-    let channels = node.dims(0).and_then(|d| d.get(1).cloned()).unwrap_or(Dim::Unknown);
+    let rois = node
+        .dims(1)
+        .and_then(|d| d.first().cloned())
+        .unwrap_or(Dim::Unknown);
+    let channels = node
+        .dims(0)
+        .and_then(|d| d.get(1).cloned())
+        .unwrap_or(Dim::Unknown);
     let h = Dim::Known(node.int("output_height", 1));
     let w = Dim::Known(node.int("output_width", 1));
     node.set_tensor(0, elem, Some(vec![rois, channels, h, w]));
@@ -112,7 +142,10 @@ pub fn roi_align(node: &mut Node) -> Rule {
 /// `HannWindow`, `HammingWindow`, `BlackmanWindow`: a vector of the given size.
 pub fn window(node: &mut Node) -> Rule {
     let elem = node.int("output_datatype", i64::from(dtype::FLOAT)) as i32;
-    let size = node.ints(0).and_then(|v| v.first().copied()).map_or(Dim::Unknown, Dim::Known);
+    let size = node
+        .ints(0)
+        .and_then(|v| v.first().copied())
+        .map_or(Dim::Unknown, Dim::Known);
     node.set_tensor(0, Some(elem), Some(vec![size]));
     Ok(())
 }
@@ -138,7 +171,11 @@ pub fn string_split(node: &mut Node) -> Rule {
 /// A rule whose result is a tensor of a fixed element type in the operand's shape.
 pub fn string_of_shape(node: &mut Node) -> Rule {
     let shape = node.dims(0).map(<[Dim]>::to_vec);
-    let elem = if node.proto.op_type.as_deref() == Some("RegexFullMatch") { dtype::BOOL } else { dtype::STRING };
+    let elem = if node.proto.op_type.as_deref() == Some("RegexFullMatch") {
+        dtype::BOOL
+    } else {
+        dtype::STRING
+    };
     node.set(0, Ty::tensor(elem, shape));
     Ok(())
 }

@@ -24,12 +24,18 @@ pub fn qlinear_matmul(node: &mut Node) -> Rule {
 }
 
 fn matmul_of(node: &mut Node, a: usize, b: usize, elem: Option<i32>) -> Rule {
-    let (Some(x), Some(y)) = (node.dims(a).map(<[Dim]>::to_vec), node.dims(b).map(<[Dim]>::to_vec)) else {
+    let (Some(x), Some(y)) = (
+        node.dims(a).map(<[Dim]>::to_vec),
+        node.dims(b).map(<[Dim]>::to_vec),
+    ) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
     if x.is_empty() || y.is_empty() {
-        return Err(conflict(if x.is_empty() { a } else { b }, "a scalar has no matrix product"));
+        return Err(conflict(
+            if x.is_empty() { a } else { b },
+            "a scalar has no matrix product",
+        ));
     }
     let (mut xs, mut ys) = (x.clone(), y.clone());
     if xs.len() == 1 {
@@ -47,7 +53,8 @@ fn matmul_of(node: &mut Node, a: usize, b: usize, elem: Option<i32>) -> Rule {
         );
         return Err(conflict(b, message));
     }
-    let batch = broadcast(&[&xs[..xs.len() - 2], &ys[..ys.len() - 2]]).map_err(|(_, m)| conflict(b, m))?;
+    let batch =
+        broadcast(&[&xs[..xs.len() - 2], &ys[..ys.len() - 2]]).map_err(|(_, m)| conflict(b, m))?;
     let mut out = batch;
     if x.len() > 1 {
         out.push(xs[xs.len() - 2].clone());
@@ -62,19 +69,29 @@ fn matmul_of(node: &mut Node, a: usize, b: usize, elem: Option<i32>) -> Rule {
 /// `Gemm`: `[M, K] x [K, N]`, each side transposed by `transA`/`transB`.
 pub fn gemm(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let (Some(a), Some(b)) = (node.dims(0).map(<[Dim]>::to_vec), node.dims(1).map(<[Dim]>::to_vec)) else {
+    let (Some(a), Some(b)) = (
+        node.dims(0).map(<[Dim]>::to_vec),
+        node.dims(1).map(<[Dim]>::to_vec),
+    ) else {
         node.set_tensor(0, elem, Some(vec![Dim::Unknown, Dim::Unknown]));
         return Ok(());
     };
     if a.len() != 2 || b.len() != 2 {
         let (i, bad) = if a.len() != 2 { (0, &a) } else { (1, &b) };
-        return Err(conflict(i, format!("Gemm takes matrices, not {}", show_shape(bad))));
+        return Err(conflict(
+            i,
+            format!("Gemm takes matrices, not {}", show_shape(bad)),
+        ));
     }
     let (ta, tb) = (node.int("transA", 0) != 0, node.int("transB", 0) != 0);
     let (m, ka) = if ta { (&a[1], &a[0]) } else { (&a[0], &a[1]) };
     let (kb, n) = if tb { (&b[1], &b[0]) } else { (&b[0], &b[1]) };
     if !ka.compatible(kb) {
-        let message = format!("inner dims differ: {} by {} ({ka} against {kb})", show_shape(&a), show_shape(&b));
+        let message = format!(
+            "inner dims differ: {} by {} ({ka} against {kb})",
+            show_shape(&a),
+            show_shape(&b)
+        );
         return Err(conflict(1, message));
     }
     let out = vec![m.clone(), n.clone()];
@@ -98,44 +115,64 @@ struct Window {
 impl Window {
     fn of(node: &Node, kernel: Vec<i64>) -> Window {
         let n = kernel.len();
-        let list = |name: &str| node.int_list(name).filter(|v| v.len() == n).unwrap_or(vec![1; n]);
+        let list = |name: &str| {
+            node.int_list(name)
+                .filter(|v| v.len() == n)
+                .unwrap_or(vec![1; n])
+        };
         Window {
             strides: list("strides"),
             dilations: list("dilations"),
             pads: node.int_list("pads").filter(|p| p.len() == 2 * n),
-            auto_pad: node.string("auto_pad").map(|s| String::from_utf8_lossy(s).into_owned()).unwrap_or_else(|| "NOTSET".into()),
+            auto_pad: node
+                .string("auto_pad")
+                .map(|s| String::from_utf8_lossy(s).into_owned())
+                .unwrap_or_else(|| "NOTSET".into()),
             ceil: node.int("ceil_mode", 0) != 0,
             kernel,
         }
     }
 
-    /// The output size of spatial axis `i` for an input of size `size`.
+    /// The output size of spatial axis `i` for an input of size `size`. The arithmetic is
+    /// 128-bit, so that hostile attributes give an unknown dim, not an overflow.
     fn output(&self, i: usize, size: &Dim) -> Dim {
-        let Some(size) = size.known() else {
+        let Some(size) = size.known().map(i128::from) else {
             return Dim::Unknown;
         };
-        let stride = self.strides[i].max(1);
-        let extent = self.dilations[i] * (self.kernel[i] - 1) + 1;
+        let stride = i128::from(self.strides[i].max(1));
+        let extent = i128::from(self.dilations[i]) * (i128::from(self.kernel[i]) - 1) + 1;
         let out = match self.auto_pad.as_str() {
             "SAME_UPPER" | "SAME_LOWER" => (size + stride - 1) / stride,
             "VALID" => (size - extent) / stride + 1,
             _ => {
-                let pads = self.pads.as_ref().map_or(0, |p| p[i] + p[i + self.kernel.len()]);
-                let span = size + pads - extent;
+                let n = self.kernel.len();
+                let (left, right) = self.pads.as_ref().map_or((0, 0), |p| (p[i], p[i + n]));
+                let span = size + i128::from(left) + i128::from(right) - extent;
                 if span < 0 {
                     return Dim::Unknown;
                 }
                 if self.ceil {
                     let out = (span + stride - 1) / stride + 1;
                     // The last window must start inside the input or its left pad.
-                    let left = self.pads.as_ref().map_or(0, |p| p[i]);
-                    if (out - 1) * stride >= size + left { out - 1 } else { out }
+                    if (out - 1) * stride >= size + i128::from(left) {
+                        out - 1
+                    } else {
+                        out
+                    }
                 } else {
                     span / stride + 1
                 }
             }
         };
-        if out < 0 { Dim::Unknown } else { Dim::Known(out) }
+        known(out)
+    }
+}
+
+/// A computed size as a dim: unknown when negative or past `i64`.
+fn known(size: i128) -> Dim {
+    match i64::try_from(size) {
+        Ok(n) if n >= 0 => Dim::Known(n),
+        _ => Dim::Unknown,
     }
 }
 
@@ -158,25 +195,32 @@ pub fn qlinear_conv(node: &mut Node) -> Rule {
 }
 
 fn conv_of(node: &mut Node, xi: usize, wi: usize, elem: Option<i32>) -> Rule {
-    let (Some(x), Some(w)) = (node.dims(xi).map(<[Dim]>::to_vec), node.dims(wi).map(<[Dim]>::to_vec)) else {
+    let (Some(x), Some(w)) = (
+        node.dims(xi).map(<[Dim]>::to_vec),
+        node.dims(wi).map(<[Dim]>::to_vec),
+    ) else {
         let rank = node.dims(xi).or(node.dims(wi)).map(<[Dim]>::len);
         node.set_tensor(0, elem, rank.map(|r| vec![Dim::Unknown; r]));
         return Ok(());
     };
     if x.len() < 3 || w.len() != x.len() {
-        let message = format!("input {} and weight {} do not fit a convolution", show_shape(&x), show_shape(&w));
+        let message = format!(
+            "input {} and weight {} do not fit a convolution",
+            show_shape(&x),
+            show_shape(&w)
+        );
         return Err(conflict(wi, message));
     }
     let group = node.int("group", 1);
-    if let (Some(c), Some(wc)) = (x[1].known(), w[1].known()) {
-        if c != wc * group {
-            let message = format!(
-                "input {} has {c} channels, weight {} takes {wc} x group {group}",
-                show_shape(&x),
-                show_shape(&w)
-            );
-            return Err(conflict(wi, message));
-        }
+    if let (Some(c), Some(wc)) = (x[1].known(), w[1].known())
+        && Some(c) != wc.checked_mul(group)
+    {
+        let message = format!(
+            "input {} has {c} channels, weight {} takes {wc} x group {group}",
+            show_shape(&x),
+            show_shape(&w)
+        );
+        return Err(conflict(wi, message));
     }
     let kernel: Option<Vec<i64>> = match node.int_list("kernel_shape") {
         Some(k) => Some(k),
@@ -197,20 +241,31 @@ fn conv_of(node: &mut Node, xi: usize, wi: usize, elem: Option<i32>) -> Rule {
 /// `ConvTranspose`: `[N, M x group, ...]`, sizes from `output_shape` or the strides.
 pub fn conv_transpose(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let (Some(x), Some(w)) = (node.dims(0).map(<[Dim]>::to_vec), node.dims(1).map(<[Dim]>::to_vec)) else {
+    let (Some(x), Some(w)) = (
+        node.dims(0).map(<[Dim]>::to_vec),
+        node.dims(1).map(<[Dim]>::to_vec),
+    ) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
     if x.len() < 3 || w.len() != x.len() {
-        let message = format!("input {} and weight {} do not fit a convolution", show_shape(&x), show_shape(&w));
+        let message = format!(
+            "input {} and weight {} do not fit a convolution",
+            show_shape(&x),
+            show_shape(&w)
+        );
         return Err(conflict(1, message));
     }
     let group = node.int("group", 1);
-    if let (Some(c), Some(wc)) = (x[1].known(), w[0].known()) {
-        if c != wc {
-            let message = format!("input {} has {c} channels, weight {} takes {wc}", show_shape(&x), show_shape(&w));
-            return Err(conflict(1, message));
-        }
+    if let (Some(c), Some(wc)) = (x[1].known(), w[0].known())
+        && c != wc
+    {
+        let message = format!(
+            "input {} has {c} channels, weight {} takes {wc}",
+            show_shape(&x),
+            show_shape(&w)
+        );
+        return Err(conflict(1, message));
     }
     let n = x.len() - 2;
     let channels = w[1].known().map_or(Dim::Unknown, |m| Dim::Known(m * group));
@@ -228,17 +283,25 @@ pub fn conv_transpose(node: &mut Node) -> Rule {
             return Ok(());
         };
         let window = Window::of(node, kernel);
-        let extra = node.int_list("output_padding").filter(|p| p.len() == n).unwrap_or(vec![0; n]);
+        let extra = node
+            .int_list("output_padding")
+            .filter(|p| p.len() == n)
+            .unwrap_or(vec![0; n]);
         for (i, d) in x[2..].iter().enumerate() {
             out.push(match d.known() {
                 Some(size) => {
-                    let s = window.strides[i];
+                    let (size, s) = (i128::from(size), i128::from(window.strides[i]));
                     match window.auto_pad.as_str() {
-                        "SAME_UPPER" | "SAME_LOWER" => Dim::Known(size * s),
+                        "SAME_UPPER" | "SAME_LOWER" => known(size * s),
                         _ => {
-                            let pads = window.pads.as_ref().map_or(0, |p| p[i] + p[i + n]);
-                            let extent = window.dilations[i] * (window.kernel[i] - 1) + 1;
-                            Dim::Known(s * (size - 1) + extra[i] + extent - pads)
+                            let pads = window
+                                .pads
+                                .as_ref()
+                                .map_or(0, |p| i128::from(p[i]) + i128::from(p[i + n]));
+                            let extent = i128::from(window.dilations[i])
+                                * (i128::from(window.kernel[i]) - 1)
+                                + 1;
+                            known(s * (size - 1) + i128::from(extra[i]) + extent - pads)
                         }
                     }
                 }
@@ -259,10 +322,16 @@ pub fn pool(node: &mut Node) -> Rule {
         return Ok(());
     };
     if x.len() < 2 {
-        return Err(conflict(0, format!("{} has no channels to pool", show_shape(&x))));
+        return Err(conflict(
+            0,
+            format!("{} has no channels to pool", show_shape(&x)),
+        ));
     }
     let mut out = x[..2].to_vec();
-    match node.int_list("kernel_shape").filter(|k| k.len() == x.len() - 2) {
+    match node
+        .int_list("kernel_shape")
+        .filter(|k| k.len() == x.len() - 2)
+    {
         Some(kernel) => {
             let window = Window::of(node, kernel);
             out.extend(x[2..].iter().enumerate().map(|(i, d)| window.output(i, d)));
@@ -280,7 +349,10 @@ pub fn pool(node: &mut Node) -> Rule {
 pub fn global_pool(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let shape = node.dims(0).map(|x| {
-        x.iter().enumerate().map(|(i, d)| if i < 2 { d.clone() } else { Dim::Known(1) }).collect()
+        x.iter()
+            .enumerate()
+            .map(|(i, d)| if i < 2 { d.clone() } else { Dim::Known(1) })
+            .collect()
     });
     node.set_tensor(0, elem, shape);
     Ok(())
@@ -290,7 +362,10 @@ pub fn global_pool(node: &mut Node) -> Rule {
 /// scale's shape.
 pub fn batch_norm(node: &mut Node) -> Rule {
     node.same_as_input(0, 0);
-    let channels = node.dims(0).and_then(|d| d.get(1).cloned()).unwrap_or(Dim::Unknown);
+    let channels = node
+        .dims(0)
+        .and_then(|d| d.get(1).cloned())
+        .unwrap_or(Dim::Unknown);
     let elem = node.elem(1).or(node.elem(0));
     for i in 1..node.outputs.len().min(5) {
         node.set_tensor(i, elem, Some(vec![channels.clone()]));
@@ -305,11 +380,23 @@ pub fn layer_norm(node: &mut Node) -> Rule {
     if node.outputs.len() < 2 {
         return Ok(());
     }
-    let elem = if node.opset >= 17 { node.attr("stash_type").and_then(|a| a.i).map(|i| i as i32).or(Some(dtype::FLOAT)) } else { node.elem(0) };
+    let elem = if node.opset >= 17 {
+        node.attr("stash_type")
+            .and_then(|a| a.i)
+            .map(|i| i as i32)
+            .or(Some(dtype::FLOAT))
+    } else {
+        node.elem(0)
+    };
     let shape = match node.dims(0).map(<[Dim]>::to_vec) {
         Some(dims) => {
             let axis = node.axis(node.int("axis", -1), dims.len(), 0)?;
-            Some(dims.iter().enumerate().map(|(i, d)| if i < axis { d.clone() } else { Dim::Known(1) }).collect())
+            Some(
+                dims.iter()
+                    .enumerate()
+                    .map(|(i, d)| if i < axis { d.clone() } else { Dim::Known(1) })
+                    .collect(),
+            )
         }
         None => None,
     };
@@ -324,7 +411,11 @@ pub fn dropout(node: &mut Node) -> Rule {
     node.same_as_input(0, 0);
     if node.outputs.len() > 1 {
         let shape = node.dims(0).map(<[Dim]>::to_vec);
-        let elem = if node.opset >= 12 || node.opset < 7 { dtype::BOOL } else { node.elem(0).unwrap_or(0) };
+        let elem = if node.opset >= 12 || node.opset < 7 {
+            dtype::BOOL
+        } else {
+            node.elem(0).unwrap_or(0)
+        };
         if node.input(0).is_some() {
             node.set_tensor(1, Some(elem), shape);
         }
@@ -350,7 +441,11 @@ fn reduce_axes(node: &Node, from_input: bool) -> Result<Option<Option<Vec<i64>>>
 /// `ReduceSum`, `ReduceMean`, ...: the reduced axes become 1 (`keepdims`) or go.
 pub fn reduce(node: &mut Node) -> Rule {
     let op = node.proto.op_type.as_deref().unwrap_or("");
-    let from_input = if op == "ReduceSum" { node.opset >= 13 } else { node.opset >= 18 };
+    let from_input = if op == "ReduceSum" {
+        node.opset >= 13
+    } else {
+        node.opset >= 18
+    };
     let elem = node.elem(0);
     let keep = node.int("keepdims", 1) != 0;
     let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
@@ -413,11 +508,20 @@ pub fn top_k(node: &mut Node) -> Rule {
         return Ok(());
     };
     let axis = node.axis(node.int("axis", -1), dims.len(), 0)?;
-    let k = if node.opset < 10 { Some(node.int("k", 0)) } else { node.ints(1).and_then(|k| k.first().copied()) };
+    let k = if node.opset < 10 {
+        Some(node.int("k", 0))
+    } else {
+        node.ints(1).and_then(|k| k.first().copied())
+    };
     let mut out = dims.clone();
     out[axis] = k.map_or(Dim::Unknown, Dim::Known);
-    if let (Some(k), Some(n)) = (k, dims[axis].known()) && k > n {
-        return Err(conflict(1, format!("k = {k} is more than dim {axis} of {}", show_shape(&dims))));
+    if let (Some(k), Some(n)) = (k, dims[axis].known())
+        && k > n
+    {
+        return Err(conflict(
+            1,
+            format!("k = {k} is more than dim {axis} of {}", show_shape(&dims)),
+        ));
     }
     node.set_tensor(0, elem, Some(out.clone()));
     node.set_tensor(1, Some(dtype::INT64), Some(out));

@@ -21,7 +21,9 @@ pub fn construct(node: &mut Node) -> Rule {
     let mut ty = Some(first.clone());
     for other in types {
         ty = match (ty, other) {
-            (Some(a), Some(b)) => unify(&a, b).or_else(|| Some(Ty::tensor(a.elem().unwrap_or(0), None))),
+            (Some(a), Some(b)) => {
+                unify(&a, b).or_else(|| Some(Ty::tensor(a.elem().unwrap_or(0), None)))
+            }
             _ => None,
         };
     }
@@ -41,7 +43,9 @@ pub fn at(node: &mut Node) -> Rule {
 
 /// `SequenceInsert`: the sequence, its element type widened to fit the inserted tensor.
 pub fn insert(node: &mut Node) -> Rule {
-    if let (Some(Ty::Sequence(inner)), Some(tensor)) = (node.input(0).cloned(), node.input(1).cloned()) {
+    if let (Some(Ty::Sequence(inner)), Some(tensor)) =
+        (node.input(0).cloned(), node.input(1).cloned())
+    {
         let ty = unify(&inner, &tensor).unwrap_or(Ty::tensor(inner.elem().unwrap_or(0), None));
         node.set(0, Ty::Sequence(Box::new(ty)));
     }
@@ -59,7 +63,10 @@ pub fn length(node: &mut Node) -> Rule {
 pub fn split_to_sequence(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
-        node.set(0, Ty::Sequence(Box::new(Ty::tensor(elem.unwrap_or(0), None))));
+        node.set(
+            0,
+            Ty::Sequence(Box::new(Ty::tensor(elem.unwrap_or(0), None))),
+        );
         return Ok(());
     };
     let axis = node.axis(node.int("axis", 0), dims.len(), 0)?;
@@ -74,7 +81,10 @@ pub fn split_to_sequence(node: &mut Node) -> Rule {
         match node.ints(1) {
             Some(sizes) if node.dims(1).is_some_and(<[Dim]>::is_empty) => {
                 part[axis] = Dim::Known(sizes[0]);
-                if let Some(n) = node.input(0).and_then(Ty::dims).and_then(|d| d[axis].known())
+                if let Some(n) = node
+                    .input(0)
+                    .and_then(Ty::dims)
+                    .and_then(|d| d[axis].known())
                     && sizes[0] > 0
                     && n % sizes[0] != 0
                 {
@@ -84,7 +94,10 @@ pub fn split_to_sequence(node: &mut Node) -> Rule {
             _ => part[axis] = Dim::Unknown,
         }
     }
-    node.set(0, Ty::Sequence(Box::new(Ty::tensor(elem.unwrap_or(0), Some(part)))));
+    node.set(
+        0,
+        Ty::Sequence(Box::new(Ty::tensor(elem.unwrap_or(0), Some(part)))),
+    );
     Ok(())
 }
 
@@ -104,10 +117,11 @@ pub fn concat_from_sequence(node: &mut Node) -> Rule {
 
 /// `Optional`: an optional of the operand's type, or of `type`.
 pub fn optional(node: &mut Node) -> Rule {
-    let ty = node
-        .input(0)
-        .cloned()
-        .or_else(|| node.attr("type").and_then(|a| a.tp.as_deref()).and_then(Ty::from_proto));
+    let ty = node.input(0).cloned().or_else(|| {
+        node.attr("type")
+            .and_then(|a| a.tp.as_deref())
+            .and_then(Ty::from_proto)
+    });
     if let Some(ty) = ty {
         node.set(0, Ty::Optional(Box::new(ty)));
     }

@@ -2,7 +2,7 @@
 //! small integer tensors that shape computations pass along.
 
 use crate::infer::node::{Node, Rule, conflict, dtype, tensor_ints, tensor_type};
-use crate::infer::ty::{Dim, Ty, show_shape};
+use crate::infer::ty::{Dim, Shape, Ty, show_shape};
 
 use super::elementwise::{broadcast, general};
 
@@ -16,8 +16,16 @@ pub fn shape(node: &mut Node) -> Rule {
     let clamp = |v: i64| if v < 0 { (v + rank).max(0) } else { v.min(rank) } as usize;
     let start = clamp(node.int("start", 0));
     let end = clamp(node.int("end", rank));
-    let slice = if start < end { dims[start..end].to_vec() } else { Vec::new() };
-    node.set_tensor(0, Some(dtype::INT64), Some(vec![Dim::Known(slice.len() as i64)]));
+    let slice = if start < end {
+        dims[start..end].to_vec()
+    } else {
+        Vec::new()
+    };
+    node.set_tensor(
+        0,
+        Some(dtype::INT64),
+        Some(vec![Dim::Known(slice.len() as i64)]),
+    );
     node.set_data(0, slice);
     Ok(())
 }
@@ -43,10 +51,12 @@ pub fn constant(node: &mut Node) -> Rule {
         "value_ints" => attr.map(|a| list(dtype::INT64, a.ints.len())),
         "value_floats" => attr.map(|a| list(dtype::FLOAT, a.floats.len())),
         "value_strings" => attr.map(|a| list(dtype::STRING, a.strings.len())),
-        "sparse_value" => attr.and_then(|a| a.sparse_tensor.as_ref()).map(|t| Ty::Tensor {
-            elem: t.values.as_ref().and_then(|v| v.data_type).unwrap_or(0),
-            shape: Some(t.dims.iter().map(|&d| Dim::Known(d)).collect()),
-        }),
+        "sparse_value" => attr
+            .and_then(|a| a.sparse_tensor.as_ref())
+            .map(|t| Ty::Tensor {
+                elem: t.values.as_ref().and_then(|v| v.data_type).unwrap_or(0),
+                shape: Some(t.dims.iter().map(|&d| Dim::Known(d)).collect()),
+            }),
         _ => None,
     };
     if let Some(ty) = ty {
@@ -64,6 +74,13 @@ pub fn constant(node: &mut Node) -> Rule {
     Ok(())
 }
 
+/// `rank` unknown dims, where `rank` is the known length of a shape vector (and not so long
+/// that it could not be a shape).
+fn unknown_dims(rank: &Dim) -> Shape {
+    let rank = usize::try_from(rank.known()?).ok()?;
+    (rank <= crate::infer::node::MAX_DATA).then(|| vec![Dim::Unknown; rank])
+}
+
 fn list(elem: i32, len: usize) -> Ty {
     Ty::tensor(elem, Some(vec![Dim::Known(len as i64)]))
 }
@@ -78,13 +95,13 @@ fn dims_of(values: &[Dim]) -> Vec<Dim> {
 pub fn reshape(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let target: Option<Vec<Dim>> = if node.opset < 5 {
-        node.int_list("shape").map(|v| v.into_iter().map(Dim::Known).collect())
+        node.int_list("shape")
+            .map(|v| v.into_iter().map(Dim::Known).collect())
     } else {
         node.data(1).map(dims_of)
     };
     let Some(target) = target else {
-        let rank = node.dims(1).and_then(|d| d.first()?.known());
-        let shape = rank.map(|r| vec![Dim::Unknown; r.max(0) as usize]);
+        let shape = node.dims(1).and_then(|d| unknown_dims(d.first()?));
         node.set_tensor(0, elem, shape);
         return Ok(());
     };
@@ -108,19 +125,30 @@ pub fn reshape(node: &mut Node) -> Rule {
             },
             Dim::Known(-1) => {
                 if infer_at.replace(i).is_some() {
-                    return Err(conflict(1, format!("shape {} has two -1", show_shape(&target))));
+                    return Err(conflict(
+                        1,
+                        format!("shape {} has two -1", show_shape(&target)),
+                    ));
                 }
                 Dim::Unknown
             }
             Dim::Known(n) if *n < -1 => {
-                return Err(conflict(1, format!("shape {} has dim {n}", show_shape(&target))));
+                return Err(conflict(
+                    1,
+                    format!("shape {} has dim {n}", show_shape(&target)),
+                ));
             }
             d => d.clone(),
         });
     }
     if let Some(input) = &input {
         let total = Dim::product(input);
-        let known = Dim::product(out.iter().enumerate().filter(|(i, _)| Some(*i) != infer_at).map(|p| p.1));
+        let known = Dim::product(
+            out.iter()
+                .enumerate()
+                .filter(|(i, _)| Some(*i) != infer_at)
+                .map(|p| p.1),
+        );
         match (total, known, infer_at) {
             (Some(t), Some(k), Some(at)) => {
                 if k == 0 || t % k != 0 {
@@ -157,7 +185,10 @@ fn count_message(input: &[Dim], target: &[Dim]) -> String {
 /// The dim that `-1` stands for when the input and the other target dims differ by exactly
 /// one symbol and their known parts are equal.
 fn leftover_symbol(input: &[Dim], out: &[Dim], at: usize) -> Option<Dim> {
-    let mut symbols: Vec<&Dim> = input.iter().filter(|d| matches!(d, Dim::Symbol(_))).collect();
+    let mut symbols: Vec<&Dim> = input
+        .iter()
+        .filter(|d| matches!(d, Dim::Symbol(_)))
+        .collect();
     let mut known_in = 1_i64;
     for d in input {
         match d {
@@ -197,7 +228,11 @@ pub fn flatten(node: &mut Node) -> Rule {
         node.axis(axis, dims.len(), 0)?
     };
     let part = |d: &[Dim]| Dim::product(d).map_or(Dim::Unknown, Dim::Known);
-    node.set_tensor(0, elem, Some(vec![part(&dims[..axis]), part(&dims[axis..])]));
+    node.set_tensor(
+        0,
+        elem,
+        Some(vec![part(&dims[..axis]), part(&dims[axis..])]),
+    );
     Ok(())
 }
 
@@ -281,7 +316,11 @@ pub fn concat(node: &mut Node) -> Rule {
 /// The axes an operator takes: from opset `from` an operand, before it an attribute.
 fn axes(node: &Node, from: i64, input: usize) -> Option<Vec<i64>> {
     if node.opset >= from {
-        if node.has_input(input) { node.ints(input) } else { Some(Vec::new()) }
+        if node.has_input(input) {
+            node.ints(input)
+        } else {
+            Some(Vec::new())
+        }
     } else {
         Some(node.int_list("axes").unwrap_or_default())
     }
@@ -317,7 +356,12 @@ pub fn squeeze(node: &mut Node) -> Rule {
         }
         drop[k] = true;
     }
-    let out: Vec<Dim> = dims.iter().zip(&drop).filter(|(_, d)| !**d).map(|(d, _)| d.clone()).collect();
+    let out: Vec<Dim> = dims
+        .iter()
+        .zip(&drop)
+        .filter(|(_, d)| !**d)
+        .map(|(d, _)| d.clone())
+        .collect();
     node.set_tensor(0, elem, Some(out));
     if let Some(data) = node.data(0).map(<[Dim]>::to_vec) {
         node.set_data(0, data);
@@ -343,7 +387,13 @@ pub fn unsqueeze(node: &mut Node) -> Rule {
     let mut rest = dims.iter();
     let out: Vec<Dim> = ones
         .iter()
-        .map(|&one| if one { Dim::Known(1) } else { rest.next().cloned().unwrap_or(Dim::Unknown) })
+        .map(|&one| {
+            if one {
+                Dim::Known(1)
+            } else {
+                rest.next().cloned().unwrap_or(Dim::Unknown)
+            }
+        })
         .collect();
     node.set_tensor(0, elem, Some(out));
     if let Some(data) = node.data(0).map(<[Dim]>::to_vec) {
@@ -355,10 +405,13 @@ pub fn unsqueeze(node: &mut Node) -> Rule {
 /// `Expand`: the operand broadcast with the shape its second operand gives.
 pub fn expand(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let (Some(dims), Some(target)) = (node.dims(0).map(<[Dim]>::to_vec), node.data(1).map(<[Dim]>::to_vec)) else {
-        let rank = node.dims(1).and_then(|d| d.first()?.known());
+    let (Some(dims), Some(target)) = (
+        node.dims(0).map(<[Dim]>::to_vec),
+        node.data(1).map(<[Dim]>::to_vec),
+    ) else {
+        let rank = node.dims(1).and_then(|d| unknown_dims(d.first()?));
         let shape = match (rank, node.dims(0)) {
-            (Some(r), Some(d)) => Some(vec![Dim::Unknown; (r.max(0) as usize).max(d.len())]),
+            (Some(r), Some(d)) => Some(vec![Dim::Unknown; r.len().max(d.len())]),
             _ => None,
         };
         node.set_tensor(0, elem, shape);
@@ -400,7 +453,10 @@ pub fn tile(node: &mut Node) -> Rule {
 /// `Gather`: the data's dims with `axis` replaced by the indices' dims.
 pub fn gather(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let (Some(data), Some(indices)) = (node.dims(0).map(<[Dim]>::to_vec), node.dims(1).map(<[Dim]>::to_vec)) else {
+    let (Some(data), Some(indices)) = (
+        node.dims(0).map(<[Dim]>::to_vec),
+        node.dims(1).map(<[Dim]>::to_vec),
+    ) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
@@ -408,26 +464,29 @@ pub fn gather(node: &mut Node) -> Rule {
         return Err(conflict(0, "cannot gather from a scalar"));
     }
     let axis = node.axis(node.int("axis", 0), data.len(), 0)?;
-    if let (Some(size), Some(values)) = (data[axis].known(), node.ints(1)) {
-        if let Some(&bad) = values.iter().find(|&&i| i < -size || i >= size) {
-            let message = format!("index {bad} is out of range for dim {axis} of {}", show_shape(&data));
-            return Err(conflict(1, message));
-        }
+    if let (Some(size), Some(values)) = (data[axis].known(), node.ints(1))
+        && let Some(&bad) = values.iter().find(|&&i| i < -size || i >= size)
+    {
+        let message = format!(
+            "index {bad} is out of range for dim {axis} of {}",
+            show_shape(&data)
+        );
+        return Err(conflict(1, message));
     }
     let mut out = data[..axis].to_vec();
     out.extend(indices.iter().cloned());
     out.extend(data[axis + 1..].iter().cloned());
     node.set_tensor(0, elem, Some(out));
-    if data.len() == 1 {
-        if let (Some(values), Some(picks)) = (node.data(0).map(<[Dim]>::to_vec), node.ints(1)) {
-            let n = values.len() as i64;
-            let picked: Option<Vec<Dim>> = picks
-                .iter()
-                .map(|&i| values.get(if i < 0 { i + n } else { i } as usize).cloned())
-                .collect();
-            if let Some(picked) = picked {
-                node.set_data(0, picked);
-            }
+    if data.len() == 1
+        && let (Some(values), Some(picks)) = (node.data(0).map(<[Dim]>::to_vec), node.ints(1))
+    {
+        let n = values.len() as i64;
+        let picked: Option<Vec<Dim>> = picks
+            .iter()
+            .map(|&i| values.get(if i < 0 { i + n } else { i } as usize).cloned())
+            .collect();
+        if let Some(picked) = picked {
+            node.set_data(0, picked);
         }
     }
     Ok(())
@@ -446,7 +505,10 @@ pub fn gather_elements(node: &mut Node) -> Rule {
 pub fn gather_nd(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let batch = node.int("batch_dims", 0).max(0) as usize;
-    let (Some(data), Some(indices)) = (node.dims(0).map(<[Dim]>::to_vec), node.dims(1).map(<[Dim]>::to_vec)) else {
+    let (Some(data), Some(indices)) = (
+        node.dims(0).map(<[Dim]>::to_vec),
+        node.dims(1).map(<[Dim]>::to_vec),
+    ) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
@@ -456,7 +518,10 @@ pub fn gather_nd(node: &mut Node) -> Rule {
     };
     let from = batch + last.max(0) as usize;
     if from > data.len() {
-        return Err(conflict(1, format!("indices of depth {last} for data {}", show_shape(&data))));
+        return Err(conflict(
+            1,
+            format!("indices of depth {last} for data {}", show_shape(&data)),
+        ));
     }
     let mut out = indices[..indices.len() - 1].to_vec();
     out.extend(data[from..].iter().cloned());
@@ -477,13 +542,26 @@ pub fn slice(node: &mut Node) -> Rule {
         let axes = node.int_list("axes");
         starts.zip(ends).map(|(s, e)| {
             let n = s.len();
-            (s, e, axes.unwrap_or_else(|| (0..n as i64).collect()), vec![1; n])
+            (
+                s,
+                e,
+                axes.unwrap_or_else(|| (0..n as i64).collect()),
+                vec![1; n],
+            )
         })
     } else {
         let starts = node.ints(1);
         let ends = node.ints(2);
-        let axes = if node.has_input(3) { node.ints(3) } else { starts.as_ref().map(|s| (0..s.len() as i64).collect()) };
-        let steps = if node.has_input(4) { node.ints(4) } else { starts.as_ref().map(|s| vec![1; s.len()]) };
+        let axes = if node.has_input(3) {
+            node.ints(3)
+        } else {
+            starts.as_ref().map(|s| (0..s.len() as i64).collect())
+        };
+        let steps = if node.has_input(4) {
+            node.ints(4)
+        } else {
+            starts.as_ref().map(|s| vec![1; s.len()])
+        };
         match (starts, ends, axes, steps) {
             (Some(s), Some(e), Some(a), Some(t)) => Some((s, e, a, t)),
             _ => None,
@@ -493,13 +571,14 @@ pub fn slice(node: &mut Node) -> Rule {
         // Without known bounds, only the rank is known; axes not sliced keep their dims
         // when the axes are known.
         let mut out = vec![Dim::Unknown; dims.len()];
-        if node.opset >= 10 && node.has_input(3) {
-            if let Some(axes) = node.ints(3) {
-                out = dims.clone();
-                for a in axes {
-                    let k = node.axis(a, dims.len(), 3)?;
-                    out[k] = Dim::Unknown;
-                }
+        if node.opset >= 10
+            && node.has_input(3)
+            && let Some(axes) = node.ints(3)
+        {
+            out = dims.clone();
+            for a in axes {
+                let k = node.axis(a, dims.len(), 3)?;
+                out[k] = Dim::Unknown;
             }
         }
         node.set_tensor(0, elem, Some(out));
@@ -520,19 +599,20 @@ pub fn slice(node: &mut Node) -> Rule {
         };
     }
     node.set_tensor(0, elem, Some(out));
-    if dims.len() == 1 && steps.len() == 1 {
-        if let Some(values) = node.data(0).map(<[Dim]>::to_vec) {
-            let n = values.len() as i64;
-            let (s, e, t) = (starts[0], ends[0], steps[0]);
-            let (s, e) = bounds(s, e, t, n);
-            let mut picked = Vec::new();
-            let mut i = s;
-            while (t > 0 && i < e) || (t < 0 && i > e) {
-                picked.push(values[i as usize].clone());
-                i += t;
-            }
-            node.set_data(0, picked);
+    if dims.len() == 1
+        && steps.len() == 1
+        && let Some(values) = node.data(0).map(<[Dim]>::to_vec)
+    {
+        let n = values.len() as i64;
+        let (s, e, t) = (starts[0], ends[0], steps[0]);
+        let (s, e) = bounds(s, e, t, n);
+        let mut picked = Vec::new();
+        let mut i = s;
+        while (t > 0 && i < e) || (t < 0 && i > e) {
+            picked.push(values[i as usize].clone());
+            i += t;
         }
+        node.set_data(0, picked);
     }
     Ok(())
 }
@@ -543,19 +623,22 @@ fn bounds(start: i64, end: i64, step: i64, size: i64) -> (i64, i64) {
     if step > 0 {
         (norm(start).clamp(0, size), norm(end).clamp(0, size))
     } else {
-        (norm(start).clamp(-1, size - 1), norm(end).clamp(-1, size - 1))
+        let last = size.saturating_sub(1);
+        (norm(start).clamp(-1, last), norm(end).clamp(-1, last))
     }
 }
 
 fn slice_len(start: i64, end: i64, step: i64, size: i64) -> i64 {
     let (s, e) = bounds(start, end, step, size);
-    if step > 0 {
+    let (s, e, step) = (i128::from(s), i128::from(e), i128::from(step));
+    let len = if step > 0 {
         if e > s { (e - s - 1) / step + 1 } else { 0 }
     } else if s > e {
         (s - e - 1) / (-step) + 1
     } else {
         0
-    }
+    };
+    len as i64 // at most `size`
 }
 
 /// `Split`: along `axis`, by the given sizes or into equal parts.
@@ -570,31 +653,58 @@ pub fn split(node: &mut Node) -> Rule {
     };
     let axis = node.axis(node.int("axis", 0), dims.len(), 0)?;
     let sizes = if node.opset >= 13 {
-        if node.has_input(1) { node.ints(1).map(Some) } else { Some(None) }
+        if node.has_input(1) {
+            node.ints(1).map(Some)
+        } else {
+            Some(None)
+        }
     } else {
         Some(node.int_list("split").filter(|s| !s.is_empty()))
     };
     let parts: Vec<Dim> = match sizes {
         None => vec![Dim::Unknown; count],
         Some(Some(sizes)) => {
-            if sizes.len() != count {
-                return Err(conflict(1, format!("{} sizes for {count} outputs", sizes.len())));
+            if let Some(bad) = sizes.iter().find(|&&s| s < 0) {
+                return Err(conflict(1, format!("a split size of {bad}")));
             }
-            let total: i64 = sizes.iter().sum();
-            if let Some(n) = dims[axis].known() && n != total {
-                let message = format!("sizes adding up to {total} split dim {axis} of {}", show_shape(&dims));
+            if sizes.len() != count {
+                return Err(conflict(
+                    1,
+                    format!("{} sizes for {count} outputs", sizes.len()),
+                ));
+            }
+            let total = sizes.iter().try_fold(0_i64, |t, &s| t.checked_add(s));
+            if let (Some(n), Some(total)) = (dims[axis].known(), total)
+                && n != total
+            {
+                let message = format!(
+                    "sizes adding up to {total} split dim {axis} of {}",
+                    show_shape(&dims)
+                );
                 return Err(conflict(1, message));
             }
             sizes.into_iter().map(Dim::Known).collect()
         }
         Some(None) => match dims[axis].known() {
             Some(n) if count > 0 => {
-                let chunk = if node.opset >= 18 { (n + count as i64 - 1) / count as i64 } else { n / count as i64 };
+                let parts = count as i64;
+                let chunk = if node.opset >= 18 {
+                    n / parts + i64::from(n % parts != 0)
+                } else {
+                    n / parts
+                };
                 if node.opset < 18 && n % count as i64 != 0 {
-                    let message = format!("dim {axis} of {} does not split into {count} equal parts", show_shape(&dims));
+                    let message = format!(
+                        "dim {axis} of {} does not split into {count} equal parts",
+                        show_shape(&dims)
+                    );
                     return Err(conflict(0, message));
                 }
-                (0..count as i64).map(|i| Dim::Known(chunk.min(n - chunk * i).max(0))).collect()
+                (0..parts)
+                    .map(|i| {
+                        Dim::Known(chunk.min(n.saturating_sub(chunk.saturating_mul(i))).max(0))
+                    })
+                    .collect()
             }
             _ => vec![Dim::Unknown; count],
         },
@@ -614,9 +724,17 @@ pub fn pad(node: &mut Node) -> Rule {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
-    let pads = if node.opset < 11 { node.int_list("pads") } else { node.ints(1) };
+    let pads = if node.opset < 11 {
+        node.int_list("pads")
+    } else {
+        node.ints(1)
+    };
     let axes: Option<Vec<usize>> = if node.opset >= 18 && node.has_input(3) {
-        node.ints(3).map(|a| a.iter().filter_map(|&a| node.axis(a, dims.len(), 3).ok()).collect())
+        node.ints(3).map(|a| {
+            a.iter()
+                .filter_map(|&a| node.axis(a, dims.len(), 3).ok())
+                .collect()
+        })
     } else {
         Some((0..dims.len()).collect())
     };
@@ -625,12 +743,19 @@ pub fn pad(node: &mut Node) -> Rule {
         return Ok(());
     };
     if pads.len() != 2 * axes.len() {
-        return Err(conflict(1, format!("{} pads for {} axes", pads.len(), axes.len())));
+        return Err(conflict(
+            1,
+            format!("{} pads for {} axes", pads.len(), axes.len()),
+        ));
     }
     let mut out = dims.clone();
     for (j, &k) in axes.iter().enumerate() {
         out[k] = match dims[k].known() {
-            Some(n) => Dim::Known(n + pads[j] + pads[j + axes.len()]),
+            Some(n) => n
+                .checked_add(pads[j])
+                .and_then(|n| n.checked_add(pads[j + axes.len()]))
+                .filter(|&n| n >= 0)
+                .map_or(Dim::Unknown, Dim::Known),
             None if pads[j] == 0 && pads[j + axes.len()] == 0 => dims[k].clone(),
             None => Dim::Unknown,
         };
@@ -646,20 +771,20 @@ pub fn constant_of_shape(node: &mut Node) -> Rule {
     let elem = value.and_then(|t| t.data_type).unwrap_or(dtype::FLOAT);
     let shape = match node.data(0) {
         Some(values) => Some(values.to_vec()),
-        None => node.dims(0).and_then(|d| d.first()?.known()).map(|r| vec![Dim::Unknown; r.max(0) as usize]),
+        None => node.dims(0).and_then(|d| unknown_dims(d.first()?)),
     };
-    if let Some(dims) = &shape {
-        if let Some(Dim::Known(n)) = dims.iter().find(|d| d.known().is_some_and(|n| n < 0)) {
-            return Err(conflict(0, format!("a dim of {n}")));
-        }
+    if let Some(dims) = &shape
+        && let Some(Dim::Known(n)) = dims.iter().find(|d| d.known().is_some_and(|n| n < 0))
+    {
+        return Err(conflict(0, format!("a dim of {n}")));
     }
     node.set_tensor(0, Some(elem), shape.clone());
-    if let (Some(dims), Some(fill)) = (shape, value.and_then(tensor_ints)) {
-        if let (Some(count), [fill]) = (Dim::product(&dims), fill.as_slice()) {
-            if dims.len() <= 1 && count <= crate::infer::node::MAX_DATA as i64 {
-                node.set_data(0, vec![Dim::Known(*fill); count as usize]);
-            }
-        }
+    if let (Some(dims), Some(fill)) = (shape, value.and_then(tensor_ints))
+        && let (Some(count), [fill]) = (Dim::product(&dims), fill.as_slice())
+        && dims.len() <= 1
+        && count <= crate::infer::node::MAX_DATA as i64
+    {
+        node.set_data(0, vec![Dim::Known(*fill); count as usize]);
     }
     Ok(())
 }
@@ -668,11 +793,16 @@ pub fn constant_of_shape(node: &mut Node) -> Rule {
 pub fn range(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let len = match (node.ints(0), node.ints(1), node.ints(2)) {
-        (Some(s), Some(l), Some(d)) if s.len() == 1 && l.len() == 1 && d.len() == 1 && d[0] != 0 => {
+        (Some(s), Some(l), Some(d))
+            if s.len() == 1 && l.len() == 1 && d.len() == 1 && d[0] != 0 =>
+        {
             let span = (l[0] as i128 - s[0] as i128) as f64 / d[0] as f64;
             let n = span.ceil().max(0.0) as i64;
             if n as usize <= crate::infer::node::MAX_DATA {
-                node.set_data(0, (0..n).map(|i| Dim::Known(s[0] + i * d[0])).collect());
+                let values = (0..n).map(|i| s[0].checked_add(i.checked_mul(d[0])?).map(Dim::Known));
+                if let Some(values) = values.collect() {
+                    node.set_data(0, values);
+                }
             }
             Dim::Known(n)
         }
@@ -684,7 +814,11 @@ pub fn range(node: &mut Node) -> Rule {
 
 /// `EyeLike`: the operand's 2-D shape, the element type `dtype` or the operand's.
 pub fn eye_like(node: &mut Node) -> Rule {
-    let elem = node.attr("dtype").and_then(|a| a.i).map(|i| i as i32).or(node.elem(0));
+    let elem = node
+        .attr("dtype")
+        .and_then(|a| a.i)
+        .map(|i| i as i32)
+        .or(node.elem(0));
     let shape = node.dims(0).map(<[Dim]>::to_vec);
     node.set_tensor(0, elem, shape);
     Ok(())
@@ -692,7 +826,9 @@ pub fn eye_like(node: &mut Node) -> Rule {
 
 /// `NonZero`: int64 `[rank, ?]`.
 pub fn non_zero(node: &mut Node) -> Rule {
-    let rank = node.dims(0).map_or(Dim::Unknown, |d| Dim::Known(d.len() as i64));
+    let rank = node
+        .dims(0)
+        .map_or(Dim::Unknown, |d| Dim::Known(d.len() as i64));
     node.set_tensor(0, Some(dtype::INT64), Some(vec![rank, Dim::Unknown]));
     Ok(())
 }
@@ -700,7 +836,10 @@ pub fn non_zero(node: &mut Node) -> Rule {
 /// `Compress`: one axis of unknown length (the whole tensor flattened without `axis`).
 pub fn compress(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let shape = match (node.attr("axis").and_then(|a| a.i), node.dims(0).map(<[Dim]>::to_vec)) {
+    let shape = match (
+        node.attr("axis").and_then(|a| a.i),
+        node.dims(0).map(<[Dim]>::to_vec),
+    ) {
         (None, _) => Some(vec![Dim::Unknown]),
         (Some(axis), Some(mut dims)) => {
             let k = node.axis(axis, dims.len(), 0)?;
@@ -722,14 +861,15 @@ pub fn depth_space(node: &mut Node) -> Rule {
         if d.len() != 4 || b <= 0 {
             return vec![Dim::Unknown; d.len()];
         }
-        let f = |d: &Dim, by: i64, mul: bool| match d.known() {
-            Some(n) if mul => Dim::Known(n * by),
-            Some(n) => Dim::Known(n / by),
-            None => Dim::Unknown,
+        let f = |d: &Dim, by: Option<i64>, mul: bool| match (d.known(), by) {
+            (Some(n), Some(by)) if mul => n.checked_mul(by).map_or(Dim::Unknown, Dim::Known),
+            (Some(n), Some(by)) => Dim::Known(n / by),
+            _ => Dim::Unknown,
         };
+        let b = Some(b);
         vec![
             d[0].clone(),
-            f(&d[1], b * b, !to_space),
+            f(&d[1], b.and_then(|b| b.checked_mul(b)), !to_space),
             f(&d[2], b, to_space),
             f(&d[3], b, to_space),
         ]
@@ -759,14 +899,18 @@ pub fn resize(node: &mut Node) -> Rule {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
-    let sizes_at = if node.proto.op_type.as_deref() == Some("Upsample") { usize::MAX } else { 3 };
-    if node.has_input(sizes_at) {
-        if let Some(sizes) = node.data(sizes_at).map(<[Dim]>::to_vec) {
-            if node.attr("axes").is_none() && sizes.len() == dims.len() {
-                node.set_tensor(0, elem, Some(sizes));
-                return Ok(());
-            }
-        }
+    let sizes_at = if node.proto.op_type.as_deref() == Some("Upsample") {
+        usize::MAX
+    } else {
+        3
+    };
+    if node.has_input(sizes_at)
+        && let Some(sizes) = node.data(sizes_at).map(<[Dim]>::to_vec)
+        && node.attr("axes").is_none()
+        && sizes.len() == dims.len()
+    {
+        node.set_tensor(0, elem, Some(sizes));
+        return Ok(());
     }
     node.set_tensor(0, elem, Some(vec![Dim::Unknown; dims.len()]));
     Ok(())
