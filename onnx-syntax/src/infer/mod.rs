@@ -20,9 +20,9 @@
 //! ```
 
 mod graph;
-pub mod node;
+mod node;
 mod ops;
-pub mod ty;
+mod ty;
 
 use std::collections::HashMap;
 
@@ -88,7 +88,8 @@ impl Inference {
 /// let model = onnx_syntax::infer::infer_shapes(model.unwrap()).unwrap();
 /// let graph = model.graph.unwrap();
 /// assert_eq!(graph.value_info[0].name.as_deref(), Some("t"));
-/// assert_eq!(onnx_syntax::to_text(&graph.output[0]), "float[1,N,3] y");
+/// let y = onnx_syntax::infer::Ty::from_proto(graph.output[0].r#type.as_ref().unwrap());
+/// assert_eq!(y.unwrap().to_string(), "float[1,N,3]");
 /// ```
 pub fn infer_shapes(mut model: ModelProto) -> Result<ModelProto, Vec<ShapeError>> {
     let inferred = Inference::of_model(&model);

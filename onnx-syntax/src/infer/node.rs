@@ -10,7 +10,6 @@ use super::ty::{Dim, Shape, Ty};
 pub mod dtype {
     pub const FLOAT: i32 = 1;
     pub const UINT8: i32 = 2;
-    pub const INT8: i32 = 3;
     pub const INT32: i32 = 6;
     pub const INT64: i32 = 7;
     pub const STRING: i32 = 8;
@@ -117,11 +116,6 @@ impl<'a> Node<'a, '_> {
     /// An ints attribute, if given.
     pub fn int_list(&self, name: &str) -> Option<Vec<i64>> {
         self.attr(name).map(|a| a.ints.clone())
-    }
-
-    /// A float attribute, if given.
-    pub fn float(&self, name: &str) -> Option<f32> {
-        self.attr(name).and_then(|a| a.f)
     }
 
     /// A string attribute, if given.

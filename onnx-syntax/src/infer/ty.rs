@@ -4,6 +4,12 @@
 use onnx_runtime_types::{TensorShapeProto, TypeProto, tensor_shape_proto, type_proto};
 
 /// One dimension of a shape.
+///
+/// ```
+/// use onnx_syntax::infer::Dim;
+/// assert!(Dim::Symbol("N".into()).compatible(&Dim::Known(3)));
+/// assert!(!Dim::Known(3).compatible(&Dim::Known(4)));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Dim {
     /// A known size.
@@ -16,6 +22,12 @@ pub enum Dim {
 
 impl Dim {
     /// The known size, if there is one.
+    ///
+    /// ```
+    /// # use onnx_syntax::infer::Dim;
+    /// assert_eq!(Dim::Known(3).known(), Some(3));
+    /// assert_eq!(Dim::Unknown.known(), None);
+    /// ```
     pub fn known(&self) -> Option<i64> {
         match self {
             Dim::Known(n) => Some(*n),
@@ -24,6 +36,11 @@ impl Dim {
     }
 
     /// Whether the two can be the same size (`N` and `3` can; `3` and `4` cannot).
+    ///
+    /// ```
+    /// # use onnx_syntax::infer::Dim;
+    /// assert!(Dim::Unknown.compatible(&Dim::Known(4)));
+    /// ```
     pub fn compatible(&self, other: &Dim) -> bool {
         match (self, other) {
             (Dim::Known(a), Dim::Known(b)) => a == b,
@@ -32,6 +49,12 @@ impl Dim {
     }
 
     /// The product of dims, if every one is known and it does not overflow.
+    ///
+    /// ```
+    /// # use onnx_syntax::infer::Dim;
+    /// assert_eq!(Dim::product(&[Dim::Known(2), Dim::Known(3)]), Some(6));
+    /// assert_eq!(Dim::product(&[Dim::Known(i64::MAX), Dim::Known(2)]), None);
+    /// ```
     pub fn product<'a>(dims: impl IntoIterator<Item = &'a Dim>) -> Option<i64> {
         dims.into_iter()
             .try_fold(1_i64, |acc, d| acc.checked_mul(d.known()?))
@@ -49,9 +72,23 @@ impl std::fmt::Display for Dim {
 }
 
 /// A shape: its dims, or `None` where even the rank is unknown.
+///
+/// ```
+/// use onnx_syntax::infer::{Dim, Shape};
+/// let unknown_rank: Shape = None;
+/// let scalar: Shape = Some(vec![]);
+/// assert_ne!(unknown_rank, scalar);
+/// ```
 pub type Shape = Option<Vec<Dim>>;
 
 /// The type of a value.
+///
+/// ```
+/// use onnx_syntax::infer::{Dim, Ty};
+/// let ty = Ty::tensor(1, Some(vec![Dim::Symbol("N".into()), Dim::Known(3)]));
+/// assert_eq!(ty.to_string(), "float[N,3]");
+/// assert_eq!(Ty::from_proto(&ty.to_proto()), Some(ty));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum Ty {
     /// A tensor of element type `elem` (a `TensorProto.DataType` number; 0 if unknown).
@@ -68,11 +105,21 @@ pub enum Ty {
 
 impl Ty {
     /// A tensor type.
+    ///
+    /// ```
+    /// # use onnx_syntax::infer::{Dim, Ty};
+    /// assert_eq!(Ty::tensor(7, Some(vec![])).to_string(), "int64[]");
+    /// ```
     pub fn tensor(elem: i32, shape: Shape) -> Ty {
         Ty::Tensor { elem, shape }
     }
 
     /// The element type of a tensor or sparse tensor.
+    ///
+    /// ```
+    /// # use onnx_syntax::infer::{Dim, Ty};
+    /// assert_eq!(Ty::tensor(7, None).elem(), Some(7));
+    /// ```
     pub fn elem(&self) -> Option<i32> {
         match self {
             Ty::Tensor { elem, .. } | Ty::Sparse { elem, .. } if *elem != 0 => Some(*elem),
@@ -81,6 +128,11 @@ impl Ty {
     }
 
     /// The dims of a tensor or sparse tensor with a known rank.
+    ///
+    /// ```
+    /// # use onnx_syntax::infer::{Dim, Ty};
+    /// assert_eq!(Ty::tensor(1, Some(vec![Dim::Known(2)])).dims(), Some(&[Dim::Known(2)][..]));
+    /// ```
     pub fn dims(&self) -> Option<&[Dim]> {
         match self {
             Ty::Tensor { shape, .. } | Ty::Sparse { shape, .. } => shape.as_deref(),
@@ -89,11 +141,23 @@ impl Ty {
     }
 
     /// The rank of a tensor, if known.
+    ///
+    /// ```
+    /// # use onnx_syntax::infer::{Dim, Ty};
+    /// assert_eq!(Ty::tensor(1, None).rank(), None);
+    /// ```
     pub fn rank(&self) -> Option<usize> {
         self.dims().map(<[Dim]>::len)
     }
 
     /// Makes negative dims unknown: they are no sizes.
+    ///
+    /// ```
+    /// # use onnx_syntax::infer::{Dim, Ty};
+    /// let mut ty = Ty::tensor(1, Some(vec![Dim::Known(-2)]));
+    /// ty.forget_negative_dims();
+    /// assert_eq!(ty.dims(), Some(&[Dim::Unknown][..]));
+    /// ```
     pub fn forget_negative_dims(&mut self) {
         match self {
             Ty::Tensor { shape, .. } | Ty::Sparse { shape, .. } => {
@@ -110,6 +174,11 @@ impl Ty {
     }
 
     /// Reads a `TypeProto`; `None` for one with nothing set.
+    ///
+    /// ```
+    /// # use onnx_syntax::infer::{Dim, Ty};
+    /// assert_eq!(Ty::from_proto(&Default::default()), None);
+    /// ```
     pub fn from_proto(proto: &TypeProto) -> Option<Ty> {
         Some(match proto.value.as_ref()? {
             type_proto::Value::TensorType(t) => Ty::Tensor {
@@ -135,6 +204,11 @@ impl Ty {
     }
 
     /// The `TypeProto` of this type.
+    ///
+    /// ```
+    /// # use onnx_syntax::infer::{Dim, Ty};
+    /// assert!(Ty::tensor(1, None).to_proto().value.is_some());
+    /// ```
     pub fn to_proto(&self) -> TypeProto {
         let value = match self {
             Ty::Tensor { elem, shape } => type_proto::Value::TensorType(type_proto::Tensor {
@@ -226,7 +300,7 @@ fn shape_to_proto(dims: &[Dim]) -> TensorShapeProto {
 }
 
 /// Writes a shape as the text syntax does: `[N,3,?]`.
-pub fn show_shape(dims: &[Dim]) -> String {
+pub(super) fn show_shape(dims: &[Dim]) -> String {
     let parts: Vec<String> = dims.iter().map(Dim::to_string).collect();
     format!("[{}]", parts.join(","))
 }
