@@ -4,7 +4,7 @@ use onnx_text::{FunctionProto, NodeProto, onnx, onnx_function, onnx_functions, o
 
 fn main() {
     let (n, dims, sym, name, names) = (4_usize, vec![2_i64, 3], "N", "x", ["a", "b"]);
-    let (alpha, perm, rest, label) = (0.5_f32, vec![1_i64, 0], [2_i64], "producer");
+    let (alpha, perm, rest, label) = (0.5_f32, vec![1_i64, 0, 2, 3], [2_i64, 3], "producer");
     let (data, one, version) = (vec![1.0_f32, 2.0], 3.0_f32, 21_i64);
     let node: NodeProto = onnx_node!(t = Abs (#name));
     let nodes: Vec<NodeProto> = onnx_nodes!(u = Neg (t) v = Identity (u));

@@ -97,6 +97,7 @@ mod declarations;
 mod diagnostic;
 mod hash;
 mod schema;
+mod shapes;
 mod structure;
 #[cfg(test)]
 mod tests;
@@ -129,7 +130,7 @@ use structure::Frame;
 /// use onnx_syntax::check::Check;
 /// assert_eq!(Check::UndefinedValue.name(), "undefined_value");
 /// assert_eq!(Check::from_name("undefined_value"), Some(Check::UndefinedValue));
-/// assert_eq!(Check::ALL.len(), 18);
+/// assert_eq!(Check::ALL.len(), 20);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Check {
@@ -186,6 +187,14 @@ pub enum Check {
     /// the function declares, or attributes it does not declare, or leaves out one without a
     /// default.
     FunctionSignature,
+    /// `incompatible_shapes`: a node's operand shapes cannot go together for its operator (a
+    /// MatMul's inner dims, operands that cannot broadcast, a Reshape to another element
+    /// count, Conv channels), as shape inference finds them in a model.
+    IncompatibleShapes,
+    /// `shape_mismatch`: a graph output or value info declares a shape that differs from the
+    /// one its node computes (`3` against `4`; a symbol or `?` against anything is no
+    /// mismatch).
+    ShapeMismatch,
 }
 
 impl Check {
@@ -196,7 +205,7 @@ impl Check {
     /// let names: Vec<&str> = Check::ALL.iter().map(|c| c.name()).collect();
     /// assert_eq!(names[..3], ["duplicate_definition", "use_before_definition", "undefined_value"]);
     /// ```
-    pub const ALL: [Check; 18] = [
+    pub const ALL: [Check; 20] = [
         Check::DuplicateDefinition,
         Check::UseBeforeDefinition,
         Check::UndefinedValue,
@@ -215,6 +224,8 @@ impl Check {
         Check::AttributeType,
         Check::TypeConstraint,
         Check::FunctionSignature,
+        Check::IncompatibleShapes,
+        Check::ShapeMismatch,
     ];
 
     /// The stable snake_case name, as `#![allow(...)]` takes it.
@@ -242,6 +253,8 @@ impl Check {
             Check::AttributeType => "attribute_type",
             Check::TypeConstraint => "type_constraint",
             Check::FunctionSignature => "function_signature",
+            Check::IncompatibleShapes => "incompatible_shapes",
+            Check::ShapeMismatch => "shape_mismatch",
         }
     }
 
@@ -287,6 +300,8 @@ impl Check {
             Check::FunctionSignature => {
                 "a call to a local function that does not match its signature"
             }
+            Check::IncompatibleShapes => "operand shapes the operator cannot take",
+            Check::ShapeMismatch => "a declared shape that differs from the computed one",
         }
     }
 
@@ -666,6 +681,7 @@ fn model_report(model: &Model, source: &str, options: &Options) -> Report {
         checker.function(function);
         checker.finish_imports();
     }
+    checker.shapes(model);
     checker.finish()
 }
 

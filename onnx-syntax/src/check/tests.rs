@@ -839,11 +839,27 @@ g (x, x, int64 n) => (y, out) <float[2] w = {1}, uint8[1] b = {300}> {
   a6 = local.F(x, x)
 }
 <domain: "local", opset_import: ["" : 21]> F (x) => (y) { y = Abs(x) }"#;
+    // The shape checks run only on a model without other problems, so they have a text of
+    // their own.
+    let shapes = r#"<opset_import: ["" : 21]>
+g (float[2, 3] x, float[4, 5] w) => (float[9] y, z) { y = Relu (x) z = MatMul (x, w) }"#;
+    for text in [text, shapes] {
+        switch_off_each(text);
+    }
+}
+
+fn switch_off_each(text: &str) {
     let tree = Parser::new(text).and_then(Parser::model).unwrap();
     let all = model(&tree, text, &Options::default());
     let fired: HashSet<Check> = all.iter().filter_map(Diagnostic::check).collect();
-    assert_eq!(fired.len(), Check::ALL.len(), "{all:#?}");
-    for check in Check::ALL {
+    let shape_checks = [Check::IncompatibleShapes, Check::ShapeMismatch];
+    let expected = if text.contains("MatMul") {
+        2
+    } else {
+        Check::ALL.len() - shape_checks.len()
+    };
+    assert_eq!(fired.len(), expected, "{all:#?}");
+    for check in fired {
         let without = model(&tree, text, &Options::default().allow(check));
         assert!(without.iter().all(|d| d.check() != Some(check)), "{check}");
         assert!(without.len() < all.len(), "{check}");
@@ -981,4 +997,48 @@ fn a_lone_function_does_not_resolve_calls_but_a_library_of_one_does() {
             "my.G"
         )]
     );
+}
+
+#[test]
+fn shape_checks_put_errors_on_the_operand_and_the_declared_type() {
+    let text = r#"<ir_version: 10, opset_import: ["" : 21]>
+g (float[N, 128] x, float[64, 10] w) => (float[N, 10] y) { y = MatMul (x, w) }"#;
+    let found = Options::default().check_model(text).unwrap_err();
+    assert_eq!(found.len(), 1, "{found}");
+    let d = &found.list()[0];
+    assert_eq!(d.check(), Some(Check::IncompatibleShapes));
+    assert_eq!(&text[d.span().start as usize..d.span().end as usize], "w");
+    assert!(
+        d.message().contains("[N,128] by [64,10]"),
+        "{}",
+        d.message()
+    );
+
+    let text = r#"<ir_version: 10, opset_import: ["" : 21]>
+g (float[N, 3] x) => (float[N, 4] y) { y = Relu (x) }"#;
+    let found = Options::default().check_model(text).unwrap_err();
+    let d = &found.list()[0];
+    assert_eq!(d.check(), Some(Check::ShapeMismatch));
+    assert_eq!(
+        &text[d.span().start as usize..d.span().end as usize],
+        "float[N, 4]"
+    );
+    assert_eq!(d.labels().len(), 1);
+
+    // Symbols, unknown dims and shapeless declarations are no mismatch.
+    for output in [
+        "float[M, 3] y",
+        "float[?, 3] y",
+        "float[] y",
+        "float[N, ?] y",
+        "y",
+    ] {
+        let text = format!(
+            r#"<ir_version: 10, opset_import: ["" : 21]> g (float[N, 3] x) => ({output}) {{ y = Relu (x) }}"#
+        );
+        assert!(Options::default().check_model(&text).is_ok(), "{text}");
+    }
+    // Switched off, the checks are silent.
+    let options = Options::default().allow(Check::ShapeMismatch);
+    assert!(options.check_model(text).is_ok());
 }

@@ -6,9 +6,11 @@ use std::collections::HashMap;
 
 use onnx_runtime_types::{AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto};
 
+use crate::hole::{has_reserved, is_spread};
+
 use super::node::{Node, Subgraphs, tensor_ints, tensor_type};
 use super::ty::{Dim, Ty};
-use super::{Inference, ShapeError, ops};
+use super::{Inference, Mismatch, ShapeError, ops};
 
 /// How deep subgraphs and calls may nest before inference stops following them.
 const MAX_DEPTH: usize = 64;
@@ -56,7 +58,12 @@ impl<'p> Scope<'p> {
     fn bind_graph(&mut self, graph: &GraphProto) {
         for tensor in &graph.initializer {
             let name = tensor.name.as_deref().unwrap_or("");
-            self.define(name, Some(tensor_type(tensor)), ints_data(tensor));
+            if tensor.doc_string.as_deref().is_some_and(has_reserved) {
+                // A macro literal's tensor whose dims or data hold Rust values: not known yet.
+                self.define(name, None, None);
+            } else {
+                self.define(name, Some(tensor_type(tensor)), ints_data(tensor));
+            }
         }
         for input in &graph.input {
             let declared = input.r#type.as_ref().and_then(Ty::from_proto);
@@ -91,6 +98,10 @@ pub struct Engine<'a> {
     top_node: usize,
     depth: usize,
     errors: Vec<ShapeError>,
+    /// The types the main graph declares for values that nodes compute (its outputs and
+    /// value_info).
+    declared: HashMap<String, Ty>,
+    mismatches: Vec<Mismatch>,
 }
 
 fn opsets(imports: &[onnx_runtime_types::OperatorSetIdProto]) -> HashMap<String, i64> {
@@ -124,11 +135,19 @@ pub fn infer_model(model: &ModelProto) -> Inference {
         top_node: 0,
         depth: 0,
         errors: Vec::new(),
+        declared: HashMap::new(),
+        mismatches: Vec::new(),
     };
     let mut inference = Inference::default();
     let Some(graph) = &model.graph else {
         return inference;
     };
+    for info in graph.value_info.iter().chain(&graph.output) {
+        if let (Some(name), Some(ty)) = (&info.name, info.r#type.as_ref().and_then(Ty::from_proto))
+        {
+            engine.declared.insert(name.clone(), ty);
+        }
+    }
     let mut scope = Scope::new(None);
     scope.bind_graph(graph);
     for (index, node) in graph.node.iter().enumerate() {
@@ -141,6 +160,7 @@ pub fn infer_model(model: &ModelProto) -> Inference {
         }
     }
     inference.errors = engine.errors;
+    inference.mismatches = engine.mismatches;
     inference
 }
 
@@ -149,11 +169,29 @@ impl<'a> Engine<'a> {
     fn node(&mut self, node: &NodeProto, scope: &mut Scope<'_>) {
         let inputs: Vec<Option<Ty>> = node.input.iter().map(|n| scope.ty(n)).collect();
         let data = node.input.iter().map(|n| scope.data(n)).collect();
-        let declared: Vec<Option<Ty>> = node.output.iter().map(|n| scope.ty(n)).collect();
+        let top = self.depth == 0;
+        let declared: Vec<Option<Ty>> = node
+            .output
+            .iter()
+            .map(|n| match self.declared.get(n) {
+                Some(ty) if top => Some(ty.clone()),
+                _ => scope.ty(n),
+            })
+            .collect();
         let (outputs, out_data) = self.results(node, inputs, data, scope);
         for (i, name) in node.output.iter().enumerate() {
             if name.is_empty() {
                 continue;
+            }
+            if let (true, Some(d), Some(t)) = (top, &declared[i], &outputs[i])
+                && !d.fits(t)
+            {
+                self.mismatches.push(Mismatch {
+                    name: name.clone(),
+                    node: self.top_node,
+                    declared: d.clone(),
+                    inferred: t.clone(),
+                });
             }
             let ty = match (&declared[i], &outputs[i]) {
                 (Some(d), Some(t)) => Some(merge(Some(d), t)),
@@ -188,6 +226,9 @@ impl<'a> Engine<'a> {
         let (Some(&opset), Some(rule)) = (self.opsets.get(dom), ops::rule(dom, op)) else {
             return none();
         };
+        if holds_holes(node) {
+            return none();
+        }
         let mut view = Node {
             proto: node,
             opset,
@@ -202,10 +243,16 @@ impl<'a> Engine<'a> {
             Ok(()) => (view.outputs, view.out_data),
             Err(conflict) => {
                 let op = node.op_type.as_deref().unwrap_or("");
+                // Inside a subgraph or a function body, the operand is not one of the main
+                // graph's node, so only the node that holds it is named.
+                let (input, within) = match self.depth {
+                    0 => (conflict.input, ""),
+                    _ => (None, " (in a subgraph or function body)"),
+                };
                 let error = ShapeError {
                     node: self.top_node,
-                    input: conflict.input,
-                    message: format!("{op}: {}", conflict.message),
+                    input,
+                    message: format!("{op}{within}: {}", conflict.message),
                 };
                 self.errors.push(error);
                 none()
@@ -285,6 +332,15 @@ impl Subgraphs for Engine<'_> {
             })
             .collect()
     }
+}
+
+/// Whether a macro literal's node holds Rust values that inference cannot see: an attribute
+/// value, or a spread among its operands or results, which moves the others.
+fn holds_holes(node: &NodeProto) -> bool {
+    node.attribute
+        .iter()
+        .any(|a| a.doc_string.as_deref().is_some_and(has_reserved))
+        || node.input.iter().chain(&node.output).any(|n| is_spread(n))
 }
 
 /// `node` with each attribute that refers to a function attribute replaced by the caller's

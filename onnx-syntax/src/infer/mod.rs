@@ -42,6 +42,20 @@ pub struct ShapeError {
     pub message: String,
 }
 
+/// A type the main graph declares for a value that differs from the one its node computes
+/// (`shape_mismatch`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mismatch {
+    /// The value.
+    pub name: String,
+    /// The index of the node in the main graph that computes it.
+    pub node: usize,
+    /// The declared type.
+    pub declared: Ty,
+    /// The inferred type.
+    pub inferred: Ty,
+}
+
 /// What inference found in a model's main graph.
 #[derive(Debug, Default)]
 pub struct Inference {
@@ -49,6 +63,8 @@ pub struct Inference {
     pub types: HashMap<String, Ty>,
     /// The nodes whose operands do not fit their operator.
     pub errors: Vec<ShapeError>,
+    /// The declared types that differ from the inferred ones.
+    pub mismatches: Vec<Mismatch>,
 }
 
 impl Inference {
@@ -78,7 +94,7 @@ impl Inference {
 
 /// `model` with a `value_info` entry for every value of its main graph whose type inference
 /// gives, and with the types of its graph outputs completed; operands an operator cannot take
-/// are the errors.
+/// and declared shapes that differ from the computed ones are the errors.
 ///
 /// ```
 /// let model = onnx_syntax::parse_model(r#"
@@ -92,7 +108,17 @@ impl Inference {
 /// assert_eq!(y.unwrap().to_string(), "float[1,N,3]");
 /// ```
 pub fn infer_shapes(mut model: ModelProto) -> Result<ModelProto, Vec<ShapeError>> {
-    let inferred = Inference::of_model(&model);
+    let mut inferred = Inference::of_model(&model);
+    inferred
+        .errors
+        .extend(inferred.mismatches.iter().map(|m| ShapeError {
+            node: m.node,
+            input: None,
+            message: format!(
+                "`{}` is declared {} but computed as {}",
+                m.name, m.declared, m.inferred
+            ),
+        }));
     if !inferred.errors.is_empty() {
         return Err(inferred.errors);
     }

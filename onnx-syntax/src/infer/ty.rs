@@ -65,10 +65,20 @@ impl std::fmt::Display for Dim {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Dim::Known(n) => write!(f, "{n}"),
-            Dim::Symbol(s) => f.write_str(s),
+            Dim::Symbol(s) if is_identifier(s) => f.write_str(s),
+            Dim::Symbol(s) => write!(f, "{s:?}"),
             Dim::Unknown => f.write_str("?"),
         }
     }
+}
+
+/// Whether the text syntax can write `name` without quotes.
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// A shape: its dims, or `None` where even the rank is unknown.
@@ -108,7 +118,8 @@ impl Ty {
     ///
     /// ```
     /// # use onnx_syntax::infer::{Dim, Ty};
-    /// assert_eq!(Ty::tensor(7, Some(vec![])).to_string(), "int64[]");
+    /// assert_eq!(Ty::tensor(7, Some(vec![])).to_string(), "int64");
+    /// assert_eq!(Ty::tensor(7, None).to_string(), "int64[]");
     /// ```
     pub fn tensor(elem: i32, shape: Shape) -> Ty {
         Ty::Tensor { elem, shape }
@@ -150,6 +161,32 @@ impl Ty {
         self.dims().map(<[Dim]>::len)
     }
 
+    /// Whether a value of type `other` can have this type: the same rank where both are known,
+    /// and no known dim against another known dim (`N` fits `3`, `float[]` fits any shape).
+    /// Element types are the `type_constraint` check's concern, not this one's.
+    ///
+    /// ```
+    /// # use onnx_syntax::infer::{Dim, Ty};
+    /// let declared = Ty::tensor(1, Some(vec![Dim::Symbol("N".into()), Dim::Known(3)]));
+    /// assert!(declared.fits(&Ty::tensor(1, Some(vec![Dim::Known(8), Dim::Known(3)]))));
+    /// assert!(!declared.fits(&Ty::tensor(1, Some(vec![Dim::Known(8), Dim::Known(4)]))));
+    /// assert!(Ty::tensor(1, None).fits(&declared));
+    /// ```
+    pub fn fits(&self, other: &Ty) -> bool {
+        match (self, other) {
+            (Ty::Tensor { shape: a, .. }, Ty::Tensor { shape: b, .. })
+            | (Ty::Sparse { shape: a, .. }, Ty::Sparse { shape: b, .. }) => match (a, b) {
+                (Some(a), Some(b)) => {
+                    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.compatible(y))
+                }
+                _ => true,
+            },
+            (Ty::Sequence(a), Ty::Sequence(b)) | (Ty::Optional(a), Ty::Optional(b)) => a.fits(b),
+            (Ty::Map { value: a, .. }, Ty::Map { value: b, .. }) => a.fits(b),
+            _ => true,
+        }
+    }
+
     /// Makes negative dims unknown: they are no sizes.
     ///
     /// ```
@@ -183,11 +220,11 @@ impl Ty {
         Some(match proto.value.as_ref()? {
             type_proto::Value::TensorType(t) => Ty::Tensor {
                 elem: t.elem_type.unwrap_or(0),
-                shape: t.shape.as_ref().map(shape_from_proto),
+                shape: t.shape.as_ref().and_then(shape_from_proto),
             },
             type_proto::Value::SparseTensorType(t) => Ty::Sparse {
                 elem: t.elem_type.unwrap_or(0),
-                shape: t.shape.as_ref().map(shape_from_proto),
+                shape: t.shape.as_ref().and_then(shape_from_proto),
             },
             type_proto::Value::SequenceType(s) => {
                 Ty::Sequence(Box::new(Ty::from_proto(s.elem_type.as_deref()?)?))
@@ -244,7 +281,8 @@ impl Ty {
 }
 
 impl std::fmt::Display for Ty {
-    /// The type as the text syntax writes it: `float[N,10]`, `seq(int64[])`.
+    /// The type as the text syntax writes it: `float[N,10]`, `float` (a scalar), `float[]` (no
+    /// shape), `seq(int64[3])`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let elem = |e: i32| crate::dtype::elem_type_by_number(e).map_or("?", |t| t.name);
         match self {
@@ -253,8 +291,11 @@ impl std::fmt::Display for Ty {
                     f.write_str("sparse_tensor(")?;
                 }
                 f.write_str(elem(*e))?;
-                if let Some(dims) = shape {
-                    f.write_str(&show_shape(dims))?;
+                // As the syntax writes them: `float` is a scalar, `float[]` has no shape.
+                match shape {
+                    Some(dims) if dims.is_empty() => {}
+                    Some(dims) => f.write_str(&show_shape(dims))?,
+                    None => f.write_str("[]")?,
                 }
                 if matches!(self, Ty::Sparse { .. }) {
                     f.write_str(")")?;
@@ -268,9 +309,15 @@ impl std::fmt::Display for Ty {
     }
 }
 
-fn shape_from_proto(shape: &TensorShapeProto) -> Vec<Dim> {
+/// The dims of a shape; `None` when a macro literal's spread of Rust values (`..#dims`) makes
+/// even the rank unknown.
+fn shape_from_proto(shape: &TensorShapeProto) -> Option<Vec<Dim>> {
     use tensor_shape_proto::dimension::Value;
-    shape
+    let spread = |d: &tensor_shape_proto::Dimension| matches!(&d.value, Some(Value::DimParam(p)) if crate::hole::is_spread(p));
+    if shape.dim.iter().any(spread) {
+        return None;
+    }
+    let dims = shape
         .dim
         .iter()
         .map(|d| match &d.value {
@@ -279,7 +326,8 @@ fn shape_from_proto(shape: &TensorShapeProto) -> Vec<Dim> {
             Some(Value::DimParam(s)) if !s.is_empty() => Dim::Symbol(s.clone()),
             _ => Dim::Unknown,
         })
-        .collect()
+        .collect();
+    Some(dims)
 }
 
 fn shape_to_proto(dims: &[Dim]) -> TensorShapeProto {

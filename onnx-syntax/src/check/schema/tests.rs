@@ -214,7 +214,7 @@ fn an_operator_newer_or_older_than_the_import_says_when() {
 
 #[test]
 fn the_last_import_of_a_domain_wins_and_ai_onnx_is_the_default_domain() {
-    let reshape = "g (float x) => (y) { y = Reshape <shape = [2]> (x) }";
+    let reshape = "g (float[2] x) => (y) { y = Reshape <shape = [2]> (x) }";
     let text = format!("<opset_import: [\"\" : 13, \"\" : 4]> {reshape}");
     assert!(model_report(&text).diagnostics.is_empty());
     let text = format!("<opset_import: [\"ai.onnx\" : 4]> {reshape}");

@@ -168,14 +168,23 @@ pub fn string_split(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// A rule whose result is a tensor of a fixed element type in the operand's shape.
-pub fn string_of_shape(node: &mut Node) -> Rule {
+/// `RegexFullMatch`: a bool of the operand's shape.
+pub fn regex_full_match(node: &mut Node) -> Rule {
     let shape = node.dims(0).map(<[Dim]>::to_vec);
-    let elem = if node.proto.op_type.as_deref() == Some("RegexFullMatch") {
-        dtype::BOOL
-    } else {
-        dtype::STRING
-    };
-    node.set(0, Ty::tensor(elem, shape));
+    node.set(0, Ty::tensor(dtype::BOOL, shape));
+    Ok(())
+}
+
+/// `StringNormalizer`: strings of the operand's rank; stop words can remove any number of
+/// them, so the last dim is unknown.
+pub fn string_normalizer(node: &mut Node) -> Rule {
+    let shape = node.dims(0).map(|dims| {
+        let mut out = dims.to_vec();
+        if let Some(last) = out.last_mut() {
+            *last = Dim::Unknown;
+        }
+        out
+    });
+    node.set(0, Ty::tensor(dtype::STRING, shape));
     Ok(())
 }

@@ -159,7 +159,8 @@ pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
         "HannWindow" | "HammingWindow" | "BlackmanWindow" => misc::window,
         "ImageDecoder" => misc::image_decoder,
         "StringSplit" => misc::string_split,
-        "StringNormalizer" | "RegexFullMatch" => misc::string_of_shape,
+        "StringNormalizer" => misc::string_normalizer,
+        "RegexFullMatch" => misc::regex_full_match,
         _ => return None,
     })
 }
