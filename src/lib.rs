@@ -31,6 +31,8 @@ pub use onnx_syntax::{
     parse_node, parse_node_list, parse_nodes, text_from_bytes,
 };
 
+pub use onnx_syntax::infer::{Dim, Inference, Mismatch, Shape, ShapeError, Ty, infer_shapes};
+
 pub use onnx_macro::{
     include_onnx, onnx, onnx_function, onnx_functions, onnx_graph, onnx_node, onnx_nodes,
 };

@@ -42,6 +42,22 @@ enum Command {
     Convert(ConvertArgs),
     /// Print any model, binary or text, as text on standard output.
     Print(PrintArgs),
+    /// Infer the type and shape of every value a model computes, as onnx's shape inference
+    /// does (with data propagation), and write the model with them as value_info.
+    ///
+    /// Text input is checked first, so shape errors come with their line and column.
+    Infer(InferArgs),
+}
+
+#[derive(Args, Debug)]
+struct InferArgs {
+    /// The model, binary or text; `-` reads standard input.
+    #[arg(value_name = "INPUT")]
+    input: PathBuf,
+    /// Where to write the model, as text or binary by its extension; by default, text on
+    /// standard output.
+    #[arg(short, long, value_name = "OUTPUT")]
+    output: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -127,6 +143,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check(args, progress),
         Command::Convert(args) => convert(args, progress),
         Command::Print(args) => print(args, progress),
+        Command::Infer(args) => infer(args, progress),
     };
     ExitCode::from(outcome as u8)
 }
@@ -398,6 +415,63 @@ fn load(
                 })
             }
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// infer
+
+fn infer(args: &InferArgs, show_progress: bool) -> Outcome {
+    let input = Place::new(&args.input);
+    let name = input.display("<stdin>");
+    let progress = Progress::new(show_progress, input.size());
+    let data = match io::read(&input, &progress) {
+        Ok(data) => data,
+        Err(e) => return report_io(&e),
+    };
+    let from = Format::from_extension(&args.input).unwrap_or_else(|| Format::sniff(&data));
+    let model = match load(
+        &data,
+        from,
+        Kind::Model,
+        from == Format::Text,
+        &name,
+        &progress,
+    ) {
+        Ok(Message::Model(model)) => model,
+        Ok(_) => unreachable!("a model was asked for"),
+        Err(outcome) => return outcome,
+    };
+    progress.stage(&format!("inferring shapes of {name}"), None);
+    let model = match onnx_text::infer_shapes(model) {
+        Ok(model) => model,
+        Err(errors) => {
+            for error in errors {
+                eprintln!("error: {name}: node {}: {}", error.node, error.message);
+            }
+            return Outcome::Failed;
+        }
+    };
+    let output = args.output.as_deref().map_or(Place::Std, Place::new);
+    let to = args
+        .output
+        .as_deref()
+        .and_then(Format::from_extension)
+        .unwrap_or(Format::Text);
+    let message = Message::Model(model);
+    let bytes = match to {
+        Format::Text => message.to_text(Style::Lossless).into_bytes(),
+        Format::Binary => match message.encode() {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                eprintln!("error: cannot write `{name}` as binary: {e}");
+                return Outcome::Failed;
+            }
+        },
+    };
+    match io::write(&output, &bytes, &progress) {
+        Ok(()) => Outcome::Ok,
+        Err(e) => report_io(&e),
     }
 }
 

@@ -488,3 +488,46 @@ fn a_byte_order_mark_is_an_error_and_crlf_line_ends_are_white_space() {
         r.stderr
     );
 }
+
+#[test]
+fn infer_writes_the_inferred_shapes_as_text_or_binary() {
+    let dir = temp_dir("infer");
+    let text = "<ir_version: 10, opset_import: [\"\" : 21]>\ng (float[N, 128] x, float[128, 10] w) => (y) {\n  t = MatMul(x, w)\n  y = Relu(t)\n}\n";
+    std::fs::write(dir.join("m.onnxtxt"), text).unwrap();
+    let r = run(&dir, &["infer", "m.onnxtxt"], b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    let out = r.stdout_text();
+    assert!(out.contains("=> (float[N,10] y)"), "{out}");
+    assert!(out.contains("<float[N,10] t>"), "{out}");
+
+    // Binary in, binary out: the same model as the text output, parsed.
+    let r = run(&dir, &["convert", "m.onnxtxt", "-o", "m.onnx"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run(&dir, &["infer", "m.onnx", "-o", "inferred.onnx"], b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    let bytes = std::fs::read(dir.join("inferred.onnx")).unwrap();
+    let decoded = <onnx_text::ModelProto as onnx_text::prost::Message>::decode(&bytes[..]).unwrap();
+    assert_eq!(decoded, onnx_text::parse_model(&out).unwrap());
+}
+
+#[test]
+fn infer_reports_shape_errors_with_their_position() {
+    let dir = temp_dir("infer-error");
+    let text = "<ir_version: 10, opset_import: [\"\" : 21]>\ng (float[N, 128] x, float[64, 10] w) => (y) {\n  y = MatMul(x, w)\n}\n";
+    std::fs::write(dir.join("bad.onnxtxt"), text).unwrap();
+    let r = run(&dir, &["infer", "bad.onnxtxt"], b"");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("error[incompatible_shapes]"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains(" --> bad.onnxtxt:3:17"), "{}", r.stderr);
+    let r = run(&dir, &["check", "bad.onnxtxt"], b"");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("inner dims differ: [N,128] by [64,10]"),
+        "{}",
+        r.stderr
+    );
+}

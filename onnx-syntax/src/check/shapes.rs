@@ -41,15 +41,16 @@ impl Checker<'_> {
                 let Some(declared) = declared_type(graph, &found.name) else {
                     continue;
                 };
+                let Some(node) = graph.nodes.get(found.node) else {
+                    continue;
+                };
+                let line = self.line(node.op_span);
                 let message = format!(
-                    "`{}` is declared {} but the graph computes {}",
-                    found.name, found.declared, found.inferred
+                    "`{}` is declared {} but the graph computes {} (`{}` at line {line})",
+                    found.name, found.declared, found.inferred, node.op_type
                 );
-                let mut diagnostic = Diagnostic::new(Some(Check::ShapeMismatch), declared, message);
-                if let Some(node) = graph.nodes.get(found.node) {
-                    diagnostic = diagnostic
-                        .with_label(node.op_span, format!("computed as {} here", found.inferred));
-                }
+                let diagnostic = Diagnostic::new(Some(Check::ShapeMismatch), declared, message)
+                    .with_label(node.op_span, format!("computed as {} here", found.inferred));
                 self.report(diagnostic);
             }
         }

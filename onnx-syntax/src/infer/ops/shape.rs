@@ -293,7 +293,7 @@ pub fn concat(node: &mut Node) -> Rule {
             } else if !out[k].compatible(d) {
                 let message = format!(
                     "dim {k} differs, off the axis {axis}: {} and {}",
-                    show_shape(&out),
+                    show_shape(shapes[0]),
                     show_shape(shape)
                 );
                 return Err(conflict(i, message));
