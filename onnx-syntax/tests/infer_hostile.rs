@@ -110,7 +110,7 @@ fn dims_near_the_limits_give_unknown_dims_or_errors() {
     for (inputs, body) in &cases {
         let text = model(inputs, body);
         let inferred = infer(&text);
-        if let Some(dims) = inferred.types.get("y").and_then(|t| t.dims()) {
+        if let Some(dims) = inferred.ty("y").and_then(|t| t.dims()) {
             assert!(
                 dims.iter().all(|d| d.known().is_none_or(|n| n >= 0)),
                 "{text}: negative dim in {dims:?}"
@@ -166,7 +166,7 @@ fn deep_loop_nesting_stops_without_overflowing_the_stack() {
     model.graph.as_mut().unwrap().node[0].attribute[0].g = Some(body);
     let inferred = Inference::of_model(&model);
     assert!(inferred.errors.is_empty());
-    assert!(inferred.types.contains_key("y"));
+    assert!(inferred.ty("y").is_some());
 }
 
 /// Every backend model with each input dim replaced by a hostile size: inference finishes,
@@ -199,7 +199,7 @@ fn corpus_models_with_hostile_input_dims_never_panic() {
         }
         let inferred = Inference::of_model(&model);
         runs += 1;
-        for (name, ty) in &inferred.types {
+        for (name, ty) in inferred.iter() {
             if let Some(dims) = ty.dims() {
                 assert!(
                     dims.iter().all(|d| !matches!(d, Dim::Known(n) if *n < 0)),

@@ -188,11 +188,7 @@ fn inferred_types_agree_with_onnx_and_no_model_onnx_accepts_has_shape_errors() {
         for (name, spelled) in values {
             let theirs = golden_type(&spelled).unwrap_or_else(|| panic!("bad golden {spelled}"));
             let tally = per_op.entry(producer(&name)).or_default();
-            let ours = inferred
-                .types
-                .get(&name)
-                .cloned()
-                .or_else(|| declared(&name));
+            let ours = inferred.ty(&name).cloned().or_else(|| declared(&name));
             match ours.as_ref().map(|ours| compare(ours, &theirs)) {
                 None => tally.missing += 1,
                 Some(Verdict::Agrees) => tally.agrees += 1,

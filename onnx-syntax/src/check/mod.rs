@@ -95,7 +95,7 @@
 mod data;
 mod declarations;
 mod diagnostic;
-mod hash;
+pub(crate) mod hash;
 mod schema;
 mod shapes;
 mod structure;

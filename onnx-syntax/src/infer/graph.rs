@@ -2,10 +2,11 @@
 //! are in scope; subgraphs see the values around them, and calls of local functions are
 //! inferred through the function's body.
 
-use std::collections::HashMap;
+use std::sync::Arc;
 
 use onnx_runtime_types::{AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto};
 
+use crate::check::hash::HashMap;
 use crate::hole::{has_reserved, is_spread};
 
 use super::node::{Node, Subgraphs, tensor_ints, tensor_type};
@@ -15,11 +16,11 @@ use super::{Inference, Mismatch, ShapeError, ops};
 /// How deep subgraphs and calls may nest before inference stops following them.
 const MAX_DEPTH: usize = 64;
 
-/// What is known of one value.
-#[derive(Clone, Default)]
-struct Value {
-    ty: Option<Ty>,
-    data: Option<Vec<Dim>>,
+/// What is known of one value, shared by the nodes that read it.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Value {
+    pub(super) ty: Option<Arc<Ty>>,
+    data: Option<Arc<Vec<Dim>>>,
 }
 
 /// The values of one graph, and the scope around it.
@@ -31,7 +32,7 @@ pub struct Scope<'p> {
 impl<'p> Scope<'p> {
     fn new(parent: Option<&'p Scope<'p>>) -> Scope<'p> {
         Scope {
-            values: HashMap::new(),
+            values: HashMap::default(),
             parent,
         }
     }
@@ -42,16 +43,16 @@ impl<'p> Scope<'p> {
             .or_else(|| self.parent.and_then(|p| p.get(name)))
     }
 
-    fn ty(&self, name: &str) -> Option<Ty> {
+    fn ty(&self, name: &str) -> Option<Arc<Ty>> {
         self.get(name)?.ty.clone()
     }
 
-    fn data(&self, name: &str) -> Option<Vec<Dim>> {
-        self.get(name)?.data.clone()
-    }
-
     fn define(&mut self, name: &str, ty: Option<Ty>, data: Option<Vec<Dim>>) {
-        self.values.insert(name.to_owned(), Value { ty, data });
+        let value = Value {
+            ty: ty.map(Arc::new),
+            data: data.map(Arc::new),
+        };
+        self.values.insert(name.to_owned(), value);
     }
 
     /// Binds a graph's initializers (with their values) and its declared inputs.
@@ -70,7 +71,11 @@ impl<'p> Scope<'p> {
             let name = input.name.as_deref().unwrap_or("");
             if declared.is_some() || !self.values.contains_key(name) {
                 let data = self.values.get(name).and_then(|v| v.data.clone());
-                self.define(name, declared, data);
+                let value = Value {
+                    ty: declared.map(Arc::new),
+                    data,
+                };
+                self.values.insert(name.to_owned(), value);
             }
         }
     }
@@ -135,7 +140,7 @@ pub fn infer_model(model: &ModelProto) -> Inference {
         top_node: 0,
         depth: 0,
         errors: Vec::new(),
-        declared: HashMap::new(),
+        declared: HashMap::default(),
         mismatches: Vec::new(),
     };
     let mut inference = Inference::default();
@@ -153,12 +158,8 @@ pub fn infer_model(model: &ModelProto) -> Inference {
     for (index, node) in graph.node.iter().enumerate() {
         engine.top_node = index;
         engine.node(node, &mut scope);
-        for name in &node.output {
-            if let Some(ty) = scope.values.get(name).and_then(|v| v.ty.clone()) {
-                inference.types.insert(name.clone(), ty);
-            }
-        }
     }
+    inference.values = scope.values;
     inference.errors = engine.errors;
     inference.mismatches = engine.mismatches;
     inference
@@ -167,37 +168,46 @@ pub fn infer_model(model: &ModelProto) -> Inference {
 impl<'a> Engine<'a> {
     /// Infers one node and defines its results in `scope`.
     fn node(&mut self, node: &NodeProto, scope: &mut Scope<'_>) {
-        let inputs: Vec<Option<Ty>> = node.input.iter().map(|n| scope.ty(n)).collect();
-        let data = node.input.iter().map(|n| scope.data(n)).collect();
-        let top = self.depth == 0;
-        let declared: Vec<Option<Ty>> = node
-            .output
+        let (inputs, data) = node
+            .input
             .iter()
-            .map(|n| match self.declared.get(n) {
-                Some(ty) if top => Some(ty.clone()),
-                _ => scope.ty(n),
+            .map(|n| {
+                scope
+                    .get(n)
+                    .map_or((None, None), |v| (v.ty.clone(), v.data.clone()))
             })
-            .collect();
+            .unzip();
+        let top = self.depth == 0;
         let (outputs, out_data) = self.results(node, inputs, data, scope);
-        for (i, name) in node.output.iter().enumerate() {
+        for ((name, inferred), data) in node.output.iter().zip(outputs).zip(out_data) {
             if name.is_empty() {
                 continue;
             }
-            if let (true, Some(d), Some(t)) = (top, &declared[i], &outputs[i])
-                && !d.fits(t)
-            {
-                self.mismatches.push(Mismatch {
-                    name: name.clone(),
-                    node: self.top_node,
-                    declared: d.clone(),
-                    inferred: t.clone(),
-                });
-            }
-            let ty = match (&declared[i], &outputs[i]) {
-                (Some(d), Some(t)) => Some(merge(Some(d), t)),
-                (d, t) => t.clone().or_else(|| d.clone()),
+            // The main graph's declared types; in a subgraph, a declared output is in scope
+            // when its name is also an input's.
+            let declared = match top.then(|| self.declared.get(name)).flatten() {
+                Some(ty) => Some(Arc::new(ty.clone())),
+                None => scope.ty(name),
             };
-            scope.define(name, ty, out_data[i].clone());
+            let ty = match (declared, inferred) {
+                (Some(d), Some(t)) => {
+                    if top && !d.fits(&t) {
+                        self.mismatches.push(Mismatch {
+                            name: name.clone(),
+                            node: self.top_node,
+                            declared: (*d).clone(),
+                            inferred: (*t).clone(),
+                        });
+                    }
+                    Some(Arc::new(merge(Some(&d), &t)))
+                }
+                (d, t) => t.or(d),
+            };
+            let value = Value {
+                ty,
+                data: data.map(Arc::new),
+            };
+            scope.values.insert(name.clone(), value);
         }
     }
 
@@ -206,22 +216,27 @@ impl<'a> Engine<'a> {
     fn results(
         &mut self,
         node: &NodeProto,
-        inputs: Vec<Option<Ty>>,
-        data: Vec<Option<Vec<Dim>>>,
+        inputs: Vec<Option<Arc<Ty>>>,
+        data: Vec<Option<Arc<Vec<Dim>>>>,
         scope: &Scope<'_>,
-    ) -> (Vec<Option<Ty>>, Vec<Option<Vec<Dim>>>) {
+    ) -> (Vec<Option<Arc<Ty>>>, Vec<Option<Vec<Dim>>>) {
         let count = node.output.len();
         let none = || (vec![None; count], vec![None; count]);
         let dom = domain(node.domain.as_deref());
         let op = node.op_type.as_deref().unwrap_or("");
-        let key = (
-            dom.to_owned(),
-            op.to_owned(),
-            node.overload.clone().unwrap_or_default(),
-        );
-        if let Some(&function) = self.functions.get(&key) {
-            let outputs = self.call(function, node, &inputs);
-            return (outputs, vec![None; count]);
+        if !self.functions.is_empty() {
+            let key = (
+                dom.to_owned(),
+                op.to_owned(),
+                node.overload.clone().unwrap_or_default(),
+            );
+            if let Some(&function) = self.functions.get(&key) {
+                let outputs = self.call(function, node, &inputs);
+                return (
+                    outputs.into_iter().map(|t| t.map(Arc::new)).collect(),
+                    vec![None; count],
+                );
+            }
         }
         let (Some(&opset), Some(rule)) = (self.opsets.get(dom), ops::rule(dom, op)) else {
             return none();
@@ -265,7 +280,7 @@ impl<'a> Engine<'a> {
         &mut self,
         function: &'a FunctionProto,
         call: &NodeProto,
-        inputs: &[Option<Ty>],
+        inputs: &[Option<Arc<Ty>>],
     ) -> Vec<Option<Ty>> {
         let count = call.output.len();
         if self.depth >= MAX_DEPTH {
@@ -276,7 +291,7 @@ impl<'a> Engine<'a> {
         self.opsets.extend(opsets(&function.opset_import));
         let mut scope = Scope::new(None);
         for (formal, ty) in function.input.iter().zip(inputs) {
-            scope.define(formal, ty.clone(), None);
+            scope.define(formal, ty.as_deref().cloned(), None);
         }
         // Attribute references become the caller's values, else the function's defaults.
         let bound: Vec<NodeProto> = function
@@ -290,7 +305,7 @@ impl<'a> Engine<'a> {
         self.opsets = outer_opsets;
         self.depth -= 1;
         (0..count)
-            .map(|i| scope.ty(function.output.get(i)?))
+            .map(|i| scope.ty(function.output.get(i)?).map(Arc::unwrap_or_clone))
             .collect()
     }
 }
@@ -312,7 +327,7 @@ impl Subgraphs for Engine<'_> {
             let name = input.name.as_deref().unwrap_or("");
             if let Some(ty) = ty {
                 let declared = scope.ty(name);
-                scope.define(name, Some(merge(declared.as_ref(), ty)), None);
+                scope.define(name, Some(merge(declared.as_deref(), ty)), None);
             }
         }
         for node in &graph.node {
@@ -324,7 +339,9 @@ impl Subgraphs for Engine<'_> {
             .iter()
             .map(|output| {
                 let declared = output.r#type.as_ref().and_then(Ty::from_proto);
-                let inferred = scope.ty(output.name.as_deref().unwrap_or(""));
+                let inferred = scope
+                    .ty(output.name.as_deref().unwrap_or(""))
+                    .map(Arc::unwrap_or_clone);
                 match (declared, inferred) {
                     (Some(d), Some(t)) => Some(merge(Some(&d), &t)),
                     (d, t) => t.or(d),

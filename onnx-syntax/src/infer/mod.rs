@@ -24,7 +24,7 @@ mod node;
 mod ops;
 mod ty;
 
-use std::collections::HashMap;
+use crate::check::hash::HashMap;
 
 use onnx_runtime_types::{ModelProto, ValueInfoProto};
 
@@ -59,8 +59,9 @@ pub struct Mismatch {
 /// What inference found in a model's main graph.
 #[derive(Debug, Default)]
 pub struct Inference {
-    /// The inferred type of every value of the main graph that a node computes.
-    pub types: HashMap<String, Ty>,
+    /// What is known of every value of the main graph: its inputs and initializers as
+    /// declared, the values its nodes compute as inferred.
+    values: HashMap<String, graph::Value>,
     /// The nodes whose operands do not fit their operator.
     pub errors: Vec<ShapeError>,
     /// The declared types that differ from the inferred ones.
@@ -79,6 +80,32 @@ impl Inference {
         graph::infer_model(model)
     }
 
+    /// The type of the value `name` of the main graph, if anything is known of it: inferred for
+    /// what a node computes, as declared for inputs and initializers.
+    ///
+    /// ```
+    /// # let model = onnx_syntax::parse_model("<opset_import: [\"\" : 21]> g (int64[4] x) => (y) { y = Shape (x) }").unwrap();
+    /// let inferred = onnx_syntax::infer::Inference::of_model(&model);
+    /// assert_eq!(inferred.ty("y").and_then(|t| t.rank()), Some(1));
+    /// ```
+    pub fn ty(&self, name: &str) -> Option<&Ty> {
+        self.values.get(name)?.ty.as_deref()
+    }
+
+    /// Every value of the main graph whose type is known (inputs and initializers included),
+    /// with its type, in no particular order.
+    ///
+    /// ```
+    /// # let model = onnx_syntax::parse_model("<opset_import: [\"\" : 21]> g (int64[4] x) => (y) { y = Shape (x) }").unwrap();
+    /// let inferred = onnx_syntax::infer::Inference::of_model(&model);
+    /// assert_eq!(inferred.iter().count(), 2);
+    /// ```
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Ty)> {
+        self.values
+            .iter()
+            .filter_map(|(name, value)| Some((name.as_str(), value.ty.as_deref()?)))
+    }
+
     /// The inferred type of `name`, written as the text syntax writes types (`?` for an
     /// unknown dim).
     ///
@@ -88,7 +115,7 @@ impl Inference {
     /// assert_eq!(inferred.show("y").as_deref(), Some("int64[1]"));
     /// ```
     pub fn show(&self, name: &str) -> Option<String> {
-        Some(self.types.get(name)?.to_string())
+        Some(self.ty(name)?.to_string())
     }
 }
 
@@ -127,7 +154,7 @@ pub fn infer_shapes(mut model: ModelProto) -> Result<ModelProto, Vec<ShapeError>
     };
     for output in &mut graph.output {
         let name = output.name.as_deref().unwrap_or("");
-        if let Some(ty) = inferred.types.get(name) {
+        if let Some(ty) = inferred.ty(name) {
             let declared = output.r#type.as_ref().and_then(Ty::from_proto);
             output.r#type = Some(graph::merge(declared.as_ref(), ty).to_proto());
         }
@@ -145,7 +172,7 @@ pub fn infer_shapes(mut model: ModelProto) -> Result<ModelProto, Vec<ShapeError>
             if name.is_empty() || known.contains(name) {
                 continue;
             }
-            if let Some(ty) = inferred.types.get(name) {
+            if let Some(ty) = inferred.ty(name) {
                 known.insert(name.clone());
                 graph.value_info.push(ValueInfoProto {
                     name: Some(name.clone()),

@@ -1,6 +1,8 @@
 //! What one operator's rule sees of its node: the operand types, the attributes, and the
 //! values of small integer tensors, which shape computations carry from node to node.
 
+use std::sync::Arc;
+
 use onnx_runtime_types::{AttributeProto, GraphProto, NodeProto, TensorProto};
 
 use super::graph::Scope;
@@ -25,12 +27,13 @@ pub struct Node<'a, 's> {
     pub proto: &'a NodeProto,
     /// The opset version of the node's domain.
     pub opset: i64,
-    /// The types of the operands, in order (`None`: unknown or left out).
-    pub inputs: Vec<Option<Ty>>,
+    /// The types of the operands, in order (`None`: unknown or left out), shared with the
+    /// scope rather than copied.
+    pub inputs: Vec<Option<Arc<Ty>>>,
     /// The values of the operands that are small integer tensors, flattened.
-    pub data: Vec<Option<Vec<Dim>>>,
-    /// The inferred types of the results.
-    pub outputs: Vec<Option<Ty>>,
+    pub data: Vec<Option<Arc<Vec<Dim>>>>,
+    /// The inferred types of the results (an operand's, shared, where a result has its type).
+    pub outputs: Vec<Option<Arc<Ty>>>,
     /// The inferred values of the results.
     pub out_data: Vec<Option<Vec<Dim>>>,
     /// The scope the node is in, for its subgraphs.
@@ -72,7 +75,7 @@ pub fn conflict(input: usize, message: impl Into<String>) -> Conflict {
 impl<'a> Node<'a, '_> {
     /// The type of operand `i`.
     pub fn input(&self, i: usize) -> Option<&Ty> {
-        self.inputs.get(i)?.as_ref()
+        self.inputs.get(i)?.as_deref()
     }
 
     /// Whether operand `i` is given (not left out with `""`).
@@ -92,7 +95,7 @@ impl<'a> Node<'a, '_> {
 
     /// The value of operand `i` (a small integer tensor), flattened.
     pub fn data(&self, i: usize) -> Option<&[Dim]> {
-        self.data.get(i)?.as_deref()
+        self.data.get(i)?.as_deref().map(Vec::as_slice)
     }
 
     /// The value of operand `i` when every element is known.
@@ -137,7 +140,7 @@ impl<'a> Node<'a, '_> {
     pub fn set(&mut self, i: usize, mut ty: Ty) {
         ty.forget_negative_dims();
         if let Some(slot) = self.outputs.get_mut(i) {
-            *slot = Some(ty);
+            *slot = Some(Arc::new(ty));
         }
     }
 
@@ -157,8 +160,9 @@ impl<'a> Node<'a, '_> {
 
     /// Result `i` has operand `from`'s type.
     pub fn same_as_input(&mut self, i: usize, from: usize) {
-        if let Some(ty) = self.input(from).cloned() {
-            self.set(i, ty);
+        let ty = self.inputs.get(from).cloned().flatten();
+        if let (Some(ty), Some(slot)) = (ty, self.outputs.get_mut(i)) {
+            *slot = Some(ty);
         }
     }
 

@@ -14,7 +14,7 @@ pub fn empty(node: &mut Node) -> Rule {
 
 /// `SequenceConstruct`: a sequence of the type every operand fits.
 pub fn construct(node: &mut Node) -> Rule {
-    let mut types = node.inputs.iter();
+    let mut types = node.inputs.iter().map(Option::as_deref);
     let Some(Some(first)) = types.next() else {
         return Ok(());
     };
