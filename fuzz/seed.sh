@@ -18,7 +18,7 @@ selector() {
         *) return 1 ;;
     esac
 }
-for target in parse check roundtrip print; do
+for target in parse check roundtrip print infer; do
     mkdir -p "corpus/$target"
 done
 find "$corpus" -name '*.onnxtxt' -size -16k | while read -r file; do
@@ -30,6 +30,10 @@ done
 find "$corpus" -name '*.pb' -size -16k | while read -r file; do
     { selector "$file"; cat "$file"; } > "corpus/print/$(basename "$file")"
 done
-for target in parse check roundtrip print; do
+# infer reads an even selector as protobuf: the models' bytes.
+find "$corpus" -name '*.model.pb' -size -16k | while read -r file; do
+    { printf '\x00'; cat "$file"; } > "corpus/infer/$(basename "$file")"
+done
+for target in parse check roundtrip print infer; do
     echo "$target: $(ls "corpus/$target" | wc -l) seeds"
 done

@@ -32,3 +32,43 @@ fn valid_text_and_bad_bytes_pass_every_target() {
     );
     harness::every_target(b"\0g (x) => (y) { y = \xff(x) }");
 }
+
+/// The `infer` target on the corpus models' bytes with random bytes changed, on stable (the
+/// fuzzer needs nightly): a short, deterministic stand-in for a fuzzing run.
+#[test]
+fn mutated_corpus_models_pass_the_infer_target() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/backend");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.to_string_lossy().ends_with(".model.pb"))
+        .collect();
+    paths.sort();
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut decoded = 0;
+    for path in &paths {
+        let model = std::fs::read(path).unwrap();
+        for _ in 0..4 {
+            let mut data = vec![0];
+            data.extend_from_slice(&model);
+            for _ in 0..1 + next() % 2 {
+                let at = 1 + (next() as usize) % (data.len() - 1).max(1);
+                if at < data.len() {
+                    data[at] = next() as u8;
+                }
+            }
+            decoded += usize::from(
+                <onnx_text::ModelProto as onnx_text::prost::Message>::decode(&data[1..]).is_ok(),
+            );
+            let outcome = std::panic::catch_unwind(|| harness::infer_target(&data));
+            assert!(outcome.is_ok(), "{} mutated fails", path.display());
+        }
+    }
+    assert!(decoded > 1000, "only {decoded} mutants decode");
+}

@@ -232,6 +232,35 @@ pub fn print_target(data: &[u8]) {
     }
 }
 
+/// Target `infer`: shape inference on any model, protobuf bytes or (selector odd) text, gives
+/// types and errors without panicking, and never a negative dim; `infer_shapes` agrees with it.
+pub fn infer_target(data: &[u8]) {
+    let Some((&selector, bytes)) = data.split_first() else {
+        return;
+    };
+    let model = if selector % 2 == 0 {
+        ModelProto::decode(bytes).ok()
+    } else {
+        std::str::from_utf8(bytes)
+            .ok()
+            .and_then(|text| onnx_text::parse_model(text).ok())
+    };
+    let Some(model) = model else {
+        return;
+    };
+    let inferred = onnx_text::Inference::of_model(&model);
+    for (name, ty) in inferred.iter() {
+        if let Some(dims) = ty.dims() {
+            assert!(
+                dims.iter().all(|d| d.known().is_none_or(|n| n >= 0)),
+                "`{name}` has a negative dim: {ty}"
+            );
+        }
+    }
+    let clean = inferred.errors.is_empty() && inferred.mismatches.is_empty();
+    assert_eq!(onnx_text::infer_shapes(model).is_ok(), clean);
+}
+
 /// `parsed`, which the parser made of `text`, prints (losslessly) to text that parses back to
 /// the same bytes.
 fn assert_round_trip(entry: Entry, text: &str, parsed: &Parsed) {
@@ -262,5 +291,6 @@ pub fn every_target(data: &[u8]) {
         check_target(&data);
         roundtrip_target(&data);
         print_target(&data);
+        infer_target(&data);
     }
 }
