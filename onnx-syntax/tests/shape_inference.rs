@@ -135,6 +135,8 @@ fn inferred_types_agree_with_onnx_and_no_model_onnx_accepts_has_shape_errors() {
     let mut errors = Vec::new();
     let mut lines = GOLDENS.lines().filter(|l| !l.starts_with('#')).peekable();
     let mut models = 0;
+    // SHAPE_INFERENCE_SHOW=Op lists the values of operator Op that we know less of than onnx.
+    let show = std::env::var("SHAPE_INFERENCE_SHOW").ok();
     while let Some(line) = lines.next() {
         let fields: Vec<&str> = line.split('\t').collect();
         assert_eq!(fields[0], "model", "{line}");
@@ -192,7 +194,16 @@ fn inferred_types_agree_with_onnx_and_no_model_onnx_accepts_has_shape_errors() {
             match ours.as_ref().map(|ours| compare(ours, &theirs)) {
                 None => tally.missing += 1,
                 Some(Verdict::Agrees) => tally.agrees += 1,
-                Some(Verdict::KnowsLess) => tally.knows_less += 1,
+                Some(Verdict::KnowsLess) => {
+                    tally.knows_less += 1;
+                    if show.as_deref() == Some(producer(&name).as_str()) {
+                        println!(
+                            "knows less: {} {name}: ours {} onnx {spelled}",
+                            fields[1],
+                            ours.as_ref().unwrap()
+                        );
+                    }
+                }
                 Some(Verdict::Disagrees) => {
                     tally.disagrees += 1;
                     disagreements.push(format!(

@@ -98,6 +98,25 @@ impl<'a> Node<'a, '_> {
         self.data.get(i)?.as_deref().map(Vec::as_slice)
     }
 
+    /// The value of operand `i`, or, for an integer scalar or vector of known length whose
+    /// value is not known, that many unknown elements: shape computations stay partly known
+    /// (`Concat` of a known and an unknown part).
+    pub fn values(&self, i: usize) -> Option<Vec<Dim>> {
+        if let Some(data) = self.data(i) {
+            return Some(data.to_vec());
+        }
+        let ty = self.input(i)?;
+        if !matches!(ty.elem()?, dtype::INT64 | dtype::INT32) {
+            return None;
+        }
+        let len = match ty.dims()? {
+            [] => 1,
+            [n] => usize::try_from(n.known()?).ok()?,
+            _ => return None,
+        };
+        (len <= MAX_DATA).then(|| vec![Dim::Unknown; len])
+    }
+
     /// The value of operand `i` when every element is known.
     pub fn ints(&self, i: usize) -> Option<Vec<i64>> {
         self.data(i)?.iter().map(Dim::known).collect()

@@ -155,11 +155,11 @@ pub fn prelu(node: &mut Node) -> Rule {
 /// Elementwise arithmetic on propagated integer values (shape computations).
 fn arithmetic_data(node: &mut Node) {
     let op = node.proto.op_type.as_deref().unwrap_or("");
-    let operands: Vec<&[Dim]> = match (0..node.inputs.len())
-        .map(|i| node.data(i))
+    let operands: Vec<Vec<Dim>> = match (0..node.inputs.len())
+        .map(|i| node.values(i))
         .collect::<Option<Vec<_>>>()
     {
-        Some(v) if !v.is_empty() => v,
+        Some(v) if !v.is_empty() && v.iter().any(|v| v.iter().any(|d| d.known().is_some())) => v,
         _ => return,
     };
     let len = operands.iter().map(|v| v.len()).max().unwrap_or(0);
@@ -169,7 +169,7 @@ fn arithmetic_data(node: &mut Node) {
     let at = |v: &[Dim], i: usize| v[if v.len() == 1 { 0 } else { i }].clone();
     let mut out = Vec::with_capacity(len);
     for i in 0..len {
-        let mut acc = at(operands[0], i);
+        let mut acc = at(&operands[0], i);
         for v in &operands[1..] {
             let b = at(v, i);
             acc = match (acc.known(), b.known()) {

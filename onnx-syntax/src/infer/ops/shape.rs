@@ -98,7 +98,7 @@ pub fn reshape(node: &mut Node) -> Rule {
         node.int_list("shape")
             .map(|v| v.into_iter().map(Dim::Known).collect())
     } else {
-        node.data(1).map(dims_of)
+        node.values(1).as_deref().map(dims_of)
     };
     let Some(target) = target else {
         let shape = node.dims(1).and_then(|d| unknown_dims(d.first()?));
@@ -304,7 +304,7 @@ pub fn concat(node: &mut Node) -> Rule {
     }
     node.set_tensor(0, elem, Some(out));
     let values: Option<Vec<Dim>> = (0..node.inputs.len())
-        .map(|i| node.data(i).map(<[Dim]>::to_vec))
+        .map(|i| node.values(i))
         .collect::<Option<Vec<_>>>()
         .map(|parts| parts.concat());
     if let Some(values) = values.filter(|_| rank == 1) {
@@ -405,10 +405,7 @@ pub fn unsqueeze(node: &mut Node) -> Rule {
 /// `Expand`: the operand broadcast with the shape its second operand gives.
 pub fn expand(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let (Some(dims), Some(target)) = (
-        node.dims(0).map(<[Dim]>::to_vec),
-        node.data(1).map(<[Dim]>::to_vec),
-    ) else {
+    let (Some(dims), Some(target)) = (node.dims(0).map(<[Dim]>::to_vec), node.values(1)) else {
         let rank = node.dims(1).and_then(|d| unknown_dims(d.first()?));
         let shape = match (rank, node.dims(0)) {
             (Some(r), Some(d)) => Some(vec![Dim::Unknown; r.len().max(d.len())]),
@@ -429,7 +426,7 @@ pub fn tile(node: &mut Node) -> Rule {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
-    let Some(repeats) = node.data(1).map(<[Dim]>::to_vec) else {
+    let Some(repeats) = node.values(1) else {
         node.set_tensor(0, elem, Some(vec![Dim::Unknown; dims.len()]));
         return Ok(());
     };
@@ -478,7 +475,7 @@ pub fn gather(node: &mut Node) -> Rule {
     out.extend(data[axis + 1..].iter().cloned());
     node.set_tensor(0, elem, Some(out));
     if data.len() == 1
-        && let (Some(values), Some(picks)) = (node.data(0).map(<[Dim]>::to_vec), node.ints(1))
+        && let (Some(values), Some(picks)) = (node.values(0), node.ints(1))
     {
         let n = values.len() as i64;
         let picked: Option<Vec<Dim>> = picks
@@ -601,7 +598,7 @@ pub fn slice(node: &mut Node) -> Rule {
     node.set_tensor(0, elem, Some(out));
     if dims.len() == 1
         && steps.len() == 1
-        && let Some(values) = node.data(0).map(<[Dim]>::to_vec)
+        && let Some(values) = node.values(0)
     {
         let n = values.len() as i64;
         let (s, e, t) = (starts[0], ends[0], steps[0]);
@@ -769,8 +766,8 @@ pub fn pad(node: &mut Node) -> Rule {
 pub fn constant_of_shape(node: &mut Node) -> Rule {
     let value = node.tensor("value");
     let elem = value.and_then(|t| t.data_type).unwrap_or(dtype::FLOAT);
-    let shape = match node.data(0) {
-        Some(values) => Some(values.to_vec()),
+    let shape = match node.values(0) {
+        Some(values) => Some(values),
         None => node.dims(0).and_then(|d| unknown_dims(d.first()?)),
     };
     if let Some(dims) = &shape
@@ -905,7 +902,7 @@ pub fn resize(node: &mut Node) -> Rule {
         3
     };
     if node.has_input(sizes_at)
-        && let Some(sizes) = node.data(sizes_at).map(<[Dim]>::to_vec)
+        && let Some(sizes) = node.values(sizes_at)
         && node.attr("axes").is_none()
         && sizes.len() == dims.len()
     {
