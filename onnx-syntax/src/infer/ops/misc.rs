@@ -188,3 +188,38 @@ pub fn string_normalizer(node: &mut Node) -> Rule {
     node.set(0, Ty::tensor(dtype::STRING, shape));
     Ok(())
 }
+
+/// `Adagrad`, `Momentum`, `Adam` (ai.onnx.preview.training): after the rate and the step
+/// count come `n` tensors, their `n` gradients, then one or two `n`-long groups of state
+/// (`Adagrad`'s accumulated squares; `Momentum`'s velocities; `Adam`'s two moments). The
+/// results are the new tensors, then the new state groups, each of its input's type.
+pub fn optimizer(node: &mut Node) -> Rule {
+    let groups = match node.proto.op_type.as_deref() {
+        Some("Adam") => 4,
+        _ => 3,
+    };
+    let n = node.inputs.len().saturating_sub(2) / groups;
+    for out in 0..node.outputs.len() {
+        let (group, j) = (out / n.max(1), out % n.max(1));
+        // The gradients (group 1 of the inputs) have no result of their own.
+        let input_group = if group == 0 { 0 } else { group + 1 };
+        node.same_as_input(out, 2 + input_group * n + j);
+    }
+    Ok(())
+}
+
+/// `LabelEncoder` (ai.onnx.ml): the operand's shape; the element type of the values it maps to.
+pub fn label_encoder(node: &mut Node) -> Rule {
+    let elem = if node.attr("values_strings").is_some() {
+        Some(dtype::STRING)
+    } else if node.attr("values_int64s").is_some() {
+        Some(dtype::INT64)
+    } else if node.attr("values_floats").is_some() {
+        Some(dtype::FLOAT)
+    } else {
+        node.tensor("values_tensor").and_then(|t| t.data_type)
+    };
+    let shape = node.dims(0).map(<[Dim]>::to_vec);
+    node.set_tensor(0, elem, shape);
+    Ok(())
+}

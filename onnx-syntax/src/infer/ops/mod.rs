@@ -13,12 +13,19 @@ use super::node::{Node, Rule};
 
 /// The rule of operator `op` of the standard domain `domain` (`""` for the default one).
 pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
-    if !domain.is_empty() {
-        return None;
+    match (domain, op) {
+        ("", _) => {}
+        ("ai.onnx.preview.training", "Adagrad" | "Momentum" | "Adam") => {
+            return Some(misc::optimizer);
+        }
+        ("ai.onnx.ml", "Binarizer") => return Some(elementwise::same),
+        ("ai.onnx.ml", "LabelEncoder") => return Some(misc::label_encoder),
+        _ => return None,
     }
     use elementwise as e;
     Some(match op {
         "Abs"
+        | "RotaryEmbedding"
         | "Acos"
         | "Acosh"
         | "Asin"
@@ -81,7 +88,7 @@ pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
         "Cast" => e::cast,
         "CastLike" => e::cast_like,
         "Add" | "Sub" | "Mul" | "Div" | "Pow" | "Mod" | "BitShift" | "BitwiseAnd" | "BitwiseOr"
-        | "BitwiseXor" => e::binary,
+        | "BitwiseXor" | "StringConcat" => e::binary,
         "Equal" | "Less" | "Greater" | "LessOrEqual" | "GreaterOrEqual" | "And" | "Or" | "Xor" => {
             e::compare
         }
@@ -133,6 +140,8 @@ pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
         "QuantizeLinear" => nn::quantize,
         "DequantizeLinear" => nn::dequantize,
         "DynamicQuantizeLinear" => nn::dynamic_quantize,
+        "Attention" => nn::attention,
+        "RNN" | "GRU" | "LSTM" => nn::recurrent,
         "If" => control::if_,
         "Loop" => control::loop_,
         "Scan" => control::scan,

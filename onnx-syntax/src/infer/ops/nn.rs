@@ -565,3 +565,114 @@ pub fn dynamic_quantize(node: &mut Node) -> Rule {
     node.set_tensor(2, Some(dtype::UINT8), Some(Vec::new()));
     Ok(())
 }
+
+/// `Attention` (opset 23): `Y` has the query's batch, heads and sequence and the value's head
+/// size; the present key and value add the new sequence to the past one; the `QK` product is
+/// `[batch, query heads, query sequence, total sequence]`. Queries, keys and values are 4-D
+/// (`[batch, heads, sequence, head size]`) or 3-D (`[batch, sequence, heads x head size]`,
+/// with `q_num_heads` and `kv_num_heads`).
+pub fn attention(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let (Some(q), Some(k), Some(v)) = (
+        node.dims(0).map(<[Dim]>::to_vec),
+        node.dims(1).map(<[Dim]>::to_vec),
+        node.dims(2).map(<[Dim]>::to_vec),
+    ) else {
+        return Ok(());
+    };
+    let per_head = |hidden: &Dim, heads: i64| match hidden.known() {
+        Some(h) if heads > 0 && h % heads == 0 => Dim::Known(h / heads),
+        _ => Dim::Unknown,
+    };
+    let q_heads_attr = node.int("q_num_heads", 0);
+    let kv_heads_attr = node.int("kv_num_heads", 0);
+    // [batch, heads, sequence, head size] of the query, key and value.
+    let as4 = |d: &[Dim], heads: i64| -> Option<[Dim; 4]> {
+        match d {
+            [b, h, s, e] => Some([b.clone(), h.clone(), s.clone(), e.clone()]),
+            [b, s, hidden] if heads > 0 => Some([
+                b.clone(),
+                Dim::Known(heads),
+                s.clone(),
+                per_head(hidden, heads),
+            ]),
+            _ => None,
+        }
+    };
+    let (Some(q4), Some(k4), Some(v4)) = (
+        as4(&q, q_heads_attr),
+        as4(&k, kv_heads_attr),
+        as4(&v, kv_heads_attr),
+    ) else {
+        return Ok(());
+    };
+    let y = if q.len() == 4 {
+        vec![q4[0].clone(), q4[1].clone(), q4[2].clone(), v4[3].clone()]
+    } else {
+        let hidden = match (q4[1].known(), v4[3].known()) {
+            (Some(h), Some(e)) => h.checked_mul(e).map_or(Dim::Unknown, Dim::Known),
+            _ => Dim::Unknown,
+        };
+        vec![q4[0].clone(), q4[2].clone(), hidden]
+    };
+    node.set_tensor(0, elem, Some(y));
+    let past = node.dims(4).filter(|d| d.len() == 4).map(|d| d[2].clone());
+    let total = match past {
+        Some(p) => match (p.known(), k4[2].known()) {
+            (Some(a), Some(b)) => a.checked_add(b).map_or(Dim::Unknown, Dim::Known),
+            _ => Dim::Unknown,
+        },
+        None => k4[2].clone(),
+    };
+    let present = |head: &Dim| vec![k4[0].clone(), k4[1].clone(), total.clone(), head.clone()];
+    if node.outputs.len() > 1 {
+        node.set_tensor(1, node.elem(1), Some(present(&k4[3])));
+    }
+    if node.outputs.len() > 2 {
+        node.set_tensor(2, node.elem(2), Some(present(&v4[3])));
+    }
+    if node.outputs.len() > 3 {
+        let qk = vec![q4[0].clone(), q4[1].clone(), q4[2].clone(), total.clone()];
+        node.set_tensor(3, elem, Some(qk));
+    }
+    Ok(())
+}
+
+/// `RNN`, `GRU`, `LSTM`: `Y` is `[sequence, directions, batch, hidden]` (`layout` 0) or
+/// `[batch, sequence, directions, hidden]`; the last states drop the sequence.
+pub fn recurrent(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let Some(x) = node.dims(0).filter(|d| d.len() == 3).map(<[Dim]>::to_vec) else {
+        return Ok(());
+    };
+    let layout = node.int("layout", 0);
+    let (seq, batch) = if layout == 0 {
+        (&x[0], &x[1])
+    } else {
+        (&x[1], &x[0])
+    };
+    let directions = match node.string("direction") {
+        Some(b"bidirectional") => 2,
+        _ => 1,
+    };
+    let hidden = node
+        .attr("hidden_size")
+        .and_then(|a| a.i)
+        .map_or(Dim::Unknown, Dim::Known);
+    let dirs = Dim::Known(directions);
+    let y = if layout == 0 {
+        vec![seq.clone(), dirs.clone(), batch.clone(), hidden.clone()]
+    } else {
+        vec![batch.clone(), seq.clone(), dirs.clone(), hidden.clone()]
+    };
+    let state = if layout == 0 {
+        vec![dirs, batch.clone(), hidden]
+    } else {
+        vec![batch.clone(), dirs, hidden]
+    };
+    node.set_tensor(0, elem, Some(y));
+    for i in 1..node.outputs.len() {
+        node.set_tensor(i, elem, Some(state.clone()));
+    }
+    Ok(())
+}
