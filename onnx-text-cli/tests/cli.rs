@@ -93,11 +93,163 @@ fn the_messy_text_is_the_golden_model() {
 }
 
 #[test]
-fn check_passes_a_valid_model_silently() {
+fn check_says_one_line_on_success_unless_quiet() {
     let dir = temp_dir("check-ok");
     std::fs::write(dir.join("model.onnxtxt"), golden_file(CASE)).unwrap();
+    std::fs::write(dir.join("model.onnx"), corpus(CASE, "source.pb")).unwrap();
+    let r = run(&dir, &["check", "model.onnxtxt", "model.onnx"], b"");
+    assert_eq!(
+        (r.code, r.stderr.as_str(), r.stdout.len()),
+        (0, "2 files checked, no problems\n", 0)
+    );
     let r = run(&dir, &["check", "model.onnxtxt"], b"");
-    assert_eq!((r.code, r.stderr.as_str(), r.stdout.len()), (0, "", 0));
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (0, "1 file checked, no problems\n")
+    );
+    for quiet in ["--quiet", "-q"] {
+        let r = run(&dir, &["check", quiet, "model.onnxtxt", "model.onnx"], b"");
+        assert_eq!((r.code, r.stderr.as_str(), r.stdout.len()), (0, "", 0));
+    }
+}
+
+#[test]
+fn check_decodes_binary_models_by_name_or_by_content() {
+    let dir = temp_dir("check-binary");
+    let bytes = corpus(CASE, "source.pb");
+    // By the extension, and by the content on standard input and under an unknown extension.
+    std::fs::write(dir.join("model.onnx"), &bytes).unwrap();
+    std::fs::write(dir.join("model.bin"), &bytes).unwrap();
+    for (args, stdin) in [
+        (&["check", "model.onnx"][..], &[][..]),
+        (&["check", "model.bin"], &[]),
+        (&["check", "-"], bytes.as_slice()),
+    ] {
+        let r = run(&dir, args, stdin);
+        assert_eq!(
+            (r.code, r.stderr.as_str()),
+            (0, "1 file checked, no problems\n"),
+            "{args:?}"
+        );
+    }
+    // Bytes that do not decode are named as such.
+    std::fs::write(dir.join("junk.onnx"), b"\x0a\x05ab").unwrap();
+    let r = run(&dir, &["check", "junk.onnx"], b"");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .starts_with("error: `junk.onnx` is not a valid ONNX model"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_malformed_binary_model_gets_every_problem_at_its_place_in_the_printed_text() {
+    let dir = temp_dir("check-binary-malformed");
+    // Parses, so `convert` (without --check) writes it; three checks fail.
+    let bad = "<ir_version: 10, opset_import: [\"\" : 21]>\ng (float x) => (float y) {\n  t = Abs(q)\n  t = Neg(x)\n  y = Relu(t, x)\n}\n";
+    std::fs::write(dir.join("bad.onnxtxt"), bad).unwrap();
+    let r = run(&dir, &["convert", "bad.onnxtxt"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let printed = run(&dir, &["print", "bad.onnx"], b"").stdout_text();
+    let r = run(&dir, &["check", "bad.onnx"], b"");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.is_empty());
+    // Each problem points at its line and column in the text `print` shows.
+    let line_of = |needle: &str| {
+        let index = printed.lines().position(|l| l.contains(needle));
+        index.unwrap_or_else(|| panic!("no `{needle}` in:\n{printed}")) + 1
+    };
+    let column_of = |line: usize, needle: &str| {
+        printed.lines().nth(line - 1).unwrap().find(needle).unwrap() + 1
+    };
+    let abs = line_of("Abs");
+    let neg = line_of("Neg");
+    let relu = line_of("Relu");
+    for (message, at) in [
+        (
+            "error: value `q` is used but never defined".to_owned(),
+            format!("bad.onnx:{abs}:{}", column_of(abs, "q)")),
+        ),
+        (
+            format!("error: `t` is already defined at line {abs}"),
+            format!("bad.onnx:{neg}:{}", column_of(neg, "t ")),
+        ),
+        (
+            "error: `Relu` takes 1 input".to_owned(),
+            format!("bad.onnx:{relu}:"),
+        ),
+    ] {
+        let expected = format!("{message}\n --> {at}");
+        assert!(
+            r.stderr.contains(&expected),
+            "{expected}\nnot in:\n{}",
+            r.stderr
+        );
+    }
+    assert!(
+        r.stderr.contains(
+            "note: `bad.onnx` is binary: the positions are in its text, as `onnx-text print bad.onnx` shows it"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.ends_with("error: 3 problems in 1 file\n"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// Every binary message of the corpus (`<case>.source.pb`, what the reference printer printed)
+/// checks clean in one run of `check` per kind, as its text does (`check_corpus.rs` in
+/// onnx-syntax checks the texts).
+#[test]
+fn every_corpus_binary_checks_clean() {
+    let mut by_kind: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
+    for dir in std::fs::read_dir(CORPUS).unwrap() {
+        let dir = dir.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let path = file.unwrap().path();
+            let name = path.file_name().unwrap().to_str().unwrap();
+            let Some(stem) = name.strip_suffix(".source.pb") else {
+                continue;
+            };
+            let kind = stem.rsplit('.').next().unwrap();
+            by_kind
+                .entry(kind)
+                .or_default()
+                .push(path.to_str().unwrap().to_owned());
+        }
+    }
+    let dir = temp_dir("corpus-binaries");
+    let mut checked = 0;
+    for (kind, files) in &by_kind {
+        let mut args = vec!["check", "--kind", kind];
+        args.extend(files.iter().map(String::as_str));
+        let r = run(&dir, &args, b"");
+        let summary = format!(
+            "{} file{} checked, no problems\n",
+            files.len(),
+            if files.len() == 1 { "" } else { "s" }
+        );
+        assert_eq!(
+            (r.code, r.stderr.as_str()),
+            (0, summary.as_str()),
+            "--kind {kind}"
+        );
+        checked += files.len();
+    }
+    // All of the corpus's binaries: models, graphs, functions and nodes.
+    assert_eq!(
+        by_kind.keys().copied().collect::<Vec<_>>(),
+        ["function", "graph", "model", "node"]
+    );
+    assert!(checked > 2000, "only {checked} corpus binaries");
 }
 
 #[test]
