@@ -38,7 +38,9 @@ fn ui() {
     } else {
         say(&format!(
             "ui: any-compiler mode: {current} is not the pinned {pinned}; each fail case must fail \
-             with its .stderr's errors (message and line:column), rustc's rendering is not compared"
+             with its .stderr's errors (message and line:column), rustc's rendering is not compared; \
+             trybuild marks the fail cases `wip` as it writes their output to {}",
+            scratch_dir().display()
         ));
         any_compiler_mode();
     }
@@ -55,7 +57,7 @@ fn say(line: &str) {
 /// compared with the pinned `.stderr` by its errors alone. The pinned files are never written.
 fn any_compiler_mode() {
     let fail_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("ui-tests/fail");
-    let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ui-any-compiler");
+    let scratch = scratch_dir();
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).unwrap();
     let mut cases: Vec<PathBuf> = std::fs::read_dir(&fail_dir)
@@ -115,6 +117,11 @@ fn any_compiler_mode() {
         "ui: any-compiler mode: {} fail cases gave their errors, pass cases compiled and ran",
         cases.len()
     ));
+}
+
+/// Where the any-compiler mode copies the fail cases and trybuild writes what they give.
+fn scratch_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("ui-any-compiler")
 }
 
 /// One error of a rendered diagnostic output: its header (`error[E0277]: message`, the code
