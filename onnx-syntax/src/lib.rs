@@ -4,7 +4,7 @@
 //! The pipeline is one module per stage: [`lex`] (text to tokens), [`parse`] (tokens to the
 //! [`syntax`] tree, with a span on every node), [`check`] (semantic checks over the tree) and
 //! [`lower`] (tree to protobuf). Beside it:
-//! - [`print`]: protobuf back to text, in the reference printer's layout;
+//! - [`print`](mod@print): protobuf back to text, in the reference printer's layout;
 //! - [`dtype`]: tensor element types, their names and numbers;
 //! - [`hole`]: the places where the macros put Rust values;
 //! - the private `error` and `span`, whose types are re-exported here ([`ParseError`], [`Span`],
