@@ -69,6 +69,10 @@ const MESSY: &str = r#"<ir_version:7,opset_import:["":13],producer_name:"backend
 test_gemm_default_scalar_bias(float[2,3] a,float[3,4] b,float c)=>(float[2,4] y){y=Gemm(a,b,c)}
 "#;
 
+/// A model that parses but fails three checks: `q` is undefined (3:11), `t` is defined twice
+/// (4:3), and Relu takes one input, not two (5:15).
+const THREE_PROBLEMS: &str = "<ir_version: 10, opset_import: [\"\" : 21]>\ng (float x) => (float y) {\n  t = Abs(q)\n  t = Neg(x)\n  y = Relu(t, x)\n}\n";
+
 fn files_in(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
@@ -147,9 +151,8 @@ fn check_decodes_binary_models_by_name_or_by_content() {
 #[test]
 fn a_malformed_binary_model_gets_every_problem_at_its_place_in_the_printed_text() {
     let dir = temp_dir("check-binary-malformed");
-    // Parses, so `convert` (without --check) writes it; three checks fail.
-    let bad = "<ir_version: 10, opset_import: [\"\" : 21]>\ng (float x) => (float y) {\n  t = Abs(q)\n  t = Neg(x)\n  y = Relu(t, x)\n}\n";
-    std::fs::write(dir.join("bad.onnxtxt"), bad).unwrap();
+    // Parses, so `convert` (without --check) writes it.
+    std::fs::write(dir.join("bad.onnxtxt"), THREE_PROBLEMS).unwrap();
     let r = run(&dir, &["convert", "bad.onnxtxt"], b"");
     assert_eq!(r.code, 0, "{}", r.stderr);
     let printed = run(&dir, &["print", "bad.onnx"], b"").stdout_text();
@@ -299,8 +302,7 @@ fn check_reports_a_syntax_error_with_file_line_column_and_snippet() {
 #[test]
 fn check_reports_every_semantic_problem_of_every_file() {
     let dir = temp_dir("check-semantic");
-    let bad = "<ir_version: 10, opset_import: [\"\" : 21]>\ng (float x) => (float y) {\n  t = Abs(q)\n  t = Neg(x)\n  y = Relu(t)\n}\n";
-    std::fs::write(dir.join("bad.onnxtxt"), bad).unwrap();
+    std::fs::write(dir.join("bad.onnxtxt"), THREE_PROBLEMS).unwrap();
     std::fs::write(dir.join("good.onnxtxt"), golden_file(CASE)).unwrap();
     let r = run(&dir, &["check", "bad.onnxtxt", "good.onnxtxt"], b"");
     assert_eq!(r.code, 1);
@@ -311,9 +313,10 @@ fn check_reports_every_semantic_problem_of_every_file() {
         r.stderr
     );
     assert!(r.stderr.contains(" --> bad.onnxtxt:4:3"), "{}", r.stderr);
+    assert!(r.stderr.contains(" --> bad.onnxtxt:5:15"), "{}", r.stderr);
     assert!(!r.stderr.contains("good.onnxtxt"), "{}", r.stderr);
     assert!(
-        r.stderr.contains("error: 2 problems in 1 file"),
+        r.stderr.contains("error: 3 problems in 1 file"),
         "{}",
         r.stderr
     );
