@@ -4,7 +4,7 @@
 The facts file lists, one per line, every fact about onnx-ml.proto that our
 hand-written proto/onnx.proto must reproduce. The Rust test
 onnx-runtime-types/tests/schema_facts.rs derives the same lines from the
-descriptor set that build.rs compiles, and compares.
+committed descriptor set (FILE_DESCRIPTOR_SET, compiled by protox), and compares.
 
 Usage: pip install -r scripts/requirements.txt && python3 scripts/dump_proto_facts.py
 """

@@ -291,7 +291,7 @@ pub fn settings(input: TokenStream) -> Result<(Settings, TokenStream), syn::Erro
                         other => {
                             return Err(syn::Error::new(
                                 other.span(),
-                                "expected a check name, such as `ssa`",
+                                "expected a check name, such as `duplicate_definition`",
                             ));
                         }
                     }

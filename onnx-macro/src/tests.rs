@@ -101,7 +101,7 @@ fn spans_cover_the_tokens_of_a_range() {
 #[test]
 fn settings_are_split_off() {
     let (settings, body) = settings(tokens(
-        "#![allow(undefined_value, ssa)] #![unchecked] y = Relu(x)",
+        "#![allow(undefined_value, duplicate_definition)] #![unchecked] y = Relu(x)",
     ))
     .unwrap();
     assert!(settings.unchecked);
@@ -111,7 +111,7 @@ fn settings_are_split_off() {
             .iter()
             .map(|(n, _)| n.as_str())
             .collect::<Vec<_>>(),
-        ["undefined_value", "ssa"]
+        ["undefined_value", "duplicate_definition"]
     );
     assert_eq!(body.to_string(), "y = Relu (x)");
 }
@@ -436,7 +436,7 @@ mod random_trees {
         "infinity",
         "unchecked",
         "allow",
-        "ssa",
+        "duplicate_definition",
         "undefined_value",
         "ints",
         "tensor",

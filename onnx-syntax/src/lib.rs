@@ -2,7 +2,16 @@
 //! lowered to the ONNX protobuf types, byte for byte as onnx 1.23.2's parser does.
 //!
 //! The pipeline is one module per stage: [`lex`] (text to tokens), [`parse`] (tokens to the
-//! [`syntax`] tree), and [`lower`] (tree to protobuf). Most users want the `parse_*` functions.
+//! [`syntax`] tree, with a span on every node), [`check`] (semantic checks over the tree) and
+//! [`lower`] (tree to protobuf). Beside it:
+//! - [`print`](mod@print): protobuf back to text, in the reference printer's layout;
+//! - [`dtype`]: tensor element types, their names and numbers;
+//! - [`hole`]: the places where the macros put Rust values;
+//! - the private `error` and `span`, whose types are re-exported here ([`ParseError`], [`Span`],
+//!   [`LineColumn`]), and `render`, which draws the rustc-style snippets of errors and
+//!   diagnostics.
+//!
+//! Most users want the `parse_*` functions.
 //!
 //! ```
 //! let model = onnx_syntax::parse_model(r#"

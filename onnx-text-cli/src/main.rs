@@ -36,7 +36,8 @@ enum Command {
     /// The layout is the reference printer's (onnx.printer.to_text); the model is unchanged.
     /// Files with `#` comments are left alone, because formatting would drop the comments.
     Fmt(FmtArgs),
-    /// Parse text files and run every check, reporting each problem with file:line:column.
+    /// Parse text files, or decode binary ones, and run every check, reporting each problem
+    /// with file:line:column.
     Check(CheckArgs),
     /// Convert between text (.onnxtxt) and binary (.onnx), in either direction.
     Convert(ConvertArgs),
@@ -78,12 +79,16 @@ struct FmtArgs {
 
 #[derive(Args, Debug)]
 struct CheckArgs {
-    /// The text files to check; `-` reads standard input.
+    /// The files to check, text or binary; `-` reads standard input. A binary model is checked
+    /// as the text `onnx-text print` shows, which the positions of its problems refer to.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// What the files hold.
     #[arg(long, value_enum, default_value_t)]
     kind: Kind,
+    /// Say nothing when every file is clean (by default one line says how many were checked).
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 #[derive(Args, Debug)]
@@ -157,9 +162,14 @@ fn report_io(err: &IoError) -> Outcome {
 fn read_text(place: &Place, progress: &Progress) -> Result<String, Outcome> {
     let bytes = io::read(place, progress).map_err(|e| report_io(&e))?;
     let name = place.display("<stdin>");
-    utf8_text(&bytes, &name, "is it a binary model? Try `onnx-text print`")?;
+    into_text(bytes, &name, "is it a binary model? Try `onnx-text print`")
+}
+
+/// `data` as a `String`, without copying it, or the report of [`utf8_text`].
+fn into_text(data: Vec<u8>, name: &str, hint: &str) -> Result<String, Outcome> {
+    utf8_text(&data, name, hint)?;
     // Valid, as just checked; `from_utf8` takes the bytes without copying them.
-    String::from_utf8(bytes).map_err(|_| Outcome::Failed)
+    String::from_utf8(data).map_err(|_| Outcome::Failed)
 }
 
 /// `data` as text, or a report naming the line and column of the first byte that is not UTF-8,
@@ -278,15 +288,15 @@ fn check(args: &CheckArgs, show_progress: bool) -> Outcome {
         let place = Place::new(file);
         let name = place.display("<stdin>");
         let progress = Progress::new(show_progress, place.size());
-        let text = match read_text(&place, &progress) {
-            Ok(text) => text,
+        let checked = match text_to_check(file, &place, args.kind, &name, &progress) {
+            Ok(checked) => checked,
             Err(o) => {
                 outcome = outcome.max(o);
                 continue;
             }
         };
         progress.stage(&format!("checking {name}"), None);
-        let result = args.kind.check(&text);
+        let result = args.kind.check(&checked.text);
         drop(progress);
         if let Err(diagnostics) = result {
             if problems > 0 {
@@ -295,6 +305,12 @@ fn check(args: &CheckArgs, show_progress: bool) -> Outcome {
             problems += diagnostics.len();
             failed_files += 1;
             eprint!("{}", diagnostics.with_origin(name.as_str()));
+            if checked.printed {
+                eprintln!(
+                    "note: `{name}` is binary: the positions are in its text, as \
+                     `onnx-text print {name}` shows it"
+                );
+            }
             outcome = outcome.max(Outcome::Failed);
         }
     }
@@ -304,8 +320,52 @@ fn check(args: &CheckArgs, show_progress: bool) -> Outcome {
             if problems == 1 { "" } else { "s" },
             if failed_files == 1 { "" } else { "s" }
         );
+    } else if outcome == Outcome::Ok && !args.quiet {
+        let files = args.files.len();
+        eprintln!(
+            "{files} file{} checked, no problems",
+            if files == 1 { "" } else { "s" }
+        );
     }
     outcome
+}
+
+/// The text that `check` checks: a text file's own, or the printed text of a binary one.
+struct TextToCheck {
+    text: String,
+    /// The text was printed from a binary model, so positions in it are not positions in the
+    /// file.
+    printed: bool,
+}
+
+/// Reads `place` and gives the text to check. Its format is the file name's, as `print` decides
+/// it, or else its content's; a binary message is decoded and printed as `print` prints it, so
+/// that a user can see the lines the problems point at.
+fn text_to_check(
+    file: &Path,
+    place: &Place,
+    kind: Kind,
+    name: &str,
+    progress: &Progress,
+) -> Result<TextToCheck, Outcome> {
+    let data = io::read(place, progress).map_err(|e| report_io(&e))?;
+    match Format::from_extension(file).unwrap_or_else(|| Format::sniff(&data)) {
+        Format::Binary => {
+            let message = load(&data, Format::Binary, kind, false, name, progress)?;
+            progress.stage(&format!("printing {name}"), None);
+            Ok(TextToCheck {
+                text: message.to_text(Style::Lossless),
+                printed: true,
+            })
+        }
+        Format::Text => {
+            let text = into_text(data, name, "is it a binary model? Name it `.onnx`")?;
+            Ok(TextToCheck {
+                text,
+                printed: false,
+            })
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -150,8 +150,10 @@ impl Format {
             .chars()
             .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t' | '\x0b' | '\x0c'));
         let first = head.trim_start().chars().next();
-        let starts_like_text = first
-            .is_none_or(|c| c.is_ascii_alphabetic() || matches!(c, '<' | '#' | '"' | '_' | '['));
+        // A byte order mark starts text that is wrong only in that: the parser names it.
+        let starts_like_text = first.is_none_or(|c| {
+            c.is_ascii_alphabetic() || matches!(c, '<' | '#' | '"' | '_' | '[' | '\u{feff}')
+        });
         if controls || !starts_like_text {
             Format::Binary
         } else {
@@ -179,6 +181,10 @@ mod tests {
             Format::Text
         );
         assert_eq!(Format::sniff(b"  # comment\ng () => () {}"), Format::Text);
+        assert_eq!(
+            Format::sniff("\u{feff}g () => () {}".as_bytes()),
+            Format::Text
+        );
         assert_eq!(Format::sniff(b"\x08\x0a\x12\x04test"), Format::Binary);
         assert_eq!(Format::sniff(&[0xff, 0xfe, 0x00]), Format::Binary);
     }
