@@ -17,6 +17,7 @@ pub mod dtype;
 mod error;
 pub mod hole;
 pub mod lex;
+pub mod library;
 pub mod lower;
 pub mod parse;
 pub mod print;
