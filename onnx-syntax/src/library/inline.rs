@@ -8,7 +8,9 @@
 //! its subgraphs too, gets a fresh name `F__t` (`F` the function's name, `t` the name in the
 //! body), or `F__t_1`, `F__t_2`, … if that is taken. Fresh names are unique against every name
 //! of the model (graph, subgraphs, training graphs, local functions) and every name made
-//! before, so two calls of one function never share a name. Named body nodes get fresh node
+//! before, so two calls of one function never share a name. A name that a subgraph of the body
+//! defines is renamed within that subgraph, so sibling subgraphs (an `If`'s two branches) that
+//! reuse a name get two names, as onnx's inliner gives them. Named body nodes get fresh node
 //! names the same way.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -19,7 +21,7 @@ use onnx_runtime_types::{
     ValueInfoProto,
 };
 
-use super::names::{NameGenerator, graph_names, node_names};
+use super::names::{NameGenerator, Scopes, graph_names, node_names};
 use super::standard::{STANDARD_FUNCTION_OPERATORS, standard_function};
 use super::{
     FunctionKey, FunctionLibrary, LibraryError, Operands, imported_version, merge_imports,
@@ -821,19 +823,12 @@ impl<'r> Run<'r> {
             });
         }
         let names = &mut self.names;
-        let mut rename = |name: &mut String| {
-            let fresh = binding
-                .entry(std::mem::take(name))
-                .or_insert_with_key(|base| names.fresh(&prefix, base));
-            name.clone_from(fresh);
-        };
+        let mut fresh = |base: &str| names.fresh(&prefix, base);
+        let mut scopes = Scopes::new(binding, &mut fresh);
         let mut body = function.node.clone();
         for node in &mut body {
-            node_names(node, &mut rename);
+            scopes.rename_node(node);
             bind_attributes(&mut node.attribute, &call.attribute, function);
-            if let Some(name) = node.name.as_mut().filter(|name| !name.is_empty()) {
-                *name = self.node_names.fresh(&prefix, name);
-            }
         }
         // The body's value infos of its own values (not of the formals, which are the caller's).
         for info in &function.value_info {
@@ -850,9 +845,15 @@ impl<'r> Run<'r> {
             }
             let mut info = info.clone();
             if let Some(name) = &mut info.name {
-                rename(name);
+                scopes.rename(name);
             }
             self.value_info.push(info);
+        }
+        drop(scopes);
+        for node in &mut body {
+            if let Some(name) = node.name.as_mut().filter(|name| !name.is_empty()) {
+                *name = self.node_names.fresh(&prefix, name);
+            }
         }
         body.extend(passthrough);
 
