@@ -1,11 +1,11 @@
 //! Procedural macros of `onnx-text`. Use them through the `onnx-text` crate, which re-exports
 //! them with documentation and examples.
 //!
-//! The crate is thin: [`tokens`] turns the macro input back into ONNX text (taking whole
-//! groups' source text where [`verbatim`] allows, and writing a marker for each Rust value
-//! `#x`), the `onnx-syntax` engine parses, checks and lowers it, [`diagnostics`] puts errors on
-//! the offending tokens, [`encode`] writes the protobuf bytes, [`codegen`] emits the expression,
-//! and [`holes`] the patches that put the Rust values into it. [`expand`] ties them together.
+//! The crate is thin: `tokens` turns the macro input back into ONNX text (taking whole
+//! groups' source text where `verbatim` allows, and writing a marker for each Rust value
+//! `#x`), the `onnx-syntax` engine parses, checks and lowers it, `diagnostics` puts errors on
+//! the offending tokens, `encode` writes the protobuf bytes, `codegen` emits the expression,
+//! and `holes` the patches that put the Rust values into it. `expand` ties them together.
 
 mod codegen;
 mod diagnostics;

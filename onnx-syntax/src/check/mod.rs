@@ -9,7 +9,7 @@
 //! tree (hash maps, no quadratic scans), reports every independent problem, and never panics.
 //!
 //! The pipeline for a caller that maps spans itself (the proc macros): parse to a tree with
-//! [`Parser`], run a check function of this module, then [`lower`](crate::lower) the tree.
+//! [`Parser`], run a check function of this module, then [`lower`] the tree.
 //!
 //! ```
 //! use onnx_syntax::check::{self, Check, Options};
