@@ -17,16 +17,9 @@ use std::time::{Duration, Instant};
 use onnx_text::prost::Message;
 use onnx_text::{AttributeProto, ModelProto, NodeProto};
 
-struct XorShift(u64);
-
-impl XorShift {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
-    }
-}
+#[path = "support/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift;
 
 /// Calls `f` on the `n`th node of the model (graph and function bodies, subgraphs included,
 /// depth first), if there is one; returns how many nodes there are.

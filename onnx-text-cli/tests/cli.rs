@@ -503,18 +503,15 @@ fn inline_writes_text_or_binary_and_reports_on_stderr() {
     let dir = temp_dir("inline");
     std::fs::write(dir.join("m.onnxtxt"), LOCAL_CALL).unwrap();
     std::fs::write(dir.join("lib.onnxtxt"), LIBRARY).unwrap();
-    let r = run(
-        &dir,
-        &[
-            "inline",
-            "m.onnxtxt",
-            "--library",
-            "lib.onnxtxt",
-            "--expand",
-            "LeakyRelu",
-        ],
-        b"",
-    );
+    let args = [
+        "inline",
+        "m.onnxtxt",
+        "--library",
+        "lib.onnxtxt",
+        "--expand",
+        "LeakyRelu",
+    ];
+    let r = run(&dir, &args, b"");
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(
         r.stderr,
@@ -527,20 +524,7 @@ fn inline_writes_text_or_binary_and_reports_on_stderr() {
     // The text output is a valid model, and the binary output is its bytes.
     let checked = run(&dir, &["check", "-"], text.as_bytes());
     assert_eq!(checked.code, 0, "{}", checked.stderr);
-    let r = run(
-        &dir,
-        &[
-            "inline",
-            "m.onnxtxt",
-            "--library",
-            "lib.onnxtxt",
-            "--expand",
-            "LeakyRelu",
-            "-o",
-            "out.onnx",
-        ],
-        b"",
-    );
+    let r = run(&dir, &[&args[..], &["-o", "out.onnx"]].concat(), b"");
     assert_eq!(r.code, 0, "{}", r.stderr);
     let printed = run(&dir, &["print", "out.onnx"], b"");
     assert_eq!(printed.stdout_text(), text);
