@@ -217,8 +217,16 @@ impl<'a> Inliner<'a> {
         for function in &mut work.functions {
             function_names(function, &mut take);
         }
+        let mut lists: Vec<&[NodeProto]> =
+            work.functions.iter().map(|f| f.node.as_slice()).collect();
+        lists.extend(work.graph.iter().map(|g| g.node.as_slice()));
+        for info in &work.training_info {
+            let graphs = info.initialization.iter().chain(&info.algorithm);
+            lists.extend(graphs.map(|g| g.node.as_slice()));
+        }
+        let node_names = node_name_generator(&lists);
         let imports = std::mem::take(&mut work.opset_import);
-        let mut run = Run::new(self, Some(&local), names, imports);
+        let mut run = Run::new(self, Some(&local), [names, node_names], imports);
         for graph in model_graphs(&mut work) {
             run.graph(graph)?;
         }
@@ -276,7 +284,8 @@ impl<'a> Inliner<'a> {
         let mut work = graph.clone();
         let mut names = NameGenerator::default();
         graph_names(&mut work, &mut |name| names.take(name));
-        let mut run = Run::new(self, None, names, opset_import.clone());
+        let node_names = node_name_generator(&[&work.node]);
+        let mut run = Run::new(self, None, [names, node_names], opset_import.clone());
         run.graph(&mut work)?;
         *opset_import = std::mem::take(&mut run.imports);
         *graph = work;
@@ -302,7 +311,8 @@ impl<'a> Inliner<'a> {
         let mut work = function.clone();
         let mut names = NameGenerator::default();
         function_names(&mut work, &mut |name| names.take(name));
-        let mut run = Run::new(self, None, names, Vec::new());
+        let node_names = node_name_generator(&[&work.node]);
+        let mut run = Run::new(self, None, [names, node_names], Vec::new());
         let key = FunctionKey::of_function(&work);
         run.function(&mut work, key)?;
         *function = work;
@@ -539,6 +549,19 @@ fn function_names(function: &mut FunctionProto, f: &mut impl FnMut(&mut String))
     }
 }
 
+/// A generator of node names that knows every node name of `lists`, subgraphs included.
+fn node_name_generator(lists: &[&[NodeProto]]) -> NameGenerator {
+    let mut names = NameGenerator::default();
+    for nodes in lists {
+        for_each_node(nodes, &mut |node| {
+            if let Some(name) = node.name.as_deref().filter(|n| !n.is_empty()) {
+                names.take(name);
+            }
+        });
+    }
+    names
+}
+
 /// Calls `f` on every node of `nodes` and of their subgraphs, at any depth.
 fn for_each_node(nodes: &[NodeProto], f: &mut impl FnMut(&NodeProto)) {
     for node in nodes {
@@ -607,7 +630,7 @@ impl<'r> Run<'r> {
     fn new(
         inliner: &'r Inliner<'r>,
         local: Option<&'r FunctionLibrary>,
-        names: NameGenerator,
+        [names, node_names]: [NameGenerator; 2],
         imports: Vec<OperatorSetIdProto>,
     ) -> Run<'r> {
         Run {
@@ -617,7 +640,7 @@ impl<'r> Run<'r> {
                 .chain(inliner.libraries.iter().copied())
                 .collect(),
             names,
-            node_names: NameGenerator::default(),
+            node_names,
             imports,
             stack: Vec::new(),
             report: InlineReport::default(),

@@ -464,3 +464,22 @@ fn inlining_into_a_graph_and_a_function() {
     let err = Inliner::new().library(&lib).function(&mut own).unwrap_err();
     assert!(matches!(err, LibraryError::Recursion { .. }), "{err}");
 }
+
+#[test]
+fn named_body_nodes_get_node_names_unique_in_the_model() {
+    let mut m = model(
+        r#"<opset_import: ["" : 21, "local" : 1]> g (x) => (y) { t = local.F(x)  y = Abs(t) }
+        <domain: "local", opset_import: ["" : 21]> F (a) => (b) { b = Neg(a) }"#,
+    );
+    m.graph.as_mut().unwrap().node[1].name = Some("F__n".to_owned());
+    m.functions[0].node[0].name = Some("n".to_owned());
+    let mut twice = m.clone();
+    twice.graph.as_mut().unwrap().node[1] = twice.graph.as_ref().unwrap().node[0].clone();
+    twice.graph.as_mut().unwrap().node[1].output = vec!["y".to_owned()];
+    Inliner::new().model(&mut m).unwrap();
+    let names: Vec<_> = m.graph.unwrap().node.into_iter().map(|n| n.name).collect();
+    assert_eq!(names, [Some("F__n_1".to_owned()), Some("F__n".to_owned())]);
+    Inliner::new().model(&mut twice).unwrap();
+    let names: Vec<_> = twice.graph.unwrap().node.into_iter().map(|n| n.name).collect();
+    assert_eq!(names, [Some("F__n".to_owned()), Some("F__n_1".to_owned())]);
+}
