@@ -18,7 +18,7 @@ selector() {
         *) return 1 ;;
     esac
 }
-for target in parse check roundtrip print infer; do
+for target in parse check roundtrip print infer inline; do
     mkdir -p "corpus/$target"
 done
 find "$corpus" -name '*.onnxtxt' -size -16k | while read -r file; do
@@ -27,6 +27,10 @@ find "$corpus" -name '*.onnxtxt' -size -16k | while read -r file; do
         { selector "$file"; cat "$file"; } > "corpus/$target/$name"
     done
 done
+# The inline target takes model texts; the fuzzer finds the other selectors.
+find "$corpus" -name '*.model.onnxtxt' -size -16k | while read -r file; do
+    { printf '\x00'; cat "$file"; } > "corpus/inline/$(basename "$file" .onnxtxt)"
+done
 find "$corpus" -name '*.pb' -size -16k | while read -r file; do
     { selector "$file"; cat "$file"; } > "corpus/print/$(basename "$file")"
 done
@@ -34,6 +38,6 @@ done
 find "$corpus" -name '*.model.pb' -size -16k | while read -r file; do
     { printf '\x00'; cat "$file"; } > "corpus/infer/$(basename "$file")"
 done
-for target in parse check roundtrip print infer; do
+for target in parse check roundtrip print infer inline; do
     echo "$target: $(ls "corpus/$target" | wc -l) seeds"
 done

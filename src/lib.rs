@@ -21,6 +21,32 @@
 //! # Ok::<(), onnx_text::ParseError>(())
 //! ```
 //!
+//! Function libraries ([`FunctionLibrary`]) are inlined into models for runtimes that do not run
+//! model-local functions ([`inline`], [`Inliner`]), or attached to models for those that do
+//! ([`attach`]):
+//!
+//! ```
+//! use std::sync::LazyLock;
+//! use onnx_text::{FunctionLibrary, ModelProto, onnx, onnx_functions};
+//!
+//! static OPS: LazyLock<FunctionLibrary> = LazyLock::new(|| {
+//!     FunctionLibrary::from_functions(onnx_functions! {
+//!         <domain: "my.ops", opset_import: ["" : 21]>
+//!         Sq (x) => (y) { y = Mul(x, x) }
+//!     })
+//!     .expect("no two functions share a key")
+//! });
+//!
+//! let mut model: ModelProto = onnx! {
+//!     <ir_version: 10, opset_import: ["" : 21, "my.ops" : 1]>
+//!     g (float[N] x) => (float[N] y) { y = my.ops.Sq(x) }
+//! };
+//! let report = onnx_text::inline(&mut model, &[&OPS])?;
+//! assert_eq!(report.total(), 1);
+//! assert_eq!(model.graph.unwrap().node[0].op_type.as_deref(), Some("Mul"));
+//! # Ok::<(), onnx_text::LibraryError>(())
+//! ```
+//!
 //! Every ONNX protobuf message is re-exported here (`onnx_text::ModelProto`, …), with the nested
 //! modules prost generates (`onnx_text::tensor_proto::DataType`, …) and `onnx_text::prost`.
 
@@ -32,6 +58,10 @@ pub use onnx_syntax::{
 };
 
 pub use onnx_syntax::infer::{Dim, Inference, Mismatch, Shape, ShapeError, Ty, infer_shapes};
+pub use onnx_syntax::library::{
+    FunctionKey, FunctionLibrary, InlineReport, Inliner, LibraryError, Operands,
+    STANDARD_FUNCTION_OPERATORS, attach, inline, standard_function,
+};
 
 pub use onnx_macro::{
     include_onnx, onnx, onnx_function, onnx_functions, onnx_graph, onnx_node, onnx_nodes,

@@ -30,16 +30,9 @@ fn parse_everything(text: &str) {
     assert!(outcome.is_ok(), "panicked on input {text:?}");
 }
 
-struct XorShift(u64);
-
-impl XorShift {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
-    }
-}
+#[path = "support/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift;
 
 /// Fragments that steer mutants into the grammar's corners.
 const FRAGMENTS: &[&str] = &[

@@ -292,5 +292,113 @@ pub fn every_target(data: &[u8]) {
         roundtrip_target(&data);
         print_target(&data);
         infer_target(&data);
+        inline_target(&data);
+    }
+}
+
+/// The most nodes an inlining under the fuzzer may make: enough for any real seed, small
+/// enough that calls which multiply stop quickly.
+const INLINE_MAX_NODES: usize = 20_000;
+
+/// Target `inline`: a model text that parses is inlined; the selector's bits pick how (see
+/// [`inline_model`]).
+pub fn inline_target(data: &[u8]) {
+    let Some((selector, text)) = selected_text(data) else {
+        return;
+    };
+    if let Ok(model) = onnx_text::parse_model(text) {
+        let _ = inline_model(model, selector);
+    }
+}
+
+/// Inlines `model` and asserts what must hold, never panicking, whatever the model (recursion,
+/// self-calls, arity overflow, missing bodies, cyclic libraries). Selector bits: 1, the local
+/// functions are moved into a library given to the inliner; 2, that library is attached first
+/// (so they come back as local functions); 4, every standard operator with a body is
+/// expanded.
+///
+/// - On error, the model is unchanged and the error renders.
+/// - On success, no function is left (every one is selected, so every call was inlined and
+///   nothing calls them), no node calls a function of the library or an expanded operator,
+///   and the model prints.
+///
+/// Returns the number of calls inlined, or `None` for an error.
+pub fn inline_model(mut model: ModelProto, selector: u8) -> Option<usize> {
+    use onnx_text::{FunctionKey, FunctionLibrary, Inliner, STANDARD_FUNCTION_OPERATORS};
+
+    let mut library = FunctionLibrary::new();
+    if selector & 1 != 0 {
+        match FunctionLibrary::from_functions(std::mem::take(&mut model.functions)) {
+            Ok(functions) => library = functions,
+            Err(e) => {
+                assert!(!e.to_string().is_empty());
+                return None;
+            }
+        }
+        if selector & 2 != 0 {
+            let before = model.clone();
+            if let Err(e) = onnx_text::attach(&mut model, &library) {
+                assert!(!e.to_string().is_empty());
+                assert!(model == before, "a failed attach changed the model");
+                return None;
+            }
+        }
+    }
+    let local = FunctionLibrary::from_model(&model).ok();
+    let mut inliner = Inliner::new().library(&library).max_nodes(INLINE_MAX_NODES);
+    if selector & 4 != 0 {
+        for operator in STANDARD_FUNCTION_OPERATORS {
+            inliner = inliner.expand(operator);
+        }
+    }
+    let before = model.clone();
+    match inliner.model(&mut model) {
+        Err(e) => {
+            assert!(!e.to_string().is_empty());
+            assert!(model == before, "a failed inlining changed the model");
+            None
+        }
+        Ok(report) => {
+            let _ = report.to_string();
+            assert!(
+                local.is_some(),
+                "inlined a model with two functions of one key"
+            );
+            assert!(
+                model.functions.is_empty(),
+                "functions left after inlining all"
+            );
+            let mut nodes = Vec::new();
+            if let Some(graph) = &model.graph {
+                collect_nodes(&graph.node, &mut nodes);
+            }
+            for node in nodes {
+                let key = FunctionKey::of_node(node);
+                assert!(
+                    library.get(&key).is_none()
+                        && local.as_ref().is_none_or(|l| l.get(&key).is_none()),
+                    "a call of `{key}` is left"
+                );
+                let expanded = selector & 4 != 0
+                    && key.domain().is_empty()
+                    && key.overload().is_empty()
+                    && STANDARD_FUNCTION_OPERATORS.contains(&key.name());
+                assert!(!expanded, "`{key}` is left unexpanded");
+            }
+            let _ = onnx_text::to_text(&model);
+            Some(report.total())
+        }
+    }
+}
+
+/// Every node of `nodes` and of their subgraphs, at any depth.
+fn collect_nodes<'a>(nodes: &'a [NodeProto], out: &mut Vec<&'a NodeProto>) {
+    for node in nodes {
+        out.push(node);
+        for attribute in &node.attribute {
+            for graph in attribute.g.iter().map(|g| &**g).chain(&attribute.graphs) {
+                collect_nodes(&graph.node, out);
+            }
+        }
     }
 }

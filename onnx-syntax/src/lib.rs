@@ -7,6 +7,8 @@
 //! - [`print`](mod@print): protobuf back to text, in the reference printer's layout;
 //! - [`dtype`]: tensor element types, their names and numbers;
 //! - [`hole`]: the places where the macros put Rust values;
+//! - [`infer`]: shape inference over protobuf models, and what the shape checks use;
+//! - [`library`]: function libraries, inlining and the standard operators' bodies;
 //! - the private `error` and `span`, whose types are re-exported here ([`ParseError`], [`Span`],
 //!   [`LineColumn`]), and `render`, which draws the rustc-style snippets of errors and
 //!   diagnostics.
@@ -27,6 +29,7 @@ mod error;
 pub mod hole;
 pub mod infer;
 pub mod lex;
+pub mod library;
 pub mod lower;
 pub mod parse;
 pub mod print;

@@ -48,6 +48,13 @@ enum Command {
     ///
     /// Text input is checked first, so shape errors come with their line and column.
     Infer(InferArgs),
+    /// Replace calls of functions by their bodies, for runtimes without model-local functions.
+    ///
+    /// Inlines every model-local function, and every function of the --library files; removes
+    /// the local functions no longer called; merges the functions' opset imports into the
+    /// model's. --expand also expands standard operators through their function bodies. What was
+    /// inlined is reported on standard error.
+    Inline(InlineArgs),
 }
 
 #[derive(Args, Debug)]
@@ -130,6 +137,25 @@ struct PrintArgs {
     kind: Kind,
 }
 
+#[derive(Args, Debug)]
+struct InlineArgs {
+    /// The model (binary or text); `-` reads standard input.
+    #[arg(value_name = "INPUT")]
+    input: PathBuf,
+    /// The output file, written as text or binary by its extension; by default the text goes
+    /// to standard output. `-` writes standard output.
+    #[arg(short, long, value_name = "OUTPUT")]
+    output: Option<PathBuf>,
+    /// Standard operators to expand through their function bodies (the body for the model's
+    /// opset), such as `--expand Celu,HardSwish`.
+    #[arg(long, value_name = "OP,...", value_delimiter = ',')]
+    expand: Vec<String>,
+    /// A function library in ONNX text (functions one after the other) whose functions are
+    /// inlined too; may be given more than once.
+    #[arg(long, value_name = "FILE")]
+    library: Vec<PathBuf>,
+}
+
 /// How a run went: the exit code is the worst outcome of any input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Outcome {
@@ -149,6 +175,7 @@ fn main() -> ExitCode {
         Command::Convert(args) => convert(args, progress),
         Command::Print(args) => print(args, progress),
         Command::Infer(args) => infer(args, progress),
+        Command::Inline(args) => inline(args, progress),
     };
     ExitCode::from(outcome as u8)
 }
@@ -408,20 +435,30 @@ fn convert(args: &ConvertArgs, show_progress: bool) -> Outcome {
         Ok(message) => message,
         Err(outcome) => return outcome,
     };
+    let style = if args.reference {
+        Style::Reference
+    } else {
+        Style::Lossless
+    };
+    write_message(&message, to, style, &output, &name, &progress)
+}
+
+/// Writes `message` to `output` as text in `style` or as protobuf bytes; `name` is the input's.
+fn write_message(
+    message: &Message,
+    to: Format,
+    style: Style,
+    output: &Place,
+    name: &str,
+    progress: &Progress,
+) -> Outcome {
     let action = match to {
         Format::Text => "printing",
         Format::Binary => "encoding",
     };
     progress.stage(&format!("{action} {name}"), None);
     let bytes = match to {
-        Format::Text => {
-            let style = if args.reference {
-                Style::Reference
-            } else {
-                Style::Lossless
-            };
-            message.to_text(style).into_bytes()
-        }
+        Format::Text => message.to_text(style).into_bytes(),
         Format::Binary => match message.encode() {
             Ok(bytes) => bytes,
             Err(e) => {
@@ -431,13 +468,13 @@ fn convert(args: &ConvertArgs, show_progress: bool) -> Outcome {
         },
     };
     if to == Format::Binary
-        && output == Place::Std
+        && *output == Place::Std
         && std::io::IsTerminal::is_terminal(&std::io::stdout())
     {
         eprintln!("error: refusing to write binary protobuf to a terminal; name a file with -o");
         return Outcome::Fatal;
     }
-    match io::write(&output, &bytes, &progress) {
+    match io::write(output, &bytes, progress) {
         Ok(()) => Outcome::Ok,
         Err(e) => report_io(&e),
     }
@@ -575,6 +612,82 @@ fn print(args: &PrintArgs, show_progress: bool) -> Outcome {
         }
     }
     outcome
+}
+
+// ---------------------------------------------------------------------------------------------
+// inline
+
+fn inline(args: &InlineArgs, show_progress: bool) -> Outcome {
+    let mut libraries = Vec::new();
+    for file in &args.library {
+        let place = Place::new(file);
+        let name = place.display("<stdin>");
+        let progress = Progress::new(show_progress, place.size());
+        let text = match read_text(&place, &progress) {
+            Ok(text) => text,
+            Err(o) => return o,
+        };
+        let functions = match onnx_text::parse_functions(&text) {
+            Ok(functions) => functions,
+            Err(e) => {
+                eprint!("{}", e.with_origin(name.as_str()));
+                return Outcome::Failed;
+            }
+        };
+        match onnx_text::FunctionLibrary::from_functions(functions) {
+            Ok(library) => libraries.push(library),
+            Err(e) => {
+                eprintln!("error: `{name}`: {e}");
+                return Outcome::Failed;
+            }
+        }
+    }
+
+    let input = Place::new(&args.input);
+    let name = input.display("<stdin>");
+    let progress = Progress::new(show_progress, input.size());
+    let data = match io::read(&input, &progress) {
+        Ok(data) => data,
+        Err(e) => return report_io(&e),
+    };
+    let from = Format::from_extension(&args.input).unwrap_or_else(|| Format::sniff(&data));
+    let mut model = match load(&data, from, Kind::Model, false, &name, &progress) {
+        Ok(Message::Model(model)) => model,
+        Ok(_) => unreachable!("--kind model loads a model"),
+        Err(o) => return o,
+    };
+
+    let mut inliner = onnx_text::Inliner::new();
+    for library in &libraries {
+        inliner = inliner.library(library);
+    }
+    for operator in &args.expand {
+        inliner = inliner.expand(operator);
+    }
+    progress.stage(&format!("inlining {name}"), None);
+    let report = match inliner.model(&mut model) {
+        Ok(report) => report,
+        Err(e) => {
+            eprintln!("error: `{name}`: {e}");
+            return Outcome::Failed;
+        }
+    };
+    eprint!("{report}");
+
+    let output = args.output.as_deref().map_or(Place::Std, Place::new);
+    let to = args
+        .output
+        .as_deref()
+        .and_then(Format::from_extension)
+        .unwrap_or(Format::Text);
+    write_message(
+        &Message::Model(model),
+        to,
+        Style::Lossless,
+        &output,
+        &name,
+        &progress,
+    )
 }
 
 #[cfg(test)]

@@ -712,3 +712,83 @@ fn infer_reports_shape_errors_with_their_position() {
         r.stderr
     );
 }
+
+const LOCAL_CALL: &str = r#"<ir_version: 10, opset_import: ["" : 21, "local" : 1]>
+g (float[N] x) => (float[N] y) { t = local.Sq(x)  y = my.Quad(t) }
+<domain: "local", opset_import: ["" : 21]> Sq (a) => (b) { b = Mul(a, a) }
+"#;
+
+const LIBRARY: &str = r#"<domain: "my", opset_import: ["" : 21, "my" : 1]> Quad (a) => (b) { s = my.Half(a)  b = LeakyRelu(s) }
+<domain: "my", opset_import: ["" : 21]> Half (a) => (b) { h = Constant <value_float = 0.5> ()  b = Mul(a, h) }
+"#;
+
+#[test]
+fn inline_writes_text_or_binary_and_reports_on_stderr() {
+    let dir = temp_dir("inline");
+    std::fs::write(dir.join("m.onnxtxt"), LOCAL_CALL).unwrap();
+    std::fs::write(dir.join("lib.onnxtxt"), LIBRARY).unwrap();
+    let args = [
+        "inline",
+        "m.onnxtxt",
+        "--library",
+        "lib.onnxtxt",
+        "--expand",
+        "LeakyRelu",
+    ];
+    let r = run(&dir, &args, b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stderr,
+        "inlined 1 call of `LeakyRelu`\ninlined 1 call of `local.Sq`\ninlined 1 call of `my.Half`\n\
+         inlined 1 call of `my.Quad`\nremoved `local.Sq`\n"
+    );
+    let text = r.stdout_text();
+    assert!(text.starts_with("<\n   ir_version: 10,"), "{text}");
+    assert!(!text.contains("local.") && !text.contains("my.") && !text.contains("LeakyRelu ("));
+    // The text output is a valid model, and the binary output is its bytes.
+    let checked = run(&dir, &["check", "-"], text.as_bytes());
+    assert_eq!(checked.code, 0, "{}", checked.stderr);
+    let r = run(&dir, &[&args[..], &["-o", "out.onnx"]].concat(), b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let printed = run(&dir, &["print", "out.onnx"], b"");
+    assert_eq!(printed.stdout_text(), text);
+    // Binary input works as well.
+    let r = run(&dir, &["inline", "out.onnx"], b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    assert_eq!(r.stdout_text(), text);
+}
+
+#[test]
+fn inline_errors_name_the_file_and_the_call() {
+    let dir = temp_dir("inline-errors");
+    std::fs::write(
+        dir.join("rec.onnxtxt"),
+        r#"<opset_import: ["" : 21, "local" : 1]> g (x) => (y) { y = local.F(x) }
+<domain: "local", opset_import: ["" : 21, "local" : 1]> F (a) => (b) { b = local.F(a) }"#,
+    )
+    .unwrap();
+    let r = run(&dir, &["inline", "rec.onnxtxt", "-o", "out.onnx"], b"");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        "error: `rec.onnxtxt`: recursive function call `local.F` -> `local.F` at graph \"g\" > \
+         node 0 (y = local.F) > function `local.F` > node 0 (y = local.F)\n"
+    );
+    assert_eq!(files_in(&dir), ["rec.onnxtxt"], "no output on error");
+
+    std::fs::write(dir.join("m.onnxtxt"), LOCAL_CALL).unwrap();
+    let r = run(&dir, &["inline", "m.onnxtxt", "--expand", "Gelu"], b"");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        "error: `m.onnxtxt`: `Gelu` is not one of the standard operators with a static function body\n"
+    );
+    std::fs::write(dir.join("bad.onnxtxt"), "F (x) => (y) { y = Abs(x) ").unwrap();
+    let r = run(
+        &dir,
+        &["inline", "m.onnxtxt", "--library", "bad.onnxtxt"],
+        b"",
+    );
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains(" --> bad.onnxtxt:1:"), "{}", r.stderr);
+}

@@ -1,0 +1,4 @@
+//! The `inline` fuzz target; see `onnx_text_fuzz::inline_target`.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| onnx_text_fuzz::inline_target(data));

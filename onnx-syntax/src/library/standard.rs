@@ -1,0 +1,69 @@
+//! The static function bodies of the standard operators (onnx 1.23.2), generated from the
+//! wheel by `scripts/gen_standard_functions.py` into `standard_data.rs`, and parsed on first use.
+
+use std::sync::LazyLock;
+
+use onnx_runtime_types::FunctionProto;
+
+use super::standard_data::{BODIES, SCHEMA_VERSIONS};
+
+/// The standard operators that have static function bodies, which [`Inliner::expand`]
+/// accepts. Context-dependent bodies (`Gelu`, `LayerNormalization`, `Softmax`, …) are built by
+/// onnx per call, from the input types, and are not here.
+///
+/// ```
+/// use onnx_syntax::library::STANDARD_FUNCTION_OPERATORS;
+/// assert_eq!(STANDARD_FUNCTION_OPERATORS.len(), 28);
+/// assert!(STANDARD_FUNCTION_OPERATORS.contains(&"HardSwish"));
+/// ```
+///
+/// [`Inliner::expand`]: super::Inliner::expand
+pub const STANDARD_FUNCTION_OPERATORS: [&str; 28] = {
+    let mut names = [""; 28];
+    let mut i = 0;
+    while i < 28 {
+        names[i] = SCHEMA_VERSIONS[i].0;
+        i += 1;
+    }
+    names
+};
+
+/// The bodies of [`BODIES`], parsed.
+static PARSED: LazyLock<Vec<FunctionProto>> = LazyLock::new(|| {
+    BODIES
+        .iter()
+        .map(|(name, since, opset, text)| {
+            crate::parse_function(text).unwrap_or_else(|e| {
+                unreachable!(
+                    "the standard body of {name} ({since}, opset {opset}) does not parse: {e}"
+                )
+            })
+        })
+        .collect()
+});
+
+/// The function body of the standard operator `operator` for a model importing the default
+/// domain at version `opset`: the schema in force at `opset` (the newest `since_version` at
+/// or below it), and of its bodies the newest at or below `opset`. `None` if the operator has
+/// no static body there. The body's attribute defaults are the schema's.
+///
+/// ```
+/// use onnx_syntax::library::standard_function;
+/// let relu = standard_function("Relu", 21).unwrap();
+/// assert_eq!(relu.opset_import[0].version, Some(18));
+/// assert!(standard_function("Relu", 13).is_none()); // Relu-13 has no body
+/// let leaky = standard_function("LeakyRelu", 21).unwrap();
+/// assert_eq!(leaky.attribute_proto[0].f, Some(0.01)); // the schema's default
+/// ```
+pub fn standard_function(operator: &str, opset: i64) -> Option<&'static FunctionProto> {
+    let (_, versions) = SCHEMA_VERSIONS.iter().find(|(name, _)| *name == operator)?;
+    let in_force = versions.iter().rev().find(|&&v| v <= opset)?;
+    BODIES
+        .iter()
+        .zip(PARSED.iter())
+        .filter(|((name, since, body_opset, _), _)| {
+            *name == operator && since == in_force && *body_opset <= opset
+        })
+        .max_by_key(|((.., body_opset, _), _)| *body_opset)
+        .map(|(_, body)| body)
+}
