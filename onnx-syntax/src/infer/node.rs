@@ -93,6 +93,18 @@ impl<'a> Node<'a, '_> {
         self.input(i)?.dims()
     }
 
+    /// The dims of operand `i`, if its rank is known, as a vector of its own.
+    pub fn shape_of(&self, i: usize) -> Option<Vec<Dim>> {
+        self.dims(i).map(<[Dim]>::to_vec)
+    }
+
+    /// Result 0 carries operand 0's value, where the operator only moves or reshapes it.
+    pub fn pass_data(&mut self) {
+        if let Some(data) = self.data(0).map(<[Dim]>::to_vec) {
+            self.set_data(0, data);
+        }
+    }
+
     /// The value of operand `i` (a small integer tensor), flattened.
     pub fn data(&self, i: usize) -> Option<&[Dim]> {
         self.data.get(i)?.as_deref().map(Vec::as_slice)

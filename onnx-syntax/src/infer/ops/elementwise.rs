@@ -6,17 +6,15 @@ use crate::infer::ty::{Dim, show_shape};
 /// The result has the operand's type (and, for a propagated value, the operand's value).
 pub fn same(node: &mut Node) -> Rule {
     node.same_as_input(0, 0);
-    if let Some(data) = node.data(0).map(<[Dim]>::to_vec)
-        && node.proto.op_type.as_deref() == Some("Identity")
-    {
-        node.set_data(0, data);
+    if node.proto.op_type.as_deref() == Some("Identity") {
+        node.pass_data();
     }
     Ok(())
 }
 
 /// The result has the operand's shape and element type `elem`.
 fn shaped_as_input(node: &mut Node, elem: i32) -> Rule {
-    let shape = node.dims(0).map(<[Dim]>::to_vec);
+    let shape = node.shape_of(0);
     if node.input(0).is_some() {
         node.set_tensor(0, Some(elem), shape);
     }
@@ -32,10 +30,8 @@ pub fn to_bool(node: &mut Node) -> Rule {
 pub fn cast(node: &mut Node) -> Rule {
     let to = node.int("to", 0) as i32;
     shaped_as_input(node, to)?;
-    if matches!(to, dtype::INT64 | dtype::INT32)
-        && let Some(data) = node.data(0).map(<[Dim]>::to_vec)
-    {
-        node.set_data(0, data);
+    if matches!(to, dtype::INT64 | dtype::INT32) {
+        node.pass_data();
     }
     Ok(())
 }

@@ -8,7 +8,7 @@ pub fn nll_loss(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let none = node.string("reduction").is_some_and(|r| r == b"none");
     let shape = if none {
-        node.dims(1).map(<[Dim]>::to_vec)
+        node.shape_of(1)
     } else {
         Some(Vec::new())
     };
@@ -30,10 +30,7 @@ pub fn softmax_cross_entropy(node: &mut Node) -> Rule {
 /// length.
 pub fn unique(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let values = match (
-        node.attr("axis").and_then(|a| a.i),
-        node.dims(0).map(<[Dim]>::to_vec),
-    ) {
+    let values = match (node.attr("axis").and_then(|a| a.i), node.shape_of(0)) {
         (None, _) => Some(vec![Dim::Unknown]),
         (Some(axis), Some(mut dims)) => {
             let k = node.axis(axis, dims.len(), 0)?;
@@ -72,7 +69,7 @@ pub fn non_max_suppression(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// `RandomUniformLike`, `RandomNormalLike`, `Bernoulli`: the operand's shape, the element
+/// `RandomUniformLike`, `RandomNormalLike`, `Bernoulli`, `EyeLike`: the operand's shape, the element
 /// type `dtype` or the operand's.
 pub fn like(node: &mut Node) -> Rule {
     let elem = node
@@ -80,7 +77,7 @@ pub fn like(node: &mut Node) -> Rule {
         .and_then(|a| a.i)
         .map(|i| i as i32)
         .or(node.elem(0));
-    let shape = node.dims(0).map(<[Dim]>::to_vec);
+    let shape = node.shape_of(0);
     node.set_tensor(0, elem, shape);
     Ok(())
 }
@@ -158,7 +155,7 @@ pub fn image_decoder(node: &mut Node) -> Rule {
 
 /// `StringSplit`: strings one dim longer, and int64 counts of the input's shape.
 pub fn string_split(node: &mut Node) -> Rule {
-    let shape = node.dims(0).map(<[Dim]>::to_vec);
+    let shape = node.shape_of(0);
     let longer = shape.clone().map(|mut s| {
         s.push(Dim::Unknown);
         s
@@ -170,7 +167,7 @@ pub fn string_split(node: &mut Node) -> Rule {
 
 /// `RegexFullMatch`: a bool of the operand's shape.
 pub fn regex_full_match(node: &mut Node) -> Rule {
-    let shape = node.dims(0).map(<[Dim]>::to_vec);
+    let shape = node.shape_of(0);
     node.set(0, Ty::tensor(dtype::BOOL, shape));
     Ok(())
 }
@@ -219,7 +216,7 @@ pub fn label_encoder(node: &mut Node) -> Rule {
     } else {
         node.tensor("values_tensor").and_then(|t| t.data_type)
     };
-    let shape = node.dims(0).map(<[Dim]>::to_vec);
+    let shape = node.shape_of(0);
     node.set_tensor(0, elem, shape);
     Ok(())
 }

@@ -114,7 +114,7 @@ pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
         "Pad" => shape::pad,
         "ConstantOfShape" => shape::constant_of_shape,
         "Range" => shape::range,
-        "EyeLike" => shape::eye_like,
+        "EyeLike" => misc::like,
         "NonZero" => shape::non_zero,
         "Compress" => shape::compress,
         "DepthToSpace" | "SpaceToDepth" => shape::depth_space,

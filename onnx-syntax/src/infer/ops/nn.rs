@@ -24,10 +24,7 @@ pub fn qlinear_matmul(node: &mut Node) -> Rule {
 }
 
 fn matmul_of(node: &mut Node, a: usize, b: usize, elem: Option<i32>) -> Rule {
-    let (Some(x), Some(y)) = (
-        node.dims(a).map(<[Dim]>::to_vec),
-        node.dims(b).map(<[Dim]>::to_vec),
-    ) else {
+    let (Some(x), Some(y)) = (node.shape_of(a), node.shape_of(b)) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
@@ -69,10 +66,7 @@ fn matmul_of(node: &mut Node, a: usize, b: usize, elem: Option<i32>) -> Rule {
 /// `Gemm`: `[M, K] x [K, N]`, each side transposed by `transA`/`transB`.
 pub fn gemm(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let (Some(a), Some(b)) = (
-        node.dims(0).map(<[Dim]>::to_vec),
-        node.dims(1).map(<[Dim]>::to_vec),
-    ) else {
+    let (Some(a), Some(b)) = (node.shape_of(0), node.shape_of(1)) else {
         node.set_tensor(0, elem, Some(vec![Dim::Unknown, Dim::Unknown]));
         return Ok(());
     };
@@ -95,7 +89,7 @@ pub fn gemm(node: &mut Node) -> Rule {
         return Err(conflict(1, message));
     }
     let out = vec![m.clone(), n.clone()];
-    if let Some(c) = node.dims(2).map(<[Dim]>::to_vec) {
+    if let Some(c) = node.shape_of(2) {
         broadcast(&[&out, &c]).map_err(|(_, m)| conflict(2, m))?;
     }
     node.set_tensor(0, elem, Some(out));
@@ -195,10 +189,7 @@ pub fn qlinear_conv(node: &mut Node) -> Rule {
 }
 
 fn conv_of(node: &mut Node, xi: usize, wi: usize, elem: Option<i32>) -> Rule {
-    let (Some(x), Some(w)) = (
-        node.dims(xi).map(<[Dim]>::to_vec),
-        node.dims(wi).map(<[Dim]>::to_vec),
-    ) else {
+    let (Some(x), Some(w)) = (node.shape_of(xi), node.shape_of(wi)) else {
         let rank = node.dims(xi).or(node.dims(wi)).map(<[Dim]>::len);
         node.set_tensor(0, elem, rank.map(|r| vec![Dim::Unknown; r]));
         return Ok(());
@@ -241,10 +232,7 @@ fn conv_of(node: &mut Node, xi: usize, wi: usize, elem: Option<i32>) -> Rule {
 /// `ConvTranspose`: `[N, M x group, ...]`, sizes from `output_shape` or the strides.
 pub fn conv_transpose(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let (Some(x), Some(w)) = (
-        node.dims(0).map(<[Dim]>::to_vec),
-        node.dims(1).map(<[Dim]>::to_vec),
-    ) else {
+    let (Some(x), Some(w)) = (node.shape_of(0), node.shape_of(1)) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
@@ -317,7 +305,7 @@ pub fn conv_transpose(node: &mut Node) -> Rule {
 /// are int64 of the same shape.
 pub fn pool(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let Some(x) = node.dims(0).map(<[Dim]>::to_vec) else {
+    let Some(x) = node.shape_of(0) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
@@ -388,7 +376,7 @@ pub fn layer_norm(node: &mut Node) -> Rule {
     } else {
         node.elem(0)
     };
-    let shape = match node.dims(0).map(<[Dim]>::to_vec) {
+    let shape = match node.shape_of(0) {
         Some(dims) => {
             let axis = node.axis(node.int("axis", -1), dims.len(), 0)?;
             Some(
@@ -410,7 +398,7 @@ pub fn layer_norm(node: &mut Node) -> Rule {
 pub fn dropout(node: &mut Node) -> Rule {
     node.same_as_input(0, 0);
     if node.outputs.len() > 1 {
-        let shape = node.dims(0).map(<[Dim]>::to_vec);
+        let shape = node.shape_of(0);
         let elem = if node.opset >= 12 || node.opset < 7 {
             dtype::BOOL
         } else {
@@ -448,7 +436,7 @@ pub fn reduce(node: &mut Node) -> Rule {
     };
     let elem = node.elem(0);
     let keep = node.int("keepdims", 1) != 0;
-    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+    let Some(dims) = node.shape_of(0) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
@@ -484,7 +472,7 @@ pub fn reduce(node: &mut Node) -> Rule {
 /// `ArgMax`, `ArgMin`: int64, the axis kept as 1 or dropped.
 pub fn arg(node: &mut Node) -> Rule {
     let keep = node.int("keepdims", 1) != 0;
-    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+    let Some(dims) = node.shape_of(0) else {
         node.set_tensor(0, Some(dtype::INT64), None);
         return Ok(());
     };
@@ -502,7 +490,7 @@ pub fn arg(node: &mut Node) -> Rule {
 /// `TopK`: values and int64 indices, `k` along `axis`.
 pub fn top_k(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+    let Some(dims) = node.shape_of(0) else {
         node.set_tensor(0, elem, None);
         node.set_tensor(1, Some(dtype::INT64), None);
         return Ok(());
@@ -538,7 +526,7 @@ pub fn quantize(node: &mut Node) -> Rule {
         .map(|i| i as i32)
         .or(node.elem(2))
         .unwrap_or(dtype::UINT8);
-    let shape = node.dims(0).map(<[Dim]>::to_vec);
+    let shape = node.shape_of(0);
     node.set_tensor(0, Some(elem), shape);
     Ok(())
 }
@@ -552,14 +540,14 @@ pub fn dequantize(node: &mut Node) -> Rule {
         .map(|i| i as i32)
         .or(node.elem(1))
         .unwrap_or(dtype::FLOAT);
-    let shape = node.dims(0).map(<[Dim]>::to_vec);
+    let shape = node.shape_of(0);
     node.set_tensor(0, Some(elem), shape);
     Ok(())
 }
 
 /// `DynamicQuantizeLinear`: uint8 of the input's shape, a float scale and a uint8 zero point.
 pub fn dynamic_quantize(node: &mut Node) -> Rule {
-    let shape = node.dims(0).map(<[Dim]>::to_vec);
+    let shape = node.shape_of(0);
     node.set_tensor(0, Some(dtype::UINT8), shape);
     node.set_tensor(1, Some(dtype::FLOAT), Some(Vec::new()));
     node.set_tensor(2, Some(dtype::UINT8), Some(Vec::new()));
@@ -573,11 +561,7 @@ pub fn dynamic_quantize(node: &mut Node) -> Rule {
 /// with `q_num_heads` and `kv_num_heads`).
 pub fn attention(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let (Some(q), Some(k), Some(v)) = (
-        node.dims(0).map(<[Dim]>::to_vec),
-        node.dims(1).map(<[Dim]>::to_vec),
-        node.dims(2).map(<[Dim]>::to_vec),
-    ) else {
+    let (Some(q), Some(k), Some(v)) = (node.shape_of(0), node.shape_of(1), node.shape_of(2)) else {
         return Ok(());
     };
     let per_head = |hidden: &Dim, heads: i64| match hidden.known() {

@@ -62,7 +62,7 @@ pub fn length(node: &mut Node) -> Rule {
 /// scalar size and `keepdims` is 0).
 pub fn split_to_sequence(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+    let Some(dims) = node.shape_of(0) else {
         node.set(
             0,
             Ty::Sequence(Box::new(Ty::tensor(elem.unwrap_or(0), None))),

@@ -8,7 +8,7 @@ use super::elementwise::{broadcast, general};
 
 /// `Shape`: the operand's dims as an int64 vector (from opset 15, `start` to `end`).
 pub fn shape(node: &mut Node) -> Rule {
-    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+    let Some(dims) = node.shape_of(0) else {
         node.set_tensor(0, Some(dtype::INT64), Some(vec![Dim::Unknown]));
         return Ok(());
     };
@@ -105,7 +105,7 @@ pub fn reshape(node: &mut Node) -> Rule {
         node.set_tensor(0, elem, shape);
         return Ok(());
     };
-    let input = node.dims(0).map(<[Dim]>::to_vec);
+    let input = node.shape_of(0);
     let allow_zero = node.int("allowzero", 0) != 0;
     let mut out = Vec::with_capacity(target.len());
     let mut infer_at = None;
@@ -167,9 +167,7 @@ pub fn reshape(node: &mut Node) -> Rule {
         }
     }
     node.set_tensor(0, elem, Some(out));
-    if let Some(data) = node.data(0).map(<[Dim]>::to_vec) {
-        node.set_data(0, data);
-    }
+    node.pass_data();
     Ok(())
 }
 
@@ -217,7 +215,7 @@ fn leftover_symbol(input: &[Dim], out: &[Dim], at: usize) -> Option<Dim> {
 /// `Flatten`: two dims, split at `axis`.
 pub fn flatten(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+    let Some(dims) = node.shape_of(0) else {
         node.set_tensor(0, elem, Some(vec![Dim::Unknown, Dim::Unknown]));
         return Ok(());
     };
@@ -239,7 +237,7 @@ pub fn flatten(node: &mut Node) -> Rule {
 /// `Transpose`: the dims in the order `perm` gives, reversed without it.
 pub fn transpose(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+    let Some(dims) = node.shape_of(0) else {
         let rank = node.int_list("perm").map(|p| vec![Dim::Unknown; p.len()]);
         node.set_tensor(0, elem, rank);
         return Ok(());
@@ -329,7 +327,7 @@ fn axes(node: &Node, from: i64, input: usize) -> Option<Vec<i64>> {
 /// `Squeeze`: drops the given axes (each must be 1), or every dim of size 1.
 pub fn squeeze(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let (Some(dims), Some(axes)) = (node.dims(0).map(<[Dim]>::to_vec), axes(node, 13, 1)) else {
+    let (Some(dims), Some(axes)) = (node.shape_of(0), axes(node, 13, 1)) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
@@ -363,16 +361,14 @@ pub fn squeeze(node: &mut Node) -> Rule {
         .map(|(d, _)| d.clone())
         .collect();
     node.set_tensor(0, elem, Some(out));
-    if let Some(data) = node.data(0).map(<[Dim]>::to_vec) {
-        node.set_data(0, data);
-    }
+    node.pass_data();
     Ok(())
 }
 
 /// `Unsqueeze`: inserts dims of size 1 at the given axes of the result.
 pub fn unsqueeze(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let (Some(dims), Some(axes)) = (node.dims(0).map(<[Dim]>::to_vec), axes(node, 13, 1)) else {
+    let (Some(dims), Some(axes)) = (node.shape_of(0), axes(node, 13, 1)) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
@@ -396,16 +392,14 @@ pub fn unsqueeze(node: &mut Node) -> Rule {
         })
         .collect();
     node.set_tensor(0, elem, Some(out));
-    if let Some(data) = node.data(0).map(<[Dim]>::to_vec) {
-        node.set_data(0, data);
-    }
+    node.pass_data();
     Ok(())
 }
 
 /// `Expand`: the operand broadcast with the shape its second operand gives.
 pub fn expand(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let (Some(dims), Some(target)) = (node.dims(0).map(<[Dim]>::to_vec), node.values(1)) else {
+    let (Some(dims), Some(target)) = (node.shape_of(0), node.values(1)) else {
         let rank = node.dims(1).and_then(|d| unknown_dims(d.first()?));
         let shape = match (rank, node.dims(0)) {
             (Some(r), Some(d)) => Some(vec![Dim::Unknown; r.len().max(d.len())]),
@@ -422,7 +416,7 @@ pub fn expand(node: &mut Node) -> Rule {
 /// `Tile`: each dim times its repeat count.
 pub fn tile(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+    let Some(dims) = node.shape_of(0) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
@@ -450,10 +444,7 @@ pub fn tile(node: &mut Node) -> Rule {
 /// `Gather`: the data's dims with `axis` replaced by the indices' dims.
 pub fn gather(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let (Some(data), Some(indices)) = (
-        node.dims(0).map(<[Dim]>::to_vec),
-        node.dims(1).map(<[Dim]>::to_vec),
-    ) else {
+    let (Some(data), Some(indices)) = (node.shape_of(0), node.shape_of(1)) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
@@ -492,7 +483,7 @@ pub fn gather(node: &mut Node) -> Rule {
 /// `GatherElements`, `GatherND`-like results shaped as their indices.
 pub fn gather_elements(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let shape = node.dims(1).map(<[Dim]>::to_vec);
+    let shape = node.shape_of(1);
     node.set_tensor(0, elem, shape);
     Ok(())
 }
@@ -502,10 +493,7 @@ pub fn gather_elements(node: &mut Node) -> Rule {
 pub fn gather_nd(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let batch = node.int("batch_dims", 0).max(0) as usize;
-    let (Some(data), Some(indices)) = (
-        node.dims(0).map(<[Dim]>::to_vec),
-        node.dims(1).map(<[Dim]>::to_vec),
-    ) else {
+    let (Some(data), Some(indices)) = (node.shape_of(0), node.shape_of(1)) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
@@ -529,7 +517,7 @@ pub fn gather_nd(node: &mut Node) -> Rule {
 /// `Slice`: each sliced axis's new size, where starts, ends and steps are known.
 pub fn slice(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+    let Some(dims) = node.shape_of(0) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
@@ -642,7 +630,7 @@ fn slice_len(start: i64, end: i64, step: i64, size: i64) -> i64 {
 pub fn split(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let count = node.outputs.len();
-    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+    let Some(dims) = node.shape_of(0) else {
         for i in 0..count {
             node.set_tensor(i, elem, None);
         }
@@ -717,7 +705,7 @@ pub fn split(node: &mut Node) -> Rule {
 /// `Pad`: each dim grows by its two pads, where they are known.
 pub fn pad(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+    let Some(dims) = node.shape_of(0) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
@@ -809,18 +797,6 @@ pub fn range(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// `EyeLike`: the operand's 2-D shape, the element type `dtype` or the operand's.
-pub fn eye_like(node: &mut Node) -> Rule {
-    let elem = node
-        .attr("dtype")
-        .and_then(|a| a.i)
-        .map(|i| i as i32)
-        .or(node.elem(0));
-    let shape = node.dims(0).map(<[Dim]>::to_vec);
-    node.set_tensor(0, elem, shape);
-    Ok(())
-}
-
 /// `NonZero`: int64 `[rank, ?]`.
 pub fn non_zero(node: &mut Node) -> Rule {
     let rank = node
@@ -833,10 +809,7 @@ pub fn non_zero(node: &mut Node) -> Rule {
 /// `Compress`: one axis of unknown length (the whole tensor flattened without `axis`).
 pub fn compress(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let shape = match (
-        node.attr("axis").and_then(|a| a.i),
-        node.dims(0).map(<[Dim]>::to_vec),
-    ) {
+    let shape = match (node.attr("axis").and_then(|a| a.i), node.shape_of(0)) {
         (None, _) => Some(vec![Dim::Unknown]),
         (Some(axis), Some(mut dims)) => {
             let k = node.axis(axis, dims.len(), 0)?;
@@ -854,7 +827,7 @@ pub fn depth_space(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let to_space = node.proto.op_type.as_deref() == Some("DepthToSpace");
     let b = node.int("blocksize", 0);
-    let shape = node.dims(0).map(<[Dim]>::to_vec).map(|d| {
+    let shape = node.shape_of(0).map(|d| {
         if d.len() != 4 || b <= 0 {
             return vec![Dim::Unknown; d.len()];
         }
@@ -878,7 +851,7 @@ pub fn depth_space(node: &mut Node) -> Rule {
 /// `OneHot`: the indices' dims with the depth inserted at `axis`.
 pub fn one_hot(node: &mut Node) -> Rule {
     let elem = node.elem(2);
-    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+    let Some(dims) = node.shape_of(0) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
@@ -892,7 +865,7 @@ pub fn one_hot(node: &mut Node) -> Rule {
 /// `Resize` and `Upsample`: each dim by its scale or to its size, where known.
 pub fn resize(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let Some(dims) = node.dims(0).map(<[Dim]>::to_vec) else {
+    let Some(dims) = node.shape_of(0) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
