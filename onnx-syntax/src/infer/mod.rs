@@ -2,10 +2,10 @@
 //! as `onnx.shape_inference.infer_shapes(model, data_prop=True)` gives them, and the operand
 //! shapes that an operator cannot take.
 //!
-//! - [`ty`]: the types inference works with ([`Ty`], [`Dim`]), converted from and to
+//! - `ty`: the types inference works with ([`Ty`], [`Dim`]), converted from and to
 //!   `TypeProto`.
 //! - `graph`: the walk over a graph's nodes, its scopes, subgraphs and calls of local functions.
-//! - `node`: what one operator's rule sees of its node ([`node::Node`]): operand types,
+//! - `node`: what one operator's rule sees of its node (`Node`): operand types,
 //!   attributes, the values of small integer tensors (data propagation).
 //! - `ops`: one rule per operator, grouped by kind.
 //!
