@@ -47,6 +47,12 @@ const FLAGGED: &[(&str, &[Check], &[&str])] = &[
         ],
     ),
     (
+        "a function output declared `float Z` (a scalar) that its body computes as `float[N]`: \
+         onnx's `infer_function_output_types` gives `float[N]` for it too",
+        &[Check::ShapeMismatch],
+        &["handwritten/func-reference-example.function"],
+    ),
+    (
         "`Cast <to = float>` gives a TYPE_PROTO where Cast needs the INT 1 (the reference's \
          quirk; onnx's checker: \"Mismatched attribute type\")",
         &[Check::AttributeType],

@@ -681,7 +681,7 @@ fn model_report(model: &Model, source: &str, options: &Options) -> Report {
         checker.function(function);
         checker.finish_imports();
     }
-    checker.shapes(model);
+    checker.model_shapes(model);
     checker.finish()
 }
 
@@ -749,6 +749,7 @@ fn library(functions: &[Function], resolve: bool, source: &str, options: &Option
         checker.function(function);
         checker.finish_imports();
     }
+    checker.function_shapes(functions);
     checker.finish()
 }
 

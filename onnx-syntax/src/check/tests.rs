@@ -1042,3 +1042,34 @@ g (float[N, 3] x) => (float[N, 4] y) { y = Relu (x) }"#;
     let options = Options::default().allow(Check::ShapeMismatch);
     assert!(options.check_model(text).is_ok());
 }
+
+#[test]
+fn a_functions_typed_output_is_checked_against_its_body() {
+    let text = r#"<ir_version: 10, opset_import: ["" : 21, "local" : 1]>
+g (float[N, 3] x) => (y) { y = local.F (x) }
+<domain: "local", opset_import: ["" : 21]>
+F (float[N, 3] a) => (float[N, 4] b) { b = Relu (a) }"#;
+    let found = Options::default().check_model(text).unwrap_err();
+    assert_eq!(found.len(), 1, "{found}");
+    let d = &found.list()[0];
+    assert_eq!(d.check(), Some(Check::ShapeMismatch));
+    assert_eq!(
+        &text[d.span().start as usize..d.span().end as usize],
+        "float[N, 4]"
+    );
+    assert!(
+        d.message()
+            .contains("the function body computes float[N,3] (`Relu` at line 4)"),
+        "{}",
+        d.message()
+    );
+    // The same function alone, as `onnx_function!` takes it.
+    let function = r#"<domain: "local", opset_import: ["" : 21]>
+F (float[N, 3] a) => (float[N, 4] b) { b = Relu (a) }"#;
+    assert!(Options::default().check_function(function).is_err());
+    let fixed = function.replace("float[N, 4] b", "float[N, 3] b");
+    assert!(Options::default().check_function(&fixed).is_ok());
+    // Without types on its inputs, a body is not inferred.
+    let untyped = function.replace("float[N, 3] a", "a");
+    assert!(Options::default().check_function(&untyped).is_ok());
+}

@@ -4,7 +4,9 @@
 
 use std::sync::Arc;
 
-use onnx_runtime_types::{AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto};
+use onnx_runtime_types::{
+    AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
+};
 
 use crate::check::hash::HashMap;
 use crate::hole::{has_reserved, is_spread};
@@ -109,7 +111,7 @@ pub struct Engine<'a> {
     mismatches: Vec<Mismatch>,
 }
 
-fn opsets(imports: &[onnx_runtime_types::OperatorSetIdProto]) -> HashMap<String, i64> {
+fn opsets(imports: &[OperatorSetIdProto]) -> HashMap<String, i64> {
     imports
         .iter()
         .map(|i| {
@@ -121,31 +123,49 @@ fn opsets(imports: &[onnx_runtime_types::OperatorSetIdProto]) -> HashMap<String,
         .collect()
 }
 
+impl<'a> Engine<'a> {
+    /// An engine for a graph or function that imports `imports`, with these local functions.
+    fn new(imports: &[OperatorSetIdProto], functions: &'a [FunctionProto]) -> Engine<'a> {
+        Engine {
+            opsets: opsets(imports),
+            functions: functions
+                .iter()
+                .map(|f| {
+                    let key = (
+                        domain(f.domain.as_deref()).to_owned(),
+                        f.name.clone().unwrap_or_default(),
+                        f.overload.clone().unwrap_or_default(),
+                    );
+                    (key, f)
+                })
+                .collect(),
+            top_node: 0,
+            depth: 0,
+            errors: Vec::new(),
+            declared: HashMap::default(),
+            mismatches: Vec::new(),
+        }
+    }
+
+    /// Walks the top-level nodes and gives what was found.
+    fn run(mut self, nodes: &[NodeProto], mut scope: Scope<'_>) -> Inference {
+        for (index, node) in nodes.iter().enumerate() {
+            self.top_node = index;
+            self.node(node, &mut scope);
+        }
+        Inference {
+            values: scope.values,
+            errors: self.errors,
+            mismatches: self.mismatches,
+        }
+    }
+}
+
 /// Infers the main graph of `model`.
 pub fn infer_model(model: &ModelProto) -> Inference {
-    let mut engine = Engine {
-        opsets: opsets(&model.opset_import),
-        functions: model
-            .functions
-            .iter()
-            .map(|f| {
-                let key = (
-                    domain(f.domain.as_deref()).to_owned(),
-                    f.name.clone().unwrap_or_default(),
-                    f.overload.clone().unwrap_or_default(),
-                );
-                (key, f)
-            })
-            .collect(),
-        top_node: 0,
-        depth: 0,
-        errors: Vec::new(),
-        declared: HashMap::default(),
-        mismatches: Vec::new(),
-    };
-    let mut inference = Inference::default();
+    let mut engine = Engine::new(&model.opset_import, &model.functions);
     let Some(graph) = &model.graph else {
-        return inference;
+        return Inference::default();
     };
     for info in graph.value_info.iter().chain(&graph.output) {
         if let (Some(name), Some(ty)) = (&info.name, info.r#type.as_ref().and_then(Ty::from_proto))
@@ -155,14 +175,35 @@ pub fn infer_model(model: &ModelProto) -> Inference {
     }
     let mut scope = Scope::new(None);
     scope.bind_graph(graph);
-    for (index, node) in graph.node.iter().enumerate() {
-        engine.top_node = index;
-        engine.node(node, &mut scope);
+    engine.run(&graph.node, scope)
+}
+
+/// Infers the body of `function` from the types its signature gives its inputs (its
+/// `value_info`), under its own imports, or else `imports`; calls may go to `functions`.
+pub fn infer_function(
+    function: &FunctionProto,
+    imports: &[OperatorSetIdProto],
+    functions: &[FunctionProto],
+) -> Inference {
+    let own = if function.opset_import.is_empty() {
+        imports
+    } else {
+        &function.opset_import
+    };
+    let mut engine = Engine::new(own, functions);
+    let mut scope = Scope::new(None);
+    for info in &function.value_info {
+        let (Some(name), Some(ty)) = (&info.name, info.r#type.as_ref().and_then(Ty::from_proto))
+        else {
+            continue;
+        };
+        if function.input.contains(name) {
+            scope.define(name, Some(ty), None);
+        } else {
+            engine.declared.insert(name.clone(), ty);
+        }
     }
-    inference.values = scope.values;
-    inference.errors = engine.errors;
-    inference.mismatches = engine.mismatches;
-    inference
+    engine.run(&function.node, scope)
 }
 
 impl<'a> Engine<'a> {

@@ -26,7 +26,7 @@ mod ty;
 
 use crate::check::hash::HashMap;
 
-use onnx_runtime_types::{ModelProto, ValueInfoProto};
+use onnx_runtime_types::{FunctionProto, ModelProto, OperatorSetIdProto, ValueInfoProto};
 
 pub use ty::{Dim, Shape, Ty};
 
@@ -48,7 +48,7 @@ pub struct ShapeError {
 pub struct Mismatch {
     /// The value.
     pub name: String,
-    /// The index of the node in the main graph that computes it.
+    /// The index of the node in the main graph (or the function body) that computes it.
     pub node: usize,
     /// The declared type.
     pub declared: Ty,
@@ -78,6 +78,24 @@ impl Inference {
     /// ```
     pub fn of_model(model: &ModelProto) -> Inference {
         graph::infer_model(model)
+    }
+
+    /// Infers the body of a function from the types its signature declares for its inputs,
+    /// under its own `opset_import`, or else `imports` (the model's); its calls may go to
+    /// `functions`. A typed output that differs from its computed type is a mismatch.
+    ///
+    /// ```
+    /// let f = onnx_syntax::parse_function(r#"<domain: "local", opset_import: ["" : 21]>
+    ///     F (float[N, 3] x) => (float[N, 4] y) { y = Relu (x) }"#).unwrap();
+    /// let inferred = onnx_syntax::infer::Inference::of_function(&f, &[], &[]);
+    /// assert_eq!(inferred.mismatches[0].inferred.to_string(), "float[N,3]");
+    /// ```
+    pub fn of_function(
+        function: &FunctionProto,
+        imports: &[OperatorSetIdProto],
+        functions: &[FunctionProto],
+    ) -> Inference {
+        graph::infer_function(function, imports, functions)
     }
 
     /// The type of the value `name` of the main graph, if anything is known of it: inferred for
