@@ -480,6 +480,12 @@ fn named_body_nodes_get_node_names_unique_in_the_model() {
     let names: Vec<_> = m.graph.unwrap().node.into_iter().map(|n| n.name).collect();
     assert_eq!(names, [Some("F__n_1".to_owned()), Some("F__n".to_owned())]);
     Inliner::new().model(&mut twice).unwrap();
-    let names: Vec<_> = twice.graph.unwrap().node.into_iter().map(|n| n.name).collect();
+    let names: Vec<_> = twice
+        .graph
+        .unwrap()
+        .node
+        .into_iter()
+        .map(|n| n.name)
+        .collect();
     assert_eq!(names, [Some("F__n".to_owned()), Some("F__n_1".to_owned())]);
 }
