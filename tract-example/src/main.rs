@@ -53,11 +53,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut model = model();
 
     let err = run(&model, &input).expect_err("tract runs no model-local functions");
-    println!("before inlining, tract fails: {err:?}");
+    println!("before inlining, tract fails: {err:#}");
+    assert!(format!("{err:#}").contains("Unimplemented(Scale)"));
 
     let report = onnx_text::inline(&mut model, &[&MY_OPS])?;
     print!("{report}");
-    println!("{}", onnx_text::to_text(model.graph.as_ref().expect("a graph")));
+    println!(
+        "{}",
+        onnx_text::to_text(model.graph.as_ref().expect("a graph"))
+    );
 
     let output = run(&model, &input)?;
     // y = (2 * 0.5 x)^2 = x^2
