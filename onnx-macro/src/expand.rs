@@ -8,7 +8,7 @@ use prost::Message;
 use quote::quote;
 
 use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};
-use onnx_syntax::check::{self, Check, Diagnostic, Diagnostics, Options, Tree};
+use onnx_syntax::check::{self, Check, CheckOptions, Diagnostic, Diagnostics, Tree};
 use onnx_syntax::parse::Parser;
 use onnx_syntax::syntax::{Function, Graph, Model, Node};
 use onnx_syntax::{ParseError, lower};
@@ -78,7 +78,7 @@ fn expand_tokens(output: Output, input: TokenStream) -> Result<TokenStream, syn:
 pub fn build(
     output: Output,
     text: &str,
-    options: &Options,
+    options: &CheckOptions,
 ) -> Result<TokenStream, Vec<Diagnostic>> {
     Ok(Parsed::checked(output, text, false, options)?
         .lower()
@@ -112,7 +112,7 @@ impl Parsed {
         output: Output,
         text: &str,
         holes: bool,
-        options: &Options,
+        options: &CheckOptions,
     ) -> Result<Parsed, Vec<Diagnostic>> {
         let syntax = |e: ParseError| vec![Diagnostic::from(&e)];
         let parser = if holes {
@@ -233,22 +233,17 @@ fn with_holes(
 
 impl Settings {
     /// The check options these settings ask for; unknown check names are errors.
-    fn options(&self) -> Result<Options, syn::Error> {
+    fn options(&self) -> Result<CheckOptions, syn::Error> {
         if self.unchecked {
-            return Ok(Options::none());
+            return Ok(CheckOptions::none());
         }
-        let mut options = Options::all();
+        let mut options = CheckOptions::all();
         let mut unknown = Vec::new();
         for (name, span) in &self.allowed {
-            match Check::from_name(name) {
-                Some(check) => options = options.allow(check),
-                None => {
-                    let known: Vec<&str> = Check::ALL.iter().map(|c| c.name()).collect();
-                    let message = format!(
-                        "unknown check `{name}`; the checks are {}",
-                        known.join(", ")
-                    );
-                    unknown.push(syn::Error::new(*span, message));
+            match name.parse::<Check>() {
+                Ok(check) => options = options.allow(check),
+                Err(unknown_check) => {
+                    unknown.push(syn::Error::new(*span, unknown_check.to_string()));
                 }
             }
         }
@@ -348,7 +343,7 @@ pub fn include(input: TokenStream) -> TokenStream {
     let result = onnx_syntax::text_from_bytes(&text)
         .map_err(|e| vec![e.with_origin(relative.clone()).to_string()])
         .and_then(|text| {
-            build(output, text, &Options::all()).map_err(|problems| {
+            build(output, text, &CheckOptions::all()).map_err(|problems| {
                 let diagnostics = Diagnostics::new(text, problems).with_origin(relative.clone());
                 (0..diagnostics.len())
                     .filter_map(|i| diagnostics.render(i))

@@ -24,7 +24,7 @@ mod render;
 mod span;
 pub mod syntax;
 
-pub use error::ParseError;
+pub use error::{ParseError, ParseErrorKind};
 pub use lex::text_from_bytes;
 pub use print::{Style, ToText, to_text, to_text_with};
 pub use span::{LineColumn, Span};

@@ -16,7 +16,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use onnx_syntax::check::{self, Check, Coverage, Diagnostic, Options, Report, Tree};
+use onnx_syntax::check::{self, Check, CheckOptions, Coverage, Diagnostic, Report, Tree};
 use onnx_syntax::parse::Parser;
 
 /// The directories of accepted real models and bodies, and the hand-written set.
@@ -365,7 +365,7 @@ const FLAGGED: &[(&str, &[Check], &[&str])] = &[
 ];
 
 /// Parses `text` as `entry` and checks the tree against `source` (normally `text` itself).
-fn check(entry: &str, text: &str, source: &str, options: &Options) -> Result<Report, String> {
+fn check(entry: &str, text: &str, source: &str, options: &CheckOptions) -> Result<Report, String> {
     let parser = Parser::new(text).map_err(|e| e.to_string())?;
     let report = match entry {
         "model" => {
@@ -424,11 +424,11 @@ fn accepted_corpus_cases_check_clean_except_the_listed_ones() {
     let mut total = Coverage::default();
     for dir in DIRS {
         let options = if dir == "defs-cc" {
-            Options::default()
+            CheckOptions::default()
                 .allow(Check::UndefinedValue)
                 .allow(Check::InvalidAttributeRef)
         } else {
-            Options::default()
+            CheckOptions::default()
         };
         let mut cases: Vec<_> = std::fs::read_dir(root.join(dir))
             .unwrap_or_else(|e| panic!("cannot read tests/corpus/{dir}: {e}"))

@@ -3,13 +3,13 @@
 
 use std::ops::Range;
 
-use onnx_syntax::check::{self, Check, Diagnostic, Diagnostics, Options};
+use onnx_syntax::check::{self, Check, CheckOptions, Diagnostic, Diagnostics};
 use onnx_syntax::parse::Parser;
 use onnx_syntax::syntax;
 
 use crate::{
-    AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, ParseError, Span, TypeProto,
-    tensor_shape_proto, to_text, type_proto,
+    AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, ParseError, ParseErrorKind,
+    Span, TypeProto, tensor_shape_proto, to_text, type_proto,
 };
 
 /// What evaluating one literal's holes found.
@@ -46,7 +46,7 @@ impl Holes {
     pub fn finish<T: Literal>(self, value: T, allowed: Option<&[&str]>) -> Result<T, Diagnostics> {
         if !self.failures.is_empty() {
             let message = self.failures.join("; ");
-            let diagnostic = Diagnostic::new(None, Span::at(0), message);
+            let diagnostic = Diagnostic::new(ParseErrorKind::HoleValue, Span::at(0), message);
             return Err(Diagnostics::new("", vec![diagnostic]).with_origin(self.location));
         }
         let Some(allowed) = allowed.filter(|_| self.verify) else {
@@ -55,7 +55,7 @@ impl Holes {
         let options = allowed
             .iter()
             .filter_map(|name| Check::from_name(name))
-            .fold(Options::all(), Options::allow);
+            .fold(CheckOptions::all(), CheckOptions::allow);
         match value.check(&options) {
             Ok(()) => Ok(value),
             Err(problems) => Err(problems.with_origin(format!(
@@ -93,7 +93,7 @@ pub trait Literal {
     fn parse(&self, parser: Parser<'_>) -> Result<Tree, ParseError>;
 
     /// Prints the value and checks the text.
-    fn check(&self, options: &Options) -> Result<(), Diagnostics> {
+    fn check(&self, options: &CheckOptions) -> Result<(), Diagnostics> {
         let text = self.text();
         let problems = match Parser::new(&text).and_then(|parser| self.parse(parser)) {
             Ok(tree) => check::report(tree.as_tree(), &text, options).diagnostics,

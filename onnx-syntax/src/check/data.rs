@@ -174,7 +174,7 @@ impl<'t> Checker<'t> {
             let Ok(size) = u64::try_from(dim) else {
                 let span = self.type_span(tensor);
                 self.report(Diagnostic::new(
-                    Some(Check::ElementCountMismatch),
+                    Check::ElementCountMismatch,
                     span,
                     format!(
                         "{} has the negative dimension {dim}: expected sizes of 0 or more",
@@ -194,7 +194,7 @@ impl<'t> Checker<'t> {
         let Some(expected) = expected else {
             let span = self.type_span(tensor);
             self.report(Diagnostic::new(
-                Some(Check::ElementCountMismatch),
+                Check::ElementCountMismatch,
                 span,
                 format!("{} has more than 2^64 elements", Self::shown_type(tensor)),
             ));
@@ -227,11 +227,7 @@ impl<'t> Checker<'t> {
                 span = first.to(*last);
             }
         }
-        self.report(Diagnostic::new(
-            Some(Check::ElementCountMismatch),
-            span,
-            message,
-        ));
+        self.report(Diagnostic::new(Check::ElementCountMismatch, span, message));
     }
 
     fn literal_range(&mut self, tensor: &Tensor, values: &TensorValues, block: Span) {
@@ -261,7 +257,7 @@ impl<'t> Checker<'t> {
                         let span = spans.get(k).copied().unwrap_or(block);
                         let written = self.written(span, value);
                         self.report(Diagnostic::new(
-                            Some(Check::LiteralOutOfRange),
+                            Check::LiteralOutOfRange,
                             span,
                             format!("`{written}` is out of range for {kind}: expected {expected}"),
                         ));
@@ -297,7 +293,7 @@ impl<'t> Checker<'t> {
                             String::new()
                         };
                         self.report(Diagnostic::new(
-                            Some(Check::LiteralOutOfRange),
+                            Check::LiteralOutOfRange,
                             span,
                             format!(
                                 "`{written}` is out of range for {name}: expected 0..={max}{wrap}"

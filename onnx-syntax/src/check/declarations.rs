@@ -238,7 +238,7 @@ impl<'t> Checker<'t> {
                 n => format!(" ({} more nodes use it)", n - 1),
             };
             self.report(Diagnostic::new(
-                Some(Check::UndeclaredDomain),
+                Check::UndeclaredDomain,
                 node.op_span,
                 format!(
                     "operator `{}` is in domain {:?}, which {} does not import: its opset_import {have}{others}",
@@ -302,11 +302,7 @@ impl<'t> Checker<'t> {
             Some(overload) => node.op_span.to(overload.span),
             None => node.op_span,
         };
-        self.report(Diagnostic::new(
-            Some(Check::UnresolvedFunction),
-            span,
-            message,
-        ));
+        self.report(Diagnostic::new(Check::UnresolvedFunction, span, message));
     }
 
     /// `@name` must be in a function body and name one of its attributes.
@@ -358,10 +354,6 @@ impl<'t> Checker<'t> {
                 }
             }
         };
-        self.report(Diagnostic::new(
-            Some(Check::InvalidAttributeRef),
-            span,
-            message,
-        ));
+        self.report(Diagnostic::new(Check::InvalidAttributeRef, span, message));
     }
 }

@@ -5,23 +5,23 @@
 //!
 //! Checks never change what a text parses to: they only look at the tree and report
 //! [`Diagnostic`]s with byte spans into the source text. Each check has a stable snake_case
-//! [`Check::name`] and can be switched off in [`Options`]. Every check is linear in the size of the
+//! [`Check::name`] and can be switched off in [`CheckOptions`]. Every check is linear in the size of the
 //! tree (hash maps, no quadratic scans), reports every independent problem, and never panics.
 //!
 //! The pipeline for a caller that maps spans itself (the proc macros): parse to a tree with
 //! [`Parser`], run a check function of this module, then [`lower`](crate::lower) the tree.
 //!
 //! ```
-//! use onnx_syntax::check::{self, Check, Options};
+//! use onnx_syntax::check::{self, Check, CheckOptions};
 //! use onnx_syntax::parse::Parser;
 //!
 //! let text = "<opset_import: [\"\" : 21]> g (x) => (y) { t = Abs(x)  t = Neg(t)  y = Relu(u) }";
 //! let tree = Parser::new(text)?.model()?;
-//! let found = check::model(&tree, text, &Options::default());
+//! let found = check::model(&tree, text, &CheckOptions::default());
 //! let messages: Vec<_> = found.iter().map(|d| d.message()).collect();
 //! assert_eq!(messages, ["`t` is already defined at line 1", "value `u` is used but never defined"]);
 //!
-//! let relaxed = Options::default().allow(Check::UndefinedValue);
+//! let relaxed = CheckOptions::default().allow(Check::UndefinedValue);
 //! assert_eq!(check::model(&tree, text, &relaxed).len(), 1);
 //! let model = onnx_syntax::lower::model(tree); // lowering is unaffected by checks
 //! # let _ = model;
@@ -85,11 +85,11 @@
 //!   declaration has one), and every attribute declared without a default.
 //!
 //! ```
-//! use onnx_syntax::check::{Check, Options};
+//! use onnx_syntax::check::{Check, CheckOptions};
 //! let text = r#"<opset_import: ["" : 21]> g (float x) => (y) { y = Elu <alpah = 1.0> (x) }"#;
-//! let err = Options::default().check_model(text).unwrap_err();
-//! assert_eq!(err.list()[0].check(), Some(Check::UnknownAttribute));
-//! assert_eq!(err.list()[0].message(), "`Elu` has no attribute `alpah` in ai.onnx opset 21; did you mean `alpha`?");
+//! let err = CheckOptions::default().check_model(text).unwrap_err();
+//! assert_eq!(err[0].check(), Some(Check::UnknownAttribute));
+//! assert_eq!(err[0].message(), "`Elu` has no attribute `alpah` in ai.onnx opset 21; did you mean `alpha`?");
 //! ```
 
 mod data;
@@ -104,7 +104,7 @@ mod tests;
 use crate::hole::is_marker;
 use std::collections::hash_map::Entry;
 
-pub use diagnostic::{Diagnostic, Diagnostics, Label};
+pub use diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Label};
 pub use schema::{Coverage, schema_attribute_type};
 
 use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};
@@ -306,39 +306,93 @@ impl std::fmt::Display for Check {
     }
 }
 
+/// Reads a check's name, as [`Check::from_name`] does, with an error that lists the checks.
+///
+/// ```
+/// use onnx_syntax::check::Check;
+/// assert_eq!("undefined_value".parse::<Check>(), Ok(Check::UndefinedValue));
+/// let err = "ssa".parse::<Check>().unwrap_err();
+/// assert!(err.to_string().starts_with("unknown check `ssa`; the checks are duplicate_definition, "));
+/// ```
+impl std::str::FromStr for Check {
+    type Err = UnknownCheck;
+
+    fn from_str(name: &str) -> Result<Check, UnknownCheck> {
+        Check::from_name(name).ok_or_else(|| UnknownCheck {
+            name: name.to_owned(),
+        })
+    }
+}
+
+/// A name that is no check's name, from parsing a [`Check`].
+///
+/// ```
+/// let err = "sssa".parse::<onnx_syntax::check::Check>().unwrap_err();
+/// assert_eq!(err.name(), "sssa");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownCheck {
+    name: String,
+}
+
+impl UnknownCheck {
+    /// The name that was given.
+    ///
+    /// ```
+    /// assert_eq!("x".parse::<onnx_syntax::check::Check>().unwrap_err().name(), "x");
+    /// ```
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// "unknown check `name`; the checks are …", listing every check.
+impl std::fmt::Display for UnknownCheck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown check `{}`; the checks are ", self.name)?;
+        for (i, check) in Check::ALL.iter().enumerate() {
+            let separator = if i == 0 { "" } else { ", " };
+            write!(f, "{separator}{check}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownCheck {}
+
 /// Which checks run, and how line numbers in messages are counted. The default runs them all.
 ///
 /// Besides the tree-level functions of this module, it has text-level methods that parse, check
 /// and lower in one call, giving every problem (a syntax error included) as [`Diagnostics`].
 ///
 /// ```
-/// use onnx_syntax::check::{Check, Options};
-/// let options = Options::default().allow(Check::UndefinedValue);
+/// use onnx_syntax::check::{Check, CheckOptions};
+/// let options = CheckOptions::default().allow(Check::UndefinedValue);
 /// assert!(!options.is_enabled(Check::UndefinedValue));
 /// assert!(options.is_enabled(Check::DuplicateDefinition));
 /// assert!(options.check_graph("g (x) => (y) { y = Add(x, q) }").is_ok());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Options {
+pub struct CheckOptions {
     enabled: u32,
     first_line: usize,
 }
 
-impl Default for Options {
-    fn default() -> Options {
-        Options::all()
+impl Default for CheckOptions {
+    fn default() -> CheckOptions {
+        CheckOptions::all()
     }
 }
 
-impl Options {
+impl CheckOptions {
     /// Every check on.
     ///
     /// ```
-    /// use onnx_syntax::check::{Check, Options};
-    /// assert!(Check::ALL.iter().all(|&c| Options::all().is_enabled(c)));
+    /// use onnx_syntax::check::{Check, CheckOptions};
+    /// assert!(Check::ALL.iter().all(|&c| CheckOptions::all().is_enabled(c)));
     /// ```
-    pub const fn all() -> Options {
-        Options {
+    pub const fn all() -> CheckOptions {
+        CheckOptions {
             enabled: (1 << Check::ALL.len()) - 1,
             first_line: 1,
         }
@@ -347,11 +401,11 @@ impl Options {
     /// Every check off (the macros' `#![unchecked]`): only syntax errors remain.
     ///
     /// ```
-    /// use onnx_syntax::check::Options;
-    /// assert!(Options::none().check_graph("g () => (y) {}").is_ok());
+    /// use onnx_syntax::check::CheckOptions;
+    /// assert!(CheckOptions::none().check_graph("g () => (y) {}").is_ok());
     /// ```
-    pub const fn none() -> Options {
-        Options {
+    pub const fn none() -> CheckOptions {
+        CheckOptions {
             enabled: 0,
             first_line: 1,
         }
@@ -360,11 +414,11 @@ impl Options {
     /// The same options with `check` off.
     ///
     /// ```
-    /// use onnx_syntax::check::{Check, Options};
-    /// assert!(!Options::all().allow(Check::UnproducedOutput).is_enabled(Check::UnproducedOutput));
+    /// use onnx_syntax::check::{Check, CheckOptions};
+    /// assert!(!CheckOptions::all().allow(Check::UnproducedOutput).is_enabled(Check::UnproducedOutput));
     /// ```
-    pub const fn allow(self, check: Check) -> Options {
-        Options {
+    pub const fn allow(self, check: Check) -> CheckOptions {
+        CheckOptions {
             enabled: self.enabled & !check.bit(),
             ..self
         }
@@ -373,11 +427,11 @@ impl Options {
     /// The same options with `check` on.
     ///
     /// ```
-    /// use onnx_syntax::check::{Check, Options};
-    /// assert!(Options::none().deny(Check::UnproducedOutput).is_enabled(Check::UnproducedOutput));
+    /// use onnx_syntax::check::{Check, CheckOptions};
+    /// assert!(CheckOptions::none().deny(Check::UnproducedOutput).is_enabled(Check::UnproducedOutput));
     /// ```
-    pub const fn deny(self, check: Check) -> Options {
-        Options {
+    pub const fn deny(self, check: Check) -> CheckOptions {
+        CheckOptions {
             enabled: self.enabled | check.bit(),
             ..self
         }
@@ -386,8 +440,8 @@ impl Options {
     /// True if `check` runs.
     ///
     /// ```
-    /// use onnx_syntax::check::{Check, Options};
-    /// assert!(Options::default().is_enabled(Check::LiteralOutOfRange));
+    /// use onnx_syntax::check::{Check, CheckOptions};
+    /// assert!(CheckOptions::default().is_enabled(Check::LiteralOutOfRange));
     /// ```
     pub const fn is_enabled(&self, check: Check) -> bool {
         self.enabled & check.bit() != 0
@@ -397,12 +451,12 @@ impl Options {
     /// such as "`t` is already defined at line 3" (default 1). Spans are unaffected.
     ///
     /// ```
-    /// use onnx_syntax::check::Options;
-    /// let err = Options::default().first_line(10).check_graph("g (x) => (x) {\n x = Abs(x) }").unwrap_err();
-    /// assert_eq!(err.list()[0].message(), "`x` is already defined at line 10");
+    /// use onnx_syntax::check::CheckOptions;
+    /// let err = CheckOptions::default().first_line(10).check_graph("g (x) => (x) {\n x = Abs(x) }").unwrap_err();
+    /// assert_eq!(err[0].message(), "`x` is already defined at line 10");
     /// ```
-    pub const fn first_line(self, line: usize) -> Options {
-        Options {
+    pub const fn first_line(self, line: usize) -> CheckOptions {
+        CheckOptions {
             first_line: line,
             ..self
         }
@@ -411,7 +465,7 @@ impl Options {
     /// Parses a model, checks it, and lowers it if there is no problem.
     ///
     /// ```
-    /// let options = onnx_syntax::check::Options::default();
+    /// let options = onnx_syntax::check::CheckOptions::default();
     /// let model = options.check_model(r#"<opset_import: ["" : 21]> g (x) => (y) { y = Relu(x) }"#).unwrap();
     /// assert_eq!(model.graph.unwrap().node.len(), 1);
     /// assert!(options.check_model("g (x) => (y) { y = Relu(x) }").is_err()); // no import for ""
@@ -428,7 +482,7 @@ impl Options {
     /// Parses a graph, checks it, and lowers it if there is no problem.
     ///
     /// ```
-    /// let options = onnx_syntax::check::Options::default();
+    /// let options = onnx_syntax::check::CheckOptions::default();
     /// assert!(options.check_graph("g (x) => (y) { y = Relu(x) }").is_ok());
     /// assert!(options.check_graph("g (x) => (y) { y = Relu(z) }").is_err());
     /// ```
@@ -444,7 +498,7 @@ impl Options {
     /// Parses a function, checks it, and lowers it if there is no problem.
     ///
     /// ```
-    /// let options = onnx_syntax::check::Options::default();
+    /// let options = onnx_syntax::check::CheckOptions::default();
     /// assert!(options.check_function("F <a> (x) => (y) { y = Foo <b = @a> (x) }").is_ok());
     /// assert!(options.check_function("F <a> (x) => (y) { y = Foo <b = @c> (x) }").is_err());
     /// ```
@@ -460,7 +514,7 @@ impl Options {
     /// Parses a function library, checks it, and lowers it if there is no problem.
     ///
     /// ```
-    /// let options = onnx_syntax::check::Options::default();
+    /// let options = onnx_syntax::check::CheckOptions::default();
     /// let lib = r#"<domain: "my"> F (x) => (y) { y = Abs(x) }  G (x) => (y) { y = my.F(x) }"#;
     /// assert_eq!(options.check_functions(lib).unwrap().len(), 2);
     /// let typo = r#"<domain: "my"> F (x) => (y) { y = Abs(x) }  G (x) => (y) { y = my.E(x) }"#;
@@ -478,7 +532,7 @@ impl Options {
     /// Parses a node, checks it, and lowers it if there is no problem.
     ///
     /// ```
-    /// let options = onnx_syntax::check::Options::default();
+    /// let options = onnx_syntax::check::CheckOptions::default();
     /// assert!(options.check_node("y = Foo <a = 1> (x)").is_ok());
     /// assert!(options.check_node("y = Foo <a = 1, a = 2> (x)").is_err());
     /// ```
@@ -494,7 +548,7 @@ impl Options {
     /// Parses a braced node list `{ node* }`, checks it, and lowers it if there is no problem.
     ///
     /// ```
-    /// let options = onnx_syntax::check::Options::default();
+    /// let options = onnx_syntax::check::CheckOptions::default();
     /// assert!(options.check_node_list("{ t = Abs(x)  y = Neg(t) }").is_ok());
     /// assert!(options.check_node_list("{ y = Neg(t)  t = Abs(x) }").is_err());
     /// ```
@@ -511,7 +565,7 @@ impl Options {
     /// problem.
     ///
     /// ```
-    /// let options = onnx_syntax::check::Options::default();
+    /// let options = onnx_syntax::check::CheckOptions::default();
     /// assert!(options.check_nodes("t = Abs(x)  y = Neg(t)").is_ok());
     /// assert!(options.check_nodes("t = Abs(x)  t = Neg(x)").is_err());
     /// ```
@@ -525,13 +579,13 @@ impl Options {
     }
 }
 
-impl Options {
+impl CheckOptions {
     /// Parses a model and checks it, giving every problem and what the type checks covered.
     /// Only a syntax error is an `Err`.
     ///
     /// ```
     /// let text = r#"<opset_import: ["" : 21]> g (float x, y) => (z) { t = Relu(x)  z = Add(t, y) }"#;
-    /// let report = onnx_syntax::check::Options::default().report_model(text).unwrap();
+    /// let report = onnx_syntax::check::CheckOptions::default().report_model(text).unwrap();
     /// assert!(report.diagnostics.is_empty());
     /// assert_eq!((report.coverage.typed, report.coverage.partially_typed), (1, 1));
     /// ```
@@ -564,16 +618,16 @@ fn run<'a, T, P>(
 /// Checks a model: its graph against the model's imports and functions, then each function.
 ///
 /// ```
-/// use onnx_syntax::check::{self, Options};
+/// use onnx_syntax::check::{self, CheckOptions};
 /// let text = r#"<opset_import: ["" : 21, "local" : 1]>
 /// g (x) => (y) { y = local.Sqaure(x) }
 /// <domain: "local", opset_import: ["" : 21]> Square (x) => (y) { y = Mul(x, x) }"#;
 /// let tree = onnx_syntax::parse::Parser::new(text)?.model()?;
-/// let found = check::model(&tree, text, &Options::default());
+/// let found = check::model(&tree, text, &CheckOptions::default());
 /// assert_eq!(found[0].message(), "no function `local.Sqaure` is defined in domain \"local\"; the functions there are `Square`");
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
-pub fn model(model: &Model, source: &str, options: &Options) -> Vec<Diagnostic> {
+pub fn model(model: &Model, source: &str, options: &CheckOptions) -> Vec<Diagnostic> {
     report(Tree::Model(model), source, options).diagnostics
 }
 
@@ -604,10 +658,10 @@ pub enum Tree<'a> {
 /// What checking a tree found, and how much of it the type checks covered.
 ///
 /// ```
-/// use onnx_syntax::check::{self, Options, Tree};
+/// use onnx_syntax::check::{self, CheckOptions, Tree};
 /// let text = r#"<opset_import: ["" : 21]> g (float x, int64 n) => (y) { y = Add(x, n) }"#;
 /// let tree = onnx_syntax::parse::Parser::new(text)?.model()?;
-/// let report = check::report(Tree::Model(&tree), text, &Options::default());
+/// let report = check::report(Tree::Model(&tree), text, &CheckOptions::default());
 /// assert_eq!(report.diagnostics[0].message(), "input `n` of `Add` is tensor(int64), but `T` is already tensor(float) from input `x`");
 /// assert_eq!(report.coverage.typed, 1);
 /// # Ok::<(), onnx_syntax::ParseError>(())
@@ -624,15 +678,15 @@ pub struct Report {
 /// checks covered.
 ///
 /// ```
-/// use onnx_syntax::check::{self, Options, Tree};
+/// use onnx_syntax::check::{self, CheckOptions, Tree};
 /// let text = "<opset_import: [\"\" : 21]> F (float x) => (y) { t = Shape(x)  y = Neg(t) }";
 /// let tree = onnx_syntax::parse::Parser::new(text)?.function()?;
-/// let report = check::report(Tree::Function(&tree), text, &Options::default());
+/// let report = check::report(Tree::Function(&tree), text, &CheckOptions::default());
 /// assert!(report.diagnostics.is_empty());
 /// assert_eq!(report.coverage.typed, 2); // `t` is int64, inferred from Shape
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
-pub fn report(tree: Tree<'_>, source: &str, options: &Options) -> Report {
+pub fn report(tree: Tree<'_>, source: &str, options: &CheckOptions) -> Report {
     match tree {
         Tree::Model(model) => model_report(model, source, options),
         Tree::Graph(graph) => graph_report(graph, source, options),
@@ -643,7 +697,7 @@ pub fn report(tree: Tree<'_>, source: &str, options: &Options) -> Report {
     }
 }
 
-fn model_report(model: &Model, source: &str, options: &Options) -> Report {
+fn model_report(model: &Model, source: &str, options: &CheckOptions) -> Report {
     let mut checker = Checker::new(source, options);
     let imported = model_imports(model);
     checker.locals = Some(LocalFunctions::new(&model.functions));
@@ -672,19 +726,19 @@ fn model_report(model: &Model, source: &str, options: &Options) -> Report {
 /// Checks a graph on its own: no imports or local functions are known, and `@ref` is invalid.
 ///
 /// ```
-/// use onnx_syntax::check::{self, Check, Options};
+/// use onnx_syntax::check::{self, Check, CheckOptions};
 /// let text = "g (x) => (y) { y = Relu(t) t = Abs(x) }";
 /// let tree = onnx_syntax::parse::Parser::new(text)?.graph()?;
-/// let found = check::graph(&tree, text, &Options::default());
+/// let found = check::graph(&tree, text, &CheckOptions::default());
 /// assert_eq!(found[0].check(), Some(Check::UseBeforeDefinition));
 /// assert_eq!(found[0].message(), "value `t` is used before its definition at line 1");
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
-pub fn graph(graph: &Graph, source: &str, options: &Options) -> Vec<Diagnostic> {
+pub fn graph(graph: &Graph, source: &str, options: &CheckOptions) -> Vec<Diagnostic> {
     report(Tree::Graph(graph), source, options).diagnostics
 }
 
-fn graph_report(graph: &Graph, source: &str, options: &Options) -> Report {
+fn graph_report(graph: &Graph, source: &str, options: &CheckOptions) -> Report {
     let mut checker = Checker::new(source, options);
     checker.refs = RefContext::Forbidden;
     checker.graph(graph);
@@ -695,14 +749,14 @@ fn graph_report(graph: &Graph, source: &str, options: &Options) -> Report {
 /// its calls to other functions are not resolved (they may be defined elsewhere).
 ///
 /// ```
-/// use onnx_syntax::check::{self, Options};
+/// use onnx_syntax::check::{self, CheckOptions};
 /// let text = "<opset_import: [\"\" : 21]> F (x) => (y) { y = com.x.Foo(x) }";
 /// let tree = onnx_syntax::parse::Parser::new(text)?.function()?;
-/// let found = check::function(&tree, text, &Options::default());
+/// let found = check::function(&tree, text, &CheckOptions::default());
 /// assert_eq!(found[0].message(), "operator `com.x.Foo` is in domain \"com.x\", which function `F` does not import: its opset_import has \"\"");
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
-pub fn function(function: &Function, source: &str, options: &Options) -> Vec<Diagnostic> {
+pub fn function(function: &Function, source: &str, options: &CheckOptions) -> Vec<Diagnostic> {
     report(Tree::Function(function), source, options).diagnostics
 }
 
@@ -710,19 +764,19 @@ pub fn function(function: &Function, source: &str, options: &Options) -> Vec<Dia
 /// calls into the library's own domains against the library's functions.
 ///
 /// ```
-/// use onnx_syntax::check::{self, Options};
+/// use onnx_syntax::check::{self, CheckOptions};
 /// let text = "F (x) => (y) { y = Abs(x) }  F (x) => (y) { y = Neg(x) }";
 /// let tree = onnx_syntax::parse::Parser::new(text)?.functions()?;
-/// assert!(check::functions(&tree, text, &Options::default()).is_empty());
+/// assert!(check::functions(&tree, text, &CheckOptions::default()).is_empty());
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
-pub fn functions(functions: &[Function], source: &str, options: &Options) -> Vec<Diagnostic> {
+pub fn functions(functions: &[Function], source: &str, options: &CheckOptions) -> Vec<Diagnostic> {
     report(Tree::Functions(functions), source, options).diagnostics
 }
 
 /// Checks functions, each against its own imports; with `resolve`, calls into the domains of
 /// `functions` must name one of them.
-fn library(functions: &[Function], resolve: bool, source: &str, options: &Options) -> Report {
+fn library(functions: &[Function], resolve: bool, source: &str, options: &CheckOptions) -> Report {
     let mut checker = Checker::new(source, options);
     if resolve {
         checker.locals = Some(LocalFunctions::new(functions));
@@ -740,13 +794,13 @@ fn library(functions: &[Function], resolve: bool, source: &str, options: &Option
 /// outputs or define one twice.
 ///
 /// ```
-/// use onnx_syntax::check::{self, Options};
+/// use onnx_syntax::check::{self, CheckOptions};
 /// let text = "a, a = Split(x)";
 /// let tree = onnx_syntax::parse::Parser::new(text)?.node()?;
-/// assert_eq!(check::node(&tree, text, &Options::default())[0].message(), "`a` is already defined at line 1");
+/// assert_eq!(check::node(&tree, text, &CheckOptions::default())[0].message(), "`a` is already defined at line 1");
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
-pub fn node(node: &Node, source: &str, options: &Options) -> Vec<Diagnostic> {
+pub fn node(node: &Node, source: &str, options: &CheckOptions) -> Vec<Diagnostic> {
     report(Tree::Node(node), source, options).diagnostics
 }
 
@@ -754,17 +808,17 @@ pub fn node(node: &Node, source: &str, options: &Options) -> Vec<Diagnostic> {
 /// enclosing context, but SSA and order are checked.
 ///
 /// ```
-/// use onnx_syntax::check::{self, Options};
+/// use onnx_syntax::check::{self, CheckOptions};
 /// let text = "{ y = Neg(t)  t = Abs(x) }";
 /// let tree = onnx_syntax::parse::Parser::new(text)?.node_list()?;
-/// assert_eq!(check::nodes(&tree, text, &Options::default())[0].message(), "value `t` is used before its definition at line 1");
+/// assert_eq!(check::nodes(&tree, text, &CheckOptions::default())[0].message(), "value `t` is used before its definition at line 1");
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
-pub fn nodes(nodes: &[Node], source: &str, options: &Options) -> Vec<Diagnostic> {
+pub fn nodes(nodes: &[Node], source: &str, options: &CheckOptions) -> Vec<Diagnostic> {
     report(Tree::Nodes(nodes), source, options).diagnostics
 }
 
-fn nodes_report(nodes: &[Node], source: &str, options: &Options) -> Report {
+fn nodes_report(nodes: &[Node], source: &str, options: &CheckOptions) -> Report {
     let mut checker = Checker::new(source, options);
     checker.free = true;
     checker.refs = RefContext::Unknown;
@@ -812,7 +866,7 @@ const MAX_DEPTH: u32 = 64;
 /// The walk over a tree, with the state of every check.
 struct Checker<'t> {
     source: &'t str,
-    options: Options,
+    options: CheckOptions,
     found: Vec<Diagnostic>,
     lines: Option<LineIndex>,
     /// Structure: one frame per enclosing graph or body, innermost last.
@@ -833,7 +887,7 @@ struct Checker<'t> {
 }
 
 impl<'t> Checker<'t> {
-    fn new(source: &'t str, options: &Options) -> Checker<'t> {
+    fn new(source: &'t str, options: &CheckOptions) -> Checker<'t> {
         Checker {
             source,
             options: *options,
@@ -1018,7 +1072,7 @@ impl<'t> Checker<'t> {
             };
             if let Some(first) = first {
                 let diagnostic = Diagnostic::new(
-                    Some(Check::DuplicateAttribute),
+                    Check::DuplicateAttribute,
                     name.span,
                     format!("attribute `{}` is already {verb} {owner}", name.text),
                 )

@@ -178,7 +178,7 @@ impl<'t> Checker<'t> {
         }
         let line = self.line(first);
         let diagnostic = Diagnostic::new(
-            Some(Check::DuplicateInput),
+            Check::DuplicateInput,
             name.span,
             format!("{what} `{}` is already declared at line {line}", name.text),
         )
@@ -217,7 +217,7 @@ impl<'t> Checker<'t> {
             Resolution::Missing => {
                 if self.closed() && self.on(Check::UndefinedValue) {
                     self.report(Diagnostic::new(
-                        Some(Check::UndefinedValue),
+                        Check::UndefinedValue,
                         name.span,
                         format!("value `{}` is used but never defined", name.text),
                     ));
@@ -232,7 +232,7 @@ impl<'t> Checker<'t> {
         }
         let line = self.line(definition);
         let diagnostic = Diagnostic::new(
-            Some(Check::UseBeforeDefinition),
+            Check::UseBeforeDefinition,
             name.span,
             format!(
                 "value `{}` is used before its definition at line {line}",
@@ -278,7 +278,7 @@ impl<'t> Checker<'t> {
             let line = self.line(first);
             let place = if outer { " in an enclosing graph" } else { "" };
             let diagnostic = Diagnostic::new(
-                Some(Check::DuplicateDefinition),
+                Check::DuplicateDefinition,
                 output.span,
                 format!("`{}` is already defined{place} at line {line}", output.text),
             )
@@ -307,7 +307,7 @@ impl<'t> Checker<'t> {
                             "no input or node"
                         };
                         self.report(Diagnostic::new(
-                            Some(Check::UnproducedOutput),
+                            Check::UnproducedOutput,
                             output.span,
                             format!(
                                 "{what} output `{}` is never produced: {sources} defines it",

@@ -23,7 +23,7 @@ fn on_model(text: &str) -> Vec<Diagnostic> {
     model(
         &Parser::new(text).and_then(Parser::model).unwrap(),
         text,
-        &Options::default(),
+        &CheckOptions::default(),
     )
 }
 
@@ -31,7 +31,7 @@ fn on_graph(text: &str) -> Vec<Diagnostic> {
     graph(
         &Parser::new(text).and_then(Parser::graph).unwrap(),
         text,
-        &Options::default(),
+        &CheckOptions::default(),
     )
 }
 
@@ -39,7 +39,7 @@ fn on_function(text: &str) -> Vec<Diagnostic> {
     function(
         &Parser::new(text).and_then(Parser::function).unwrap(),
         text,
-        &Options::default(),
+        &CheckOptions::default(),
     )
 }
 
@@ -47,7 +47,7 @@ fn on_functions(text: &str) -> Vec<Diagnostic> {
     functions(
         &Parser::new(text).and_then(Parser::functions).unwrap(),
         text,
-        &Options::default(),
+        &CheckOptions::default(),
     )
 }
 
@@ -55,7 +55,7 @@ fn on_node(text: &str) -> Vec<Diagnostic> {
     node(
         &Parser::new(text).and_then(Parser::node).unwrap(),
         text,
-        &Options::default(),
+        &CheckOptions::default(),
     )
 }
 
@@ -63,7 +63,7 @@ fn on_nodes(text: &str) -> Vec<Diagnostic> {
     nodes(
         &Parser::new(text).and_then(Parser::nodes).unwrap(),
         text,
-        &Options::default(),
+        &CheckOptions::default(),
     )
 }
 
@@ -840,20 +840,20 @@ g (x, x, int64 n) => (y, out) <float[2] w = {1}, uint8[1] b = {300}> {
 }
 <domain: "local", opset_import: ["" : 21]> F (x) => (y) { y = Abs(x) }"#;
     let tree = Parser::new(text).and_then(Parser::model).unwrap();
-    let all = model(&tree, text, &Options::default());
+    let all = model(&tree, text, &CheckOptions::default());
     let fired: HashSet<Check> = all.iter().filter_map(Diagnostic::check).collect();
     assert_eq!(fired.len(), Check::ALL.len(), "{all:#?}");
     for check in Check::ALL {
-        let without = model(&tree, text, &Options::default().allow(check));
+        let without = model(&tree, text, &CheckOptions::default().allow(check));
         assert!(without.iter().all(|d| d.check() != Some(check)), "{check}");
         assert!(without.len() < all.len(), "{check}");
-        let only = model(&tree, text, &Options::none().deny(check));
+        let only = model(&tree, text, &CheckOptions::none().deny(check));
         assert!(
             !only.is_empty() && only.iter().all(|d| d.check() == Some(check)),
             "{check}"
         );
     }
-    assert!(model(&tree, text, &Options::none()).is_empty());
+    assert!(model(&tree, text, &CheckOptions::none()).is_empty());
 }
 
 #[test]
@@ -873,10 +873,12 @@ fn check_names_round_trip_and_are_snake_case() {
 
 #[test]
 fn text_level_methods_turn_parse_errors_into_diagnostics() {
-    let err = Options::default().check_node("y = Relu(x);").unwrap_err();
+    let err = CheckOptions::default()
+        .check_node("y = Relu(x);")
+        .unwrap_err();
     let parse = crate::parse_node("y = Relu(x);").unwrap_err();
     assert_eq!(err.len(), 1);
-    assert_eq!(err.list()[0].check(), None);
+    assert_eq!(err[0].check(), None);
     assert_eq!(err.to_string(), parse.to_string());
     assert_eq!(
         Diagnostics::from(parse.clone()).to_string(),
@@ -892,7 +894,7 @@ fn text_level_methods_turn_parse_errors_into_diagnostics() {
 #[test]
 fn diagnostics_display_every_problem_in_source_order() {
     let text = "g (x) => (y) {\n  y = Add(p, x)\n  z = Neg(q)\n}";
-    let err = Options::default().check_graph(text).unwrap_err();
+    let err = CheckOptions::default().check_graph(text).unwrap_err();
     assert_eq!(
         err.to_string(),
         "\
@@ -923,7 +925,7 @@ fn hand_built_trees_with_bogus_spans_do_not_panic() {
         init.span = Span::new(9000, 1);
     }
     tree.nodes[0].outputs[0].span = Span::new(70000, 70001);
-    let found = graph(&tree, text, &Options::default());
+    let found = graph(&tree, text, &CheckOptions::default());
     assert!(found.len() >= 4, "{found:#?}");
     let shown = Diagnostics::new(text, found.clone()).to_string();
     assert!(shown.contains("999"));
@@ -946,7 +948,7 @@ fn hand_built_trees_nested_past_the_parser_limit_do_not_overflow() {
         inner = outer;
     }
     // The innermost graphs are deeper than the checks go; the outer ones are checked.
-    let found = graph(&inner, "", &Options::default());
+    let found = graph(&inner, "", &CheckOptions::default());
     assert!(found.is_empty());
 }
 
@@ -963,7 +965,7 @@ fn large_inputs_check_in_linear_time() {
     text.push_str(&format!("y = Identity(x{n})\n}}"));
     let tree = Parser::new(&text).and_then(Parser::graph).unwrap();
     let start = std::time::Instant::now();
-    assert!(graph(&tree, &text, &Options::default()).is_empty());
+    assert!(graph(&tree, &text, &CheckOptions::default()).is_empty());
     // Quadratic work here would be 4e8 map operations; linear work takes milliseconds.
     assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
 }

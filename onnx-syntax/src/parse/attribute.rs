@@ -3,7 +3,7 @@
 use super::Parser;
 use super::literal::{LitKind, Word, classify_word};
 use crate::dtype::starts_type;
-use crate::error::ParseError;
+use crate::error::{ParseError, ParseErrorKind};
 use crate::hole::{ListHole, Site};
 use crate::lex::TokenKind;
 use crate::span::Span;
@@ -84,6 +84,7 @@ impl Parser<'_> {
             None => {
                 let known: Vec<_> = AttrType::ALL.iter().map(|(_, kw)| *kw).collect();
                 Err(self.error(
+                    ParseErrorKind::UnknownAttributeType,
                     token.span,
                     format!(
                         "unknown attribute type `{word}`; expected one of {}",
@@ -115,6 +116,7 @@ impl Parser<'_> {
             && annotated != ty
         {
             return Err(self.error(
+                ParseErrorKind::InvalidAttributeValue,
                 span,
                 format!(
                     "expected {} value, found {} value",
@@ -152,15 +154,19 @@ impl Parser<'_> {
                     continue;
                 }
                 if self.at_punct(b'[') {
-                    return Err(
-                        self.error(self.peek().span, "lists of attribute values do not nest")
-                    );
+                    return Err(self.error(
+                        ParseErrorKind::InvalidAttributeValue,
+                        self.peek().span,
+                        "lists of attribute values do not nest",
+                    ));
                 }
                 let (value, span) = self.single_value(element == Some(AttrType::Float))?;
                 let Some(ty) = value_type(&value) else {
-                    return Err(
-                        self.error(span, "an attribute reference `@…` cannot be a list element")
-                    );
+                    return Err(self.error(
+                        ParseErrorKind::InvalidAttributeValue,
+                        span,
+                        "an attribute reference `@…` cannot be a list element",
+                    ));
                 };
                 match element {
                     None => {
@@ -170,6 +176,7 @@ impl Parser<'_> {
                     Some(expected) if expected == ty => {}
                     Some(expected) => {
                         return Err(self.error(
+                            ParseErrorKind::InvalidAttributeValue,
                             span,
                             format!(
                                 "list elements must all be of type `{}` (set by the {}), found {} value",
@@ -198,6 +205,7 @@ impl Parser<'_> {
             len > 0 || !holes.is_empty() || annotation.is_some_and(|(ty, _)| ty.is_list())
         }) else {
             return Err(self.error(
+                ParseErrorKind::InvalidAttributeValue,
                 self.since(open.span),
                 "an empty list needs a list type annotation, such as `name: ints = []`",
             ));

@@ -4,7 +4,7 @@
 use super::Parser;
 use super::literal::LitKind;
 use crate::dtype::{Storage, elem_type_by_number};
-use crate::error::ParseError;
+use crate::error::{ParseError, ParseErrorKind};
 use crate::hole::{Hole, ListHole, Site};
 use crate::lex::TokenKind;
 use crate::span::Span;
@@ -17,6 +17,7 @@ impl Parser<'_> {
     pub(super) fn initializer(&mut self, info: &ValueInfo, eq: Span) -> Result<Tensor, ParseError> {
         let Some(ty) = &info.ty else {
             return Err(self.error(
+                ParseErrorKind::TensorType,
                 info.name.span.to(eq),
                 format!(
                     "initializer `{}` needs a tensor type, such as `float[2]`",
@@ -68,12 +69,14 @@ impl Parser<'_> {
     fn tensor_type(&self, ty: &Type) -> Result<(ElemType, Vec<i64>, Vec<ListHole>), ParseError> {
         let TypeKind::Tensor(elem_type, shape) = &ty.kind else {
             return Err(self.error(
+                ParseErrorKind::TensorType,
                 ty.span,
                 "a tensor constant needs a tensor type, such as `float[2]`",
             ));
         };
         let Some(shape) = shape else {
             return Err(self.error(
+                ParseErrorKind::TensorType,
                 ty.span,
                 "a tensor constant needs a known shape: `[]` has unknown rank",
             ));
@@ -91,9 +94,11 @@ impl Parser<'_> {
                     }));
                 }
                 _ => {
-                    return Err(
-                        self.error(dim.span, "the dims of a tensor constant must be integers")
-                    );
+                    return Err(self.error(
+                        ParseErrorKind::TensorType,
+                        dim.span,
+                        "the dims of a tensor constant must be integers",
+                    ));
                 }
             }
         }
@@ -165,6 +170,7 @@ impl Parser<'_> {
                 let value = p.to_i64(lit, "an integer element")?;
                 i32::try_from(value).map_err(|_| {
                     p.error(
+                        ParseErrorKind::OutOfRange,
                         lit.span,
                         format!("{value} does not fit in the int32 storage of this tensor"),
                     )

@@ -27,6 +27,8 @@
 mod number;
 mod tensor;
 
+use std::fmt;
+
 use onnx_runtime_types::{
     AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
     StringStringEntryProto, TensorProto, TensorShapeProto, TypeProto, ValueInfoProto,
@@ -85,6 +87,29 @@ pub trait ToText {
         let mut out = String::new();
         self.write_text(&mut out, Style::Lossless);
         out
+    }
+
+    /// Writes the text of `self` in the given style to any [`fmt::Write`], such as a
+    /// `Formatter` in a `Display` impl. The printer builds the text in a `String` (plain
+    /// pushes, no error to pass on at every token) and hands it over in one write.
+    ///
+    /// ```
+    /// use onnx_syntax::{Style, ToText};
+    /// use onnx_runtime_types::NodeProto;
+    ///
+    /// struct Shown(NodeProto);
+    /// impl std::fmt::Display for Shown {
+    ///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    ///         self.0.write_to(f, Style::Reference)
+    ///     }
+    /// }
+    /// let node = onnx_syntax::parse_node("y = Neg(x)").unwrap();
+    /// assert_eq!(Shown(node).to_string(), "   y = Neg (x)\n");
+    /// ```
+    fn write_to(&self, out: &mut dyn fmt::Write, style: Style) -> fmt::Result {
+        let mut text = String::new();
+        self.write_text(&mut text, style);
+        out.write_str(&text)
     }
 }
 

@@ -55,7 +55,7 @@ impl<'t> Checker<'t> {
             if versions.is_none() && self.on(Check::UnknownOperator) {
                 let message = unknown(table()?, node, i64::MAX);
                 self.report(Diagnostic::new(
-                    Some(Check::UnknownOperator),
+                    Check::UnknownOperator,
                     node.op_span,
                     message,
                 ));
@@ -79,7 +79,7 @@ impl<'t> Checker<'t> {
             } else {
                 node.op_span
             };
-            self.report(Diagnostic::new(Some(Check::UnknownOperator), span, message));
+            self.report(Diagnostic::new(Check::UnknownOperator, span, message));
         }
         None
     }

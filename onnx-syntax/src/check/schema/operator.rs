@@ -103,7 +103,7 @@ impl<'t> Checker<'t> {
                     None
                 };
                 self.report(Diagnostic::new(
-                    Some(Check::OperatorArity),
+                    Check::OperatorArity,
                     span.unwrap_or(node.op_span),
                     message,
                 ));
@@ -120,11 +120,7 @@ impl<'t> Checker<'t> {
                         operator(node),
                         formal.name
                     );
-                    self.report(Diagnostic::new(
-                        Some(Check::OperatorArity),
-                        operand.span,
-                        message,
-                    ));
+                    self.report(Diagnostic::new(Check::OperatorArity, operand.span, message));
                 }
             }
         }
@@ -166,7 +162,7 @@ impl<'t> Checker<'t> {
             message += "; it has no attributes";
         }
         self.report(Diagnostic::new(
-            Some(Check::UnknownAttribute),
+            Check::UnknownAttribute,
             attribute.name.span,
             message,
         ));
@@ -194,7 +190,7 @@ impl<'t> Checker<'t> {
             message += &format!(": {hint}");
         }
         self.report(Diagnostic::new(
-            Some(Check::AttributeType),
+            Check::AttributeType,
             attribute.name.span,
             message,
         ));
@@ -222,11 +218,7 @@ impl<'t> Checker<'t> {
         } else {
             node.op_span
         };
-        self.report(Diagnostic::new(
-            Some(Check::MissingAttribute),
-            span,
-            message,
-        ));
+        self.report(Diagnostic::new(Check::MissingAttribute, span, message));
     }
 
     /// The version of the node's domain that applies (the node was looked up with it).

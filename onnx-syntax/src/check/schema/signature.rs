@@ -52,11 +52,7 @@ impl<'t> Checker<'t> {
                 operands.len()
             );
             let span = covering(&operands[declared..]).unwrap_or(node.op_span);
-            self.report(Diagnostic::new(
-                Some(Check::FunctionSignature),
-                span,
-                message,
-            ));
+            self.report(Diagnostic::new(Check::FunctionSignature, span, message));
         }
     }
 
@@ -74,7 +70,7 @@ impl<'t> Checker<'t> {
                 message += &format!("; it declares {}", list(names(), backticks));
             }
             self.report(Diagnostic::new(
-                Some(Check::FunctionSignature),
+                Check::FunctionSignature,
                 attribute.name.span,
                 message,
             ));
@@ -91,7 +87,7 @@ impl<'t> Checker<'t> {
                 found.keyword()
             );
             self.report(Diagnostic::new(
-                Some(Check::FunctionSignature),
+                Check::FunctionSignature,
                 attribute.name.span,
                 message,
             ));
@@ -120,7 +116,7 @@ impl<'t> Checker<'t> {
             if missing.len() == 1 { "has" } else { "have" }
         );
         self.report(Diagnostic::new(
-            Some(Check::FunctionSignature),
+            Check::FunctionSignature,
             node.op_span,
             message,
         ));

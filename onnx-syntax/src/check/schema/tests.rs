@@ -89,7 +89,7 @@ fn malformed_data_is_an_error_not_a_panic() {
 
 // ---- the checks on small texts ----
 
-use crate::check::{self, Check, Coverage, Diagnostic, Options, Report, Tree};
+use crate::check::{self, Check, CheckOptions, Coverage, Diagnostic, Report, Tree};
 use crate::parse::Parser;
 
 /// Which check fired, its message, and the text it points at.
@@ -109,7 +109,7 @@ fn show(text: &str, found: &[Diagnostic]) -> Vec<(Check, String, String)> {
 
 fn model_report(text: &str) -> Report {
     let tree = Parser::new(text).and_then(Parser::model).expect("parses");
-    check::report(Tree::Model(&tree), text, &Options::default())
+    check::report(Tree::Model(&tree), text, &CheckOptions::default())
 }
 
 /// The problems of a model importing `opset` of the default domain, with graph `graph`.
@@ -554,10 +554,10 @@ fn custom_domains_and_texts_without_imports_are_not_checked() {
     assert!(model_report(text).diagnostics.is_empty());
     let text = "g (float x) => (y) { y = Rleu(x) }";
     let tree = Parser::new(text).and_then(Parser::graph).expect("parses");
-    assert!(check::graph(&tree, text, &Options::default()).is_empty());
+    assert!(check::graph(&tree, text, &CheckOptions::default()).is_empty());
     let text = "y = Relu <alpha = 1> (x, x)";
     let tree = Parser::new(text).and_then(Parser::node).expect("parses");
-    assert!(check::node(&tree, text, &Options::default()).is_empty());
+    assert!(check::node(&tree, text, &CheckOptions::default()).is_empty());
     // An undeclared domain is reported once, by `undeclared_domain`, not again here.
     let text = "<opset_import: [\"\" : 21]> g (float x) => (y) { y = ai.onnx.ml.Rleu(x) }";
     let found = model_report(text).diagnostics;
@@ -571,12 +571,12 @@ fn the_schema_checks_switch_off_alone() {
 g (float x, int64 n) => (y) { a = Rleu(x)  b = Add(x)  c = Cast(x)  d = Elu <alpha = 1, beta = 2.0> (x)  y = Add(x, n) }"#;
     let tree = Parser::new(text).and_then(Parser::model).expect("parses");
     for check in super::CHECKS {
-        let without = check::model(&tree, text, &Options::default().allow(check));
+        let without = check::model(&tree, text, &CheckOptions::default().allow(check));
         assert!(without.iter().all(|d| d.check() != Some(check)), "{check}");
     }
     let none = super::CHECKS
         .iter()
-        .fold(Options::default(), |o, &c| o.allow(c));
+        .fold(CheckOptions::default(), |o, &c| o.allow(c));
     let report = check::report(Tree::Model(&tree), text, &none);
     assert!(report.diagnostics.is_empty());
     assert_eq!(report.coverage, Coverage::default());

@@ -24,11 +24,11 @@ use crate::syntax::{AttrValue, ElemType, Function, Graph, Name, Node, Type, Type
 /// The counts are zero when `type_constraint` is off.
 ///
 /// ```
-/// use onnx_syntax::check::{self, Options, Tree};
+/// use onnx_syntax::check::{self, CheckOptions, Tree};
 /// let text = r#"<opset_import: ["" : 21]>
 /// g (float[N] x, y) => (z) { s = Shape(x)  t = Cast <to = 1> (s)  u = Add(t, y)  z = com.x.Op(u) }"#;
 /// let tree = onnx_syntax::parse::Parser::new(text)?.model()?;
-/// let coverage = check::report(Tree::Model(&tree), text, &Options::default()).coverage;
+/// let coverage = check::report(Tree::Model(&tree), text, &CheckOptions::default()).coverage;
 /// assert_eq!(coverage.schema_nodes, 3); // com.x.Op is a custom operator
 /// assert_eq!(coverage.typed, 2); // Shape (x is declared) and Cast (s is inferred)
 /// assert_eq!(coverage.partially_typed, 1); // Add: t is inferred, y is untyped
@@ -412,7 +412,7 @@ impl<'t> Checker<'t> {
         );
         let mut diagnostic = match mismatch {
             Mismatch::NotAllowed { param, allowed } => Diagnostic::new(
-                Some(Check::TypeConstraint),
+                Check::TypeConstraint,
                 name.span,
                 format!(
                     "{what}, which `{param}` does not allow: it allows {}",
@@ -425,7 +425,7 @@ impl<'t> Checker<'t> {
                 by,
                 side,
             } => Diagnostic::new(
-                Some(Check::TypeConstraint),
+                Check::TypeConstraint,
                 name.span,
                 format!(
                     "{what}, but `{param}` is already {bound} from {} `{}`",
@@ -435,7 +435,7 @@ impl<'t> Checker<'t> {
             )
             .with_label(by.span, format!("`{param}` is {bound} here")),
             Mismatch::NotType { expected } => Diagnostic::new(
-                Some(Check::TypeConstraint),
+                Check::TypeConstraint,
                 name.span,
                 format!("{what}, but `{}` must be {expected}", formal.name),
             ),
