@@ -34,6 +34,8 @@ pub use onnx_runtime_types::{
     tensor_proto, tensor_shape_proto, type_proto,
 };
 pub use onnx_syntax::print::{Style, ToText, to_text, to_text_with};
+// `Entry`, `Tree` and `Proto` stay in onnx-syntax: the names of their variants (`Function`,
+// `Node`, …) would make rustc print our traits of the same names with their full paths.
 pub use onnx_syntax::{
     LineColumn, ParseError, ParseErrorKind, Span, parse_function, parse_functions, parse_graph,
     parse_model, parse_node, parse_node_list, parse_nodes, text_from_bytes,

@@ -12,10 +12,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use onnx_syntax::{Entry, Proto};
 use onnx_text::Style;
 
 use crate::io::{IoError, Place};
-use crate::message::{Format, Kind, Message};
+use crate::message::Format;
 use crate::progress::Progress;
 
 /// Format, check, convert and print ONNX models in the ONNX textual syntax (onnx 1.23.2).
@@ -56,8 +57,8 @@ struct FmtArgs {
     #[arg(long, conflicts_with = "check")]
     stdout: bool,
     /// What the files hold.
-    #[arg(long, value_enum, default_value_t)]
-    kind: Kind,
+    #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
+    kind: Entry,
 }
 
 #[derive(Args, Debug)]
@@ -66,8 +67,8 @@ struct CheckArgs {
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// What the files hold.
-    #[arg(long, value_enum, default_value_t)]
-    kind: Kind,
+    #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
+    kind: Entry,
 }
 
 #[derive(Args, Debug)]
@@ -92,8 +93,8 @@ struct ConvertArgs {
     #[arg(long)]
     reference: bool,
     /// What the input holds.
-    #[arg(long, value_enum, default_value_t)]
-    kind: Kind,
+    #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
+    kind: Entry,
 }
 
 #[derive(Args, Debug)]
@@ -105,8 +106,8 @@ struct PrintArgs {
     #[arg(long)]
     reference: bool,
     /// What the files hold.
-    #[arg(long, value_enum, default_value_t)]
-    kind: Kind,
+    #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
+    kind: Entry,
 }
 
 /// How a run went: the exit code is the worst outcome of any input.
@@ -214,7 +215,7 @@ fn fmt_one(
 ) -> Result<bool, Outcome> {
     let text = read_text(place, progress)?;
     progress.stage(&format!("parsing {name}"), None);
-    let message = args.kind.parse(&text).map_err(|e| {
+    let message = message::parse(args.kind, &text).map_err(|e| {
         eprint!("{}", e.with_origin(name));
         Outcome::Failed
     })?;
@@ -225,9 +226,9 @@ fn fmt_one(
         return Err(Outcome::Failed);
     }
     progress.stage(&format!("printing {name}"), None);
-    let formatted = message.to_text(Style::Lossless);
+    let formatted = message::text(&message, Style::Lossless);
     // The printer is lossless for everything the syntax expresses; make sure before writing.
-    if args.kind.parse(&formatted).as_ref() != Ok(&message) {
+    if message::parse(args.kind, &formatted).as_ref() != Ok(&message) {
         eprintln!("error: formatting `{name}` would change its model; it is left unchanged");
         return Err(Outcome::Failed);
     }
@@ -269,7 +270,7 @@ fn check(args: &CheckArgs, show_progress: bool) -> Outcome {
             }
         };
         progress.stage(&format!("checking {name}"), None);
-        let result = args.kind.check(&text);
+        let result = message::check(args.kind, &text);
         drop(progress);
         if let Err(diagnostics) = result {
             if problems > 0 {
@@ -343,9 +344,9 @@ fn convert(args: &ConvertArgs, show_progress: bool) -> Outcome {
             } else {
                 Style::Lossless
             };
-            message.to_text(style).into_bytes()
+            message::text(&message, style).into_bytes()
         }
-        Format::Binary => match message.encode() {
+        Format::Binary => match message::encode(message, args.kind) {
             Ok(bytes) => bytes,
             Err(e) => {
                 eprintln!("error: cannot write `{name}` as binary: {e}");
@@ -370,15 +371,15 @@ fn convert(args: &ConvertArgs, show_progress: bool) -> Outcome {
 fn load(
     data: &[u8],
     from: Format,
-    kind: Kind,
+    kind: Entry,
     run_checks: bool,
     name: &str,
     progress: &Progress,
-) -> Result<Message, Outcome> {
+) -> Result<Proto, Outcome> {
     match from {
         Format::Binary => {
             progress.stage(&format!("decoding {name}"), None);
-            kind.decode(data).map_err(|e| {
+            message::decode(kind, data).map_err(|e| {
                 eprintln!("error: `{name}` is {e}");
                 Outcome::Failed
             })
@@ -387,12 +388,12 @@ fn load(
             let text = utf8_text(data, name, "is it a binary model? Use --from binary")?;
             progress.stage(&format!("parsing {name}"), None);
             if run_checks {
-                kind.check(text).map_err(|d| {
+                message::check(kind, text).map_err(|d| {
                     eprint!("{}", d.with_origin(name));
                     Outcome::Failed
                 })
             } else {
-                kind.parse(text).map_err(|e| {
+                message::parse(kind, text).map_err(|e| {
                     eprint!("{}", e.with_origin(name));
                     Outcome::Failed
                 })
@@ -432,7 +433,7 @@ fn print(args: &PrintArgs, show_progress: bool) -> Outcome {
             }
         };
         progress.stage(&format!("printing {name}"), None);
-        let mut text = message.to_text(style);
+        let mut text = message::text(&message, style);
         if many {
             text.insert_str(0, &format!("# {name}\n"));
         }

@@ -1,9 +1,10 @@
-//! What the checks report: [`Diagnostic`] (one problem, with byte spans) and [`Diagnostics`]
-//! (all problems of one text, positioned and displayable without the text at hand).
+//! What the checks report: [`Diagnostic`] (one problem, with byte spans), [`Diagnostics`] (all
+//! problems of one text, positioned and displayable without the text at hand) and [`Report`]
+//! (the problems of a tree and what the type checks covered).
 
 use std::fmt;
 
-use super::Check;
+use super::{Check, Coverage};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::render::{Excerpt, LineIndex, Mark, render};
 use crate::span::{LineColumn, Span};
@@ -71,12 +72,11 @@ impl fmt::Display for DiagnosticKind {
 /// ranges.
 ///
 /// ```
-/// use onnx_syntax::check::{self, Check, CheckOptions};
-/// use onnx_syntax::parse::Parser;
+/// use onnx_syntax::Entry;
+/// use onnx_syntax::check::{Check, CheckOptions};
 ///
 /// let text = "g (x) => (y) { y = Add(x, q) }";
-/// let graph = Parser::new(text)?.graph()?;
-/// let found = check::graph(&graph, text, &CheckOptions::default());
+/// let found = Entry::Graph.parse(text)?.check(text, &CheckOptions::default()).diagnostics;
 /// assert_eq!(found.len(), 1);
 /// assert_eq!(found[0].check(), Some(Check::UndefinedValue));
 /// assert_eq!(found[0].message(), "value `q` is used but never defined");
@@ -186,10 +186,9 @@ impl Diagnostic {
     /// that it points at. `origin`, when given, names the text (a file name) in the ` --> ` line.
     ///
     /// ```
-    /// use onnx_syntax::check::{self, CheckOptions};
+    /// use onnx_syntax::{Entry, check::CheckOptions};
     /// let text = "g (x) => (y) {\n  t = Abs(x)\n  t = Neg(x)\n  y = Identity(t)\n}";
-    /// let graph = onnx_syntax::parse::Parser::new(text)?.graph()?;
-    /// let found = check::graph(&graph, text, &CheckOptions::default());
+    /// let found = Entry::Graph.parse(text)?.check(text, &CheckOptions::default()).diagnostics;
     /// assert_eq!(found[0].render(text, Some("g.onnxtxt")), "\
     /// error[duplicate_definition]: `t` is already defined at line 2
     ///  --> g.onnxtxt:3:3
@@ -505,4 +504,22 @@ impl From<ParseError> for Diagnostics {
             origin: err.origin().map(str::to_owned),
         }
     }
+}
+
+/// What checking a tree found, and how much of it the type checks covered.
+///
+/// ```
+/// use onnx_syntax::{Entry, check::CheckOptions};
+/// let text = r#"<opset_import: ["" : 21]> g (float x, int64 n) => (y) { y = Add(x, n) }"#;
+/// let report = Entry::Model.parse(text)?.check(text, &CheckOptions::default());
+/// assert_eq!(report.diagnostics[0].message(), "input `n` of `Add` is tensor(int64), but `T` is already tensor(float) from input `x`");
+/// assert_eq!(report.coverage.typed, 1);
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Every problem, in source order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// What the type checks could check.
+    pub coverage: Coverage,
 }

@@ -1,7 +1,41 @@
 //! Unit tests of every check: what it catches (message and span) and what it lets through.
 
 use super::*;
-use crate::syntax::{TensorData, TensorValues};
+use crate::Tree;
+use crate::check::hash::HashSet;
+use crate::parse::Parser;
+use crate::span::Span;
+use crate::syntax::{AttrValue, Function, Graph, Model, Node, TensorData, TensorValues};
+
+// The checks of one form, through the one dispatch (`Tree::check`) that every caller uses.
+
+fn model(tree: &Model, text: &str, options: &CheckOptions) -> Vec<Diagnostic> {
+    Tree::Model(tree.clone()).check(text, options).diagnostics
+}
+
+fn graph(tree: &Graph, text: &str, options: &CheckOptions) -> Vec<Diagnostic> {
+    Tree::Graph(tree.clone()).check(text, options).diagnostics
+}
+
+fn function(tree: &Function, text: &str, options: &CheckOptions) -> Vec<Diagnostic> {
+    Tree::Function(tree.clone())
+        .check(text, options)
+        .diagnostics
+}
+
+fn functions(tree: &[Function], text: &str, options: &CheckOptions) -> Vec<Diagnostic> {
+    Tree::Functions(tree.to_vec())
+        .check(text, options)
+        .diagnostics
+}
+
+fn node(tree: &Node, text: &str, options: &CheckOptions) -> Vec<Diagnostic> {
+    Tree::Node(tree.clone()).check(text, options).diagnostics
+}
+
+fn nodes(tree: &[Node], text: &str, options: &CheckOptions) -> Vec<Diagnostic> {
+    Tree::Nodes(tree.to_vec()).check(text, options).diagnostics
+}
 
 /// What a diagnostic says and the text it points at.
 type Found<'a> = (Option<Check>, String, &'a str);

@@ -34,12 +34,14 @@ impl Parser<'_> {
         };
         let annotation = self.annotation()?;
         self.expect_punct(b'=')?;
+        let value_start = self.peek().span;
         let (ty, value, holes) = self.attr_value(annotation)?;
         Ok(Attribute {
             name,
             annotation,
             ty,
             value: Some(value),
+            value_span: self.since(value_start),
             holes,
             span: self.since(token.span),
         })
@@ -55,18 +57,24 @@ impl Parser<'_> {
             return Ok(FunctionAttribute::Name(name));
         }
         let annotation = self.annotation()?;
+        let value_start = self.peek().span;
         let (ty, value, holes) = if self.eat_punct(b'=')? {
+            let value_start = self.peek().span;
             let (ty, value, holes) = self.attr_value(annotation)?;
-            (ty, Some(value), holes)
+            (ty, Some((value, self.since(value_start))), holes)
         } else {
             (annotation.map(|(ty, _)| ty), None, Vec::new())
         };
         let span = self.since(name.span);
+        let value_span = value
+            .as_ref()
+            .map_or(Span::at(value_start.start), |(_, span)| *span);
         Ok(FunctionAttribute::Proto(Attribute {
             name,
             annotation,
             ty,
-            value,
+            value: value.map(|(value, _)| value),
+            value_span,
             holes,
             span,
         }))

@@ -32,6 +32,7 @@ use std::fmt;
 use onnx_runtime_types::{
     AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
     StringStringEntryProto, TensorProto, TensorShapeProto, TypeProto, ValueInfoProto,
+    tensor_proto::DataLocation,
     tensor_shape_proto::{Dimension, dimension},
     type_proto,
 };
@@ -204,9 +205,6 @@ pub fn is_identifier(s: &str) -> bool {
         .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
         && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
-
-/// `TensorProto.DataLocation.EXTERNAL`
-const DATA_LOCATION_EXTERNAL: i32 = 1;
 
 /// The printer's state: the output, the current indent and the style.
 struct Printer<'a> {
@@ -420,7 +418,7 @@ impl<'a> Printer<'a> {
             self.out.push(' ');
             self.id(name);
         }
-        let external = tensor.data_location == Some(DATA_LOCATION_EXTERNAL);
+        let external = tensor.data_location == Some(DataLocation::External as i32);
         if is_initializer {
             self.out.push_str(" = ");
         } else if external && name.is_empty() && self.lossless() {

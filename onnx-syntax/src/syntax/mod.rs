@@ -390,6 +390,8 @@ pub struct Attribute {
     pub ty: Option<AttrType>,
     /// The value; `None` only in a function attribute list (`F <a: float>`).
     pub value: Option<AttrValue>,
+    /// The value's text (empty, where the value would stand, when there is none).
+    pub value_span: Span,
     /// Holes among the elements of a list value (macro literals only), in text order.
     pub holes: Vec<ListHole>,
     /// The whole attribute.
@@ -597,6 +599,23 @@ pub enum FunctionAttribute {
     Name(Name),
     /// `name: type` or `name: type = default`: `FunctionProto.attribute_proto`.
     Proto(Attribute),
+}
+
+impl FunctionAttribute {
+    /// The attribute's name, however it is declared.
+    ///
+    /// ```
+    /// let f = onnx_syntax::parse::Parser::new("F <a, b: int = 1> () => () {}")?.function()?;
+    /// let names: Vec<&str> = f.attributes.iter().map(|a| a.name().text.as_str()).collect();
+    /// assert_eq!(names, ["a", "b"]);
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
+    pub fn name(&self) -> &Name {
+        match self {
+            FunctionAttribute::Name(name) => name,
+            FunctionAttribute::Proto(attribute) => &attribute.name,
+        }
+    }
 }
 
 /// One `key: value` entry of a function header.

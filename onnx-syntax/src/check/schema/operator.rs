@@ -4,7 +4,7 @@
 use super::lookup::domain_name;
 use super::similar::closest;
 use super::table::{Arity, AttributeSpec, Formal, Schema, table};
-use crate::check::declarations::operator;
+use crate::check::message::operator;
 use crate::check::{Check, Checker, Diagnostic};
 use crate::hole::is_spread;
 use crate::span::Span;
@@ -189,11 +189,14 @@ impl<'t> Checker<'t> {
         if let Some(hint) = type_hint(attribute, spec.ty) {
             message += &format!(": {hint}");
         }
-        self.report(Diagnostic::new(
-            Check::AttributeType,
-            attribute.name.span,
-            message,
-        ));
+        // On the value, as rustc's E0308 puts a mismatch on the expression, with the name that
+        // asks for the type as the reason.
+        let diagnostic = Diagnostic::new(Check::AttributeType, attribute.value_span, message)
+            .with_label(
+                attribute.name.span,
+                format!("expected {} due to this attribute", article(spec.ty)),
+            );
+        self.report(diagnostic);
     }
 
     fn missing_attributes(&mut self, node: &Node, schema: &Schema) {
@@ -223,7 +226,8 @@ impl<'t> Checker<'t> {
 
     /// The version of the node's domain that applies (the node was looked up with it).
     fn imported(&self, node: &Node) -> i64 {
-        self.imports
+        self.declarations
+            .imports
             .as_ref()
             .and_then(|imports| imports.get(&node.domain))
             .map(|import| import.version)

@@ -10,16 +10,19 @@
 
 use super::operator::{bounds, covering};
 use super::similar::closest;
-use crate::check::declarations::{backticks, list, operator};
+use crate::check::message::{backticks, list, operator};
 use crate::check::{Check, Checker, Diagnostic};
 use crate::hole::is_spread;
 use crate::syntax::{Attribute, Function, FunctionAttribute, Name, Node};
 
 /// A declared attribute of a function: its name, and its typed entry if it has one.
 fn declared(function: &Function) -> impl Iterator<Item = (&Name, Option<&Attribute>)> {
-    function.attributes.iter().map(|entry| match entry {
-        FunctionAttribute::Name(name) => (name, None),
-        FunctionAttribute::Proto(attribute) => (&attribute.name, Some(attribute)),
+    function.attributes.iter().map(|entry| {
+        let typed = match entry {
+            FunctionAttribute::Name(_) => None,
+            FunctionAttribute::Proto(attribute) => Some(attribute),
+        };
+        (entry.name(), typed)
     })
 }
 

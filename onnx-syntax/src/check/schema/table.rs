@@ -7,6 +7,7 @@
 use std::sync::LazyLock;
 
 use crate::check::hash::HashMap;
+use crate::check::imports::canonical_domain;
 use crate::syntax::AttrType;
 
 /// The generated data.
@@ -103,15 +104,10 @@ pub(crate) fn table() -> Option<&'static Table> {
     TABLE.as_ref().ok()
 }
 
-/// The default domain has two names.
-pub(crate) fn table_domain(domain: &str) -> &str {
-    if domain == "ai.onnx" { "" } else { domain }
-}
-
 impl Table {
     /// The operators of a standard domain (by either name of the default domain).
     pub fn domain(&self, domain: &str) -> Option<&Operators> {
-        self.domains.get(table_domain(domain))
+        self.domains.get(canonical_domain(domain))
     }
 
     /// The operators of a standard domain in name order, so that suggestions are deterministic.
@@ -184,7 +180,7 @@ impl Table {
 
     fn insert(&mut self, mut schema: Schema) {
         schema.attributes.sort_by(|a, b| a.name.cmp(b.name));
-        let domain = table_domain(schema.domain);
+        let domain = canonical_domain(schema.domain);
         let versions = self
             .domains
             .entry(domain)
