@@ -955,7 +955,11 @@ fn hand_built_trees_with_bogus_spans_do_not_panic() {
     let mut tree = Parser::new(text).and_then(Parser::graph).unwrap();
     // Data that no longer matches the source, and spans past its end or reversed.
     if let Some(init) = &mut tree.locals[0].initializer {
-        init.data = TensorData::Values(TensorValues::Int32(vec![1, 999, -5]), Span::new(5000, 10));
+        init.data = TensorData::Values(
+            TensorValues::Int32(vec![1, 999, -5]),
+            Span::new(5000, 10),
+            vec![Span::new(7000, 3)],
+        );
         init.span = Span::new(9000, 1);
     }
     tree.nodes[0].outputs[0].span = Span::new(70000, 70001);

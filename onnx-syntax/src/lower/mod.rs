@@ -225,7 +225,7 @@ pub fn tensor(tensor: Tensor) -> TensorProto {
     };
     match tensor.data {
         TensorData::None => {}
-        TensorData::Values(values, _) => match values {
+        TensorData::Values(values, _, _) => match values {
             TensorValues::Int32(v) => proto.int32_data = v,
             TensorValues::Int64(v) => proto.int64_data = v,
             TensorValues::Uint64(v) => proto.uint64_data = v,

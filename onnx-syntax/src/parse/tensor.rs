@@ -33,6 +33,7 @@ impl Parser<'_> {
             name: info.name.text.clone(),
             data,
             holes,
+            type_span: ty.span,
             span: ty.span.to(self.since(eq)),
         })
     }
@@ -54,6 +55,7 @@ impl Parser<'_> {
             name,
             data,
             holes,
+            type_span: ty.span,
             span: self.since(ty.span),
         })
     }
@@ -114,9 +116,10 @@ impl Parser<'_> {
     ) -> Result<TensorData, ParseError> {
         if self.at_punct(b'{') {
             let open = self.bump()?;
-            let values = self.tensor_values(elem_type, holes)?;
+            let mut spans = Vec::new();
+            let values = self.tensor_values(elem_type, holes, &mut spans)?;
             self.expect_punct(b'}')?;
-            Ok(TensorData::Values(values, self.since(open.span)))
+            Ok(TensorData::Values(values, self.since(open.span), spans))
         } else if self.at_punct(b'[') {
             let open = self.bump()?;
             let entries =
@@ -134,6 +137,7 @@ impl Parser<'_> {
         &mut self,
         elem_type: ElemType,
         holes: &mut Vec<ListHole>,
+        spans: &mut Vec<Span>,
     ) -> Result<TensorValues, ParseError> {
         let storage = elem_type_by_number(elem_type).map_or(Storage::Float, |t| t.storage);
         macro_rules! values {
@@ -144,7 +148,7 @@ impl Parser<'_> {
                     loop {
                         match self.at_hole() {
                             Some(hole) => {
-                                self.bump()?;
+                                spans.push(self.bump()?.span);
                                 let index = values.len();
                                 holes.push(ListHole {
                                     hole,
@@ -154,6 +158,7 @@ impl Parser<'_> {
                             }
                             None => {
                                 let literal = self.literal("a tensor element")?;
+                                spans.push(literal.span);
                                 values.push(convert(self, literal)?);
                             }
                         }

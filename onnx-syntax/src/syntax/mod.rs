@@ -288,6 +288,8 @@ pub struct Tensor {
     pub data: TensorData,
     /// Holes among the dims and the data (macro literals only), in text order.
     pub holes: Vec<ListHole>,
+    /// The type, `float[2, 3]`.
+    pub type_span: Span,
     /// The whole constant, type included.
     pub span: Span,
 }
@@ -305,8 +307,9 @@ pub struct Tensor {
 pub enum TensorData {
     /// Nothing after the type (`float[2] w =`, or `float[2] t` in an attribute).
     None,
-    /// `{…}`, stored as the element type requires.
-    Values(TensorValues, Span),
+    /// `{…}`, stored as the element type requires; the block's span, and the span of each
+    /// element written in it, value or hole (a `-` sign included), for the checks to point at.
+    Values(TensorValues, Span, Vec<Span>),
     /// `["location": "f.bin", …]`: key/value pairs of external data.
     External(Vec<(String, String)>, Span),
 }
@@ -317,7 +320,7 @@ pub enum TensorData {
 /// use onnx_syntax::parse::Parser;
 /// use onnx_syntax::syntax::{TensorData, TensorValues};
 /// let graph = Parser::new("g (uint64[1] w = {-1}) => () {}")?.graph()?;
-/// let TensorData::Values(values, _) = &graph.inputs[0].initializer.as_ref().unwrap().data else { panic!() };
+/// let TensorData::Values(values, _, _) = &graph.inputs[0].initializer.as_ref().unwrap().data else { panic!() };
 /// assert_eq!(*values, TensorValues::Uint64(vec![u64::MAX])); // `stoull` wraps, as in the reference
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
