@@ -38,7 +38,7 @@ use onnx_runtime_types::{
 };
 
 use crate::dtype::{elem_type_by_number, starts_type};
-use crate::syntax::AttrType;
+use crate::syntax::{ATTRIBUTE_TYPES, AttributeType, AttributeTypeSyntax};
 
 /// How to print: losslessly (the default) or exactly as the reference printer does.
 ///
@@ -476,19 +476,19 @@ impl<'a> Printer<'a> {
     }
 
     fn attribute_value(&mut self, attr: &AttributeProto, ty: i32) {
-        const FLOAT: i32 = AttrType::Float as i32;
-        const INT: i32 = AttrType::Int as i32;
-        const STRING: i32 = AttrType::String as i32;
-        const TENSOR: i32 = AttrType::Tensor as i32;
-        const GRAPH: i32 = AttrType::Graph as i32;
-        const TYPE_PROTO: i32 = AttrType::TypeProto as i32;
-        const FLOATS: i32 = AttrType::Floats as i32;
-        const INTS: i32 = AttrType::Ints as i32;
-        const STRINGS: i32 = AttrType::Strings as i32;
-        const TENSORS: i32 = AttrType::Tensors as i32;
-        const GRAPHS: i32 = AttrType::Graphs as i32;
-        const TYPE_PROTOS: i32 = AttrType::TypeProtos as i32;
-        const SPARSE_TENSORS: i32 = AttrType::SparseTensors as i32;
+        const FLOAT: i32 = AttributeType::Float as i32;
+        const INT: i32 = AttributeType::Int as i32;
+        const STRING: i32 = AttributeType::String as i32;
+        const TENSOR: i32 = AttributeType::Tensor as i32;
+        const GRAPH: i32 = AttributeType::Graph as i32;
+        const TYPE_PROTO: i32 = AttributeType::TypeProto as i32;
+        const FLOATS: i32 = AttributeType::Floats as i32;
+        const INTS: i32 = AttributeType::Ints as i32;
+        const STRINGS: i32 = AttributeType::Strings as i32;
+        const TENSORS: i32 = AttributeType::Tensors as i32;
+        const GRAPHS: i32 = AttributeType::Graphs as i32;
+        const TYPE_PROTOS: i32 = AttributeType::TypeProtos as i32;
+        const SPARSE_TENSORS: i32 = AttributeType::SparseTensors as i32;
         match ty {
             INT => self.int(attr.i()),
             INTS => self.list(&attr.ints, ", ", |p, v| p.int(*v)),
@@ -813,7 +813,7 @@ impl<'a> Printer<'a> {
             || attr.g.is_some()
             || attr.tp.is_some()
             || attr.sparse_tensor.is_some()
-            || AttrType::ALL
+            || ATTRIBUTE_TYPES
                 .iter()
                 .any(|(t, _)| *t as i32 == ty && t.is_list());
         if has_value {
@@ -828,7 +828,7 @@ impl<'a> Printer<'a> {
 
 /// The annotation keyword of an attribute type number; `undefined` for 0 and unknown numbers.
 fn attr_type_keyword(ty: i32) -> &'static str {
-    AttrType::ALL
+    ATTRIBUTE_TYPES
         .iter()
         .find(|(t, _)| *t as i32 == ty)
         .map_or("undefined", |(_, kw)| kw)

@@ -28,7 +28,7 @@ pub(super) use types::Types;
 
 use super::imports::Import;
 use super::{Check, Checker};
-use crate::syntax::{AttrType, Function, Node};
+use crate::syntax::{AttributeType, Function, Node};
 
 /// The checks of this module; when all are off, nothing is looked up.
 const CHECKS: [Check; 7] = [
@@ -75,9 +75,9 @@ impl<'t> Checker<'t> {
 ///
 /// ```
 /// use onnx_syntax::check::schema_attribute_type;
-/// use onnx_syntax::syntax::AttrType;
-/// assert_eq!(schema_attribute_type("", "LeakyRelu", 21, "alpha"), Some(AttrType::Float));
-/// assert_eq!(schema_attribute_type("ai.onnx", "Transpose", 21, "perm"), Some(AttrType::Ints));
+/// use onnx_syntax::syntax::AttributeType;
+/// assert_eq!(schema_attribute_type("", "LeakyRelu", 21, "alpha"), Some(AttributeType::Float));
+/// assert_eq!(schema_attribute_type("ai.onnx", "Transpose", 21, "perm"), Some(AttributeType::Ints));
 /// assert_eq!(schema_attribute_type("", "LeakyRelu", 21, "beta"), None);
 /// assert_eq!(schema_attribute_type("com.example", "Foo", 1, "a"), None);
 /// ```
@@ -86,7 +86,7 @@ pub fn schema_attribute_type(
     op_type: &str,
     version: i64,
     name: &str,
-) -> Option<AttrType> {
+) -> Option<AttributeType> {
     let versions = table::table()?.versions(domain, op_type)?;
     match lookup::at_version(versions, version)? {
         lookup::AtVersion::Found(schema) => schema.attribute(name).map(|spec| spec.ty),

@@ -8,7 +8,9 @@ use crate::check::message::operator;
 use crate::check::{Check, Checker, Diagnostic};
 use crate::hole::is_spread;
 use crate::span::Span;
-use crate::syntax::{AttrType, AttrValue, Attribute, Name, Node, TypeKind};
+use crate::syntax::{
+    AttrValue, Attribute, AttributeType, AttributeTypeSyntax, Name, Node, TypeKind,
+};
 
 /// Which side of a node: inputs or outputs.
 #[derive(Clone, Copy)]
@@ -236,7 +238,7 @@ impl<'t> Checker<'t> {
 }
 
 /// "an int", "a float", "a type_proto".
-fn article(ty: AttrType) -> String {
+fn article(ty: AttributeType) -> String {
     let keyword = ty.keyword();
     let vowel = keyword.starts_with(['a', 'e', 'i', 'o', 'u']);
     format!("{} {keyword}", if vowel { "an" } else { "a" })
@@ -258,16 +260,16 @@ fn attribute_history(schema: &Schema, name: &str) -> Option<String> {
 }
 
 /// How to write the value with the expected type, when the mistake is a common one.
-fn type_hint(attribute: &Attribute, expected: AttrType) -> Option<String> {
+fn type_hint(attribute: &Attribute, expected: AttributeType) -> Option<String> {
     let name = &attribute.name.text;
     match (&attribute.value, expected) {
-        (Some(AttrValue::Int(value)), AttrType::Float) => Some(format!(
+        (Some(AttrValue::Int(value)), AttributeType::Float) => Some(format!(
             "an integer literal is an int; write `{name} = {value}.0` or `{name}: float = {value}`"
         )),
-        (Some(AttrValue::Ints(_)), AttrType::Floats) => Some(format!(
+        (Some(AttrValue::Ints(_)), AttributeType::Floats) => Some(format!(
             "a list of integer literals is ints; write `{name}: floats = [...]`"
         )),
-        (Some(AttrValue::TypeProto(ty)), AttrType::Int) => {
+        (Some(AttrValue::TypeProto(ty)), AttributeType::Int) => {
             let TypeKind::Tensor(elem, _) = ty.kind else {
                 return None;
             };

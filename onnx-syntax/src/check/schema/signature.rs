@@ -13,7 +13,7 @@ use super::similar::closest;
 use crate::check::message::{backticks, list, operator};
 use crate::check::{Check, Checker, Diagnostic};
 use crate::hole::is_spread;
-use crate::syntax::{Attribute, Function, FunctionAttribute, Name, Node};
+use crate::syntax::{Attribute, AttributeTypeSyntax, Function, FunctionAttribute, Name, Node};
 
 /// A declared attribute of a function: its name, and its typed entry if it has one.
 fn declared(function: &Function) -> impl Iterator<Item = (&Name, Option<&Attribute>)> {

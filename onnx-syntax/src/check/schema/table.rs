@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use crate::check::hash::HashMap;
 use crate::check::imports::canonical_domain;
-use crate::syntax::AttrType;
+use crate::syntax::{AttributeType, attribute_type};
 
 /// The generated data.
 pub(super) const SOURCE: &str = include_str!("schemas.txt");
@@ -39,7 +39,7 @@ pub(crate) struct Formal {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct AttributeSpec {
     pub name: &'static str,
-    pub ty: AttrType,
+    pub ty: AttributeType,
     pub required: bool,
 }
 
@@ -304,7 +304,7 @@ fn parse_member(
             }
         }
         ("attr", [name, ty, flags @ ..]) => {
-            let ty = AttrType::from_keyword(ty).ok_or_else(|| format!("bad type `{ty}`"))?;
+            let ty = attribute_type(ty).ok_or_else(|| format!("bad type `{ty}`"))?;
             schema.attributes.push(AttributeSpec {
                 name,
                 ty,

@@ -1,7 +1,7 @@
 //! The schema table against its generator, and the schema checks on small texts.
 
 use super::table::{Arity, SOURCE, Table, fnv1a64, table};
-use crate::syntax::AttrType;
+use crate::syntax::AttributeType;
 
 #[test]
 fn the_table_matches_the_counts_and_checksum_the_generator_wrote() {
@@ -51,7 +51,10 @@ fn the_table_holds_what_onnx_says_of_a_few_operators() {
         .expect("Elu")
         .last()
         .expect("a version");
-    assert_eq!(elu.attribute("alpha").map(|a| a.ty), Some(AttrType::Float));
+    assert_eq!(
+        elu.attribute("alpha").map(|a| a.ty),
+        Some(AttributeType::Float)
+    );
     let upsample = table.versions("", "Upsample").expect("Upsample");
     assert!(upsample.last().expect("a version").deprecated);
     let loop_ = table
