@@ -476,44 +476,41 @@ impl<'a> Printer<'a> {
     }
 
     fn attribute_value(&mut self, attr: &AttributeProto, ty: i32) {
-        const FLOAT: i32 = AttributeType::Float as i32;
-        const INT: i32 = AttributeType::Int as i32;
-        const STRING: i32 = AttributeType::String as i32;
-        const TENSOR: i32 = AttributeType::Tensor as i32;
-        const GRAPH: i32 = AttributeType::Graph as i32;
-        const TYPE_PROTO: i32 = AttributeType::TypeProto as i32;
-        const FLOATS: i32 = AttributeType::Floats as i32;
-        const INTS: i32 = AttributeType::Ints as i32;
-        const STRINGS: i32 = AttributeType::Strings as i32;
-        const TENSORS: i32 = AttributeType::Tensors as i32;
-        const GRAPHS: i32 = AttributeType::Graphs as i32;
-        const TYPE_PROTOS: i32 = AttributeType::TypeProtos as i32;
-        const SPARSE_TENSORS: i32 = AttributeType::SparseTensors as i32;
+        // A number that names no type prints no value.
+        let Ok(ty) = AttributeType::try_from(ty) else {
+            return;
+        };
         match ty {
-            INT => self.int(attr.i()),
-            INTS => self.list(&attr.ints, ", ", |p, v| p.int(*v)),
-            FLOAT => number::write_float(self.out, attr.f()),
-            FLOATS => self.list(&attr.floats, ", ", |p, v| number::write_float(p.out, *v)),
-            STRING => self.quoted_bytes(attr.s()),
+            AttributeType::Int => self.int(attr.i()),
+            AttributeType::Ints => self.list(&attr.ints, ", ", |p, v| p.int(*v)),
+            AttributeType::Float => number::write_float(self.out, attr.f()),
+            AttributeType::Floats => {
+                self.list(&attr.floats, ", ", |p, v| number::write_float(p.out, *v))
+            }
+            AttributeType::String => self.quoted_bytes(attr.s()),
             // The reference opens the list with its first element: `[]` prints as `]`.
-            STRINGS if attr.strings.is_empty() && !self.lossless() => self.out.push(']'),
-            STRINGS => self.list(&attr.strings, ", ", |p, v| p.quoted_bytes(v)),
-            GRAPH => {
+            AttributeType::Strings if attr.strings.is_empty() && !self.lossless() => {
+                self.out.push(']')
+            }
+            AttributeType::Strings => self.list(&attr.strings, ", ", |p, v| p.quoted_bytes(v)),
+            AttributeType::Graph => {
                 self.indent += 3;
                 self.graph(attr.g.as_deref().unwrap_or(&GraphProto::default()));
                 self.indent -= 3;
             }
-            GRAPHS => {
+            AttributeType::Graphs => {
                 self.indent += 3;
                 self.list(&attr.graphs, ", ", |p, g| p.graph(g));
                 self.indent -= 3;
             }
-            TENSOR => self.tensor(attr.t.as_deref().unwrap_or(&TensorProto::default()), false),
-            TENSORS => self.list(&attr.tensors, ", ", |p, t| p.tensor(t, false)),
-            TYPE_PROTO => self.opt_type(attr.tp.as_deref()),
-            TYPE_PROTOS => self.list(&attr.type_protos, ", ", |p, t| p.type_proto(t)),
+            AttributeType::Tensor => {
+                self.tensor(attr.t.as_deref().unwrap_or(&TensorProto::default()), false)
+            }
+            AttributeType::Tensors => self.list(&attr.tensors, ", ", |p, t| p.tensor(t, false)),
+            AttributeType::TypeProto => self.opt_type(attr.tp.as_deref()),
+            AttributeType::TypeProtos => self.list(&attr.type_protos, ", ", |p, t| p.type_proto(t)),
             // The syntax has no sparse tensor values; an empty list is `[]`.
-            SPARSE_TENSORS if self.lossless() && attr.sparse_tensors.is_empty() => {
+            AttributeType::SparseTensors if self.lossless() && attr.sparse_tensors.is_empty() => {
                 self.out.push_str("[]");
             }
             _ => {}
