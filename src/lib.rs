@@ -50,11 +50,21 @@
 //! Every ONNX protobuf message is re-exported here (`onnx_text::ModelProto`, …), with the nested
 //! modules prost generates (`onnx_text::tensor_proto::DataType`, …) and `onnx_text::prost`.
 
-pub use onnx_runtime_types::*;
+// Re-exported by name, not by glob, so that nothing lands in this API by accident.
+pub use onnx_runtime_types::{
+    AttributeProto, DeviceConfigurationProto, FILE_DESCRIPTOR_SET, FunctionProto, GraphProto,
+    IntIntListEntryProto, ModelProto, NodeDeviceConfigurationProto, NodeProto, OperatorSetIdProto,
+    OperatorStatus, ShardedDimProto, ShardingSpecProto, SimpleShardedDimProto, SparseTensorProto,
+    StringStringEntryProto, TensorAnnotation, TensorProto, TensorShapeProto, TrainingInfoProto,
+    TypeProto, ValueInfoProto, Version, attribute_proto, prost, simple_sharded_dim_proto,
+    tensor_proto, tensor_shape_proto, type_proto,
+};
 pub use onnx_syntax::print::{Style, ToText, to_text, to_text_with};
+// `Entry`, `Tree` and `Proto` stay in onnx-syntax: the names of their variants (`Function`,
+// `Node`, …) would make rustc print our traits of the same names with their full paths.
 pub use onnx_syntax::{
-    LineColumn, ParseError, Span, parse_function, parse_functions, parse_graph, parse_model,
-    parse_node, parse_node_list, parse_nodes, text_from_bytes,
+    LineColumn, ParseError, ParseErrorKind, Span, parse_function, parse_functions, parse_graph,
+    parse_model, parse_node, parse_node_list, parse_nodes, text_from_bytes,
 };
 
 pub use onnx_syntax::infer::{Dim, Inference, Mismatch, Shape, ShapeError, Ty, infer_shapes};
@@ -99,7 +109,8 @@ pub mod __private {
 }
 
 pub use onnx_syntax::check::{
-    Check, Coverage, Diagnostic, Diagnostics, Label, Options as CheckOptions, Report,
+    Check, CheckOptions, Coverage, Diagnostic, DiagnosticKind, Diagnostics, Label, Report,
+    UnknownCheck,
 };
 
 /// Parses a model and runs every check on it (see [`Check`]); a syntax error also comes back as a
@@ -113,8 +124,8 @@ pub use onnx_syntax::check::{
 /// assert_eq!(model.graph.unwrap().node.len(), 1);
 ///
 /// let err = onnx_text::check_model(r#"<opset_import: ["" : 21]> g (x) => (y) { y = Add(x, q) }"#).unwrap_err();
-/// assert_eq!(err.list()[0].message(), "value `q` is used but never defined");
-/// assert_eq!(err.list()[0].check(), Some(onnx_text::Check::UndefinedValue));
+/// assert_eq!(err[0].message(), "value `q` is used but never defined");
+/// assert_eq!(err[0].check(), Some(onnx_text::Check::UndefinedValue));
 /// # Ok::<(), onnx_text::Diagnostics>(())
 /// ```
 pub fn check_model(text: &str) -> Result<ModelProto, Diagnostics> {
@@ -174,7 +185,7 @@ pub fn check_functions(text: &str) -> Result<Vec<FunctionProto>, Diagnostics> {
 ///
 /// ```
 /// let err = onnx_text::check_node("y = Constant <value = uint8[2] {1, 256}> ()").unwrap_err();
-/// assert_eq!(err.list()[0].message(), "`256` is out of range for uint8: expected 0..=255");
+/// assert_eq!(err[0].message(), "`256` is out of range for uint8: expected 0..=255");
 /// ```
 pub fn check_node(text: &str) -> Result<NodeProto, Diagnostics> {
     CheckOptions::default().check_node(text)
@@ -186,7 +197,7 @@ pub fn check_node(text: &str) -> Result<NodeProto, Diagnostics> {
 /// ```
 /// assert!(onnx_text::check_nodes("t = Abs(x)  y = Neg(t)").is_ok());
 /// let err = onnx_text::check_nodes("y = Neg(t)  t = Abs(x)").unwrap_err();
-/// assert_eq!(err.list()[0].message(), "value `t` is used before its definition at line 1");
+/// assert_eq!(err[0].message(), "value `t` is used before its definition at line 1");
 /// ```
 pub fn check_nodes(text: &str) -> Result<Vec<NodeProto>, Diagnostics> {
     CheckOptions::default().check_nodes(text)

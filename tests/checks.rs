@@ -69,8 +69,8 @@ fn a_syntax_error_is_one_diagnostic_drawn_like_a_parse_error() {
     let err = onnx_text::check_graph("g (x) => (y) { y = Relu(x); }").unwrap_err();
     let parse = onnx_text::parse_graph("g (x) => (y) { y = Relu(x); }").unwrap_err();
     assert_eq!(err.len(), 1);
-    assert_eq!(err.list()[0].check(), None);
-    assert_eq!(err.list()[0].span(), parse.span());
+    assert_eq!(err[0].check(), None);
+    assert_eq!(err[0].span(), parse.span());
     assert_eq!(err.to_string(), parse.to_string());
     let named = err.with_origin("g.onnxtxt").to_string();
     assert!(named.contains(" --> g.onnxtxt:1:27"), "{named}");
@@ -122,7 +122,7 @@ fn every_entry_point_checks() {
     for (what, result) in failing {
         let err = result.expect_err(what);
         assert_eq!(err.len(), 1, "{what}: {err}");
-        assert!(err.list()[0].check().is_some(), "{what}");
+        assert!(err[0].check().is_some(), "{what}");
     }
 }
 

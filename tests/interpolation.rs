@@ -276,7 +276,7 @@ fn a_name_hole_that_breaks_ssa_is_reported_at_evaluation() {
         onnx_graph!(#![fallible] g (x) => (y) { t = Abs (x)  #name = Neg (x)  y = Relu (t) });
     let problems = result.unwrap_err();
     assert_eq!(
-        problems.list()[0].check(),
+        problems[0].check(),
         Some(onnx_text::Check::DuplicateDefinition)
     );
     let shown = problems.to_string();
@@ -294,7 +294,7 @@ fn an_element_count_that_depends_on_a_spread_is_checked_at_evaluation() {
     let short = vec![1.0_f32];
     let problems = onnx_graph!(#![fallible] g () => (w) <float[2] w = {..#short}> {}).unwrap_err();
     assert_eq!(
-        problems.list()[0].check(),
+        problems[0].check(),
         Some(onnx_text::Check::ElementCountMismatch)
     );
 }
@@ -307,10 +307,7 @@ fn schema_checks_under_a_version_hole_wait_for_its_value() {
     // Gelu came in opset 20.
     let problems = onnx!(#![fallible] <ir_version: 10, opset_import: ["" : #old]> g (float x) => (y) { y = Gelu (x) })
         .unwrap_err();
-    assert_eq!(
-        problems.list()[0].check(),
-        Some(onnx_text::Check::UnknownOperator)
-    );
+    assert_eq!(problems[0].check(), Some(onnx_text::Check::UnknownOperator));
 }
 
 #[test]

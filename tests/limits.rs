@@ -236,7 +236,7 @@ fn a_billion_element_shape_with_three_values_allocates_nothing_for_the_claim() {
         };
         assert_eq!(err.len(), 1);
         assert!(
-            err.list()[0].message().starts_with(&format!(
+            err[0].message().starts_with(&format!(
                 "expected {expected} values for `{elem_type}[1073741824]`"
             )),
             "{err}"
@@ -246,18 +246,14 @@ fn a_billion_element_shape_with_three_values_allocates_nothing_for_the_claim() {
     let text = "y = Constant <value = float[4294967296, 4294967296, 2] {1}> ()";
     let err = onnx_text::check_node(text).unwrap_err();
     assert!(
-        err.list()[0]
-            .message()
-            .ends_with("has more than 2^64 elements"),
+        err[0].message().ends_with("has more than 2^64 elements"),
         "{err}"
     );
     // An initializer, through the graph checks.
     let graph = pathological::claimed_shape_graph();
     let err = onnx_text::check_graph(&graph).unwrap_err();
     assert!(
-        err.list()[0]
-            .message()
-            .starts_with("expected 1000000000 values"),
+        err[0].message().starts_with("expected 1000000000 values"),
         "{err}"
     );
     let parsed = onnx_text::parse_graph(&graph).unwrap();
@@ -282,7 +278,7 @@ fn a_million_duplicate_attributes_are_each_reported() {
     let text = pathological::many_attributes_node(1_000_000, true);
     let err = onnx_text::check_node(&text).unwrap_err();
     assert_eq!(err.len(), 999_999);
-    let last = &err.list()[999_998];
+    let last = &err[999_998];
     assert_eq!(last.message(), "attribute `a` is already set on this node");
     assert_eq!(last.span().start as usize, text.len() - 5 - 5);
     assert_eq!(err.line_column(999_998).unwrap().column, text.len() - 9);

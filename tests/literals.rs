@@ -96,7 +96,7 @@ fn values_out_of_range_are_positioned_errors_and_the_others_pass_the_checks() {
         // The reference stores it as written; the data check reports it, on the literal.
         let err = checked.unwrap_err();
         assert_eq!(err.len(), 1, "{context}: {err}");
-        let diagnostic = &err.list()[0];
+        let diagnostic = &err[0];
         assert_eq!(
             diagnostic.check(),
             Some(Check::LiteralOutOfRange),

@@ -16,7 +16,7 @@ fn parse_everything(text: &str) {
     let outcome = std::panic::catch_unwind(|| {
         let mut data = vec![0];
         data.extend_from_slice(text.as_bytes());
-        let entries = harness::Entry::ALL.len() as u8;
+        let entries = onnx_syntax::Entry::ALL.len() as u8;
         // Selectors past the entry points run the checks switched off.
         for selector in 0..2 * entries {
             data[0] = selector;

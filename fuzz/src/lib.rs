@@ -2,107 +2,36 @@
 //! input the fuzzers ever found (`tests/fuzz_regressions.rs` includes this file), so that a
 //! replayed input meets exactly the assertions that caught it.
 //!
-//! Every target reads its first byte as a selector of the entry point (one of [`Entry::ALL`], or
+//! Every target reads its first byte as a selector of the entry point (one of `Entry::ALL`, or
 //! one of the message types for [`print`]) and the rest as the input. One target per concern
 //! rather than one per entry point: the entry points share the grammar, so an input that reaches
 //! deep into it for one (a node, a type) is a good seed for the others, and libFuzzer's corpus
 //! and coverage feedback are shared among them.
 
-use onnx_text::Style;
+use onnx_syntax::{Entry, Proto, Tree};
 use onnx_text::prost::Message;
-use onnx_text::{CheckOptions, FunctionProto, GraphProto, ModelProto, NodeProto, ParseError};
+use onnx_text::{CheckOptions, ModelProto, NodeProto, ParseError, Style, ToText};
 
-/// The runtime entry points that parse text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Entry {
-    Model,
-    Graph,
-    Function,
-    Functions,
-    Node,
-    NodeList,
-    Nodes,
-}
-
-impl Entry {
-    /// Every entry point, in selector order.
-    pub const ALL: [Entry; 7] = [
-        Entry::Model,
-        Entry::Graph,
-        Entry::Function,
-        Entry::Functions,
-        Entry::Node,
-        Entry::NodeList,
-        Entry::Nodes,
-    ];
-
-    /// The entry point that a selector byte picks.
-    pub fn from_selector(selector: u8) -> Entry {
-        Entry::ALL[usize::from(selector) % Entry::ALL.len()]
-    }
-}
-
-/// What a parse entry point returns.
-#[derive(Debug, PartialEq)]
-pub enum Parsed {
-    Model(ModelProto),
-    Graph(GraphProto),
-    Function(FunctionProto),
-    Functions(Vec<FunctionProto>),
-    Node(NodeProto),
-    Nodes(Vec<NodeProto>),
-}
-
-impl Parsed {
-    /// The protobuf bytes (lists: each message length-delimited, one after the other).
-    pub fn encode(&self) -> Vec<u8> {
-        fn list<M: Message>(messages: &[M]) -> Vec<u8> {
-            messages
-                .iter()
-                .flat_map(|m| m.encode_length_delimited_to_vec())
-                .collect()
-        }
-        match self {
-            Parsed::Model(m) => m.encode_to_vec(),
-            Parsed::Graph(m) => m.encode_to_vec(),
-            Parsed::Function(m) => m.encode_to_vec(),
-            Parsed::Functions(m) => list(m),
-            Parsed::Node(m) => m.encode_to_vec(),
-            Parsed::Nodes(m) => list(m),
-        }
-    }
-
-    /// The text of the message in `style`, in the form that `entry` reads back.
-    pub fn print(&self, entry: Entry, style: Style) -> String {
-        let nodes = |nodes: &[NodeProto]| -> String {
-            nodes
-                .iter()
-                .map(|n| onnx_text::to_text_with(n, style))
-                .collect()
-        };
-        match self {
-            Parsed::Model(m) => onnx_text::to_text_with(m, style),
-            Parsed::Graph(m) => onnx_text::to_text_with(m, style),
-            Parsed::Function(m) => onnx_text::to_text_with(m, style),
-            Parsed::Functions(m) => onnx_text::to_text_with(m, style),
-            Parsed::Node(m) => onnx_text::to_text_with(m, style),
-            Parsed::Nodes(m) if entry == Entry::NodeList => format!("{{\n{}}}", nodes(m)),
-            Parsed::Nodes(m) => nodes(m),
-        }
-    }
+/// The entry point that a selector byte picks.
+pub fn from_selector(selector: u8) -> Entry {
+    Entry::ALL[usize::from(selector) % Entry::ALL.len()]
 }
 
 /// Parses `text` with the runtime entry point `entry`.
-pub fn parse(entry: Entry, text: &str) -> Result<Parsed, ParseError> {
-    Ok(match entry {
-        Entry::Model => Parsed::Model(onnx_text::parse_model(text)?),
-        Entry::Graph => Parsed::Graph(onnx_text::parse_graph(text)?),
-        Entry::Function => Parsed::Function(onnx_text::parse_function(text)?),
-        Entry::Functions => Parsed::Functions(onnx_text::parse_functions(text)?),
-        Entry::Node => Parsed::Node(onnx_text::parse_node(text)?),
-        Entry::NodeList => Parsed::Nodes(onnx_text::parse_node_list(text)?),
-        Entry::Nodes => Parsed::Nodes(onnx_text::parse_nodes(text)?),
-    })
+pub fn parse(entry: Entry, text: &str) -> Result<Proto, ParseError> {
+    entry.parse(text).map(Tree::lower)
+}
+
+/// The protobuf bytes of `proto` (lists: each message length-delimited, one after the other).
+fn encode(proto: &Proto) -> Vec<u8> {
+    proto.clone().encode()
+}
+
+/// The text of `proto` in `style`, in the form that its entry point reads back.
+fn print(proto: &Proto, style: Style) -> String {
+    let mut text = String::new();
+    proto.write_text(&mut text, style);
+    text
 }
 
 /// The selector byte split off `data`, and the rest as text; bytes that are not UTF-8 must get
@@ -137,7 +66,7 @@ pub fn parse_target(data: &[u8]) {
     let Some((selector, text)) = selected_text(data) else {
         return;
     };
-    if let Err(err) = parse(Entry::from_selector(selector), text) {
+    if let Err(err) = parse(from_selector(selector), text) {
         assert_positioned(&err, text.len());
     }
 }
@@ -155,21 +84,13 @@ pub fn check_target(data: &[u8]) {
     } else {
         CheckOptions::default()
     };
-    let entry = Entry::from_selector(selector);
-    let result = match entry {
-        Entry::Model => options.check_model(text).map(Parsed::Model),
-        Entry::Graph => options.check_graph(text).map(Parsed::Graph),
-        Entry::Function => options.check_function(text).map(Parsed::Function),
-        Entry::Functions => options.check_functions(text).map(Parsed::Functions),
-        Entry::Node => options.check_node(text).map(Parsed::Node),
-        Entry::NodeList => options.check_node_list(text).map(Parsed::Nodes),
-        Entry::Nodes => options.check_nodes(text).map(Parsed::Nodes),
-    };
+    let entry = from_selector(selector);
+    let result = entry.check(text, &options);
     if unchecked {
         // Bytes, not values: NaN is not equal to itself.
-        let parsed = parse(entry, text).ok().map(|p| p.encode());
+        let parsed = parse(entry, text).ok().map(|p| encode(&p));
         assert!(
-            result.as_ref().ok().map(Parsed::encode) == parsed,
+            result.as_ref().ok().map(encode) == parsed,
             "unchecked is not the parser"
         );
     }
@@ -196,7 +117,7 @@ pub fn roundtrip_target(data: &[u8]) {
     let Some((selector, text)) = selected_text(data) else {
         return;
     };
-    let entry = Entry::from_selector(selector);
+    let entry = from_selector(selector);
     if let Ok(parsed) = parse(entry, text) {
         assert_round_trip(entry, text, &parsed);
     }
@@ -210,23 +131,17 @@ pub fn print_target(data: &[u8]) {
     let Some((&selector, bytes)) = data.split_first() else {
         return;
     };
-    let entry = Entry::from_selector(selector);
-    let decoded = match entry {
-        Entry::Model => ModelProto::decode(bytes).map(Parsed::Model),
-        Entry::Graph => GraphProto::decode(bytes).map(Parsed::Graph),
-        Entry::Function | Entry::Functions => FunctionProto::decode(bytes).map(Parsed::Function),
-        Entry::Node | Entry::NodeList | Entry::Nodes => NodeProto::decode(bytes).map(Parsed::Node),
+    // Bytes hold one message: a list's entry point decodes its element.
+    let entry = match from_selector(selector) {
+        Entry::Functions => Entry::Function,
+        Entry::Nodes | Entry::NodeList => Entry::Node,
+        entry => entry,
     };
-    let Ok(message) = decoded else {
+    let Ok(message) = entry.decode(bytes) else {
         return;
     };
-    let entry = match message {
-        Parsed::Function(_) => Entry::Function,
-        Parsed::Node(_) => Entry::Node,
-        _ => entry,
-    };
-    let _ = message.print(entry, Style::Reference);
-    let printed = message.print(entry, Style::Lossless);
+    let _ = print(&message, Style::Reference);
+    let printed = print(&message, Style::Lossless);
     if let Ok(parsed) = parse(entry, &printed) {
         assert_round_trip(entry, &printed, &parsed);
     }
@@ -263,9 +178,9 @@ pub fn infer_target(data: &[u8]) {
 
 /// `parsed`, which the parser made of `text`, prints (losslessly) to text that parses back to
 /// the same bytes.
-fn assert_round_trip(entry: Entry, text: &str, parsed: &Parsed) {
-    let _ = parsed.print(entry, Style::Reference);
-    let printed = parsed.print(entry, Style::Lossless);
+fn assert_round_trip(entry: Entry, text: &str, parsed: &Proto) {
+    let _ = print(parsed, Style::Reference);
+    let printed = print(parsed, Style::Lossless);
     let again = match parse(entry, &printed) {
         Ok(again) => again,
         Err(err) => panic!(
@@ -273,7 +188,7 @@ fn assert_round_trip(entry: Entry, text: &str, parsed: &Parsed) {
         ),
     };
     assert!(
-        parsed.encode() == again.encode(),
+        encode(parsed) == encode(&again),
         "the printed text parses to other bytes\n--- input\n{text}\n--- printed\n{printed}\n--- first\n{parsed:?}\n--- second\n{again:?}"
     );
 }

@@ -4,76 +4,51 @@
 //! This keeps the expansion to one byte-string literal whatever the model's size, so rustc's
 //! cost is that of `include_bytes!`, and getting the value is one `prost` decode.
 
+use onnx_syntax::{Entry, Proto};
 use proc_macro2::{Literal, TokenStream};
-use prost::Message;
 use quote::quote;
 
-/// The Rust type of a macro's value, as a path through the facade.
-#[derive(Clone, Copy)]
-pub enum Output {
-    /// `ModelProto`
-    Model,
-    /// `GraphProto`
-    Graph,
-    /// `FunctionProto`
-    Function,
-    /// `Vec<FunctionProto>`
-    Functions,
-    /// `NodeProto`
-    Node,
-    /// `Vec<NodeProto>`
-    Nodes,
-}
-
-impl Output {
-    /// The message type, as tokens.
-    fn message_type(self) -> TokenStream {
-        match self {
-            Output::Model => quote!(::onnx_text::ModelProto),
-            Output::Graph => quote!(::onnx_text::GraphProto),
-            Output::Function | Output::Functions => quote!(::onnx_text::FunctionProto),
-            Output::Node | Output::Nodes => quote!(::onnx_text::NodeProto),
-        }
-    }
-
-    fn is_list(self) -> bool {
-        matches!(self, Output::Functions | Output::Nodes)
-    }
-
-    /// The value type, as tokens.
-    pub fn value_type(self) -> TokenStream {
-        let message = self.message_type();
-        if self.is_list() {
-            quote!(::std::vec::Vec<#message>)
-        } else {
-            message
-        }
+/// The message type of an entry point's value, as a path through the facade.
+fn message_type(entry: Entry) -> TokenStream {
+    match entry {
+        Entry::Model => quote!(::onnx_text::ModelProto),
+        Entry::Graph => quote!(::onnx_text::GraphProto),
+        Entry::Function | Entry::Functions => quote!(::onnx_text::FunctionProto),
+        Entry::Node | Entry::Nodes | Entry::NodeList => quote!(::onnx_text::NodeProto),
     }
 }
 
-/// The expression that builds the message encoded as `bytes` at runtime.
-pub fn single(output: Output, bytes: &[u8]) -> TokenStream {
-    let bytes = Literal::byte_string(bytes);
-    let ty = output.message_type();
-    quote!(::onnx_text::__private::decode::<#ty>(#bytes))
+/// True for the entry points whose value is a list of messages.
+fn is_list(entry: Entry) -> bool {
+    matches!(entry, Entry::Functions | Entry::Nodes | Entry::NodeList)
 }
 
-/// The expression that builds the list `messages` at runtime.
-pub fn list<M: Message>(output: Output, messages: &[M]) -> TokenStream {
-    let mut buffer = Vec::new();
-    for message in messages {
-        buffer.extend(message.encode_length_delimited_to_vec());
+/// The Rust type of an entry point's value, as tokens.
+pub fn value_type(entry: Entry) -> TokenStream {
+    let message = message_type(entry);
+    if is_list(entry) {
+        quote!(::std::vec::Vec<#message>)
+    } else {
+        message
     }
-    let bytes = Literal::byte_string(&buffer);
-    let ty = output.message_type();
-    quote!(::onnx_text::__private::decode_list::<#ty>(#bytes))
+}
+
+/// The expression that builds, at runtime, the value `proto` of `entry`, encoded now.
+pub fn decoded(entry: Entry, proto: Proto) -> TokenStream {
+    let bytes = Literal::byte_string(&proto.encode());
+    let ty = message_type(entry);
+    if is_list(entry) {
+        quote!(::onnx_text::__private::decode_list::<#ty>(#bytes))
+    } else {
+        quote!(::onnx_text::__private::decode::<#ty>(#bytes))
+    }
 }
 
 /// The expansion when there are errors: the errors, then a default value of the right type, so
 /// that rustc reports nothing else.
-pub fn failed(output: Output, fallible: bool, errors: syn::Error) -> TokenStream {
+pub fn failed(entry: Entry, fallible: bool, errors: syn::Error) -> TokenStream {
     let errors = errors.to_compile_error();
-    let ty = output.value_type();
+    let ty = value_type(entry);
     let value = quote!(<#ty as ::core::default::Default>::default());
     if fallible {
         quote!({ #errors ::core::result::Result::<#ty, ::onnx_text::Diagnostics>::Ok(#value) })

@@ -4,19 +4,17 @@
 //! it runs (and is tested) outside the compiler too.
 
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
-use prost::Message;
 use quote::quote;
 
-use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};
-use onnx_syntax::check::{self, Check, Diagnostic, Diagnostics, Options, Tree};
+use onnx_syntax::check::{Check, CheckOptions, Diagnostic, Diagnostics};
 use onnx_syntax::parse::Parser;
-use onnx_syntax::syntax::{Function, Graph, Model, Node};
-use onnx_syntax::{ParseError, lower};
+use onnx_syntax::syntax::Function;
+use onnx_syntax::{Entry, ParseError, Proto, Tree};
 
-use crate::codegen::{self, Output};
+use crate::codegen;
+use crate::diagnostics;
 use crate::holes::{HeaderHoles, Patcher};
 use crate::tokens::{Layout, Source, TokenError};
-use crate::{diagnostics, encode};
 
 /// What the `#![…]` attributes at the start of a literal ask for.
 #[derive(Debug, Default)]
@@ -31,24 +29,24 @@ pub struct Settings {
 }
 
 /// Expands a macro whose input is ONNX text as Rust tokens.
-pub fn expand(output: Output, input: TokenStream) -> TokenStream {
+pub fn expand(entry: Entry, input: TokenStream) -> TokenStream {
     let fallible = matches!(settings(input.clone()), Ok((settings, _)) if settings.fallible);
-    match expand_tokens(output, input) {
+    match expand_tokens(entry, input) {
         Ok(tokens) => tokens,
-        Err(errors) => codegen::failed(output, fallible, errors),
+        Err(errors) => codegen::failed(entry, fallible, errors),
     }
 }
 
-fn expand_tokens(output: Output, input: TokenStream) -> Result<TokenStream, syn::Error> {
+fn expand_tokens(entry: Entry, input: TokenStream) -> Result<TokenStream, syn::Error> {
     let (settings, body) = settings(input)?;
     let options = settings.options()?;
     let token_error = |e: TokenError| syn::Error::new(e.span, e.message);
     let compact = Source::from_tokens(body.clone(), Layout::Compact).map_err(token_error)?;
     if !compact.holes.is_empty() {
-        if let Ok(parsed) = Parsed::checked(output, &compact.text, true, &options) {
-            return with_holes(output, parsed, &compact, &settings);
+        if let Ok(tree) = checked(entry, &compact.text, true, &options) {
+            return with_holes(entry, tree, &compact, &settings);
         }
-    } else if let Ok(tokens) = build(output, &compact.text, &options) {
+    } else if let Ok(tokens) = build(entry, &compact.text, &options) {
         return Ok(if settings.fallible {
             quote!(::core::result::Result::<_, ::onnx_text::Diagnostics>::Ok(#tokens))
         } else {
@@ -61,9 +59,9 @@ fn expand_tokens(output: Output, input: TokenStream) -> Result<TokenStream, syn:
     // decide.
     let faithful = Source::from_tokens(body, Layout::Faithful).map_err(token_error)?;
     let holes = !faithful.holes.is_empty();
-    let problems = match Parsed::checked(output, &faithful.text, holes, &options) {
-        Ok(parsed) if holes => return with_holes(output, parsed, &faithful, &settings),
-        Ok(parsed) => return Ok(parsed.lower().skeleton(output)),
+    let problems = match checked(entry, &faithful.text, holes, &options) {
+        Ok(tree) if holes => return with_holes(entry, tree, &faithful, &settings),
+        Ok(tree) => return Ok(codegen::decoded(entry, tree.lower())),
         Err(problems) => problems,
     };
     let errors = problems
@@ -73,140 +71,72 @@ fn expand_tokens(output: Output, input: TokenStream) -> Result<TokenStream, syn:
         .unwrap_or_else(|| syn::Error::new(Span::call_site(), "invalid ONNX text")))
 }
 
-/// Parses `text` as `output` requires, runs the checks that `options` enable, and generates the
+/// Parses `text` as `entry` gives it, runs the checks that `options` enable, and generates the
 /// code that builds the value. On failure, returns every problem found.
 pub fn build(
-    output: Output,
+    entry: Entry,
     text: &str,
-    options: &Options,
+    options: &CheckOptions,
 ) -> Result<TokenStream, Vec<Diagnostic>> {
-    Ok(Parsed::checked(output, text, false, options)?
-        .lower()
-        .skeleton(output))
+    Ok(codegen::decoded(
+        entry,
+        checked(entry, text, false, options)?.lower(),
+    ))
 }
 
-/// A literal's syntax tree, of the kind its macro takes.
-pub enum Parsed {
-    Model(Model),
-    Graph(Graph),
-    Function(Function),
-    Functions(Vec<Function>),
-    Node(Node),
-    Nodes(Vec<Node>),
-}
-
-/// A literal lowered to protobuf messages.
-pub enum Lowered {
-    Model(ModelProto),
-    Graph(GraphProto),
-    Function(FunctionProto),
-    Functions(Vec<FunctionProto>),
-    Node(NodeProto),
-    Nodes(Vec<NodeProto>),
-}
-
-impl Parsed {
-    /// Parses `text` as `output` requires (holes allowed with `holes`) and checks it; every
-    /// problem found on failure.
-    pub fn checked(
-        output: Output,
-        text: &str,
-        holes: bool,
-        options: &Options,
-    ) -> Result<Parsed, Vec<Diagnostic>> {
-        let syntax = |e: ParseError| vec![Diagnostic::from(&e)];
-        let parser = if holes {
-            Parser::with_holes(text)
-        } else {
-            Parser::new(text)
-        }
-        .map_err(syntax)?;
-        let parsed = match output {
-            Output::Model => parser.model().map(Parsed::Model),
-            Output::Graph => parser.graph().map(Parsed::Graph),
-            Output::Function => parser.function().map(Parsed::Function),
-            Output::Functions => parser.functions().map(Parsed::Functions),
-            Output::Node => parser.node().map(Parsed::Node),
-            Output::Nodes => parser.nodes().map(Parsed::Nodes),
-        }
-        .map_err(syntax)?;
-        let problems = check::report(parsed.tree(), text, options).diagnostics;
-        if problems.is_empty() {
-            Ok(parsed)
-        } else {
-            Err(problems)
-        }
+/// Parses `text` as `entry` gives it (holes allowed with `holes`) and checks it; every problem
+/// found on failure.
+pub fn checked(
+    entry: Entry,
+    text: &str,
+    holes: bool,
+    options: &CheckOptions,
+) -> Result<Tree, Vec<Diagnostic>> {
+    let syntax = |e: ParseError| vec![Diagnostic::from(&e)];
+    let parser = if holes {
+        Parser::with_holes(text)
+    } else {
+        Parser::new(text)
     }
-
-    fn tree(&self) -> Tree<'_> {
-        match self {
-            Parsed::Model(model) => Tree::Model(model),
-            Parsed::Graph(graph) => Tree::Graph(graph),
-            Parsed::Function(function) => Tree::Function(function),
-            Parsed::Functions(functions) => Tree::Functions(functions),
-            Parsed::Node(node) => Tree::Node(node),
-            Parsed::Nodes(nodes) => Tree::Nodes(nodes),
-        }
-    }
-
-    /// The messages.
-    pub fn lower(self) -> Lowered {
-        match self {
-            Parsed::Model(model) => Lowered::Model(lower::model(model)),
-            Parsed::Graph(graph) => Lowered::Graph(lower::graph(graph)),
-            Parsed::Function(function) => Lowered::Function(lower::function(function)),
-            Parsed::Functions(functions) => {
-                Lowered::Functions(functions.into_iter().map(lower::function).collect())
-            }
-            Parsed::Node(node) => Lowered::Node(lower::node(node)),
-            Parsed::Nodes(nodes) => Lowered::Nodes(nodes.into_iter().map(lower::node).collect()),
-        }
-    }
-}
-
-impl Lowered {
-    /// The expression that decodes the messages, encoded at compile time.
-    pub fn skeleton(self, output: Output) -> TokenStream {
-        match self {
-            Lowered::Model(model) => codegen::single(output, &encode::model(model)),
-            Lowered::Graph(graph) => codegen::single(output, &encode::graph(graph)),
-            Lowered::Function(function) => codegen::single(output, &function.encode_to_vec()),
-            Lowered::Node(node) => codegen::single(output, &node.encode_to_vec()),
-            Lowered::Functions(functions) => codegen::list(output, &functions),
-            Lowered::Nodes(nodes) => codegen::list(output, &nodes),
-        }
+    .map_err(syntax)?;
+    let tree = entry.parse_with(parser).map_err(syntax)?;
+    let problems = tree.check(text, options).diagnostics;
+    if problems.is_empty() {
+        Ok(tree)
+    } else {
+        Err(problems)
     }
 }
 
 /// The expansion of a literal with holes: the skeleton, decoded, then patched with the holes'
 /// values (see [`holes`]).
 fn with_holes(
-    output: Output,
-    parsed: Parsed,
+    entry: Entry,
+    tree: Tree,
     source: &Source,
     settings: &Settings,
 ) -> Result<TokenStream, syn::Error> {
     let headers = |functions: &[Function]| -> Vec<HeaderHoles> {
         functions.iter().map(HeaderHoles::function).collect()
     };
-    let (model_header, function_headers) = match &parsed {
-        Parsed::Model(model) => (HeaderHoles::model(model), headers(&model.functions)),
-        Parsed::Function(function) => (HeaderHoles::function(function), Vec::new()),
-        Parsed::Functions(functions) => (HeaderHoles::default(), headers(functions)),
+    let (model_header, function_headers) = match &tree {
+        Tree::Model(model) => (HeaderHoles::model(model), headers(&model.functions)),
+        Tree::Function(function) => (HeaderHoles::function(function), Vec::new()),
+        Tree::Functions(functions) => (HeaderHoles::default(), headers(functions)),
         _ => (HeaderHoles::default(), Vec::new()),
     };
-    let lowered = parsed.lower();
+    let lowered = tree.lower();
     let mut patcher = Patcher::new(&source.holes, !settings.unchecked);
     match &lowered {
-        Lowered::Model(model) => patcher.model(model, &model_header, &function_headers),
-        Lowered::Graph(graph) => patcher.graph(graph, &Default::default()),
-        Lowered::Function(function) => patcher.function(function, &model_header, None),
-        Lowered::Functions(functions) => patcher.functions(functions, &function_headers, None),
-        Lowered::Node(node) => patcher.node(node, &Default::default()),
-        Lowered::Nodes(nodes) => patcher.node_list(nodes),
+        Proto::Model(model) => patcher.model(model, &model_header, &function_headers),
+        Proto::Graph(graph) => patcher.graph(graph, &Default::default()),
+        Proto::Function(function) => patcher.function(function, &model_header, None),
+        Proto::Functions(functions) => patcher.functions(functions, &function_headers, None),
+        Proto::Node(node) => patcher.node(node, &Default::default()),
+        Proto::Nodes(nodes) | Proto::NodeList(nodes) => patcher.node_list(nodes),
     }
     let expansion = patcher.finish()?;
-    let skeleton = lowered.skeleton(output);
+    let skeleton = codegen::decoded(entry, lowered);
     let patches = expansion.patches;
     let verify = expansion.verify;
     let allowed = if settings.unchecked {
@@ -233,22 +163,17 @@ fn with_holes(
 
 impl Settings {
     /// The check options these settings ask for; unknown check names are errors.
-    fn options(&self) -> Result<Options, syn::Error> {
+    fn options(&self) -> Result<CheckOptions, syn::Error> {
         if self.unchecked {
-            return Ok(Options::none());
+            return Ok(CheckOptions::none());
         }
-        let mut options = Options::all();
+        let mut options = CheckOptions::all();
         let mut unknown = Vec::new();
         for (name, span) in &self.allowed {
-            match Check::from_name(name) {
-                Some(check) => options = options.allow(check),
-                None => {
-                    let known: Vec<&str> = Check::ALL.iter().map(|c| c.name()).collect();
-                    let message = format!(
-                        "unknown check `{name}`; the checks are {}",
-                        known.join(", ")
-                    );
-                    unknown.push(syn::Error::new(*span, message));
+            match name.parse::<Check>() {
+                Ok(check) => options = options.allow(check),
+                Err(unknown_check) => {
+                    unknown.push(syn::Error::new(*span, unknown_check.to_string()));
                 }
             }
         }
@@ -313,12 +238,12 @@ pub fn settings(input: TokenStream) -> Result<(Settings, TokenStream), syn::Erro
 
 /// `include_onnx!("path")`: a model read from a `.onnxtxt` file, relative to the crate root.
 pub fn include(input: TokenStream) -> TokenStream {
-    let output = Output::Model;
+    let entry = Entry::Model;
     let literal: syn::LitStr = match syn::parse2(input) {
         Ok(literal) => literal,
         Err(e) => {
             return codegen::failed(
-                output,
+                entry,
                 false,
                 syn::Error::new(
                     e.span(),
@@ -337,7 +262,7 @@ pub fn include(input: TokenStream) -> TokenStream {
         Err(e) => {
             let message =
                 format!("cannot read `{relative}` (paths are relative to the crate root): {e}");
-            return codegen::failed(output, false, syn::Error::new(literal.span(), message));
+            return codegen::failed(entry, false, syn::Error::new(literal.span(), message));
         }
     };
     // Depending on the file makes cargo rebuild when it changes.
@@ -348,7 +273,7 @@ pub fn include(input: TokenStream) -> TokenStream {
     let result = onnx_syntax::text_from_bytes(&text)
         .map_err(|e| vec![e.with_origin(relative.clone()).to_string()])
         .and_then(|text| {
-            build(output, text, &Options::all()).map_err(|problems| {
+            build(entry, text, &CheckOptions::all()).map_err(|problems| {
                 let diagnostics = Diagnostics::new(text, problems).with_origin(relative.clone());
                 (0..diagnostics.len())
                     .filter_map(|i| diagnostics.render(i))
@@ -365,7 +290,7 @@ pub fn include(input: TokenStream) -> TokenStream {
             let errors = diagnostics::combine(errors)
                 .unwrap_or_else(|| syn::Error::new(literal.span(), "invalid ONNX text"))
                 .to_compile_error();
-            let ty = output.value_type();
+            let ty = codegen::value_type(entry);
             quote!({ #dependency #errors <#ty as ::core::default::Default>::default() })
         }
     }

@@ -18,7 +18,9 @@ use onnx_runtime_types::{
 };
 use onnx_syntax::check::schema_attribute_type;
 use onnx_syntax::hole::{Hole, ListHole, ListHoles, Site};
-use onnx_syntax::syntax::{AttrType, Function, FunctionHeaderValue, Model, ModelHeaderValue};
+use onnx_syntax::syntax::{
+    AttributeType, AttributeTypeSyntax, Function, FunctionHeaderValue, Model, ModelHeaderValue,
+};
 
 use crate::tokens::HoleExpr;
 
@@ -531,7 +533,7 @@ impl<'h> Patcher<'h> {
         node: &NodeProto,
         attribute: &AttributeProto,
         imports: &Imports,
-    ) -> Option<AttrType> {
+    ) -> Option<AttributeType> {
         if !self.schemas {
             return None;
         }
@@ -591,7 +593,7 @@ impl<'h> Patcher<'h> {
     }
 
     /// `name = #value`: the schema's or annotation's type, else the Rust type's.
-    fn whole_attribute(&mut self, expr: &HoleExpr, ty: Option<AttrType>) {
+    fn whole_attribute(&mut self, expr: &HoleExpr, ty: Option<AttributeType>) {
         if expr.spread {
             self.misplaced_spread(expr, "a whole attribute value (write `[..#xs]`)");
             return;
@@ -613,8 +615,10 @@ impl<'h> Patcher<'h> {
             }));
             return;
         };
-        let (field, call, boxed) = attribute_field(ty, at(expr));
-        if matches!(ty, AttrType::Graph | AttrType::Graphs) {
+        let Some((field, call, boxed)) = attribute_field(ty, at(expr)) else {
+            return;
+        };
+        if matches!(ty, AttributeType::Graph | AttributeType::Graphs) {
             self.verify = true;
         }
         let value = Self::one(expr, call);
@@ -633,7 +637,7 @@ impl<'h> Patcher<'h> {
     }
 
     /// `name = [1, #a, ..#rest]`: each hole inserted among the written elements.
-    fn list_attribute(&mut self, holes: &[ListHole], ty: Option<AttrType>) {
+    fn list_attribute(&mut self, holes: &[ListHole], ty: Option<AttributeType>) {
         let place = self.place();
         let Some(element) = ty.map(element_of) else {
             // No type anywhere: the Rust values' type decides, element by element, in order.
@@ -650,7 +654,7 @@ impl<'h> Patcher<'h> {
             }));
             return;
         };
-        if element == AttrType::Graph {
+        if element == AttributeType::Graph {
             self.verify = true;
         }
         let number = element.list_of().unwrap_or(element) as i32;
@@ -662,7 +666,9 @@ impl<'h> Patcher<'h> {
             let Some(expr) = self.take(list_hole.hole) else {
                 continue;
             };
-            let (_, call, _) = attribute_field(element, at(expr));
+            let Some((_, call, _)) = attribute_field(element, at(expr)) else {
+                continue;
+            };
             self.field(list_field(element), |p| {
                 p.splice_into_list(expr, list_hole.index, false, call)
             });
@@ -799,16 +805,16 @@ fn shown(expr: &HoleExpr) -> String {
     }
 }
 
-fn attr_type(number: i32) -> Option<AttrType> {
-    AttrType::ALL
-        .iter()
-        .map(|(ty, _)| *ty)
-        .find(|ty| *ty as i32 == number)
+/// The attribute type numbered `number`, unless it is `UNDEFINED` or no type at all.
+fn attr_type(number: i32) -> Option<AttributeType> {
+    AttributeType::try_from(number)
+        .ok()
+        .filter(|ty| *ty != AttributeType::Undefined)
 }
 
 /// The element type of a list type; a single type is its own element type.
-fn element_of(ty: AttrType) -> AttrType {
-    AttrType::ALL
+fn element_of(ty: AttributeType) -> AttributeType {
+    onnx_syntax::syntax::ATTRIBUTE_TYPES
         .iter()
         .map(|(t, _)| *t)
         .find(|t| t.list_of() == Some(ty))
@@ -816,44 +822,48 @@ fn element_of(ty: AttrType) -> AttrType {
 }
 
 /// The `AttributeProto` field of an attribute type, the conversion that fills it, and whether
-/// the field is boxed.
-fn attribute_field(ty: AttrType, span: Span) -> (proc_macro2::Ident, TokenStream, bool) {
+/// the field is boxed; `None` for `UNDEFINED`, which has no field.
+fn attribute_field(
+    ty: AttributeType,
+    span: Span,
+) -> Option<(proc_macro2::Ident, TokenStream, bool)> {
     let (field, path, boxed) = match ty {
-        AttrType::Float => ("f", "Float::float", false),
-        AttrType::Int => ("i", "Int::int", false),
-        AttrType::String => ("s", "Str::string", false),
-        AttrType::Tensor => ("t", "Tensor::tensor", true),
-        AttrType::Graph => ("g", "Graph::graph", true),
-        AttrType::TypeProto => ("tp", "Type::type_proto", true),
-        AttrType::SparseTensor => ("sparse_tensor", "SparseTensor::sparse_tensor", true),
-        AttrType::Floats => ("floats", "Floats::floats", false),
-        AttrType::Ints => ("ints", "Ints::ints", false),
-        AttrType::Strings => ("strings", "Strs::strings", false),
-        AttrType::Tensors => ("tensors", "Tensors::tensors", false),
-        AttrType::Graphs => ("graphs", "Graphs::graphs", false),
-        AttrType::SparseTensors => ("sparse_tensors", "SparseTensors::sparse_tensors", false),
-        AttrType::TypeProtos => ("type_protos", "Types::type_protos", false),
+        AttributeType::Undefined => return None,
+        AttributeType::Float => ("f", "Float::float", false),
+        AttributeType::Int => ("i", "Int::int", false),
+        AttributeType::String => ("s", "Str::string", false),
+        AttributeType::Tensor => ("t", "Tensor::tensor", true),
+        AttributeType::Graph => ("g", "Graph::graph", true),
+        AttributeType::TypeProto => ("tp", "Type::type_proto", true),
+        AttributeType::SparseTensor => ("sparse_tensor", "SparseTensor::sparse_tensor", true),
+        AttributeType::Floats => ("floats", "Floats::floats", false),
+        AttributeType::Ints => ("ints", "Ints::ints", false),
+        AttributeType::Strings => ("strings", "Strs::strings", false),
+        AttributeType::Tensors => ("tensors", "Tensors::tensors", false),
+        AttributeType::Graphs => ("graphs", "Graphs::graphs", false),
+        AttributeType::SparseTensors => ("sparse_tensors", "SparseTensors::sparse_tensors", false),
+        AttributeType::TypeProtos => ("type_protos", "Types::type_protos", false),
     };
     let path: TokenStream = format!("::onnx_text::__private::{path}")
         .parse()
         .unwrap_or_default();
     let path = respan(path, span);
-    (
+    Some((
         proc_macro2::Ident::new(field, Span::call_site()),
         path,
         boxed,
-    )
+    ))
 }
 
 /// The list field of an element type.
-fn list_field(element: AttrType) -> &'static str {
+fn list_field(element: AttributeType) -> &'static str {
     match element {
-        AttrType::Float => "floats",
-        AttrType::Int => "ints",
-        AttrType::String => "strings",
-        AttrType::Tensor => "tensors",
-        AttrType::Graph => "graphs",
-        AttrType::TypeProto => "type_protos",
+        AttributeType::Float => "floats",
+        AttributeType::Int => "ints",
+        AttributeType::String => "strings",
+        AttributeType::Tensor => "tensors",
+        AttributeType::Graph => "graphs",
+        AttributeType::TypeProto => "type_protos",
         _ => "sparse_tensors",
     }
 }

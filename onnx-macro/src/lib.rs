@@ -4,12 +4,11 @@
 //! The crate is thin: `tokens` turns the macro input back into ONNX text (taking whole
 //! groups' source text where `verbatim` allows, and writing a marker for each Rust value
 //! `#x`), the `onnx-syntax` engine parses, checks and lowers it, `diagnostics` puts errors on
-//! the offending tokens, `encode` writes the protobuf bytes, `codegen` emits the expression,
+//! the offending tokens, `codegen` emits the expression that decodes the encoded value,
 //! and `holes` the patches that put the Rust values into it. `expand` ties them together.
 
 mod codegen;
 mod diagnostics;
-mod encode;
 mod expand;
 mod holes;
 mod tokens;
@@ -18,7 +17,7 @@ mod verbatim;
 #[cfg(test)]
 mod tests;
 
-use codegen::Output;
+use onnx_syntax::Entry;
 use proc_macro::TokenStream;
 
 /// A `ModelProto` from ONNX text: an optional `<header>`, a graph, then model-local functions.
@@ -34,7 +33,7 @@ use proc_macro::TokenStream;
 /// ```
 #[proc_macro]
 pub fn onnx(input: TokenStream) -> TokenStream {
-    expand::expand(Output::Model, input.into()).into()
+    expand::expand(Entry::Model, input.into()).into()
 }
 
 /// A `GraphProto` from ONNX text.
@@ -45,7 +44,7 @@ pub fn onnx(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn onnx_graph(input: TokenStream) -> TokenStream {
-    expand::expand(Output::Graph, input.into()).into()
+    expand::expand(Entry::Graph, input.into()).into()
 }
 
 /// A `FunctionProto` from ONNX text, with an optional header.
@@ -59,7 +58,7 @@ pub fn onnx_graph(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn onnx_function(input: TokenStream) -> TokenStream {
-    expand::expand(Output::Function, input.into()).into()
+    expand::expand(Entry::Function, input.into()).into()
 }
 
 /// A `Vec<FunctionProto>` from a sequence of functions (a function library).
@@ -73,7 +72,7 @@ pub fn onnx_function(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn onnx_functions(input: TokenStream) -> TokenStream {
-    expand::expand(Output::Functions, input.into()).into()
+    expand::expand(Entry::Functions, input.into()).into()
 }
 
 /// A `NodeProto` from one node.
@@ -84,7 +83,7 @@ pub fn onnx_functions(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn onnx_node(input: TokenStream) -> TokenStream {
-    expand::expand(Output::Node, input.into()).into()
+    expand::expand(Entry::Node, input.into()).into()
 }
 
 /// A `Vec<NodeProto>` from a sequence of nodes, without braces.
@@ -95,7 +94,7 @@ pub fn onnx_node(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn onnx_nodes(input: TokenStream) -> TokenStream {
-    expand::expand(Output::Nodes, input.into()).into()
+    expand::expand(Entry::Nodes, input.into()).into()
 }
 
 /// A `ModelProto` from a `.onnxtxt` file, relative to `CARGO_MANIFEST_DIR`. Errors name the file,

@@ -31,6 +31,7 @@ pub struct ParseError {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct ErrorInner {
+    kind: ParseErrorKind,
     message: String,
     span: Span,
     position: LineColumn,
@@ -39,13 +40,25 @@ struct ErrorInner {
 }
 
 impl ParseError {
-    /// An error at `span` of `source`.
-    pub fn new(source: &str, span: Span, message: impl Into<String>) -> ParseError {
+    /// An error of `kind` at `span` of `source`.
+    ///
+    /// ```
+    /// use onnx_syntax::{ParseError, ParseErrorKind, Span};
+    /// let err = ParseError::new("y = ", Span::at(4), ParseErrorKind::Unexpected, "expected an operator name");
+    /// assert_eq!((err.kind(), err.column()), (ParseErrorKind::Unexpected, 5));
+    /// ```
+    pub fn new(
+        source: &str,
+        span: Span,
+        kind: ParseErrorKind,
+        message: impl Into<String>,
+    ) -> ParseError {
         let start = span.start as usize;
         let position = LineColumn::of(source, start);
         let from = position.column - 1;
         ParseError {
             inner: Box::new(ErrorInner {
+                kind,
                 message: message.into(),
                 span,
                 position,
@@ -66,22 +79,51 @@ impl ParseError {
         self
     }
 
+    /// Which kind of syntax error this is, to tell errors apart without matching the message.
+    ///
+    /// ```
+    /// use onnx_syntax::ParseErrorKind;
+    /// let err = onnx_syntax::parse_node(r#"y = Foo <s = "abc> (x)"#).unwrap_err();
+    /// assert_eq!(err.kind(), ParseErrorKind::UnterminatedString);
+    /// ```
+    pub fn kind(&self) -> ParseErrorKind {
+        self.inner.kind
+    }
+
     /// What went wrong, without the position.
+    ///
+    /// ```
+    /// let err = onnx_syntax::parse_node("y = ").unwrap_err();
+    /// assert_eq!(err.message(), "expected an operator name, found end of input");
+    /// ```
     pub fn message(&self) -> &str {
         &self.inner.message
     }
 
     /// The byte span of the offending text.
+    ///
+    /// ```
+    /// let err = onnx_syntax::parse_node("y = Relu(x);").unwrap_err();
+    /// assert_eq!(err.span().range(), 11..12);
+    /// ```
     pub fn span(&self) -> Span {
         self.inner.span
     }
 
     /// 1-based line of the span's start.
+    ///
+    /// ```
+    /// assert_eq!(onnx_syntax::parse_graph("g () => () {\n y = }").unwrap_err().line(), 2);
+    /// ```
     pub fn line(&self) -> usize {
         self.inner.position.line
     }
 
     /// 1-based byte column of the span's start.
+    ///
+    /// ```
+    /// assert_eq!(onnx_syntax::parse_node("y = ").unwrap_err().column(), 5);
+    /// ```
     pub fn column(&self) -> usize {
         self.inner.position.column
     }
@@ -92,6 +134,11 @@ impl ParseError {
     }
 
     /// The file name given by [`ParseError::with_origin`], if any.
+    ///
+    /// ```
+    /// let err = onnx_syntax::parse_node("y = ").unwrap_err();
+    /// assert_eq!(err.with_origin("n.onnxtxt").origin(), Some("n.onnxtxt"));
+    /// ```
     pub fn origin(&self) -> Option<&str> {
         self.inner.origin.as_deref()
     }
@@ -118,3 +165,112 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
+
+/// What kind of syntax error a [`ParseError`] is, as serde_json's `Category` classifies its
+/// errors: callers tell errors apart by kind, not by message. Each kind has a stable snake_case
+/// [`name`](ParseErrorKind::name), for logs and tests.
+///
+/// ```
+/// use onnx_syntax::ParseErrorKind;
+/// let kind = |text| onnx_syntax::parse_node(text).unwrap_err().kind();
+/// assert_eq!(kind("y = Foo(x"), ParseErrorKind::Unexpected);
+/// assert_eq!(kind("y = Foo <a = 99999999999999999999> (x)"), ParseErrorKind::OutOfRange);
+/// assert_eq!(kind("y = Foo(x) ¿"), ParseErrorKind::InvalidCharacter);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// The input is not UTF-8 (text read as bytes, [`text_from_bytes`](crate::text_from_bytes)).
+    InvalidUtf8,
+    /// The input holds a NUL byte, or is 4 GiB or larger.
+    InvalidInput,
+    /// A character that starts no token: a control character, a byte order mark, or a
+    /// non-ASCII character outside a quoted string.
+    InvalidCharacter,
+    /// A string literal without its closing `"`.
+    UnterminatedString,
+    /// A number that is not well formed: an exponent without digits, `-` not followed by a
+    /// number, `inf` running into other text.
+    MalformedNumber,
+    /// A number that does not fit its type: an integer beyond 64 bits, a value beyond the
+    /// storage of its tensor.
+    OutOfRange,
+    /// A token that the grammar does not allow where it stands ("expected X, found Y").
+    Unexpected,
+    /// A header key (`<key: value>`) that the model or function header does not have.
+    UnknownHeaderKey,
+    /// An attribute type annotation that names no attribute type.
+    UnknownAttributeType,
+    /// An attribute value that does not match its type annotation, a list mixing types, a
+    /// nested list, or an empty list without a type.
+    InvalidAttributeValue,
+    /// A tensor constant or initializer without the element type, known shape or integer dims
+    /// that its data needs.
+    TensorType,
+    /// Graphs and types nested deeper than [`MAX_NESTING`](crate::parse::MAX_NESTING).
+    TooDeep,
+    /// A hole (`#x`, `..#xs`) where the macros cannot splice a value.
+    MisplacedHole,
+    /// A Rust value spliced into a hole that does not convert to what the text needs there
+    /// (found when the macro's value is built, at runtime).
+    HoleValue,
+}
+
+impl ParseErrorKind {
+    /// Every kind.
+    ///
+    /// ```
+    /// assert_eq!(onnx_syntax::ParseErrorKind::ALL.len(), 14);
+    /// ```
+    pub const ALL: [ParseErrorKind; 14] = [
+        ParseErrorKind::InvalidUtf8,
+        ParseErrorKind::InvalidInput,
+        ParseErrorKind::InvalidCharacter,
+        ParseErrorKind::UnterminatedString,
+        ParseErrorKind::MalformedNumber,
+        ParseErrorKind::OutOfRange,
+        ParseErrorKind::Unexpected,
+        ParseErrorKind::UnknownHeaderKey,
+        ParseErrorKind::UnknownAttributeType,
+        ParseErrorKind::InvalidAttributeValue,
+        ParseErrorKind::TensorType,
+        ParseErrorKind::TooDeep,
+        ParseErrorKind::MisplacedHole,
+        ParseErrorKind::HoleValue,
+    ];
+
+    /// The stable snake_case name of the kind.
+    ///
+    /// ```
+    /// assert_eq!(onnx_syntax::ParseErrorKind::UnterminatedString.name(), "unterminated_string");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            ParseErrorKind::InvalidUtf8 => "invalid_utf8",
+            ParseErrorKind::InvalidInput => "invalid_input",
+            ParseErrorKind::InvalidCharacter => "invalid_character",
+            ParseErrorKind::UnterminatedString => "unterminated_string",
+            ParseErrorKind::MalformedNumber => "malformed_number",
+            ParseErrorKind::OutOfRange => "out_of_range",
+            ParseErrorKind::Unexpected => "unexpected",
+            ParseErrorKind::UnknownHeaderKey => "unknown_header_key",
+            ParseErrorKind::UnknownAttributeType => "unknown_attribute_type",
+            ParseErrorKind::InvalidAttributeValue => "invalid_attribute_value",
+            ParseErrorKind::TensorType => "tensor_type",
+            ParseErrorKind::TooDeep => "too_deep",
+            ParseErrorKind::MisplacedHole => "misplaced_hole",
+            ParseErrorKind::HoleValue => "hole_value",
+        }
+    }
+}
+
+/// Shows the kind's name.
+///
+/// ```
+/// assert_eq!(onnx_syntax::ParseErrorKind::TooDeep.to_string(), "too_deep");
+/// ```
+impl fmt::Display for ParseErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -2,18 +2,15 @@
 //! lowered to the ONNX protobuf types, byte for byte as onnx 1.23.2's parser does.
 //!
 //! The pipeline is one module per stage: [`lex`] (text to tokens), [`parse`] (tokens to the
-//! [`syntax`] tree, with a span on every node), [`check`] (semantic checks over the tree) and
-//! [`lower`] (tree to protobuf). Beside it:
-//! - [`print`](mod@print): protobuf back to text, in the reference printer's layout;
+//! [`syntax`] tree), [`check`] (diagnostics on the tree), [`lower`] (tree to protobuf) and
+//! [`print`](mod@print) (protobuf to text). [`Entry`] names the forms a text can take (a model, a graph, a
+//! node, …) and runs the stages for any of them. Most users want the `parse_*` functions.
+//!
+//! Beside the pipeline:
 //! - [`dtype`]: tensor element types, their names and numbers;
 //! - [`hole`]: the places where the macros put Rust values;
 //! - [`infer`]: shape inference over protobuf models, and what the shape checks use;
-//! - [`library`]: function libraries, inlining and the standard operators' bodies;
-//! - the private `error` and `span`, whose types are re-exported here ([`ParseError`], [`Span`],
-//!   [`LineColumn`]), and `render`, which draws the rustc-style snippets of errors and
-//!   diagnostics.
-//!
-//! Most users want the `parse_*` functions.
+//! - [`library`]: function libraries, inlining and the standard operators' bodies.
 //!
 //! ```
 //! let model = onnx_syntax::parse_model(r#"
@@ -25,6 +22,7 @@
 
 pub mod check;
 pub mod dtype;
+mod entry;
 mod error;
 pub mod hole;
 pub mod infer;
@@ -37,13 +35,14 @@ mod render;
 mod span;
 pub mod syntax;
 
-pub use error::ParseError;
+pub use entry::{Entry, Proto, Tree, UnknownEntry};
+pub use error::{ParseError, ParseErrorKind};
 pub use lex::text_from_bytes;
 pub use print::{Style, ToText, to_text, to_text_with};
 pub use span::{LineColumn, Span};
 
+use entry::{FromProto, typed};
 use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};
-use parse::Parser;
 
 /// Parses a model: an optional `<…>` header, a graph, then any number of functions.
 ///
@@ -52,7 +51,7 @@ use parse::Parser;
 /// assert_eq!(model.ir_version, None); // nothing gets a default
 /// ```
 pub fn parse_model(text: &str) -> Result<ModelProto, ParseError> {
-    Ok(lower::model(Parser::new(text)?.model()?))
+    parse(Entry::Model, text)
 }
 
 /// Parses a graph. Text after the graph is an error.
@@ -62,7 +61,7 @@ pub fn parse_model(text: &str) -> Result<ModelProto, ParseError> {
 /// assert!(graph.input.is_empty());
 /// ```
 pub fn parse_graph(text: &str) -> Result<GraphProto, ParseError> {
-    Ok(lower::graph(Parser::new(text)?.graph()?))
+    parse(Entry::Graph, text)
 }
 
 /// Parses a function, with its optional `<…>` header. Text after the function is an error.
@@ -75,7 +74,7 @@ pub fn parse_graph(text: &str) -> Result<GraphProto, ParseError> {
 /// assert_eq!(f.domain.as_deref(), Some("local"));
 /// ```
 pub fn parse_function(text: &str) -> Result<FunctionProto, ParseError> {
-    Ok(lower::function(Parser::new(text)?.function()?))
+    parse(Entry::Function, text)
 }
 
 /// Parses one node. Text after the node is an error.
@@ -85,7 +84,7 @@ pub fn parse_function(text: &str) -> Result<FunctionProto, ParseError> {
 /// assert_eq!(node.domain.as_deref(), Some("com.example"));
 /// ```
 pub fn parse_node(text: &str) -> Result<NodeProto, ParseError> {
-    Ok(lower::node(Parser::new(text)?.node()?))
+    parse(Entry::Node, text)
 }
 
 /// Parses a braced node list `{ node* }`, the form of ONNX function bodies.
@@ -95,11 +94,7 @@ pub fn parse_node(text: &str) -> Result<NodeProto, ParseError> {
 /// assert_eq!(nodes.len(), 2);
 /// ```
 pub fn parse_node_list(text: &str) -> Result<Vec<NodeProto>, ParseError> {
-    Ok(Parser::new(text)?
-        .node_list()?
-        .into_iter()
-        .map(lower::node)
-        .collect())
+    parse(Entry::NodeList, text)
 }
 
 /// Parses a function library: any number of functions, each with an optional header.
@@ -109,11 +104,7 @@ pub fn parse_node_list(text: &str) -> Result<Vec<NodeProto>, ParseError> {
 /// assert_eq!(lib.len(), 2);
 /// ```
 pub fn parse_functions(text: &str) -> Result<Vec<FunctionProto>, ParseError> {
-    Ok(Parser::new(text)?
-        .functions()?
-        .into_iter()
-        .map(lower::function)
-        .collect())
+    parse(Entry::Functions, text)
 }
 
 /// Parses a sequence of nodes without braces.
@@ -123,9 +114,10 @@ pub fn parse_functions(text: &str) -> Result<Vec<FunctionProto>, ParseError> {
 /// assert_eq!(nodes[1].input, ["t"]);
 /// ```
 pub fn parse_nodes(text: &str) -> Result<Vec<NodeProto>, ParseError> {
-    Ok(Parser::new(text)?
-        .nodes()?
-        .into_iter()
-        .map(lower::node)
-        .collect())
+    parse(Entry::Nodes, text)
+}
+
+/// Parses and lowers `text` as `entry` gives it, typed.
+fn parse<T: FromProto>(entry: Entry, text: &str) -> Result<T, ParseError> {
+    Ok(typed(entry, entry.parse(text)?.lower()))
 }

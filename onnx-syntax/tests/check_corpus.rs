@@ -16,8 +16,8 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use onnx_syntax::check::{self, Check, Coverage, Diagnostic, Options, Report, Tree};
-use onnx_syntax::parse::Parser;
+use onnx_syntax::check::{Check, CheckOptions, Coverage, Diagnostic, Report};
+use onnx_syntax::{Entry, UnknownEntry};
 
 /// The directories of accepted real models and bodies, and the hand-written set.
 const DIRS: [&str; 5] = [
@@ -383,27 +383,12 @@ const FLAGGED: &[(&str, &[Check], &[&str])] = &[
 ];
 
 /// Parses `text` as `entry` and checks the tree against `source` (normally `text` itself).
-fn check(entry: &str, text: &str, source: &str, options: &Options) -> Result<Report, String> {
-    let parser = Parser::new(text).map_err(|e| e.to_string())?;
-    let report = match entry {
-        "model" => {
-            let tree = parser.model().map_err(|e| e.to_string())?;
-            check::report(Tree::Model(&tree), source, options)
-        }
-        "graph" => {
-            let tree = parser.graph().map_err(|e| e.to_string())?;
-            check::report(Tree::Graph(&tree), source, options)
-        }
-        "function" => {
-            let tree = parser.function().map_err(|e| e.to_string())?;
-            check::report(Tree::Function(&tree), source, options)
-        }
-        "node" => {
-            let tree = parser.node().map_err(|e| e.to_string())?;
-            check::report(Tree::Node(&tree), source, options)
-        }
-        other => return Err(format!("unknown entry point `{other}`")),
-    };
+fn check(entry: &str, text: &str, source: &str, options: &CheckOptions) -> Result<Report, String> {
+    let entry: Entry = entry.parse().map_err(|e: UnknownEntry| e.to_string())?;
+    let report = entry
+        .parse(text)
+        .map_err(|e| e.to_string())?
+        .check(source, options);
     Ok(report)
 }
 
@@ -442,11 +427,11 @@ fn accepted_corpus_cases_check_clean_except_the_listed_ones() {
     let mut total = Coverage::default();
     for dir in DIRS {
         let options = if dir == "defs-cc" {
-            Options::default()
+            CheckOptions::default()
                 .allow(Check::UndefinedValue)
                 .allow(Check::InvalidAttributeRef)
         } else {
-            Options::default()
+            CheckOptions::default()
         };
         let mut cases: Vec<_> = std::fs::read_dir(root.join(dir))
             .unwrap_or_else(|e| panic!("cannot read tests/corpus/{dir}: {e}"))

@@ -2,7 +2,8 @@
 //! around holes (and which wait for their values). The macros write the markers; here they are
 //! written by hand with `marker`.
 
-use onnx_syntax::check::{self, Check, Options, Tree};
+use onnx_syntax::Tree;
+use onnx_syntax::check::{Check, CheckOptions};
 use onnx_syntax::hole::{Hole, ListHole, ListHoles, Site};
 use onnx_syntax::lower;
 use onnx_syntax::parse::Parser;
@@ -15,7 +16,8 @@ fn marker(index: u32, spread: bool) -> String {
 
 fn checks(text: &str) -> Vec<Option<Check>> {
     let model = Parser::with_holes(text).unwrap().model().unwrap();
-    check::report(Tree::Model(&model), text, &Options::all())
+    Tree::Model(model)
+        .check(text, &CheckOptions::all())
         .diagnostics
         .iter()
         .map(|d| d.check())
@@ -182,7 +184,7 @@ fn literal_ranges_are_checked_on_the_written_values_beside_holes() {
     );
     assert_eq!(checks(&text), [Some(Check::LiteralOutOfRange)]);
     let model = Parser::with_holes(&text).unwrap().model().unwrap();
-    let report = check::report(Tree::Model(&model), &text, &Options::all());
+    let report = Tree::Model(model).check(&text, &CheckOptions::all());
     let span = report.diagnostics[0].span();
     assert_eq!(&text[span.range()], "256");
 }

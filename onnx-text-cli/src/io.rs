@@ -1,6 +1,8 @@
 //! Reading inputs and writing outputs: `-` for standard input and output, progress on large
 //! files, and outputs written to a temporary file in the same directory and then renamed, so
-//! that a failure never leaves a partial file.
+//! that a failure never leaves a partial file. The temporary file is `tempfile`'s: a fresh name
+//! created exclusively (never an existing file or link of that name), and removed if anything
+//! fails before the rename.
 
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
@@ -110,12 +112,7 @@ pub fn write(place: &Place, data: &[u8], progress: &Progress) -> Result<(), IoEr
                 .map_err(|e| io_error("write", &name, &e))
         }
         Place::File(path) => {
-            let temp = temp_path(path);
-            let result = write_file(&temp, path, data, progress);
-            if result.is_err() {
-                let _ = fs::remove_file(&temp);
-            }
-            result.map_err(|e| io_error("write", &name, &e))
+            write_file(path, data, progress).map_err(|e| io_error("write", &name, &e))
         }
     }
 }
@@ -128,43 +125,76 @@ fn write_chunks(out: &mut impl Write, data: &[u8], progress: &Progress) -> io::R
     Ok(())
 }
 
-fn write_file(temp: &Path, path: &Path, data: &[u8], progress: &Progress) -> io::Result<()> {
-    let mut file = File::create(temp)?;
-    write_chunks(&mut file, data, progress)?;
-    file.sync_all()?;
-    if let Ok(meta) = fs::metadata(path) {
-        fs::set_permissions(temp, meta.permissions())?;
-    }
-    drop(file);
-    fs::rename(temp, path)
-}
-
-/// `dir/.name.onnx-text-<pid>.tmp` next to `path`.
-fn temp_path(path: &Path) -> PathBuf {
+fn write_file(path: &Path, data: &[u8], progress: &Progress) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
     let name = path
         .file_name()
         .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-    let temp_name = format!(".{name}.onnx-text-{}.tmp", std::process::id());
-    match path.parent() {
-        Some(dir) => dir.join(temp_name),
-        None => PathBuf::from(temp_name),
+    let mut temp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".onnx-text.tmp")
+        .tempfile_in(dir)?;
+    write_chunks(temp.as_file_mut(), data, progress)?;
+    temp.as_file().sync_all()?;
+    if let Ok(meta) = fs::metadata(path) {
+        temp.as_file().set_permissions(meta.permissions())?;
     }
+    // On failure the temporary file is dropped, which removes it.
+    temp.persist(path).map(drop).map_err(|e| e.error)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The files of `dir`, sorted.
+    fn files(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
     #[test]
-    fn temporary_files_sit_next_to_their_destination() {
-        let temp = temp_path(Path::new("some/dir/model.onnx"));
-        assert_eq!(temp.parent(), Some(Path::new("some/dir")));
-        assert!(
-            temp.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with(".model.onnx.onnx-text-")
-        );
+    fn writes_replace_the_file_keep_its_permissions_and_leave_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("model.onnx");
+        let progress = Progress::new(false, 0);
+        write(&Place::File(path.clone()), b"first", &progress).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+        }
+        write(&Place::File(path.clone()), b"second", &progress).unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"second");
+        assert_eq!(files(dir.path()), ["model.onnx"]);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o640);
+        }
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_and_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("model.onnx");
+        fs::write(&path, b"old").unwrap();
+        // A directory cannot be renamed over by a file: the write fails after the temporary
+        // file is written.
+        let target = dir.path().join("sub");
+        fs::create_dir(&target).unwrap();
+        let progress = Progress::new(false, 0);
+        assert!(write(&Place::File(target.clone()), b"new", &progress).is_err());
+        assert_eq!(fs::read(&path).unwrap(), b"old");
+        assert_eq!(files(dir.path()), ["model.onnx", "sub"]);
     }
 
     #[test]

@@ -12,10 +12,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use onnx_syntax::{Entry, Proto};
 use onnx_text::Style;
 
 use crate::io::{IoError, Place};
-use crate::message::{Format, Kind, Message};
+use crate::message::Format;
 use crate::progress::Progress;
 
 /// Format, check, convert and print ONNX models in the ONNX textual syntax (onnx 1.23.2).
@@ -80,8 +81,8 @@ struct FmtArgs {
     #[arg(long, conflicts_with = "check")]
     stdout: bool,
     /// What the files hold.
-    #[arg(long, value_enum, default_value_t)]
-    kind: Kind,
+    #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
+    kind: Entry,
 }
 
 #[derive(Args, Debug)]
@@ -91,8 +92,8 @@ struct CheckArgs {
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// What the files hold.
-    #[arg(long, value_enum, default_value_t)]
-    kind: Kind,
+    #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
+    kind: Entry,
     /// Say nothing when every file is clean (by default one line says how many were checked).
     #[arg(short, long)]
     quiet: bool,
@@ -120,8 +121,8 @@ struct ConvertArgs {
     #[arg(long)]
     reference: bool,
     /// What the input holds.
-    #[arg(long, value_enum, default_value_t)]
-    kind: Kind,
+    #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
+    kind: Entry,
 }
 
 #[derive(Args, Debug)]
@@ -133,8 +134,8 @@ struct PrintArgs {
     #[arg(long)]
     reference: bool,
     /// What the files hold.
-    #[arg(long, value_enum, default_value_t)]
-    kind: Kind,
+    #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
+    kind: Entry,
 }
 
 #[derive(Args, Debug)]
@@ -268,7 +269,7 @@ fn fmt_one(
 ) -> Result<bool, Outcome> {
     let text = read_text(place, progress)?;
     progress.stage(&format!("parsing {name}"), None);
-    let message = args.kind.parse(&text).map_err(|e| {
+    let message = message::parse(args.kind, &text).map_err(|e| {
         eprint!("{}", e.with_origin(name));
         Outcome::Failed
     })?;
@@ -279,9 +280,9 @@ fn fmt_one(
         return Err(Outcome::Failed);
     }
     progress.stage(&format!("printing {name}"), None);
-    let formatted = message.to_text(Style::Lossless);
+    let formatted = message::text(&message, Style::Lossless);
     // The printer is lossless for everything the syntax expresses; make sure before writing.
-    if args.kind.parse(&formatted).as_ref() != Ok(&message) {
+    if message::parse(args.kind, &formatted).as_ref() != Ok(&message) {
         eprintln!("error: formatting `{name}` would change its model; it is left unchanged");
         return Err(Outcome::Failed);
     }
@@ -323,7 +324,7 @@ fn check(args: &CheckArgs, show_progress: bool) -> Outcome {
             }
         };
         progress.stage(&format!("checking {name}"), None);
-        let result = args.kind.check(&checked.text);
+        let result = message::check(args.kind, &checked.text);
         drop(progress);
         if let Err(diagnostics) = result {
             if problems > 0 {
@@ -371,7 +372,7 @@ struct TextToCheck {
 fn text_to_check(
     file: &Path,
     place: &Place,
-    kind: Kind,
+    kind: Entry,
     name: &str,
     progress: &Progress,
 ) -> Result<TextToCheck, Outcome> {
@@ -381,7 +382,7 @@ fn text_to_check(
             let message = load(&data, Format::Binary, kind, false, name, progress)?;
             progress.stage(&format!("printing {name}"), None);
             Ok(TextToCheck {
-                text: message.to_text(Style::Lossless),
+                text: message::text(&message, Style::Lossless),
                 printed: true,
             })
         }
@@ -440,12 +441,13 @@ fn convert(args: &ConvertArgs, show_progress: bool) -> Outcome {
     } else {
         Style::Lossless
     };
-    write_message(&message, to, style, &output, &name, &progress)
+    write_message(message, args.kind, to, style, &output, &name, &progress)
 }
 
 /// Writes `message` to `output` as text in `style` or as protobuf bytes; `name` is the input's.
 fn write_message(
-    message: &Message,
+    message: Proto,
+    entry: Entry,
     to: Format,
     style: Style,
     output: &Place,
@@ -458,8 +460,8 @@ fn write_message(
     };
     progress.stage(&format!("{action} {name}"), None);
     let bytes = match to {
-        Format::Text => message.to_text(style).into_bytes(),
-        Format::Binary => match message.encode() {
+        Format::Text => message::text(&message, style).into_bytes(),
+        Format::Binary => match message::encode(message, entry) {
             Ok(bytes) => bytes,
             Err(e) => {
                 eprintln!("error: cannot write `{name}` as binary: {e}");
@@ -484,15 +486,15 @@ fn write_message(
 fn load(
     data: &[u8],
     from: Format,
-    kind: Kind,
+    kind: Entry,
     run_checks: bool,
     name: &str,
     progress: &Progress,
-) -> Result<Message, Outcome> {
+) -> Result<Proto, Outcome> {
     match from {
         Format::Binary => {
             progress.stage(&format!("decoding {name}"), None);
-            kind.decode(data).map_err(|e| {
+            message::decode(kind, data).map_err(|e| {
                 eprintln!("error: `{name}` is {e}");
                 Outcome::Failed
             })
@@ -501,12 +503,12 @@ fn load(
             let text = utf8_text(data, name, "is it a binary model? Use --from binary")?;
             progress.stage(&format!("parsing {name}"), None);
             if run_checks {
-                kind.check(text).map_err(|d| {
+                message::check(kind, text).map_err(|d| {
                     eprint!("{}", d.with_origin(name));
                     Outcome::Failed
                 })
             } else {
-                kind.parse(text).map_err(|e| {
+                message::parse(kind, text).map_err(|e| {
                     eprint!("{}", e.with_origin(name));
                     Outcome::Failed
                 })
@@ -530,12 +532,12 @@ fn infer(args: &InferArgs, show_progress: bool) -> Outcome {
     let model = match load(
         &data,
         from,
-        Kind::Model,
+        Entry::Model,
         from == Format::Text,
         &name,
         &progress,
     ) {
-        Ok(Message::Model(model)) => model,
+        Ok(Proto::Model(model)) => model,
         Ok(_) => unreachable!("a model was asked for"),
         Err(outcome) => return outcome,
     };
@@ -555,21 +557,16 @@ fn infer(args: &InferArgs, show_progress: bool) -> Outcome {
         .as_deref()
         .and_then(Format::from_extension)
         .unwrap_or(Format::Text);
-    let message = Message::Model(model);
-    let bytes = match to {
-        Format::Text => message.to_text(Style::Lossless).into_bytes(),
-        Format::Binary => match message.encode() {
-            Ok(bytes) => bytes,
-            Err(e) => {
-                eprintln!("error: cannot write `{name}` as binary: {e}");
-                return Outcome::Failed;
-            }
-        },
-    };
-    match io::write(&output, &bytes, &progress) {
-        Ok(()) => Outcome::Ok,
-        Err(e) => report_io(&e),
-    }
+    let model = Proto::Model(model);
+    write_message(
+        model,
+        Entry::Model,
+        to,
+        Style::Lossless,
+        &output,
+        &name,
+        &progress,
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -603,7 +600,7 @@ fn print(args: &PrintArgs, show_progress: bool) -> Outcome {
             }
         };
         progress.stage(&format!("printing {name}"), None);
-        let mut text = message.to_text(style);
+        let mut text = message::text(&message, style);
         if many {
             text.insert_str(0, &format!("# {name}\n"));
         }
@@ -651,8 +648,8 @@ fn inline(args: &InlineArgs, show_progress: bool) -> Outcome {
         Err(e) => return report_io(&e),
     };
     let from = Format::from_extension(&args.input).unwrap_or_else(|| Format::sniff(&data));
-    let mut model = match load(&data, from, Kind::Model, false, &name, &progress) {
-        Ok(Message::Model(model)) => model,
+    let mut model = match load(&data, from, Entry::Model, false, &name, &progress) {
+        Ok(Proto::Model(model)) => model,
         Ok(_) => unreachable!("--kind model loads a model"),
         Err(o) => return o,
     };
@@ -681,7 +678,8 @@ fn inline(args: &InlineArgs, show_progress: bool) -> Outcome {
         .and_then(Format::from_extension)
         .unwrap_or(Format::Text);
     write_message(
-        &Message::Model(model),
+        Proto::Model(model),
+        Entry::Model,
         to,
         Style::Lossless,
         &output,

@@ -1,114 +1,73 @@
-//! What a file holds (a model, a graph, a function, a function library or a node) and the
-//! operations on it: parse, check, decode, print and encode.
+//! What a file holds, read and written: the text or protobuf bytes of one of the syntax's entry
+//! points (a model, a graph, a function, a function library, a node, nodes), and the two
+//! formats on disk.
 
 use clap::ValueEnum;
-use onnx_text::prost::Message as _;
-use onnx_text::{
-    Diagnostics, FunctionProto, GraphProto, ModelProto, NodeProto, ParseError, Style, to_text_with,
-};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use onnx_syntax::{Entry, Proto, Tree};
+use onnx_text::{CheckOptions, Diagnostics, ParseError, Style, ToText};
 
-/// The kind of message in a file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum Kind {
-    /// A model: an optional `<…>` header, a graph, then functions (`ModelProto`).
-    #[default]
-    Model,
-    /// A graph (`GraphProto`).
-    Graph,
-    /// One function, with an optional header (`FunctionProto`).
-    Function,
-    /// A function library: functions one after the other (text only).
-    Functions,
-    /// One node (`NodeProto`).
-    Node,
+/// The values of `--kind`: the names of the entry points.
+pub fn entry_parser() -> impl TypedValueParser<Value = Entry> {
+    PossibleValuesParser::new(Entry::ALL.map(Entry::name)).try_map(|name| name.parse::<Entry>())
 }
 
-/// A parsed or decoded message.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Message {
-    Model(ModelProto),
-    Graph(GraphProto),
-    Function(FunctionProto),
-    Functions(Vec<FunctionProto>),
-    Node(NodeProto),
+/// Parses `text` as `entry` gives it.
+pub fn parse(entry: Entry, text: &str) -> Result<Proto, ParseError> {
+    entry.parse(text).map(Tree::lower)
 }
 
-impl Kind {
-    /// Parses `text` as this kind.
-    pub fn parse(self, text: &str) -> Result<Message, ParseError> {
-        Ok(match self {
-            Kind::Model => Message::Model(onnx_text::parse_model(text)?),
-            Kind::Graph => Message::Graph(onnx_text::parse_graph(text)?),
-            Kind::Function => Message::Function(onnx_text::parse_function(text)?),
-            Kind::Functions => Message::Functions(onnx_text::parse_functions(text)?),
-            Kind::Node => Message::Node(onnx_text::parse_node(text)?),
-        })
-    }
+/// Parses `text` as `entry` gives it and runs every check on it.
+pub fn check(entry: Entry, text: &str) -> Result<Proto, Diagnostics> {
+    entry.check(text, &CheckOptions::default())
+}
 
-    /// Parses `text` as this kind and runs every check on it.
-    pub fn check(self, text: &str) -> Result<Message, Diagnostics> {
-        Ok(match self {
-            Kind::Model => Message::Model(onnx_text::check_model(text)?),
-            Kind::Graph => Message::Graph(onnx_text::check_graph(text)?),
-            Kind::Function => Message::Function(onnx_text::check_function(text)?),
-            Kind::Functions => Message::Functions(onnx_text::check_functions(text)?),
-            Kind::Node => Message::Node(onnx_text::check_node(text)?),
-        })
-    }
-
-    /// Decodes protobuf bytes as this kind.
-    pub fn decode(self, bytes: &[u8]) -> Result<Message, String> {
-        let what = self.proto_name();
-        let decoded = match self {
-            Kind::Model => ModelProto::decode(bytes).map(Message::Model),
-            Kind::Graph => GraphProto::decode(bytes).map(Message::Graph),
-            Kind::Function => FunctionProto::decode(bytes).map(Message::Function),
-            Kind::Node => NodeProto::decode(bytes).map(Message::Node),
-            Kind::Functions => {
-                return Err("a function library has no binary form; use --kind function".into());
-            }
-        };
-        decoded.map_err(|e| format!("not a valid {what}: {e}"))
-    }
-
-    fn proto_name(self) -> &'static str {
-        match self {
-            Kind::Model => "ONNX model (ModelProto)",
-            Kind::Graph => "GraphProto",
-            Kind::Function | Kind::Functions => "FunctionProto",
-            Kind::Node => "NodeProto",
+/// Why a list of messages cannot be read or written as protobuf bytes, which hold one message.
+fn no_binary_form(entry: Entry) -> Option<&'static str> {
+    match entry {
+        Entry::Functions => Some("a function library has no binary form; use --kind function"),
+        Entry::Nodes | Entry::NodeList => {
+            Some("a list of nodes has no binary form; use --kind node")
         }
+        Entry::Model | Entry::Graph | Entry::Function | Entry::Node => None,
     }
 }
 
-impl Message {
-    /// The text of the message, ending with a newline.
-    pub fn to_text(&self, style: Style) -> String {
-        let mut text = match self {
-            Message::Model(m) => to_text_with(m, style),
-            Message::Graph(g) => to_text_with(g, style),
-            Message::Function(f) => to_text_with(f, style),
-            Message::Functions(fs) => to_text_with(fs.as_slice(), style),
-            // A node prints indented, as in a graph; on its own it stands at the margin.
-            Message::Node(n) => to_text_with(n, style).trim_start().to_owned(),
-        };
-        if !text.ends_with('\n') {
-            text.push('\n');
-        }
-        text
+/// Decodes protobuf bytes as `entry` gives them.
+pub fn decode(entry: Entry, bytes: &[u8]) -> Result<Proto, String> {
+    if let Some(reason) = no_binary_form(entry) {
+        return Err(reason.into());
     }
+    let what = match entry {
+        Entry::Model => "ONNX model (ModelProto)",
+        Entry::Graph => "GraphProto",
+        Entry::Function | Entry::Functions => "FunctionProto",
+        Entry::Node | Entry::Nodes | Entry::NodeList => "NodeProto",
+    };
+    entry
+        .decode(bytes)
+        .map_err(|e| format!("not a valid {what}: {e}"))
+}
 
-    /// The protobuf encoding of the message.
-    pub fn encode(&self) -> Result<Vec<u8>, String> {
-        Ok(match self {
-            Message::Model(m) => m.encode_to_vec(),
-            Message::Graph(g) => g.encode_to_vec(),
-            Message::Function(f) => f.encode_to_vec(),
-            Message::Node(n) => n.encode_to_vec(),
-            Message::Functions(_) => {
-                return Err("a function library has no binary form; use --kind function".into());
-            }
-        })
+/// The text of the message, ending with a newline.
+pub fn text(proto: &Proto, style: Style) -> String {
+    let mut text = String::new();
+    proto.write_text(&mut text, style);
+    if let Proto::Node(_) = proto {
+        // A node prints indented, as in a graph; on its own it stands at the margin.
+        text = text.trim_start().to_owned();
+    }
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+/// The protobuf encoding of the message.
+pub fn encode(proto: Proto, entry: Entry) -> Result<Vec<u8>, String> {
+    match no_binary_form(entry) {
+        Some(reason) => Err(reason.into()),
+        None => Ok(proto.encode()),
     }
 }
 

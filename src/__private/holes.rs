@@ -3,13 +3,14 @@
 
 use std::ops::Range;
 
-use onnx_syntax::check::{self, Check, Diagnostic, Diagnostics, Options};
+use onnx_syntax::check::{Check, CheckOptions, Diagnostic, Diagnostics};
 use onnx_syntax::parse::Parser;
 use onnx_syntax::syntax;
+use onnx_syntax::{Entry, Tree};
 
 use crate::{
-    AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, ParseError, Span, TypeProto,
-    tensor_shape_proto, to_text, type_proto,
+    AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, ParseError, ParseErrorKind,
+    Span, TypeProto, tensor_shape_proto, to_text, type_proto,
 };
 
 /// What evaluating one literal's holes found.
@@ -46,7 +47,7 @@ impl Holes {
     pub fn finish<T: Literal>(self, value: T, allowed: Option<&[&str]>) -> Result<T, Diagnostics> {
         if !self.failures.is_empty() {
             let message = self.failures.join("; ");
-            let diagnostic = Diagnostic::new(None, Span::at(0), message);
+            let diagnostic = Diagnostic::new(ParseErrorKind::HoleValue, Span::at(0), message);
             return Err(Diagnostics::new("", vec![diagnostic]).with_origin(self.location));
         }
         let Some(allowed) = allowed.filter(|_| self.verify) else {
@@ -55,7 +56,7 @@ impl Holes {
         let options = allowed
             .iter()
             .filter_map(|name| Check::from_name(name))
-            .fold(Options::all(), Options::allow);
+            .fold(CheckOptions::all(), CheckOptions::allow);
         match value.check(&options) {
             Ok(()) => Ok(value),
             Err(problems) => Err(problems.with_origin(format!(
@@ -89,43 +90,25 @@ pub trait Literal {
     /// The value, printed.
     fn text(&self) -> String;
 
-    /// The tree of the printed value.
-    fn parse(&self, parser: Parser<'_>) -> Result<Tree, ParseError>;
+    /// The entry point of the macro that gives this value.
+    const ENTRY: Entry;
+
+    /// The tree of the printed value, as the checks must see it.
+    fn parse(&self, parser: Parser<'_>) -> Result<Tree, ParseError> {
+        Self::ENTRY.parse_with(parser)
+    }
 
     /// Prints the value and checks the text.
-    fn check(&self, options: &Options) -> Result<(), Diagnostics> {
+    fn check(&self, options: &CheckOptions) -> Result<(), Diagnostics> {
         let text = self.text();
         let problems = match Parser::new(&text).and_then(|parser| self.parse(parser)) {
-            Ok(tree) => check::report(tree.as_tree(), &text, options).diagnostics,
+            Ok(tree) => tree.check(&text, options).diagnostics,
             Err(error) => vec![Diagnostic::from(&error)],
         };
         if problems.is_empty() {
             Ok(())
         } else {
             Err(Diagnostics::new(&text, problems))
-        }
-    }
-}
-
-/// An owned tree of any kind, for [`Literal`].
-pub enum Tree {
-    Model(syntax::Model),
-    Graph(syntax::Graph),
-    Function(syntax::Function),
-    Functions(Vec<syntax::Function>),
-    Node(syntax::Node),
-    Nodes(Vec<syntax::Node>),
-}
-
-impl Tree {
-    fn as_tree(&self) -> check::Tree<'_> {
-        match self {
-            Tree::Model(model) => check::Tree::Model(model),
-            Tree::Graph(graph) => check::Tree::Graph(graph),
-            Tree::Function(function) => check::Tree::Function(function),
-            Tree::Functions(functions) => check::Tree::Functions(functions),
-            Tree::Node(node) => check::Tree::Node(node),
-            Tree::Nodes(nodes) => check::Tree::Nodes(nodes),
         }
     }
 }
@@ -144,6 +127,8 @@ fn without_empty_imports(functions: &mut [syntax::Function], protos: &[FunctionP
 }
 
 impl Literal for ModelProto {
+    const ENTRY: Entry = Entry::Model;
+
     fn text(&self) -> String {
         to_text(self)
     }
@@ -160,12 +145,12 @@ impl Literal for GraphProto {
         to_text(self)
     }
 
-    fn parse(&self, parser: Parser<'_>) -> Result<Tree, ParseError> {
-        parser.graph().map(Tree::Graph)
-    }
+    const ENTRY: Entry = Entry::Graph;
 }
 
 impl Literal for FunctionProto {
+    const ENTRY: Entry = Entry::Function;
+
     fn text(&self) -> String {
         to_text(self)
     }
@@ -181,6 +166,8 @@ impl Literal for FunctionProto {
 }
 
 impl Literal for Vec<FunctionProto> {
+    const ENTRY: Entry = Entry::Functions;
+
     fn text(&self) -> String {
         to_text(self)
     }
@@ -197,9 +184,7 @@ impl Literal for NodeProto {
         to_text(self)
     }
 
-    fn parse(&self, parser: Parser<'_>) -> Result<Tree, ParseError> {
-        parser.node().map(Tree::Node)
-    }
+    const ENTRY: Entry = Entry::Node;
 }
 
 impl Literal for Vec<NodeProto> {
@@ -208,9 +193,7 @@ impl Literal for Vec<NodeProto> {
         nodes.join("")
     }
 
-    fn parse(&self, parser: Parser<'_>) -> Result<Tree, ParseError> {
-        parser.nodes().map(Tree::Nodes)
-    }
+    const ENTRY: Entry = Entry::Nodes;
 }
 
 /// The dims of a tensor or sparse tensor type, which the skeleton gave a shape.

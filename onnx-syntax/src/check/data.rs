@@ -1,13 +1,13 @@
 //! Data: a tensor's number of values against its dims, and each literal against its element type.
 //!
-//! The tree keeps the typed values and the span of the `{…}` block, not one span per element:
-//! the success path only counts and compares numbers, and only when something is wrong is the
-//! block lexed again to point at the offending elements.
+//! The tree keeps the typed values, the span of the `{…}` block and of each value written in it,
+//! so that an error points at the offending values.
 
 use super::{Check, Checker, Diagnostic};
 use crate::dtype::elem_type_by_number;
-use crate::hole::{Site, is_marker};
-use crate::lex::{Lexer, TokenKind};
+use std::borrow::Cow;
+
+use crate::hole::{ListHole, Site};
 use crate::span::Span;
 use crate::syntax::{Tensor, TensorData, TensorValues};
 
@@ -75,50 +75,40 @@ fn value_count(values: &TensorValues) -> usize {
     }
 }
 
-/// The spans of the elements of the `{…}` block at `block`, in order (a `-` sign included).
-/// Empty if the block is not valid for the source.
-fn element_spans(source: &str, block: Span) -> Vec<Span> {
-    let mut spans = Vec::new();
-    let Some(text) = source.get(block.range()) else {
-        return spans;
-    };
-    let Ok(mut lexer) = Lexer::new(text) else {
-        return spans;
-    };
-    let mut current: Option<Span> = None;
-    let mut first = true;
-    while let Ok(token) = lexer.next_token() {
-        match token.kind {
-            TokenKind::Eof => break,
-            TokenKind::Punct(b'{') if first => {}
-            TokenKind::Punct(b',' | b'}') => spans.extend(current.take()),
-            _ => current = Some(current.map_or(token.span, |span| span.to(token.span))),
-        }
-        first = false;
+/// The spans of the values among the elements whose spans are `elements`: without the holes
+/// (each [`Site::Values`] hole stands before the value of its index).
+/// Without holes (the usual case) they are the elements' spans, not copied.
+fn value_spans<'a>(elements: &'a [Span], holes: &[ListHole]) -> Cow<'a, [Span]> {
+    if !holes.iter().any(|h| h.site == Site::Values) {
+        return Cow::Borrowed(elements);
     }
-    spans.extend(current);
-    let offset = block.start;
-    spans
-        .into_iter()
-        .map(|span| {
-            Span::new(
-                span.start.saturating_add(offset),
-                span.end.saturating_add(offset),
-            )
-        })
-        .collect()
+    let mut hole_positions = holes
+        .iter()
+        .filter(|h| h.site == Site::Values)
+        .enumerate()
+        .map(|(earlier, h)| h.index + earlier)
+        .peekable();
+    let mut spans = Vec::with_capacity(elements.len());
+    for (position, &span) in elements.iter().enumerate() {
+        if hole_positions.peek() == Some(&position) {
+            hole_positions.next();
+        } else {
+            spans.push(span);
+        }
+    }
+    Cow::Owned(spans)
 }
 
 impl<'t> Checker<'t> {
     pub(super) fn tensor(&mut self, tensor: &'t Tensor) {
-        let TensorData::Values(values, block) = &tensor.data else {
+        let TensorData::Values(values, block, spans) = &tensor.data else {
             return;
         };
         if self.on(Check::ElementCountMismatch) {
-            self.element_count(tensor, values, *block);
+            self.element_count(tensor, values, *block, spans);
         }
         if self.on(Check::LiteralOutOfRange) {
-            self.literal_range(tensor, values, *block);
+            self.literal_range(tensor, values, *block, spans);
         }
     }
 
@@ -132,34 +122,13 @@ impl<'t> Checker<'t> {
         format!("`{name}[{}]`", dims.join(", "))
     }
 
-    /// The span of a tensor's type, `float[2, 3]`, found by lexing from the tensor's start.
-    fn type_span(&self, tensor: &Tensor) -> Span {
-        let start = tensor.span.start as usize;
-        let Some(text) = self.source.get(start..tensor.span.end as usize) else {
-            return tensor.span;
-        };
-        let Ok(mut lexer) = Lexer::new(text) else {
-            return tensor.span;
-        };
-        let mut end = None;
-        let mut bracketed = false;
-        while let Ok(token) = lexer.next_token() {
-            match token.kind {
-                TokenKind::Ident if end.is_none() => end = Some(token.span.end),
-                TokenKind::Punct(b'[') if !bracketed && end.is_some() => bracketed = true,
-                TokenKind::Punct(b']') if bracketed => {
-                    end = Some(token.span.end);
-                    break;
-                }
-                _ if bracketed => {}
-                _ => break,
-            }
-        }
-        let end = end.map_or(tensor.span.end, |end| tensor.span.start + end);
-        Span::new(tensor.span.start, end)
-    }
-
-    fn element_count(&mut self, tensor: &Tensor, values: &TensorValues, block: Span) {
+    fn element_count(
+        &mut self,
+        tensor: &Tensor,
+        values: &TensorValues,
+        block: Span,
+        spans: &[Span],
+    ) {
         // Holes among the dims, or spreads among the values: the count waits for the values.
         if tensor
             .holes
@@ -172,9 +141,9 @@ impl<'t> Checker<'t> {
         let mut elements = Some(1u64);
         for &dim in &tensor.dims {
             let Ok(size) = u64::try_from(dim) else {
-                let span = self.type_span(tensor);
+                let span = tensor.type_span;
                 self.report(Diagnostic::new(
-                    Some(Check::ElementCountMismatch),
+                    Check::ElementCountMismatch,
                     span,
                     format!(
                         "{} has the negative dimension {dim}: expected sizes of 0 or more",
@@ -192,9 +161,9 @@ impl<'t> Checker<'t> {
             Layout::Complex => n.checked_mul(2),
         });
         let Some(expected) = expected else {
-            let span = self.type_span(tensor);
+            let span = tensor.type_span;
             self.report(Diagnostic::new(
-                Some(Check::ElementCountMismatch),
+                Check::ElementCountMismatch,
                 span,
                 format!("{} has more than 2^64 elements", Self::shown_type(tensor)),
             ));
@@ -221,20 +190,22 @@ impl<'t> Checker<'t> {
         // Too many: point at the extra values. Too few: at the whole block.
         let mut span = block;
         if found > expected {
-            let spans = element_spans(self.source, block);
             let extra = usize::try_from(expected).ok().and_then(|e| spans.get(e..));
             if let Some((first, last)) = extra.and_then(|s| Some((s.first()?, s.last()?))) {
                 span = first.to(*last);
             }
         }
-        self.report(Diagnostic::new(
-            Some(Check::ElementCountMismatch),
-            span,
-            message,
-        ));
+        self.report(Diagnostic::new(Check::ElementCountMismatch, span, message));
     }
 
-    fn literal_range(&mut self, tensor: &Tensor, values: &TensorValues, block: Span) {
+    fn literal_range(
+        &mut self,
+        tensor: &Tensor,
+        values: &TensorValues,
+        block: Span,
+        elements: &[Span],
+    ) {
+        let spans = value_spans(elements, &tensor.holes);
         match values {
             TensorValues::Int32(values) => {
                 let Some((low, high, what)) = int32_range(tensor.elem_type) else {
@@ -255,13 +226,12 @@ impl<'t> Checker<'t> {
                 } else {
                     format!("{name}, whose values are {what}")
                 };
-                let spans = self.value_spans(block);
                 for (k, value) in values.iter().enumerate() {
                     if !fits(value) {
                         let span = spans.get(k).copied().unwrap_or(block);
                         let written = self.written(span, value);
                         self.report(Diagnostic::new(
-                            Some(Check::LiteralOutOfRange),
+                            Check::LiteralOutOfRange,
                             span,
                             format!("`{written}` is out of range for {kind}: expected {expected}"),
                         ));
@@ -275,7 +245,6 @@ impl<'t> Checker<'t> {
                 if !too_big && !source_block.contains('-') {
                     return;
                 }
-                let spans = self.value_spans(block);
                 let name = type_name(tensor.elem_type);
                 let max = if uint32 {
                     u64::from(u32::MAX)
@@ -297,7 +266,7 @@ impl<'t> Checker<'t> {
                             String::new()
                         };
                         self.report(Diagnostic::new(
-                            Some(Check::LiteralOutOfRange),
+                            Check::LiteralOutOfRange,
                             span,
                             format!(
                                 "`{written}` is out of range for {name}: expected 0..={max}{wrap}"
@@ -308,16 +277,6 @@ impl<'t> Checker<'t> {
             }
             _ => {}
         }
-    }
-
-    /// The spans of the values written in the `{…}` block at `block`, without its holes.
-    fn value_spans(&self, block: Span) -> Vec<Span> {
-        let mut spans = element_spans(self.source, block);
-        spans.retain(|&span| {
-            let text = self.text(span).unwrap_or("");
-            !is_marker(text.trim_start_matches('"'))
-        });
-        spans
     }
 
     /// The literal as written at `span`, or else its value.

@@ -1,138 +1,33 @@
-//! Declarations: imported domains, calls to local functions, attribute references.
-//! (Duplicate attributes are in the parent module, shared by nodes and functions.)
+//! Declarations: calls to local functions, attribute references (`@name`) and duplicate
+//! attributes of nodes and functions. Imported domains are in [`imports`](super::imports).
 
-use crate::hole::is_marker;
 use std::collections::hash_map::Entry;
 
 use super::hash::{HashMap, HashSet, RandomKey};
-use super::schema::{Operators, operators};
+use super::imports::{Imports, STANDARD_DOMAINS, canonical_domain};
+use super::message::{backticks, list, operator};
 use super::{Check, Checker, Diagnostic};
+use crate::hole::is_marker;
 use crate::span::Span;
-use crate::syntax::{Function, FunctionAttribute, FunctionHeaderValue, Name, Node, OpsetImport};
+use crate::syntax::{Function, FunctionHeaderValue, Name, Node};
 
-/// The domains that onnx itself defines operators in: nodes there may be standard operators, so
-/// a local function in one of them does not make the other names unresolved.
-const STANDARD_DOMAINS: [&str; 5] = [
-    "",
-    "ai.onnx",
-    "ai.onnx.ml",
-    "ai.onnx.preview",
-    "ai.onnx.preview.training",
-];
-
-/// At most this many names are listed in a message.
-const LIST_LIMIT: usize = 8;
-
-/// `ai.onnx` and `""` name the same domain.
-fn normalize(domain: &str) -> &str {
-    if domain == "ai.onnx" { "" } else { domain }
+/// The state of the declaration checks.
+pub(super) struct Declarations<'t> {
+    /// The imports that apply, if known.
+    pub imports: Option<Imports<'t>>,
+    /// The local functions, if known.
+    pub locals: Option<LocalFunctions<'t>>,
+    /// Where `@ref` may appear and what it may name.
+    pub refs: RefContext<'t>,
 }
 
-/// `` `a`, `b` `` (deduplicated, at most [`LIST_LIMIT`], then `…`), with `quote` around each.
-pub(super) fn list<'a>(items: impl Iterator<Item = &'a str>, quote: fn(&str) -> String) -> String {
-    let mut seen = HashSet::default();
-    let mut shown = Vec::new();
-    let mut more = false;
-    for item in items {
-        if seen.insert(item) {
-            if shown.len() == LIST_LIMIT {
-                more = true;
-                break;
-            }
-            shown.push(quote(item));
+impl Default for Declarations<'_> {
+    fn default() -> Self {
+        Declarations {
+            imports: None,
+            locals: None,
+            refs: RefContext::Unknown,
         }
-    }
-    if more {
-        shown.push("…".to_owned());
-    }
-    shown.join(", ")
-}
-
-pub(super) fn backticks(item: &str) -> String {
-    format!("`{item}`")
-}
-
-fn quoted(item: &str) -> String {
-    format!("{item:?}")
-}
-
-/// How a node's operator reads in a message: `domain.Op`, or `Op` in the default domain.
-pub(super) fn operator(node: &Node) -> String {
-    if node.domain.is_empty() {
-        node.op_type.clone()
-    } else {
-        format!("{}.{}", node.domain, node.op_type)
-    }
-}
-
-/// What the imports say about a domain that nodes name.
-#[derive(Clone, Copy)]
-pub(super) struct Import {
-    /// The imported version.
-    pub version: i64,
-    /// The version is a hole (`"" : #v`): the checks that depend on it wait for its value.
-    pub deferred: bool,
-    /// The operators of a standard domain.
-    pub operators: Option<&'static Operators>,
-}
-
-/// The imports that apply to the nodes being checked, and the domains found missing so far.
-pub(super) struct Imports<'t> {
-    listed: Vec<&'t str>,
-    /// The import of each domain as nodes may write it: the last entry of a domain wins, as in
-    /// onnx's checker, and `""` and `ai.onnx` stand for each other when only one is listed. A node
-    /// needs one lookup here for both its domain check and its schema.
-    imports: HashMap<&'t str, Import>,
-    /// Who imports: "the model", "function `F`".
-    owner: String,
-    missing: Vec<(&'t Node, usize)>,
-    index: HashMap<&'t str, usize>,
-}
-
-impl<'t> Imports<'t> {
-    pub fn new(entries: Vec<&'t OpsetImport>, owner: String) -> Imports<'t> {
-        let listed: Vec<&str> = entries.iter().map(|i| i.domain.as_str()).collect();
-        let import = |domain: &str, version, deferred| Import {
-            version,
-            deferred,
-            operators: operators(domain),
-        };
-        let mut imports: HashMap<&str, Import> = entries
-            .iter()
-            .map(|i| {
-                let deferred = i.version_hole.is_some();
-                (i.domain.as_str(), import(&i.domain, i.version, deferred))
-            })
-            .collect();
-        for (name, other) in [("", "ai.onnx"), ("ai.onnx", "")] {
-            if !imports.contains_key(name)
-                && let Some(&Import {
-                    version, deferred, ..
-                }) = imports.get(other)
-            {
-                imports.insert(name, import(name, version, deferred));
-            }
-        }
-        Imports {
-            listed,
-            imports,
-            owner,
-            missing: Vec::new(),
-            index: HashMap::default(),
-        }
-    }
-}
-
-impl Imports<'_> {
-    /// Who imports: "the model", "function `F`".
-    pub fn owner(&self) -> &str {
-        &self.owner
-    }
-
-    /// The import of `domain`: its own entry, else that of its other name when it is the default
-    /// domain (`""` and `ai.onnx`, as onnx's checker resolves them).
-    pub fn get(&self, domain: &str) -> Option<Import> {
-        self.imports.get(domain).copied()
     }
 }
 
@@ -157,7 +52,7 @@ impl<'t> LocalFunctions<'t> {
             let (mut domain, mut overload) = ("", "");
             for entry in &function.header {
                 match &entry.value {
-                    FunctionHeaderValue::Domain(d) => domain = normalize(d),
+                    FunctionHeaderValue::Domain(d) => domain = canonical_domain(d),
                     FunctionHeaderValue::Overload(o) => overload = o,
                     _ => {}
                 }
@@ -180,10 +75,18 @@ impl<'t> LocalFunctions<'t> {
         if self.keys.is_empty() {
             return None;
         }
-        let overload = node.overload.as_ref().map_or("", |o| o.text.as_str());
-        let key = (normalize(&node.domain), node.op_type.as_str(), overload);
+        let key = (
+            canonical_domain(&node.domain),
+            node.op_type.as_str(),
+            overload(node),
+        );
         self.keys.get(&key).copied()
     }
+}
+
+/// The overload a node names, `""` for none (as a function without `overload` has).
+fn overload(node: &Node) -> &str {
+    node.overload.as_ref().map_or("", |o| o.text.as_str())
 }
 
 /// Where an `@ref` is being checked.
@@ -202,70 +105,30 @@ pub(super) enum RefContext<'t> {
 }
 
 impl<'t> Checker<'t> {
-    /// The import of the node's domain, where the imports are known; the domain must be imported.
-    /// Each missing domain is reported once, at its first node, by [`Checker::finish_imports`].
-    pub(super) fn domain(&mut self, node: &'t Node) -> Option<Import> {
-        let check = self.on(Check::UndeclaredDomain);
-        let imports = self.imports.as_mut()?;
-        let import = imports.get(&node.domain);
-        if import.is_some() || !check {
-            return import;
-        }
-        match imports.index.entry(normalize(&node.domain)) {
-            Entry::Occupied(entry) => imports.missing[*entry.get()].1 += 1,
-            Entry::Vacant(entry) => {
-                entry.insert(imports.missing.len());
-                imports.missing.push((node, 1));
-            }
-        }
-        None
+    /// The local function a node calls, if the local functions are known and it names one.
+    pub(super) fn called_function(&self, node: &Node) -> Option<&'t Function> {
+        self.declarations.locals.as_ref()?.called_by(node)
     }
 
-    /// Reports the domains found missing from the current imports, and forgets the imports.
-    pub(super) fn finish_imports(&mut self) {
-        let Some(imports) = self.imports.take() else {
-            return;
-        };
-        for (node, count) in imports.missing {
-            let have = if imports.listed.is_empty() {
-                "is empty".to_owned()
-            } else {
-                format!("has {}", list(imports.listed.iter().copied(), quoted))
-            };
-            let others = match count {
-                1 => String::new(),
-                2 => " (1 more node uses it)".to_owned(),
-                n => format!(" ({} more nodes use it)", n - 1),
-            };
-            self.report(Diagnostic::new(
-                Some(Check::UndeclaredDomain),
-                node.op_span,
-                format!(
-                    "operator `{}` is in domain {:?}, which {} does not import: its opset_import {have}{others}",
-                    operator(node),
-                    node.domain,
-                    imports.owner
-                ),
-            ));
-        }
-    }
-
-    /// A node in the domain of a local function must call one of them.
-    pub(super) fn local_call(&mut self, node: &'t Node) {
-        if !self.on(Check::UnresolvedFunction) {
+    /// A node in the domain of a local function must call one of them; `called` is the one it
+    /// calls, if any.
+    pub(super) fn local_call(&mut self, node: &'t Node, called: Option<&'t Function>) {
+        if called.is_some() || !self.on(Check::UnresolvedFunction) {
             return;
         }
-        let Some(locals) = self.locals.as_ref().filter(|locals| !locals.open) else {
+        let Some(locals) = self
+            .declarations
+            .locals
+            .as_ref()
+            .filter(|locals| !locals.open)
+        else {
             return;
         };
-        let domain = normalize(&node.domain);
+        let domain = canonical_domain(&node.domain);
         let Some(defined) = locals.by_domain.get(domain) else {
             return;
         };
-        let overload = node.overload.as_ref().map_or("", |o| o.text.as_str());
-        if locals.called_by(node).is_some() {
-            return;
-        }
+        let overload = overload(node);
         let op = operator(node);
         let overloads = || {
             defined
@@ -302,11 +165,7 @@ impl<'t> Checker<'t> {
             Some(overload) => node.op_span.to(overload.span),
             None => node.op_span,
         };
-        self.report(Diagnostic::new(
-            Some(Check::UnresolvedFunction),
-            span,
-            message,
-        ));
+        self.report(Diagnostic::new(Check::UnresolvedFunction, span, message));
     }
 
     /// `@name` must be in a function body and name one of its attributes.
@@ -321,7 +180,7 @@ impl<'t> Checker<'t> {
         } else {
             name.span
         };
-        let message = match &self.refs {
+        let message = match &self.declarations.refs {
             RefContext::Unknown => return,
             RefContext::Forbidden => format!(
                 "attribute reference `@{}` outside a function body: only the nodes of a function \
@@ -339,10 +198,7 @@ impl<'t> Checker<'t> {
                 if attributes.contains(name.text.as_str()) {
                     return;
                 }
-                let declared = function.attributes.iter().map(|entry| match entry {
-                    FunctionAttribute::Name(name) => name.text.as_str(),
-                    FunctionAttribute::Proto(attr) => attr.name.text.as_str(),
-                });
+                let declared = function.attributes.iter().map(|a| a.name().text.as_str());
                 if attributes.is_empty() {
                     format!(
                         "`@{}` names no attribute of function `{}`, which has no attributes",
@@ -358,10 +214,48 @@ impl<'t> Checker<'t> {
                 }
             }
         };
-        self.report(Diagnostic::new(
-            Some(Check::InvalidAttributeRef),
-            span,
-            message,
-        ));
+        self.report(Diagnostic::new(Check::InvalidAttributeRef, span, message));
+    }
+
+    /// Reports each name that repeats an earlier one of `names`, e.g. the attributes of a node.
+    /// Short lists (the usual case) are compared pairwise, without allocating.
+    pub(super) fn duplicate_names(
+        &mut self,
+        names: impl Iterator<Item = &'t Name> + Clone,
+        owner: &str,
+        verb: &str,
+    ) {
+        const SHORT: usize = 8;
+        let count = names.clone().count();
+        if count < 2 {
+            return;
+        }
+        let mut seen: HashMap<&str, Span> = HashMap::default();
+        for (index, name) in names.clone().enumerate() {
+            let first = if count <= SHORT {
+                names
+                    .clone()
+                    .take(index)
+                    .find(|earlier| earlier.text == name.text)
+                    .map(|earlier| earlier.span)
+            } else {
+                match seen.entry(name.text.as_str()) {
+                    Entry::Occupied(entry) => Some(*entry.get()),
+                    Entry::Vacant(entry) => {
+                        entry.insert(name.span);
+                        None
+                    }
+                }
+            };
+            if let Some(first) = first {
+                let diagnostic = Diagnostic::new(
+                    Check::DuplicateAttribute,
+                    name.span,
+                    format!("attribute `{}` is already {verb} {owner}", name.text),
+                )
+                .with_label(first, format!("first {verb} here"));
+                self.report(diagnostic);
+            }
+        }
     }
 }

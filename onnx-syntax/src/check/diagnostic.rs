@@ -1,10 +1,11 @@
-//! What the checks report: [`Diagnostic`] (one problem, with byte spans) and [`Diagnostics`]
-//! (all problems of one text, positioned and displayable without the text at hand).
+//! What the checks report: [`Diagnostic`] (one problem, with byte spans), [`Diagnostics`] (all
+//! problems of one text, positioned and displayable without the text at hand) and [`Report`]
+//! (the problems of a tree and what the type checks covered).
 
 use std::fmt;
 
-use super::Check;
-use crate::error::ParseError;
+use super::{Check, Coverage};
+use crate::error::{ParseError, ParseErrorKind};
 use crate::render::{Excerpt, LineIndex, Mark, render};
 use crate::span::{LineColumn, Span};
 
@@ -23,16 +24,59 @@ pub struct Label {
     pub message: String,
 }
 
-/// One problem found in a text: which check found it (`None` for a syntax error), what is wrong,
-/// the smallest offending byte range, and secondary labelled ranges.
+/// What kind of problem a [`Diagnostic`] is: a syntax error of some [`ParseErrorKind`], or what
+/// a [`Check`] found. Match on it to tell problems apart without reading messages.
 ///
 /// ```
-/// use onnx_syntax::check::{self, Check, Options};
-/// use onnx_syntax::parse::Parser;
+/// use onnx_syntax::ParseErrorKind;
+/// use onnx_syntax::check::{Check, CheckOptions, DiagnosticKind};
+/// let kinds = |text| -> Vec<DiagnosticKind> {
+///     CheckOptions::default().check_graph(text).unwrap_err().iter().map(|d| d.kind()).collect()
+/// };
+/// assert_eq!(kinds("g (x) => (y) { y = Abs(q) }"), [DiagnosticKind::Check(Check::UndefinedValue)]);
+/// assert_eq!(kinds("g (x) => (y) { y = Abs(x }"), [DiagnosticKind::Syntax(ParseErrorKind::Unexpected)]);
+/// assert_eq!(DiagnosticKind::from(Check::UndefinedValue).to_string(), "undefined_value");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DiagnosticKind {
+    /// A syntax error: the text does not parse.
+    Syntax(ParseErrorKind),
+    /// A problem that a check found in text that parses.
+    Check(Check),
+}
+
+impl From<Check> for DiagnosticKind {
+    fn from(check: Check) -> DiagnosticKind {
+        DiagnosticKind::Check(check)
+    }
+}
+
+impl From<ParseErrorKind> for DiagnosticKind {
+    fn from(kind: ParseErrorKind) -> DiagnosticKind {
+        DiagnosticKind::Syntax(kind)
+    }
+}
+
+/// The name of the check or of the syntax error kind.
+impl fmt::Display for DiagnosticKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DiagnosticKind::Syntax(kind) => kind.fmt(f),
+            DiagnosticKind::Check(check) => check.fmt(f),
+        }
+    }
+}
+
+/// One problem found in a text: its [`DiagnosticKind`] (the check that found it, or the kind of
+/// syntax error), what is wrong, the smallest offending byte range, and secondary labelled
+/// ranges.
+///
+/// ```
+/// use onnx_syntax::Entry;
+/// use onnx_syntax::check::{Check, CheckOptions};
 ///
 /// let text = "g (x) => (y) { y = Add(x, q) }";
-/// let graph = Parser::new(text)?.graph()?;
-/// let found = check::graph(&graph, text, &Options::default());
+/// let found = Entry::Graph.parse(text)?.check(text, &CheckOptions::default()).diagnostics;
 /// assert_eq!(found.len(), 1);
 /// assert_eq!(found[0].check(), Some(Check::UndefinedValue));
 /// assert_eq!(found[0].message(), "value `q` is used but never defined");
@@ -41,23 +85,27 @@ pub struct Label {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
-    check: Option<Check>,
+    kind: DiagnosticKind,
     message: String,
     span: Span,
     labels: Vec<Label>,
 }
 
 impl Diagnostic {
-    /// A diagnostic of `check` (`None` for a syntax error) at `span`.
+    /// A diagnostic of `kind` (a [`Check`] or a [`ParseErrorKind`]) at `span`.
     ///
     /// ```
     /// use onnx_syntax::{Span, check::{Check, Diagnostic}};
-    /// let d = Diagnostic::new(Some(Check::UndefinedValue), Span::new(4, 5), "value `q` is used but never defined");
+    /// let d = Diagnostic::new(Check::UndefinedValue, Span::new(4, 5), "value `q` is used but never defined");
     /// assert_eq!(d.span(), Span::new(4, 5));
     /// ```
-    pub fn new(check: Option<Check>, span: Span, message: impl Into<String>) -> Diagnostic {
+    pub fn new(
+        kind: impl Into<DiagnosticKind>,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Diagnostic {
         Diagnostic {
-            check,
+            kind: kind.into(),
             message: message.into(),
             span,
             labels: Vec::new(),
@@ -68,7 +116,7 @@ impl Diagnostic {
     ///
     /// ```
     /// use onnx_syntax::{Span, check::{Check, Diagnostic}};
-    /// let d = Diagnostic::new(Some(Check::DuplicateDefinition), Span::new(12, 13), "`t` is already defined at line 1")
+    /// let d = Diagnostic::new(Check::DuplicateDefinition, Span::new(12, 13), "`t` is already defined at line 1")
     ///     .with_label(Span::new(0, 1), "first defined here");
     /// assert_eq!(d.labels()[0].message, "first defined here");
     /// ```
@@ -80,6 +128,17 @@ impl Diagnostic {
         self
     }
 
+    /// What kind of problem this is: a syntax error's kind, or the check that found it.
+    ///
+    /// ```
+    /// use onnx_syntax::{ParseErrorKind, check::{Diagnostic, DiagnosticKind}};
+    /// let err = onnx_syntax::parse_node("y = ").unwrap_err();
+    /// assert_eq!(Diagnostic::from(&err).kind(), DiagnosticKind::Syntax(ParseErrorKind::Unexpected));
+    /// ```
+    pub fn kind(&self) -> DiagnosticKind {
+        self.kind
+    }
+
     /// The check that found the problem; `None` for a syntax error.
     ///
     /// ```
@@ -87,14 +146,17 @@ impl Diagnostic {
     /// assert_eq!(onnx_syntax::check::Diagnostic::from(&err).check(), None);
     /// ```
     pub fn check(&self) -> Option<Check> {
-        self.check
+        match self.kind {
+            DiagnosticKind::Check(check) => Some(check),
+            DiagnosticKind::Syntax(_) => None,
+        }
     }
 
     /// What is wrong: what was expected and what was found.
     ///
     /// ```
-    /// use onnx_syntax::{Span, check::Diagnostic};
-    /// assert_eq!(Diagnostic::new(None, Span::at(0), "oops").message(), "oops");
+    /// use onnx_syntax::{ParseErrorKind, Span, check::Diagnostic};
+    /// assert_eq!(Diagnostic::new(ParseErrorKind::Unexpected, Span::at(0), "oops").message(), "oops");
     /// ```
     pub fn message(&self) -> &str {
         &self.message
@@ -103,8 +165,8 @@ impl Diagnostic {
     /// The smallest offending byte range of the source text.
     ///
     /// ```
-    /// use onnx_syntax::{Span, check::Diagnostic};
-    /// assert_eq!(Diagnostic::new(None, Span::new(2, 3), "oops").span().range(), 2..3);
+    /// use onnx_syntax::{ParseErrorKind, Span, check::Diagnostic};
+    /// assert_eq!(Diagnostic::new(ParseErrorKind::Unexpected, Span::new(2, 3), "oops").span().range(), 2..3);
     /// ```
     pub fn span(&self) -> Span {
         self.span
@@ -113,8 +175,8 @@ impl Diagnostic {
     /// Secondary labelled ranges, such as where a value was first defined.
     ///
     /// ```
-    /// use onnx_syntax::{Span, check::Diagnostic};
-    /// assert!(Diagnostic::new(None, Span::at(0), "oops").labels().is_empty());
+    /// use onnx_syntax::{ParseErrorKind, Span, check::Diagnostic};
+    /// assert!(Diagnostic::new(ParseErrorKind::Unexpected, Span::at(0), "oops").labels().is_empty());
     /// ```
     pub fn labels(&self) -> &[Label] {
         &self.labels
@@ -124,10 +186,9 @@ impl Diagnostic {
     /// that it points at. `origin`, when given, names the text (a file name) in the ` --> ` line.
     ///
     /// ```
-    /// use onnx_syntax::check::{self, Options};
+    /// use onnx_syntax::{Entry, check::CheckOptions};
     /// let text = "g (x) => (y) {\n  t = Abs(x)\n  t = Neg(x)\n  y = Identity(t)\n}";
-    /// let graph = onnx_syntax::parse::Parser::new(text)?.graph()?;
-    /// let found = check::graph(&graph, text, &Options::default());
+    /// let found = Entry::Graph.parse(text)?.check(text, &CheckOptions::default()).diagnostics;
     /// assert_eq!(found[0].render(text, Some("g.onnxtxt")), "\
     /// error[duplicate_definition]: `t` is already defined at line 2
     ///  --> g.onnxtxt:3:3
@@ -150,9 +211,9 @@ impl Diagnostic {
 
     /// `error[name]` for a check, `error` for a syntax error.
     fn title(&self) -> String {
-        match self.check {
-            Some(check) => format!("error[{}]", check.name()),
-            None => "error".to_owned(),
+        match self.kind {
+            DiagnosticKind::Check(check) => format!("error[{}]", check.name()),
+            DiagnosticKind::Syntax(_) => "error".to_owned(),
         }
     }
 }
@@ -161,7 +222,7 @@ impl Diagnostic {
 ///
 /// ```
 /// use onnx_syntax::{Span, check::{Check, Diagnostic}};
-/// let d = Diagnostic::new(Some(Check::UndefinedValue), Span::new(4, 5), "value `q` is used but never defined");
+/// let d = Diagnostic::new(Check::UndefinedValue, Span::new(4, 5), "value `q` is used but never defined");
 /// assert_eq!(d.to_string(), "error[undefined_value]: value `q` is used but never defined (bytes 4..5)");
 /// ```
 impl fmt::Display for Diagnostic {
@@ -177,16 +238,18 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// A syntax error as a diagnostic with no check.
+/// A syntax error as a diagnostic of its kind.
 ///
 /// ```
+/// use onnx_syntax::check::DiagnosticKind;
 /// let err = onnx_syntax::parse_node("y = Relu(x);").unwrap_err();
 /// let d = onnx_syntax::check::Diagnostic::from(&err);
 /// assert_eq!((d.message(), d.span()), (err.message(), err.span()));
+/// assert_eq!(d.kind(), DiagnosticKind::Syntax(err.kind()));
 /// ```
 impl From<&ParseError> for Diagnostic {
     fn from(err: &ParseError) -> Diagnostic {
-        Diagnostic::new(None, err.span(), err.message())
+        Diagnostic::new(err.kind(), err.span(), err.message())
     }
 }
 
@@ -282,9 +345,9 @@ impl Resolved {
 ///
 /// ```
 /// let text = "g (x) => (y) { y = Add(p, q) }";
-/// let err = onnx_syntax::check::Options::default().check_graph(text).unwrap_err();
-/// assert_eq!(err.len(), 2);
-/// assert_eq!(err.list()[1].message(), "value `q` is used but never defined");
+/// let err = onnx_syntax::check::CheckOptions::default().check_graph(text).unwrap_err();
+/// assert_eq!(err.len(), 2); // a slice of `Diagnostic`s
+/// assert_eq!(err[1].message(), "value `q` is used but never defined");
 /// assert_eq!(err.line_column(1).map(|p| p.column), Some(27));
 /// assert!(err.to_string().starts_with("error[undefined_value]: value `p` is used but never defined\n"));
 /// ```
@@ -299,8 +362,8 @@ impl Diagnostics {
     /// The diagnostics `list`, found in `source`, positioned against it.
     ///
     /// ```
-    /// use onnx_syntax::{Span, check::{Diagnostic, Diagnostics}};
-    /// let d = Diagnostics::new("a\nbc", vec![Diagnostic::new(None, Span::new(3, 4), "oops")]);
+    /// use onnx_syntax::{ParseErrorKind, Span, check::{Diagnostic, Diagnostics}};
+    /// let d = Diagnostics::new("a\nbc", vec![Diagnostic::new(ParseErrorKind::Unexpected, Span::new(3, 4), "oops")]);
     /// assert_eq!(d.line_column(0).map(|p| (p.line, p.column)), Some((2, 2)));
     /// ```
     pub fn new(source: &str, list: Vec<Diagnostic>) -> Diagnostics {
@@ -319,7 +382,7 @@ impl Diagnostics {
     /// The same diagnostics, naming where the text came from (a file name) in `Display`.
     ///
     /// ```
-    /// let err = onnx_syntax::check::Options::default().check_node("y = ").unwrap_err();
+    /// let err = onnx_syntax::check::CheckOptions::default().check_node("y = ").unwrap_err();
     /// assert!(err.with_origin("n.onnxtxt").to_string().contains(" --> n.onnxtxt:1:5"));
     /// ```
     pub fn with_origin(mut self, origin: impl Into<String>) -> Diagnostics {
@@ -327,50 +390,10 @@ impl Diagnostics {
         self
     }
 
-    /// The diagnostics, in source order.
-    ///
-    /// ```
-    /// let err = onnx_syntax::check::Options::default().check_graph("g () => (y) {}").unwrap_err();
-    /// assert_eq!(err.list()[0].message(), "graph output `y` is never produced: no input, initializer or node defines it");
-    /// ```
-    pub fn list(&self) -> &[Diagnostic] {
-        &self.list
-    }
-
-    /// An iterator over the diagnostics.
-    ///
-    /// ```
-    /// let err = onnx_syntax::check::Options::default().check_graph("g () => (y) {}").unwrap_err();
-    /// assert_eq!(err.iter().count(), 1);
-    /// ```
-    pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
-        self.list.iter()
-    }
-
-    /// How many diagnostics there are.
-    ///
-    /// ```
-    /// use onnx_syntax::check::Diagnostics;
-    /// assert_eq!(Diagnostics::new("", Vec::new()).len(), 0);
-    /// ```
-    pub fn len(&self) -> usize {
-        self.list.len()
-    }
-
-    /// True if there are none.
-    ///
-    /// ```
-    /// use onnx_syntax::check::Diagnostics;
-    /// assert!(Diagnostics::new("", Vec::new()).is_empty());
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.list.is_empty()
-    }
-
     /// The snippet of the `index`-th diagnostic alone, as `Display` draws each one.
     ///
     /// ```
-    /// let err = onnx_syntax::check::Options::default().check_node("y = ").unwrap_err();
+    /// let err = onnx_syntax::check::CheckOptions::default().check_node("y = ").unwrap_err();
     /// assert_eq!(err.render(0).unwrap(), "error: expected an operator name, found end of input\n --> 1:5\n  |\n1 | y = \n  |     ^\n");
     /// assert_eq!(err.render(1), None);
     /// ```
@@ -385,7 +408,7 @@ impl Diagnostics {
     /// The 1-based line and column of the `index`-th diagnostic's primary span.
     ///
     /// ```
-    /// let err = onnx_syntax::check::Options::default().check_node("y = ").unwrap_err();
+    /// let err = onnx_syntax::check::CheckOptions::default().check_node("y = ").unwrap_err();
     /// assert_eq!(err.line_column(0).map(|p| p.column), Some(5));
     /// assert_eq!(err.line_column(1), None);
     /// ```
@@ -394,16 +417,6 @@ impl Diagnostics {
             .get(index)
             .and_then(|r| r.marks.first())
             .map(|m| m.position)
-    }
-
-    /// The diagnostics, without their positions.
-    ///
-    /// ```
-    /// let err = onnx_syntax::check::Options::default().check_node("y = ").unwrap_err();
-    /// assert_eq!(err.into_vec().len(), 1);
-    /// ```
-    pub fn into_vec(self) -> Vec<Diagnostic> {
-        self.list
     }
 }
 
@@ -421,6 +434,44 @@ impl fmt::Display for Diagnostics {
 
 impl std::error::Error for Diagnostics {}
 
+/// The diagnostics as a slice, in source order.
+///
+/// ```
+/// let err = onnx_syntax::check::CheckOptions::default().check_graph("g () => (y) {}").unwrap_err();
+/// assert_eq!(err.len(), 1);
+/// assert_eq!(err[0].message(), "graph output `y` is never produced: no input, initializer or node defines it");
+/// assert_eq!(err.iter().filter(|d| d.check().is_some()).count(), 1);
+/// ```
+impl std::ops::Deref for Diagnostics {
+    type Target = [Diagnostic];
+
+    fn deref(&self) -> &[Diagnostic] {
+        &self.list
+    }
+}
+
+/// The diagnostics, owned, in source order.
+///
+/// ```
+/// let err = onnx_syntax::check::CheckOptions::default().check_graph("g () => (y) {}").unwrap_err();
+/// let owned: Vec<onnx_syntax::check::Diagnostic> = err.into_iter().collect();
+/// assert_eq!(owned.len(), 1);
+/// ```
+impl IntoIterator for Diagnostics {
+    type Item = Diagnostic;
+    type IntoIter = std::vec::IntoIter<Diagnostic>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.list.into_iter()
+    }
+}
+
+/// The diagnostics, borrowed, in source order.
+///
+/// ```
+/// let err = onnx_syntax::check::CheckOptions::default().check_graph("g () => (y) {}").unwrap_err();
+/// assert_eq!((&err).into_iter().count(), 1);
+/// ```
 impl<'a> IntoIterator for &'a Diagnostics {
     type Item = &'a Diagnostic;
     type IntoIter = std::slice::Iter<'a, Diagnostic>;
@@ -453,4 +504,22 @@ impl From<ParseError> for Diagnostics {
             origin: err.origin().map(str::to_owned),
         }
     }
+}
+
+/// What checking a tree found, and how much of it the type checks covered.
+///
+/// ```
+/// use onnx_syntax::{Entry, check::CheckOptions};
+/// let text = r#"<opset_import: ["" : 21]> g (float x, int64 n) => (y) { y = Add(x, n) }"#;
+/// let report = Entry::Model.parse(text)?.check(text, &CheckOptions::default());
+/// assert_eq!(report.diagnostics[0].message(), "input `n` of `Add` is tensor(int64), but `T` is already tensor(float) from input `x`");
+/// assert_eq!(report.coverage.typed, 1);
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Every problem, in source order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// What the type checks could check.
+    pub coverage: Coverage,
 }

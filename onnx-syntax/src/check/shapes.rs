@@ -6,14 +6,15 @@ use crate::lower;
 use crate::span::Span;
 use crate::syntax::{Function, Graph, Model, Node, ValueInfo};
 
-use super::{Check, Checker, Diagnostic};
+use super::walk::Checker;
+use super::{Check, Diagnostic};
 
 impl Checker<'_> {
     /// Whether the shape checks run: one of them is on, and nothing else was found, since
     /// inference over a malformed graph would report what those problems cause.
     fn shapes_run(&self) -> bool {
         (self.on(Check::IncompatibleShapes) || self.on(Check::ShapeMismatch))
-            && self.found.is_empty()
+            && self.found_nothing()
     }
 
     /// The shape checks of a model: its graph, then each function with a typed signature.
@@ -69,7 +70,7 @@ impl Checker<'_> {
                     .input
                     .and_then(|i| node.inputs.get(i))
                     .map_or(node.op_span, |input| input.span);
-                let check = Some(Check::IncompatibleShapes);
+                let check = Check::IncompatibleShapes;
                 self.report(Diagnostic::new(check, span, error.message.clone()));
             }
         }
@@ -85,7 +86,7 @@ impl Checker<'_> {
                     "`{}` is declared {} but {body} computes {} (`{}` at line {line})",
                     found.name, found.declared, found.inferred, node.op_type
                 );
-                let diagnostic = Diagnostic::new(Some(Check::ShapeMismatch), declared, message)
+                let diagnostic = Diagnostic::new(Check::ShapeMismatch, declared, message)
                     .with_label(node.op_span, format!("computed as {} here", found.inferred));
                 self.report(diagnostic);
             }

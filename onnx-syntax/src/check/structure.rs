@@ -45,6 +45,15 @@ enum Resolution {
     Missing,
 }
 
+/// The state of the structure checks.
+#[derive(Default)]
+pub(super) struct Scopes<'t> {
+    /// One frame per enclosing graph or body, innermost last.
+    pub frames: Vec<Frame<'t>>,
+    /// Names that nothing defines are inputs of an unknown context (a node list on its own).
+    pub free: bool,
+}
+
 impl<'t> Frame<'t> {
     fn with_capacity(capacity: usize) -> Frame<'t> {
         Frame {
@@ -96,7 +105,7 @@ impl<'t> Frame<'t> {
 
 impl<'t> Checker<'t> {
     pub(super) fn push_frame(&mut self, frame: Frame<'t>) {
-        self.frames.push(frame);
+        self.scopes.frames.push(frame);
     }
 
     /// The frame of a graph: inputs, initializers, node outputs. Reports inputs and
@@ -178,7 +187,7 @@ impl<'t> Checker<'t> {
         }
         let line = self.line(first);
         let diagnostic = Diagnostic::new(
-            Some(Check::DuplicateInput),
+            Check::DuplicateInput,
             name.span,
             format!("{what} `{}` is already declared at line {line}", name.text),
         )
@@ -189,7 +198,7 @@ impl<'t> Checker<'t> {
     /// Where `name` is defined, seen from the current node of every frame.
     fn resolve(&self, name: &str) -> Resolution {
         let mut later = None;
-        for frame in self.frames.iter().rev() {
+        for frame in self.scopes.frames.iter().rev() {
             if let Some(def) = frame.defs.get(name) {
                 if def.position <= frame.current {
                     return Resolution::Visible;
@@ -203,7 +212,7 @@ impl<'t> Checker<'t> {
     /// True when a name found nowhere cannot be defined elsewhere: the context is known, and no
     /// hole in scope defines names.
     fn closed(&self) -> bool {
-        !self.free && !self.frames.iter().any(|frame| frame.open)
+        !self.scopes.free && !self.scopes.frames.iter().any(|frame| frame.open)
     }
 
     /// A node input: defined before, and somewhere.
@@ -217,7 +226,7 @@ impl<'t> Checker<'t> {
             Resolution::Missing => {
                 if self.closed() && self.on(Check::UndefinedValue) {
                     self.report(Diagnostic::new(
-                        Some(Check::UndefinedValue),
+                        Check::UndefinedValue,
                         name.span,
                         format!("value `{}` is used but never defined", name.text),
                     ));
@@ -232,7 +241,7 @@ impl<'t> Checker<'t> {
         }
         let line = self.line(definition);
         let diagnostic = Diagnostic::new(
-            Some(Check::UseBeforeDefinition),
+            Check::UseBeforeDefinition,
             name.span,
             format!(
                 "value `{}` is used before its definition at line {line}",
@@ -249,7 +258,7 @@ impl<'t> Checker<'t> {
         if !self.on(Check::DuplicateDefinition) {
             return;
         }
-        let Some((frame, outer)) = self.frames.split_last() else {
+        let Some((frame, outer)) = self.scopes.frames.split_last() else {
             return;
         };
         let mut clashes: Vec<(&'t Name, Span, bool)> = Vec::new();
@@ -278,7 +287,7 @@ impl<'t> Checker<'t> {
             let line = self.line(first);
             let place = if outer { " in an enclosing graph" } else { "" };
             let diagnostic = Diagnostic::new(
-                Some(Check::DuplicateDefinition),
+                Check::DuplicateDefinition,
                 output.span,
                 format!("`{}` is already defined{place} at line {line}", output.text),
             )
@@ -289,7 +298,7 @@ impl<'t> Checker<'t> {
 
     /// The outputs of the innermost graph or function, once all its nodes are checked.
     pub(super) fn produced(&mut self, outputs: impl Iterator<Item = &'t Name>, what: &str) {
-        if let Some(frame) = self.frames.last_mut() {
+        if let Some(frame) = self.scopes.frames.last_mut() {
             frame.current = usize::MAX;
         }
         for output in outputs {
@@ -307,7 +316,7 @@ impl<'t> Checker<'t> {
                             "no input or node"
                         };
                         self.report(Diagnostic::new(
-                            Some(Check::UnproducedOutput),
+                            Check::UnproducedOutput,
                             output.span,
                             format!(
                                 "{what} output `{}` is never produced: {sources} defines it",

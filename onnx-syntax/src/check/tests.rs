@@ -1,7 +1,41 @@
 //! Unit tests of every check: what it catches (message and span) and what it lets through.
 
 use super::*;
-use crate::syntax::{TensorData, TensorValues};
+use crate::Tree;
+use crate::check::hash::HashSet;
+use crate::parse::Parser;
+use crate::span::Span;
+use crate::syntax::{AttrValue, Function, Graph, Model, Node, TensorData, TensorValues};
+
+// The checks of one form, through the one dispatch (`Tree::check`) that every caller uses.
+
+fn model(tree: &Model, text: &str, options: &CheckOptions) -> Vec<Diagnostic> {
+    Tree::Model(tree.clone()).check(text, options).diagnostics
+}
+
+fn graph(tree: &Graph, text: &str, options: &CheckOptions) -> Vec<Diagnostic> {
+    Tree::Graph(tree.clone()).check(text, options).diagnostics
+}
+
+fn function(tree: &Function, text: &str, options: &CheckOptions) -> Vec<Diagnostic> {
+    Tree::Function(tree.clone())
+        .check(text, options)
+        .diagnostics
+}
+
+fn functions(tree: &[Function], text: &str, options: &CheckOptions) -> Vec<Diagnostic> {
+    Tree::Functions(tree.to_vec())
+        .check(text, options)
+        .diagnostics
+}
+
+fn node(tree: &Node, text: &str, options: &CheckOptions) -> Vec<Diagnostic> {
+    Tree::Node(tree.clone()).check(text, options).diagnostics
+}
+
+fn nodes(tree: &[Node], text: &str, options: &CheckOptions) -> Vec<Diagnostic> {
+    Tree::Nodes(tree.to_vec()).check(text, options).diagnostics
+}
 
 /// What a diagnostic says and the text it points at.
 type Found<'a> = (Option<Check>, String, &'a str);
@@ -23,7 +57,7 @@ fn on_model(text: &str) -> Vec<Diagnostic> {
     model(
         &Parser::new(text).and_then(Parser::model).unwrap(),
         text,
-        &Options::default(),
+        &CheckOptions::default(),
     )
 }
 
@@ -31,7 +65,7 @@ fn on_graph(text: &str) -> Vec<Diagnostic> {
     graph(
         &Parser::new(text).and_then(Parser::graph).unwrap(),
         text,
-        &Options::default(),
+        &CheckOptions::default(),
     )
 }
 
@@ -39,7 +73,7 @@ fn on_function(text: &str) -> Vec<Diagnostic> {
     function(
         &Parser::new(text).and_then(Parser::function).unwrap(),
         text,
-        &Options::default(),
+        &CheckOptions::default(),
     )
 }
 
@@ -47,7 +81,7 @@ fn on_functions(text: &str) -> Vec<Diagnostic> {
     functions(
         &Parser::new(text).and_then(Parser::functions).unwrap(),
         text,
-        &Options::default(),
+        &CheckOptions::default(),
     )
 }
 
@@ -55,7 +89,7 @@ fn on_node(text: &str) -> Vec<Diagnostic> {
     node(
         &Parser::new(text).and_then(Parser::node).unwrap(),
         text,
-        &Options::default(),
+        &CheckOptions::default(),
     )
 }
 
@@ -63,7 +97,7 @@ fn on_nodes(text: &str) -> Vec<Diagnostic> {
     nodes(
         &Parser::new(text).and_then(Parser::nodes).unwrap(),
         text,
-        &Options::default(),
+        &CheckOptions::default(),
     )
 }
 
@@ -850,7 +884,7 @@ g (float[2, 3] x, float[4, 5] w) => (float[9] y, z) { y = Relu (x) z = MatMul (x
 
 fn switch_off_each(text: &str) {
     let tree = Parser::new(text).and_then(Parser::model).unwrap();
-    let all = model(&tree, text, &Options::default());
+    let all = model(&tree, text, &CheckOptions::default());
     let fired: HashSet<Check> = all.iter().filter_map(Diagnostic::check).collect();
     let shape_checks = [Check::IncompatibleShapes, Check::ShapeMismatch];
     let expected = if text.contains("MatMul") {
@@ -860,16 +894,16 @@ fn switch_off_each(text: &str) {
     };
     assert_eq!(fired.len(), expected, "{all:#?}");
     for check in fired {
-        let without = model(&tree, text, &Options::default().allow(check));
+        let without = model(&tree, text, &CheckOptions::default().allow(check));
         assert!(without.iter().all(|d| d.check() != Some(check)), "{check}");
         assert!(without.len() < all.len(), "{check}");
-        let only = model(&tree, text, &Options::none().deny(check));
+        let only = model(&tree, text, &CheckOptions::none().deny(check));
         assert!(
             !only.is_empty() && only.iter().all(|d| d.check() == Some(check)),
             "{check}"
         );
     }
-    assert!(model(&tree, text, &Options::none()).is_empty());
+    assert!(model(&tree, text, &CheckOptions::none()).is_empty());
 }
 
 #[test]
@@ -889,10 +923,12 @@ fn check_names_round_trip_and_are_snake_case() {
 
 #[test]
 fn text_level_methods_turn_parse_errors_into_diagnostics() {
-    let err = Options::default().check_node("y = Relu(x);").unwrap_err();
+    let err = CheckOptions::default()
+        .check_node("y = Relu(x);")
+        .unwrap_err();
     let parse = crate::parse_node("y = Relu(x);").unwrap_err();
     assert_eq!(err.len(), 1);
-    assert_eq!(err.list()[0].check(), None);
+    assert_eq!(err[0].check(), None);
     assert_eq!(err.to_string(), parse.to_string());
     assert_eq!(
         Diagnostics::from(parse.clone()).to_string(),
@@ -908,7 +944,7 @@ fn text_level_methods_turn_parse_errors_into_diagnostics() {
 #[test]
 fn diagnostics_display_every_problem_in_source_order() {
     let text = "g (x) => (y) {\n  y = Add(p, x)\n  z = Neg(q)\n}";
-    let err = Options::default().check_graph(text).unwrap_err();
+    let err = CheckOptions::default().check_graph(text).unwrap_err();
     assert_eq!(
         err.to_string(),
         "\
@@ -935,11 +971,15 @@ fn hand_built_trees_with_bogus_spans_do_not_panic() {
     let mut tree = Parser::new(text).and_then(Parser::graph).unwrap();
     // Data that no longer matches the source, and spans past its end or reversed.
     if let Some(init) = &mut tree.locals[0].initializer {
-        init.data = TensorData::Values(TensorValues::Int32(vec![1, 999, -5]), Span::new(5000, 10));
+        init.data = TensorData::Values(
+            TensorValues::Int32(vec![1, 999, -5]),
+            Span::new(5000, 10),
+            vec![Span::new(7000, 3)],
+        );
         init.span = Span::new(9000, 1);
     }
     tree.nodes[0].outputs[0].span = Span::new(70000, 70001);
-    let found = graph(&tree, text, &Options::default());
+    let found = graph(&tree, text, &CheckOptions::default());
     assert!(found.len() >= 4, "{found:#?}");
     let shown = Diagnostics::new(text, found.clone()).to_string();
     assert!(shown.contains("999"));
@@ -962,7 +1002,7 @@ fn hand_built_trees_nested_past_the_parser_limit_do_not_overflow() {
         inner = outer;
     }
     // The innermost graphs are deeper than the checks go; the outer ones are checked.
-    let found = graph(&inner, "", &Options::default());
+    let found = graph(&inner, "", &CheckOptions::default());
     assert!(found.is_empty());
 }
 
@@ -979,7 +1019,7 @@ fn large_inputs_check_in_linear_time() {
     text.push_str(&format!("y = Identity(x{n})\n}}"));
     let tree = Parser::new(&text).and_then(Parser::graph).unwrap();
     let start = std::time::Instant::now();
-    assert!(graph(&tree, &text, &Options::default()).is_empty());
+    assert!(graph(&tree, &text, &CheckOptions::default()).is_empty());
     // Quadratic work here would be 4e8 map operations; linear work takes milliseconds.
     assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
 }
@@ -1003,9 +1043,9 @@ fn a_lone_function_does_not_resolve_calls_but_a_library_of_one_does() {
 fn shape_checks_put_errors_on_the_operand_and_the_declared_type() {
     let text = r#"<ir_version: 10, opset_import: ["" : 21]>
 g (float[N, 128] x, float[64, 10] w) => (float[N, 10] y) { y = MatMul (x, w) }"#;
-    let found = Options::default().check_model(text).unwrap_err();
+    let found = CheckOptions::default().check_model(text).unwrap_err();
     assert_eq!(found.len(), 1, "{found}");
-    let d = &found.list()[0];
+    let d = &found[0];
     assert_eq!(d.check(), Some(Check::IncompatibleShapes));
     assert_eq!(&text[d.span().start as usize..d.span().end as usize], "w");
     assert!(
@@ -1016,8 +1056,8 @@ g (float[N, 128] x, float[64, 10] w) => (float[N, 10] y) { y = MatMul (x, w) }"#
 
     let text = r#"<ir_version: 10, opset_import: ["" : 21]>
 g (float[N, 3] x) => (float[N, 4] y) { y = Relu (x) }"#;
-    let found = Options::default().check_model(text).unwrap_err();
-    let d = &found.list()[0];
+    let found = CheckOptions::default().check_model(text).unwrap_err();
+    let d = &found[0];
     assert_eq!(d.check(), Some(Check::ShapeMismatch));
     assert_eq!(
         &text[d.span().start as usize..d.span().end as usize],
@@ -1036,10 +1076,10 @@ g (float[N, 3] x) => (float[N, 4] y) { y = Relu (x) }"#;
         let text = format!(
             r#"<ir_version: 10, opset_import: ["" : 21]> g (float[N, 3] x) => ({output}) {{ y = Relu (x) }}"#
         );
-        assert!(Options::default().check_model(&text).is_ok(), "{text}");
+        assert!(CheckOptions::default().check_model(&text).is_ok(), "{text}");
     }
     // Switched off, the checks are silent.
-    let options = Options::default().allow(Check::ShapeMismatch);
+    let options = CheckOptions::default().allow(Check::ShapeMismatch);
     assert!(options.check_model(text).is_ok());
 }
 
@@ -1049,9 +1089,9 @@ fn a_functions_typed_output_is_checked_against_its_body() {
 g (float[N, 3] x) => (y) { y = local.F (x) }
 <domain: "local", opset_import: ["" : 21]>
 F (float[N, 3] a) => (float[N, 4] b) { b = Relu (a) }"#;
-    let found = Options::default().check_model(text).unwrap_err();
+    let found = CheckOptions::default().check_model(text).unwrap_err();
     assert_eq!(found.len(), 1, "{found}");
-    let d = &found.list()[0];
+    let d = &found[0];
     assert_eq!(d.check(), Some(Check::ShapeMismatch));
     assert_eq!(
         &text[d.span().start as usize..d.span().end as usize],
@@ -1066,10 +1106,10 @@ F (float[N, 3] a) => (float[N, 4] b) { b = Relu (a) }"#;
     // The same function alone, as `onnx_function!` takes it.
     let function = r#"<domain: "local", opset_import: ["" : 21]>
 F (float[N, 3] a) => (float[N, 4] b) { b = Relu (a) }"#;
-    assert!(Options::default().check_function(function).is_err());
+    assert!(CheckOptions::default().check_function(function).is_err());
     let fixed = function.replace("float[N, 4] b", "float[N, 3] b");
-    assert!(Options::default().check_function(&fixed).is_ok());
+    assert!(CheckOptions::default().check_function(&fixed).is_ok());
     // Without types on its inputs, a body is not inferred.
     let untyped = function.replace("float[N, 3] a", "a");
-    assert!(Options::default().check_function(&untyped).is_ok());
+    assert!(CheckOptions::default().check_function(&untyped).is_ok());
 }

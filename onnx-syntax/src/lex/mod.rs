@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use crate::error::ParseError;
+use crate::error::{ParseError, ParseErrorKind};
 use crate::span::Span;
 
 /// What kind of token, with its text available through the span.
@@ -104,6 +104,7 @@ impl<'a> Lexer<'a> {
             return Err(ParseError::new(
                 "",
                 Span::at(0),
+                ParseErrorKind::InvalidInput,
                 "input is larger than 4 GiB",
             ));
         }
@@ -112,7 +113,12 @@ impl<'a> Lexer<'a> {
         // memchr, which matters in the macros: they run unoptimized in a default dev build.)
         if let Some(nul) = source.find('\0') {
             let span = Span::new(nul as u32, nul as u32 + 1);
-            return Err(ParseError::new(source, span, "NUL byte in input"));
+            return Err(ParseError::new(
+                source,
+                span,
+                ParseErrorKind::InvalidInput,
+                "NUL byte in input",
+            ));
         }
         Ok(Lexer { source, pos: 0 })
     }
@@ -127,8 +133,8 @@ impl<'a> Lexer<'a> {
         self.source
     }
 
-    fn error(&self, span: Span, message: impl Into<String>) -> ParseError {
-        ParseError::new(self.source, span, message)
+    fn error(&self, kind: ParseErrorKind, span: Span, message: impl Into<String>) -> ParseError {
+        ParseError::new(self.source, span, kind, message)
     }
 
     /// Skips white space and `#` comments; true if anything was skipped.
@@ -197,7 +203,11 @@ impl<'a> Lexer<'a> {
                         "unexpected character `{c}`: names with non-ASCII characters must be quoted"
                     )
                 };
-                return Err(self.error(Span::new(start as u32, end as u32), message));
+                return Err(self.error(
+                    ParseErrorKind::InvalidCharacter,
+                    Span::new(start as u32, end as u32),
+                    message,
+                ));
             }
         };
         Ok(self.token(kind, start, joined))
@@ -231,6 +241,7 @@ impl<'a> Lexer<'a> {
             if pos == exponent {
                 let span = Span::new(start as u32, pos as u32);
                 return Err(self.error(
+                    ParseErrorKind::MalformedNumber,
                     span,
                     format!(
                         "the exponent of `{}` has no digits",
@@ -259,6 +270,7 @@ impl<'a> Lexer<'a> {
                 Some(_) => pos += 1,
                 None => {
                     return Err(self.error(
+                        ParseErrorKind::UnterminatedString,
                         Span::new(start as u32, start as u32 + 1),
                         "unterminated string literal: no closing `\"` before the end of input",
                     ));
@@ -301,7 +313,12 @@ pub fn text_from_bytes(bytes: &[u8]) -> Result<&str, ParseError> {
     let shown = String::from_utf8_lossy(bytes);
     let offset = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
     let span = Span::new(offset(at), offset(at + bad_len));
-    Err(ParseError::new(&shown, span, message))
+    Err(ParseError::new(
+        &shown,
+        span,
+        ParseErrorKind::InvalidUtf8,
+        message,
+    ))
 }
 
 /// `0xc3 0x28`, as messages show bytes.

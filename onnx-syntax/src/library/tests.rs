@@ -3,7 +3,7 @@
 //! model whose names are defined once and before use.
 
 use super::*;
-use crate::check::Options;
+use crate::check::CheckOptions;
 use crate::{parse_functions, parse_model, to_text};
 
 fn model(text: &str) -> ModelProto {
@@ -19,7 +19,7 @@ fn inlined(inliner: &Inliner, text: &str) -> (String, InlineReport, ModelProto) 
     let mut m = model(text);
     let report = inliner.model(&mut m).unwrap_or_else(|e| panic!("{e}"));
     let printed = to_text(&m);
-    if let Err(d) = Options::default().check_model(&printed) {
+    if let Err(d) = CheckOptions::default().check_model(&printed) {
         panic!("inlined model fails its checks:\n{d}\n{printed}");
     }
     (to_text(m.graph.as_ref().unwrap()), report, m)
@@ -376,7 +376,7 @@ fn standard_bodies_parse_and_pass_the_checks() {
     for (name, since, opset, _) in standard_data::BODIES {
         let function = standard_function(name, *opset.max(since)).unwrap();
         let text = to_text(function);
-        if let Err(d) = Options::default().check_function(&text) {
+        if let Err(d) = CheckOptions::default().check_function(&text) {
             panic!("{name} (schema {since}, opset {opset}):\n{d}");
         }
     }

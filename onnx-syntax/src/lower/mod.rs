@@ -6,9 +6,12 @@
 use onnx_runtime_types::{
     AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
     StringStringEntryProto, TensorProto, TensorShapeProto, TypeProto, ValueInfoProto,
+    tensor_proto::DataLocation,
     tensor_shape_proto::{Dimension, dimension},
     type_proto,
 };
+
+pub(crate) mod encode;
 
 use crate::hole::ListHoles;
 use crate::syntax::{
@@ -16,9 +19,6 @@ use crate::syntax::{
     ModelHeaderValue, Node, OpsetImport, Shape, Tensor, TensorData, TensorValues, Type, TypeKind,
     ValueInfo,
 };
-
-/// `TensorProto.DataLocation.EXTERNAL`
-const DATA_LOCATION_EXTERNAL: i32 = 1;
 
 /// A model. Header keys apply in order: scalars overwrite, lists append.
 ///
@@ -225,7 +225,7 @@ pub fn tensor(tensor: Tensor) -> TensorProto {
     };
     match tensor.data {
         TensorData::None => {}
-        TensorData::Values(values, _) => match values {
+        TensorData::Values(values, _, _) => match values {
             TensorValues::Int32(v) => proto.int32_data = v,
             TensorValues::Int64(v) => proto.int64_data = v,
             TensorValues::Uint64(v) => proto.uint64_data = v,
@@ -235,7 +235,7 @@ pub fn tensor(tensor: Tensor) -> TensorProto {
         },
         TensorData::External(entries, _) => {
             proto.external_data = string_pairs(entries).collect();
-            proto.data_location = Some(DATA_LOCATION_EXTERNAL);
+            proto.data_location = Some(DataLocation::External as i32);
         }
     }
     proto

@@ -3,18 +3,21 @@
 use super::Parser;
 use super::literal::{LitKind, Word, classify_word};
 use crate::dtype::starts_type;
-use crate::error::ParseError;
+use crate::error::{ParseError, ParseErrorKind};
 use crate::hole::{ListHole, Site};
 use crate::lex::TokenKind;
 use crate::span::Span;
-use crate::syntax::{AttrType, AttrValue, Attribute, FunctionAttribute, Name};
+use crate::syntax::{
+    ATTRIBUTE_TYPES, AttrValue, Attribute, AttributeType, AttributeTypeSyntax, FunctionAttribute,
+    Name, attribute_type,
+};
 
 /// An attribute annotation: the type keyword after `:` and its span.
-type Annotation = Option<(AttrType, Span)>;
+type Annotation = Option<(AttributeType, Span)>;
 
 /// An attribute's type (`None` where the value does not say), its value, and the holes among a
 /// list's elements.
-type TypedValue = (Option<AttrType>, AttrValue, Vec<ListHole>);
+type TypedValue = (Option<AttributeType>, AttrValue, Vec<ListHole>);
 
 impl Parser<'_> {
     /// attr-list ::= '<' attribute (',' attribute)* '>'
@@ -34,12 +37,14 @@ impl Parser<'_> {
         };
         let annotation = self.annotation()?;
         self.expect_punct(b'=')?;
+        let value_start = self.peek().span;
         let (ty, value, holes) = self.attr_value(annotation)?;
         Ok(Attribute {
             name,
             annotation,
             ty,
             value: Some(value),
+            value_span: self.since(value_start),
             holes,
             span: self.since(token.span),
         })
@@ -55,18 +60,24 @@ impl Parser<'_> {
             return Ok(FunctionAttribute::Name(name));
         }
         let annotation = self.annotation()?;
+        let value_start = self.peek().span;
         let (ty, value, holes) = if self.eat_punct(b'=')? {
+            let value_start = self.peek().span;
             let (ty, value, holes) = self.attr_value(annotation)?;
-            (ty, Some(value), holes)
+            (ty, Some((value, self.since(value_start))), holes)
         } else {
             (annotation.map(|(ty, _)| ty), None, Vec::new())
         };
         let span = self.since(name.span);
+        let value_span = value
+            .as_ref()
+            .map_or(Span::at(value_start.start), |(_, span)| *span);
         Ok(FunctionAttribute::Proto(Attribute {
             name,
             annotation,
             ty,
-            value,
+            value: value.map(|(value, _)| value),
+            value_span,
             holes,
             span,
         }))
@@ -79,11 +90,12 @@ impl Parser<'_> {
         }
         let token = self.ident("an attribute type")?;
         let word = self.text(token);
-        match AttrType::from_keyword(word) {
+        match attribute_type(word) {
             Some(ty) => Ok(Some((ty, token.span))),
             None => {
-                let known: Vec<_> = AttrType::ALL.iter().map(|(_, kw)| *kw).collect();
+                let known: Vec<_> = ATTRIBUTE_TYPES.iter().map(|(_, kw)| *kw).collect();
                 Err(self.error(
+                    ParseErrorKind::UnknownAttributeType,
                     token.span,
                     format!(
                         "unknown attribute type `{word}`; expected one of {}",
@@ -106,7 +118,7 @@ impl Parser<'_> {
         if let Some(hole) = self.one_hole()? {
             return Ok((expected, AttrValue::Hole(hole), Vec::new()));
         }
-        let (value, span) = self.single_value(expected == Some(AttrType::Float))?;
+        let (value, span) = self.single_value(expected == Some(AttributeType::Float))?;
         let Some(ty) = value_type(&value) else {
             // A reference takes its type from the annotation, whatever it is.
             return Ok((expected, value, Vec::new()));
@@ -115,6 +127,7 @@ impl Parser<'_> {
             && annotated != ty
         {
             return Err(self.error(
+                ParseErrorKind::InvalidAttributeValue,
                 span,
                 format!(
                     "expected {} value, found {} value",
@@ -152,15 +165,19 @@ impl Parser<'_> {
                     continue;
                 }
                 if self.at_punct(b'[') {
-                    return Err(
-                        self.error(self.peek().span, "lists of attribute values do not nest")
-                    );
+                    return Err(self.error(
+                        ParseErrorKind::InvalidAttributeValue,
+                        self.peek().span,
+                        "lists of attribute values do not nest",
+                    ));
                 }
-                let (value, span) = self.single_value(element == Some(AttrType::Float))?;
+                let (value, span) = self.single_value(element == Some(AttributeType::Float))?;
                 let Some(ty) = value_type(&value) else {
-                    return Err(
-                        self.error(span, "an attribute reference `@…` cannot be a list element")
-                    );
+                    return Err(self.error(
+                        ParseErrorKind::InvalidAttributeValue,
+                        span,
+                        "an attribute reference `@…` cannot be a list element",
+                    ));
                 };
                 match element {
                     None => {
@@ -170,6 +187,7 @@ impl Parser<'_> {
                     Some(expected) if expected == ty => {}
                     Some(expected) => {
                         return Err(self.error(
+                            ParseErrorKind::InvalidAttributeValue,
                             span,
                             format!(
                                 "list elements must all be of type `{}` (set by the {}), found {} value",
@@ -198,6 +216,7 @@ impl Parser<'_> {
             len > 0 || !holes.is_empty() || annotation.is_some_and(|(ty, _)| ty.is_list())
         }) else {
             return Err(self.error(
+                ParseErrorKind::InvalidAttributeValue,
                 self.since(open.span),
                 "an empty list needs a list type annotation, such as `name: ints = []`",
             ));
@@ -251,35 +270,35 @@ impl Parser<'_> {
 }
 
 /// The attribute type of a single value; `None` for a reference.
-fn value_type(value: &AttrValue) -> Option<AttrType> {
+fn value_type(value: &AttrValue) -> Option<AttributeType> {
     Some(match value {
-        AttrValue::Float(_) => AttrType::Float,
-        AttrValue::Int(_) => AttrType::Int,
-        AttrValue::String(_) => AttrType::String,
-        AttrValue::Tensor(_) => AttrType::Tensor,
-        AttrValue::Graph(_) => AttrType::Graph,
-        AttrValue::TypeProto(_) => AttrType::TypeProto,
+        AttrValue::Float(_) => AttributeType::Float,
+        AttrValue::Int(_) => AttributeType::Int,
+        AttrValue::String(_) => AttributeType::String,
+        AttrValue::Tensor(_) => AttributeType::Tensor,
+        AttrValue::Graph(_) => AttributeType::Graph,
+        AttrValue::TypeProto(_) => AttributeType::TypeProto,
         _ => return None,
     })
 }
 
 /// The element type of a list type (`Ints` → `Int`); `None` for single-value types.
-fn list_element(list: AttrType) -> Option<AttrType> {
-    AttrType::ALL
+fn list_element(list: AttributeType) -> Option<AttributeType> {
+    ATTRIBUTE_TYPES
         .iter()
         .map(|(ty, _)| *ty)
         .find(|ty| ty.list_of() == Some(list))
 }
 
 /// An empty list value whose elements are of type `element`.
-fn empty_list(element: AttrType) -> AttrValue {
+fn empty_list(element: AttributeType) -> AttrValue {
     match element {
-        AttrType::Float => AttrValue::Floats(Vec::new()),
-        AttrType::Int => AttrValue::Ints(Vec::new()),
-        AttrType::String => AttrValue::Strings(Vec::new()),
-        AttrType::Tensor => AttrValue::Tensors(Vec::new()),
-        AttrType::Graph => AttrValue::Graphs(Vec::new()),
-        AttrType::TypeProto => AttrValue::TypeProtos(Vec::new()),
+        AttributeType::Float => AttrValue::Floats(Vec::new()),
+        AttributeType::Int => AttrValue::Ints(Vec::new()),
+        AttributeType::String => AttrValue::Strings(Vec::new()),
+        AttributeType::Tensor => AttrValue::Tensors(Vec::new()),
+        AttributeType::Graph => AttrValue::Graphs(Vec::new()),
+        AttributeType::TypeProto => AttrValue::TypeProtos(Vec::new()),
         _ => AttrValue::EmptyList,
     }
 }
@@ -299,7 +318,7 @@ fn push_element(list: &mut AttrValue, value: AttrValue) {
 }
 
 /// "a `float`", "an `int`".
-fn article(ty: AttrType) -> String {
+fn article(ty: AttributeType) -> String {
     let keyword = ty.keyword();
     let article = if keyword.starts_with(['a', 'e', 'i', 'o', 'u']) {
         "an"

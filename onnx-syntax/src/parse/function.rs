@@ -1,7 +1,7 @@
 //! Functions: `<header>? name <attributes>? (inputs) => (outputs) <value-infos>? { nodes }`.
 
 use super::Parser;
-use crate::error::ParseError;
+use crate::error::{ParseError, ParseErrorKind};
 use crate::lex::unescape;
 use crate::syntax::{Function, FunctionHeaderEntry, FunctionHeaderValue, Name};
 
@@ -85,6 +85,7 @@ impl Parser<'_> {
                 "overload" => FunctionHeaderValue::Overload(p.string("a quoted overload name")?),
                 other => {
                     return Err(p.error(
+                        ParseErrorKind::UnknownHeaderKey,
                         key.span,
                         format!(
                             "unknown function header key `{other}`; expected `domain`, \

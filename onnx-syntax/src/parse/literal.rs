@@ -4,7 +4,7 @@
 //! reference does: an int literal becomes an `i64`, a wrapped `u64`, or a float, by context.
 
 use super::{Parser, shorten};
-use crate::error::ParseError;
+use crate::error::{ParseError, ParseErrorKind};
 use crate::lex::{Token, TokenKind, unescape};
 use crate::span::Span;
 
@@ -82,6 +82,7 @@ impl Parser<'_> {
                 let number = self.peek();
                 if !number.joined || !self.at_number() || number.is_punct(b'-') {
                     return Err(self.error(
+                        ParseErrorKind::MalformedNumber,
                         next.span.to(number.span),
                         format!(
                             "expected a number directly after `-`, found {}",
@@ -109,6 +110,7 @@ impl Parser<'_> {
                 Word::Malformed => return Err(self.malformed_word(next)),
                 Word::Other => {
                     return Err(self.error(
+                        ParseErrorKind::Unexpected,
                         next.span,
                         format!(
                             "expected {what}, found `{}` (the only words that are numbers are \
@@ -129,7 +131,7 @@ impl Parser<'_> {
 
     /// The error for `inf1`, `nan_x` and the like.
     pub(super) fn malformed_word(&self, token: Token) -> ParseError {
-        self.error(
+        self.error(ParseErrorKind::MalformedNumber,
             token.span,
             format!(
                 "invalid float literal `{}`: `inf`, `infinity` and `nan` cannot run into other text",
@@ -158,6 +160,7 @@ impl Parser<'_> {
         let text = self.literal_text(literal);
         text.parse().map_err(|_| {
             self.error(
+                ParseErrorKind::OutOfRange,
                 literal.span,
                 format!("integer `{}` does not fit in 64 bits", shorten(text)),
             )
@@ -176,6 +179,7 @@ impl Parser<'_> {
         };
         let value: u64 = digits.parse().map_err(|_| {
             self.error(
+                ParseErrorKind::OutOfRange,
                 literal.span,
                 format!("integer `{}` does not fit in 64 bits", shorten(text)),
             )
@@ -226,6 +230,7 @@ impl Parser<'_> {
         }
         parse_finite(text).ok_or_else(|| {
             self.error(
+                ParseErrorKind::OutOfRange,
                 literal.span,
                 format!("`{}` is out of range for {type_name}", shorten(text)),
             )
@@ -242,7 +247,7 @@ impl Parser<'_> {
         if literal.kind == LitKind::Str && self.hole_in(token).is_some() {
             let message =
                 format!("expected {what}, found a Rust value `#…`, which cannot stand here");
-            return self.error(literal.span, message);
+            return self.error(ParseErrorKind::MisplacedHole, literal.span, message);
         }
         let found = match literal.kind {
             LitKind::Int => "an integer",
@@ -250,6 +255,7 @@ impl Parser<'_> {
             LitKind::Str => "a string",
         };
         self.error(
+            ParseErrorKind::Unexpected,
             literal.span,
             format!(
                 "expected {what}, found {found} `{}`",

@@ -12,7 +12,7 @@ mod node;
 mod tensor;
 mod types;
 
-use crate::error::ParseError;
+use crate::error::{ParseError, ParseErrorKind};
 use crate::hole::Hole;
 use crate::lex::{Lexer, Token, TokenKind, unescape};
 use crate::span::Span;
@@ -216,6 +216,7 @@ impl<'a> Parser<'a> {
         match self.at_hole() {
             None => Ok(None),
             Some(hole) if hole.spread => Err(self.error(
+                ParseErrorKind::MisplacedHole,
                 self.next.span,
                 "a spread `..#` stands for several values and cannot stand here",
             )),
@@ -264,6 +265,7 @@ impl<'a> Parser<'a> {
         if !(self.at_punct(b'>') && self.next.joined) {
             return Err(if self.at_punct(b'>') {
                 self.error(
+                    ParseErrorKind::Unexpected,
                     eq.span.to(self.next.span),
                     "`=>` must be written without white space inside",
                 )
@@ -348,6 +350,7 @@ impl<'a> Parser<'a> {
     fn enter(&mut self) -> Result<(), ParseError> {
         if self.depth >= MAX_NESTING {
             return Err(self.error(
+                ParseErrorKind::TooDeep,
                 self.next.span,
                 format!("graphs and types nest more than {MAX_NESTING} levels deep"),
             ));
@@ -367,13 +370,14 @@ impl<'a> Parser<'a> {
 
     // ---- errors ----
 
-    fn error(&self, span: Span, message: impl Into<String>) -> ParseError {
-        ParseError::new(self.source(), span, message)
+    fn error(&self, kind: ParseErrorKind, span: Span, message: impl Into<String>) -> ParseError {
+        ParseError::new(self.source(), span, kind, message)
     }
 
     /// "expected X, found Y" at the next token.
     fn expected(&self, what: &str) -> ParseError {
         self.error(
+            ParseErrorKind::Unexpected,
             self.next.span,
             format!("expected {what}, found {}", self.describe(self.next)),
         )

@@ -1,7 +1,7 @@
 //! Models: `<header>? graph function*`, and the opset lists that headers share.
 
 use super::Parser;
-use crate::error::ParseError;
+use crate::error::{ParseError, ParseErrorKind};
 use crate::syntax::{Model, ModelHeaderEntry, ModelHeaderValue, OpsetImport};
 
 impl Parser<'_> {
@@ -53,6 +53,7 @@ impl Parser<'_> {
                 }
                 other => {
                     return Err(p.error(
+                        ParseErrorKind::UnknownHeaderKey,
                         key.span,
                         format!(
                             "unknown model header key `{other}`; expected `ir_version`, \

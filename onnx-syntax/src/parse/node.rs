@@ -1,7 +1,7 @@
 //! Nodes: `[label] outputs = domain.Op:overload <attributes> (inputs)`.
 
 use super::Parser;
-use crate::error::ParseError;
+use crate::error::{ParseError, ParseErrorKind};
 use crate::lex::{TokenKind, unescape};
 use crate::span::Span;
 use crate::syntax::{Name, Node};
@@ -86,6 +86,7 @@ impl Parser<'_> {
         if self.at_punct(b'<') {
             if attributes_first {
                 return Err(self.error(
+                    ParseErrorKind::Unexpected,
                     self.peek().span,
                     "a node has one attribute list, before or after its inputs, not both",
                 ));

@@ -4,7 +4,7 @@
 use super::Parser;
 use super::literal::LitKind;
 use crate::dtype::{Storage, elem_type_by_number};
-use crate::error::ParseError;
+use crate::error::{ParseError, ParseErrorKind};
 use crate::hole::{Hole, ListHole, Site};
 use crate::lex::TokenKind;
 use crate::span::Span;
@@ -17,6 +17,7 @@ impl Parser<'_> {
     pub(super) fn initializer(&mut self, info: &ValueInfo, eq: Span) -> Result<Tensor, ParseError> {
         let Some(ty) = &info.ty else {
             return Err(self.error(
+                ParseErrorKind::TensorType,
                 info.name.span.to(eq),
                 format!(
                     "initializer `{}` needs a tensor type, such as `float[2]`",
@@ -32,6 +33,7 @@ impl Parser<'_> {
             name: info.name.text.clone(),
             data,
             holes,
+            type_span: ty.span,
             span: ty.span.to(self.since(eq)),
         })
     }
@@ -53,6 +55,7 @@ impl Parser<'_> {
             name,
             data,
             holes,
+            type_span: ty.span,
             span: self.since(ty.span),
         })
     }
@@ -68,12 +71,14 @@ impl Parser<'_> {
     fn tensor_type(&self, ty: &Type) -> Result<(ElemType, Vec<i64>, Vec<ListHole>), ParseError> {
         let TypeKind::Tensor(elem_type, shape) = &ty.kind else {
             return Err(self.error(
+                ParseErrorKind::TensorType,
                 ty.span,
                 "a tensor constant needs a tensor type, such as `float[2]`",
             ));
         };
         let Some(shape) = shape else {
             return Err(self.error(
+                ParseErrorKind::TensorType,
                 ty.span,
                 "a tensor constant needs a known shape: `[]` has unknown rank",
             ));
@@ -91,9 +96,11 @@ impl Parser<'_> {
                     }));
                 }
                 _ => {
-                    return Err(
-                        self.error(dim.span, "the dims of a tensor constant must be integers")
-                    );
+                    return Err(self.error(
+                        ParseErrorKind::TensorType,
+                        dim.span,
+                        "the dims of a tensor constant must be integers",
+                    ));
                 }
             }
         }
@@ -109,9 +116,10 @@ impl Parser<'_> {
     ) -> Result<TensorData, ParseError> {
         if self.at_punct(b'{') {
             let open = self.bump()?;
-            let values = self.tensor_values(elem_type, holes)?;
+            let mut spans = Vec::new();
+            let values = self.tensor_values(elem_type, holes, &mut spans)?;
             self.expect_punct(b'}')?;
-            Ok(TensorData::Values(values, self.since(open.span)))
+            Ok(TensorData::Values(values, self.since(open.span), spans))
         } else if self.at_punct(b'[') {
             let open = self.bump()?;
             let entries =
@@ -129,6 +137,7 @@ impl Parser<'_> {
         &mut self,
         elem_type: ElemType,
         holes: &mut Vec<ListHole>,
+        spans: &mut Vec<Span>,
     ) -> Result<TensorValues, ParseError> {
         let storage = elem_type_by_number(elem_type).map_or(Storage::Float, |t| t.storage);
         macro_rules! values {
@@ -139,7 +148,7 @@ impl Parser<'_> {
                     loop {
                         match self.at_hole() {
                             Some(hole) => {
-                                self.bump()?;
+                                spans.push(self.bump()?.span);
                                 let index = values.len();
                                 holes.push(ListHole {
                                     hole,
@@ -149,6 +158,7 @@ impl Parser<'_> {
                             }
                             None => {
                                 let literal = self.literal("a tensor element")?;
+                                spans.push(literal.span);
                                 values.push(convert(self, literal)?);
                             }
                         }
@@ -165,6 +175,7 @@ impl Parser<'_> {
                 let value = p.to_i64(lit, "an integer element")?;
                 i32::try_from(value).map_err(|_| {
                     p.error(
+                        ParseErrorKind::OutOfRange,
                         lit.span,
                         format!("{value} does not fit in the int32 storage of this tensor"),
                     )

@@ -3,7 +3,7 @@
 
 use super::Parser;
 use crate::dtype::{elem_type_by_name, starts_type};
-use crate::error::ParseError;
+use crate::error::{ParseError, ParseErrorKind};
 use crate::lex::{TokenKind, unescape};
 use crate::syntax::{Dim, DimValue, ElemType, Shape, Type, TypeKind, ValueDecl, ValueInfo};
 
@@ -43,9 +43,11 @@ impl Parser<'_> {
                 }
                 "opaque" => self.opaque_args()?,
                 _ => {
-                    return Err(
-                        self.error(keyword.span, format!("expected a type, found `{word}`"))
-                    );
+                    return Err(self.error(
+                        ParseErrorKind::Unexpected,
+                        keyword.span,
+                        format!("expected a type, found `{word}`"),
+                    ));
                 }
             };
             self.expect_punct(b')')?;

@@ -27,15 +27,18 @@
 mod number;
 mod tensor;
 
+use std::fmt;
+
 use onnx_runtime_types::{
     AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
     StringStringEntryProto, TensorProto, TensorShapeProto, TypeProto, ValueInfoProto,
+    tensor_proto::DataLocation,
     tensor_shape_proto::{Dimension, dimension},
     type_proto,
 };
 
 use crate::dtype::{elem_type_by_number, starts_type};
-use crate::syntax::AttrType;
+use crate::syntax::{ATTRIBUTE_TYPES, AttributeType, AttributeTypeSyntax};
 
 /// How to print: losslessly (the default) or exactly as the reference printer does.
 ///
@@ -85,6 +88,29 @@ pub trait ToText {
         let mut out = String::new();
         self.write_text(&mut out, Style::Lossless);
         out
+    }
+
+    /// Writes the text of `self` in the given style to any [`fmt::Write`], such as a
+    /// `Formatter` in a `Display` impl. The printer builds the text in a `String` (plain
+    /// pushes, no error to pass on at every token) and hands it over in one write.
+    ///
+    /// ```
+    /// use onnx_syntax::{Style, ToText};
+    /// use onnx_runtime_types::NodeProto;
+    ///
+    /// struct Shown(NodeProto);
+    /// impl std::fmt::Display for Shown {
+    ///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    ///         self.0.write_to(f, Style::Reference)
+    ///     }
+    /// }
+    /// let node = onnx_syntax::parse_node("y = Neg(x)").unwrap();
+    /// assert_eq!(Shown(node).to_string(), "   y = Neg (x)\n");
+    /// ```
+    fn write_to(&self, out: &mut dyn fmt::Write, style: Style) -> fmt::Result {
+        let mut text = String::new();
+        self.write_text(&mut text, style);
+        out.write_str(&text)
     }
 }
 
@@ -179,9 +205,6 @@ pub fn is_identifier(s: &str) -> bool {
         .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
         && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
-
-/// `TensorProto.DataLocation.EXTERNAL`
-const DATA_LOCATION_EXTERNAL: i32 = 1;
 
 /// The printer's state: the output, the current indent and the style.
 struct Printer<'a> {
@@ -395,7 +418,7 @@ impl<'a> Printer<'a> {
             self.out.push(' ');
             self.id(name);
         }
-        let external = tensor.data_location == Some(DATA_LOCATION_EXTERNAL);
+        let external = tensor.data_location == Some(DataLocation::External as i32);
         if is_initializer {
             self.out.push_str(" = ");
         } else if external && name.is_empty() && self.lossless() {
@@ -453,44 +476,41 @@ impl<'a> Printer<'a> {
     }
 
     fn attribute_value(&mut self, attr: &AttributeProto, ty: i32) {
-        const FLOAT: i32 = AttrType::Float as i32;
-        const INT: i32 = AttrType::Int as i32;
-        const STRING: i32 = AttrType::String as i32;
-        const TENSOR: i32 = AttrType::Tensor as i32;
-        const GRAPH: i32 = AttrType::Graph as i32;
-        const TYPE_PROTO: i32 = AttrType::TypeProto as i32;
-        const FLOATS: i32 = AttrType::Floats as i32;
-        const INTS: i32 = AttrType::Ints as i32;
-        const STRINGS: i32 = AttrType::Strings as i32;
-        const TENSORS: i32 = AttrType::Tensors as i32;
-        const GRAPHS: i32 = AttrType::Graphs as i32;
-        const TYPE_PROTOS: i32 = AttrType::TypeProtos as i32;
-        const SPARSE_TENSORS: i32 = AttrType::SparseTensors as i32;
+        // A number that names no type prints no value.
+        let Ok(ty) = AttributeType::try_from(ty) else {
+            return;
+        };
         match ty {
-            INT => self.int(attr.i()),
-            INTS => self.list(&attr.ints, ", ", |p, v| p.int(*v)),
-            FLOAT => number::write_float(self.out, attr.f()),
-            FLOATS => self.list(&attr.floats, ", ", |p, v| number::write_float(p.out, *v)),
-            STRING => self.quoted_bytes(attr.s()),
+            AttributeType::Int => self.int(attr.i()),
+            AttributeType::Ints => self.list(&attr.ints, ", ", |p, v| p.int(*v)),
+            AttributeType::Float => number::write_float(self.out, attr.f()),
+            AttributeType::Floats => {
+                self.list(&attr.floats, ", ", |p, v| number::write_float(p.out, *v))
+            }
+            AttributeType::String => self.quoted_bytes(attr.s()),
             // The reference opens the list with its first element: `[]` prints as `]`.
-            STRINGS if attr.strings.is_empty() && !self.lossless() => self.out.push(']'),
-            STRINGS => self.list(&attr.strings, ", ", |p, v| p.quoted_bytes(v)),
-            GRAPH => {
+            AttributeType::Strings if attr.strings.is_empty() && !self.lossless() => {
+                self.out.push(']')
+            }
+            AttributeType::Strings => self.list(&attr.strings, ", ", |p, v| p.quoted_bytes(v)),
+            AttributeType::Graph => {
                 self.indent += 3;
                 self.graph(attr.g.as_deref().unwrap_or(&GraphProto::default()));
                 self.indent -= 3;
             }
-            GRAPHS => {
+            AttributeType::Graphs => {
                 self.indent += 3;
                 self.list(&attr.graphs, ", ", |p, g| p.graph(g));
                 self.indent -= 3;
             }
-            TENSOR => self.tensor(attr.t.as_deref().unwrap_or(&TensorProto::default()), false),
-            TENSORS => self.list(&attr.tensors, ", ", |p, t| p.tensor(t, false)),
-            TYPE_PROTO => self.opt_type(attr.tp.as_deref()),
-            TYPE_PROTOS => self.list(&attr.type_protos, ", ", |p, t| p.type_proto(t)),
+            AttributeType::Tensor => {
+                self.tensor(attr.t.as_deref().unwrap_or(&TensorProto::default()), false)
+            }
+            AttributeType::Tensors => self.list(&attr.tensors, ", ", |p, t| p.tensor(t, false)),
+            AttributeType::TypeProto => self.opt_type(attr.tp.as_deref()),
+            AttributeType::TypeProtos => self.list(&attr.type_protos, ", ", |p, t| p.type_proto(t)),
             // The syntax has no sparse tensor values; an empty list is `[]`.
-            SPARSE_TENSORS if self.lossless() && attr.sparse_tensors.is_empty() => {
+            AttributeType::SparseTensors if self.lossless() && attr.sparse_tensors.is_empty() => {
                 self.out.push_str("[]");
             }
             _ => {}
@@ -790,7 +810,7 @@ impl<'a> Printer<'a> {
             || attr.g.is_some()
             || attr.tp.is_some()
             || attr.sparse_tensor.is_some()
-            || AttrType::ALL
+            || ATTRIBUTE_TYPES
                 .iter()
                 .any(|(t, _)| *t as i32 == ty && t.is_list());
         if has_value {
@@ -805,7 +825,7 @@ impl<'a> Printer<'a> {
 
 /// The annotation keyword of an attribute type number; `undefined` for 0 and unknown numbers.
 fn attr_type_keyword(ty: i32) -> &'static str {
-    AttrType::ALL
+    ATTRIBUTE_TYPES
         .iter()
         .find(|(t, _)| *t as i32 == ty)
         .map_or("undefined", |(_, kw)| kw)

@@ -3,6 +3,8 @@
 //! Literal values are already converted for the context they appear in (a tensor's element type
 //! or an attribute's annotation), so lowering never fails and the checks can inspect typed data.
 
+pub use onnx_runtime_types::attribute_proto::AttributeType;
+
 use crate::hole::{Hole, ListHole};
 use crate::span::Span;
 
@@ -288,6 +290,8 @@ pub struct Tensor {
     pub data: TensorData,
     /// Holes among the dims and the data (macro literals only), in text order.
     pub holes: Vec<ListHole>,
+    /// The type, `float[2, 3]`.
+    pub type_span: Span,
     /// The whole constant, type included.
     pub span: Span,
 }
@@ -305,8 +309,9 @@ pub struct Tensor {
 pub enum TensorData {
     /// Nothing after the type (`float[2] w =`, or `float[2] t` in an attribute).
     None,
-    /// `{…}`, stored as the element type requires.
-    Values(TensorValues, Span),
+    /// `{…}`, stored as the element type requires; the block's span, and the span of each
+    /// element written in it, value or hole (a `-` sign included), for the checks to point at.
+    Values(TensorValues, Span, Vec<Span>),
     /// `["location": "f.bin", …]`: key/value pairs of external data.
     External(Vec<(String, String)>, Span),
 }
@@ -317,7 +322,7 @@ pub enum TensorData {
 /// use onnx_syntax::parse::Parser;
 /// use onnx_syntax::syntax::{TensorData, TensorValues};
 /// let graph = Parser::new("g (uint64[1] w = {-1}) => () {}")?.graph()?;
-/// let TensorData::Values(values, _) = &graph.inputs[0].initializer.as_ref().unwrap().data else { panic!() };
+/// let TensorData::Values(values, _, _) = &graph.inputs[0].initializer.as_ref().unwrap().data else { panic!() };
 /// assert_eq!(*values, TensorValues::Uint64(vec![u64::MAX])); // `stoull` wraps, as in the reference
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
@@ -373,9 +378,9 @@ pub struct Node {
 ///
 /// ```
 /// use onnx_syntax::parse::Parser;
-/// use onnx_syntax::syntax::{AttrType, AttrValue};
+/// use onnx_syntax::syntax::{AttributeType, AttrValue};
 /// let node = Parser::new("y = Foo <a: float = 2> (x)")?.node()?;
-/// assert_eq!(node.attributes[0].ty, Some(AttrType::Float));
+/// assert_eq!(node.attributes[0].ty, Some(AttributeType::Float));
 /// assert_eq!(node.attributes[0].value, Some(AttrValue::Float(2.0))); // int literal, float annotation
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
@@ -384,129 +389,125 @@ pub struct Attribute {
     /// The attribute name.
     pub name: Name,
     /// The annotation after `:`, when written.
-    pub annotation: Option<(AttrType, Span)>,
+    pub annotation: Option<(AttributeType, Span)>,
     /// The type recorded in the proto: from the value, or the annotation. `None` is UNDEFINED (an
     /// `@ref` without annotation).
-    pub ty: Option<AttrType>,
+    pub ty: Option<AttributeType>,
     /// The value; `None` only in a function attribute list (`F <a: float>`).
     pub value: Option<AttrValue>,
+    /// The value's text (empty, where the value would stand, when there is none).
+    pub value_span: Span,
     /// Holes among the elements of a list value (macro literals only), in text order.
     pub holes: Vec<ListHole>,
     /// The whole attribute.
     pub span: Span,
 }
 
-/// Attribute types, numbered as `AttributeProto.AttributeType`.
+/// What the syntax says of an attribute type (prost's `AttributeProto.AttributeType`, which the
+/// tree uses as it is): its keyword in annotations (`alpha: float`), and its list type.
 ///
 /// ```
-/// use onnx_syntax::syntax::AttrType;
-/// assert_eq!(AttrType::Ints as i32, 7); // AttributeProto.AttributeType.INTS
+/// use onnx_syntax::syntax::{AttributeType, AttributeTypeSyntax};
+/// assert_eq!(AttributeType::TypeProtos.keyword(), "type_protos");
+/// assert_eq!(AttributeType::Int.list_of(), Some(AttributeType::Ints));
+/// assert!(AttributeType::Graphs.is_list());
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(i32)]
-pub enum AttrType {
-    /// `float`
-    Float = 1,
-    /// `int`
-    Int = 2,
-    /// `string`
-    String = 3,
-    /// `tensor`
-    Tensor = 4,
-    /// `graph`
-    Graph = 5,
-    /// `sparse_tensor`
-    SparseTensor = 11,
-    /// `type_proto`
-    TypeProto = 13,
-    /// `floats`
-    Floats = 6,
-    /// `ints`
-    Ints = 7,
-    /// `strings`
-    Strings = 8,
-    /// `tensors`
-    Tensors = 9,
-    /// `graphs`
-    Graphs = 10,
-    /// `sparse_tensors`
-    SparseTensors = 12,
-    /// `type_protos`
-    TypeProtos = 14,
+pub trait AttributeTypeSyntax: Copy {
+    /// The keyword of this type (`""` for `UNDEFINED`, which has none).
+    ///
+    /// ```
+    /// use onnx_syntax::syntax::{AttributeType, AttributeTypeSyntax};
+    /// assert_eq!(AttributeType::SparseTensor.keyword(), "sparse_tensor");
+    /// ```
+    fn keyword(self) -> &'static str;
+
+    /// The list type whose elements are of this type (`Int` → `Ints`); `None` for list types.
+    ///
+    /// ```
+    /// use onnx_syntax::syntax::{AttributeType, AttributeTypeSyntax};
+    /// assert_eq!(AttributeType::Ints.list_of(), None);
+    /// ```
+    fn list_of(self) -> Option<AttributeType>;
+
+    /// True for the list types (`ints`, `floats`, …).
+    ///
+    /// ```
+    /// use onnx_syntax::syntax::{AttributeType, AttributeTypeSyntax};
+    /// assert!(!AttributeType::Float.is_list());
+    /// ```
+    fn is_list(self) -> bool;
 }
 
-impl AttrType {
-    /// Every attribute type with its keyword.
-    pub const ALL: [(AttrType, &'static str); 14] = [
-        (AttrType::Float, "float"),
-        (AttrType::Int, "int"),
-        (AttrType::String, "string"),
-        (AttrType::Tensor, "tensor"),
-        (AttrType::Graph, "graph"),
-        (AttrType::SparseTensor, "sparse_tensor"),
-        (AttrType::TypeProto, "type_proto"),
-        (AttrType::Floats, "floats"),
-        (AttrType::Ints, "ints"),
-        (AttrType::Strings, "strings"),
-        (AttrType::Tensors, "tensors"),
-        (AttrType::Graphs, "graphs"),
-        (AttrType::SparseTensors, "sparse_tensors"),
-        (AttrType::TypeProtos, "type_protos"),
-    ];
+/// Every attribute type that the syntax writes, with its keyword.
+///
+/// ```
+/// use onnx_syntax::syntax::{ATTRIBUTE_TYPES, AttributeType};
+/// assert_eq!(ATTRIBUTE_TYPES[0], (AttributeType::Float, "float"));
+/// assert_eq!(AttributeType::Ints as i32, 7); // AttributeProto.AttributeType.INTS
+/// ```
+pub const ATTRIBUTE_TYPES: [(AttributeType, &str); 14] = [
+    (AttributeType::Float, "float"),
+    (AttributeType::Int, "int"),
+    (AttributeType::String, "string"),
+    (AttributeType::Tensor, "tensor"),
+    (AttributeType::Graph, "graph"),
+    (AttributeType::SparseTensor, "sparse_tensor"),
+    (AttributeType::TypeProto, "type_proto"),
+    (AttributeType::Floats, "floats"),
+    (AttributeType::Ints, "ints"),
+    (AttributeType::Strings, "strings"),
+    (AttributeType::Tensors, "tensors"),
+    (AttributeType::Graphs, "graphs"),
+    (AttributeType::SparseTensors, "sparse_tensors"),
+    (AttributeType::TypeProtos, "type_protos"),
+];
 
-    /// The type for an annotation keyword.
-    ///
-    /// ```
-    /// use onnx_syntax::syntax::AttrType;
-    /// assert_eq!(AttrType::from_keyword("ints"), Some(AttrType::Ints));
-    /// assert_eq!(AttrType::from_keyword("int64"), None);
-    /// ```
-    pub fn from_keyword(word: &str) -> Option<AttrType> {
-        AttrType::ALL
-            .iter()
-            .find(|(_, kw)| *kw == word)
-            .map(|(ty, _)| *ty)
-    }
+/// The attribute type an annotation keyword names.
+///
+/// ```
+/// use onnx_syntax::syntax::{AttributeType, attribute_type};
+/// assert_eq!(attribute_type("ints"), Some(AttributeType::Ints));
+/// assert_eq!(attribute_type("int64"), None);
+/// ```
+pub fn attribute_type(keyword: &str) -> Option<AttributeType> {
+    ATTRIBUTE_TYPES
+        .iter()
+        .find(|(_, kw)| *kw == keyword)
+        .map(|(ty, _)| *ty)
+}
 
-    /// The keyword of this type.
-    ///
-    /// ```
-    /// assert_eq!(onnx_syntax::syntax::AttrType::TypeProtos.keyword(), "type_protos");
-    /// ```
-    pub fn keyword(self) -> &'static str {
-        AttrType::ALL
+impl AttributeTypeSyntax for AttributeType {
+    fn keyword(self) -> &'static str {
+        ATTRIBUTE_TYPES
             .iter()
             .find(|(ty, _)| *ty == self)
             .map_or("", |(_, kw)| kw)
     }
 
-    /// The list type whose elements are of this type (`Int` → `Ints`); `None` for list types.
-    ///
-    /// ```
-    /// use onnx_syntax::syntax::AttrType;
-    /// assert_eq!(AttrType::Int.list_of(), Some(AttrType::Ints));
-    /// assert_eq!(AttrType::Ints.list_of(), None);
-    /// ```
-    pub fn list_of(self) -> Option<AttrType> {
+    fn list_of(self) -> Option<AttributeType> {
         Some(match self {
-            AttrType::Float => AttrType::Floats,
-            AttrType::Int => AttrType::Ints,
-            AttrType::String => AttrType::Strings,
-            AttrType::Tensor => AttrType::Tensors,
-            AttrType::Graph => AttrType::Graphs,
-            AttrType::SparseTensor => AttrType::SparseTensors,
-            AttrType::TypeProto => AttrType::TypeProtos,
+            AttributeType::Float => AttributeType::Floats,
+            AttributeType::Int => AttributeType::Ints,
+            AttributeType::String => AttributeType::Strings,
+            AttributeType::Tensor => AttributeType::Tensors,
+            AttributeType::Graph => AttributeType::Graphs,
+            AttributeType::SparseTensor => AttributeType::SparseTensors,
+            AttributeType::TypeProto => AttributeType::TypeProtos,
             _ => return None,
         })
     }
 
-    /// True for the list types (`ints`, `floats`, …).
-    ///
-    /// ```
-    /// assert!(onnx_syntax::syntax::AttrType::Graphs.is_list());
-    /// ```
-    pub fn is_list(self) -> bool {
-        self.list_of().is_none()
+    fn is_list(self) -> bool {
+        matches!(
+            self,
+            AttributeType::Floats
+                | AttributeType::Ints
+                | AttributeType::Strings
+                | AttributeType::Tensors
+                | AttributeType::Graphs
+                | AttributeType::SparseTensors
+                | AttributeType::TypeProtos
+        )
     }
 }
 
@@ -591,12 +592,32 @@ pub struct Function {
 /// assert!(matches!(f.attributes[1], FunctionAttribute::Proto(_)));
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
+// A function declares a handful of attributes: a box per typed one would cost more than the
+// bytes a bare name leaves unused.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum FunctionAttribute {
     /// A bare name: `FunctionProto.attribute`.
     Name(Name),
     /// `name: type` or `name: type = default`: `FunctionProto.attribute_proto`.
     Proto(Attribute),
+}
+
+impl FunctionAttribute {
+    /// The attribute's name, however it is declared.
+    ///
+    /// ```
+    /// let f = onnx_syntax::parse::Parser::new("F <a, b: int = 1> () => () {}")?.function()?;
+    /// let names: Vec<&str> = f.attributes.iter().map(|a| a.name().text.as_str()).collect();
+    /// assert_eq!(names, ["a", "b"]);
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
+    pub fn name(&self) -> &Name {
+        match self {
+            FunctionAttribute::Name(name) => name,
+            FunctionAttribute::Proto(attribute) => &attribute.name,
+        }
+    }
 }
 
 /// One `key: value` entry of a function header.

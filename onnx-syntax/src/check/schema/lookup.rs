@@ -2,8 +2,9 @@
 //! its domain is imported at. Reports `unknown_operator` when there is none.
 
 use super::similar::closest;
-use super::table::{Schema, Table, table, table_domain};
-use crate::check::declarations::{Import, operator};
+use super::table::{Schema, Table, table};
+use crate::check::imports::{Import, canonical_domain};
+use crate::check::message::operator;
 use crate::check::{Check, Checker, Diagnostic};
 use crate::syntax::Node;
 
@@ -42,20 +43,17 @@ impl<'t> Checker<'t> {
         node: &'t Node,
         import: Option<Import>,
     ) -> Option<&'static Schema> {
-        let Import {
-            version,
-            deferred,
-            operators,
-        } = import?;
+        let Import { version, deferred } = import?;
         // Other domains than the standard ones are not checked here.
-        let versions = operators?.get(node.op_type.as_str()).map(Vec::as_slice);
+        let operators = table()?.domain(&node.domain)?;
+        let versions = operators.get(node.op_type.as_str()).map(Vec::as_slice);
         if deferred {
             // The version is a hole: the schema is chosen when its value is known, but an
             // operator that no version has is misspelt whatever the value.
             if versions.is_none() && self.on(Check::UnknownOperator) {
                 let message = unknown(table()?, node, i64::MAX);
                 self.report(Diagnostic::new(
-                    Some(Check::UnknownOperator),
+                    Check::UnknownOperator,
                     node.op_span,
                     message,
                 ));
@@ -79,7 +77,7 @@ impl<'t> Checker<'t> {
             } else {
                 node.op_span
             };
-            self.report(Diagnostic::new(Some(Check::UnknownOperator), span, message));
+            self.report(Diagnostic::new(Check::UnknownOperator, span, message));
         }
         None
     }
@@ -93,7 +91,7 @@ impl<'t> Checker<'t> {
         at: AtVersion<'_>,
     ) -> String {
         let op = operator(node);
-        let domain = domain_name(table_domain(&node.domain));
+        let domain = domain_name(canonical_domain(&node.domain));
         let owner = self.owner();
         match at {
             AtVersion::Found(_) => String::new(),
@@ -119,7 +117,8 @@ impl<'t> Checker<'t> {
 
     /// Who imports the domains: "the model", "function `F`".
     pub(super) fn owner(&self) -> String {
-        self.imports
+        self.declarations
+            .imports
             .as_ref()
             .map_or_else(|| "the text".to_owned(), |i| i.owner().to_owned())
     }
@@ -128,7 +127,7 @@ impl<'t> Checker<'t> {
 /// The message for an operator that no version of the domain has: a suggestion from the
 /// operators in effect at `version`, or the standard domain that has this exact name.
 fn unknown(table: &Table, node: &Node, version: i64) -> String {
-    let domain = table_domain(&node.domain);
+    let domain = canonical_domain(&node.domain);
     if node.op_type.is_empty() {
         return format!(
             "a node without an operator name: {} has no such operator",

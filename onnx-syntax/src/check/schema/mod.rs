@@ -23,13 +23,12 @@ mod table;
 mod tests;
 mod types;
 
-pub(super) use table::Operators;
 pub use types::Coverage;
-pub(super) use types::TypeScopes;
+pub(super) use types::Types;
 
-use super::declarations::Import;
+use super::imports::Import;
 use super::{Check, Checker};
-use crate::syntax::{AttrType, Node};
+use crate::syntax::{AttributeType, Function, Node};
 
 /// The checks of this module; when all are off, nothing is looked up.
 const CHECKS: [Check; 7] = [
@@ -44,12 +43,18 @@ const CHECKS: [Check; 7] = [
 
 impl<'t> Checker<'t> {
     /// The schema checks of one node, once its subgraphs are checked.
-    /// `import` is that of the node's domain, if it is imported.
-    pub(super) fn schema(&mut self, node: &'t Node, import: Option<Import>) {
+    /// `import` is that of the node's domain, if it is imported; `called` the local function
+    /// the node calls, if it calls one.
+    pub(super) fn schema(
+        &mut self,
+        node: &'t Node,
+        import: Option<Import>,
+        called: Option<&'t Function>,
+    ) {
         if !CHECKS.iter().any(|&check| self.on(check)) {
             return;
         }
-        if let Some(function) = self.locals.as_ref().and_then(|l| l.called_by(node)) {
+        if let Some(function) = called {
             self.signature(node, function);
             self.untyped_outputs(node);
             return;
@@ -65,19 +70,14 @@ impl<'t> Checker<'t> {
     }
 }
 
-/// The operators of a standard domain (by either name of the default domain).
-pub(super) fn operators(domain: &str) -> Option<&'static Operators> {
-    table::table()?.domain(domain)
-}
-
 /// The type that the schema of `op_type` in the standard domain `domain`, at opset `version`,
 /// gives its attribute `name`; `None` if no standard schema in effect there has that attribute.
 ///
 /// ```
 /// use onnx_syntax::check::schema_attribute_type;
-/// use onnx_syntax::syntax::AttrType;
-/// assert_eq!(schema_attribute_type("", "LeakyRelu", 21, "alpha"), Some(AttrType::Float));
-/// assert_eq!(schema_attribute_type("ai.onnx", "Transpose", 21, "perm"), Some(AttrType::Ints));
+/// use onnx_syntax::syntax::AttributeType;
+/// assert_eq!(schema_attribute_type("", "LeakyRelu", 21, "alpha"), Some(AttributeType::Float));
+/// assert_eq!(schema_attribute_type("ai.onnx", "Transpose", 21, "perm"), Some(AttributeType::Ints));
 /// assert_eq!(schema_attribute_type("", "LeakyRelu", 21, "beta"), None);
 /// assert_eq!(schema_attribute_type("com.example", "Foo", 1, "a"), None);
 /// ```
@@ -86,8 +86,8 @@ pub fn schema_attribute_type(
     op_type: &str,
     version: i64,
     name: &str,
-) -> Option<AttrType> {
-    let versions = table::table()?.versions(table::table_domain(domain), op_type)?;
+) -> Option<AttributeType> {
+    let versions = table::table()?.versions(domain, op_type)?;
     match lookup::at_version(versions, version)? {
         lookup::AtVersion::Found(schema) => schema.attribute(name).map(|spec| spec.ty),
         _ => None,

@@ -4,11 +4,13 @@
 use super::lookup::domain_name;
 use super::similar::closest;
 use super::table::{Arity, AttributeSpec, Formal, Schema, table};
-use crate::check::declarations::operator;
+use crate::check::message::operator;
 use crate::check::{Check, Checker, Diagnostic};
 use crate::hole::is_spread;
 use crate::span::Span;
-use crate::syntax::{AttrType, AttrValue, Attribute, Name, Node, TypeKind};
+use crate::syntax::{
+    AttrValue, Attribute, AttributeType, AttributeTypeSyntax, Name, Node, TypeKind,
+};
 
 /// Which side of a node: inputs or outputs.
 #[derive(Clone, Copy)]
@@ -103,7 +105,7 @@ impl<'t> Checker<'t> {
                     None
                 };
                 self.report(Diagnostic::new(
-                    Some(Check::OperatorArity),
+                    Check::OperatorArity,
                     span.unwrap_or(node.op_span),
                     message,
                 ));
@@ -120,11 +122,7 @@ impl<'t> Checker<'t> {
                         operator(node),
                         formal.name
                     );
-                    self.report(Diagnostic::new(
-                        Some(Check::OperatorArity),
-                        operand.span,
-                        message,
-                    ));
+                    self.report(Diagnostic::new(Check::OperatorArity, operand.span, message));
                 }
             }
         }
@@ -166,7 +164,7 @@ impl<'t> Checker<'t> {
             message += "; it has no attributes";
         }
         self.report(Diagnostic::new(
-            Some(Check::UnknownAttribute),
+            Check::UnknownAttribute,
             attribute.name.span,
             message,
         ));
@@ -193,11 +191,14 @@ impl<'t> Checker<'t> {
         if let Some(hint) = type_hint(attribute, spec.ty) {
             message += &format!(": {hint}");
         }
-        self.report(Diagnostic::new(
-            Some(Check::AttributeType),
-            attribute.name.span,
-            message,
-        ));
+        // On the value, as rustc's E0308 puts a mismatch on the expression, with the name that
+        // asks for the type as the reason.
+        let diagnostic = Diagnostic::new(Check::AttributeType, attribute.value_span, message)
+            .with_label(
+                attribute.name.span,
+                format!("expected {} due to this attribute", article(spec.ty)),
+            );
+        self.report(diagnostic);
     }
 
     fn missing_attributes(&mut self, node: &Node, schema: &Schema) {
@@ -222,16 +223,13 @@ impl<'t> Checker<'t> {
         } else {
             node.op_span
         };
-        self.report(Diagnostic::new(
-            Some(Check::MissingAttribute),
-            span,
-            message,
-        ));
+        self.report(Diagnostic::new(Check::MissingAttribute, span, message));
     }
 
     /// The version of the node's domain that applies (the node was looked up with it).
     fn imported(&self, node: &Node) -> i64 {
-        self.imports
+        self.declarations
+            .imports
             .as_ref()
             .and_then(|imports| imports.get(&node.domain))
             .map(|import| import.version)
@@ -240,7 +238,7 @@ impl<'t> Checker<'t> {
 }
 
 /// "an int", "a float", "a type_proto".
-fn article(ty: AttrType) -> String {
+fn article(ty: AttributeType) -> String {
     let keyword = ty.keyword();
     let vowel = keyword.starts_with(['a', 'e', 'i', 'o', 'u']);
     format!("{} {keyword}", if vowel { "an" } else { "a" })
@@ -262,16 +260,16 @@ fn attribute_history(schema: &Schema, name: &str) -> Option<String> {
 }
 
 /// How to write the value with the expected type, when the mistake is a common one.
-fn type_hint(attribute: &Attribute, expected: AttrType) -> Option<String> {
+fn type_hint(attribute: &Attribute, expected: AttributeType) -> Option<String> {
     let name = &attribute.name.text;
     match (&attribute.value, expected) {
-        (Some(AttrValue::Int(value)), AttrType::Float) => Some(format!(
+        (Some(AttrValue::Int(value)), AttributeType::Float) => Some(format!(
             "an integer literal is an int; write `{name} = {value}.0` or `{name}: float = {value}`"
         )),
-        (Some(AttrValue::Ints(_)), AttrType::Floats) => Some(format!(
+        (Some(AttrValue::Ints(_)), AttributeType::Floats) => Some(format!(
             "a list of integer literals is ints; write `{name}: floats = [...]`"
         )),
-        (Some(AttrValue::TypeProto(ty)), AttrType::Int) => {
+        (Some(AttrValue::TypeProto(ty)), AttributeType::Int) => {
             let TypeKind::Tensor(elem, _) = ty.kind else {
                 return None;
             };

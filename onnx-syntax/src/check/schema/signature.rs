@@ -10,16 +10,19 @@
 
 use super::operator::{bounds, covering};
 use super::similar::closest;
-use crate::check::declarations::{backticks, list, operator};
+use crate::check::message::{backticks, list, operator};
 use crate::check::{Check, Checker, Diagnostic};
 use crate::hole::is_spread;
-use crate::syntax::{Attribute, Function, FunctionAttribute, Name, Node};
+use crate::syntax::{Attribute, AttributeTypeSyntax, Function, FunctionAttribute, Name, Node};
 
 /// A declared attribute of a function: its name, and its typed entry if it has one.
 fn declared(function: &Function) -> impl Iterator<Item = (&Name, Option<&Attribute>)> {
-    function.attributes.iter().map(|entry| match entry {
-        FunctionAttribute::Name(name) => (name, None),
-        FunctionAttribute::Proto(attribute) => (&attribute.name, Some(attribute)),
+    function.attributes.iter().map(|entry| {
+        let typed = match entry {
+            FunctionAttribute::Name(_) => None,
+            FunctionAttribute::Proto(attribute) => Some(attribute),
+        };
+        (entry.name(), typed)
     })
 }
 
@@ -52,11 +55,7 @@ impl<'t> Checker<'t> {
                 operands.len()
             );
             let span = covering(&operands[declared..]).unwrap_or(node.op_span);
-            self.report(Diagnostic::new(
-                Some(Check::FunctionSignature),
-                span,
-                message,
-            ));
+            self.report(Diagnostic::new(Check::FunctionSignature, span, message));
         }
     }
 
@@ -74,7 +73,7 @@ impl<'t> Checker<'t> {
                 message += &format!("; it declares {}", list(names(), backticks));
             }
             self.report(Diagnostic::new(
-                Some(Check::FunctionSignature),
+                Check::FunctionSignature,
                 attribute.name.span,
                 message,
             ));
@@ -91,7 +90,7 @@ impl<'t> Checker<'t> {
                 found.keyword()
             );
             self.report(Diagnostic::new(
-                Some(Check::FunctionSignature),
+                Check::FunctionSignature,
                 attribute.name.span,
                 message,
             ));
@@ -120,7 +119,7 @@ impl<'t> Checker<'t> {
             if missing.len() == 1 { "has" } else { "have" }
         );
         self.report(Diagnostic::new(
-            Some(Check::FunctionSignature),
+            Check::FunctionSignature,
             node.op_span,
             message,
         ));

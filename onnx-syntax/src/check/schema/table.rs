@@ -7,7 +7,8 @@
 use std::sync::LazyLock;
 
 use crate::check::hash::HashMap;
-use crate::syntax::AttrType;
+use crate::check::imports::canonical_domain;
+use crate::syntax::{AttributeType, attribute_type};
 
 /// The generated data.
 pub(super) const SOURCE: &str = include_str!("schemas.txt");
@@ -38,7 +39,7 @@ pub(crate) struct Formal {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct AttributeSpec {
     pub name: &'static str,
-    pub ty: AttrType,
+    pub ty: AttributeType,
     pub required: bool,
 }
 
@@ -103,15 +104,10 @@ pub(crate) fn table() -> Option<&'static Table> {
     TABLE.as_ref().ok()
 }
 
-/// The default domain has two names.
-pub(crate) fn table_domain(domain: &str) -> &str {
-    if domain == "ai.onnx" { "" } else { domain }
-}
-
 impl Table {
     /// The operators of a standard domain (by either name of the default domain).
     pub fn domain(&self, domain: &str) -> Option<&Operators> {
-        self.domains.get(table_domain(domain))
+        self.domains.get(canonical_domain(domain))
     }
 
     /// The operators of a standard domain in name order, so that suggestions are deterministic.
@@ -184,7 +180,7 @@ impl Table {
 
     fn insert(&mut self, mut schema: Schema) {
         schema.attributes.sort_by(|a, b| a.name.cmp(b.name));
-        let domain = table_domain(schema.domain);
+        let domain = canonical_domain(schema.domain);
         let versions = self
             .domains
             .entry(domain)
@@ -308,7 +304,7 @@ fn parse_member(
             }
         }
         ("attr", [name, ty, flags @ ..]) => {
-            let ty = AttrType::from_keyword(ty).ok_or_else(|| format!("bad type `{ty}`"))?;
+            let ty = attribute_type(ty).ok_or_else(|| format!("bad type `{ty}`"))?;
             schema.attributes.push(AttributeSpec {
                 name,
                 ty,

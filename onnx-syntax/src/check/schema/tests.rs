@@ -1,7 +1,7 @@
 //! The schema table against its generator, and the schema checks on small texts.
 
 use super::table::{Arity, SOURCE, Table, fnv1a64, table};
-use crate::syntax::AttrType;
+use crate::syntax::AttributeType;
 
 #[test]
 fn the_table_matches_the_counts_and_checksum_the_generator_wrote() {
@@ -51,7 +51,10 @@ fn the_table_holds_what_onnx_says_of_a_few_operators() {
         .expect("Elu")
         .last()
         .expect("a version");
-    assert_eq!(elu.attribute("alpha").map(|a| a.ty), Some(AttrType::Float));
+    assert_eq!(
+        elu.attribute("alpha").map(|a| a.ty),
+        Some(AttributeType::Float)
+    );
     let upsample = table.versions("", "Upsample").expect("Upsample");
     assert!(upsample.last().expect("a version").deprecated);
     let loop_ = table
@@ -89,7 +92,8 @@ fn malformed_data_is_an_error_not_a_panic() {
 
 // ---- the checks on small texts ----
 
-use crate::check::{self, Check, Coverage, Diagnostic, Options, Report, Tree};
+use crate::Tree;
+use crate::check::{Check, CheckOptions, Coverage, Diagnostic, Report};
 use crate::parse::Parser;
 
 /// Which check fired, its message, and the text it points at.
@@ -109,7 +113,7 @@ fn show(text: &str, found: &[Diagnostic]) -> Vec<(Check, String, String)> {
 
 fn model_report(text: &str) -> Report {
     let tree = Parser::new(text).and_then(Parser::model).expect("parses");
-    check::report(Tree::Model(&tree), text, &Options::default())
+    Tree::Model(tree).check(text, &CheckOptions::default())
 }
 
 /// The problems of a model importing `opset` of the default domain, with graph `graph`.
@@ -353,7 +357,7 @@ fn attributes_are_known_required_and_of_their_type() {
         one(
             Check::AttributeType,
             "attribute `alpha` of `Elu` is a float, found an int: an integer literal is an int; write `alpha = 1.0` or `alpha: float = 1`",
-            "alpha"
+            "1"
         )
     );
     assert_eq!(
@@ -361,7 +365,7 @@ fn attributes_are_known_required_and_of_their_type() {
         one(
             Check::AttributeType,
             "attribute `to` of `Cast` is an int, found a type_proto: a type is a type_proto; write the element type as its number, `to = 1`",
-            "to"
+            "float"
         )
     );
     // The int-to-float rule of the syntax: an annotated int literal is a float.
@@ -494,7 +498,7 @@ F <alpha> (x) => (y) {
             (
                 Check::AttributeType,
                 "attribute `alpha` of `Elu` is a float, found an int".to_owned(),
-                "alpha".to_owned()
+                "@alpha".to_owned()
             ),
             (
                 Check::UnknownOperator,
@@ -554,10 +558,20 @@ fn custom_domains_and_texts_without_imports_are_not_checked() {
     assert!(model_report(text).diagnostics.is_empty());
     let text = "g (float x) => (y) { y = Rleu(x) }";
     let tree = Parser::new(text).and_then(Parser::graph).expect("parses");
-    assert!(check::graph(&tree, text, &Options::default()).is_empty());
+    assert!(
+        Tree::Graph(tree)
+            .check(text, &CheckOptions::default())
+            .diagnostics
+            .is_empty()
+    );
     let text = "y = Relu <alpha = 1> (x, x)";
     let tree = Parser::new(text).and_then(Parser::node).expect("parses");
-    assert!(check::node(&tree, text, &Options::default()).is_empty());
+    assert!(
+        Tree::Node(tree)
+            .check(text, &CheckOptions::default())
+            .diagnostics
+            .is_empty()
+    );
     // An undeclared domain is reported once, by `undeclared_domain`, not again here.
     let text = "<opset_import: [\"\" : 21]> g (float x) => (y) { y = ai.onnx.ml.Rleu(x) }";
     let found = model_report(text).diagnostics;
@@ -571,13 +585,40 @@ fn the_schema_checks_switch_off_alone() {
 g (float x, int64 n) => (y) { a = Rleu(x)  b = Add(x)  c = Cast(x)  d = Elu <alpha = 1, beta = 2.0> (x)  y = Add(x, n) }"#;
     let tree = Parser::new(text).and_then(Parser::model).expect("parses");
     for check in super::CHECKS {
-        let without = check::model(&tree, text, &Options::default().allow(check));
+        let without = Tree::Model(tree.clone())
+            .check(text, &CheckOptions::default().allow(check))
+            .diagnostics;
         assert!(without.iter().all(|d| d.check() != Some(check)), "{check}");
     }
     let none = super::CHECKS
         .iter()
-        .fold(Options::default(), |o, &c| o.allow(c));
-    let report = check::report(Tree::Model(&tree), text, &none);
+        .fold(CheckOptions::default(), |o, &c| o.allow(c));
+    let report = Tree::Model(tree.clone()).check(text, &none);
     assert!(report.diagnostics.is_empty());
     assert_eq!(report.coverage, Coverage::default());
+}
+
+/// An `attribute_type` error sits on the offending value, with a label on the attribute's name
+/// (as rustc's E0308 puts a mismatch on the expression and the reason beside it).
+#[test]
+fn attribute_type_errors_sit_on_the_value_with_a_label_on_the_name() {
+    let text = r#"<opset_import: ["" : 21]> g (float x) => (y) { y = Elu <alpha = 1> (x) }"#;
+    let found = model_report(text).diagnostics;
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].check(), Some(Check::AttributeType));
+    assert_eq!(&text[found[0].span().range()], "1");
+    let labels: Vec<(&str, &str)> = found[0]
+        .labels()
+        .iter()
+        .map(|l| (&text[l.span.range()], l.message.as_str()))
+        .collect();
+    assert_eq!(
+        labels,
+        [("alpha", "expected a float due to this attribute")]
+    );
+
+    let list =
+        r#"<opset_import: ["" : 21]> g (float x) => (y) { y = Transpose <perm = [1.0, 0.5]> (x) }"#;
+    let found = model_report(list).diagnostics;
+    assert_eq!(&list[found[0].span().range()], "[1.0, 0.5]");
 }

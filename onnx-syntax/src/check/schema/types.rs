@@ -12,8 +12,8 @@ use std::rc::Rc;
 
 use super::operator::{Side, formal_at};
 use super::table::{Formal, Schema, table};
-use crate::check::declarations::{list, operator};
 use crate::check::hash::{HashMap, RandomKey};
+use crate::check::message::{list, operator};
 use crate::check::{Check, Checker, Diagnostic};
 use crate::dtype::elem_type_by_number;
 use crate::span::Span;
@@ -24,11 +24,11 @@ use crate::syntax::{AttrValue, ElemType, Function, Graph, Name, Node, Type, Type
 /// The counts are zero when `type_constraint` is off.
 ///
 /// ```
-/// use onnx_syntax::check::{self, Options, Tree};
+/// use onnx_syntax::check::CheckOptions;
 /// let text = r#"<opset_import: ["" : 21]>
 /// g (float[N] x, y) => (z) { s = Shape(x)  t = Cast <to = 1> (s)  u = Add(t, y)  z = com.x.Op(u) }"#;
-/// let tree = onnx_syntax::parse::Parser::new(text)?.model()?;
-/// let coverage = check::report(Tree::Model(&tree), text, &Options::default()).coverage;
+/// let tree = onnx_syntax::Entry::Model.parse(text)?;
+/// let coverage = tree.check(text, &CheckOptions::default()).coverage;
 /// assert_eq!(coverage.schema_nodes, 3); // com.x.Op is a custom operator
 /// assert_eq!(coverage.typed, 2); // Shape (x is declared) and Cast (s is inferred)
 /// assert_eq!(coverage.partially_typed, 1); // Add: t is inferred, y is untyped
@@ -100,11 +100,13 @@ struct Known {
 /// The known types of each enclosing graph or body, innermost last. A name mapped to `None` is
 /// defined there with an unknown type, which hides an outer value of the same name.
 #[derive(Default)]
-pub(in crate::check) struct TypeScopes<'t> {
+pub(in crate::check) struct Types<'t> {
     scopes: Vec<HashMap<&'t str, Option<Known>>>,
+    /// What the type checks covered.
+    pub coverage: Coverage,
 }
 
-impl<'t> TypeScopes<'t> {
+impl<'t> Types<'t> {
     /// A new innermost scope, with room for `capacity` names.
     pub fn push(&mut self, capacity: usize) {
         let scope = HashMap::with_capacity_and_hasher(capacity, RandomKey::default());
@@ -325,7 +327,7 @@ impl<'t> Checker<'t> {
         if !self.on(Check::TypeConstraint) {
             return;
         }
-        self.coverage.unchecked_nodes += 1;
+        self.types.coverage.unchecked_nodes += 1;
         for output in &node.outputs {
             if !output.text.is_empty() {
                 self.types.define(&output.text, None);
@@ -373,7 +375,7 @@ impl<'t> Checker<'t> {
             };
             clean &= self.operand_type(node, schema, operand, &declared, &mut binding);
         }
-        self.coverage.count(present, known);
+        self.types.coverage.count(present, known);
         for (index, output) in node.outputs.iter().enumerate() {
             if output.text.is_empty() {
                 continue;
@@ -412,7 +414,7 @@ impl<'t> Checker<'t> {
         );
         let mut diagnostic = match mismatch {
             Mismatch::NotAllowed { param, allowed } => Diagnostic::new(
-                Some(Check::TypeConstraint),
+                Check::TypeConstraint,
                 name.span,
                 format!(
                     "{what}, which `{param}` does not allow: it allows {}",
@@ -425,7 +427,7 @@ impl<'t> Checker<'t> {
                 by,
                 side,
             } => Diagnostic::new(
-                Some(Check::TypeConstraint),
+                Check::TypeConstraint,
                 name.span,
                 format!(
                     "{what}, but `{param}` is already {bound} from {} `{}`",
@@ -435,7 +437,7 @@ impl<'t> Checker<'t> {
             )
             .with_label(by.span, format!("`{param}` is {bound} here")),
             Mismatch::NotType { expected } => Diagnostic::new(
-                Some(Check::TypeConstraint),
+                Check::TypeConstraint,
                 name.span,
                 format!("{what}, but `{}` must be {expected}", formal.name),
             ),

@@ -28,7 +28,7 @@ const MODEL_GRAPH: u32 = 7;
 const GRAPH_NODE: u32 = 1;
 
 /// The bytes of `model`, the same as `model.encode_to_vec()`.
-pub fn model(mut model: ModelProto) -> Vec<u8> {
+pub(crate) fn model(mut model: ModelProto) -> Vec<u8> {
     let Some(graph) = model.graph.take() else {
         return model.encode_to_vec();
     };
@@ -49,7 +49,7 @@ pub fn model(mut model: ModelProto) -> Vec<u8> {
 }
 
 /// The bytes of `graph`, the same as `graph.encode_to_vec()`.
-pub fn graph(mut graph: GraphProto) -> Vec<u8> {
+pub(crate) fn graph(mut graph: GraphProto) -> Vec<u8> {
     let nodes = std::mem::take(&mut graph.node);
     let rest = graph.encode_to_vec();
     let Some(split) = fields_before(&rest, GRAPH_NODE) else {

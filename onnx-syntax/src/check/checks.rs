@@ -1,0 +1,252 @@
+//! The checks: what each one catches, and its stable name.
+
+/// The checks, each with a stable snake_case name for `#![allow(name, ...)]`.
+///
+/// ```
+/// use onnx_syntax::check::Check;
+/// assert_eq!(Check::UndefinedValue.name(), "undefined_value");
+/// assert_eq!(Check::from_name("undefined_value"), Some(Check::UndefinedValue));
+/// assert_eq!(Check::ALL.len(), 20);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Check {
+    /// `duplicate_definition`: a value is defined twice (SSA): by two node outputs, or by a node
+    /// output and an input, initializer or visible outer value.
+    DuplicateDefinition,
+    /// `use_before_definition`: a value is used before the node that defines it (the nodes are
+    /// not in topological order).
+    UseBeforeDefinition,
+    /// `undefined_value`: a value is used that nothing defines, in this graph or the enclosing
+    /// ones.
+    UndefinedValue,
+    /// `unproduced_output`: a graph or function output that no input, initializer or node
+    /// defines.
+    UnproducedOutput,
+    /// `duplicate_input`: a graph input, initializer or function input named twice. An
+    /// initializer named as an input is its default value, not a duplicate.
+    DuplicateInput,
+    /// `undeclared_domain`: a node's operator domain is not in the `opset_import` that applies.
+    UndeclaredDomain,
+    /// `unresolved_function`: a node in the domain of a model-local function names no such
+    /// function (or not with its overload).
+    UnresolvedFunction,
+    /// `invalid_attribute_ref`: `@name` outside a function body, or naming no attribute of the
+    /// function.
+    InvalidAttributeRef,
+    /// `duplicate_attribute`: a node sets the same attribute twice, or a function declares the
+    /// same attribute twice.
+    DuplicateAttribute,
+    /// `element_count_mismatch`: a tensor's data has more or fewer values than its dims need
+    /// (two 4-bit or four 2-bit elements per value; complex numbers take two).
+    ElementCountMismatch,
+    /// `literal_out_of_range`: a tensor literal does not fit its element type (`uint8 {256}`,
+    /// `uint64 {-1}`).
+    LiteralOutOfRange,
+    /// `unknown_operator`: a node of a standard domain names an operator that does not exist at
+    /// the imported version: misspelled, not introduced yet, or removed (deprecated).
+    UnknownOperator,
+    /// `operator_arity`: a standard operator gets too few or too many inputs or outputs, or `""`
+    /// for an operand that is not optional.
+    OperatorArity,
+    /// `missing_attribute`: a standard operator lacks a required attribute.
+    MissingAttribute,
+    /// `unknown_attribute`: a standard operator gets an attribute it does not have at the
+    /// imported version.
+    UnknownAttribute,
+    /// `attribute_type`: a standard operator's attribute has the wrong type (`alpha = 1` is an
+    /// int; a float attribute needs `1.0` or `alpha: float = 1`).
+    AttributeType,
+    /// `type_constraint`: where the types of a node's operands are known (declared, or inferred
+    /// from earlier nodes), they break the operator's type constraints.
+    TypeConstraint,
+    /// `function_signature`: a call to a model-local function passes more inputs or outputs than
+    /// the function declares, or attributes it does not declare, or leaves out one without a
+    /// default.
+    FunctionSignature,
+    /// `incompatible_shapes`: a node's operand shapes cannot go together for its operator (a
+    /// MatMul's inner dims, operands that cannot broadcast, a Reshape to another element
+    /// count, Conv channels), as shape inference finds them in a model or function.
+    IncompatibleShapes,
+    /// `shape_mismatch`: a graph output or value info, or a function's typed output, declares
+    /// a shape that differs from the one its node computes (`3` against `4`; a symbol or `?`
+    /// against anything is no mismatch).
+    ShapeMismatch,
+}
+
+impl Check {
+    /// Every check, in the order of the README.
+    ///
+    /// ```
+    /// use onnx_syntax::check::Check;
+    /// let names: Vec<&str> = Check::ALL.iter().map(|c| c.name()).collect();
+    /// assert_eq!(names[..3], ["duplicate_definition", "use_before_definition", "undefined_value"]);
+    /// ```
+    pub const ALL: [Check; 20] = [
+        Check::DuplicateDefinition,
+        Check::UseBeforeDefinition,
+        Check::UndefinedValue,
+        Check::UnproducedOutput,
+        Check::DuplicateInput,
+        Check::UndeclaredDomain,
+        Check::UnresolvedFunction,
+        Check::InvalidAttributeRef,
+        Check::DuplicateAttribute,
+        Check::ElementCountMismatch,
+        Check::LiteralOutOfRange,
+        Check::UnknownOperator,
+        Check::OperatorArity,
+        Check::MissingAttribute,
+        Check::UnknownAttribute,
+        Check::AttributeType,
+        Check::TypeConstraint,
+        Check::FunctionSignature,
+        Check::IncompatibleShapes,
+        Check::ShapeMismatch,
+    ];
+
+    /// The stable snake_case name, as `#![allow(...)]` takes it.
+    ///
+    /// ```
+    /// assert_eq!(onnx_syntax::check::Check::LiteralOutOfRange.name(), "literal_out_of_range");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Check::DuplicateDefinition => "duplicate_definition",
+            Check::UseBeforeDefinition => "use_before_definition",
+            Check::UndefinedValue => "undefined_value",
+            Check::UnproducedOutput => "unproduced_output",
+            Check::DuplicateInput => "duplicate_input",
+            Check::UndeclaredDomain => "undeclared_domain",
+            Check::UnresolvedFunction => "unresolved_function",
+            Check::InvalidAttributeRef => "invalid_attribute_ref",
+            Check::DuplicateAttribute => "duplicate_attribute",
+            Check::ElementCountMismatch => "element_count_mismatch",
+            Check::LiteralOutOfRange => "literal_out_of_range",
+            Check::UnknownOperator => "unknown_operator",
+            Check::OperatorArity => "operator_arity",
+            Check::MissingAttribute => "missing_attribute",
+            Check::UnknownAttribute => "unknown_attribute",
+            Check::AttributeType => "attribute_type",
+            Check::TypeConstraint => "type_constraint",
+            Check::FunctionSignature => "function_signature",
+            Check::IncompatibleShapes => "incompatible_shapes",
+            Check::ShapeMismatch => "shape_mismatch",
+        }
+    }
+
+    /// The check named `name`, if there is one.
+    ///
+    /// ```
+    /// use onnx_syntax::check::Check;
+    /// assert_eq!(Check::from_name("duplicate_attribute"), Some(Check::DuplicateAttribute));
+    /// assert_eq!(Check::from_name("Duplicate_Attribute"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Check> {
+        Check::ALL.into_iter().find(|check| check.name() == name)
+    }
+
+    /// What the check catches, in one line.
+    ///
+    /// ```
+    /// assert!(onnx_syntax::check::Check::UndefinedValue.description().contains("never defined"));
+    /// ```
+    pub const fn description(self) -> &'static str {
+        match self {
+            Check::DuplicateDefinition => "a value defined twice (SSA)",
+            Check::UseBeforeDefinition => "a value used before the node that defines it",
+            Check::UndefinedValue => "a value used but never defined",
+            Check::UnproducedOutput => "a graph or function output that nothing produces",
+            Check::DuplicateInput => "a graph input, initializer or function input named twice",
+            Check::UndeclaredDomain => "a node domain missing from the opset_import",
+            Check::UnresolvedFunction => {
+                "a call in a local function's domain that names no local function"
+            }
+            Check::InvalidAttributeRef => {
+                "`@ref` outside a function, or naming no attribute of the function"
+            }
+            Check::DuplicateAttribute => "an attribute given twice on one node or function",
+            Check::ElementCountMismatch => "tensor data whose length does not match the dims",
+            Check::LiteralOutOfRange => "a tensor literal that does not fit its element type",
+            Check::UnknownOperator => "an operator that does not exist at the imported version",
+            Check::OperatorArity => "too few or too many inputs or outputs for the operator",
+            Check::MissingAttribute => "a required attribute of the operator left out",
+            Check::UnknownAttribute => "an attribute the operator does not have",
+            Check::AttributeType => "an attribute of the wrong type for the operator",
+            Check::TypeConstraint => "operand types that break the operator's type constraints",
+            Check::FunctionSignature => {
+                "a call to a local function that does not match its signature"
+            }
+            Check::IncompatibleShapes => "operand shapes the operator cannot take",
+            Check::ShapeMismatch => "a declared shape that differs from the computed one",
+        }
+    }
+
+    pub(super) const fn bit(self) -> u32 {
+        1 << self as u32
+    }
+}
+
+/// Shows the check's name.
+///
+/// ```
+/// assert_eq!(onnx_syntax::check::Check::DuplicateInput.to_string(), "duplicate_input");
+/// ```
+impl std::fmt::Display for Check {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Reads a check's name, as [`Check::from_name`] does, with an error that lists the checks.
+///
+/// ```
+/// use onnx_syntax::check::Check;
+/// assert_eq!("undefined_value".parse::<Check>(), Ok(Check::UndefinedValue));
+/// let err = "ssa".parse::<Check>().unwrap_err();
+/// assert!(err.to_string().starts_with("unknown check `ssa`; the checks are duplicate_definition, "));
+/// ```
+impl std::str::FromStr for Check {
+    type Err = UnknownCheck;
+
+    fn from_str(name: &str) -> Result<Check, UnknownCheck> {
+        Check::from_name(name).ok_or_else(|| UnknownCheck {
+            name: name.to_owned(),
+        })
+    }
+}
+
+/// A name that is no check's name, from parsing a [`Check`].
+///
+/// ```
+/// let err = "sssa".parse::<onnx_syntax::check::Check>().unwrap_err();
+/// assert_eq!(err.name(), "sssa");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownCheck {
+    name: String,
+}
+
+impl UnknownCheck {
+    /// The name that was given.
+    ///
+    /// ```
+    /// assert_eq!("x".parse::<onnx_syntax::check::Check>().unwrap_err().name(), "x");
+    /// ```
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// "unknown check `name`; the checks are …", listing every check.
+impl std::fmt::Display for UnknownCheck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown check `{}`; the checks are ", self.name)?;
+        for (i, check) in Check::ALL.iter().enumerate() {
+            let separator = if i == 0 { "" } else { ", " };
+            write!(f, "{separator}{check}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownCheck {}

@@ -1,0 +1,210 @@
+//! Which checks run: [`CheckOptions`], and its text-level methods, one per entry point.
+
+use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};
+
+use super::{Check, Diagnostics, Report};
+use crate::entry::{Entry, FromProto, typed};
+
+/// Which checks run, and how line numbers in messages are counted. The default runs them all.
+///
+/// Its text-level methods parse, check and lower in one call, giving every problem (a syntax
+/// error included) as [`Diagnostics`]; each is [`Entry::check`] for one entry point.
+///
+/// ```
+/// use onnx_syntax::check::{Check, CheckOptions};
+/// let options = CheckOptions::default().allow(Check::UndefinedValue);
+/// assert!(!options.is_enabled(Check::UndefinedValue));
+/// assert!(options.is_enabled(Check::DuplicateDefinition));
+/// assert!(options.check_graph("g (x) => (y) { y = Add(x, q) }").is_ok());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CheckOptions {
+    enabled: u32,
+    pub(super) first_line: usize,
+}
+
+impl Default for CheckOptions {
+    fn default() -> CheckOptions {
+        CheckOptions::all()
+    }
+}
+
+impl CheckOptions {
+    /// Every check on.
+    ///
+    /// ```
+    /// use onnx_syntax::check::{Check, CheckOptions};
+    /// assert!(Check::ALL.iter().all(|&c| CheckOptions::all().is_enabled(c)));
+    /// ```
+    pub const fn all() -> CheckOptions {
+        CheckOptions {
+            enabled: (1 << Check::ALL.len()) - 1,
+            first_line: 1,
+        }
+    }
+
+    /// Every check off (the macros' `#![unchecked]`): only syntax errors remain.
+    ///
+    /// ```
+    /// use onnx_syntax::check::CheckOptions;
+    /// assert!(CheckOptions::none().check_graph("g () => (y) {}").is_ok());
+    /// ```
+    pub const fn none() -> CheckOptions {
+        CheckOptions {
+            enabled: 0,
+            first_line: 1,
+        }
+    }
+
+    /// The same options with `check` off.
+    ///
+    /// ```
+    /// use onnx_syntax::check::{Check, CheckOptions};
+    /// assert!(!CheckOptions::all().allow(Check::UnproducedOutput).is_enabled(Check::UnproducedOutput));
+    /// ```
+    pub const fn allow(self, check: Check) -> CheckOptions {
+        CheckOptions {
+            enabled: self.enabled & !check.bit(),
+            ..self
+        }
+    }
+
+    /// The same options with `check` on.
+    ///
+    /// ```
+    /// use onnx_syntax::check::{Check, CheckOptions};
+    /// assert!(CheckOptions::none().deny(Check::UnproducedOutput).is_enabled(Check::UnproducedOutput));
+    /// ```
+    pub const fn deny(self, check: Check) -> CheckOptions {
+        CheckOptions {
+            enabled: self.enabled | check.bit(),
+            ..self
+        }
+    }
+
+    /// True if `check` runs.
+    ///
+    /// ```
+    /// use onnx_syntax::check::{Check, CheckOptions};
+    /// assert!(CheckOptions::default().is_enabled(Check::LiteralOutOfRange));
+    /// ```
+    pub const fn is_enabled(&self, check: Check) -> bool {
+        self.enabled & check.bit() != 0
+    }
+
+    /// The same options, counting the first line of the source text as line `line` in messages
+    /// such as "`t` is already defined at line 3" (default 1). Spans are unaffected.
+    ///
+    /// ```
+    /// use onnx_syntax::check::CheckOptions;
+    /// let err = CheckOptions::default().first_line(10).check_graph("g (x) => (x) {\n x = Abs(x) }").unwrap_err();
+    /// assert_eq!(err[0].message(), "`x` is already defined at line 10");
+    /// ```
+    pub const fn first_line(self, line: usize) -> CheckOptions {
+        CheckOptions {
+            first_line: line,
+            ..self
+        }
+    }
+
+    /// Parses a model, checks it, and lowers it if there is no problem.
+    ///
+    /// ```
+    /// let options = onnx_syntax::check::CheckOptions::default();
+    /// let model = options.check_model(r#"<opset_import: ["" : 21]> g (x) => (y) { y = Relu(x) }"#).unwrap();
+    /// assert_eq!(model.graph.unwrap().node.len(), 1);
+    /// assert!(options.check_model("g (x) => (y) { y = Relu(x) }").is_err()); // no import for ""
+    /// ```
+    pub fn check_model(&self, text: &str) -> Result<ModelProto, Diagnostics> {
+        self.check(Entry::Model, text)
+    }
+
+    /// Parses a graph, checks it, and lowers it if there is no problem.
+    ///
+    /// ```
+    /// let options = onnx_syntax::check::CheckOptions::default();
+    /// assert!(options.check_graph("g (x) => (y) { y = Relu(x) }").is_ok());
+    /// assert!(options.check_graph("g (x) => (y) { y = Relu(z) }").is_err());
+    /// ```
+    pub fn check_graph(&self, text: &str) -> Result<GraphProto, Diagnostics> {
+        self.check(Entry::Graph, text)
+    }
+
+    /// Parses a function, checks it, and lowers it if there is no problem.
+    ///
+    /// ```
+    /// let options = onnx_syntax::check::CheckOptions::default();
+    /// assert!(options.check_function("F <a> (x) => (y) { y = Foo <b = @a> (x) }").is_ok());
+    /// assert!(options.check_function("F <a> (x) => (y) { y = Foo <b = @c> (x) }").is_err());
+    /// ```
+    pub fn check_function(&self, text: &str) -> Result<FunctionProto, Diagnostics> {
+        self.check(Entry::Function, text)
+    }
+
+    /// Parses a function library, checks it, and lowers it if there is no problem.
+    ///
+    /// ```
+    /// let options = onnx_syntax::check::CheckOptions::default();
+    /// let lib = r#"<domain: "my"> F (x) => (y) { y = Abs(x) }  G (x) => (y) { y = my.F(x) }"#;
+    /// assert_eq!(options.check_functions(lib).unwrap().len(), 2);
+    /// let typo = r#"<domain: "my"> F (x) => (y) { y = Abs(x) }  G (x) => (y) { y = my.E(x) }"#;
+    /// assert!(options.check_functions(typo).is_err());
+    /// ```
+    pub fn check_functions(&self, text: &str) -> Result<Vec<FunctionProto>, Diagnostics> {
+        self.check(Entry::Functions, text)
+    }
+
+    /// Parses a node, checks it, and lowers it if there is no problem.
+    ///
+    /// ```
+    /// let options = onnx_syntax::check::CheckOptions::default();
+    /// assert!(options.check_node("y = Foo <a = 1> (x)").is_ok());
+    /// assert!(options.check_node("y = Foo <a = 1, a = 2> (x)").is_err());
+    /// ```
+    pub fn check_node(&self, text: &str) -> Result<NodeProto, Diagnostics> {
+        self.check(Entry::Node, text)
+    }
+
+    /// Parses a braced node list `{ node* }`, checks it, and lowers it if there is no problem.
+    ///
+    /// ```
+    /// let options = onnx_syntax::check::CheckOptions::default();
+    /// assert!(options.check_node_list("{ t = Abs(x)  y = Neg(t) }").is_ok());
+    /// assert!(options.check_node_list("{ y = Neg(t)  t = Abs(x) }").is_err());
+    /// ```
+    pub fn check_node_list(&self, text: &str) -> Result<Vec<NodeProto>, Diagnostics> {
+        self.check(Entry::NodeList, text)
+    }
+
+    /// Parses a sequence of nodes without braces, checks it, and lowers it if there is no
+    /// problem.
+    ///
+    /// ```
+    /// let options = onnx_syntax::check::CheckOptions::default();
+    /// assert!(options.check_nodes("t = Abs(x)  y = Neg(t)").is_ok());
+    /// assert!(options.check_nodes("t = Abs(x)  t = Neg(x)").is_err());
+    /// ```
+    pub fn check_nodes(&self, text: &str) -> Result<Vec<NodeProto>, Diagnostics> {
+        self.check(Entry::Nodes, text)
+    }
+}
+
+impl CheckOptions {
+    /// Parses a model and checks it, giving every problem and what the type checks covered.
+    /// Only a syntax error is an `Err`.
+    ///
+    /// ```
+    /// let text = r#"<opset_import: ["" : 21]> g (float x, y) => (z) { t = Relu(x)  z = Add(t, y) }"#;
+    /// let report = onnx_syntax::check::CheckOptions::default().report_model(text).unwrap();
+    /// assert!(report.diagnostics.is_empty());
+    /// assert_eq!((report.coverage.typed, report.coverage.partially_typed), (1, 1));
+    /// ```
+    pub fn report_model(&self, text: &str) -> Result<Report, Diagnostics> {
+        Entry::Model.report(text, self).map(|(_, report)| report)
+    }
+
+    /// Parses, checks and lowers `text` as `entry` gives it, typed.
+    fn check<T: FromProto>(&self, entry: Entry, text: &str) -> Result<T, Diagnostics> {
+        entry.check(text, self).map(|proto| typed(entry, proto))
+    }
+}

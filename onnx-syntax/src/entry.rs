@@ -1,0 +1,468 @@
+//! The entry points of the syntax, as one type: [`Entry`] says which form a text takes (a model,
+//! a graph, a function, …), [`Tree`] is what parsing it gives, and [`Proto`] what lowering the
+//! tree gives. Every caller that serves several forms (the `parse_*` and `check_*` functions,
+//! the macros, the CLI, the fuzz targets) dispatches here, as rust-analyzer's `TopEntryPoint`
+//! serves all its entry points.
+//!
+//! ```
+//! use onnx_syntax::check::CheckOptions;
+//! use onnx_syntax::{Entry, Proto};
+//!
+//! let text = "t = Abs(x)  y = Neg(t)";
+//! let entry: Entry = "nodes".parse()?;
+//! let tree = entry.parse(text)?;
+//! assert!(tree.check(text, &CheckOptions::default()).diagnostics.is_empty());
+//! let Proto::Nodes(nodes) = tree.lower() else { unreachable!() };
+//! assert_eq!(nodes[1].input, ["t"]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use onnx_runtime_types::prost::{DecodeError, Message};
+use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};
+
+use crate::check::{self, CheckOptions, Diagnostic, Diagnostics, Report};
+use crate::error::ParseError;
+use crate::lower::{self, encode};
+use crate::parse::Parser;
+use crate::print::{Style, ToText};
+use crate::syntax::{Function, Graph, Model, Node};
+
+/// Which form a text takes: the entry points of the parser.
+///
+/// ```
+/// use onnx_syntax::Entry;
+/// assert_eq!(Entry::NodeList.name(), "node_list");
+/// assert_eq!("node_list".parse::<Entry>(), Ok(Entry::NodeList));
+/// assert_eq!(Entry::ALL.len(), 7);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Entry {
+    /// A model: an optional `<…>` header, a graph, then any number of functions.
+    #[default]
+    Model,
+    /// A graph.
+    Graph,
+    /// One function, with its optional `<…>` header.
+    Function,
+    /// A function library: functions one after the other, each with an optional header.
+    Functions,
+    /// One node.
+    Node,
+    /// Nodes one after the other, without braces.
+    Nodes,
+    /// A braced node list `{ node* }`, the form of ONNX function bodies.
+    NodeList,
+}
+
+impl Entry {
+    /// Every entry point.
+    ///
+    /// ```
+    /// let names: Vec<&str> = onnx_syntax::Entry::ALL.iter().map(|e| e.name()).collect();
+    /// assert_eq!(names, ["model", "graph", "function", "functions", "node", "nodes", "node_list"]);
+    /// ```
+    pub const ALL: [Entry; 7] = [
+        Entry::Model,
+        Entry::Graph,
+        Entry::Function,
+        Entry::Functions,
+        Entry::Node,
+        Entry::Nodes,
+        Entry::NodeList,
+    ];
+
+    /// The snake_case name of the entry point.
+    ///
+    /// ```
+    /// assert_eq!(onnx_syntax::Entry::Functions.name(), "functions");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Entry::Model => "model",
+            Entry::Graph => "graph",
+            Entry::Function => "function",
+            Entry::Functions => "functions",
+            Entry::Node => "node",
+            Entry::Nodes => "nodes",
+            Entry::NodeList => "node_list",
+        }
+    }
+
+    /// Parses `text` as this form, to its syntax tree. Text after the form is an error.
+    ///
+    /// ```
+    /// use onnx_syntax::{Entry, Tree};
+    /// let tree = Entry::Graph.parse("g (x) => (y) { y = Neg(x) }")?;
+    /// assert!(matches!(tree, Tree::Graph(_)));
+    /// assert!(Entry::Node.parse("g (x) => (y) { y = Neg(x) }").is_err());
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
+    pub fn parse(self, text: &str) -> Result<Tree, ParseError> {
+        self.parse_with(Parser::new(text)?)
+    }
+
+    /// Parses this form with `parser`, for a parser made otherwise (with holes, say).
+    ///
+    /// ```
+    /// use onnx_syntax::{Entry, parse::Parser};
+    /// let tree = Entry::Node.parse_with(Parser::new("y = Neg(x)")?)?;
+    /// assert_eq!(tree.entry(), Entry::Node);
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
+    pub fn parse_with(self, parser: Parser<'_>) -> Result<Tree, ParseError> {
+        Ok(match self {
+            Entry::Model => Tree::Model(parser.model()?),
+            Entry::Graph => Tree::Graph(parser.graph()?),
+            Entry::Function => Tree::Function(parser.function()?),
+            Entry::Functions => Tree::Functions(parser.functions()?),
+            Entry::Node => Tree::Node(parser.node()?),
+            Entry::Nodes => Tree::Nodes(parser.nodes()?),
+            Entry::NodeList => Tree::NodeList(parser.node_list()?),
+        })
+    }
+
+    /// Parses `text` as this form, runs the checks `options` enable, and lowers the tree if
+    /// there is no problem. A syntax error is a diagnostic too.
+    ///
+    /// ```
+    /// use onnx_syntax::{Entry, check::CheckOptions};
+    /// let options = CheckOptions::default();
+    /// assert!(Entry::Graph.check("g (x) => (y) { y = Neg(x) }", &options).is_ok());
+    /// let err = Entry::Graph.check("g (x) => (y) { y = Neg(z) }", &options).unwrap_err();
+    /// assert_eq!(err[0].message(), "value `z` is used but never defined");
+    /// ```
+    pub fn check(self, text: &str, options: &CheckOptions) -> Result<Proto, Diagnostics> {
+        let (tree, report) = self.report(text, options)?;
+        if report.diagnostics.is_empty() {
+            Ok(tree.lower())
+        } else {
+            Err(Diagnostics::new(text, report.diagnostics))
+        }
+    }
+
+    /// Parses `text` as this form and checks it, giving the tree, every problem and what the
+    /// type checks covered. Only a syntax error is an `Err`.
+    ///
+    /// ```
+    /// use onnx_syntax::{Entry, check::CheckOptions};
+    /// let text = r#"<opset_import: ["" : 21]> g (float x, y) => (z) { t = Relu(x)  z = Add(t, y) }"#;
+    /// let (_, report) = Entry::Model.report(text, &CheckOptions::default())?;
+    /// assert!(report.diagnostics.is_empty());
+    /// assert_eq!((report.coverage.typed, report.coverage.partially_typed), (1, 1));
+    /// # Ok::<(), onnx_syntax::check::Diagnostics>(())
+    /// ```
+    pub fn report(self, text: &str, options: &CheckOptions) -> Result<(Tree, Report), Diagnostics> {
+        let tree = self
+            .parse(text)
+            .map_err(|err| Diagnostics::new(text, vec![Diagnostic::from(&err)]))?;
+        let report = tree.check(text, options);
+        Ok((tree, report))
+    }
+
+    /// Decodes protobuf bytes as this form; a list (functions, nodes) is its messages
+    /// length-delimited one after the other, as [`Proto::encode`] writes it.
+    ///
+    /// ```
+    /// use onnx_syntax::Entry;
+    /// let nodes = Entry::Nodes.parse("t = Abs(x)  y = Neg(t)")?.lower();
+    /// let bytes = nodes.clone().encode();
+    /// assert_eq!(Entry::Nodes.decode(&bytes).unwrap(), nodes);
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
+    pub fn decode(self, mut bytes: &[u8]) -> Result<Proto, DecodeError> {
+        fn list<M: Message + Default>(bytes: &mut &[u8]) -> Result<Vec<M>, DecodeError> {
+            let mut messages = Vec::new();
+            while !bytes.is_empty() {
+                messages.push(M::decode_length_delimited(&mut *bytes)?);
+            }
+            Ok(messages)
+        }
+        Ok(match self {
+            Entry::Model => Proto::Model(ModelProto::decode(bytes)?),
+            Entry::Graph => Proto::Graph(GraphProto::decode(bytes)?),
+            Entry::Function => Proto::Function(FunctionProto::decode(bytes)?),
+            Entry::Functions => Proto::Functions(list(&mut bytes)?),
+            Entry::Node => Proto::Node(NodeProto::decode(bytes)?),
+            Entry::Nodes => Proto::Nodes(list(&mut bytes)?),
+            Entry::NodeList => Proto::NodeList(list(&mut bytes)?),
+        })
+    }
+}
+
+/// Shows the entry point's name.
+///
+/// ```
+/// assert_eq!(onnx_syntax::Entry::Model.to_string(), "model");
+/// ```
+impl fmt::Display for Entry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Reads an entry point's name.
+///
+/// ```
+/// use onnx_syntax::Entry;
+/// assert_eq!("graph".parse::<Entry>(), Ok(Entry::Graph));
+/// assert_eq!("Graph".parse::<Entry>().unwrap_err().to_string(),
+///     "unknown entry point `Graph`; expected model, graph, function, functions, node, nodes or node_list");
+/// ```
+impl FromStr for Entry {
+    type Err = UnknownEntry;
+
+    fn from_str(name: &str) -> Result<Entry, UnknownEntry> {
+        Entry::ALL
+            .into_iter()
+            .find(|entry| entry.name() == name)
+            .ok_or_else(|| UnknownEntry(name.to_owned()))
+    }
+}
+
+/// A name that is no entry point's name, from parsing an [`Entry`].
+///
+/// ```
+/// assert!("tensor".parse::<onnx_syntax::Entry>().is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownEntry(String);
+
+impl fmt::Display for UnknownEntry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown entry point `{}`; expected ", self.0)?;
+        let last = Entry::ALL.len() - 1;
+        for (i, entry) in Entry::ALL.iter().enumerate() {
+            let separator = match i {
+                0 => "",
+                _ if i == last => " or ",
+                _ => ", ",
+            };
+            write!(f, "{separator}{entry}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownEntry {}
+
+/// The syntax tree of a text of any form, with spans into the text.
+///
+/// ```
+/// use onnx_syntax::{Entry, Tree};
+/// let tree = Entry::Function.parse("F (x) => (y) { y = Neg(x) }")?;
+/// let Tree::Function(function) = &tree else { unreachable!() };
+/// assert_eq!(function.name.text, "F");
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tree {
+    /// A model.
+    Model(Model),
+    /// A graph on its own.
+    Graph(Graph),
+    /// A function on its own.
+    Function(Function),
+    /// A function library.
+    Functions(Vec<Function>),
+    /// A node on its own.
+    Node(Node),
+    /// Nodes without braces.
+    Nodes(Vec<Node>),
+    /// A braced node list.
+    NodeList(Vec<Node>),
+}
+
+impl Tree {
+    /// The entry point that gives this tree.
+    ///
+    /// ```
+    /// use onnx_syntax::Entry;
+    /// assert_eq!(Entry::NodeList.parse("{ y = Neg(x) }")?.entry(), Entry::NodeList);
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
+    pub fn entry(&self) -> Entry {
+        match self {
+            Tree::Model(_) => Entry::Model,
+            Tree::Graph(_) => Entry::Graph,
+            Tree::Function(_) => Entry::Function,
+            Tree::Functions(_) => Entry::Functions,
+            Tree::Node(_) => Entry::Node,
+            Tree::Nodes(_) => Entry::Nodes,
+            Tree::NodeList(_) => Entry::NodeList,
+        }
+    }
+
+    /// Runs the checks that `options` enable on the tree, parsed from `source`, as the
+    /// [`check`](crate::check) module describes for its form; also counts what the type checks
+    /// covered.
+    ///
+    /// ```
+    /// use onnx_syntax::{Entry, check::{Check, CheckOptions}};
+    /// let text = "g (x) => (y) { y = Relu(t) t = Abs(x) }";
+    /// let report = Entry::Graph.parse(text)?.check(text, &CheckOptions::default());
+    /// assert_eq!(report.diagnostics[0].check(), Some(Check::UseBeforeDefinition));
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
+    pub fn check(&self, source: &str, options: &CheckOptions) -> Report {
+        match self {
+            Tree::Model(model) => check::walk::model(model, source, options),
+            Tree::Graph(graph) => check::walk::graph(graph, source, options),
+            Tree::Function(function) => {
+                check::walk::library(std::slice::from_ref(function), false, source, options)
+            }
+            Tree::Functions(functions) => check::walk::library(functions, true, source, options),
+            Tree::Node(node) => check::walk::nodes(std::slice::from_ref(node), source, options),
+            Tree::Nodes(nodes) | Tree::NodeList(nodes) => {
+                check::walk::nodes(nodes, source, options)
+            }
+        }
+    }
+
+    /// The protobuf messages of the tree.
+    ///
+    /// ```
+    /// use onnx_syntax::{Entry, Proto};
+    /// let proto = Entry::Node.parse("y = Neg(x)")?.lower();
+    /// assert!(matches!(proto, Proto::Node(node) if node.op_type.as_deref() == Some("Neg")));
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
+    pub fn lower(self) -> Proto {
+        match self {
+            Tree::Model(model) => Proto::Model(lower::model(model)),
+            Tree::Graph(graph) => Proto::Graph(lower::graph(graph)),
+            Tree::Function(function) => Proto::Function(lower::function(function)),
+            Tree::Functions(functions) => {
+                Proto::Functions(functions.into_iter().map(lower::function).collect())
+            }
+            Tree::Node(node) => Proto::Node(lower::node(node)),
+            Tree::Nodes(nodes) => Proto::Nodes(nodes.into_iter().map(lower::node).collect()),
+            Tree::NodeList(nodes) => Proto::NodeList(nodes.into_iter().map(lower::node).collect()),
+        }
+    }
+}
+
+/// The protobuf messages of a text of any form.
+///
+/// ```
+/// use onnx_syntax::{Entry, Proto};
+/// let proto = Entry::Functions.parse("F (x) => (y) { y = Abs(x) } G (x) => (y) { y = F(x) }")?.lower();
+/// assert!(matches!(&proto, Proto::Functions(list) if list.len() == 2));
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub enum Proto {
+    /// A `ModelProto`.
+    Model(ModelProto),
+    /// A `GraphProto`.
+    Graph(GraphProto),
+    /// A `FunctionProto`.
+    Function(FunctionProto),
+    /// A function library.
+    Functions(Vec<FunctionProto>),
+    /// A `NodeProto`.
+    Node(NodeProto),
+    /// Nodes, written without braces.
+    Nodes(Vec<NodeProto>),
+    /// Nodes, written as a braced node list.
+    NodeList(Vec<NodeProto>),
+}
+
+impl Proto {
+    /// The protobuf bytes, as prost writes them; a list is its messages length-delimited one
+    /// after the other ([`Entry::decode`] reads them back). Models and graphs are written
+    /// without prost's repeated measuring of nested messages, which matters for big literals
+    /// in the macros (the bytes are the same; a test checks it on the conformance corpus).
+    ///
+    /// ```
+    /// use onnx_syntax::{Entry, Proto};
+    /// use onnx_runtime_types::prost::Message;
+    /// let Proto::Node(node) = Entry::Node.parse("y = Neg(x)")?.lower() else { unreachable!() };
+    /// assert_eq!(Proto::Node(node.clone()).encode(), node.encode_to_vec());
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
+    pub fn encode(self) -> Vec<u8> {
+        fn list<M: Message>(messages: &[M]) -> Vec<u8> {
+            let mut bytes = Vec::new();
+            for message in messages {
+                // Writing to a Vec cannot fail.
+                let _ = message.encode_length_delimited(&mut bytes);
+            }
+            bytes
+        }
+        match self {
+            Proto::Model(model) => encode::model(model),
+            Proto::Graph(graph) => encode::graph(graph),
+            Proto::Function(function) => function.encode_to_vec(),
+            Proto::Functions(functions) => list(&functions),
+            Proto::Node(node) => node.encode_to_vec(),
+            Proto::Nodes(nodes) | Proto::NodeList(nodes) => list(&nodes),
+        }
+    }
+}
+
+/// Prints the messages in the form their entry point reads back: nodes one after the other, in
+/// braces for a node list.
+///
+/// ```
+/// use onnx_syntax::{Entry, Style, ToText};
+/// let nodes = Entry::Nodes.parse("t = Abs(x)  y = Neg(t)")?.lower();
+/// assert_eq!(nodes.to_text(), "   t = Abs (x)\n   y = Neg (t)\n");
+/// let list = Entry::NodeList.parse("{ y = Neg(x) }")?.lower();
+/// assert_eq!(list.to_text(), "{\n   y = Neg (x)\n}");
+/// assert_eq!(Entry::NodeList.parse(&list.to_text())?.lower(), list);
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+impl ToText for Proto {
+    fn write_text(&self, out: &mut String, style: Style) {
+        match self {
+            Proto::Model(model) => model.write_text(out, style),
+            Proto::Graph(graph) => graph.write_text(out, style),
+            Proto::Function(function) => function.write_text(out, style),
+            Proto::Functions(functions) => functions.as_slice().write_text(out, style),
+            Proto::Node(node) => node.write_text(out, style),
+            Proto::Nodes(nodes) => nodes.iter().for_each(|node| node.write_text(out, style)),
+            Proto::NodeList(nodes) => {
+                out.push_str("{\n");
+                nodes.iter().for_each(|node| node.write_text(out, style));
+                out.push('}');
+            }
+        }
+    }
+}
+
+/// The typed value of a [`Proto`] of the one form that gives it, for the `parse_*` and
+/// `check_*` functions.
+pub(crate) trait FromProto: Sized {
+    /// The form that gives `Self`.
+    fn from_proto(proto: Proto) -> Option<Self>;
+}
+
+macro_rules! from_proto {
+    ($($($variant:ident)|+ => $ty:ty),* $(,)?) => {$(
+        impl FromProto for $ty {
+            fn from_proto(proto: Proto) -> Option<$ty> {
+                match proto {
+                    $(Proto::$variant(value))|+ => Some(value),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+
+from_proto! {
+    Model => ModelProto,
+    Graph => GraphProto,
+    Function => FunctionProto,
+    Functions => Vec<FunctionProto>,
+    Node => NodeProto,
+    Nodes | NodeList => Vec<NodeProto>,
+}
+
+/// The typed value that `entry` gives for `proto`, which `entry` made.
+pub(crate) fn typed<T: FromProto>(entry: Entry, proto: Proto) -> T {
+    T::from_proto(proto).unwrap_or_else(|| unreachable!("entry point {entry} gave another form"))
+}
