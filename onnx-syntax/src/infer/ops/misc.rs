@@ -220,3 +220,187 @@ pub fn label_encoder(node: &mut Node) -> Rule {
     node.set_tensor(0, elem, shape);
     Ok(())
 }
+
+/// `AffineGrid`: `[N, H, W, 2]` or `[N, D, H, W, 3]` from the size `[N, C, (D,) H, W]`.
+pub fn affine_grid(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let shape = node.values(1).and_then(|size| match size.as_slice() {
+        [n, _, h, w] => Some(vec![n.clone(), h.clone(), w.clone(), Dim::Known(2)]),
+        [n, _, d, h, w] => Some(vec![
+            n.clone(),
+            d.clone(),
+            h.clone(),
+            w.clone(),
+            Dim::Known(3),
+        ]),
+        _ => None,
+    });
+    node.set_tensor(0, elem, shape);
+    Ok(())
+}
+
+/// The size in bytes of an element type of at least one byte.
+fn byte_width(elem: i32) -> Option<u32> {
+    Some(match elem {
+        2 | 3 | 9 | 17..=20 => 1,
+        4 | 5 | 10 | 16 => 2,
+        1 | 6 | 12 => 4,
+        7 | 11 | 13 | 14 => 8,
+        15 => 16,
+        _ => return None,
+    })
+}
+
+/// `BitCast`: the element type `to`; the shape stays when both types are as wide.
+pub fn bit_cast(node: &mut Node) -> Rule {
+    let to = node.int("to", 0) as i32;
+    let same_width = node
+        .elem(0)
+        .and_then(byte_width)
+        .is_some_and(|w| Some(w) == byte_width(to));
+    let shape = if same_width { node.shape_of(0) } else { None };
+    node.set_tensor(0, Some(to), shape);
+    Ok(())
+}
+
+/// `CenterCropPad`: the shape its second operand gives, where it gives every axis.
+pub fn center_crop_pad(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let rank = node.dims(0).map(<[Dim]>::len);
+    let shape = node
+        .values(1)
+        .filter(|v| node.attr("axes").is_none() && Some(v.len()) == rank);
+    node.set_tensor(0, elem, shape);
+    Ok(())
+}
+
+/// `Col2Im`: `[N, C, ...image_shape]`, with `C` the input's second dim over the block's size.
+pub fn col2im(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let (Some(input), Some(image)) = (node.shape_of(0), node.values(1)) else {
+        node.set_tensor(0, elem, None);
+        return Ok(());
+    };
+    let block = node.values(2).and_then(|b| Dim::product(&b));
+    let channels = match (input.get(1).and_then(Dim::known), block) {
+        (Some(c), Some(b)) if b > 0 && c % b == 0 => Dim::Known(c / b),
+        _ => Dim::Unknown,
+    };
+    let mut out = vec![input.first().cloned().unwrap_or(Dim::Unknown), channels];
+    out.extend(image);
+    node.set_tensor(0, elem, Some(out));
+    Ok(())
+}
+
+/// `TfIdfVectorizer`: float, the input's batch (if 2-D) and one entry per n-gram index.
+pub fn tf_idf(node: &mut Node) -> Rule {
+    let width = node
+        .int_list("ngram_indexes")
+        .and_then(|i| i.iter().max().copied())
+        .map_or(Dim::Unknown, |m| Dim::Known(m + 1));
+    let shape = node.dims(0).and_then(|d| match d {
+        [_] => Some(vec![width.clone()]),
+        [n, _] => Some(vec![n.clone(), width.clone()]),
+        _ => None,
+    });
+    node.set_tensor(0, Some(dtype::FLOAT), shape);
+    Ok(())
+}
+
+/// `Einsum`: each output letter's dim, from the operands' terms; `...` broadcasts.
+pub fn einsum(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let equation: String = node
+        .string("equation")
+        .map(|e| {
+            String::from_utf8_lossy(e)
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect()
+        })
+        .unwrap_or_default();
+    let (inputs, output) = match equation.split_once("->") {
+        Some((i, o)) => (i.to_owned(), Some(o.to_owned())),
+        None => (equation.clone(), None),
+    };
+    let terms: Vec<&str> = inputs.split(',').collect();
+    if terms.len() != node.inputs.len() {
+        return Ok(());
+    }
+    let mut letters: Vec<(char, Dim)> = Vec::new();
+    let mut counts: Vec<(char, usize)> = Vec::new();
+    let mut ellipsis: Vec<Vec<Dim>> = Vec::new();
+    for (i, term) in terms.iter().enumerate() {
+        let Some(dims) = node.shape_of(i) else {
+            return Ok(());
+        };
+        let named = term.replace("...", "").chars().count();
+        let (before, after) = match term.split_once("...") {
+            Some((b, a)) => (b, a),
+            None => (*term, ""),
+        };
+        if named > dims.len() || (!term.contains("...") && named != dims.len()) {
+            return Err(super::elementwise::general(format!(
+                "the term `{term}` has {named} letters for an operand of rank {}",
+                dims.len()
+            )));
+        }
+        let broadcast = dims.len() - named;
+        let lead = before.chars().count();
+        ellipsis.push(dims[lead..lead + broadcast].to_vec());
+        let named_dims = dims[..lead].iter().chain(&dims[lead + broadcast..]);
+        for (c, d) in before.chars().chain(after.chars()).zip(named_dims) {
+            match letters.iter_mut().find(|(l, _)| *l == c) {
+                Some((_, known)) if known.known().is_none() || *known == Dim::Known(1) => {
+                    *known = d.clone();
+                }
+                Some(_) => {}
+                None => letters.push((c, d.clone())),
+            }
+            match counts.iter_mut().find(|(l, _)| *l == c) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((c, 1)),
+            }
+        }
+    }
+    let shapes: Vec<&[Dim]> = ellipsis.iter().map(Vec::as_slice).collect();
+    let Ok(broadcast) = super::elementwise::broadcast(&shapes) else {
+        return Ok(());
+    };
+    let output = output.unwrap_or_else(|| {
+        let mut once: Vec<char> = counts
+            .iter()
+            .filter(|(_, n)| *n == 1)
+            .map(|(c, _)| *c)
+            .collect();
+        once.sort_unstable();
+        let letters: String = once.into_iter().collect();
+        if ellipsis.iter().any(|e| !e.is_empty()) {
+            format!("...{letters}")
+        } else {
+            letters
+        }
+    });
+    let mut out = Vec::new();
+    let (before, after) = match output.split_once("...") {
+        Some((b, a)) => (b.to_owned(), Some(a.to_owned())),
+        None => (output.clone(), None),
+    };
+    let dim_of = |c: char| {
+        letters
+            .iter()
+            .find(|(l, _)| *l == c)
+            .map(|(_, d)| d.clone())
+    };
+    for c in before.chars() {
+        out.push(dim_of(c).unwrap_or(Dim::Unknown));
+    }
+    if let Some(after) = after {
+        out.extend(broadcast);
+        for c in after.chars() {
+            out.push(dim_of(c).unwrap_or(Dim::Unknown));
+        }
+    }
+    node.set_tensor(0, elem, Some(out));
+    Ok(())
+}

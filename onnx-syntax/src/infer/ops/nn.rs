@@ -660,3 +660,95 @@ pub fn recurrent(node: &mut Node) -> Rule {
     }
     Ok(())
 }
+
+/// `DFT` (the axis an operand from opset 20, an attribute before): the last dim becomes 2
+/// (real, imaginary); the transformed axis is `dft_length` long, or half of it plus one
+/// with `onesided`.
+pub fn dft(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let Some(mut dims) = node.shape_of(0) else {
+        node.set_tensor(0, elem, None);
+        return Ok(());
+    };
+    if dims.len() < 2 {
+        return Err(conflict(
+            0,
+            format!("{} has no signal and complex axes", show_shape(&dims)),
+        ));
+    }
+    let axis = if node.opset >= 20 {
+        match node.has_input(2).then(|| node.ints(2)) {
+            Some(Some(v)) if v.len() == 1 => v[0],
+            Some(_) => {
+                node.set_tensor(0, elem, Some(vec![Dim::Unknown; dims.len()]));
+                return Ok(());
+            }
+            None => -2,
+        }
+    } else {
+        node.int("axis", 1)
+    };
+    let rank = dims.len();
+    let axis = node.axis(axis, rank, 0)?;
+    if node.int("inverse", 0) != 0 && node.int("onesided", 0) != 0 {
+        // A one-sided inverse (irfft) has sizes this rule does not follow.
+        node.set_tensor(0, elem, Some(vec![Dim::Unknown; rank]));
+        return Ok(());
+    }
+    if node.has_input(1) {
+        dims[axis] = node
+            .ints(1)
+            .and_then(|v| v.first().copied())
+            .map_or(Dim::Unknown, Dim::Known);
+    }
+    if node.int("onesided", 0) != 0 {
+        dims[axis] = dims[axis]
+            .known()
+            .map_or(Dim::Unknown, |n| Dim::Known(n / 2 + 1));
+    }
+    dims[rank - 1] = Dim::Known(2);
+    node.set_tensor(0, elem, Some(dims));
+    Ok(())
+}
+
+/// `MaxUnpool`: `[N, C, ...]`, each spatial dim `(size - 1) x stride - pads + kernel`, or the
+/// given `output_shape`.
+pub fn max_unpool(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    if node.has_input(2) {
+        let shape = node.values(2);
+        node.set_tensor(0, elem, shape);
+        return Ok(());
+    }
+    let Some(x) = node.shape_of(0).filter(|x| x.len() > 2) else {
+        node.set_tensor(0, elem, None);
+        return Ok(());
+    };
+    let n = x.len() - 2;
+    let Some(kernel) = node.int_list("kernel_shape").filter(|k| k.len() == n) else {
+        node.set_tensor(0, elem, Some(vec![Dim::Unknown; x.len()]));
+        return Ok(());
+    };
+    let strides = node
+        .int_list("strides")
+        .filter(|s| s.len() == n)
+        .unwrap_or(vec![1; n]);
+    let pads = node
+        .int_list("pads")
+        .filter(|p| p.len() == 2 * n)
+        .unwrap_or(vec![0; 2 * n]);
+    let mut out = x[..2].to_vec();
+    for i in 0..n {
+        out.push(match x[i + 2].known() {
+            Some(size) => known(
+                (i128::from(size) - 1) * i128::from(strides[i])
+                    - i128::from(pads[i])
+                    - i128::from(pads[i + n])
+                    + i128::from(kernel[i]),
+            ),
+            None => Dim::Unknown,
+        });
+    }
+    node.set_tensor(0, elem, Some(out));
+    Ok(())
+}
