@@ -4,6 +4,7 @@
 //! defaults as the bodies' defaults.
 
 /// Each operator's schema versions (`since_version`), oldest first.
+#[rustfmt::skip] // generated: the script's layout, so that --check compares bytes
 pub(super) const SCHEMA_VERSIONS: &[(&str, &[i64])] = &[
     ("AffineGrid", &[20]),
     ("BlackmanWindow", &[17]),
@@ -36,12 +37,9 @@ pub(super) const SCHEMA_VERSIONS: &[(&str, &[i64])] = &[
 ];
 
 /// (operator, schema `since_version`, body opset version, body text).
+#[rustfmt::skip]
 pub(super) const BODIES: &[(&str, i64, i64, &str)] = &[
-    (
-        "AffineGrid",
-        20,
-        20,
-        r#"<
+    ("AffineGrid", 20, 20, r#"<
   domain: "",
   opset_import: ["" : 20]
 >
@@ -170,13 +168,8 @@ AffineGrid <align_corners: int = 0> (theta, size) => (grid)
    }, else_branch: graph = g2 () => ( grid_else) {
       grid_else = Identity (grid_3d)
    }>
-}"#,
-    ),
-    (
-        "BlackmanWindow",
-        17,
-        17,
-        r#"<
+}"#),
+    ("BlackmanWindow", 17, 17, r#"<
   domain: "",
   opset_import: ["" : 17]
 >
@@ -208,13 +201,8 @@ BlackmanWindow <output_datatype: int = 1, periodic: int = 1> (size) => (output)
    Temp0 = Sub (A0, A1_Component)
    Temp1 = Add (Temp0, A2_Component)
    output = Cast <to: int = @output_datatype> (Temp1)
-}"#,
-    ),
-    (
-        "Celu",
-        28,
-        28,
-        r#"<
+}"#),
+    ("Celu", 28, 28, r#"<
   domain: "",
   opset_import: ["" : 28]
 >
@@ -225,13 +213,8 @@ Celu <alpha: float = 1> (X) => (Y)
    XScaled = Div (X, AlphaCast)
    EluResult = Elu <alpha: float = 1> (XScaled)
    Y = Mul (AlphaCast, EluResult)
-}"#,
-    ),
-    (
-        "DynamicQuantizeLinear",
-        11,
-        11,
-        r#"<
+}"#),
+    ("DynamicQuantizeLinear", 11, 11, r#"<
   domain: "",
   opset_import: ["" : 11]
 >
@@ -253,13 +236,8 @@ DynamicQuantizeLinear (x) => (y, y_scale, y_zero_point)
    y_scale = Identity (Scale)
    y_zero_point = Identity (Zeropoint)
    y = QuantizeLinear (x, Scale, Zeropoint)
-}"#,
-    ),
-    (
-        "Elu",
-        6,
-        18,
-        r#"<
+}"#),
+    ("Elu", 6, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -276,13 +254,8 @@ Elu <alpha: float = 1> (X) => (Y)
    ExpXSubOne = Sub (ExpX, OneCast)
    AlphaMulExpXSubOne = Mul (AlphaCast, ExpXSubOne)
    Y = Where (XLessThanZero, AlphaMulExpXSubOne, X)
-}"#,
-    ),
-    (
-        "Elu",
-        22,
-        18,
-        r#"<
+}"#),
+    ("Elu", 22, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -299,13 +272,8 @@ Elu <alpha: float = 1> (X) => (Y)
    ExpXSubOne = Sub (ExpX, OneCast)
    AlphaMulExpXSubOne = Mul (AlphaCast, ExpXSubOne)
    Y = Where (XLessThanZero, AlphaMulExpXSubOne, X)
-}"#,
-    ),
-    (
-        "GreaterOrEqual",
-        12,
-        12,
-        r#"<
+}"#),
+    ("GreaterOrEqual", 12, 12, r#"<
   domain: "",
   opset_import: ["" : 12]
 >
@@ -314,13 +282,8 @@ GreaterOrEqual (A, B) => (C)
    O1 = Greater (A, B)
    O2 = Equal (A, B)
    C = Or (O1, O2)
-}"#,
-    ),
-    (
-        "GreaterOrEqual",
-        16,
-        16,
-        r#"<
+}"#),
+    ("GreaterOrEqual", 16, 16, r#"<
   domain: "",
   opset_import: ["" : 16]
 >
@@ -329,13 +292,8 @@ GreaterOrEqual (A, B) => (C)
    O1 = Greater (A, B)
    O2 = Equal (A, B)
    C = Or (O1, O2)
-}"#,
-    ),
-    (
-        "HammingWindow",
-        17,
-        17,
-        r#"<
+}"#),
+    ("HammingWindow", 17, 17, r#"<
   domain: "",
   opset_import: ["" : 17]
 >
@@ -367,13 +325,8 @@ HammingWindow <output_datatype: int = 1, periodic: int = 1> (size) => (output)
    Temp0 = Sub (A0, A1_Component)
    Temp1 = Add (Temp0, A2_Component)
    output = Cast <to: int = @output_datatype> (Temp1)
-}"#,
-    ),
-    (
-        "HannWindow",
-        17,
-        17,
-        r#"<
+}"#),
+    ("HannWindow", 17, 17, r#"<
   domain: "",
   opset_import: ["" : 17]
 >
@@ -405,13 +358,8 @@ HannWindow <output_datatype: int = 1, periodic: int = 1> (size) => (output)
    Temp0 = Sub (A0, A1_Component)
    Temp1 = Add (Temp0, A2_Component)
    output = Cast <to: int = @output_datatype> (Temp1)
-}"#,
-    ),
-    (
-        "HardSigmoid",
-        6,
-        18,
-        r#"<
+}"#),
+    ("HardSigmoid", 6, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -429,13 +377,8 @@ HardSigmoid <alpha: float = 0.2, beta: float = 0.5> (X) => (Y)
    AlphaMulXAddBeta = Add (AlphaMulX, BetaCast)
    MinOneOrAlphaMulXAddBeta = Min (AlphaMulXAddBeta, OneCast)
    Y = Max (MinOneOrAlphaMulXAddBeta, ZeroCast)
-}"#,
-    ),
-    (
-        "HardSigmoid",
-        22,
-        18,
-        r#"<
+}"#),
+    ("HardSigmoid", 22, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -453,13 +396,8 @@ HardSigmoid <alpha: float = 0.2, beta: float = 0.5> (X) => (Y)
    AlphaMulXAddBeta = Add (AlphaMulX, BetaCast)
    MinOneOrAlphaMulXAddBeta = Min (AlphaMulXAddBeta, OneCast)
    Y = Max (MinOneOrAlphaMulXAddBeta, ZeroCast)
-}"#,
-    ),
-    (
-        "HardSwish",
-        14,
-        14,
-        r#"<
+}"#),
+    ("HardSwish", 14, 14, r#"<
   domain: "",
   opset_import: ["" : 14]
 >
@@ -467,13 +405,8 @@ HardSwish (X) => (Y)
 {
    HS_X = HardSigmoid <alpha: float = 0.16666667, beta: float = 0.5> (X)
    Y = Mul (X, HS_X)
-}"#,
-    ),
-    (
-        "HardSwish",
-        22,
-        22,
-        r#"<
+}"#),
+    ("HardSwish", 22, 22, r#"<
   domain: "",
   opset_import: ["" : 22]
 >
@@ -481,13 +414,8 @@ HardSwish (X) => (Y)
 {
    HS_X = HardSigmoid <alpha: float = 0.16666667, beta: float = 0.5> (X)
    Y = Mul (X, HS_X)
-}"#,
-    ),
-    (
-        "LeakyRelu",
-        16,
-        16,
-        r#"<
+}"#),
+    ("LeakyRelu", 16, 16, r#"<
   domain: "",
   opset_import: ["" : 16]
 >
@@ -500,13 +428,8 @@ LeakyRelu <alpha: float = 0.01> (X) => (Y)
    XLessThanZero = Less (X, ZeroCast)
    AlphaMulX = Mul (AlphaCast, X)
    Y = Where (XLessThanZero, AlphaMulX, X)
-}"#,
-    ),
-    (
-        "LessOrEqual",
-        12,
-        12,
-        r#"<
+}"#),
+    ("LessOrEqual", 12, 12, r#"<
   domain: "",
   opset_import: ["" : 12]
 >
@@ -515,13 +438,8 @@ LessOrEqual (A, B) => (C)
    O1 = Less (A, B)
    O2 = Equal (A, B)
    C = Or (O1, O2)
-}"#,
-    ),
-    (
-        "LessOrEqual",
-        16,
-        16,
-        r#"<
+}"#),
+    ("LessOrEqual", 16, 16, r#"<
   domain: "",
   opset_import: ["" : 16]
 >
@@ -530,13 +448,8 @@ LessOrEqual (A, B) => (C)
    O1 = Less (A, B)
    O2 = Equal (A, B)
    C = Or (O1, O2)
-}"#,
-    ),
-    (
-        "MeanVarianceNormalization",
-        9,
-        9,
-        r#"<
+}"#),
+    ("MeanVarianceNormalization", 9, 9, r#"<
   domain: "",
   opset_import: ["" : 9]
 >
@@ -553,13 +466,8 @@ MeanVarianceNormalization <axes: ints = [0, 2, 3]> (X) => (Y)
    X_variance = Sub (X, X_RM)
    Processed_STD = Add (STD, Epsilon)
    Y = Div (X_variance, Processed_STD)
-}"#,
-    ),
-    (
-        "MeanVarianceNormalization",
-        13,
-        13,
-        r#"<
+}"#),
+    ("MeanVarianceNormalization", 13, 13, r#"<
   domain: "",
   opset_import: ["" : 13]
 >
@@ -576,13 +484,8 @@ MeanVarianceNormalization <axes: ints = [0, 2, 3]> (X) => (Y)
    X_variance = Sub (X, X_RM)
    Processed_STD = Add (STD, Epsilon)
    Y = Div (X_variance, Processed_STD)
-}"#,
-    ),
-    (
-        "MeanVarianceNormalization",
-        13,
-        18,
-        r#"<
+}"#),
+    ("MeanVarianceNormalization", 13, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -600,13 +503,8 @@ MeanVarianceNormalization <axes: ints = [0, 2, 3]> (X) => (Y)
    X_variance = Sub (X, X_RM)
    Processed_STD = Add (STD, Epsilon)
    Y = Div (X_variance, Processed_STD)
-}"#,
-    ),
-    (
-        "Mish",
-        18,
-        18,
-        r#"<
+}"#),
+    ("Mish", 18, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -615,13 +513,8 @@ Mish (X) => (Y)
    Softplus_X = Softplus (X)
    TanHSoftplusX = Tanh (Softplus_X)
    Y = Mul (X, TanHSoftplusX)
-}"#,
-    ),
-    (
-        "Mish",
-        22,
-        22,
-        r#"<
+}"#),
+    ("Mish", 22, 22, r#"<
   domain: "",
   opset_import: ["" : 22]
 >
@@ -630,13 +523,8 @@ Mish (X) => (Y)
    Softplus_X = Softplus (X)
    TanHSoftplusX = Tanh (Softplus_X)
    Y = Mul (X, TanHSoftplusX)
-}"#,
-    ),
-    (
-        "PRelu",
-        16,
-        16,
-        r#"<
+}"#),
+    ("PRelu", 16, 16, r#"<
   domain: "",
   opset_import: ["" : 16]
 >
@@ -647,13 +535,8 @@ PRelu (X, slope) => (Y)
    XLessThanZero = Less (X, ZeroCast)
    SlopeMulX = Mul (slope, X)
    Y = Where (XLessThanZero, SlopeMulX, X)
-}"#,
-    ),
-    (
-        "ReduceL1",
-        18,
-        18,
-        r#"<
+}"#),
+    ("ReduceL1", 18, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -661,13 +544,8 @@ ReduceL1 <keepdims: int = 1, noop_with_empty_axes: int = 0> (data, axes) => (red
 {
    data_abs = Abs (data)
    reduced = ReduceSum <keepdims: int = @keepdims, noop_with_empty_axes: int = @noop_with_empty_axes> (data_abs, axes)
-}"#,
-    ),
-    (
-        "ReduceL2",
-        18,
-        18,
-        r#"<
+}"#),
+    ("ReduceL2", 18, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -678,13 +556,8 @@ ReduceL2 <keepdims: int = 1, noop_with_empty_axes: int = 0> (data, axes) => (red
    sum_square_dbl = Cast <to: int = 1> (sum_square)
    sqrt = Sqrt (sum_square_dbl)
    reduced = CastLike (sqrt, data)
-}"#,
-    ),
-    (
-        "ReduceLogSum",
-        18,
-        18,
-        r#"<
+}"#),
+    ("ReduceLogSum", 18, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -692,13 +565,8 @@ ReduceLogSum <keepdims: int = 1, noop_with_empty_axes: int = 0> (data, axes) => 
 {
    reduced_sum = ReduceSum <keepdims: int = @keepdims, noop_with_empty_axes: int = @noop_with_empty_axes> (data, axes)
    reduced = Log (reduced_sum)
-}"#,
-    ),
-    (
-        "ReduceLogSum",
-        28,
-        28,
-        r#"<
+}"#),
+    ("ReduceLogSum", 28, 28, r#"<
   domain: "",
   opset_import: ["" : 28]
 >
@@ -706,13 +574,8 @@ ReduceLogSum <keepdims: int = 1, noop_with_empty_axes: int = 0> (data, axes) => 
 {
    reduced_sum = ReduceSum <keepdims: int = @keepdims, noop_with_empty_axes: int = @noop_with_empty_axes> (data, axes)
    reduced = Log (reduced_sum)
-}"#,
-    ),
-    (
-        "ReduceLogSumExp",
-        18,
-        18,
-        r#"<
+}"#),
+    ("ReduceLogSumExp", 18, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -723,13 +586,8 @@ ReduceLogSumExp <keepdims: int = 1, noop_with_empty_axes: int = 0> (data, axes) 
    reduced_sum = ReduceSum <keepdims: int = @keepdims, noop_with_empty_axes: int = @noop_with_empty_axes> (data_exp, axes)
    reduced_double = Log (reduced_sum)
    reduced = CastLike (reduced_double, data)
-}"#,
-    ),
-    (
-        "ReduceLogSumExp",
-        28,
-        28,
-        r#"<
+}"#),
+    ("ReduceLogSumExp", 28, 28, r#"<
   domain: "",
   opset_import: ["" : 28]
 >
@@ -740,13 +598,8 @@ ReduceLogSumExp <keepdims: int = 1, noop_with_empty_axes: int = 0> (data, axes) 
    reduced_sum = ReduceSum <keepdims: int = @keepdims, noop_with_empty_axes: int = @noop_with_empty_axes> (data_exp, axes)
    reduced_double = Log (reduced_sum)
    reduced = CastLike (reduced_double, data)
-}"#,
-    ),
-    (
-        "ReduceSumSquare",
-        18,
-        18,
-        r#"<
+}"#),
+    ("ReduceSumSquare", 18, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -754,13 +607,8 @@ ReduceSumSquare <keepdims: int = 1, noop_with_empty_axes: int = 0> (data, axes) 
 {
    data_square = Mul (data, data)
    reduced = ReduceSum <keepdims: int = @keepdims, noop_with_empty_axes: int = @noop_with_empty_axes> (data_square, axes)
-}"#,
-    ),
-    (
-        "Relu",
-        14,
-        18,
-        r#"<
+}"#),
+    ("Relu", 14, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -769,13 +617,8 @@ Relu (X) => (Y)
    Zero = Constant <value: tensor = float {0}> ()
    ZeroCast = CastLike (Zero, X)
    Y = Max (X, ZeroCast)
-}"#,
-    ),
-    (
-        "Selu",
-        6,
-        18,
-        r#"<
+}"#),
+    ("Selu", 6, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -794,13 +637,8 @@ Selu <alpha: float = 1.6732632, gamma: float = 1.050701> (X) => (Y)
    Pos = Mul (GammaCast, X)
    XLessThanZero = Less (X, ZeroCast)
    Y = Where (XLessThanZero, Neg, Pos)
-}"#,
-    ),
-    (
-        "Selu",
-        22,
-        18,
-        r#"<
+}"#),
+    ("Selu", 22, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -819,13 +657,8 @@ Selu <alpha: float = 1.6732632, gamma: float = 1.050701> (X) => (Y)
    Pos = Mul (GammaCast, X)
    XLessThanZero = Less (X, ZeroCast)
    Y = Where (XLessThanZero, Neg, Pos)
-}"#,
-    ),
-    (
-        "Shrink",
-        9,
-        18,
-        r#"<
+}"#),
+    ("Shrink", 9, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -844,13 +677,8 @@ Shrink <bias: float = 0, lambd: float = 0.5> (input) => (output)
    LambdaLessThanInput = Less (LambdCast, input)
    InputSubBiasOrZero = Where (LambdaLessThanInput, InputSubBias, ZeroCast)
    output = Where (InputLessThanNegLambda, InputAddBias, InputSubBiasOrZero)
-}"#,
-    ),
-    (
-        "Softplus",
-        1,
-        18,
-        r#"<
+}"#),
+    ("Softplus", 1, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -861,13 +689,8 @@ Softplus (X) => (Y)
    one_cast = CastLike (one, X)
    exp_x_add_one = Add (exp_x, one_cast)
    Y = Log (exp_x_add_one)
-}"#,
-    ),
-    (
-        "Softplus",
-        22,
-        18,
-        r#"<
+}"#),
+    ("Softplus", 22, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -878,13 +701,8 @@ Softplus (X) => (Y)
    one_cast = CastLike (one, X)
    exp_x_add_one = Add (exp_x, one_cast)
    Y = Log (exp_x_add_one)
-}"#,
-    ),
-    (
-        "Softsign",
-        1,
-        18,
-        r#"<
+}"#),
+    ("Softsign", 1, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -895,13 +713,8 @@ Softsign (input) => (output)
    AbsInput = Abs (input)
    OneAddAbsInput = Add (OneCast, AbsInput)
    output = Div (input, OneAddAbsInput)
-}"#,
-    ),
-    (
-        "Softsign",
-        22,
-        18,
-        r#"<
+}"#),
+    ("Softsign", 22, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -912,13 +725,8 @@ Softsign (input) => (output)
    AbsInput = Abs (input)
    OneAddAbsInput = Add (OneCast, AbsInput)
    output = Div (input, OneAddAbsInput)
-}"#,
-    ),
-    (
-        "SwiGLU",
-        28,
-        28,
-        r#"<
+}"#),
+    ("SwiGLU", 28, 28, r#"<
   domain: "",
   opset_import: ["" : 28]
 >
@@ -926,13 +734,8 @@ SwiGLU <alpha: float = 1> (A, B) => (Y)
 {
    SwishGate = Swish <alpha: float = @alpha> (A)
    Y = Mul (SwishGate, B)
-}"#,
-    ),
-    (
-        "Swish",
-        24,
-        24,
-        r#"<
+}"#),
+    ("Swish", 24, 24, r#"<
   domain: "",
   opset_import: ["" : 24]
 >
@@ -943,13 +746,8 @@ Swish <alpha: float = 1> (X) => (Y)
    AlphaMulX = Mul (AlphaCast, X)
    SigmoidAlphaMulX = Sigmoid (AlphaMulX)
    Y = Mul (X, SigmoidAlphaMulX)
-}"#,
-    ),
-    (
-        "ThresholdedRelu",
-        10,
-        18,
-        r#"<
+}"#),
+    ("ThresholdedRelu", 10, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -961,13 +759,8 @@ ThresholdedRelu <alpha: float = 1> (X) => (Y)
    ZeroCast = CastLike (Zero, X)
    AlphaLessThanX = Less (AlphaCast, X)
    Y = Where (AlphaLessThanX, X, ZeroCast)
-}"#,
-    ),
-    (
-        "ThresholdedRelu",
-        22,
-        18,
-        r#"<
+}"#),
+    ("ThresholdedRelu", 22, 18, r#"<
   domain: "",
   opset_import: ["" : 18]
 >
@@ -979,6 +772,5 @@ ThresholdedRelu <alpha: float = 1> (X) => (Y)
    ZeroCast = CastLike (Zero, X)
    AlphaLessThanX = Less (AlphaCast, X)
    Y = Where (AlphaLessThanX, X, ZeroCast)
-}"#,
-    ),
+}"#),
 ];
