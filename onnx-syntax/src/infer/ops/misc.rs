@@ -404,3 +404,71 @@ pub fn einsum(node: &mut Node) -> Rule {
     node.set_tensor(0, elem, Some(out));
     Ok(())
 }
+
+/// `STFT`: the signal's element type (the frame count depends on values this rule does not
+/// follow).
+pub fn stft(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    node.set_tensor(0, elem, None);
+    Ok(())
+}
+
+/// `MelWeightMatrix`: the element type `output_datatype` (float without it).
+pub fn mel_weight_matrix(node: &mut Node) -> Rule {
+    let elem = node.int("output_datatype", i64::from(dtype::FLOAT)) as i32;
+    node.set_tensor(0, Some(elem), None);
+    Ok(())
+}
+
+/// `ArrayFeatureExtractor` (ai.onnx.ml): the input's dims with the last replaced by the
+/// number of indices.
+pub fn array_feature_extractor(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let count = node
+        .dims(1)
+        .and_then(Dim::product)
+        .map_or(Dim::Unknown, Dim::Known);
+    let shape = node.dims(0).filter(|d| d.len() >= 2).map(|d| {
+        let mut out = d[..d.len() - 1].to_vec();
+        out.push(count.clone());
+        out
+    });
+    node.set_tensor(0, elem, shape);
+    Ok(())
+}
+
+/// `TreeEnsemble` (ai.onnx.ml): `[N, n_targets]` of the input's element type.
+pub fn tree_ensemble(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let n = node
+        .dims(0)
+        .and_then(|d| d.first().cloned())
+        .unwrap_or(Dim::Unknown);
+    let targets = node
+        .attr("n_targets")
+        .and_then(|a| a.i)
+        .map_or(Dim::Unknown, Dim::Known);
+    node.set_tensor(0, elem, Some(vec![n, targets]));
+    Ok(())
+}
+
+/// `SequenceMap`: the body runs on one element of each sequence operand (other operands as
+/// they are); each result is a sequence of what the body gives.
+pub fn sequence_map(node: &mut Node) -> Rule {
+    let Some(body) = node.graph("body") else {
+        return Ok(());
+    };
+    let inputs: Vec<Option<Ty>> = (0..node.inputs.len())
+        .map(|i| match node.input(i)? {
+            Ty::Sequence(inner) => Some((**inner).clone()),
+            other => Some(other.clone()),
+        })
+        .collect();
+    let outputs = node.subgraph(body, &inputs);
+    for (i, ty) in outputs.into_iter().enumerate() {
+        if let Some(ty) = ty {
+            node.set(i, Ty::Sequence(Box::new(ty)));
+        }
+    }
+    Ok(())
+}

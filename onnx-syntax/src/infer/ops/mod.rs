@@ -20,6 +20,8 @@ pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
         }
         ("ai.onnx.ml", "Binarizer") => return Some(elementwise::same),
         ("ai.onnx.ml", "LabelEncoder") => return Some(misc::label_encoder),
+        ("ai.onnx.ml", "ArrayFeatureExtractor") => return Some(misc::array_feature_extractor),
+        ("ai.onnx.ml", "TreeEnsemble") => return Some(misc::tree_ensemble),
         _ => return None,
     }
     use elementwise as e;
@@ -149,6 +151,10 @@ pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
         "Col2Im" => misc::col2im,
         "TfIdfVectorizer" => misc::tf_idf,
         "Einsum" => misc::einsum,
+        "STFT" => misc::stft,
+        "MelWeightMatrix" => misc::mel_weight_matrix,
+        "SequenceMap" => misc::sequence_map,
+        "DeformConv" => nn::conv,
         "RNN" | "GRU" | "LSTM" => nn::recurrent,
         "If" => control::if_,
         "Loop" => control::loop_,
