@@ -20,6 +20,7 @@ pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
         }
         ("ai.onnx.ml", "Binarizer") => return Some(elementwise::same),
         ("ai.onnx.ml", "LabelEncoder") => return Some(misc::label_encoder),
+        ("ai.onnx.preview", "FlexAttention") => return Some(nn::flex_attention),
         ("ai.onnx.ml", "ArrayFeatureExtractor") => return Some(misc::array_feature_extractor),
         ("ai.onnx.ml", "TreeEnsemble") => return Some(misc::tree_ensemble),
         _ => return None,
@@ -155,6 +156,8 @@ pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
         "MelWeightMatrix" => misc::mel_weight_matrix,
         "SequenceMap" => misc::sequence_map,
         "DeformConv" => nn::conv,
+        "CausalConvWithState" => nn::causal_conv_with_state,
+        "LinearAttention" => nn::linear_attention,
         "RNN" | "GRU" | "LSTM" => nn::recurrent,
         "If" => control::if_,
         "Loop" => control::loop_,

@@ -752,3 +752,71 @@ pub fn max_unpool(node: &mut Node) -> Rule {
     node.set_tensor(0, elem, Some(out));
     Ok(())
 }
+
+/// `CausalConvWithState`: the input's shape; the present state keeps the last
+/// `kernel - 1` steps, `[batch, channels, kernel - 1]`.
+pub fn causal_conv_with_state(node: &mut Node) -> Rule {
+    node.same_as_input(0, 0);
+    let elem = node.elem(0);
+    let state = match (node.dims(0), node.dims(1).and_then(|w| w.last()?.known())) {
+        (Some([b, c, _]), Some(k)) if k >= 1 => Some(vec![b.clone(), c.clone(), Dim::Known(k - 1)]),
+        _ => None,
+    };
+    if node.outputs.len() > 1 {
+        node.set_tensor(1, elem, state);
+    }
+    Ok(())
+}
+
+/// `FlexAttention` (ai.onnx.preview): the query's batch, heads and sequence, the value's head
+/// size.
+pub fn flex_attention(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let shape = match (node.dims(0), node.dims(2)) {
+        (Some([b, h, s, _]), Some([.., e])) => {
+            Some(vec![b.clone(), h.clone(), s.clone(), e.clone()])
+        }
+        _ => None,
+    };
+    node.set_tensor(0, elem, shape);
+    Ok(())
+}
+
+/// `LinearAttention` with 3-D operands `[batch, sequence, heads x head size]`: the output is
+/// `[batch, sequence, q_num_heads x value head size]`, the state
+/// `[batch, kv_num_heads, key head size, value head size]` (or the past state's shape).
+pub fn linear_attention(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let (q_heads, kv_heads) = (node.int("q_num_heads", 0), node.int("kv_num_heads", 0));
+    let head = |d: Option<&[Dim]>| match d {
+        Some([_, _, hidden]) => match hidden.known() {
+            Some(h) if kv_heads > 0 && h % kv_heads == 0 => Dim::Known(h / kv_heads),
+            _ => Dim::Unknown,
+        },
+        _ => Dim::Unknown,
+    };
+    let (k_head, v_head) = (head(node.dims(1)), head(node.dims(2)));
+    if let Some([b, s, _]) = node.dims(0) {
+        let width = match v_head.known() {
+            Some(v) if q_heads > 0 => q_heads.checked_mul(v).map_or(Dim::Unknown, Dim::Known),
+            _ => Dim::Unknown,
+        };
+        let out = vec![b.clone(), s.clone(), width];
+        node.set_tensor(0, elem, Some(out));
+    }
+    if node.outputs.len() > 1 {
+        let state = match node.shape_of(3) {
+            Some(past) => Some(past),
+            None => node.dims(0).and_then(|d| d.first().cloned()).map(|b| {
+                let heads = if kv_heads > 0 {
+                    Dim::Known(kv_heads)
+                } else {
+                    Dim::Unknown
+                };
+                vec![b, heads, k_head, v_head]
+            }),
+        };
+        node.set_tensor(1, elem, state);
+    }
+    Ok(())
+}
