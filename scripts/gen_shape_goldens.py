@@ -8,15 +8,18 @@ For each `tests/corpus/{backend,shipped}/*.model.pb` (the reference parser's byt
    that strict mode rejects is recorded as `rejected` and nothing else;
 2. then the graph's value_info is cleared and the types of its outputs are taken away, so that
    what remains is inferred, not declared, and inference runs again (strict, data_prop). Every
-   value of the main graph that then has a type (value_info and outputs) is recorded, unless
+   value of the main graph that then has a type (value_info and outputs) is recorded once, unless
    the type has nothing set.
 
 Output: tests/data/shape_inference.txt, one line per model or value, fields separated by tabs:
 
     model <dir>/<stem> accepted|rejected
+    source <text>
     value <name> <type>
 
-A `value` line belongs to the `model` line before it. Types:
+A `value` line belongs to the `model` line before it. A `source` line gives the text of a
+synthetic model (`synthetic/<name>`, an operator no corpus model uses), with `\\n` for a
+line break and `\\\\` for a backslash. Types:
 
     T<elem>[d,d,...]   a tensor of element type <elem> (TensorProto.DataType number) and these
                        dims: an integer, a symbol, or `?` for a dim with neither; `T<elem>` alone
@@ -38,6 +41,7 @@ import pathlib
 import sys
 
 import onnx
+import onnx.parser
 import onnx.shape_inference
 
 REFERENCE_VERSION = "1.23.2"
@@ -47,6 +51,25 @@ REPO = pathlib.Path(__file__).resolve().parent.parent
 CORPUS = REPO / "tests" / "corpus"
 OUTPUT = REPO / "tests" / "data" / "shape_inference.txt"
 DIRS = ["backend", "shipped"]
+
+# Operators onnx infers that no corpus model uses, as small models of their own. Their text is
+# in the goldens (a `source` line), since no corpus file holds it.
+SYNTHETIC_HEADER = '<ir_version: 10, opset_import: ["" : 21, "ai.onnx.ml" : 5]>\n'
+SYNTHETIC = {
+    "linear_classifier": "g (float[N, 3] X) => (Y, Z) { Y, Z = ai.onnx.ml.LinearClassifier <classlabels_ints = [0, 1], coefficients = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], intercepts = [0.0, 0.0]> (X) }",
+    "linear_classifier_strings": "g (float[N, 3] X) => (Y, Z) { Y, Z = ai.onnx.ml.LinearClassifier <classlabels_strings = [\"a\", \"b\"], coefficients = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]> (X) }",
+    "category_mapper": "g (int64[N] X) => (Y) { Y = ai.onnx.ml.CategoryMapper <cats_int64s = [1, 2], cats_strings = [\"a\", \"b\"]> (X) }",
+    "category_mapper_back": "g (string[N, 2] X) => (Y) { Y = ai.onnx.ml.CategoryMapper <cats_int64s = [1, 2], cats_strings = [\"a\", \"b\"]> (X) }",
+    "one_hot_encoder": "g (int64[N] X) => (Y) { Y = ai.onnx.ml.OneHotEncoder <cats_int64s = [1, 2, 3]> (X) }",
+    "zip_map": "g (float[N, 2] X) => (Y) { Y = ai.onnx.ml.ZipMap <classlabels_int64s = [1, 2]> (X) }",
+    "zip_map_strings": "g (float[N, 2] X) => (Y) { Y = ai.onnx.ml.ZipMap <classlabels_strings = [\"a\", \"b\"]> (X) }",
+    "svm_classifier": "g (float[N, 2] X) => (Y, Z) { Y, Z = ai.onnx.ml.SVMClassifier <classlabels_ints = [0, 1], coefficients = [1.0], support_vectors = [1.0, 2.0], vectors_per_class = [1, 0], rho = [0.0]> (X) }",
+    "max_roi_pool": "g (float[1, 3, 8, 8] X, float[2, 5] R) => (Y) { Y = MaxRoiPool <pooled_shape = [2, 2]> (X, R) }",
+    "multinomial": "g (float[N, 4] X) => (Y) { Y = Multinomial <sample_size = 5> (X) }",
+    "dict_vectorizer": "g (map(int64, float) x) => (y) { y = ai.onnx.ml.DictVectorizer <int64_vocabulary = [1, 2, 3]> (x) }",
+    "cast_map": "g (map(int64, string) x) => (y) { y = ai.onnx.ml.CastMap <cast_to = \"TO_INT64\", map_form = \"DENSE\", max_map = 3> (x) }",
+    "multinomial_int64": "g (float[N, 4] X) => (Y) { Y = Multinomial <sample_size = 3, dtype = 7> (X) }",
+}
 
 
 def dims(shape) -> str:
@@ -86,22 +109,33 @@ def stripped(model):
     return model
 
 
+def record(out: list[str], name: str, model, source: str | None = None) -> None:
+    """The lines of one model: accepted or rejected, its text if it has no file, its values."""
+    try:
+        infer(model)
+        inferred = infer(stripped(model))
+    except Exception:
+        out.append(f"model\t{name}\trejected")
+        return
+    out.append(f"model\t{name}\taccepted")
+    if source is not None:
+        out.append("source\t" + source.replace("\\", "\\\\").replace("\n", "\\n"))
+    seen = set()
+    for v in list(inferred.graph.value_info) + list(inferred.graph.output):
+        if v.HasField("type") and spell(v.type) != "?" and v.name not in seen:
+            seen.add(v.name)
+            out.append(f"value\t{v.name}\t{spell(v.type)}")
+
+
 def lines() -> list[str]:
     out = [f"# onnx=={REFERENCE_VERSION} shape inference of the corpus models, by scripts/gen_shape_goldens.py"]
     for d in DIRS:
         for path in sorted((CORPUS / d).glob("*.model.pb")):
             stem = path.name[: -len(".model.pb")]
-            model = onnx.ModelProto.FromString(path.read_bytes())
-            try:
-                infer(model)
-                inferred = infer(stripped(model))
-            except Exception:
-                out.append(f"model\t{d}/{stem}\trejected")
-                continue
-            out.append(f"model\t{d}/{stem}\taccepted")
-            for v in list(inferred.graph.value_info) + list(inferred.graph.output):
-                if v.HasField("type") and spell(v.type) != "?":
-                    out.append(f"value\t{v.name}\t{spell(v.type)}")
+            record(out, f"{d}/{stem}", onnx.ModelProto.FromString(path.read_bytes()))
+    for name, body in SYNTHETIC.items():
+        text = SYNTHETIC_HEADER + body
+        record(out, f"synthetic/{name}", onnx.parser.parse_model(text), text)
     return out
 
 

@@ -472,3 +472,128 @@ pub fn sequence_map(node: &mut Node) -> Rule {
     }
     Ok(())
 }
+
+/// The labels of an `ai.onnx.ml` classifier: int64 with `classlabels_ints` (or `_int64s`),
+/// else strings; their count, where the int labels give it.
+fn class_labels(node: &Node) -> (i32, Dim) {
+    for name in ["classlabels_ints", "classlabels_int64s"] {
+        if let Some(labels) = node.int_list(name).filter(|l| !l.is_empty()) {
+            return (dtype::INT64, Dim::Known(labels.len() as i64));
+        }
+    }
+    (dtype::STRING, Dim::Unknown)
+}
+
+/// `LinearClassifier` (ai.onnx.ml): a label per row, and a float score per row and class.
+pub fn linear_classifier(node: &mut Node) -> Rule {
+    let (label, classes) = class_labels(node);
+    let rows = match node.dims(0) {
+        Some([n, _]) => Some(n.clone()),
+        Some([_]) => Some(Dim::Known(1)),
+        _ => None,
+    };
+    node.set_tensor(0, Some(label), rows.clone().map(|n| vec![n]));
+    node.set_tensor(1, Some(dtype::FLOAT), rows.map(|n| vec![n, classes]));
+    Ok(())
+}
+
+/// `SVMClassifier` (ai.onnx.ml): the labels' element type and float scores; onnx gives no
+/// shapes.
+pub fn svm_classifier(node: &mut Node) -> Rule {
+    let (label, _) = class_labels(node);
+    node.set_tensor(0, Some(label), None);
+    node.set_tensor(1, Some(dtype::FLOAT), None);
+    Ok(())
+}
+
+/// `CategoryMapper` (ai.onnx.ml): int64 to string or string to int64, the shape kept.
+pub fn category_mapper(node: &mut Node) -> Rule {
+    let elem = match node.elem(0) {
+        Some(dtype::STRING) => dtype::INT64,
+        Some(_) => dtype::STRING,
+        None => return Ok(()),
+    };
+    let shape = node.shape_of(0);
+    node.set_tensor(0, Some(elem), shape);
+    Ok(())
+}
+
+/// `OneHotEncoder` (ai.onnx.ml): float, the input's dims and one more, the category count.
+pub fn one_hot_encoder(node: &mut Node) -> Rule {
+    let count = node
+        .attr("cats_int64s")
+        .map(|a| a.ints.len())
+        .filter(|&n| n > 0)
+        .or_else(|| node.attr("cats_strings").map(|a| a.strings.len()))
+        .map_or(Dim::Unknown, |n| Dim::Known(n as i64));
+    let shape = node.shape_of(0).map(|mut d| {
+        d.push(count);
+        d
+    });
+    node.set_tensor(0, Some(dtype::FLOAT), shape);
+    Ok(())
+}
+
+/// `ZipMap` (ai.onnx.ml): a sequence of maps from the labels to float scalars.
+pub fn zip_map(node: &mut Node) -> Rule {
+    let key = if node.attr("classlabels_int64s").is_some() {
+        dtype::INT64
+    } else {
+        dtype::STRING
+    };
+    let value = Box::new(Ty::tensor(dtype::FLOAT, Some(Vec::new())));
+    node.set(0, Ty::Sequence(Box::new(Ty::Map { key, value })));
+    Ok(())
+}
+
+/// `MaxRoiPool`: `[rois, C, pooled height, pooled width]`.
+pub fn max_roi_pool(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let rois = node
+        .dims(1)
+        .and_then(|d| d.first().cloned())
+        .unwrap_or(Dim::Unknown);
+    let channels = node
+        .dims(0)
+        .and_then(|d| d.get(1).cloned())
+        .unwrap_or(Dim::Unknown);
+    let mut out = vec![rois, channels];
+    match node.int_list("pooled_shape").filter(|p| p.len() == 2) {
+        Some(p) => out.extend(p.into_iter().map(Dim::Known)),
+        None => out.extend([Dim::Unknown, Dim::Unknown]),
+    }
+    node.set_tensor(0, elem, Some(out));
+    Ok(())
+}
+
+/// `Multinomial`: `[batch, sample_size]` of `dtype` (int32 without it).
+pub fn multinomial(node: &mut Node) -> Rule {
+    let elem = node.int("dtype", i64::from(dtype::INT32)) as i32;
+    let batch = node
+        .dims(0)
+        .and_then(|d| d.first().cloned())
+        .unwrap_or(Dim::Unknown);
+    let samples = Dim::Known(node.int("sample_size", 1));
+    node.set_tensor(0, Some(elem), Some(vec![batch, samples]));
+    Ok(())
+}
+
+/// `DictVectorizer` (ai.onnx.ml): the map's value element type; onnx gives no shape.
+pub fn dict_vectorizer(node: &mut Node) -> Rule {
+    if let Some(Ty::Map { value, .. }) = node.input(0) {
+        let elem = value.elem();
+        node.set_tensor(0, elem, None);
+    }
+    Ok(())
+}
+
+/// `CastMap` (ai.onnx.ml): the element type `cast_to` names; onnx gives no shape.
+pub fn cast_map(node: &mut Node) -> Rule {
+    let elem = match node.string("cast_to") {
+        Some(b"TO_STRING") => dtype::STRING,
+        Some(b"TO_INT64") => dtype::INT64,
+        _ => dtype::FLOAT,
+    };
+    node.set_tensor(0, Some(elem), None);
+    Ok(())
+}

@@ -23,6 +23,13 @@ pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
         ("ai.onnx.preview", "FlexAttention") => return Some(nn::flex_attention),
         ("ai.onnx.ml", "ArrayFeatureExtractor") => return Some(misc::array_feature_extractor),
         ("ai.onnx.ml", "TreeEnsemble") => return Some(misc::tree_ensemble),
+        ("ai.onnx.ml", "LinearClassifier") => return Some(misc::linear_classifier),
+        ("ai.onnx.ml", "SVMClassifier") => return Some(misc::svm_classifier),
+        ("ai.onnx.ml", "CategoryMapper") => return Some(misc::category_mapper),
+        ("ai.onnx.ml", "OneHotEncoder") => return Some(misc::one_hot_encoder),
+        ("ai.onnx.ml", "ZipMap") => return Some(misc::zip_map),
+        ("ai.onnx.ml", "DictVectorizer") => return Some(misc::dict_vectorizer),
+        ("ai.onnx.ml", "CastMap") => return Some(misc::cast_map),
         _ => return None,
     }
     use elementwise as e;
@@ -157,6 +164,8 @@ pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
         "SequenceMap" => misc::sequence_map,
         "DeformConv" => nn::conv,
         "CausalConvWithState" => nn::causal_conv_with_state,
+        "MaxRoiPool" => misc::max_roi_pool,
+        "Multinomial" => misc::multinomial,
         "LinearAttention" => nn::linear_attention,
         "RNN" | "GRU" | "LSTM" => nn::recurrent,
         "If" => control::if_,
