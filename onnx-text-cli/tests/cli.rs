@@ -449,6 +449,52 @@ fn fmt_formats_a_function_library() {
 }
 
 #[test]
+fn every_entry_point_is_a_kind_and_lists_have_no_binary_form() {
+    let dir = temp_dir("kinds");
+    let r = run(
+        &dir,
+        &["fmt", "--kind", "node_list", "-"],
+        b"{ t = Abs(x)  y = Neg(t) }",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout_text(), "{\n   t = Abs (x)\n   y = Neg (t)\n}\n");
+    let r = run(
+        &dir,
+        &["fmt", "--kind", "nodes", "-"],
+        b"t = Abs(x)  y = Neg(t)",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout_text(), "   t = Abs (x)\n   y = Neg (t)\n");
+    let r = run(
+        &dir,
+        &["check", "--kind", "nodes", "-"],
+        b"y = Neg(t)  t = Abs(x)",
+    );
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("error[use_before_definition]"),
+        "{}",
+        r.stderr
+    );
+    let r = run(
+        &dir,
+        &[
+            "convert", "--kind", "nodes", "--to", "binary", "-", "-o", "n.onnx",
+        ],
+        b"y = Neg(x)",
+    );
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("a list of nodes has no binary form"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&dir, &["check", "--kind", "tensor", "-"], b"");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("node_list"), "{}", r.stderr);
+}
+
+#[test]
 fn binary_round_trip_through_text() {
     // source.pb (a model from the onnx wheel) → text → binary: the text is the reference
     // printer's, and the binary is what the reference parser makes of that text.
