@@ -93,6 +93,22 @@ impl<'a> Node<'a, '_> {
         self.input(i)?.dims()
     }
 
+    /// Dim `k` of operand `i`, or unknown.
+    pub fn dim(&self, i: usize, k: usize) -> Dim {
+        self.dims(i)
+            .and_then(|d| d.get(k).cloned())
+            .unwrap_or(Dim::Unknown)
+    }
+
+    /// The element type attribute `output_dtype` where it is set (not 0), else `fallback`.
+    pub fn output_dtype_or(&self, fallback: Option<i32>) -> Option<i32> {
+        self.attr("output_dtype")
+            .and_then(|a| a.i)
+            .filter(|&i| i != 0)
+            .map(|i| i as i32)
+            .or(fallback)
+    }
+
     /// The dims of operand `i`, if its rank is known, as a vector of its own.
     pub fn shape_of(&self, i: usize) -> Option<Vec<Dim>> {
         self.dims(i).map(<[Dim]>::to_vec)

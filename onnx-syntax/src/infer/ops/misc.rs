@@ -122,14 +122,8 @@ pub fn grid_sample(node: &mut Node) -> Rule {
 /// `RoiAlign`: `[rois, C, output_height, output_width]`.
 pub fn roi_align(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let rois = node
-        .dims(1)
-        .and_then(|d| d.first().cloned())
-        .unwrap_or(Dim::Unknown);
-    let channels = node
-        .dims(0)
-        .and_then(|d| d.get(1).cloned())
-        .unwrap_or(Dim::Unknown);
+    let rois = node.dim(1, 0);
+    let channels = node.dim(0, 1);
     let h = Dim::Known(node.int("output_height", 1));
     let w = Dim::Known(node.int("output_width", 1));
     node.set_tensor(0, elem, Some(vec![rois, channels, h, w]));
@@ -440,10 +434,7 @@ pub fn array_feature_extractor(node: &mut Node) -> Rule {
 /// `TreeEnsemble` (ai.onnx.ml): `[N, n_targets]` of the input's element type.
 pub fn tree_ensemble(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let n = node
-        .dims(0)
-        .and_then(|d| d.first().cloned())
-        .unwrap_or(Dim::Unknown);
+    let n = node.dim(0, 0);
     let targets = node
         .attr("n_targets")
         .and_then(|a| a.i)
@@ -549,14 +540,8 @@ pub fn zip_map(node: &mut Node) -> Rule {
 /// `MaxRoiPool`: `[rois, C, pooled height, pooled width]`.
 pub fn max_roi_pool(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let rois = node
-        .dims(1)
-        .and_then(|d| d.first().cloned())
-        .unwrap_or(Dim::Unknown);
-    let channels = node
-        .dims(0)
-        .and_then(|d| d.get(1).cloned())
-        .unwrap_or(Dim::Unknown);
+    let rois = node.dim(1, 0);
+    let channels = node.dim(0, 1);
     let mut out = vec![rois, channels];
     match node.int_list("pooled_shape").filter(|p| p.len() == 2) {
         Some(p) => out.extend(p.into_iter().map(Dim::Known)),
@@ -569,10 +554,7 @@ pub fn max_roi_pool(node: &mut Node) -> Rule {
 /// `Multinomial`: `[batch, sample_size]` of `dtype` (int32 without it).
 pub fn multinomial(node: &mut Node) -> Rule {
     let elem = node.int("dtype", i64::from(dtype::INT32)) as i32;
-    let batch = node
-        .dims(0)
-        .and_then(|d| d.first().cloned())
-        .unwrap_or(Dim::Unknown);
+    let batch = node.dim(0, 0);
     let samples = Dim::Known(node.int("sample_size", 1));
     node.set_tensor(0, Some(elem), Some(vec![batch, samples]));
     Ok(())

@@ -350,10 +350,7 @@ pub fn global_pool(node: &mut Node) -> Rule {
 /// scale's shape.
 pub fn batch_norm(node: &mut Node) -> Rule {
     node.same_as_input(0, 0);
-    let channels = node
-        .dims(0)
-        .and_then(|d| d.get(1).cloned())
-        .unwrap_or(Dim::Unknown);
+    let channels = node.dim(0, 1);
     let elem = node.elem(1).or(node.elem(0));
     for i in 1..node.outputs.len().min(5) {
         node.set_tensor(i, elem, Some(vec![channels.clone()]));
@@ -519,13 +516,7 @@ pub fn top_k(node: &mut Node) -> Rule {
 /// `QuantizeLinear`: the input's shape, the zero point's element type (uint8 without one,
 /// or `output_dtype`).
 pub fn quantize(node: &mut Node) -> Rule {
-    let elem = node
-        .attr("output_dtype")
-        .and_then(|a| a.i)
-        .filter(|&i| i != 0)
-        .map(|i| i as i32)
-        .or(node.elem(2))
-        .unwrap_or(dtype::UINT8);
+    let elem = node.output_dtype_or(node.elem(2)).unwrap_or(dtype::UINT8);
     let shape = node.shape_of(0);
     node.set_tensor(0, Some(elem), shape);
     Ok(())
@@ -533,13 +524,7 @@ pub fn quantize(node: &mut Node) -> Rule {
 
 /// `DequantizeLinear`: the input's shape, the scale's element type (or `output_dtype`).
 pub fn dequantize(node: &mut Node) -> Rule {
-    let elem = node
-        .attr("output_dtype")
-        .and_then(|a| a.i)
-        .filter(|&i| i != 0)
-        .map(|i| i as i32)
-        .or(node.elem(1))
-        .unwrap_or(dtype::FLOAT);
+    let elem = node.output_dtype_or(node.elem(1)).unwrap_or(dtype::FLOAT);
     let shape = node.shape_of(0);
     node.set_tensor(0, Some(elem), shape);
     Ok(())
