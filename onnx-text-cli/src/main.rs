@@ -524,21 +524,8 @@ fn infer(args: &InferArgs, show_progress: bool) -> Outcome {
     let input = Place::new(&args.input);
     let name = input.display("<stdin>");
     let progress = Progress::new(show_progress, input.size());
-    let data = match io::read(&input, &progress) {
-        Ok(data) => data,
-        Err(e) => return report_io(&e),
-    };
-    let from = Format::from_extension(&args.input).unwrap_or_else(|| Format::sniff(&data));
-    let model = match load(
-        &data,
-        from,
-        Entry::Model,
-        from == Format::Text,
-        &name,
-        &progress,
-    ) {
-        Ok(Proto::Model(model)) => model,
-        Ok(_) => unreachable!("a model was asked for"),
+    let model = match read_model(&args.input, &input, true, &name, &progress) {
+        Ok(model) => model,
         Err(outcome) => return outcome,
     };
     progress.stage(&format!("inferring shapes of {name}"), None);
@@ -551,10 +538,42 @@ fn infer(args: &InferArgs, show_progress: bool) -> Outcome {
             return Outcome::Failed;
         }
     };
-    let output = args.output.as_deref().map_or(Place::Std, Place::new);
-    let to = args
-        .output
-        .as_deref()
+    write_model(model, args.output.as_deref(), &name, &progress)
+}
+
+/// Reads the model at `path` (`place`), text or binary by its extension or else its content;
+/// with `check`, a text model is checked first, so that its problems are positioned.
+fn read_model(
+    path: &Path,
+    place: &Place,
+    check: bool,
+    name: &str,
+    progress: &Progress,
+) -> Result<onnx_text::ModelProto, Outcome> {
+    let data = io::read(place, progress).map_err(|e| report_io(&e))?;
+    let from = Format::from_extension(path).unwrap_or_else(|| Format::sniff(&data));
+    match load(
+        &data,
+        from,
+        Entry::Model,
+        check && from == Format::Text,
+        name,
+        progress,
+    )? {
+        Proto::Model(model) => Ok(model),
+        _ => unreachable!("a model was asked for"),
+    }
+}
+
+/// Writes `model` to `output` as its extension says, or as text on standard output.
+fn write_model(
+    model: onnx_text::ModelProto,
+    output: Option<&Path>,
+    name: &str,
+    progress: &Progress,
+) -> Outcome {
+    let place = output.map_or(Place::Std, Place::new);
+    let to = output
         .and_then(Format::from_extension)
         .unwrap_or(Format::Text);
     let model = Proto::Model(model);
@@ -563,9 +582,9 @@ fn infer(args: &InferArgs, show_progress: bool) -> Outcome {
         Entry::Model,
         to,
         Style::Lossless,
-        &output,
-        &name,
-        &progress,
+        &place,
+        name,
+        progress,
     )
 }
 
@@ -643,15 +662,9 @@ fn inline(args: &InlineArgs, show_progress: bool) -> Outcome {
     let input = Place::new(&args.input);
     let name = input.display("<stdin>");
     let progress = Progress::new(show_progress, input.size());
-    let data = match io::read(&input, &progress) {
-        Ok(data) => data,
-        Err(e) => return report_io(&e),
-    };
-    let from = Format::from_extension(&args.input).unwrap_or_else(|| Format::sniff(&data));
-    let mut model = match load(&data, from, Entry::Model, false, &name, &progress) {
-        Ok(Proto::Model(model)) => model,
-        Ok(_) => unreachable!("--kind model loads a model"),
-        Err(o) => return o,
+    let mut model = match read_model(&args.input, &input, false, &name, &progress) {
+        Ok(model) => model,
+        Err(outcome) => return outcome,
     };
 
     let mut inliner = onnx_text::Inliner::new();
@@ -671,21 +684,7 @@ fn inline(args: &InlineArgs, show_progress: bool) -> Outcome {
     };
     eprint!("{report}");
 
-    let output = args.output.as_deref().map_or(Place::Std, Place::new);
-    let to = args
-        .output
-        .as_deref()
-        .and_then(Format::from_extension)
-        .unwrap_or(Format::Text);
-    write_message(
-        Proto::Model(model),
-        Entry::Model,
-        to,
-        Style::Lossless,
-        &output,
-        &name,
-        &progress,
-    )
+    write_model(model, args.output.as_deref(), &name, &progress)
 }
 
 #[cfg(test)]
