@@ -408,38 +408,22 @@ pub fn dropout(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// The axes a reduction runs over, if known: `None` for every axis.
-fn reduce_axes(node: &Node, from_input: bool) -> Result<Option<Option<Vec<i64>>>, ()> {
-    if from_input {
-        if !node.has_input(1) {
-            return Ok(Some(None));
-        }
-        return match node.ints(1) {
-            Some(a) if a.is_empty() => Ok(Some(None)),
-            Some(a) => Ok(Some(Some(a))),
-            None => Ok(None),
-        };
-    }
-    Ok(Some(node.int_list("axes").filter(|a| !a.is_empty())))
-}
-
 /// `ReduceSum`, `ReduceMean`, ...: the reduced axes become 1 (`keepdims`) or go.
 pub fn reduce(node: &mut Node) -> Rule {
     let op = node.proto.op_type.as_deref().unwrap_or("");
-    let from_input = if op == "ReduceSum" {
-        node.opset >= 13
-    } else {
-        node.opset >= 18
-    };
+    // The axes became an operand in opset 13 for ReduceSum, in 18 for the others.
+    let since = if op == "ReduceSum" { 13 } else { 18 };
+    let from_input = node.opset >= since;
     let elem = node.elem(0);
     let keep = node.int("keepdims", 1) != 0;
     let Some(dims) = node.shape_of(0) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
-    let axes = match reduce_axes(node, from_input) {
-        Ok(Some(a)) => a,
-        _ => {
+    // No axes (`None` here) reduce every axis.
+    let axes = match super::shape::axes(node, since, 1) {
+        Some(a) => Some(a).filter(|a| !a.is_empty()),
+        None => {
             let shape = keep.then(|| vec![Dim::Unknown; dims.len()]);
             node.set_tensor(0, elem, shape);
             return Ok(());

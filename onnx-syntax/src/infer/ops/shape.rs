@@ -85,11 +85,6 @@ fn list(elem: i32, len: usize) -> Ty {
     Ty::tensor(elem, Some(vec![Dim::Known(len as i64)]))
 }
 
-/// The dims that a propagated shape value gives (`-1`, `0` not yet resolved).
-fn dims_of(values: &[Dim]) -> Vec<Dim> {
-    values.to_vec()
-}
-
 /// `Reshape`: to the shape its second operand (or, before opset 5, `shape`) gives, with `0`
 /// copying the input's dim (unless `allowzero`) and one `-1` making up the element count.
 pub fn reshape(node: &mut Node) -> Rule {
@@ -98,7 +93,7 @@ pub fn reshape(node: &mut Node) -> Rule {
         node.int_list("shape")
             .map(|v| v.into_iter().map(Dim::Known).collect())
     } else {
-        node.values(1).as_deref().map(dims_of)
+        node.values(1)
     };
     let Some(target) = target else {
         let shape = node.dims(1).and_then(|d| unknown_dims(d.first()?));
@@ -311,8 +306,9 @@ pub fn concat(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// The axes an operator takes: from opset `from` an operand, before it an attribute.
-fn axes(node: &Node, from: i64, input: usize) -> Option<Vec<i64>> {
+/// The axes an operator takes: from opset `from` an operand, before it an attribute; empty
+/// when none are given, `None` when the operand's value is not known.
+pub(super) fn axes(node: &Node, from: i64, input: usize) -> Option<Vec<i64>> {
     if node.opset >= from {
         if node.has_input(input) {
             node.ints(input)
