@@ -235,7 +235,10 @@ impl<'a> Node<'a, '_> {
 
 /// The values of an integer tensor of at most [`MAX_DATA`] elements.
 pub fn tensor_ints(tensor: &TensorProto) -> Option<Vec<i64>> {
-    let count = tensor.dims.iter().try_fold(1_i64, |n, &d| n.checked_mul(d))?;
+    let count = tensor
+        .dims
+        .iter()
+        .try_fold(1_i64, |n, &d| n.checked_mul(d))?;
     if count < 0 || count as usize > MAX_DATA {
         return None;
     }
