@@ -10,11 +10,18 @@ With --holes K, K of the literal's `alpha` values are Rust values (`alpha = #alp
 the build is timed as above, and a release binary then times evaluating the literal (decode the
 skeleton, patch the holes) against decoding the same model's bytes.
 
+With --callgrind, the literal crate's `rustc` invocation also runs under valgrind's callgrind,
+and the instructions of rustc, of the expansion and of its stages are printed: unlike wall times
+on a shared machine, they are stable enough to compare two versions of the code.
+
 Run: python3 scripts/bench_macro_build.py [--nodes 10000] [--runs 3] [--optimize-macros] [--holes 100]
-Needs only cargo. The two crates are written under target/bench-macro-build/.
+     [--callgrind]
+Needs only cargo (and valgrind for --callgrind). The crates are written under target/bench-macro-build/.
 """
 import argparse
 import pathlib
+import re
+import shlex
 import subprocess
 import sys
 import time
@@ -36,6 +43,7 @@ def model_text(nodes, holes=0):
 
 
 OPTIMIZE_MACROS = False
+CALLGRIND = False
 
 
 def write_crate(name, main_rs, extra=None):
@@ -110,7 +118,49 @@ def measure(nodes, runs, optimize_macros=False, holes=0):
           + (f", with {holes} holes" if holes else ""), file=sys.stderr)
     if holes:
         evaluation(literal_text, model_bytes, target)
+    if CALLGRIND:
+        callgrind(literal, target)
     return best
+
+
+# Functions whose inclusive instructions make up the expansion, as callgrind names them.
+STAGES = [
+    ("expansion", "onnx_macro::expand::expand "),
+    ("  parse", "onnx_syntax::entry::Entry::parse_with "),
+    ("  checks", "onnx_syntax::entry::Tree::check "),
+    ("    shape checks", "Checker>::model_shapes "),
+    ("      inference", "onnx_syntax::infer::Inference::of_model "),
+    ("  lowering", "onnx_syntax::entry::Tree::lower "),
+    ("  code generation", "onnx_macro::codegen::decoded "),
+    ("    encoding", "onnx_syntax::entry::Proto::encode "),
+]
+
+
+def callgrind(crate, target):
+    """Runs the crate's rustc invocation under callgrind; prints rustc's and the stages'
+    instructions (inclusive, in millions)."""
+    (crate / "src" / "main.rs").touch()
+    verbose = subprocess.run(["cargo", "build", "-v", "--target-dir", str(target)], cwd=crate,
+                             check=True, capture_output=True, text=True).stderr
+    command = next(line for line in verbose.splitlines()
+                   if "Running `" in line and f"--crate-name {crate.name}" in line)
+    command = command.split("Running `", 1)[1].rstrip("`")
+    out = target / "callgrind.out"
+    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
+                   + shlex.split(command), cwd=crate, check=True, capture_output=True)
+    report = subprocess.run(["callgrind_annotate", "--inclusive=yes", str(out)], check=True,
+                            capture_output=True, text=True).stdout
+    totals = {}
+    for line in report.splitlines():
+        found = re.match(r"\s*([\d,]+) ", line)
+        if found:
+            for label, function in STAGES + [("rustc", "PROGRAM TOTALS")]:
+                if function in line and label not in totals:
+                    totals[label] = int(found.group(1).replace(",", ""))
+    print(f"callgrind, {crate.name}'s rustc (millions of instructions, inclusive):", file=sys.stderr)
+    for label, _ in [("rustc", None)] + STAGES:
+        if label in totals:
+            print(f"  {label:20} {totals[label] / 1e6:9.1f}", file=sys.stderr)
 
 
 def evaluation(literal_text, model_bytes, target):
@@ -149,7 +199,10 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--optimize-macros", action="store_true")
     parser.add_argument("--holes", type=int, default=0)
+    parser.add_argument("--callgrind", action="store_true")
     args = parser.parse_args()
+    global CALLGRIND
+    CALLGRIND = args.callgrind
     measure(args.nodes, args.runs, args.optimize_macros, args.holes)
 
 
