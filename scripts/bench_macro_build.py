@@ -127,10 +127,11 @@ def measure(nodes, runs, optimize_macros=False, holes=0):
 STAGES = [
     ("expansion", "onnx_macro::expand::expand "),
     ("  parse", "onnx_syntax::entry::Entry::parse_with "),
-    ("  checks", "onnx_syntax::entry::Tree::check "),
-    ("    shape checks", "Checker>::model_shapes "),
+    ("  checks and lowering", "onnx_syntax::entry::Tree::check_and_lower "),
+    ("    checks but shapes", "onnx_syntax::entry::Tree::walk "),
+    ("    lowering", "onnx_syntax::entry::Tree::lower "),
+    ("    shape checks", "onnx_syntax::check::shapes::Sites::check "),
     ("      inference", "onnx_syntax::infer::Inference::of_model "),
-    ("  lowering", "onnx_syntax::entry::Tree::lower "),
     ("  code generation", "onnx_macro::codegen::decoded "),
     ("    encoding", "onnx_syntax::entry::Proto::encode "),
 ]
@@ -160,7 +161,7 @@ def callgrind(crate, target):
     print(f"callgrind, {crate.name}'s rustc (millions of instructions, inclusive):", file=sys.stderr)
     for label, _ in [("rustc", None)] + STAGES:
         if label in totals:
-            print(f"  {label:20} {totals[label] / 1e6:9.1f}", file=sys.stderr)
+            print(f"  {label:24} {totals[label] / 1e6:9.1f}", file=sys.stderr)
 
 
 def evaluation(literal_text, model_bytes, target):

@@ -42,16 +42,12 @@ fn expand_tokens(entry: Entry, input: TokenStream) -> Result<TokenStream, syn::E
     let options = settings.options()?;
     let token_error = |e: TokenError| syn::Error::new(e.span, e.message);
     let compact = Source::from_tokens(body.clone(), Layout::Compact).map_err(token_error)?;
-    if !compact.holes.is_empty() {
-        if let Ok(tree) = checked(entry, &compact.text, true, &options) {
-            return with_holes(entry, tree, &compact, &settings);
-        }
-    } else if let Ok(tokens) = build(entry, &compact.text, &options) {
-        return Ok(if settings.fallible {
-            quote!(::core::result::Result::<_, ::onnx_text::Diagnostics>::Ok(#tokens))
-        } else {
-            tokens
-        });
+    let holes = !compact.holes.is_empty();
+    if let Ok(checked) = checked(entry, &compact.text, holes, &options) {
+        return match checked.headers {
+            Some(headers) => with_holes(entry, checked.proto, &headers, &compact, &settings),
+            None => Ok(without_holes(entry, checked.proto, &settings)),
+        };
     }
     // Report from the faithful layout, whose line numbers (quoted in some messages) are the
     // file's, and which is built from the tokens alone. The compact text takes groups' source
@@ -60,8 +56,11 @@ fn expand_tokens(entry: Entry, input: TokenStream) -> Result<TokenStream, syn::E
     let faithful = Source::from_tokens(body, Layout::Faithful).map_err(token_error)?;
     let holes = !faithful.holes.is_empty();
     let problems = match checked(entry, &faithful.text, holes, &options) {
-        Ok(tree) if holes => return with_holes(entry, tree, &faithful, &settings),
-        Ok(tree) => return Ok(codegen::decoded(entry, tree.lower())),
+        Ok(Checked {
+            proto,
+            headers: Some(headers),
+        }) => return with_holes(entry, proto, &headers, &faithful, &settings),
+        Ok(checked) => return Ok(without_holes(entry, checked.proto, &settings)),
         Err(problems) => problems,
     };
     let errors = problems
@@ -80,18 +79,46 @@ pub fn build(
 ) -> Result<TokenStream, Vec<Diagnostic>> {
     Ok(codegen::decoded(
         entry,
-        checked(entry, text, false, options)?.lower(),
+        checked(entry, text, false, options)?.proto,
     ))
 }
 
-/// Parses `text` as `entry` gives it (holes allowed with `holes`) and checks it; every problem
-/// found on failure.
+/// A text that passed its checks.
+pub struct Checked {
+    /// Its protobuf messages.
+    pub proto: Proto,
+    /// With holes, where the headers hold them (lowering does not keep that).
+    pub headers: Option<Headers>,
+}
+
+/// Where the headers of a model and its functions hold holes.
+pub struct Headers {
+    model: HeaderHoles,
+    functions: Vec<HeaderHoles>,
+}
+
+impl Headers {
+    fn of(tree: &Tree) -> Headers {
+        let functions =
+            |functions: &[Function]| functions.iter().map(HeaderHoles::function).collect();
+        let (model, functions) = match tree {
+            Tree::Model(model) => (HeaderHoles::model(model), functions(&model.functions)),
+            Tree::Function(function) => (HeaderHoles::function(function), Vec::new()),
+            Tree::Functions(list) => (HeaderHoles::default(), functions(list)),
+            _ => (HeaderHoles::default(), Vec::new()),
+        };
+        Headers { model, functions }
+    }
+}
+
+/// Parses `text` as `entry` gives it (holes allowed with `holes`), checks it and lowers it;
+/// every problem found on failure.
 pub fn checked(
     entry: Entry,
     text: &str,
     holes: bool,
     options: &CheckOptions,
-) -> Result<Tree, Vec<Diagnostic>> {
+) -> Result<Checked, Vec<Diagnostic>> {
     let syntax = |e: ParseError| vec![Diagnostic::from(&e)];
     let parser = if holes {
         Parser::with_holes(text)
@@ -100,11 +127,22 @@ pub fn checked(
     }
     .map_err(syntax)?;
     let tree = entry.parse_with(parser).map_err(syntax)?;
-    let problems = tree.check(text, options).diagnostics;
-    if problems.is_empty() {
-        Ok(tree)
+    let headers = holes.then(|| Headers::of(&tree));
+    let (report, proto) = tree.check_and_lower(text, options);
+    if report.diagnostics.is_empty() {
+        Ok(Checked { proto, headers })
     } else {
-        Err(problems)
+        Err(report.diagnostics)
+    }
+}
+
+/// The expansion of a literal without holes: the value, decoded (`Ok` if fallible).
+fn without_holes(entry: Entry, lowered: Proto, settings: &Settings) -> TokenStream {
+    let value = codegen::decoded(entry, lowered);
+    if settings.fallible {
+        quote!(::core::result::Result::<_, ::onnx_text::Diagnostics>::Ok(#value))
+    } else {
+        value
     }
 }
 
@@ -112,26 +150,18 @@ pub fn checked(
 /// values (see [`holes`]).
 fn with_holes(
     entry: Entry,
-    tree: Tree,
+    lowered: Proto,
+    headers: &Headers,
     source: &Source,
     settings: &Settings,
 ) -> Result<TokenStream, syn::Error> {
-    let headers = |functions: &[Function]| -> Vec<HeaderHoles> {
-        functions.iter().map(HeaderHoles::function).collect()
-    };
-    let (model_header, function_headers) = match &tree {
-        Tree::Model(model) => (HeaderHoles::model(model), headers(&model.functions)),
-        Tree::Function(function) => (HeaderHoles::function(function), Vec::new()),
-        Tree::Functions(functions) => (HeaderHoles::default(), headers(functions)),
-        _ => (HeaderHoles::default(), Vec::new()),
-    };
-    let lowered = tree.lower();
     let mut patcher = Patcher::new(&source.holes, !settings.unchecked);
+    let (model_header, function_headers) = (&headers.model, &headers.functions);
     match &lowered {
-        Proto::Model(model) => patcher.model(model, &model_header, &function_headers),
+        Proto::Model(model) => patcher.model(model, model_header, function_headers),
         Proto::Graph(graph) => patcher.graph(graph, &Default::default()),
-        Proto::Function(function) => patcher.function(function, &model_header, None),
-        Proto::Functions(functions) => patcher.functions(functions, &function_headers, None),
+        Proto::Function(function) => patcher.function(function, model_header, None),
+        Proto::Functions(functions) => patcher.functions(functions, function_headers, None),
         Proto::Node(node) => patcher.node(node, &Default::default()),
         Proto::Nodes(nodes) | Proto::NodeList(nodes) => patcher.node_list(nodes),
     }

@@ -23,6 +23,7 @@ use std::str::FromStr;
 use onnx_runtime_types::prost::{DecodeError, Message};
 use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};
 
+use crate::check::shapes::Sites;
 use crate::check::{self, CheckOptions, Diagnostic, Diagnostics, Report};
 use crate::error::ParseError;
 use crate::lower::{self, encode};
@@ -135,9 +136,9 @@ impl Entry {
     /// assert_eq!(err[0].message(), "value `z` is used but never defined");
     /// ```
     pub fn check(self, text: &str, options: &CheckOptions) -> Result<Proto, Diagnostics> {
-        let (tree, report) = self.report(text, options)?;
+        let (report, proto) = self.parse_diagnosed(text)?.check_and_lower(text, options);
         if report.diagnostics.is_empty() {
-            Ok(tree.lower())
+            Ok(proto)
         } else {
             Err(Diagnostics::new(text, report.diagnostics))
         }
@@ -155,11 +156,15 @@ impl Entry {
     /// # Ok::<(), onnx_syntax::check::Diagnostics>(())
     /// ```
     pub fn report(self, text: &str, options: &CheckOptions) -> Result<(Tree, Report), Diagnostics> {
-        let tree = self
-            .parse(text)
-            .map_err(|err| Diagnostics::new(text, vec![Diagnostic::from(&err)]))?;
+        let tree = self.parse_diagnosed(text)?;
         let report = tree.check(text, options);
         Ok((tree, report))
+    }
+
+    /// Parses `text` as this form, a syntax error being a diagnostic.
+    fn parse_diagnosed(self, text: &str) -> Result<Tree, Diagnostics> {
+        self.parse(text)
+            .map_err(|err| Diagnostics::new(text, vec![Diagnostic::from(&err)]))
     }
 
     /// Decodes protobuf bytes as this form; a list (functions, nodes) is its messages
@@ -307,6 +312,39 @@ impl Tree {
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
     pub fn check(&self, source: &str, options: &CheckOptions) -> Report {
+        let mut report = self.walk(source, options);
+        if let Some(sites) = Sites::wanted(self, &report, options) {
+            // Inference works on the lowering, of a copy here.
+            sites.check(&self.clone().lower(), &mut report, source, options);
+        }
+        report
+    }
+
+    /// Checks the tree as [`check`](Tree::check) does, and lowers it, doing the work once:
+    /// the shape checks, which work on protobuf messages, infer on the lowering given back
+    /// rather than on a copy. The macros use it.
+    ///
+    /// ```
+    /// use onnx_syntax::{Entry, Proto, check::CheckOptions};
+    /// let text = "<opset_import: [\"\" : 21]> g (float[2, 3] x) => (float[3, 2] y) { y = Relu(x) }";
+    /// let (report, proto) = Entry::Model.parse(text)?.check_and_lower(text, &CheckOptions::default());
+    /// assert_eq!(report.diagnostics[0].message(),
+    ///     "`y` is declared float[3,2] but the graph computes float[2,3] (`Relu` at line 1)");
+    /// assert!(matches!(proto, Proto::Model(_)));
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
+    pub fn check_and_lower(self, source: &str, options: &CheckOptions) -> (Report, Proto) {
+        let mut report = self.walk(source, options);
+        let sites = Sites::wanted(&self, &report, options);
+        let proto = self.lower();
+        if let Some(sites) = sites {
+            sites.check(&proto, &mut report, source, options);
+        }
+        (report, proto)
+    }
+
+    /// Every check but the shape checks.
+    fn walk(&self, source: &str, options: &CheckOptions) -> Report {
         match self {
             Tree::Model(model) => check::walk::model(model, source, options),
             Tree::Graph(graph) => check::walk::graph(graph, source, options),

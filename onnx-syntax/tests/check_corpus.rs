@@ -385,10 +385,13 @@ const FLAGGED: &[(&str, &[Check], &[&str])] = &[
 /// Parses `text` as `entry` and checks the tree against `source` (normally `text` itself).
 fn check(entry: &str, text: &str, source: &str, options: &CheckOptions) -> Result<Report, String> {
     let entry: Entry = entry.parse().map_err(|e: UnknownEntry| e.to_string())?;
-    let report = entry
-        .parse(text)
-        .map_err(|e| e.to_string())?
-        .check(source, options);
+    let tree = entry.parse(text).map_err(|e| e.to_string())?;
+    let report = tree.check(source, options);
+    // What the macros and `Entry::check` do, checking and lowering at once, finds the same and
+    // lowers the same.
+    let (together, proto) = tree.clone().check_and_lower(source, options);
+    assert_eq!(together.diagnostics, report.diagnostics, "{text}");
+    assert!(proto.encode() == tree.lower().encode(), "{text}");
     Ok(report)
 }
 

@@ -109,7 +109,7 @@ mod imports;
 mod message;
 mod options;
 mod schema;
-mod shapes;
+pub(crate) mod shapes;
 mod structure;
 #[cfg(test)]
 mod tests;

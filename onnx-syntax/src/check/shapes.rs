@@ -1,114 +1,206 @@
-//! `incompatible_shapes` and `shape_mismatch`: shape inference ([`crate::infer`]) over a model
-//! or a function library whose other checks passed, with its findings put on the tree's tokens.
+//! `incompatible_shapes` and `shape_mismatch`: shape inference ([`crate::infer`]) over the
+//! lowering of a model, a function or a function library whose other checks passed, with its
+//! findings put on the tree's tokens.
+//!
+//! Inference works on protobuf messages, and lowering consumes the tree. The macros lower the
+//! tree anyway to generate their code, so the checks take what they need of the tree first
+//! ([`Sites`]: where its nodes and declared types are) and infer on the lowering the caller
+//! keeps, instead of lowering a copy.
 
+use onnx_runtime_types::{FunctionProto, ModelProto, NodeProto, OperatorSetIdProto};
+
+use crate::entry::{Proto, Tree};
 use crate::infer::Inference;
-use crate::lower;
 use crate::span::Span;
-use crate::syntax::{Function, Graph, Model, Node, ValueInfo};
+use crate::syntax::{Function, Graph, Node, ValueInfo};
 
 use super::walk::Checker;
-use super::{Check, Diagnostic};
+use super::{Check, CheckOptions, Diagnostic, Report};
 
-impl Checker<'_> {
-    /// Whether the shape checks run: one of them is on, and nothing else was found, since
+/// Where the findings of the shape checks go in a tree: for each body inference walks, the
+/// spans of its nodes and of the types it declares.
+#[derive(Debug)]
+pub(crate) struct Sites {
+    /// A model's graph.
+    graph: Option<Body>,
+    /// The functions, in tree order.
+    functions: Vec<Body>,
+}
+
+/// The sites of one graph or function body.
+#[derive(Debug)]
+struct Body {
+    /// How messages name the body.
+    what: &'static str,
+    /// Each node's operator span, with the index of its first input in `inputs`.
+    nodes: Vec<(Span, usize)>,
+    /// The spans of every node's inputs, node after node.
+    inputs: Vec<Span>,
+    /// The names the body declares a type for, with the span of that type (the first such
+    /// declaration of a name comes first).
+    declared: Vec<(String, Span)>,
+}
+
+impl Sites {
+    /// The sites of `tree`, if the shape checks are to run on it: one of them is on, it is a
+    /// model, a function or functions, and `report` (the other checks) found nothing, since
     /// inference over a malformed graph would report what those problems cause.
-    fn shapes_run(&self) -> bool {
-        (self.on(Check::IncompatibleShapes) || self.on(Check::ShapeMismatch))
-            && self.found_nothing()
+    pub(crate) fn wanted(tree: &Tree, report: &Report, options: &CheckOptions) -> Option<Sites> {
+        let on = options.is_enabled(Check::IncompatibleShapes)
+            || options.is_enabled(Check::ShapeMismatch);
+        if !on || !report.diagnostics.is_empty() {
+            return None;
+        }
+        let functions = |functions: &[Function]| functions.iter().map(Body::function).collect();
+        match tree {
+            Tree::Model(model) => Some(Sites {
+                graph: Some(Body::graph(&model.graph)),
+                functions: functions(&model.functions),
+            }),
+            Tree::Function(function) => Some(Sites {
+                graph: None,
+                functions: vec![Body::function(function)],
+            }),
+            Tree::Functions(list) => Some(Sites {
+                graph: None,
+                functions: functions(list),
+            }),
+            Tree::Graph(_) | Tree::Node(_) | Tree::Nodes(_) | Tree::NodeList(_) => None,
+        }
     }
 
-    /// The shape checks of a model: its graph, then each function with a typed signature.
-    pub(super) fn model_shapes(&mut self, model: &Model) {
-        if !self.shapes_run() {
+    /// Runs the shape checks on `proto`, the lowering of the tree these sites were taken
+    /// from, and adds what they find to `report`.
+    pub(crate) fn check(
+        &self,
+        proto: &Proto,
+        report: &mut Report,
+        source: &str,
+        options: &CheckOptions,
+    ) {
+        let mut checker = Checker::new(source, options);
+        match proto {
+            Proto::Model(model) => self.model(&mut checker, model),
+            Proto::Function(function) => {
+                self.functions(&mut checker, std::slice::from_ref(function), &[]);
+            }
+            Proto::Functions(functions) => self.functions(&mut checker, functions, &[]),
+            _ => {}
+        }
+        report.diagnostics.extend(checker.finish().diagnostics);
+    }
+
+    fn model(&self, checker: &mut Checker<'_>, model: &ModelProto) {
+        if let (Some(graph), Some(proto)) = (&self.graph, &model.graph) {
+            checker.report_shapes(&Inference::of_model(model), graph, &proto.node);
+        }
+        self.functions(checker, &model.functions, &model.opset_import);
+    }
+
+    /// Infers each function of `lowered` (under `imports` when it has none of its own); calls
+    /// may go to any of them.
+    fn functions(
+        &self,
+        checker: &mut Checker<'_>,
+        lowered: &[FunctionProto],
+        imports: &[OperatorSetIdProto],
+    ) {
+        // Spliced functions (`..#library`) have no tree of their own: then nothing lines up.
+        if self.functions.len() != lowered.len() {
             return;
         }
-        let lowered = lower::model(model.clone());
-        let inferred = Inference::of_model(&lowered);
-        self.report_shapes(&inferred, "the graph", &model.graph.nodes, |name| {
-            graph_declared(&model.graph, name)
-        });
-        // Spliced functions (`..#library`) have no tree of their own: then nothing lines up.
-        if model.functions.len() == lowered.functions.len() {
-            for (function, proto) in model.functions.iter().zip(&lowered.functions) {
-                let inferred =
-                    Inference::of_function(proto, &lowered.opset_import, &lowered.functions);
-                self.report_shapes(&inferred, "the function body", &function.nodes, |name| {
-                    function_declared(function, name)
-                });
+        for (body, proto) in self.functions.iter().zip(lowered) {
+            let inferred = Inference::of_function(proto, imports, lowered);
+            checker.report_shapes(&inferred, body, &proto.node);
+        }
+    }
+}
+
+impl Body {
+    fn new(what: &'static str, nodes: &[Node], declared: Vec<(String, Span)>) -> Body {
+        let mut body = Body {
+            what,
+            nodes: Vec::with_capacity(nodes.len()),
+            inputs: Vec::with_capacity(nodes.len()),
+            declared,
+        };
+        for node in nodes {
+            body.nodes.push((node.op_span, body.inputs.len()));
+            for input in &node.inputs {
+                body.inputs.push(input.span);
             }
         }
+        body
     }
 
-    /// The shape checks of functions on their own, each under its own imports.
-    pub(super) fn function_shapes(&mut self, functions: &[Function]) {
-        if !self.shapes_run() {
-            return;
-        }
-        let lowered: Vec<_> = functions.iter().cloned().map(lower::function).collect();
-        for (function, proto) in functions.iter().zip(&lowered) {
-            let inferred = Inference::of_function(proto, &[], &lowered);
-            self.report_shapes(&inferred, "the function body", &function.nodes, |name| {
-                function_declared(function, name)
-            });
-        }
+    /// A graph's sites; it declares types for its outputs and value infos.
+    fn graph(graph: &Graph) -> Body {
+        let locals = graph.locals.iter().filter(|l| l.initializer.is_none());
+        let declared = typed(graph.outputs.iter().chain(locals.map(|l| &l.info)));
+        Body::new("the graph", &graph.nodes, declared)
     }
 
-    /// Puts what inference found on the nodes and declarations it concerns.
-    fn report_shapes(
-        &mut self,
-        inferred: &Inference,
-        body: &str,
-        nodes: &[Node],
-        declared_at: impl Fn(&str) -> Option<Span>,
-    ) {
+    /// A function's sites; it declares types for its typed outputs and value infos.
+    fn function(function: &Function) -> Body {
+        let declared = typed(function.outputs.iter().chain(&function.value_infos));
+        Body::new("the function body", &function.nodes, declared)
+    }
+
+    /// The span of node `node`'s operator, and of its input `input` if given and written.
+    fn node(&self, node: usize, input: Option<usize>) -> Option<Span> {
+        let &(op, first) = self.nodes.get(node)?;
+        let end = self
+            .nodes
+            .get(node + 1)
+            .map_or(self.inputs.len(), |&(_, next)| next);
+        let input = input.filter(|i| first + i < end);
+        Some(input.map_or(op, |i| self.inputs[first + i]))
+    }
+
+    /// The span of the type first declared for `name`.
+    fn declared(&self, name: &str) -> Option<Span> {
+        let found = self.declared.iter().find(|(declared, _)| declared == name);
+        found.map(|&(_, span)| span)
+    }
+}
+
+/// The names among `infos` that have a type, with the type's span.
+fn typed<'a>(infos: impl Iterator<Item = &'a ValueInfo>) -> Vec<(String, Span)> {
+    infos
+        .filter_map(|info| Some((info.name.text.clone(), info.ty.as_ref()?.span)))
+        .collect()
+}
+
+impl Checker<'_> {
+    /// Puts what inference found on the nodes and declarations of `body` it concerns;
+    /// `nodes` are the body's lowered nodes.
+    fn report_shapes(&mut self, inferred: &Inference, body: &Body, nodes: &[NodeProto]) {
         if self.on(Check::IncompatibleShapes) {
             for error in &inferred.errors {
-                let Some(node) = nodes.get(error.node) else {
-                    continue;
-                };
-                let span = error
-                    .input
-                    .and_then(|i| node.inputs.get(i))
-                    .map_or(node.op_span, |input| input.span);
-                let check = Check::IncompatibleShapes;
-                self.report(Diagnostic::new(check, span, error.message.clone()));
+                if let Some(span) = body.node(error.node, error.input) {
+                    let check = Check::IncompatibleShapes;
+                    self.report(Diagnostic::new(check, span, error.message.clone()));
+                }
             }
         }
         if self.on(Check::ShapeMismatch) {
             for found in &inferred.mismatches {
-                let (Some(declared), Some(node)) =
-                    (declared_at(&found.name), nodes.get(found.node))
+                let (Some(declared), Some(op_span)) =
+                    (body.declared(&found.name), body.node(found.node, None))
                 else {
                     continue;
                 };
-                let line = self.line(node.op_span);
+                let line = self.line(op_span);
+                let op_type = nodes.get(found.node).and_then(|n| n.op_type.as_deref());
+                let op_type = op_type.unwrap_or_default();
                 let message = format!(
-                    "`{}` is declared {} but {body} computes {} (`{}` at line {line})",
-                    found.name, found.declared, found.inferred, node.op_type
+                    "`{}` is declared {} but {} computes {} (`{op_type}` at line {line})",
+                    found.name, found.declared, body.what, found.inferred
                 );
                 let diagnostic = Diagnostic::new(Check::ShapeMismatch, declared, message)
-                    .with_label(node.op_span, format!("computed as {} here", found.inferred));
+                    .with_label(op_span, format!("computed as {} here", found.inferred));
                 self.report(diagnostic);
             }
         }
     }
-}
-
-/// The span of the first type among `infos` declared for `name`.
-fn type_of<'a>(infos: impl IntoIterator<Item = &'a ValueInfo>, name: &str) -> Option<Span> {
-    infos
-        .into_iter()
-        .filter(|info| info.name.text == name)
-        .find_map(|info| info.ty.as_ref().map(|t| t.span))
-}
-
-/// The span of the type a graph declares for `name`: an output's, or a value info's.
-fn graph_declared(graph: &Graph, name: &str) -> Option<Span> {
-    let locals = graph.locals.iter().filter(|l| l.initializer.is_none());
-    type_of(graph.outputs.iter().chain(locals.map(|l| &l.info)), name)
-}
-
-/// The span of the type a function declares for `name`: a typed output's, or a value info's.
-fn function_declared(function: &Function, name: &str) -> Option<Span> {
-    type_of(function.outputs.iter().chain(&function.value_infos), name)
 }

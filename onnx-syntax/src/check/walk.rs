@@ -40,7 +40,6 @@ pub(crate) fn model(model: &Model, source: &str, options: &CheckOptions) -> Repo
         checker.function(function);
         checker.finish_imports();
     }
-    checker.model_shapes(model);
     checker.finish()
 }
 
@@ -70,7 +69,6 @@ pub(crate) fn library(
         checker.function(function);
         checker.finish_imports();
     }
-    checker.function_shapes(functions);
     checker.finish()
 }
 
@@ -113,7 +111,7 @@ pub(super) struct Checker<'t> {
 }
 
 impl<'t> Checker<'t> {
-    fn new(source: &'t str, options: &CheckOptions) -> Checker<'t> {
+    pub(super) fn new(source: &'t str, options: &CheckOptions) -> Checker<'t> {
         Checker {
             source,
             options: *options,
@@ -149,12 +147,7 @@ impl<'t> Checker<'t> {
     }
 
     /// All diagnostics, in source order, and the coverage.
-    /// Whether anything was found so far.
-    pub(super) fn found_nothing(&self) -> bool {
-        self.found.is_empty()
-    }
-
-    fn finish(mut self) -> Report {
+    pub(super) fn finish(mut self) -> Report {
         self.found.sort_by_key(|d| (d.span().start, d.span().end));
         Report {
             diagnostics: self.found,
