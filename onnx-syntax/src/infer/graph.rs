@@ -32,11 +32,19 @@ pub struct Scope<'p> {
 }
 
 impl<'p> Scope<'p> {
-    fn new(parent: Option<&'p Scope<'p>>) -> Scope<'p> {
+    /// A scope for about `capacity` values (sized up front: growing a big map rehashes it).
+    fn new(parent: Option<&'p Scope<'p>>, capacity: usize) -> Scope<'p> {
         Scope {
-            values: HashMap::default(),
+            values: HashMap::with_capacity_and_hasher(capacity, Default::default()),
             parent,
         }
+    }
+
+    /// A scope sized for the values of a graph's nodes, inputs and initializers.
+    fn for_graph(parent: Option<&'p Scope<'p>>, graph: &GraphProto) -> Scope<'p> {
+        let outputs: usize = graph.node.iter().map(|n| n.output.len()).sum();
+        let capacity = outputs + graph.input.len() + graph.initializer.len();
+        Scope::new(parent, capacity)
     }
 
     fn get(&self, name: &str) -> Option<&Value> {
@@ -97,8 +105,9 @@ fn domain(name: Option<&str>) -> &str {
 
 /// The state of one inference run.
 pub struct Engine<'a> {
-    /// The imported opset version of each domain, for the graph or function being walked.
-    opsets: HashMap<String, i64>,
+    /// The imported opset version of each domain, for the graph or function being walked: a
+    /// few entries, looked up for every node, so a list rather than a hash map.
+    opsets: Vec<(String, i64)>,
     /// The model's local functions, by domain, name and overload.
     functions: HashMap<(String, String, String), &'a FunctionProto>,
     /// The index of the main graph's node being inferred.
@@ -111,23 +120,25 @@ pub struct Engine<'a> {
     mismatches: Vec<Mismatch>,
 }
 
-fn opsets(imports: &[OperatorSetIdProto]) -> HashMap<String, i64> {
-    imports
-        .iter()
-        .map(|i| {
-            (
-                domain(i.domain.as_deref()).to_owned(),
-                i.version.unwrap_or(0),
-            )
-        })
-        .collect()
+/// Adds `imports` to `opsets`, each replacing an import of the same domain.
+fn import(opsets: &mut Vec<(String, i64)>, imports: &[OperatorSetIdProto]) {
+    for import in imports {
+        let domain = domain(import.domain.as_deref());
+        let version = import.version.unwrap_or(0);
+        match opsets.iter_mut().find(|(known, _)| known == domain) {
+            Some(known) => known.1 = version,
+            None => opsets.push((domain.to_owned(), version)),
+        }
+    }
 }
 
 impl<'a> Engine<'a> {
     /// An engine for a graph or function that imports `imports`, with these local functions.
     fn new(imports: &[OperatorSetIdProto], functions: &'a [FunctionProto]) -> Engine<'a> {
+        let mut opsets = Vec::new();
+        import(&mut opsets, imports);
         Engine {
-            opsets: opsets(imports),
+            opsets,
             functions: functions
                 .iter()
                 .map(|f| {
@@ -173,7 +184,7 @@ pub fn infer_model(model: &ModelProto) -> Inference {
             engine.declared.insert(name.clone(), ty);
         }
     }
-    let mut scope = Scope::new(None);
+    let mut scope = Scope::for_graph(None, graph);
     scope.bind_graph(graph);
     engine.run(&graph.node, scope)
 }
@@ -191,7 +202,7 @@ pub fn infer_function(
         &function.opset_import
     };
     let mut engine = Engine::new(own, functions);
-    let mut scope = Scope::new(None);
+    let mut scope = Scope::new(None, function.input.len() + function.node.len());
     for info in &function.value_info {
         let (Some(name), Some(ty)) = (&info.name, info.r#type.as_ref().and_then(Ty::from_proto))
         else {
@@ -209,18 +220,18 @@ pub fn infer_function(
 impl<'a> Engine<'a> {
     /// Infers one node and defines its results in `scope`.
     fn node(&mut self, node: &NodeProto, scope: &mut Scope<'_>) {
-        let (inputs, data) = node
-            .input
-            .iter()
-            .map(|n| {
-                scope
-                    .get(n)
-                    .map_or((None, None), |v| (v.ty.clone(), v.data.clone()))
-            })
-            .unzip();
+        let mut inputs = Vec::with_capacity(node.input.len());
+        let mut data = Vec::with_capacity(node.input.len());
+        for name in &node.input {
+            let value = scope.get(name);
+            inputs.push(value.and_then(|v| v.ty.clone()));
+            data.push(value.and_then(|v| v.data.clone()));
+        }
         let top = self.depth == 0;
         let (outputs, out_data) = self.results(node, inputs, data, scope);
-        for ((name, inferred), data) in node.output.iter().zip(outputs).zip(out_data) {
+        let mut out_data = out_data.into_iter();
+        for (name, inferred) in node.output.iter().zip(outputs) {
+            let data = out_data.next().flatten();
             if name.is_empty() {
                 continue;
             }
@@ -252,7 +263,8 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// The types and values of a node's results.
+    /// The types and values of a node's results; the values may stop short (or be empty)
+    /// where the rest are unknown.
     #[allow(clippy::type_complexity)]
     fn results(
         &mut self,
@@ -262,7 +274,8 @@ impl<'a> Engine<'a> {
         scope: &Scope<'_>,
     ) -> (Vec<Option<Arc<Ty>>>, Vec<Option<Vec<Dim>>>) {
         let count = node.output.len();
-        let none = || (vec![None; count], vec![None; count]);
+        // No values: an empty list stands for none of any result.
+        let none = || (vec![None; count], Vec::new());
         let dom = domain(node.domain.as_deref());
         let op = node.op_type.as_deref().unwrap_or("");
         if !self.functions.is_empty() {
@@ -275,11 +288,12 @@ impl<'a> Engine<'a> {
                 let outputs = self.call(function, node, &inputs);
                 return (
                     outputs.into_iter().map(|t| t.map(Arc::new)).collect(),
-                    vec![None; count],
+                    Vec::new(),
                 );
             }
         }
-        let (Some(&opset), Some(rule)) = (self.opsets.get(dom), ops::rule(dom, op)) else {
+        let opset = self.opsets.iter().find(|(known, _)| known == dom);
+        let (Some(&(_, opset)), Some(rule)) = (opset, ops::rule(dom, op)) else {
             return none();
         };
         if holds_holes(node) {
@@ -291,7 +305,7 @@ impl<'a> Engine<'a> {
             inputs,
             data,
             outputs: vec![None; count],
-            out_data: vec![None; count],
+            out_data: Vec::new(),
             scope,
             engine: self,
         };
@@ -329,8 +343,8 @@ impl<'a> Engine<'a> {
         }
         self.depth += 1;
         let outer_opsets = self.opsets.clone();
-        self.opsets.extend(opsets(&function.opset_import));
-        let mut scope = Scope::new(None);
+        import(&mut self.opsets, &function.opset_import);
+        let mut scope = Scope::new(None, function.input.len() + function.node.len());
         for (formal, ty) in function.input.iter().zip(inputs) {
             scope.define(formal, ty.as_deref().cloned(), None);
         }
@@ -362,7 +376,7 @@ impl Subgraphs for Engine<'_> {
             return vec![None; graph.output.len()];
         }
         self.depth += 1;
-        let mut scope = Scope::new(Some(outer));
+        let mut scope = Scope::for_graph(Some(outer), graph);
         scope.bind_graph(graph);
         for (input, ty) in graph.input.iter().zip(inputs) {
             let name = input.name.as_deref().unwrap_or("");
@@ -398,7 +412,8 @@ fn holds_holes(node: &NodeProto) -> bool {
     node.attribute
         .iter()
         .any(|a| a.doc_string.as_deref().is_some_and(has_reserved))
-        || node.input.iter().chain(&node.output).any(|n| is_spread(n))
+        || node.input.iter().any(|n| is_spread(n))
+        || node.output.iter().any(|n| is_spread(n))
 }
 
 /// `node` with each attribute that refers to a function attribute replaced by the caller's

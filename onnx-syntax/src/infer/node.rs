@@ -34,7 +34,7 @@ pub struct Node<'a, 's> {
     pub data: Vec<Option<Arc<Vec<Dim>>>>,
     /// The inferred types of the results (an operand's, shared, where a result has its type).
     pub outputs: Vec<Option<Arc<Ty>>>,
-    /// The inferred values of the results.
+    /// The inferred values of the results; empty until a rule sets one (most set none).
     pub out_data: Vec<Option<Vec<Dim>>>,
     /// The scope the node is in, for its subgraphs.
     pub(super) scope: &'s Scope<'s>,
@@ -198,11 +198,13 @@ impl<'a> Node<'a, '_> {
 
     /// Sets the value of result `i`.
     pub fn set_data(&mut self, i: usize, values: Vec<Dim>) {
-        if values.len() <= MAX_DATA
-            && let Some(slot) = self.out_data.get_mut(i)
-        {
-            *slot = Some(values);
+        if values.len() > MAX_DATA || i >= self.outputs.len() {
+            return;
         }
+        if self.out_data.len() <= i {
+            self.out_data.resize(self.outputs.len(), None);
+        }
+        self.out_data[i] = Some(values);
     }
 
     /// Result `i` has operand `from`'s type.
