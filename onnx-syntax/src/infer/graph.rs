@@ -2,6 +2,7 @@
 //! are in scope; subgraphs see the values around them, and calls of local functions are
 //! inferred through the function's body.
 
+use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
 use onnx_runtime_types::{
@@ -221,25 +222,39 @@ impl<'a> Engine<'a> {
     /// Infers one node and defines its results in `scope`.
     fn node(&mut self, node: &NodeProto, scope: &mut Scope<'_>) {
         let mut inputs = Vec::with_capacity(node.input.len());
-        let mut data = Vec::with_capacity(node.input.len());
-        for name in &node.input {
+        // Most operands carry no value: the list stays empty, or stops, where the rest have none.
+        let mut data = Vec::new();
+        for (i, name) in node.input.iter().enumerate() {
             let value = scope.get(name);
             inputs.push(value.and_then(|v| v.ty.clone()));
-            data.push(value.and_then(|v| v.data.clone()));
+            if let Some(values) = value.and_then(|v| v.data.clone()) {
+                data.resize(i, None);
+                data.push(Some(values));
+            }
         }
         let top = self.depth == 0;
         let (outputs, out_data) = self.results(node, inputs, data, scope);
         let mut out_data = out_data.into_iter();
+        let parent = scope.parent;
         for (name, inferred) in node.output.iter().zip(outputs) {
             let data = out_data.next().flatten();
             if name.is_empty() {
                 continue;
             }
+            // One lookup finds the value the name may already have and where the result goes.
+            let slot = scope.values.entry(name.clone());
+            let existing = match &slot {
+                Entry::Occupied(value) => Some(value.get().ty.clone()),
+                Entry::Vacant(_) => None,
+            };
             // The main graph's declared types; in a subgraph, a declared output is in scope
             // when its name is also an input's.
             let declared = match top.then(|| self.declared.get(name)).flatten() {
                 Some(ty) => Some(Arc::new(ty.clone())),
-                None => scope.ty(name),
+                None => match existing {
+                    Some(ty) => ty,
+                    None => parent.and_then(|p| p.ty(name)),
+                },
             };
             let ty = match (declared, inferred) {
                 (Some(d), Some(t)) => {
@@ -259,7 +274,14 @@ impl<'a> Engine<'a> {
                 ty,
                 data: data.map(Arc::new),
             };
-            scope.values.insert(name.clone(), value);
+            match slot {
+                Entry::Occupied(mut old) => {
+                    old.insert(value);
+                }
+                Entry::Vacant(new) => {
+                    new.insert(value);
+                }
+            }
         }
     }
 

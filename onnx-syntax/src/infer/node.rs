@@ -30,7 +30,8 @@ pub struct Node<'a, 's> {
     /// The types of the operands, in order (`None`: unknown or left out), shared with the
     /// scope rather than copied.
     pub inputs: Vec<Option<Arc<Ty>>>,
-    /// The values of the operands that are small integer tensors, flattened.
+    /// The values of the operands that are small integer tensors, flattened; the list stops
+    /// (or is empty) where the rest have none.
     pub data: Vec<Option<Arc<Vec<Dim>>>>,
     /// The inferred types of the results (an operand's, shared, where a result has its type).
     pub outputs: Vec<Option<Arc<Ty>>>,
