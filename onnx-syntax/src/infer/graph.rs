@@ -24,6 +24,10 @@ const MAX_DEPTH: usize = 64;
 pub(super) struct Value {
     pub(super) ty: Option<Arc<Ty>>,
     data: Option<Arc<Vec<Dim>>>,
+    /// The type the main graph or function declares for the value (an output's or a value
+    /// info's), which the node that computes it is checked against. It is in the scope before
+    /// the value is computed, so that defining a value looks its name up once.
+    declared: Option<Arc<Ty>>,
 }
 
 /// The values of one graph, and the scope around it.
@@ -62,8 +66,15 @@ impl<'p> Scope<'p> {
         let value = Value {
             ty: ty.map(Arc::new),
             data: data.map(Arc::new),
+            declared: None,
         };
         self.values.insert(name.to_owned(), value);
+    }
+
+    /// Records the type declared for `name` (the last declaration wins).
+    fn declare(&mut self, name: &str, ty: Ty) {
+        let value = self.values.entry(name.to_owned()).or_default();
+        value.declared = Some(Arc::new(ty));
     }
 
     /// Binds a graph's initializers (with their values) and its declared inputs.
@@ -85,6 +96,7 @@ impl<'p> Scope<'p> {
                 let value = Value {
                     ty: declared.map(Arc::new),
                     data,
+                    declared: None,
                 };
                 self.values.insert(name.to_owned(), value);
             }
@@ -115,9 +127,6 @@ pub struct Engine<'a> {
     top_node: usize,
     depth: usize,
     errors: Vec<ShapeError>,
-    /// The types the main graph declares for values that nodes compute (its outputs and
-    /// value_info).
-    declared: HashMap<String, Ty>,
     mismatches: Vec<Mismatch>,
 }
 
@@ -154,7 +163,6 @@ impl<'a> Engine<'a> {
             top_node: 0,
             depth: 0,
             errors: Vec::new(),
-            declared: HashMap::default(),
             mismatches: Vec::new(),
         }
     }
@@ -175,18 +183,18 @@ impl<'a> Engine<'a> {
 
 /// Infers the main graph of `model`.
 pub fn infer_model(model: &ModelProto) -> Inference {
-    let mut engine = Engine::new(&model.opset_import, &model.functions);
+    let engine = Engine::new(&model.opset_import, &model.functions);
     let Some(graph) = &model.graph else {
         return Inference::default();
     };
+    let mut scope = Scope::for_graph(None, graph);
+    scope.bind_graph(graph);
     for info in graph.value_info.iter().chain(&graph.output) {
         if let (Some(name), Some(ty)) = (&info.name, info.r#type.as_ref().and_then(Ty::from_proto))
         {
-            engine.declared.insert(name.clone(), ty);
+            scope.declare(name, ty);
         }
     }
-    let mut scope = Scope::for_graph(None, graph);
-    scope.bind_graph(graph);
     engine.run(&graph.node, scope)
 }
 
@@ -202,7 +210,7 @@ pub fn infer_function(
     } else {
         &function.opset_import
     };
-    let mut engine = Engine::new(own, functions);
+    let engine = Engine::new(own, functions);
     let mut scope = Scope::new(None, function.input.len() + function.node.len());
     for info in &function.value_info {
         let (Some(name), Some(ty)) = (&info.name, info.r#type.as_ref().and_then(Ty::from_proto))
@@ -212,7 +220,7 @@ pub fn infer_function(
         if function.input.contains(name) {
             scope.define(name, Some(ty), None);
         } else {
-            engine.declared.insert(name.clone(), ty);
+            scope.declare(name, ty);
         }
     }
     engine.run(&function.node, scope)
@@ -243,14 +251,17 @@ impl<'a> Engine<'a> {
             }
             // One lookup finds the value the name may already have and where the result goes.
             let slot = scope.values.entry(name.clone());
-            let existing = match &slot {
-                Entry::Occupied(value) => Some(value.get().ty.clone()),
-                Entry::Vacant(_) => None,
+            let (existing, declared_here) = match &slot {
+                Entry::Occupied(value) => {
+                    let value = value.get();
+                    (Some(value.ty.clone()), value.declared.clone())
+                }
+                Entry::Vacant(_) => (None, None),
             };
             // The main graph's declared types; in a subgraph, a declared output is in scope
             // when its name is also an input's.
-            let declared = match top.then(|| self.declared.get(name)).flatten() {
-                Some(ty) => Some(Arc::new(ty.clone())),
+            let declared = match declared_here.clone().filter(|_| top) {
+                Some(ty) => Some(ty),
                 None => match existing {
                     Some(ty) => ty,
                     None => parent.and_then(|p| p.ty(name)),
@@ -273,6 +284,7 @@ impl<'a> Engine<'a> {
             let value = Value {
                 ty,
                 data: data.map(Arc::new),
+                declared: declared_here,
             };
             match slot {
                 Entry::Occupied(mut old) => {
