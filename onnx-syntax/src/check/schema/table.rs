@@ -134,6 +134,8 @@ impl Table {
         names
     }
 
+    /// Parses the data. It runs unoptimized in the proc macros, where std's line and field
+    /// splitters cost hundreds of instructions a call: [`Split`] scans the bytes instead.
     pub fn parse(source: &'static str) -> Result<Table, String> {
         let mut table = Table {
             domains: HashMap::default(),
@@ -141,16 +143,23 @@ impl Table {
             header: Header::default(),
         };
         let mut current: Option<Schema> = None;
-        for (index, line) in source.lines().enumerate() {
-            let at = |message: String| format!("schemas.txt line {}: {message}", index + 1);
-            if index == 0 {
+        let mut index = 0;
+        for line in Split::new(source, b'\n') {
+            index += 1;
+            // As `str::lines`, a line may end in `\r\n`.
+            let line = match line.as_bytes() {
+                [.., b'\r'] => &line[..line.len() - 1],
+                _ => line,
+            };
+            let at = |message: String| format!("schemas.txt line {index}: {message}");
+            if index == 1 {
                 table.header = parse_header(line).map_err(at)?;
                 continue;
             }
-            if line.is_empty() || line.starts_with('#') {
+            if line.is_empty() || line.as_bytes()[0] == b'#' {
                 continue;
             }
-            let (tag, rest) = line.split_once(' ').unwrap_or((line, ""));
+            let (tag, rest) = split_once(line, b' ').unwrap_or((line, ""));
             match tag {
                 "op" => {
                     if let Some(done) = current.replace(parse_op(rest).map_err(at)?) {
@@ -158,11 +167,11 @@ impl Table {
                     }
                 }
                 "set" => {
-                    let (id, types) = rest.split_once(' ').ok_or_else(|| at("bad set".into()))?;
+                    let (id, types) = split_once(rest, b' ').ok_or_else(|| at("bad set".into()))?;
                     if number(id).map_err(at)? != table.sets.len() {
                         return Err(at("sets out of order".into()));
                     }
-                    table.sets.push(types.split('|').collect());
+                    table.sets.push(Split::new(types, b'|').collect());
                 }
                 _ => {
                     let schema = current
@@ -208,10 +217,69 @@ impl Table {
     }
 }
 
+/// `text` split at the first `separator` (an ASCII byte), as `str::split_once` splits it.
+fn split_once(text: &'static str, separator: u8) -> Option<(&'static str, &'static str)> {
+    let bytes = text.as_bytes();
+    let mut end = 0;
+    while end < bytes.len() {
+        if bytes[end] == separator {
+            return Some((&text[..end], &text[end + 1..]));
+        }
+        end += 1;
+    }
+    None
+}
+
+/// The fields of a text between `separator`s (an ASCII byte), as `str::split` gives them.
+struct Split {
+    rest: Option<&'static str>,
+    separator: u8,
+}
+
+impl Split {
+    fn new(text: &'static str, separator: u8) -> Split {
+        Split {
+            rest: Some(text),
+            separator,
+        }
+    }
+}
+
+impl Iterator for Split {
+    type Item = &'static str;
+
+    fn next(&mut self) -> Option<&'static str> {
+        let text = self.rest?;
+        match split_once(text, self.separator) {
+            Some((field, rest)) => {
+                self.rest = Some(rest);
+                Some(field)
+            }
+            None => {
+                self.rest = None;
+                Some(text)
+            }
+        }
+    }
+}
+
+/// A decimal number; `str::parse` is slow unoptimized.
 fn number(field: &str) -> Result<usize, String> {
-    field
-        .parse()
-        .map_err(|_| format!("expected a number, found `{field}`"))
+    let bytes = field.as_bytes();
+    let mut value: usize = 0;
+    let mut i = 0;
+    while i < bytes.len() && bytes[i].is_ascii_digit() {
+        let digit = usize::from(bytes[i] - b'0');
+        match value.checked_mul(10).and_then(|v| v.checked_add(digit)) {
+            Some(next) => value = next,
+            None => break,
+        }
+        i += 1;
+    }
+    if bytes.is_empty() || i < bytes.len() {
+        return Err(format!("expected a number, found `{field}`"));
+    }
+    Ok(value)
 }
 
 /// A count, `*` for unbounded.
@@ -243,19 +311,31 @@ fn parse_header(line: &str) -> Result<Header, String> {
     Ok(header)
 }
 
+/// Whether the fields left hold `flag`.
+fn has_flag(mut fields: Split, flag: &str) -> bool {
+    fields.any(|field| field == flag)
+}
+
 /// `<domain> <name> <since> <min_in> <max_in> <min_out> <max_out> [deprecated]`
 fn parse_op(rest: &'static str) -> Result<Schema, String> {
-    let fields: Vec<&'static str> = rest.split(' ').collect();
-    let [
-        domain,
-        name,
-        since,
-        min_in,
-        max_in,
-        min_out,
-        max_out,
-        flags @ ..,
-    ] = fields.as_slice()
+    let mut fields = Split::new(rest, b' ');
+    let (
+        Some(domain),
+        Some(name),
+        Some(since),
+        Some(min_in),
+        Some(max_in),
+        Some(min_out),
+        Some(max_out),
+    ) = (
+        fields.next(),
+        fields.next(),
+        fields.next(),
+        fields.next(),
+        fields.next(),
+        fields.next(),
+        fields.next(),
+    )
     else {
         return Err(format!("bad op line `{rest}`"));
     };
@@ -263,11 +343,11 @@ fn parse_op(rest: &'static str) -> Result<Schema, String> {
         domain,
         name,
         since: number(since)? as i64,
-        deprecated: flags.contains(&"deprecated"),
         min_inputs: count(min_in)?,
         max_inputs: count(max_in)?,
         min_outputs: count(min_out)?,
         max_outputs: count(max_out)?,
+        deprecated: has_flag(fields, "deprecated"),
         inputs: Vec::new(),
         outputs: Vec::new(),
         attributes: Vec::new(),
@@ -282,10 +362,16 @@ fn parse_member(
     rest: &'static str,
     sets: usize,
 ) -> Result<(), String> {
-    let fields: Vec<&'static str> = rest.split(' ').collect();
-    match (tag, fields.as_slice()) {
-        ("in" | "out", [name, arity, type_str, flags @ ..]) => {
-            let arity = match *arity {
+    let mut fields = Split::new(rest, b' ');
+    let bad = || format!("bad `{tag}` line `{rest}`");
+    match tag {
+        "in" | "out" => {
+            let (Some(name), Some(arity), Some(type_str)) =
+                (fields.next(), fields.next(), fields.next())
+            else {
+                return Err(bad());
+            };
+            let arity = match arity {
                 "single" => Arity::Single,
                 "optional" => Arity::Optional,
                 "variadic" => Arity::Variadic,
@@ -295,7 +381,7 @@ fn parse_member(
                 name,
                 arity,
                 type_str,
-                homogeneous: !flags.contains(&"heterogeneous"),
+                homogeneous: !has_flag(fields, "heterogeneous"),
             };
             if tag == "in" {
                 schema.inputs.push(formal);
@@ -303,22 +389,29 @@ fn parse_member(
                 schema.outputs.push(formal);
             }
         }
-        ("attr", [name, ty, flags @ ..]) => {
+        "attr" => {
+            let (Some(name), Some(ty)) = (fields.next(), fields.next()) else {
+                return Err(bad());
+            };
             let ty = attribute_type(ty).ok_or_else(|| format!("bad type `{ty}`"))?;
             schema.attributes.push(AttributeSpec {
                 name,
                 ty,
-                required: flags.contains(&"required"),
+                required: has_flag(fields, "required"),
             });
         }
-        ("tc", [param, set]) => {
+        "tc" => {
+            let (Some(param), Some(set), None) = (fields.next(), fields.next(), fields.next())
+            else {
+                return Err(bad());
+            };
             let set = number(set)?;
             if set >= sets {
                 return Err(format!("set {set} is not defined yet"));
             }
             schema.constraints.push((param, set));
         }
-        _ => return Err(format!("bad `{tag}` line `{rest}`")),
+        _ => return Err(bad()),
     }
     Ok(())
 }
