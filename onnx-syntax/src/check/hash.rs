@@ -45,16 +45,25 @@ impl BuildHasher for RandomKey {
 /// FNV-1a from a random start.
 pub(crate) struct NameHasher(u64);
 
+/// FNV-1a's multiplier.
+const PRIME: u64 = 0x0000_0100_0000_01b3;
+
 impl Hasher for NameHasher {
     fn write(&mut self, bytes: &[u8]) {
-        // An indexed loop on a local: unoptimized, an iterator costs a call per byte.
+        // A slice pattern on a local: unoptimized, an iterator costs a call per byte, and an
+        // index a bounds check.
         let mut hash = self.0;
-        let mut i = 0;
-        while i < bytes.len() {
-            hash = (hash ^ bytes[i] as u64).wrapping_mul(0x0000_0100_0000_01b3);
-            i += 1;
+        let mut rest = bytes;
+        while let [byte, tail @ ..] = rest {
+            hash = (hash ^ *byte as u64).wrapping_mul(PRIME);
+            rest = tail;
         }
         self.0 = hash;
+    }
+
+    fn write_u8(&mut self, byte: u8) {
+        // A `str` hashes as its bytes and a 0xff: one step, without `write`'s loop.
+        self.0 = (self.0 ^ byte as u64).wrapping_mul(PRIME);
     }
 
     fn finish(&self) -> u64 {

@@ -80,8 +80,9 @@ pub(crate) type Operators = HashMap<&'static str, Vec<Schema>>;
 /// Every schema of the standard domains, by domain and operator, oldest version first.
 #[derive(Debug)]
 pub(crate) struct Table {
-    /// Keyed by domain as nodes write it, with `""` for `ai.onnx`.
-    domains: HashMap<&'static str, Operators>,
+    /// By domain as nodes write it, with `""` for `ai.onnx`. Four domains: comparing names costs
+    /// less than hashing one.
+    domains: Vec<(&'static str, Operators)>,
     /// The allowed types of each type constraint, shared.
     pub sets: Vec<Vec<&'static str>>,
     /// What the header line says: operators, schemas, sets, checksum.
@@ -107,7 +108,16 @@ pub(crate) fn table() -> Option<&'static Table> {
 impl Table {
     /// The operators of a standard domain (by either name of the default domain).
     pub fn domain(&self, domain: &str) -> Option<&Operators> {
-        self.domains.get(canonical_domain(domain))
+        let domain = canonical_domain(domain);
+        let mut index = 0;
+        while index < self.domains.len() {
+            let (name, operators) = &self.domains[index];
+            if *name == domain {
+                return Some(operators);
+            }
+            index += 1;
+        }
+        None
     }
 
     /// The operators of a standard domain in name order, so that suggestions are deterministic.
@@ -129,7 +139,7 @@ impl Table {
 
     /// The domains of the table, sorted.
     pub fn domain_names(&self) -> Vec<&'static str> {
-        let mut names: Vec<_> = self.domains.keys().copied().collect();
+        let mut names: Vec<_> = self.domains.iter().map(|(name, _)| *name).collect();
         names.sort_unstable();
         names
     }
@@ -138,7 +148,7 @@ impl Table {
     /// splitters cost hundreds of instructions a call: [`Split`] scans the bytes instead.
     pub fn parse(source: &'static str) -> Result<Table, String> {
         let mut table = Table {
-            domains: HashMap::default(),
+            domains: Vec::new(),
             sets: Vec::new(),
             header: Header::default(),
         };
@@ -190,12 +200,14 @@ impl Table {
     fn insert(&mut self, mut schema: Schema) {
         schema.attributes.sort_by(|a, b| a.name.cmp(b.name));
         let domain = canonical_domain(schema.domain);
-        let versions = self
-            .domains
-            .entry(domain)
-            .or_default()
-            .entry(schema.name)
-            .or_default();
+        let index = match self.domains.iter().position(|(name, _)| *name == domain) {
+            Some(index) => index,
+            None => {
+                self.domains.push((domain, Operators::default()));
+                self.domains.len() - 1
+            }
+        };
+        let versions = self.domains[index].1.entry(schema.name).or_default();
         versions.push(schema);
         versions.sort_by_key(|s| s.since);
     }
@@ -204,8 +216,8 @@ impl Table {
     #[cfg(test)]
     pub fn schema_count(&self) -> usize {
         self.domains
-            .values()
-            .flat_map(|ops| ops.values())
+            .iter()
+            .flat_map(|(_, ops)| ops.values())
             .map(Vec::len)
             .sum()
     }
@@ -213,7 +225,7 @@ impl Table {
     /// How many operators (names per domain) the table holds.
     #[cfg(test)]
     pub fn operator_count(&self) -> usize {
-        self.domains.values().map(Operators::len).sum()
+        self.domains.iter().map(|(_, ops)| ops.len()).sum()
     }
 }
 
