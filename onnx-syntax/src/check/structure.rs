@@ -8,7 +8,7 @@
 
 use std::collections::hash_map::Entry;
 
-use super::hash::{HashMap, RandomKey};
+use super::hash::{HashMap, NameMap};
 use super::{Check, Checker, Diagnostic};
 use crate::hole::is_marker;
 use crate::span::Span;
@@ -25,7 +25,7 @@ pub(super) struct Def {
 
 /// The names defined by one graph or body.
 pub(super) struct Frame<'t> {
-    defs: HashMap<&'t str, Def>,
+    defs: NameMap<'t, Def>,
     /// The index of the node being checked; `usize::MAX` once all nodes are done.
     pub current: usize,
     /// Holes of a macro literal define names here that are not known yet (a name that is a
@@ -61,7 +61,7 @@ pub(super) struct Scopes<'t> {
 impl<'t> Frame<'t> {
     fn with_capacity(capacity: usize) -> Frame<'t> {
         Frame {
-            defs: HashMap::with_capacity_and_hasher(capacity, RandomKey::default()),
+            defs: NameMap::with_capacity(capacity),
             current: 0,
             open: false,
             redefinitions: Vec::new(),
@@ -84,16 +84,12 @@ impl<'t> Frame<'t> {
                 if output.text.is_empty() {
                     continue;
                 }
-                match self.defs.entry(&output.text) {
-                    Entry::Occupied(first) => {
-                        self.redefinitions.push((index, slot, first.get().span));
-                    }
-                    Entry::Vacant(entry) => {
-                        entry.insert(Def {
-                            position: index + 1,
-                            span: output.span,
-                        });
-                    }
+                let def = Def {
+                    position: index + 1,
+                    span: output.span,
+                };
+                if let Some(first) = self.defs.insert_new(&output.text, def) {
+                    self.redefinitions.push((index, slot, first.span));
                 }
             }
         }
@@ -158,15 +154,10 @@ impl<'t> Checker<'t> {
             if name.text.is_empty() {
                 continue;
             }
-            match frame.defs.entry(&name.text) {
-                Entry::Occupied(first) => {
-                    let first = first.get().span;
-                    self.duplicate_input(name, first, "graph input");
-                    continue;
-                }
-                Entry::Vacant(entry) => {
-                    entry.insert(Frame::input(name.span));
-                }
+            if let Some(first) = frame.defs.insert_new(&name.text, Frame::input(name.span)) {
+                let first = first.span;
+                self.duplicate_input(name, first, "graph input");
+                continue;
             }
             if decl.initializer.is_some() {
                 initializers.insert(&name.text, name.span);
@@ -186,10 +177,7 @@ impl<'t> Checker<'t> {
                 Entry::Vacant(entry) => {
                     entry.insert(name.span);
                     // An initializer named as an input is that input's default value.
-                    frame
-                        .defs
-                        .entry(&name.text)
-                        .or_insert(Frame::input(name.span));
+                    frame.defs.insert_new(&name.text, Frame::input(name.span));
                 }
             }
         }
@@ -206,14 +194,9 @@ impl<'t> Checker<'t> {
             if name.text.is_empty() {
                 continue;
             }
-            match frame.defs.entry(&name.text) {
-                Entry::Occupied(first) => {
-                    let first = first.get().span;
-                    self.duplicate_input(name, first, "function input");
-                }
-                Entry::Vacant(entry) => {
-                    entry.insert(Frame::input(name.span));
-                }
+            if let Some(first) = frame.defs.insert_new(&name.text, Frame::input(name.span)) {
+                let first = first.span;
+                self.duplicate_input(name, first, "function input");
             }
         }
         frame.add_nodes(&function.nodes);

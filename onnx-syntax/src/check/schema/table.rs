@@ -6,7 +6,7 @@
 
 use std::sync::LazyLock;
 
-use crate::check::hash::HashMap;
+use crate::check::hash::NameMap;
 use crate::check::imports::canonical_domain;
 use crate::syntax::{AttributeType, attribute_type};
 
@@ -75,7 +75,7 @@ impl Schema {
 }
 
 /// The operators of one standard domain, each with its versions, oldest first.
-pub(crate) type Operators = HashMap<&'static str, Vec<Schema>>;
+pub(crate) type Operators = NameMap<'static, Vec<Schema>>;
 
 /// Every schema of the standard domains, by domain and operator, oldest version first.
 #[derive(Debug)]
@@ -125,8 +125,8 @@ impl Table {
         let mut operators: Vec<_> = self
             .domain(domain)
             .into_iter()
-            .flatten()
-            .map(|(name, versions)| (*name, versions.as_slice()))
+            .flat_map(NameMap::iter)
+            .map(|(name, versions)| (name, versions.as_slice()))
             .collect();
         operators.sort_unstable_by_key(|(name, _)| *name);
         operators
@@ -203,13 +203,20 @@ impl Table {
         let index = match self.domains.iter().position(|(name, _)| *name == domain) {
             Some(index) => index,
             None => {
-                self.domains.push((domain, Operators::default()));
+                self.domains.push((domain, Operators::with_capacity(0)));
                 self.domains.len() - 1
             }
         };
-        let versions = self.domains[index].1.entry(schema.name).or_default();
-        versions.push(schema);
-        versions.sort_by_key(|s| s.since);
+        let operators = &mut self.domains[index].1;
+        match operators.get_mut(schema.name) {
+            Some(versions) => {
+                versions.push(schema);
+                versions.sort_by_key(|s| s.since);
+            }
+            None => {
+                operators.insert_new(schema.name, vec![schema]);
+            }
+        }
     }
 
     /// How many schemas (operator versions) the table holds.
@@ -217,15 +224,15 @@ impl Table {
     pub fn schema_count(&self) -> usize {
         self.domains
             .iter()
-            .flat_map(|(_, ops)| ops.values())
-            .map(Vec::len)
+            .flat_map(|(_, ops)| ops.iter())
+            .map(|(_, versions)| versions.len())
             .sum()
     }
 
     /// How many operators (names per domain) the table holds.
     #[cfg(test)]
     pub fn operator_count(&self) -> usize {
-        self.domains.iter().map(|(_, ops)| ops.len()).sum()
+        self.domains.iter().map(|(_, ops)| ops.iter().count()).sum()
     }
 }
 

@@ -12,7 +12,7 @@ use std::rc::Rc;
 
 use super::operator::{Side, formal_at};
 use super::table::{Formal, Schema, table};
-use crate::check::hash::{HashMap, RandomKey};
+use crate::check::hash::NameMap;
 use crate::check::message::{list, operator};
 use crate::check::{Check, Checker, Diagnostic};
 use crate::dtype::elem_type_by_number;
@@ -114,7 +114,7 @@ pub(in crate::check) struct Types<'t> {
 /// both to check its declared type and to record the type it gets. A name whose slot holds
 /// `None` is defined there with an unknown type, which hides an outer value of the same name.
 struct Scope<'t> {
-    slots: HashMap<&'t str, usize>,
+    slots: NameMap<'t, usize>,
     known: Vec<Option<Known>>,
 }
 
@@ -122,7 +122,7 @@ impl<'t> Types<'t> {
     /// A new innermost scope, with room for `capacity` names.
     pub fn push(&mut self, capacity: usize) {
         self.scopes.push(Scope {
-            slots: HashMap::with_capacity_and_hasher(capacity, RandomKey::default()),
+            slots: NameMap::with_capacity(capacity),
             known: Vec::with_capacity(capacity),
         });
     }
@@ -155,11 +155,13 @@ impl<'t> Types<'t> {
     fn slot(&mut self, name: &'t str) -> Option<usize> {
         let scope = self.scopes.last_mut()?;
         let next = scope.known.len();
-        let slot = *scope.slots.entry(name).or_insert(next);
-        if slot == next {
-            scope.known.push(None);
+        match scope.slots.insert_new(name, next) {
+            Some(&slot) => Some(slot),
+            None => {
+                scope.known.push(None);
+                Some(next)
+            }
         }
-        Some(slot)
     }
 
     /// The known type in a slot of the innermost scope.
