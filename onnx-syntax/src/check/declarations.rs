@@ -120,7 +120,7 @@ impl<'t> Checker<'t> {
             .declarations
             .locals
             .as_ref()
-            .filter(|locals| !locals.open)
+            .filter(|locals| !locals.open && !locals.by_domain.is_empty())
         else {
             return;
         };

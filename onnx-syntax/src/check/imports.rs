@@ -39,6 +39,8 @@ pub(super) struct Imports<'t> {
     /// onnx's checker, and `""` and `ai.onnx` stand for each other when only one is listed. A node
     /// needs one lookup here for both its domain check and its schema.
     imports: HashMap<&'t str, Import>,
+    /// The import of the default domain (`""`), which nearly every node names: without a lookup.
+    default: Option<Import>,
     /// Who imports: "the model", "function `F`".
     owner: String,
     missing: Vec<(&'t Node, usize)>,
@@ -65,9 +67,11 @@ impl<'t> Imports<'t> {
                 imports.insert(name, import(name, version, deferred));
             }
         }
+        let default = imports.get("").copied();
         Imports {
             listed,
             imports,
+            default,
             owner,
             missing: Vec::new(),
             index: HashMap::default(),
@@ -84,6 +88,9 @@ impl Imports<'_> {
     /// The import of `domain`: its own entry, else that of its other name when it is the default
     /// domain (`""` and `ai.onnx`, as onnx's checker resolves them).
     pub fn get(&self, domain: &str) -> Option<Import> {
+        if domain.is_empty() {
+            return self.default;
+        }
         self.imports.get(domain).copied()
     }
 }

@@ -8,7 +8,7 @@
 
 use std::collections::hash_map::Entry;
 
-use super::hash::{HashMap, RandomKey};
+use super::hash::{HashMap, NameMap};
 use super::{Check, Checker, Diagnostic};
 use crate::hole::is_marker;
 use crate::span::Span;
@@ -19,20 +19,24 @@ use crate::syntax::{Function, Graph, Name, Node};
 pub(super) struct Def {
     /// 0 for inputs and initializers, `i + 1` for the outputs of node `i`.
     position: usize,
-    /// Which output of the node (for telling a definition from a redefinition).
-    slot: usize,
     /// The defining name.
     span: Span,
 }
 
 /// The names defined by one graph or body.
 pub(super) struct Frame<'t> {
-    defs: HashMap<&'t str, Def>,
+    defs: NameMap<'t, Def>,
     /// The index of the node being checked; `usize::MAX` once all nodes are done.
     pub current: usize,
     /// Holes of a macro literal define names here that are not known yet (a name that is a
     /// hole, or spliced nodes), so a name found nowhere may still be defined.
     open: bool,
+    /// The node outputs that repeat a name defined before them, as (node index, output slot,
+    /// first definition), in node order. Building the frame finds them; they are reported when
+    /// their node is checked, which then needs no lookup of its outputs in this frame.
+    redefinitions: Vec<(usize, usize, Span)>,
+    /// How many of `redefinitions` belong to nodes already checked (or spliced in).
+    passed: usize,
 }
 
 /// Where a used name is defined, as seen from the current node.
@@ -57,9 +61,11 @@ pub(super) struct Scopes<'t> {
 impl<'t> Frame<'t> {
     fn with_capacity(capacity: usize) -> Frame<'t> {
         Frame {
-            defs: HashMap::with_capacity_and_hasher(capacity, RandomKey::default()),
+            defs: NameMap::with_capacity(capacity),
             current: 0,
             open: false,
+            redefinitions: Vec::new(),
+            passed: 0,
         }
     }
 
@@ -75,15 +81,33 @@ impl<'t> Frame<'t> {
             self.defines(&node.op_type);
             for (slot, output) in node.outputs.iter().enumerate() {
                 self.defines(&output.text);
-                if !output.text.is_empty() {
-                    self.defs.entry(&output.text).or_insert(Def {
-                        position: index + 1,
-                        slot,
-                        span: output.span,
-                    });
+                if output.text.is_empty() {
+                    continue;
+                }
+                let def = Def {
+                    position: index + 1,
+                    span: output.span,
+                };
+                if let Some(first) = self.defs.insert_new(&output.text, def) {
+                    self.redefinitions.push((index, slot, first.span));
                 }
             }
         }
+    }
+
+    /// The first definition that output `slot` of node `index` repeats, if it repeats one.
+    /// Nodes are checked in order, so the redefinitions of earlier nodes are passed.
+    fn redefinition(&mut self, index: usize, slot: usize) -> Option<Span> {
+        while let Some(&(node, at, first)) = self.redefinitions.get(self.passed) {
+            if node > index || (node == index && at > slot) {
+                return None;
+            }
+            self.passed += 1;
+            if node == index && at == slot {
+                return Some(first);
+            }
+        }
+        None
     }
 
     /// The frame of a node list: node outputs only.
@@ -93,14 +117,25 @@ impl<'t> Frame<'t> {
         frame
     }
 
-    /// The definition of an input or initializer, the `slot`-th of its list.
-    fn input(slot: usize, span: Span) -> Def {
-        Def {
-            position: 0,
-            slot,
-            span,
+    /// The definition of an input or initializer.
+    fn input(span: Span) -> Def {
+        Def { position: 0, span }
+    }
+}
+
+/// The definition of `name` visible from the current nodes of `frames`, innermost first.
+fn visible(frames: &[Frame], name: &str) -> Option<Span> {
+    let mut index = frames.len();
+    while index > 0 {
+        index -= 1;
+        let frame = &frames[index];
+        if let Some(def) = frame.defs.get(name)
+            && def.position <= frame.current
+        {
+            return Some(def.span);
         }
     }
+    None
 }
 
 impl<'t> Checker<'t> {
@@ -113,27 +148,22 @@ impl<'t> Checker<'t> {
     pub(super) fn graph_frame(&mut self, graph: &'t Graph) -> Frame<'t> {
         let mut frame = Frame::with_capacity(graph.inputs.len() + graph.nodes.len());
         let mut initializers: HashMap<&'t str, Span> = HashMap::default();
-        for (slot, decl) in graph.inputs.iter().enumerate() {
+        for decl in &graph.inputs {
             let name = &decl.info.name;
             frame.defines(&name.text);
             if name.text.is_empty() {
                 continue;
             }
-            match frame.defs.entry(&name.text) {
-                Entry::Occupied(first) => {
-                    let first = first.get().span;
-                    self.duplicate_input(name, first, "graph input");
-                    continue;
-                }
-                Entry::Vacant(entry) => {
-                    entry.insert(Frame::input(slot, name.span));
-                }
+            if let Some(first) = frame.defs.insert_new(&name.text, Frame::input(name.span)) {
+                let first = first.span;
+                self.duplicate_input(name, first, "graph input");
+                continue;
             }
             if decl.initializer.is_some() {
                 initializers.insert(&name.text, name.span);
             }
         }
-        for (slot, decl) in graph.locals.iter().enumerate() {
+        for decl in &graph.locals {
             let name = &decl.info.name;
             frame.defines(&name.text);
             if decl.initializer.is_none() || name.text.is_empty() {
@@ -147,10 +177,7 @@ impl<'t> Checker<'t> {
                 Entry::Vacant(entry) => {
                     entry.insert(name.span);
                     // An initializer named as an input is that input's default value.
-                    frame
-                        .defs
-                        .entry(&name.text)
-                        .or_insert(Frame::input(slot, name.span));
+                    frame.defs.insert_new(&name.text, Frame::input(name.span));
                 }
             }
         }
@@ -161,20 +188,15 @@ impl<'t> Checker<'t> {
     /// The frame of a function body: its inputs and node outputs. Reports inputs named twice.
     pub(super) fn function_frame(&mut self, function: &'t Function) -> Frame<'t> {
         let mut frame = Frame::with_capacity(function.inputs.len() + function.nodes.len());
-        for (slot, input) in function.inputs.iter().enumerate() {
+        for input in &function.inputs {
             let name = &input.name;
             frame.defines(&name.text);
             if name.text.is_empty() {
                 continue;
             }
-            match frame.defs.entry(&name.text) {
-                Entry::Occupied(first) => {
-                    let first = first.get().span;
-                    self.duplicate_input(name, first, "function input");
-                }
-                Entry::Vacant(entry) => {
-                    entry.insert(Frame::input(slot, name.span));
-                }
+            if let Some(first) = frame.defs.insert_new(&name.text, Frame::input(name.span)) {
+                let first = first.span;
+                self.duplicate_input(name, first, "function input");
             }
         }
         frame.add_nodes(&function.nodes);
@@ -197,16 +219,26 @@ impl<'t> Checker<'t> {
 
     /// Where `name` is defined, seen from the current node of every frame.
     fn resolve(&self, name: &str) -> Resolution {
+        let frames = &self.scopes.frames;
         let mut later = None;
-        for frame in self.scopes.frames.iter().rev() {
+        // Innermost first; an indexed loop, as iterator adapters cost calls unoptimized.
+        let mut index = frames.len();
+        while index > 0 {
+            index -= 1;
+            let frame = &frames[index];
             if let Some(def) = frame.defs.get(name) {
                 if def.position <= frame.current {
                     return Resolution::Visible;
                 }
-                later.get_or_insert(def.span);
+                if later.is_none() {
+                    later = Some(def.span);
+                }
             }
         }
-        later.map_or(Resolution::Missing, Resolution::Later)
+        match later {
+            Some(span) => Resolution::Later(span),
+            None => Resolution::Missing,
+        }
     }
 
     /// True when a name found nowhere cannot be defined elsewhere: the context is known, and no
@@ -258,7 +290,7 @@ impl<'t> Checker<'t> {
         if !self.on(Check::DuplicateDefinition) {
             return;
         }
-        let Some((frame, outer)) = self.scopes.frames.split_last() else {
+        let Some((frame, outer)) = self.scopes.frames.split_last_mut() else {
             return;
         };
         let mut clashes: Vec<(&'t Name, Span, bool)> = Vec::new();
@@ -266,22 +298,14 @@ impl<'t> Checker<'t> {
             if output.text.is_empty() {
                 continue;
             }
-            match frame.defs.get(output.text.as_str()) {
-                Some(def) if def.position != index + 1 || def.slot != slot => {
-                    clashes.push((output, def.span, false));
-                }
-                _ => {
-                    let shadowed = outer.iter().rev().find_map(|frame| {
-                        frame
-                            .defs
-                            .get(output.text.as_str())
-                            .filter(|def| def.position <= frame.current)
-                    });
-                    if let Some(def) = shadowed {
-                        clashes.push((output, def.span, true));
-                    }
-                }
+            if let Some(first) = frame.redefinition(index, slot) {
+                clashes.push((output, first, false));
+            } else if let Some(first) = visible(outer, &output.text) {
+                clashes.push((output, first, true));
             }
+        }
+        if clashes.is_empty() {
+            return;
         }
         for (output, first, outer) in clashes {
             let line = self.line(first);

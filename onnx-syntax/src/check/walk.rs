@@ -230,7 +230,8 @@ impl<'t> Checker<'t> {
         let import = self.domain(node);
         let called = self.called_function(node);
         self.local_call(node, called);
-        if self.on(Check::DuplicateAttribute) {
+        // (One attribute cannot repeat another.)
+        if node.attributes.len() > 1 && self.on(Check::DuplicateAttribute) {
             self.duplicate_names(
                 node.attributes.iter().map(|a| &a.name),
                 "on this node",

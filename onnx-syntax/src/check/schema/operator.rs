@@ -68,62 +68,67 @@ impl<'t> Checker<'t> {
         if !self.on(Check::OperatorArity) {
             return;
         }
-        let sides = [
-            (
-                Side::Input,
-                &node.inputs,
-                &schema.inputs,
-                schema.min_inputs,
-                schema.max_inputs,
-            ),
-            (
-                Side::Output,
-                &node.outputs,
-                &schema.outputs,
-                schema.min_outputs,
-                schema.max_outputs,
-            ),
-        ];
-        for (side, operands, formals, min, max) in sides {
-            // A spread (`..#xs`) stands for any number of operands: the count is not known, and
-            // the operands after it are at unknown positions.
-            let spread = operands.iter().position(|o| is_spread(&o.text));
-            let count = operands.len();
-            if spread.is_none() && (count < min || count > max) {
-                let verb = match side {
-                    Side::Input => "takes",
-                    Side::Output => "produces",
-                };
-                let message = format!(
-                    "`{}` {verb} {}, found {count}",
-                    operator(node),
-                    bounds(min, max, side.noun())
-                );
-                let span = if count > max {
-                    covering(&operands[max..])
-                } else {
-                    None
-                };
-                self.report(Diagnostic::new(
-                    Check::OperatorArity,
-                    span.unwrap_or(node.op_span),
-                    message,
-                ));
+        let (inputs, outputs) = (&schema.inputs, &schema.outputs);
+        let bounds = (schema.min_inputs, schema.max_inputs);
+        self.operand_count(node, Side::Input, &node.inputs, inputs, bounds);
+        let bounds = (schema.min_outputs, schema.max_outputs);
+        self.operand_count(node, Side::Output, &node.outputs, outputs, bounds);
+    }
+
+    /// The operands of one side against their formal parameters and `(min, max)` count.
+    fn operand_count(
+        &mut self,
+        node: &'t Node,
+        side: Side,
+        operands: &'t [Name],
+        formals: &[Formal],
+        (min, max): (usize, usize),
+    ) {
+        // A spread (`..#xs`) stands for any number of operands: the count is not known, and
+        // the operands after it are at unknown positions. (Indexed loops, as iterator adapters
+        // cost calls unoptimized.)
+        let mut known = 0;
+        while known < operands.len() && !is_spread(&operands[known].text) {
+            known += 1;
+        }
+        let count = operands.len();
+        if known == count && (count < min || count > max) {
+            let verb = match side {
+                Side::Input => "takes",
+                Side::Output => "produces",
+            };
+            let message = format!(
+                "`{}` {verb} {}, found {count}",
+                operator(node),
+                bounds(min, max, side.noun())
+            );
+            let span = if count > max {
+                covering(&operands[max..])
+            } else {
+                None
+            };
+            self.report(Diagnostic::new(
+                Check::OperatorArity,
+                span.unwrap_or(node.op_span),
+                message,
+            ));
+        }
+        for (index, operand) in operands[..known].iter().enumerate() {
+            if !operand.text.is_empty() {
+                continue;
             }
-            let known = &operands[..spread.unwrap_or(count)];
-            for (index, operand) in known.iter().enumerate() {
-                let Some(formal) = formal_at(formals, index) else {
-                    break;
-                };
-                if operand.text.is_empty() && formal.arity == Arity::Single {
-                    let message = format!(
-                        "{} {index} of `{}` (`{}`) is not optional: `\"\"` cannot leave it out",
-                        side.noun(),
-                        operator(node),
-                        formal.name
-                    );
-                    self.report(Diagnostic::new(Check::OperatorArity, operand.span, message));
-                }
+            // No formal parameter here means none for the operands after it either.
+            let Some(formal) = formal_at(formals, index) else {
+                break;
+            };
+            if formal.arity == Arity::Single {
+                let message = format!(
+                    "{} {index} of `{}` (`{}`) is not optional: `\"\"` cannot leave it out",
+                    side.noun(),
+                    operator(node),
+                    formal.name
+                );
+                self.report(Diagnostic::new(Check::OperatorArity, operand.span, message));
             }
         }
     }
@@ -205,13 +210,12 @@ impl<'t> Checker<'t> {
         if !self.on(Check::MissingAttribute) {
             return;
         }
-        let missing: Vec<String> = schema
-            .attributes
-            .iter()
-            .filter(|spec| spec.required)
-            .filter(|spec| !node.attributes.iter().any(|a| a.name.text == spec.name))
-            .map(|spec| format!("`{}` ({})", spec.name, spec.ty.keyword()))
-            .collect();
+        let mut missing: Vec<String> = Vec::new();
+        for spec in &schema.attributes {
+            if spec.required && !node.attributes.iter().any(|a| a.name.text == spec.name) {
+                missing.push(format!("`{}` ({})", spec.name, spec.ty.keyword()));
+            }
+        }
         let listed = match missing.as_slice() {
             [] => return,
             [one] => format!("attribute {one}"),

@@ -6,7 +6,7 @@
 
 use std::sync::LazyLock;
 
-use crate::check::hash::HashMap;
+use crate::check::hash::NameMap;
 use crate::check::imports::canonical_domain;
 use crate::syntax::{AttributeType, attribute_type};
 
@@ -75,13 +75,14 @@ impl Schema {
 }
 
 /// The operators of one standard domain, each with its versions, oldest first.
-pub(crate) type Operators = HashMap<&'static str, Vec<Schema>>;
+pub(crate) type Operators = NameMap<'static, Vec<Schema>>;
 
 /// Every schema of the standard domains, by domain and operator, oldest version first.
 #[derive(Debug)]
 pub(crate) struct Table {
-    /// Keyed by domain as nodes write it, with `""` for `ai.onnx`.
-    domains: HashMap<&'static str, Operators>,
+    /// By domain as nodes write it, with `""` for `ai.onnx`. Four domains: comparing names costs
+    /// less than hashing one.
+    domains: Vec<(&'static str, Operators)>,
     /// The allowed types of each type constraint, shared.
     pub sets: Vec<Vec<&'static str>>,
     /// What the header line says: operators, schemas, sets, checksum.
@@ -107,7 +108,16 @@ pub(crate) fn table() -> Option<&'static Table> {
 impl Table {
     /// The operators of a standard domain (by either name of the default domain).
     pub fn domain(&self, domain: &str) -> Option<&Operators> {
-        self.domains.get(canonical_domain(domain))
+        let domain = canonical_domain(domain);
+        let mut index = 0;
+        while index < self.domains.len() {
+            let (name, operators) = &self.domains[index];
+            if *name == domain {
+                return Some(operators);
+            }
+            index += 1;
+        }
+        None
     }
 
     /// The operators of a standard domain in name order, so that suggestions are deterministic.
@@ -115,8 +125,8 @@ impl Table {
         let mut operators: Vec<_> = self
             .domain(domain)
             .into_iter()
-            .flatten()
-            .map(|(name, versions)| (*name, versions.as_slice()))
+            .flat_map(NameMap::iter)
+            .map(|(name, versions)| (name, versions.as_slice()))
             .collect();
         operators.sort_unstable_by_key(|(name, _)| *name);
         operators
@@ -129,28 +139,37 @@ impl Table {
 
     /// The domains of the table, sorted.
     pub fn domain_names(&self) -> Vec<&'static str> {
-        let mut names: Vec<_> = self.domains.keys().copied().collect();
+        let mut names: Vec<_> = self.domains.iter().map(|(name, _)| *name).collect();
         names.sort_unstable();
         names
     }
 
+    /// Parses the data. It runs unoptimized in the proc macros, where std's line and field
+    /// splitters cost hundreds of instructions a call: [`Split`] scans the bytes instead.
     pub fn parse(source: &'static str) -> Result<Table, String> {
         let mut table = Table {
-            domains: HashMap::default(),
+            domains: Vec::new(),
             sets: Vec::new(),
             header: Header::default(),
         };
         let mut current: Option<Schema> = None;
-        for (index, line) in source.lines().enumerate() {
-            let at = |message: String| format!("schemas.txt line {}: {message}", index + 1);
-            if index == 0 {
+        let mut index = 0;
+        for line in Split::new(source, b'\n') {
+            index += 1;
+            // As `str::lines`, a line may end in `\r\n`.
+            let line = match line.as_bytes() {
+                [.., b'\r'] => &line[..line.len() - 1],
+                _ => line,
+            };
+            let at = |message: String| format!("schemas.txt line {index}: {message}");
+            if index == 1 {
                 table.header = parse_header(line).map_err(at)?;
                 continue;
             }
-            if line.is_empty() || line.starts_with('#') {
+            if line.is_empty() || line.as_bytes()[0] == b'#' {
                 continue;
             }
-            let (tag, rest) = line.split_once(' ').unwrap_or((line, ""));
+            let (tag, rest) = split_once(line, b' ').unwrap_or((line, ""));
             match tag {
                 "op" => {
                     if let Some(done) = current.replace(parse_op(rest).map_err(at)?) {
@@ -158,11 +177,11 @@ impl Table {
                     }
                 }
                 "set" => {
-                    let (id, types) = rest.split_once(' ').ok_or_else(|| at("bad set".into()))?;
+                    let (id, types) = split_once(rest, b' ').ok_or_else(|| at("bad set".into()))?;
                     if number(id).map_err(at)? != table.sets.len() {
                         return Err(at("sets out of order".into()));
                     }
-                    table.sets.push(types.split('|').collect());
+                    table.sets.push(Split::new(types, b'|').collect());
                 }
                 _ => {
                     let schema = current
@@ -181,37 +200,105 @@ impl Table {
     fn insert(&mut self, mut schema: Schema) {
         schema.attributes.sort_by(|a, b| a.name.cmp(b.name));
         let domain = canonical_domain(schema.domain);
-        let versions = self
-            .domains
-            .entry(domain)
-            .or_default()
-            .entry(schema.name)
-            .or_default();
-        versions.push(schema);
-        versions.sort_by_key(|s| s.since);
+        let index = match self.domains.iter().position(|(name, _)| *name == domain) {
+            Some(index) => index,
+            None => {
+                self.domains.push((domain, Operators::with_capacity(0)));
+                self.domains.len() - 1
+            }
+        };
+        let operators = &mut self.domains[index].1;
+        match operators.get_mut(schema.name) {
+            Some(versions) => {
+                versions.push(schema);
+                versions.sort_by_key(|s| s.since);
+            }
+            None => {
+                operators.insert_new(schema.name, vec![schema]);
+            }
+        }
     }
 
     /// How many schemas (operator versions) the table holds.
     #[cfg(test)]
     pub fn schema_count(&self) -> usize {
         self.domains
-            .values()
-            .flat_map(|ops| ops.values())
-            .map(Vec::len)
+            .iter()
+            .flat_map(|(_, ops)| ops.iter())
+            .map(|(_, versions)| versions.len())
             .sum()
     }
 
     /// How many operators (names per domain) the table holds.
     #[cfg(test)]
     pub fn operator_count(&self) -> usize {
-        self.domains.values().map(Operators::len).sum()
+        self.domains.iter().map(|(_, ops)| ops.iter().count()).sum()
     }
 }
 
+/// `text` split at the first `separator` (an ASCII byte), as `str::split_once` splits it.
+fn split_once(text: &'static str, separator: u8) -> Option<(&'static str, &'static str)> {
+    let bytes = text.as_bytes();
+    let mut end = 0;
+    while end < bytes.len() {
+        if bytes[end] == separator {
+            return Some((&text[..end], &text[end + 1..]));
+        }
+        end += 1;
+    }
+    None
+}
+
+/// The fields of a text between `separator`s (an ASCII byte), as `str::split` gives them.
+struct Split {
+    rest: Option<&'static str>,
+    separator: u8,
+}
+
+impl Split {
+    fn new(text: &'static str, separator: u8) -> Split {
+        Split {
+            rest: Some(text),
+            separator,
+        }
+    }
+}
+
+impl Iterator for Split {
+    type Item = &'static str;
+
+    fn next(&mut self) -> Option<&'static str> {
+        let text = self.rest?;
+        match split_once(text, self.separator) {
+            Some((field, rest)) => {
+                self.rest = Some(rest);
+                Some(field)
+            }
+            None => {
+                self.rest = None;
+                Some(text)
+            }
+        }
+    }
+}
+
+/// A decimal number; `str::parse` is slow unoptimized.
 fn number(field: &str) -> Result<usize, String> {
-    field
-        .parse()
-        .map_err(|_| format!("expected a number, found `{field}`"))
+    let bytes = field.as_bytes();
+    let mut value: usize = 0;
+    let mut i = 0;
+    while i < bytes.len() && bytes[i].is_ascii_digit() {
+        let digit = usize::from(bytes[i] - b'0');
+        match value.checked_mul(10).and_then(|v| v.checked_add(digit)) {
+            Some(next) => value = next,
+            None => break,
+        }
+        i += 1;
+    }
+    if bytes.is_empty() || i < bytes.len() {
+        return Err(format!("expected a number, found `{field}`"));
+    }
+    Ok(value)
 }
 
 /// A count, `*` for unbounded.
@@ -243,19 +330,31 @@ fn parse_header(line: &str) -> Result<Header, String> {
     Ok(header)
 }
 
+/// Whether the fields left hold `flag`.
+fn has_flag(mut fields: Split, flag: &str) -> bool {
+    fields.any(|field| field == flag)
+}
+
 /// `<domain> <name> <since> <min_in> <max_in> <min_out> <max_out> [deprecated]`
 fn parse_op(rest: &'static str) -> Result<Schema, String> {
-    let fields: Vec<&'static str> = rest.split(' ').collect();
-    let [
-        domain,
-        name,
-        since,
-        min_in,
-        max_in,
-        min_out,
-        max_out,
-        flags @ ..,
-    ] = fields.as_slice()
+    let mut fields = Split::new(rest, b' ');
+    let (
+        Some(domain),
+        Some(name),
+        Some(since),
+        Some(min_in),
+        Some(max_in),
+        Some(min_out),
+        Some(max_out),
+    ) = (
+        fields.next(),
+        fields.next(),
+        fields.next(),
+        fields.next(),
+        fields.next(),
+        fields.next(),
+        fields.next(),
+    )
     else {
         return Err(format!("bad op line `{rest}`"));
     };
@@ -263,11 +362,11 @@ fn parse_op(rest: &'static str) -> Result<Schema, String> {
         domain,
         name,
         since: number(since)? as i64,
-        deprecated: flags.contains(&"deprecated"),
         min_inputs: count(min_in)?,
         max_inputs: count(max_in)?,
         min_outputs: count(min_out)?,
         max_outputs: count(max_out)?,
+        deprecated: has_flag(fields, "deprecated"),
         inputs: Vec::new(),
         outputs: Vec::new(),
         attributes: Vec::new(),
@@ -282,10 +381,16 @@ fn parse_member(
     rest: &'static str,
     sets: usize,
 ) -> Result<(), String> {
-    let fields: Vec<&'static str> = rest.split(' ').collect();
-    match (tag, fields.as_slice()) {
-        ("in" | "out", [name, arity, type_str, flags @ ..]) => {
-            let arity = match *arity {
+    let mut fields = Split::new(rest, b' ');
+    let bad = || format!("bad `{tag}` line `{rest}`");
+    match tag {
+        "in" | "out" => {
+            let (Some(name), Some(arity), Some(type_str)) =
+                (fields.next(), fields.next(), fields.next())
+            else {
+                return Err(bad());
+            };
+            let arity = match arity {
                 "single" => Arity::Single,
                 "optional" => Arity::Optional,
                 "variadic" => Arity::Variadic,
@@ -295,7 +400,7 @@ fn parse_member(
                 name,
                 arity,
                 type_str,
-                homogeneous: !flags.contains(&"heterogeneous"),
+                homogeneous: !has_flag(fields, "heterogeneous"),
             };
             if tag == "in" {
                 schema.inputs.push(formal);
@@ -303,22 +408,29 @@ fn parse_member(
                 schema.outputs.push(formal);
             }
         }
-        ("attr", [name, ty, flags @ ..]) => {
+        "attr" => {
+            let (Some(name), Some(ty)) = (fields.next(), fields.next()) else {
+                return Err(bad());
+            };
             let ty = attribute_type(ty).ok_or_else(|| format!("bad type `{ty}`"))?;
             schema.attributes.push(AttributeSpec {
                 name,
                 ty,
-                required: flags.contains(&"required"),
+                required: has_flag(fields, "required"),
             });
         }
-        ("tc", [param, set]) => {
+        "tc" => {
+            let (Some(param), Some(set), None) = (fields.next(), fields.next(), fields.next())
+            else {
+                return Err(bad());
+            };
             let set = number(set)?;
             if set >= sets {
                 return Err(format!("set {set} is not defined yet"));
             }
             schema.constraints.push((param, set));
         }
-        _ => return Err(format!("bad `{tag}` line `{rest}`")),
+        _ => return Err(bad()),
     }
     Ok(())
 }

@@ -12,7 +12,7 @@ use std::rc::Rc;
 
 use super::operator::{Side, formal_at};
 use super::table::{Formal, Schema, table};
-use crate::check::hash::{HashMap, RandomKey};
+use crate::check::hash::NameMap;
 use crate::check::message::{list, operator};
 use crate::check::{Check, Checker, Diagnostic};
 use crate::dtype::elem_type_by_number;
@@ -97,20 +97,34 @@ struct Known {
     inferred: bool,
 }
 
-/// The known types of each enclosing graph or body, innermost last. A name mapped to `None` is
-/// defined there with an unknown type, which hides an outer value of the same name.
+/// The known types of each enclosing graph or body, innermost last.
 #[derive(Default)]
 pub(in crate::check) struct Types<'t> {
-    scopes: Vec<HashMap<&'t str, Option<Known>>>,
+    scopes: Vec<Scope<'t>>,
     /// What the type checks covered.
     pub coverage: Coverage,
+    /// The slots of the outputs of the node being checked, kept between its checks and the
+    /// types it defines (a buffer reused from node to node).
+    output_slots: Vec<Option<usize>>,
+    /// The bindings of the node being checked (a buffer reused from node to node).
+    binding: Binding<'t>,
+}
+
+/// The names of one graph or body with a slot each, so that a node's output is looked up once
+/// both to check its declared type and to record the type it gets. A name whose slot holds
+/// `None` is defined there with an unknown type, which hides an outer value of the same name.
+struct Scope<'t> {
+    slots: NameMap<'t, usize>,
+    known: Vec<Option<Known>>,
 }
 
 impl<'t> Types<'t> {
     /// A new innermost scope, with room for `capacity` names.
     pub fn push(&mut self, capacity: usize) {
-        let scope = HashMap::with_capacity_and_hasher(capacity, RandomKey::default());
-        self.scopes.push(scope);
+        self.scopes.push(Scope {
+            slots: NameMap::with_capacity(capacity),
+            known: Vec::with_capacity(capacity),
+        });
     }
 
     pub fn pop(&mut self) {
@@ -119,26 +133,55 @@ impl<'t> Types<'t> {
 
     /// The known type of a visible value.
     fn get(&self, name: &str) -> Option<&Known> {
-        self.scopes
-            .iter()
-            .rev()
-            .find_map(|scope| scope.get(name))
-            .and_then(Option::as_ref)
+        // Innermost first; an indexed loop, as iterator adapters cost calls unoptimized.
+        let mut index = self.scopes.len();
+        while index > 0 {
+            index -= 1;
+            let scope = &self.scopes[index];
+            if let Some(&slot) = scope.slots.get(name) {
+                return scope.known[slot].as_ref();
+            }
+        }
+        None
     }
 
     /// The type the innermost scope declares for `name`.
     fn here(&self, name: &str) -> Option<&Known> {
-        self.scopes.last()?.get(name)?.as_ref()
+        let scope = self.scopes.last()?;
+        scope.known[*scope.slots.get(name)?].as_ref()
+    }
+
+    /// The slot of `name` in the innermost scope, which defines it from now on.
+    fn slot(&mut self, name: &'t str) -> Option<usize> {
+        let scope = self.scopes.last_mut()?;
+        let next = scope.known.len();
+        match scope.slots.insert_new(name, next) {
+            Some(&slot) => Some(slot),
+            None => {
+                scope.known.push(None);
+                Some(next)
+            }
+        }
+    }
+
+    /// The known type in a slot of the innermost scope.
+    fn known(&self, slot: usize) -> Option<&Known> {
+        self.scopes.last()?.known[slot].as_ref()
+    }
+
+    /// Records the type of a slot of the innermost scope; a known type is not replaced.
+    fn learn(&mut self, slot: usize, known: Option<Known>) {
+        if let Some(scope) = self.scopes.last_mut()
+            && scope.known[slot].is_none()
+        {
+            scope.known[slot] = known;
+        }
     }
 
     /// Defines `name` in the innermost scope; a known type is not replaced.
     fn define(&mut self, name: &'t str, known: Option<Known>) {
-        let Some(scope) = self.scopes.last_mut() else {
-            return;
-        };
-        let entry = scope.entry(name).or_insert(None);
-        if entry.is_none() {
-            *entry = known;
+        if let Some(slot) = self.slot(name) {
+            self.learn(slot, known);
         }
     }
 
@@ -225,11 +268,21 @@ struct Binding<'n> {
 }
 
 impl<'n> Binding<'n> {
+    /// The index of `param` in `bound`, if it is bound.
+    fn position(&self, param: &str) -> Option<usize> {
+        // An indexed loop, as iterator adapters cost calls unoptimized.
+        let mut index = 0;
+        while index < self.bound.len() {
+            if self.bound[index].0 == param {
+                return Some(index);
+            }
+            index += 1;
+        }
+        None
+    }
+
     fn get(&self, param: &str) -> Option<&TypeName> {
-        self.bound
-            .iter()
-            .find(|(p, ..)| *p == param)
-            .map(|(_, ty, ..)| ty)
+        Some(&self.bound[self.position(param)?].1)
     }
 
     /// Checks an operand of type `ty` for its formal parameter, and binds the parameter.
@@ -249,13 +302,13 @@ impl<'n> Binding<'n> {
             };
         };
         let param = formal.type_str;
-        if !allowed.iter().any(|a| **a == **ty) {
+        if !allows(allowed, ty) {
             return Err(Mismatch::NotAllowed { param, allowed });
         }
         if !formal.homogeneous {
             return Ok(());
         }
-        match self.bound.iter().find(|(p, ..)| *p == param) {
+        match self.position(param).map(|index| &self.bound[index]) {
             Some((_, bound, by, side)) if bound != ty => Err(Mismatch::Conflict {
                 param,
                 bound: bound.clone(),
@@ -272,10 +325,31 @@ impl<'n> Binding<'n> {
     }
 }
 
+/// Whether `ty` is one of `allowed`.
+fn allows(allowed: &[&str], ty: &str) -> bool {
+    // An indexed loop, as iterator adapters cost calls unoptimized.
+    let mut index = 0;
+    while index < allowed.len() {
+        if allowed[index] == ty {
+            return true;
+        }
+        index += 1;
+    }
+    false
+}
+
 /// The types a type parameter allows, if `type_str` is one of the schema's parameters.
 fn allowed_types(schema: &Schema, type_str: &str) -> Option<&'static [&'static str]> {
-    let (_, set) = schema.constraints.iter().find(|(p, _)| *p == type_str)?;
-    table()?.sets.get(*set).map(Vec::as_slice)
+    let constraints = &schema.constraints;
+    let mut index = 0;
+    while index < constraints.len() {
+        let (param, set) = constraints[index];
+        if param == type_str {
+            return table()?.sets.get(set).map(Vec::as_slice);
+        }
+        index += 1;
+    }
+    None
 }
 
 /// True for a type string (`tensor(int64)`), as opposed to a parameter name.
@@ -340,7 +414,11 @@ impl<'t> Checker<'t> {
         if !self.on(Check::TypeConstraint) {
             return;
         }
-        let mut binding = Binding::default();
+        // The buffers of the previous node, emptied.
+        let mut binding = std::mem::take(&mut self.types.binding);
+        binding.bound.clear();
+        let mut slots = std::mem::take(&mut self.types.output_slots);
+        slots.clear();
         let mut clean = true;
         let (mut present, mut known) = (0, 0);
         for (index, input) in node.inputs.iter().enumerate() {
@@ -362,10 +440,18 @@ impl<'t> Checker<'t> {
             }
         }
         for (index, output) in node.outputs.iter().enumerate() {
-            let (Some(declared), Some(formal)) = (
-                self.types.here(&output.text).cloned(),
-                formal_at(&schema.outputs, index),
-            ) else {
+            // The node defines its outputs but `""`: their slots are made now, filled below.
+            let declared = if output.text.is_empty() {
+                slots.push(None);
+                self.types.here(&output.text)
+            } else {
+                let slot = self.types.slot(&output.text);
+                slots.push(slot);
+                slot.and_then(|slot| self.types.known(slot))
+            };
+            let (Some(declared), Some(formal)) =
+                (declared.cloned(), formal_at(&schema.outputs, index))
+            else {
                 continue;
             };
             let operand = Operand {
@@ -376,10 +462,10 @@ impl<'t> Checker<'t> {
             clean &= self.operand_type(node, schema, operand, &declared, &mut binding);
         }
         self.types.coverage.count(present, known);
-        for (index, output) in node.outputs.iter().enumerate() {
-            if output.text.is_empty() {
+        for (index, &slot) in slots.iter().enumerate() {
+            let Some(slot) = slot else {
                 continue;
-            }
+            };
             let inferred = formal_at(&schema.outputs, index)
                 .filter(|_| clean)
                 .and_then(|formal| infer(schema, formal, &binding, node))
@@ -388,8 +474,10 @@ impl<'t> Checker<'t> {
                     origin: node.op_span,
                     inferred: true,
                 });
-            self.types.define(&output.text, inferred);
+            self.types.learn(slot, inferred);
         }
+        self.types.binding = binding;
+        self.types.output_slots = slots;
     }
 
     /// Checks one operand, reporting a mismatch; true if it is fine.
