@@ -192,7 +192,11 @@ impl<'a> Parser<'a> {
         let token = self.next;
         if !matches!(token.kind, TokenKind::Eof) {
             self.prev_end = token.span.end;
-            self.next = self.lexer.next_token()?;
+            // A `match`, not `?`: this runs for every token, and `?` is a call when unoptimized.
+            match self.lexer.next_token() {
+                Ok(next) => self.next = next,
+                Err(error) => return Err(error),
+            }
         }
         Ok(token)
     }
@@ -237,7 +241,8 @@ impl<'a> Parser<'a> {
     }
 
     fn at_punct(&self, c: u8) -> bool {
-        self.next.is_punct(c)
+        // `Token::is_punct` inlined by hand: the parser asks this before most tokens.
+        matches!(self.next.kind, TokenKind::Punct(p) if p == c)
     }
 
     /// Consumes the punctuation `c` if it comes next.
@@ -365,7 +370,16 @@ impl<'a> Parser<'a> {
 
     /// A span from `start` to the end of the last consumed token.
     fn since(&self, start: Span) -> Span {
-        Span::new(start.start, self.prev_end.max(start.end))
+        // A plain comparison: `max` is a call when unoptimized.
+        let end = if self.prev_end > start.end {
+            self.prev_end
+        } else {
+            start.end
+        };
+        Span {
+            start: start.start,
+            end,
+        }
     }
 
     // ---- errors ----
