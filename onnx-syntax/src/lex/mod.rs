@@ -332,7 +332,7 @@ fn hex_bytes(bytes: &[u8]) -> String {
 /// The offset of the first byte at or after `from` that is not a decimal digit.
 fn digits_end(bytes: &[u8], from: usize) -> usize {
     let mut pos = from;
-    while pos < bytes.len() && matches!(bytes[pos], b'0'..=b'9') {
+    while pos < bytes.len() && bytes[pos].is_ascii_digit() {
         pos += 1;
     }
     pos
