@@ -138,6 +138,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// Skips white space and `#` comments.
+    #[inline(always)]
     fn skip_trivia(&mut self) {
         let bytes = self.source.as_bytes();
         let mut pos = self.pos;
@@ -163,6 +164,7 @@ impl<'a> Lexer<'a> {
     /// assert_eq!(lexer.next_token().unwrap().kind, TokenKind::Eof);
     /// assert!(Lexer::new("1e+").unwrap().next_token().is_err()); // an exponent needs digits
     /// ```
+    #[inline(always)]
     pub fn next_token(&mut self) -> Result<Token, ParseError> {
         // The macros run this unoptimized, where every call costs: look at the next byte before
         // calling the trivia loop, as most tokens follow one space or none.

@@ -71,14 +71,14 @@ impl Parser<'_> {
         let next = self.peek();
         match next.kind {
             TokenKind::Str => {
-                self.bump()?;
+                tri!(self.bump());
                 Ok(Literal {
                     kind: LitKind::Str,
                     span: next.span,
                 })
             }
             TokenKind::Punct(b'-') => {
-                self.bump()?;
+                tri!(self.bump());
                 let number = self.peek();
                 if !number.joined || !self.at_number() || number.is_punct(b'-') {
                     return Err(self.error(
@@ -90,7 +90,7 @@ impl Parser<'_> {
                         ),
                     ));
                 }
-                let literal = self.unsigned_number(what)?;
+                let literal = tri!(self.unsigned_number(what));
                 Ok(Literal {
                     kind: literal.kind,
                     span: next.span.to(literal.span),
@@ -122,7 +122,7 @@ impl Parser<'_> {
             },
             _ => return Err(self.expected(what)),
         };
-        self.bump()?;
+        tri!(self.bump());
         Ok(Literal {
             kind,
             span: next.span,
@@ -177,13 +177,13 @@ impl Parser<'_> {
             Some(digits) => (true, digits),
             None => (false, text),
         };
-        let value: u64 = digits.parse().map_err(|_| {
+        let value: u64 = tri!(digits.parse().map_err(|_| {
             self.error(
                 ParseErrorKind::OutOfRange,
                 literal.span,
                 format!("integer `{}` does not fit in 64 bits", shorten(text)),
             )
-        })?;
+        }));
         Ok(if negative {
             value.wrapping_neg()
         } else {
@@ -265,7 +265,7 @@ impl Parser<'_> {
 
     /// Parses an integer literal (`-` allowed) as `i64`.
     pub(super) fn int(&mut self, what: &str) -> Result<i64, ParseError> {
-        let literal = self.literal(what)?;
+        let literal = tri!(self.literal(what));
         self.to_i64(literal, what)
     }
 }
