@@ -142,11 +142,11 @@ impl<'a> Lexer<'a> {
     fn skip_trivia(&mut self) {
         let bytes = self.source.as_bytes();
         let mut pos = self.pos;
-        while pos < bytes.len() {
-            let b = bytes[pos];
-            if SPACE[b as usize] {
+        loop {
+            while pos < bytes.len() && SPACE[bytes[pos] as usize] {
                 pos += 1;
-            } else if b == b'#' {
+            }
+            if pos < bytes.len() && bytes[pos] == b'#' {
                 pos = next_newline(bytes, pos);
             } else {
                 break;
@@ -201,7 +201,10 @@ impl<'a> Lexer<'a> {
         };
         Ok(Token {
             kind,
-            span: Span::new(start as u32, self.pos as u32),
+            span: Span {
+                start: start as u32,
+                end: self.pos as u32,
+            },
             joined,
         })
     }
@@ -226,6 +229,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// Digits, at most one `.` with optional digits, and an optional exponent.
+    #[inline(always)]
     fn number(&mut self) -> Result<TokenKind, ParseError> {
         let bytes = self.source.as_bytes();
         let start = self.pos;
@@ -332,6 +336,7 @@ fn hex_bytes(bytes: &[u8]) -> String {
 }
 
 /// The offset of the first byte at or after `from` that is not a decimal digit.
+#[inline(always)]
 fn digits_end(bytes: &[u8], from: usize) -> usize {
     let mut pos = from;
     while pos < bytes.len() && bytes[pos].is_ascii_digit() {

@@ -119,7 +119,8 @@ impl Parser<'_> {
             return Ok((expected, AttrValue::Hole(hole), Vec::new()));
         }
         let start = self.peek().span;
-        let value = tri!(self.single_value(expected == Some(AttributeType::Float)));
+        let int_as_float = matches!(expected, Some(AttributeType::Float));
+        let value = tri!(self.single_value(int_as_float));
         let Some(ty) = value_type(&value) else {
             // A reference takes its type from the annotation, whatever it is.
             return Ok((expected, value, Vec::new()));

@@ -212,7 +212,7 @@ impl Parser<'_> {
         type_name: &str,
         parse_finite: impl Fn(&str) -> Option<F>,
     ) -> Result<F, ParseError> {
-        if literal.kind == LitKind::Str {
+        if matches!(literal.kind, LitKind::Str) {
             return Err(self.kind_error(literal, what));
         }
         let text = self.literal_text(literal);
