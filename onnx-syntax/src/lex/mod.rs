@@ -137,23 +137,22 @@ impl<'a> Lexer<'a> {
         ParseError::new(self.source, span, kind, message)
     }
 
-    /// Skips white space and `#` comments; true if anything was skipped.
-    fn skip_trivia(&mut self) -> bool {
+    /// Skips white space and `#` comments.
+    #[inline(always)]
+    fn skip_trivia(&mut self) {
         let bytes = self.source.as_bytes();
-        let start = self.pos;
-        let mut pos = start;
-        while pos < bytes.len() {
-            let b = bytes[pos];
-            if SPACE[b as usize] {
+        let mut pos = self.pos;
+        loop {
+            while pos < bytes.len() && SPACE[bytes[pos] as usize] {
                 pos += 1;
-            } else if b == b'#' {
+            }
+            if pos < bytes.len() && bytes[pos] == b'#' {
                 pos = next_newline(bytes, pos);
             } else {
                 break;
             }
         }
         self.pos = pos;
-        pos != start
     }
 
     /// The next token; [`TokenKind::Eof`] at the end, again and again.
@@ -165,17 +164,26 @@ impl<'a> Lexer<'a> {
     /// assert_eq!(lexer.next_token().unwrap().kind, TokenKind::Eof);
     /// assert!(Lexer::new("1e+").unwrap().next_token().is_err()); // an exponent needs digits
     /// ```
+    #[inline(always)]
     pub fn next_token(&mut self) -> Result<Token, ParseError> {
-        let joined = !self.skip_trivia();
+        // The macros run this unoptimized, where every call costs: look at the next byte before
+        // calling the trivia loop, as most tokens follow one space or none.
         let bytes = self.source.as_bytes();
+        let joined = self.pos >= bytes.len() || !TRIVIA_START[bytes[self.pos] as usize];
+        if !joined {
+            self.skip_trivia();
+        }
         let start = self.pos;
-        let Some(&first) = bytes.get(start) else {
-            return Ok(self.token(TokenKind::Eof, start, joined));
-        };
-        let kind = match first {
+        if start >= bytes.len() {
+            return Ok(Token {
+                kind: TokenKind::Eof,
+                span: Span::at(start as u32),
+                joined,
+            });
+        }
+        let kind = match bytes[start] {
             b'A'..=b'Z' | b'a'..=b'z' | b'_' => {
-                // Plain indexing: the macros run this unoptimized, where iterator adaptors
-                // cost a call per byte.
+                // Plain indexing: iterator adaptors cost a call per byte when unoptimized.
                 let mut end = start + 1;
                 while end < bytes.len() && IDENT_CONTINUE[bytes[end] as usize] {
                     end += 1;
@@ -185,43 +193,43 @@ impl<'a> Lexer<'a> {
             }
             b'0'..=b'9' => self.number()?,
             b'"' => self.string()?,
-            b if b.is_ascii_punctuation() => {
+            b if PUNCT[b as usize] => {
                 self.pos += 1;
                 TokenKind::Punct(b)
             }
-            _ => {
-                let c = self.source[start..].chars().next().unwrap_or('\u{fffd}');
-                let end = start + c.len_utf8();
-                let message = if c.is_ascii() {
-                    format!("unexpected control character {c:?}")
-                } else if c == '\u{feff}' {
-                    // The reference rejects a byte order mark too: it is not white space.
-                    "unexpected byte order mark (U+FEFF): ONNX text is UTF-8 without a BOM"
-                        .to_owned()
-                } else {
-                    format!(
-                        "unexpected character `{c}`: names with non-ASCII characters must be quoted"
-                    )
-                };
-                return Err(self.error(
-                    ParseErrorKind::InvalidCharacter,
-                    Span::new(start as u32, end as u32),
-                    message,
-                ));
-            }
+            _ => return Err(self.invalid_character(start)),
         };
-        Ok(self.token(kind, start, joined))
+        Ok(Token {
+            kind,
+            span: Span {
+                start: start as u32,
+                end: self.pos as u32,
+            },
+            joined,
+        })
     }
 
-    fn token(&self, kind: TokenKind, start: usize, joined: bool) -> Token {
-        Token {
-            kind,
-            span: Span::new(start as u32, self.pos as u32),
-            joined,
-        }
+    /// The error for a byte at `start` that starts no token.
+    fn invalid_character(&self, start: usize) -> ParseError {
+        let c = self.source[start..].chars().next().unwrap_or('\u{fffd}');
+        let end = start + c.len_utf8();
+        let message = if c.is_ascii() {
+            format!("unexpected control character {c:?}")
+        } else if c == '\u{feff}' {
+            // The reference rejects a byte order mark too: it is not white space.
+            "unexpected byte order mark (U+FEFF): ONNX text is UTF-8 without a BOM".to_owned()
+        } else {
+            format!("unexpected character `{c}`: names with non-ASCII characters must be quoted")
+        };
+        self.error(
+            ParseErrorKind::InvalidCharacter,
+            Span::new(start as u32, end as u32),
+            message,
+        )
     }
 
     /// Digits, at most one `.` with optional digits, and an optional exponent.
+    #[inline(always)]
     fn number(&mut self) -> Result<TokenKind, ParseError> {
         let bytes = self.source.as_bytes();
         let start = self.pos;
@@ -328,6 +336,7 @@ fn hex_bytes(bytes: &[u8]) -> String {
 }
 
 /// The offset of the first byte at or after `from` that is not a decimal digit.
+#[inline(always)]
 fn digits_end(bytes: &[u8], from: usize) -> usize {
     let mut pos = from;
     while pos < bytes.len() && bytes[pos].is_ascii_digit() {
@@ -341,8 +350,14 @@ fn digits_end(bytes: &[u8], from: usize) -> usize {
 static IDENT_CONTINUE: [bool; 256] =
     byte_set(&[(b'0', b'9'), (b'A', b'Z'), (b'_', b'_'), (b'a', b'z')]);
 
+/// ASCII punctuation, each character a token of its own: `is_ascii_punctuation` as a table.
+static PUNCT: [bool; 256] = byte_set(&[(b'!', b'/'), (b':', b'@'), (b'[', b'`'), (b'{', b'~')]);
+
 /// White space as C's `isspace` has it: `\t \n \v \f \r` and the space.
 static SPACE: [bool; 256] = byte_set(&[(b'\t', b'\r'), (b' ', b' ')]);
+
+/// The bytes that start trivia: white space, and `#` for a comment.
+static TRIVIA_START: [bool; 256] = byte_set(&[(b'\t', b'\r'), (b' ', b' '), (b'#', b'#')]);
 
 /// A lookup table of the bytes in the inclusive `ranges`.
 const fn byte_set(ranges: &[(u8, u8)]) -> [bool; 256] {
@@ -391,4 +406,24 @@ pub fn unescape(literal: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_tables_match_the_ascii_predicates() {
+        for b in 0..=u8::MAX {
+            let i = b as usize;
+            assert_eq!(PUNCT[i], b.is_ascii_punctuation(), "{b:#04x}");
+            assert_eq!(SPACE[i], b.is_ascii_whitespace() || b == 0x0b, "{b:#04x}");
+            assert_eq!(TRIVIA_START[i], SPACE[i] || b == b'#', "{b:#04x}");
+            assert_eq!(
+                IDENT_CONTINUE[i],
+                b.is_ascii_alphanumeric() || b == b'_',
+                "{b:#04x}"
+            );
+        }
+    }
 }

@@ -22,23 +22,23 @@ type TypedValue = (Option<AttributeType>, AttrValue, Vec<ListHole>);
 impl Parser<'_> {
     /// attr-list ::= '<' attribute (',' attribute)* '>'
     pub(super) fn attr_list(&mut self) -> Result<Vec<Attribute>, ParseError> {
-        self.expect_punct(b'<')?;
-        let attributes = self.comma_list(b'>', false, Self::attribute)?;
-        self.expect_punct(b'>')?;
+        tri!(self.expect_punct(b'<'));
+        let attributes = tri!(self.comma_list(b'>', false, Self::attribute));
+        tri!(self.expect_punct(b'>'));
         Ok(attributes)
     }
 
     /// attribute ::= identifier (':' attr-type)? '=' attr-value
     fn attribute(&mut self) -> Result<Attribute, ParseError> {
-        let token = self.ident("an attribute name")?;
+        let token = tri!(self.ident("an attribute name"));
         let name = Name {
             text: self.text(token).to_owned(),
             span: token.span,
         };
-        let annotation = self.annotation()?;
-        self.expect_punct(b'=')?;
+        let annotation = tri!(self.annotation());
+        tri!(self.expect_punct(b'='));
         let value_start = self.peek().span;
-        let (ty, value, holes) = self.attr_value(annotation)?;
+        let (ty, value, holes) = tri!(self.attr_value(annotation));
         Ok(Attribute {
             name,
             annotation,
@@ -55,15 +55,15 @@ impl Parser<'_> {
     /// A bare name declares an attribute; an annotation and/or a default makes an `attribute_proto`
     /// entry. `F <a: float>` (a typed attribute without default) is allowed.
     pub(super) fn function_attribute(&mut self) -> Result<FunctionAttribute, ParseError> {
-        let name = self.quotable_name("an attribute name")?;
+        let name = tri!(self.quotable_name("an attribute name"));
         if !self.at_punct(b':') && !self.at_punct(b'=') {
             return Ok(FunctionAttribute::Name(name));
         }
-        let annotation = self.annotation()?;
+        let annotation = tri!(self.annotation());
         let value_start = self.peek().span;
-        let (ty, value, holes) = if self.eat_punct(b'=')? {
+        let (ty, value, holes) = if tri!(self.eat_punct(b'=')) {
             let value_start = self.peek().span;
-            let (ty, value, holes) = self.attr_value(annotation)?;
+            let (ty, value, holes) = tri!(self.attr_value(annotation));
             (ty, Some((value, self.since(value_start))), holes)
         } else {
             (annotation.map(|(ty, _)| ty), None, Vec::new())
@@ -85,10 +85,10 @@ impl Parser<'_> {
 
     /// (':' attr-type)?
     fn annotation(&mut self) -> Result<Annotation, ParseError> {
-        if !self.eat_punct(b':')? {
+        if !tri!(self.eat_punct(b':')) {
             return Ok(None);
         }
-        let token = self.ident("an attribute type")?;
+        let token = tri!(self.ident("an attribute type"));
         let word = self.text(token);
         match attribute_type(word) {
             Some(ty) => Ok(Some((ty, token.span))),
@@ -115,10 +115,12 @@ impl Parser<'_> {
             return self.list_value(annotation);
         }
         let expected = annotation.map(|(ty, _)| ty);
-        if let Some(hole) = self.one_hole()? {
+        if let Some(hole) = tri!(self.one_hole()) {
             return Ok((expected, AttrValue::Hole(hole), Vec::new()));
         }
-        let (value, span) = self.single_value(expected == Some(AttributeType::Float))?;
+        let start = self.peek().span;
+        let int_as_float = matches!(expected, Some(AttributeType::Float));
+        let value = tri!(self.single_value(int_as_float));
         let Some(ty) = value_type(&value) else {
             // A reference takes its type from the annotation, whatever it is.
             return Ok((expected, value, Vec::new()));
@@ -128,7 +130,7 @@ impl Parser<'_> {
         {
             return Err(self.error(
                 ParseErrorKind::InvalidAttributeValue,
-                span,
+                self.since(start),
                 format!(
                     "expected {} value, found {} value",
                     article(annotated),
@@ -144,7 +146,7 @@ impl Parser<'_> {
     /// As in the reference, a single-value annotation names the element type: `a: int = [1, 2]`
     /// is INTS. Only an empty list needs a list annotation.
     fn list_value(&mut self, annotation: Annotation) -> Result<TypedValue, ParseError> {
-        let open = self.bump()?;
+        let open = tri!(self.bump());
         let mut element = annotation.map(|(ty, _)| list_element(ty).unwrap_or(ty));
         // Elements go straight into the list of their type: no vector of single values.
         let mut list = element.map(empty_list);
@@ -153,13 +155,13 @@ impl Parser<'_> {
         if !self.at_punct(b']') {
             loop {
                 if let Some(hole) = self.at_hole() {
-                    self.bump()?;
+                    tri!(self.bump());
                     holes.push(ListHole {
                         hole,
                         site: Site::Values,
                         index: len,
                     });
-                    if !self.eat_punct(b',')? {
+                    if !tri!(self.eat_punct(b',')) {
                         break;
                     }
                     continue;
@@ -171,11 +173,12 @@ impl Parser<'_> {
                         "lists of attribute values do not nest",
                     ));
                 }
-                let (value, span) = self.single_value(element == Some(AttributeType::Float))?;
+                let start = self.peek().span;
+                let value = tri!(self.single_value(element == Some(AttributeType::Float)));
                 let Some(ty) = value_type(&value) else {
                     return Err(self.error(
                         ParseErrorKind::InvalidAttributeValue,
-                        span,
+                        self.since(start),
                         "an attribute reference `@…` cannot be a list element",
                     ));
                 };
@@ -188,7 +191,7 @@ impl Parser<'_> {
                     Some(expected) => {
                         return Err(self.error(
                             ParseErrorKind::InvalidAttributeValue,
-                            span,
+                            self.since(start),
                             format!(
                                 "list elements must all be of type `{}` (set by the {}), found {} value",
                                 expected.keyword(),
@@ -202,12 +205,12 @@ impl Parser<'_> {
                     push_element(list, value);
                 }
                 len += 1;
-                if !self.eat_punct(b',')? {
+                if !tri!(self.eat_punct(b',')) {
                     break;
                 }
             }
         }
-        self.expect_punct(b']')?;
+        tri!(self.expect_punct(b']'));
         if element.is_none() && !holes.is_empty() {
             // Holes only: the schema or the Rust values give the type.
             return Ok((None, AttrValue::EmptyList, holes));
@@ -229,43 +232,42 @@ impl Parser<'_> {
     /// One value: a literal, a type or tensor constant, a graph, or an `@ref`.
     ///
     /// With `int_as_float`, an integer literal becomes a FLOAT (the annotation or list says float).
-    fn single_value(&mut self, int_as_float: bool) -> Result<(AttrValue, Span), ParseError> {
+    fn single_value(&mut self, int_as_float: bool) -> Result<AttrValue, ParseError> {
         let next = self.peek();
-        let value = match next.kind {
+        Ok(match next.kind {
             TokenKind::Ident if starts_type(self.text(next)) => {
-                let ty = self.ty()?;
+                let ty = tri!(self.ty());
                 if self.at_tensor_after_type() {
-                    AttrValue::Tensor(self.attribute_tensor(ty)?)
+                    AttrValue::Tensor(tri!(self.attribute_tensor(ty)))
                 } else {
                     AttrValue::TypeProto(ty)
                 }
             }
             TokenKind::Ident if matches!(classify_word(self.text(next)), Word::Other) => {
-                let token = self.bump()?;
+                let token = tri!(self.bump());
                 let name = Name {
                     text: self.text(token).to_owned(),
                     span: token.span,
                 };
-                AttrValue::Graph(Box::new(self.graph_after_name(name)?))
+                AttrValue::Graph(Box::new(tri!(self.graph_after_name(name))))
             }
             TokenKind::Punct(b'@') => {
-                self.bump()?;
-                AttrValue::Ref(self.quotable_name("an attribute name after `@`")?)
+                tri!(self.bump());
+                AttrValue::Ref(tri!(self.quotable_name("an attribute name after `@`")))
             }
             _ => {
-                let literal = self.literal("an attribute value")?;
+                let literal = tri!(self.literal("an attribute value"));
                 match literal.kind {
                     LitKind::Int if !int_as_float => {
-                        AttrValue::Int(self.to_i64(literal, "an integer")?)
+                        AttrValue::Int(tri!(self.to_i64(literal, "an integer")))
                     }
                     LitKind::Int | LitKind::Float => {
-                        AttrValue::Float(self.to_f32(literal, "a number")?)
+                        AttrValue::Float(tri!(self.to_f32(literal, "a number")))
                     }
                     LitKind::Str => AttrValue::String(self.literal_bytes(literal)),
                 }
             }
-        };
-        Ok((value, self.since(next.span)))
+        })
     }
 }
 

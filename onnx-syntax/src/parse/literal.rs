@@ -71,14 +71,14 @@ impl Parser<'_> {
         let next = self.peek();
         match next.kind {
             TokenKind::Str => {
-                self.bump()?;
+                tri!(self.bump());
                 Ok(Literal {
                     kind: LitKind::Str,
                     span: next.span,
                 })
             }
             TokenKind::Punct(b'-') => {
-                self.bump()?;
+                tri!(self.bump());
                 let number = self.peek();
                 if !number.joined || !self.at_number() || number.is_punct(b'-') {
                     return Err(self.error(
@@ -90,7 +90,7 @@ impl Parser<'_> {
                         ),
                     ));
                 }
-                let literal = self.unsigned_number(what)?;
+                let literal = tri!(self.unsigned_number(what));
                 Ok(Literal {
                     kind: literal.kind,
                     span: next.span.to(literal.span),
@@ -122,7 +122,7 @@ impl Parser<'_> {
             },
             _ => return Err(self.expected(what)),
         };
-        self.bump()?;
+        tri!(self.bump());
         Ok(Literal {
             kind,
             span: next.span,
@@ -177,13 +177,13 @@ impl Parser<'_> {
             Some(digits) => (true, digits),
             None => (false, text),
         };
-        let value: u64 = digits.parse().map_err(|_| {
+        let value: u64 = tri!(digits.parse().map_err(|_| {
             self.error(
                 ParseErrorKind::OutOfRange,
                 literal.span,
                 format!("integer `{}` does not fit in 64 bits", shorten(text)),
             )
-        })?;
+        }));
         Ok(if negative {
             value.wrapping_neg()
         } else {
@@ -212,16 +212,15 @@ impl Parser<'_> {
         type_name: &str,
         parse_finite: impl Fn(&str) -> Option<F>,
     ) -> Result<F, ParseError> {
-        if literal.kind == LitKind::Str {
+        if matches!(literal.kind, LitKind::Str) {
             return Err(self.kind_error(literal, what));
         }
         let text = self.literal_text(literal);
-        let (negative, magnitude) = match text.strip_prefix('-') {
-            Some(rest) => (true, rest),
-            None => (false, text),
-        };
-        if magnitude.as_bytes()[0].is_ascii_alphabetic() {
-            let value = if magnitude.eq_ignore_ascii_case("nan") {
+        // Bytes, not `strip_prefix`: that is several calls when unoptimized, for every number.
+        let negative = text.as_bytes()[0] == b'-';
+        let magnitude_start = negative as usize;
+        if text.as_bytes()[magnitude_start].is_ascii_alphabetic() {
+            let value = if text[magnitude_start..].eq_ignore_ascii_case("nan") {
                 F::NAN
             } else {
                 F::INFINITY
@@ -266,7 +265,7 @@ impl Parser<'_> {
 
     /// Parses an integer literal (`-` allowed) as `i64`.
     pub(super) fn int(&mut self, what: &str) -> Result<i64, ParseError> {
-        let literal = self.literal(what)?;
+        let literal = tri!(self.literal(what));
         self.to_i64(literal, what)
     }
 }

@@ -3,6 +3,18 @@
 //! The grammar rules live in the submodules, by topic. This module holds the token cursor they
 //! share, and the entry points that parse a whole input.
 
+/// `?` for the rules that every node of a literal runs through, as serde_json has it: without
+/// optimization, `?` is a call to `Try::branch` that copies the value through, and the macros run
+/// the parser unoptimized (a default dev build).
+macro_rules! tri {
+    ($result:expr) => {
+        match $result {
+            Ok(value) => value,
+            Err(error) => return Err(error),
+        }
+    };
+}
+
 mod attribute;
 mod function;
 mod graph;
@@ -53,8 +65,8 @@ impl<'a> Parser<'a> {
     /// assert!(onnx_syntax::parse::Parser::new("y = Relu(x)").is_ok());
     /// ```
     pub fn new(source: &'a str) -> Result<Parser<'a>, ParseError> {
-        let mut lexer = Lexer::new(source)?;
-        let next = lexer.next_token()?;
+        let mut lexer = tri!(Lexer::new(source));
+        let next = tri!(lexer.next_token());
         Ok(Parser {
             lexer,
             next,
@@ -75,7 +87,7 @@ impl<'a> Parser<'a> {
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
     pub fn with_holes(source: &'a str) -> Result<Parser<'a>, ParseError> {
-        let mut parser = Parser::new(source)?;
+        let mut parser = tri!(Parser::new(source));
         parser.holes = true;
         Ok(parser)
     }
@@ -88,8 +100,8 @@ impl<'a> Parser<'a> {
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
     pub fn model(mut self) -> Result<Model, ParseError> {
-        let model = self.parse_model()?;
-        self.end()?;
+        let model = tri!(self.parse_model());
+        tri!(self.end());
         Ok(model)
     }
 
@@ -101,8 +113,8 @@ impl<'a> Parser<'a> {
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
     pub fn graph(mut self) -> Result<Graph, ParseError> {
-        let graph = self.parse_graph()?;
-        self.end()?;
+        let graph = tri!(self.parse_graph());
+        tri!(self.end());
         Ok(graph)
     }
 
@@ -114,8 +126,8 @@ impl<'a> Parser<'a> {
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
     pub fn function(mut self) -> Result<Function, ParseError> {
-        let function = self.parse_function()?;
-        self.end()?;
+        let function = tri!(self.parse_function());
+        tri!(self.end());
         Ok(function)
     }
 
@@ -127,8 +139,8 @@ impl<'a> Parser<'a> {
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
     pub fn node(mut self) -> Result<Node, ParseError> {
-        let node = self.parse_node()?;
-        self.end()?;
+        let node = tri!(self.parse_node());
+        tri!(self.end());
         Ok(node)
     }
 
@@ -140,8 +152,8 @@ impl<'a> Parser<'a> {
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
     pub fn node_list(mut self) -> Result<Vec<Node>, ParseError> {
-        let nodes = self.parse_node_list()?;
-        self.end()?;
+        let nodes = tri!(self.parse_node_list());
+        tri!(self.end());
         Ok(nodes)
     }
 
@@ -166,23 +178,30 @@ impl<'a> Parser<'a> {
     pub fn nodes(mut self) -> Result<Vec<Node>, ParseError> {
         let mut nodes = Vec::new();
         while !self.at_end() {
-            nodes.push(self.node_or_hole()?);
+            nodes.push(tri!(self.node_or_hole()));
         }
         Ok(nodes)
     }
 
     // ---- the token cursor ----
+    //
+    // The helpers that run for every token are `#[inline(always)]`, which holds even without
+    // optimization: the macros run this parser unoptimized (a default dev build), where each call
+    // costs more than these small bodies.
 
+    #[inline(always)]
     fn source(&self) -> &'a str {
         self.lexer.source()
     }
 
     /// The next token, not consumed.
+    #[inline(always)]
     fn peek(&self) -> Token {
         self.next
     }
 
     /// The text of a token.
+    #[inline(always)]
     fn text(&self, token: Token) -> &'a str {
         &self.source()[token.span.range()]
     }
@@ -192,7 +211,11 @@ impl<'a> Parser<'a> {
         let token = self.next;
         if !matches!(token.kind, TokenKind::Eof) {
             self.prev_end = token.span.end;
-            self.next = self.lexer.next_token()?;
+            // A `match`, not `?`: this runs for every token, and `?` is a call when unoptimized.
+            match self.lexer.next_token() {
+                Ok(next) => self.next = next,
+                Err(error) => return Err(error),
+            }
         }
         Ok(token)
     }
@@ -204,7 +227,7 @@ impl<'a> Parser<'a> {
 
     /// The hole that `token` is, if holes are enabled and it is one.
     fn hole_in(&self, token: Token) -> Option<Hole> {
-        if !self.holes || token.kind != TokenKind::Str {
+        if !self.holes || !matches!(token.kind, TokenKind::Str) {
             return None;
         }
         let text = self.text(token);
@@ -221,7 +244,7 @@ impl<'a> Parser<'a> {
                 "a spread `..#` stands for several values and cannot stand here",
             )),
             Some(hole) => {
-                self.bump()?;
+                tri!(self.bump());
                 Ok(Some(hole))
             }
         }
@@ -232,18 +255,22 @@ impl<'a> Parser<'a> {
         self.lexer.clone().next_token()
     }
 
+    #[inline(always)]
     fn at_end(&self) -> bool {
-        self.next.kind == TokenKind::Eof
+        matches!(self.next.kind, TokenKind::Eof)
     }
 
+    #[inline(always)]
     fn at_punct(&self, c: u8) -> bool {
-        self.next.is_punct(c)
+        // `Token::is_punct` inlined by hand: the parser asks this before most tokens.
+        matches!(self.next.kind, TokenKind::Punct(p) if p == c)
     }
 
     /// Consumes the punctuation `c` if it comes next.
+    #[inline(always)]
     fn eat_punct(&mut self, c: u8) -> Result<bool, ParseError> {
         if self.at_punct(c) {
-            self.bump()?;
+            tri!(self.bump());
             Ok(true)
         } else {
             Ok(false)
@@ -251,6 +278,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Consumes the punctuation `c`, or fails with "expected `c`".
+    #[inline(always)]
     fn expect_punct(&mut self, c: u8) -> Result<Token, ParseError> {
         if self.at_punct(c) {
             self.bump()
@@ -261,7 +289,7 @@ impl<'a> Parser<'a> {
 
     /// Consumes `=>`, which must be written without a gap.
     fn expect_arrow(&mut self) -> Result<Span, ParseError> {
-        let eq = self.expect_punct(b'=').map_err(|_| self.expected("`=>`"))?;
+        let eq = tri!(self.expect_punct(b'=').map_err(|_| self.expected("`=>`")));
         if !(self.at_punct(b'>') && self.next.joined) {
             return Err(if self.at_punct(b'>') {
                 self.error(
@@ -273,7 +301,7 @@ impl<'a> Parser<'a> {
                 self.expected("`=>`")
             });
         }
-        let gt = self.bump()?;
+        let gt = tri!(self.bump());
         Ok(eq.span.to(gt.span))
     }
 
@@ -287,8 +315,9 @@ impl<'a> Parser<'a> {
     }
 
     /// Consumes an identifier.
+    #[inline(always)]
     fn ident(&mut self, what: &str) -> Result<Token, ParseError> {
-        if self.next.kind == TokenKind::Ident {
+        if matches!(self.next.kind, TokenKind::Ident) {
             self.bump()
         } else {
             Err(self.expected(what))
@@ -299,14 +328,14 @@ impl<'a> Parser<'a> {
     fn quotable_name(&mut self, what: &str) -> Result<Name, ParseError> {
         match self.next.kind {
             TokenKind::Ident => {
-                let token = self.bump()?;
+                let token = tri!(self.bump());
                 Ok(Name {
                     text: self.text(token).to_owned(),
                     span: token.span,
                 })
             }
             TokenKind::Str => {
-                let token = self.bump()?;
+                let token = tri!(self.bump());
                 Ok(Name {
                     text: unescape(self.text(token)).into_owned(),
                     span: token.span,
@@ -318,8 +347,8 @@ impl<'a> Parser<'a> {
 
     /// Consumes a quoted string literal and returns its contents.
     fn string(&mut self, what: &str) -> Result<String, ParseError> {
-        if self.next.kind == TokenKind::Str {
-            let token = self.bump()?;
+        if matches!(self.next.kind, TokenKind::Str) {
+            let token = tri!(self.bump());
             Ok(unescape(self.text(token)).into_owned())
         } else {
             Err(self.expected(what))
@@ -339,8 +368,8 @@ impl<'a> Parser<'a> {
             return Ok(items);
         }
         loop {
-            items.push(item(self)?);
-            if !self.eat_punct(b',')? {
+            items.push(tri!(item(self)));
+            if !tri!(self.eat_punct(b',')) {
                 return Ok(items);
             }
         }
@@ -364,8 +393,18 @@ impl<'a> Parser<'a> {
     }
 
     /// A span from `start` to the end of the last consumed token.
+    #[inline(always)]
     fn since(&self, start: Span) -> Span {
-        Span::new(start.start, self.prev_end.max(start.end))
+        // A plain comparison: `max` is a call when unoptimized.
+        let end = if self.prev_end > start.end {
+            self.prev_end
+        } else {
+            start.end
+        };
+        Span {
+            start: start.start,
+            end,
+        }
     }
 
     // ---- errors ----

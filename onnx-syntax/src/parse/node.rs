@@ -9,15 +9,15 @@ use crate::syntax::{Name, Node};
 impl Parser<'_> {
     /// node-list ::= '{' node* '}'
     pub(super) fn parse_node_list(&mut self) -> Result<Vec<Node>, ParseError> {
-        self.expect_punct(b'{')?;
+        tri!(self.expect_punct(b'{'));
         let mut nodes = Vec::new();
         while !self.at_punct(b'}') {
             if !self.at_node_start() {
                 return Err(self.expected("a node or `}`"));
             }
-            nodes.push(self.node_or_hole()?);
+            nodes.push(tri!(self.node_or_hole()));
         }
-        self.bump()?;
+        tri!(self.bump());
         Ok(nodes)
     }
 
@@ -26,12 +26,12 @@ impl Parser<'_> {
     /// an output name instead.
     pub(super) fn node_or_hole(&mut self) -> Result<Node, ParseError> {
         if self.at_hole().is_none() || {
-            let after = self.peek_second()?;
+            let after = tri!(self.peek_second());
             after.is_punct(b'=') || after.is_punct(b',')
         } {
             return self.parse_node();
         }
-        let token = self.bump()?;
+        let token = tri!(self.bump());
         Ok(Node {
             label: None,
             outputs: Vec::new(),
@@ -58,15 +58,15 @@ impl Parser<'_> {
     pub(super) fn parse_node(&mut self) -> Result<Node, ParseError> {
         let start = self.peek().span;
         let label = if self.at_punct(b'[') {
-            Some(self.label()?)
+            Some(tri!(self.label()))
         } else {
             None
         };
-        let outputs = self.operands(b'=')?;
-        self.expect_punct(b'=')?;
-        let (domain, op_type, op_span) = self.op_id()?;
-        let overload = if self.eat_punct(b':')? {
-            let token = self.ident("an overload name")?;
+        let outputs = tri!(self.operands(b'='));
+        tri!(self.expect_punct(b'='));
+        let (domain, op_type, op_span) = tri!(self.op_id());
+        let overload = if tri!(self.eat_punct(b':')) {
+            let token = tri!(self.ident("an overload name"));
             Some(Name {
                 text: self.text(token).to_owned(),
                 span: token.span,
@@ -76,13 +76,13 @@ impl Parser<'_> {
         };
         let attributes_first = self.at_punct(b'<');
         let mut attributes = if attributes_first {
-            self.attr_list()?
+            tri!(self.attr_list())
         } else {
             Vec::new()
         };
-        self.expect_punct(b'(')?;
-        let inputs = self.operands(b')')?;
-        self.expect_punct(b')')?;
+        tri!(self.expect_punct(b'('));
+        let inputs = tri!(self.operands(b')'));
+        tri!(self.expect_punct(b')'));
         if self.at_punct(b'<') {
             if attributes_first {
                 return Err(self.error(
@@ -91,7 +91,7 @@ impl Parser<'_> {
                     "a node has one attribute list, before or after its inputs, not both",
                 ));
             }
-            attributes = self.attr_list()?;
+            attributes = tri!(self.attr_list());
         }
         Ok(Node {
             label,
@@ -108,16 +108,16 @@ impl Parser<'_> {
 
     /// label ::= '[' name? ']'
     fn label(&mut self) -> Result<Name, ParseError> {
-        let open = self.bump()?;
+        let open = tri!(self.bump());
         let name = if self.at_punct(b']') {
             Name {
                 text: String::new(),
                 span: Span::at(open.span.end),
             }
         } else {
-            self.quotable_name("a node name")?
+            tri!(self.quotable_name("a node name"))
         };
-        self.expect_punct(b']')?;
+        tri!(self.expect_punct(b']'));
         Ok(name)
     }
 
@@ -128,16 +128,16 @@ impl Parser<'_> {
         let start = self.peek().span;
         // The last part read so far; the parts before it are already in `domain`.
         let mut last = None;
-        if self.peek().kind == TokenKind::Ident {
-            let token = self.bump()?;
+        if matches!(self.peek().kind, TokenKind::Ident) {
+            let token = tri!(self.bump());
             last = Some(self.text(token));
         }
         if last.is_none() && ![b'.', b'(', b'<', b':'].iter().any(|&c| self.at_punct(c)) {
             return Err(self.expected("an operator name"));
         }
         let mut domain = String::new();
-        while self.eat_punct(b'.')? {
-            let token = self.ident("an operator or domain name after `.`")?;
+        while tri!(self.eat_punct(b'.')) {
+            let token = tri!(self.ident("an operator or domain name after `.`"));
             if let Some(part) = last.replace(self.text(token)) {
                 if !domain.is_empty() {
                     domain.push('.');
@@ -158,7 +158,7 @@ impl Parser<'_> {
         let mut names = Vec::new();
         while !self.at_punct(close) {
             if self.at_punct(b',') {
-                let comma = self.bump()?;
+                let comma = tri!(self.bump());
                 names.push(Name {
                     text: String::new(),
                     span: Span::at(comma.span.start),
@@ -169,8 +169,8 @@ impl Parser<'_> {
                 let what = format!("a value name, `,` or `{}`", close as char);
                 return Err(self.expected(&what));
             }
-            names.push(self.quotable_name("a value name")?);
-            if !self.eat_punct(b',')? {
+            names.push(tri!(self.quotable_name("a value name")));
+            if !tri!(self.eat_punct(b',')) {
                 break;
             }
         }
