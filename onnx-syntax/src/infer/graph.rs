@@ -128,6 +128,8 @@ pub struct Engine<'a> {
     depth: usize,
     errors: Vec<ShapeError>,
     mismatches: Vec<Mismatch>,
+    /// The operand list of the last node, kept for the next one: one allocation fewer a node.
+    spare_inputs: Vec<Option<Arc<Ty>>>,
 }
 
 /// Adds `imports` to `opsets`, each replacing an import of the same domain.
@@ -164,6 +166,7 @@ impl<'a> Engine<'a> {
             depth: 0,
             errors: Vec::new(),
             mismatches: Vec::new(),
+            spare_inputs: Vec::new(),
         }
     }
 
@@ -229,7 +232,8 @@ pub fn infer_function(
 impl<'a> Engine<'a> {
     /// Infers one node and defines its results in `scope`.
     fn node(&mut self, node: &NodeProto, scope: &mut Scope<'_>) {
-        let mut inputs = Vec::with_capacity(node.input.len());
+        let mut inputs = std::mem::take(&mut self.spare_inputs);
+        inputs.clear();
         // Most operands carry no value: the list stays empty, or stops, where the rest have none.
         let mut data = Vec::new();
         for (i, name) in node.input.iter().enumerate() {
@@ -343,8 +347,16 @@ impl<'a> Engine<'a> {
             scope,
             engine: self,
         };
-        match rule(&mut view) {
-            Ok(()) => (view.outputs, view.out_data),
+        let ruled = rule(&mut view);
+        let Node {
+            inputs,
+            outputs,
+            out_data,
+            ..
+        } = view;
+        self.spare_inputs = inputs;
+        match ruled {
+            Ok(()) => (outputs, out_data),
             Err(conflict) => {
                 let op = node.op_type.as_deref().unwrap_or("");
                 // Inside a subgraph or a function body, the operand is not one of the main
