@@ -345,7 +345,7 @@ fn allowed_types(schema: &Schema, type_str: &str) -> Option<&'static [&'static s
     while index < constraints.len() {
         let (param, set) = constraints[index];
         if param == type_str {
-            return table()?.sets.get(set).map(Vec::as_slice);
+            return table()?.set(set);
         }
         index += 1;
     }
