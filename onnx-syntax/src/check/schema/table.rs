@@ -105,9 +105,7 @@ impl Operator {
     fn parse(&self) -> Result<Vec<Schema>, String> {
         let mut versions: Vec<Schema> = Vec::new();
         let mut sets_defined = self.sets_before;
-        let mut index = self.first_line - 1;
-        for line in Split::new(self.block, b'\n') {
-            index += 1;
+        for (index, line) in (self.first_line..).zip(Split::new(self.block, b'\n')) {
             let at = |message: String| format!("schemas.txt line {index}: {message}");
             let Some((tag, rest)) = record(line) else {
                 continue;
@@ -241,7 +239,7 @@ impl Table {
     /// Indexes the data: reads the header, finds where each operator's lines are, and checks
     /// that the sets are numbered in order, without parsing the schemas. It runs unoptimized in
     /// the proc macros, where std's line and field splitters cost hundreds of instructions a
-    /// call: [`Split`] scans the bytes instead.
+    /// call: [`line_end`] and [`Split`] scan the bytes instead.
     pub(super) fn index(source: &'static str) -> Result<Table, String> {
         let mut table = Table {
             domains: Vec::new(),
@@ -250,22 +248,28 @@ impl Table {
         };
         // The operator whose lines are being read.
         let mut current: Option<Block> = None;
-        let mut offset = 0;
+        let bytes = source.as_bytes();
+        let mut next_line = 0;
         let mut index = 0;
-        for line in Split::new(source, b'\n') {
-            let start = offset;
-            offset += line.len() + 1;
+        // `<=`: as `str::split` does, the end of the text ends a last, maybe empty, line.
+        while next_line <= bytes.len() {
+            let start = next_line;
+            let end = line_end(bytes, start);
+            next_line = end + 1;
             index += 1;
             let at = |message: String| format!("schemas.txt line {index}: {message}");
+            // Newlines are ASCII, so line ends are char boundaries; but slicing a `str` checks
+            // that, which costs: most lines are members of a schema, to skip, and are told by
+            // their first bytes.
+            let line = || &source[start..end];
             if index == 1 {
-                table.header = parse_header(trim_cr(line)).map_err(at)?;
+                table.header = parse_header(trim_cr(line())).map_err(at)?;
                 continue;
             }
-            let Some((tag, rest)) = record(line) else {
-                continue;
-            };
-            match tag {
-                "op" => {
+            match &bytes[start..end] {
+                [] | [b'#', ..] | [b'\r'] => {}
+                [b'o', b'p'] | [b'o', b'p', b'\r'] | [b'o', b'p', b' ', ..] => {
+                    let rest = record(line()).map_or("", |(_, rest)| rest);
                     let mut fields = Split::new(rest, b' ');
                     let (Some(domain), Some(name)) = (fields.next(), fields.next()) else {
                         return Err(at(format!("bad op line `{rest}`")));
@@ -284,7 +288,8 @@ impl Table {
                         table.insert(source, done, start).map_err(at)?;
                     }
                 }
-                "set" => {
+                [b's', b'e', b't'] | [b's', b'e', b't', b'\r'] | [b's', b'e', b't', b' ', ..] => {
+                    let rest = record(line()).map_or("", |(_, rest)| rest);
                     let (id, types) = split_once(rest, b' ').ok_or_else(|| at("bad set".into()))?;
                     if number(id).map_err(at)? != table.sets.len() {
                         return Err(at("sets out of order".into()));
@@ -366,6 +371,20 @@ struct Block {
     first_line: usize,
     /// How many sets the lines before it define.
     sets_before: usize,
+}
+
+/// Where the line that starts at `start` ends: at the next newline, or at the end.
+fn line_end(bytes: &[u8], start: usize) -> usize {
+    // A slice pattern: unoptimized, an iterator costs a call per byte, and an index a bounds
+    // check.
+    let mut rest = bytes.get(start..).unwrap_or_default();
+    while let [byte, tail @ ..] = rest {
+        if *byte == b'\n' {
+            break;
+        }
+        rest = tail;
+    }
+    bytes.len() - rest.len()
 }
 
 /// A line as `str::lines` gives it: without a final `\r`.
