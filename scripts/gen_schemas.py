@@ -12,7 +12,9 @@ same wheel always gives the same bytes. Usage (from anywhere):
 
 Format: one record per line, fields separated by single spaces; `#` starts a comment line.
 The first line holds the counts and an FNV-1a 64 checksum of every line after it, which the
-Rust loader's tests recompute.
+Rust loader's tests recompute. Schemas are sorted by domain, operator and version, so the lines
+of an operator are together: the loader indexes where each operator's lines are and parses them
+on the operator's first lookup (it rejects an operator whose lines are split).
 
     set <id> <type>|<type>|...
         a set of allowed types, numbered from 0 in order of first use (deduplicated: many

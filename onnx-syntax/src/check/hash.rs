@@ -140,14 +140,6 @@ impl<'t, V> NameMap<'t, V> {
         }
     }
 
-    /// The value of `name`, to change.
-    pub fn get_mut(&mut self, name: &str) -> Option<&mut V> {
-        match self.find(name, self.hash(name)) {
-            Found::Entry(entry) => Some(&mut self.entries[entry].2),
-            Found::Vacant(_) => None,
-        }
-    }
-
     /// The names and their values, in insertion order.
     pub fn iter(&self) -> impl Iterator<Item = (&'t str, &V)> {
         self.entries.iter().map(|(_, name, value)| (*name, value))
@@ -195,8 +187,6 @@ mod tests {
         }
         assert_eq!(map.get("y"), None);
         assert_eq!(map.get(""), None);
-        *map.get_mut("x7").expect("x7") = 70;
-        assert_eq!(map.get("x7"), Some(&70));
         let order: Vec<&str> = map.iter().map(|(name, _)| name).take(3).collect();
         assert_eq!(order, ["x0", "x1", "x2"]);
     }

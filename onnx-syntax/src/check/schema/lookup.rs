@@ -54,7 +54,11 @@ impl<'t> Checker<'t> {
         let Import { version, deferred } = import?;
         // Other domains than the standard ones are not checked here.
         let operators = table()?.domain(&node.domain)?;
-        let versions = operators.get(node.op_type.as_str()).map(Vec::as_slice);
+        let versions = match operators.get(node.op_type.as_str()) {
+            // An operator whose data is malformed is not checked, as none is when the table is.
+            Some(operator) => Some(operator.versions()?),
+            None => None, // not in this standard domain at all
+        };
         if deferred {
             // The version is a hole: the schema is chosen when its value is known, but an
             // operator that no version has is misspelt whatever the value.

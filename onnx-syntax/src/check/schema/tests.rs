@@ -15,7 +15,7 @@ fn the_table_matches_the_counts_and_checksum_the_generator_wrote() {
     );
     assert_eq!(table.operator_count(), table.header.operators);
     assert_eq!(table.schema_count(), table.header.schemas);
-    assert_eq!(table.sets.len(), table.header.sets);
+    assert_eq!(table.set_count(), table.header.sets);
     assert_eq!((table.header.operators, table.header.schemas), (227, 659));
     assert_eq!(
         table.domain_names(),
@@ -65,12 +65,17 @@ fn the_table_holds_what_onnx_says_of_a_few_operators() {
     assert!(!loop_.inputs[2].homogeneous);
     let (param, set) = loop_.constraints[0];
     assert_eq!(param, "V");
-    assert!(table.sets[set].contains(&"tensor(float)"));
+    assert!(table.set(set).expect("a set").contains(&"tensor(float)"));
     let map = table
         .versions("ai.onnx.ml", "DictVectorizer")
         .expect("DictVectorizer");
     let (_, set) = map[0].constraints[0];
-    assert!(table.sets[set].contains(&"map(string, int64)"));
+    assert!(
+        table
+            .set(set)
+            .expect("a set")
+            .contains(&"map(string, int64)")
+    );
 }
 
 #[test]
@@ -84,10 +89,28 @@ fn malformed_data_is_an_error_not_a_panic() {
         "# h\nset 1 tensor(float)\n",
         "# h\nop ai.onnx A 1 1 1 1 1\nattr a integer\n",
         "# h fnv1a64=xyz\n",
+        "# h\nop ai.onnx\n",
+        // The versions of an operator are together.
+        "# h\nop ai.onnx A 1 1 1 1 1\nop ai.onnx B 1 1 1 1 1\nop ai.onnx A 2 1 1 1 1\n",
+        // A set is defined before its first use, if in another operator's lines.
+        "# h\nop ai.onnx A 1 1 1 1 1\ntc T 0\nop ai.onnx B 1 1 1 1 1\nset 0 tensor(float)\n",
     ] {
         assert!(Table::parse(bad).is_err(), "{bad:?}");
     }
     assert!(Table::parse("").is_ok());
+    let good = "# h\nop ai.onnx A 1 1 1 1 1\nset 0 tensor(float)\nop ai.onnx B 1 1 1 1 1\ntc T 0\n";
+    assert!(Table::parse(good).is_ok());
+}
+
+#[test]
+fn a_malformed_operator_is_left_out_when_it_is_looked_up() {
+    // The table is indexed first and an operator parsed on its first lookup.
+    let table = Table::index("# h\nop ai.onnx A 1 1 1 1 1\nop ai.onnx B 1 x 1 1 1\n")
+        .expect("the index is fine");
+    assert_eq!(table.versions("", "A").map(<[_]>::len), Some(1));
+    assert!(table.versions("", "B").is_none());
+    assert!(table.versions("", "C").is_none());
+    assert_eq!(table.sorted_operators("").len(), 1);
 }
 
 // ---- the checks on small texts ----

@@ -345,7 +345,7 @@ fn allowed_types(schema: &Schema, type_str: &str) -> Option<&'static [&'static s
     while index < constraints.len() {
         let (param, set) = constraints[index];
         if param == type_str {
-            return table()?.sets.get(set).map(Vec::as_slice);
+            return table()?.set(set);
         }
         index += 1;
     }
@@ -354,7 +354,8 @@ fn allowed_types(schema: &Schema, type_str: &str) -> Option<&'static [&'static s
 
 /// True for a type string (`tensor(int64)`), as opposed to a parameter name.
 fn is_type(type_str: &str) -> bool {
-    type_str.ends_with(')')
+    // A slice pattern: unoptimized, `ends_with` costs two hundred instructions.
+    matches!(type_str.as_bytes(), [.., b')'])
 }
 
 impl<'t> Checker<'t> {
@@ -421,7 +422,12 @@ impl<'t> Checker<'t> {
         slots.clear();
         let mut clean = true;
         let (mut present, mut known) = (0, 0);
-        for (index, input) in node.inputs.iter().enumerate() {
+        // Indexed loops, as iterator adapters cost calls unoptimized.
+        let mut next = 0;
+        while next < node.inputs.len() {
+            let index = next;
+            next += 1;
+            let input = &node.inputs[index];
             if input.text.is_empty() {
                 continue;
             }
@@ -439,7 +445,11 @@ impl<'t> Checker<'t> {
                 clean &= self.operand_type(node, schema, operand, &found, &mut binding);
             }
         }
-        for (index, output) in node.outputs.iter().enumerate() {
+        let mut next = 0;
+        while next < node.outputs.len() {
+            let index = next;
+            next += 1;
+            let output = &node.outputs[index];
             // The node defines its outputs but `""`: their slots are made now, filled below.
             let declared = if output.text.is_empty() {
                 slots.push(None);
@@ -462,8 +472,11 @@ impl<'t> Checker<'t> {
             clean &= self.operand_type(node, schema, operand, &declared, &mut binding);
         }
         self.types.coverage.count(present, known);
-        for (index, &slot) in slots.iter().enumerate() {
-            let Some(slot) = slot else {
+        let mut next = 0;
+        while next < slots.len() {
+            let index = next;
+            next += 1;
+            let Some(slot) = slots[index] else {
                 continue;
             };
             let inferred = formal_at(&schema.outputs, index)
