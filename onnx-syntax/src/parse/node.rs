@@ -1,6 +1,6 @@
 //! Nodes: `[label] outputs = domain.Op:overload <attributes> (inputs)`.
 
-use super::Parser;
+use super::{Parser, owned};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::lex::{TokenKind, unescape};
 use crate::span::Span;
@@ -67,10 +67,7 @@ impl Parser<'_> {
         let (domain, op_type, op_span) = tri!(self.op_id());
         let overload = if tri!(self.eat_punct(b':')) {
             let token = tri!(self.ident("an overload name"));
-            Some(Name {
-                text: self.text(token).to_owned(),
-                span: token.span,
-            })
+            Some(self.ident_name(token))
         } else {
             None
         };
@@ -149,7 +146,7 @@ impl Parser<'_> {
             None => Span::at(start.start),
             Some(_) => self.since(start),
         };
-        Ok((domain, last.unwrap_or_default().to_owned(), span))
+        Ok((domain, owned(last.unwrap_or_default()), span))
     }
 
     /// The operand list of a node, up to `close` (not consumed). Empty entries stand for missing
