@@ -332,20 +332,19 @@ fn exact_decimal<F: SpecialFloat>(literal: &[u8]) -> Option<F> {
     let mut mantissa = 0;
     // The offset of the `.`, or the length: the decimals are the digits after it.
     let mut point = literal.len();
-    // Plain indexing and `matches!`: an iterator adaptor or `is_ascii_digit` costs a call per
-    // byte when unoptimized.
+    // Plain indexing and a byte `match`: an iterator adaptor or `is_ascii_digit` costs a call
+    // per byte when unoptimized.
     let mut i = negative as usize;
     while i < literal.len() {
-        let byte = literal[i];
-        if matches!(byte, b'0'..=b'9') {
-            mantissa = mantissa * 10 + (byte - b'0') as u64;
-            if mantissa > F::MAX_EXACT_INT {
-                return None;
+        match literal[i] {
+            digit @ b'0'..=b'9' => {
+                mantissa = mantissa * 10 + (digit - b'0') as u64;
+                if mantissa > F::MAX_EXACT_INT {
+                    return None;
+                }
             }
-        } else if byte == b'.' && point == literal.len() {
-            point = i;
-        } else {
-            return None;
+            b'.' if point == literal.len() => point = i,
+            _ => return None,
         }
         i += 1;
     }
