@@ -328,7 +328,7 @@ impl<'a> Parser<'a> {
     #[inline(always)]
     fn ident_name(&self, token: Token) -> Name {
         Name {
-            text: owned(self.text(token)),
+            text: self.text(token).to_owned(),
             span: token.span,
         }
     }
@@ -440,15 +440,6 @@ impl<'a> Parser<'a> {
             _ => format!("`{text}`"),
         }
     }
-}
-
-/// A copy of `text` for the tree. Through `str::repeat`, which std ships compiled and optimized:
-/// `to_owned` is inlined, so it is compiled with the macros, unoptimized and with debug
-/// assertions in a default dev build, where it costs about 130 instructions more per copy, and
-/// the parser copies every name.
-#[allow(clippy::repeat_once)] // `to_string` is the inlined copy this avoids
-fn owned(text: &str) -> String {
-    text.repeat(1)
 }
 
 /// At most 40 bytes of `text`, cut at a character boundary, so that messages stay short.

@@ -1,6 +1,6 @@
 //! Nodes: `[label] outputs = domain.Op:overload <attributes> (inputs)`.
 
-use super::{Parser, owned};
+use super::Parser;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::lex::{TokenKind, unescape};
 use crate::span::Span;
@@ -146,7 +146,7 @@ impl Parser<'_> {
             None => Span::at(start.start),
             Some(_) => self.since(start),
         };
-        Ok((domain, owned(last.unwrap_or_default()), span))
+        Ok((domain, last.unwrap_or_default().to_owned(), span))
     }
 
     /// The operand list of a node, up to `close` (not consumed). Empty entries stand for missing
