@@ -76,6 +76,103 @@ fn verbatim_text_blanks_comments_and_refuses_what_tokens_must_judge() {
     }
 }
 
+/// `without_comments` against a byte-by-byte model of it (its first version, before it searched
+/// with memchr), on texts made of the bytes it decides on.
+mod verbatim_model {
+    use proptest::prelude::*;
+
+    use crate::verbatim::without_comments;
+
+    fn model(text: &str) -> Option<String> {
+        let bytes = text.as_bytes();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            let c = bytes[i];
+            let next = bytes.get(i + 1).copied();
+            let after = bytes.get(i + 2).copied();
+            match (c, next) {
+                (b'"', _) => {
+                    if i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_') {
+                        return None;
+                    }
+                    let mut end = i + 1;
+                    loop {
+                        match bytes.get(end) {
+                            Some(b'\\') => end += 2,
+                            Some(b'"') => break,
+                            Some(_) => end += 1,
+                            None => return None,
+                        }
+                    }
+                    out.extend_from_slice(&bytes[i..=end]);
+                    i = end + 1;
+                }
+                (b'/', Some(b'/')) => {
+                    if matches!(after, Some(b'/' | b'!')) {
+                        return None;
+                    }
+                    while i < bytes.len() && bytes[i] != b'\n' {
+                        out.push(b' ');
+                        i += 1;
+                    }
+                }
+                (b'/', Some(b'*')) => {
+                    if matches!(after, Some(b'*' | b'!')) {
+                        return None;
+                    }
+                    let mut depth = 0;
+                    loop {
+                        if i + 1 >= bytes.len() {
+                            return None;
+                        }
+                        let pair = (bytes[i], bytes[i + 1]);
+                        if pair == (b'/', b'*') || pair == (b'*', b'/') {
+                            depth += if pair.0 == b'/' { 1 } else { -1 };
+                            out.extend_from_slice(b"  ");
+                            i += 2;
+                            if depth == 0 {
+                                break;
+                            }
+                        } else {
+                            out.push(if bytes[i] == b'\n' { b'\n' } else { b' ' });
+                            i += 1;
+                        }
+                    }
+                }
+                (b'#' | b'$' | b'\'' | 0x80.., _) => return None,
+                _ => {
+                    out.push(c);
+                    i += 1;
+                }
+            }
+        }
+        String::from_utf8(out).ok()
+    }
+
+    /// Texts of up to 40 pieces: mostly characters that `without_comments` keeps or decides on,
+    /// and strings, now and then a stray quote or backslash, or a character that it refuses
+    /// outside strings.
+    fn text() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            20 => "[ a_1\n/*!]",
+            3 => "\"[a #$'é/*\\\\]{0,4}\"",
+            2 => "[\"\\\\]",
+            1 => "[#$'é]",
+        ];
+        proptest::collection::vec(piece, 0..40).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn without_comments_matches_a_byte_by_byte_model(text in text()) {
+            prop_assert_eq!(without_comments(&text), model(&text));
+        }
+    }
+}
+
 #[test]
 fn faithful_layout_keeps_lines_and_columns() {
     let source = Source::from_tokens(tokens("g (x)\n  => (y) {\n}"), Layout::Faithful)

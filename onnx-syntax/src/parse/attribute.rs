@@ -9,7 +9,7 @@ use crate::lex::TokenKind;
 use crate::span::Span;
 use crate::syntax::{
     ATTRIBUTE_TYPES, AttrValue, Attribute, AttributeType, AttributeTypeSyntax, FunctionAttribute,
-    Name, attribute_type,
+    attribute_type,
 };
 
 /// An attribute annotation: the type keyword after `:` and its span.
@@ -31,10 +31,7 @@ impl Parser<'_> {
     /// attribute ::= identifier (':' attr-type)? '=' attr-value
     fn attribute(&mut self) -> Result<Attribute, ParseError> {
         let token = tri!(self.ident("an attribute name"));
-        let name = Name {
-            text: self.text(token).to_owned(),
-            span: token.span,
-        };
+        let name = self.ident_name(token);
         let annotation = tri!(self.annotation());
         tri!(self.expect_punct(b'='));
         let value_start = self.peek().span;
@@ -245,10 +242,7 @@ impl Parser<'_> {
             }
             TokenKind::Ident if matches!(classify_word(self.text(next)), Word::Other) => {
                 let token = tri!(self.bump());
-                let name = Name {
-                    text: self.text(token).to_owned(),
-                    span: token.span,
-                };
+                let name = self.ident_name(token);
                 AttrValue::Graph(Box::new(tri!(self.graph_after_name(name))))
             }
             TokenKind::Punct(b'@') => {

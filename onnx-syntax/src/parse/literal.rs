@@ -3,6 +3,8 @@
 //! A literal is scanned without knowing its use, then converted where it is used, as the
 //! reference does: an int literal becomes an `i64`, a wrapped `u64`, or a float, by context.
 
+use std::ops::Div;
+
 use super::{Parser, shorten};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::lex::{Token, TokenKind, unescape};
@@ -215,6 +217,12 @@ impl Parser<'_> {
         if matches!(literal.kind, LitKind::Str) {
             return Err(self.kind_error(literal, what));
         }
+        // Most numbers are short decimals such as `0.1`: read them from the bytes, which spares
+        // slicing a `str` and std's generic parser, both costly unoptimized (the macros).
+        let bytes = &self.source().as_bytes()[literal.span.range()];
+        if let Some(value) = exact_decimal(bytes) {
+            return Ok(value);
+        }
         let text = self.literal_text(literal);
         // Bytes, not `strip_prefix`: that is several calls when unoptimized, for every number.
         let negative = text.as_bytes()[0] == b'-';
@@ -271,24 +279,160 @@ impl Parser<'_> {
 }
 
 /// The float types a literal can become.
-trait SpecialFloat: Copy {
+trait SpecialFloat: Copy + Div<Output = Self> + 'static {
     const NAN: Self;
     const INFINITY: Self;
+    /// The largest integer up to which every integer is exact in this type: 2^(mantissa bits + 1).
+    const MAX_EXACT_INT: u64;
+    /// 10^0, 10^1, …: the powers of ten that are exact in this type.
+    const EXACT_POWERS_OF_TEN: &'static [Self];
     fn negate(self) -> Self;
+    /// `n` as this type; exact for `n <= MAX_EXACT_INT`.
+    fn from_exact_int(n: u64) -> Self;
 }
 
 impl SpecialFloat for f32 {
     const NAN: f32 = f32::NAN;
     const INFINITY: f32 = f32::INFINITY;
+    const MAX_EXACT_INT: u64 = 1 << 24;
+    const EXACT_POWERS_OF_TEN: &'static [f32] =
+        &[1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
     fn negate(self) -> f32 {
         -self
+    }
+    #[inline(always)]
+    fn from_exact_int(n: u64) -> f32 {
+        n as f32
     }
 }
 
 impl SpecialFloat for f64 {
     const NAN: f64 = f64::NAN;
     const INFINITY: f64 = f64::INFINITY;
+    const MAX_EXACT_INT: u64 = 1 << 53;
+    const EXACT_POWERS_OF_TEN: &'static [f64] = &[
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ];
     fn negate(self) -> f64 {
         -self
+    }
+    #[inline(always)]
+    fn from_exact_int(n: u64) -> f64 {
+        n as f64
+    }
+}
+
+/// The value of a number literal written `-`? digits, with at most one `.` and no exponent, when
+/// its digits make an integer exact in `F` and its decimals a power of ten exact in `F`: then
+/// one division, rounded once, is the correctly rounded value that `str::parse` gives (Clinger's
+/// fast path, which std takes first too). `None` for other literals.
+fn exact_decimal<F: SpecialFloat>(literal: &[u8]) -> Option<F> {
+    let negative = literal[0] == b'-';
+    let mut mantissa = 0;
+    // The offset of the `.`, or the length: the decimals are the digits after it.
+    let mut point = literal.len();
+    // Plain indexing and a byte `match`: an iterator adaptor or `is_ascii_digit` costs a call
+    // per byte when unoptimized.
+    let mut i = negative as usize;
+    while i < literal.len() {
+        match literal[i] {
+            digit @ b'0'..=b'9' => {
+                mantissa = mantissa * 10 + (digit - b'0') as u64;
+                if mantissa > F::MAX_EXACT_INT {
+                    return None;
+                }
+            }
+            b'.' if point == literal.len() => point = i,
+            _ => return None,
+        }
+        i += 1;
+    }
+    let decimals = if point < literal.len() {
+        literal.len() - point - 1
+    } else {
+        0
+    };
+    if decimals >= F::EXACT_POWERS_OF_TEN.len() {
+        return None;
+    }
+    let value = F::from_exact_int(mantissa) / F::EXACT_POWERS_OF_TEN[decimals];
+    Some(if negative { value.negate() } else { value })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::exact_decimal;
+
+    /// `exact_decimal` gives what `str::parse` gives, bit for bit, or nothing.
+    fn check(text: &str) {
+        if let Some(value) = exact_decimal::<f32>(text.as_bytes()) {
+            assert_eq!(
+                value.to_bits(),
+                text.parse::<f32>().unwrap().to_bits(),
+                "{text}"
+            );
+        }
+        if let Some(value) = exact_decimal::<f64>(text.as_bytes()) {
+            assert_eq!(
+                value.to_bits(),
+                text.parse::<f64>().unwrap().to_bits(),
+                "{text}"
+            );
+        }
+    }
+
+    /// Every placement of the point in `digits`, signed and not.
+    fn check_all_points(digits: &str) {
+        check(digits);
+        check(&format!("-{digits}"));
+        for at in 1..=digits.len() {
+            let text = format!("{}.{}", &digits[..at], &digits[at..]);
+            check(&text);
+            check(&format!("-{text}"));
+        }
+    }
+
+    #[test]
+    fn exact_decimals_match_std_for_every_short_literal() {
+        // Every literal of up to six digits, leading zeros included.
+        for len in 1..=6 {
+            for n in 0..10u32.pow(len as u32) {
+                check_all_points(&format!("{n:0len$}"));
+            }
+        }
+    }
+
+    #[test]
+    fn exact_decimals_match_std_at_the_limits() {
+        for limit in [1u64 << 24, 1 << 53] {
+            for n in limit - 1000..=limit + 1000 {
+                check_all_points(&n.to_string());
+                check_all_points(&format!("{n}000"));
+                check_all_points(&format!("00{n}"));
+            }
+        }
+        // A pseudo-random sample of longer literals, up to 20 digits.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let digits = state.to_string();
+            let len = (state % 20) as usize + 1;
+            check_all_points(&digits[..len.min(digits.len())]);
+        }
+    }
+
+    #[test]
+    fn exact_decimals_leave_other_literals_to_std() {
+        for text in ["1e5", "1.5e-3", "0.10000000000", "16777217", "1.2.3", "inf"] {
+            assert!(exact_decimal::<f32>(text.as_bytes()).is_none(), "{text}");
+        }
+        assert_eq!(
+            exact_decimal::<f32>(b"-0").map(f32::to_bits),
+            Some((-0.0f32).to_bits())
+        );
+        assert_eq!(exact_decimal::<f32>(b"0.1"), Some(0.1));
     }
 }

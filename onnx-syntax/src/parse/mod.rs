@@ -324,15 +324,21 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The name that an identifier token spells.
+    #[inline(always)]
+    fn ident_name(&self, token: Token) -> Name {
+        Name {
+            text: self.text(token).to_owned(),
+            span: token.span,
+        }
+    }
+
     /// Consumes a name: an identifier or a quoted string.
     fn quotable_name(&mut self, what: &str) -> Result<Name, ParseError> {
         match self.next.kind {
             TokenKind::Ident => {
                 let token = tri!(self.bump());
-                Ok(Name {
-                    text: self.text(token).to_owned(),
-                    span: token.span,
-                })
+                Ok(self.ident_name(token))
             }
             TokenKind::Str => {
                 let token = tri!(self.bump());

@@ -67,10 +67,7 @@ impl Parser<'_> {
         let (domain, op_type, op_span) = tri!(self.op_id());
         let overload = if tri!(self.eat_punct(b':')) {
             let token = tri!(self.ident("an overload name"));
-            Some(Name {
-                text: self.text(token).to_owned(),
-                span: token.span,
-            })
+            Some(self.ident_name(token))
         } else {
             None
         };
