@@ -148,10 +148,33 @@ impl<'t, V> NameMap<'t, V> {
     /// Inserts `value` for `name` unless `name` has a value: then returns that one.
     pub fn insert_new(&mut self, name: &'t str, value: V) -> Option<&V> {
         let hash = self.hash(name);
-        let mut bucket = match self.find(name, hash) {
-            Found::Entry(entry) => return Some(&self.entries[entry].2),
-            Found::Vacant(bucket) => bucket,
-        };
+        match self.find(name, hash) {
+            Found::Entry(entry) => Some(&self.entries[entry].2),
+            Found::Vacant(bucket) => {
+                self.push(name, hash, bucket, value);
+                None
+            }
+        }
+    }
+
+    /// The value of `name`, made with `V::default()` if it had none, and whether it was made:
+    /// one lookup, where `get` then `insert_new` would be two.
+    pub fn slot(&mut self, name: &'t str) -> (&mut V, bool)
+    where
+        V: Default,
+    {
+        let hash = self.hash(name);
+        match self.find(name, hash) {
+            Found::Entry(entry) => (&mut self.entries[entry].2, false),
+            Found::Vacant(bucket) => {
+                let entry = self.push(name, hash, bucket, V::default());
+                (&mut self.entries[entry].2, true)
+            }
+        }
+    }
+
+    /// Adds the entry of `name`, which `find` said would go in `bucket`; gives its index.
+    fn push(&mut self, name: &'t str, hash: u64, mut bucket: usize, value: V) -> usize {
         if (self.entries.len() + 1) * 2 > self.buckets.len() {
             self.buckets = vec![0; self.buckets.len() * 2];
             for entry in 0..self.entries.len() {
@@ -166,7 +189,7 @@ impl<'t, V> NameMap<'t, V> {
         }
         self.entries.push((hash, name, value));
         self.buckets[bucket] = self.entries.len();
-        None
+        self.entries.len() - 1
     }
 }
 
@@ -186,6 +209,12 @@ mod tests {
             assert_eq!(map.get(name), Some(&i));
         }
         assert_eq!(map.get("y"), None);
+        let (value, made) = map.slot("x7");
+        assert!(!made);
+        *value = 70;
+        assert_eq!(map.get("x7"), Some(&70));
+        assert_eq!(map.slot("new"), (&mut 0, true));
+        assert_eq!(map.get("new"), Some(&0));
         assert_eq!(map.get(""), None);
         let order: Vec<&str> = map.iter().map(|(name, _)| name).take(3).collect();
         assert_eq!(order, ["x0", "x1", "x2"]);

@@ -2,19 +2,18 @@
 //! are in scope; subgraphs see the values around them, and calls of local functions are
 //! inferred through the function's body.
 
-use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
 use onnx_runtime_types::{
     AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
 };
 
-use crate::check::hash::HashMap;
+use crate::check::hash::{HashMap, NameMap};
 use crate::hole::{has_reserved, is_spread};
 
 use super::node::{Node, Subgraphs, tensor_ints, tensor_type};
 use super::ty::{Dim, Ty};
-use super::{Inference, Mismatch, ShapeError, ops};
+use super::{Mismatch, ShapeError, ops};
 
 /// How deep subgraphs and calls may nest before inference stops following them.
 const MAX_DEPTH: usize = 64;
@@ -30,9 +29,9 @@ pub(super) struct Value {
     declared: Option<Arc<Ty>>,
 }
 
-/// The values of one graph, and the scope around it.
+/// The values of one graph, by names borrowed from its messages, and the scope around it.
 pub struct Scope<'p> {
-    values: HashMap<String, Value>,
+    values: NameMap<'p, Value>,
     parent: Option<&'p Scope<'p>>,
 }
 
@@ -40,7 +39,7 @@ impl<'p> Scope<'p> {
     /// A scope for about `capacity` values (sized up front: growing a big map rehashes it).
     fn new(parent: Option<&'p Scope<'p>>, capacity: usize) -> Scope<'p> {
         Scope {
-            values: HashMap::with_capacity_and_hasher(capacity, Default::default()),
+            values: NameMap::with_capacity(capacity),
             parent,
         }
     }
@@ -62,23 +61,22 @@ impl<'p> Scope<'p> {
         self.get(name)?.ty.clone()
     }
 
-    fn define(&mut self, name: &str, ty: Option<Ty>, data: Option<Vec<Dim>>) {
+    fn define(&mut self, name: &'p str, ty: Option<Ty>, data: Option<Vec<Dim>>) {
         let value = Value {
             ty: ty.map(Arc::new),
             data: data.map(Arc::new),
             declared: None,
         };
-        self.values.insert(name.to_owned(), value);
+        *self.values.slot(name).0 = value;
     }
 
     /// Records the type declared for `name` (the last declaration wins).
-    fn declare(&mut self, name: &str, ty: Ty) {
-        let value = self.values.entry(name.to_owned()).or_default();
-        value.declared = Some(Arc::new(ty));
+    fn declare(&mut self, name: &'p str, ty: Ty) {
+        self.values.slot(name).0.declared = Some(Arc::new(ty));
     }
 
     /// Binds a graph's initializers (with their values) and its declared inputs.
-    fn bind_graph(&mut self, graph: &GraphProto) {
+    fn bind_graph(&mut self, graph: &'p GraphProto) {
         for tensor in &graph.initializer {
             let name = tensor.name.as_deref().unwrap_or("");
             if tensor.doc_string.as_deref().is_some_and(has_reserved) {
@@ -91,14 +89,13 @@ impl<'p> Scope<'p> {
         for input in &graph.input {
             let declared = input.r#type.as_ref().and_then(Ty::from_proto);
             let name = input.name.as_deref().unwrap_or("");
-            if declared.is_some() || !self.values.contains_key(name) {
-                let data = self.values.get(name).and_then(|v| v.data.clone());
-                let value = Value {
+            let (value, made) = self.values.slot(name);
+            if declared.is_some() || made {
+                *value = Value {
                     ty: declared.map(Arc::new),
-                    data,
+                    data: value.data.take(),
                     declared: None,
                 };
-                self.values.insert(name.to_owned(), value);
             }
         }
     }
@@ -171,12 +168,12 @@ impl<'a> Engine<'a> {
     }
 
     /// Walks the top-level nodes and gives what was found.
-    fn run(mut self, nodes: &[NodeProto], mut scope: Scope<'_>) -> Inference {
+    fn run<'p>(mut self, nodes: &'p [NodeProto], mut scope: Scope<'p>) -> Run<'p> {
         for (index, node) in nodes.iter().enumerate() {
             self.top_node = index;
             self.node(node, &mut scope);
         }
-        Inference {
+        Run {
             values: scope.values,
             errors: self.errors,
             mismatches: self.mismatches,
@@ -184,11 +181,23 @@ impl<'a> Engine<'a> {
     }
 }
 
+/// What inference of a graph or function found: the values of its top scope, by names borrowed
+/// from its messages, and the problems.
+pub(super) struct Run<'p> {
+    pub values: NameMap<'p, Value>,
+    pub errors: Vec<ShapeError>,
+    pub mismatches: Vec<Mismatch>,
+}
+
 /// Infers the main graph of `model`.
-pub fn infer_model(model: &ModelProto) -> Inference {
+pub(super) fn infer_model(model: &ModelProto) -> Run<'_> {
     let engine = Engine::new(&model.opset_import, &model.functions);
     let Some(graph) = &model.graph else {
-        return Inference::default();
+        return Run {
+            values: NameMap::with_capacity(0),
+            errors: Vec::new(),
+            mismatches: Vec::new(),
+        };
     };
     let mut scope = Scope::for_graph(None, graph);
     scope.bind_graph(graph);
@@ -203,11 +212,11 @@ pub fn infer_model(model: &ModelProto) -> Inference {
 
 /// Infers the body of `function` from the types its signature gives its inputs (its
 /// `value_info`), under its own imports, or else `imports`; calls may go to `functions`.
-pub fn infer_function(
-    function: &FunctionProto,
-    imports: &[OperatorSetIdProto],
-    functions: &[FunctionProto],
-) -> Inference {
+pub(super) fn infer_function<'a>(
+    function: &'a FunctionProto,
+    imports: &'a [OperatorSetIdProto],
+    functions: &'a [FunctionProto],
+) -> Run<'a> {
     let own = if function.opset_import.is_empty() {
         imports
     } else {
@@ -231,7 +240,7 @@ pub fn infer_function(
 
 impl<'a> Engine<'a> {
     /// Infers one node and defines its results in `scope`.
-    fn node(&mut self, node: &NodeProto, scope: &mut Scope<'_>) {
+    fn node<'p>(&mut self, node: &'p NodeProto, scope: &mut Scope<'p>) {
         let mut inputs = std::mem::take(&mut self.spare_inputs);
         inputs.clear();
         // Most operands carry no value: the list stays empty, or stops, where the rest have none.
@@ -254,14 +263,9 @@ impl<'a> Engine<'a> {
                 continue;
             }
             // One lookup finds the value the name may already have and where the result goes.
-            let slot = scope.values.entry(name.clone());
-            let (existing, declared_here) = match &slot {
-                Entry::Occupied(value) => {
-                    let value = value.get();
-                    (Some(value.ty.clone()), value.declared.clone())
-                }
-                Entry::Vacant(_) => (None, None),
-            };
+            let (slot, made) = scope.values.slot(name);
+            let existing = (!made).then(|| slot.ty.clone());
+            let declared_here = slot.declared.clone();
             // The main graph's declared types; in a subgraph, a declared output is in scope
             // when its name is also an input's.
             let declared = match declared_here.clone().filter(|_| top) {
@@ -285,19 +289,11 @@ impl<'a> Engine<'a> {
                 }
                 (d, t) => t.or(d),
             };
-            let value = Value {
+            *slot = Value {
                 ty,
                 data: data.map(Arc::new),
                 declared: declared_here,
             };
-            match slot {
-                Entry::Occupied(mut old) => {
-                    old.insert(value);
-                }
-                Entry::Vacant(new) => {
-                    new.insert(value);
-                }
-            }
         }
     }
 

@@ -24,6 +24,8 @@ mod node;
 mod ops;
 mod ty;
 
+use std::sync::Arc;
+
 use crate::check::hash::HashMap;
 
 use onnx_runtime_types::{FunctionProto, ModelProto, OperatorSetIdProto, ValueInfoProto};
@@ -59,9 +61,9 @@ pub struct Mismatch {
 /// What inference found in a model's main graph.
 #[derive(Debug, Default)]
 pub struct Inference {
-    /// What is known of every value of the main graph: its inputs and initializers as
+    /// The type of every value of the main graph that has one: its inputs and initializers as
     /// declared, the values its nodes compute as inferred.
-    values: HashMap<String, graph::Value>,
+    values: HashMap<String, Arc<Ty>>,
     /// The nodes whose operands do not fit their operator.
     pub errors: Vec<ShapeError>,
     /// The declared types that differ from the inferred ones.
@@ -77,7 +79,7 @@ impl Inference {
     /// assert_eq!(inferred.show("y").as_deref(), Some("float[3,2]"));
     /// ```
     pub fn of_model(model: &ModelProto) -> Inference {
-        graph::infer_model(model)
+        Inference::from(graph::infer_model(model))
     }
 
     /// Infers the body of a function from the types its signature declares for its inputs,
@@ -95,7 +97,7 @@ impl Inference {
         imports: &[OperatorSetIdProto],
         functions: &[FunctionProto],
     ) -> Inference {
-        graph::infer_function(function, imports, functions)
+        Inference::from(graph::infer_function(function, imports, functions))
     }
 
     /// The type of the value `name` of the main graph, if anything is known of it: inferred for
@@ -107,7 +109,7 @@ impl Inference {
     /// assert_eq!(inferred.ty("y").and_then(|t| t.rank()), Some(1));
     /// ```
     pub fn ty(&self, name: &str) -> Option<&Ty> {
-        self.values.get(name)?.ty.as_deref()
+        self.values.get(name).map(|ty| &**ty)
     }
 
     /// Every value of the main graph whose type is known (inputs and initializers included),
@@ -119,9 +121,7 @@ impl Inference {
     /// assert_eq!(inferred.iter().count(), 2);
     /// ```
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Ty)> {
-        self.values
-            .iter()
-            .filter_map(|(name, value)| Some((name.as_str(), value.ty.as_deref()?)))
+        self.values.iter().map(|(name, ty)| (name.as_str(), &**ty))
     }
 
     /// The inferred type of `name`, written as the text syntax writes types (`?` for an
@@ -134,6 +134,50 @@ impl Inference {
     /// ```
     pub fn show(&self, name: &str) -> Option<String> {
         Some(self.ty(name)?.to_string())
+    }
+}
+
+impl From<graph::Run<'_>> for Inference {
+    fn from(run: graph::Run<'_>) -> Inference {
+        let values = run.values.iter();
+        let typed = values.filter_map(|(name, value)| Some((name.to_owned(), value.ty.clone()?)));
+        Inference {
+            values: typed.collect(),
+            errors: run.errors,
+            mismatches: run.mismatches,
+        }
+    }
+}
+
+/// What inference found wrong, without the types: what the shape checks need, at less cost than
+/// an [`Inference`] (whose names are copies).
+pub(crate) struct Problems {
+    pub errors: Vec<ShapeError>,
+    pub mismatches: Vec<Mismatch>,
+}
+
+impl Problems {
+    /// The problems of `model`'s main graph, as [`Inference::of_model`] finds them.
+    pub fn of_model(model: &ModelProto) -> Problems {
+        Problems::from(graph::infer_model(model))
+    }
+
+    /// The problems of a function's body, as [`Inference::of_function`] finds them.
+    pub fn of_function(
+        function: &FunctionProto,
+        imports: &[OperatorSetIdProto],
+        functions: &[FunctionProto],
+    ) -> Problems {
+        Problems::from(graph::infer_function(function, imports, functions))
+    }
+}
+
+impl From<graph::Run<'_>> for Problems {
+    fn from(run: graph::Run<'_>) -> Problems {
+        Problems {
+            errors: run.errors,
+            mismatches: run.mismatches,
+        }
     }
 }
 
