@@ -159,15 +159,18 @@ pub fn node(node: Node) -> NodeProto {
     for attr in node.attributes {
         attributes.push(attribute(attr));
     }
+    // Every field named: `..NodeProto::default()` would make and drop the ones set here too.
     NodeProto {
         input: texts(node.inputs),
         output: texts(node.outputs),
         name: node.label.map(|label| label.text),
         op_type: Some(node.op_type),
+        attribute: attributes,
+        doc_string: None,
         domain: Some(node.domain),
         overload: node.overload.map(|overload| overload.text),
-        attribute: attributes,
-        ..NodeProto::default()
+        metadata_props: Vec::new(),
+        device_configurations: Vec::new(),
     }
 }
 
