@@ -11,7 +11,7 @@
 use std::rc::Rc;
 
 use super::operator::{Side, formal_at};
-use super::table::{Formal, Schema, table};
+use super::table::{Formal, Schema};
 use crate::check::hash::NameMap;
 use crate::check::message::{list, operator};
 use crate::check::{Check, Checker, Diagnostic};
@@ -286,14 +286,9 @@ impl<'n> Binding<'n> {
     }
 
     /// Checks an operand of type `ty` for its formal parameter, and binds the parameter.
-    fn bind(
-        &mut self,
-        schema: &Schema,
-        operand: Operand<'n>,
-        ty: &TypeName,
-    ) -> Result<(), Mismatch<'n>> {
+    fn bind(&mut self, operand: Operand<'n>, ty: &TypeName) -> Result<(), Mismatch<'n>> {
         let formal = operand.formal;
-        let Some(allowed) = allowed_types(schema, formal.type_str) else {
+        let Some(allowed) = formal.allowed.as_deref() else {
             return match is_type(formal.type_str) && **ty != *formal.type_str {
                 true => Err(Mismatch::NotType {
                     expected: formal.type_str,
@@ -336,20 +331,6 @@ fn allows(allowed: &[&str], ty: &str) -> bool {
         index += 1;
     }
     false
-}
-
-/// The types a type parameter allows, if `type_str` is one of the schema's parameters.
-fn allowed_types(schema: &Schema, type_str: &str) -> Option<&'static [&'static str]> {
-    let constraints = &schema.constraints;
-    let mut index = 0;
-    while index < constraints.len() {
-        let (param, set) = constraints[index];
-        if param == type_str {
-            return table()?.set(set);
-        }
-        index += 1;
-    }
-    None
 }
 
 /// True for a type string (`tensor(int64)`), as opposed to a parameter name.
@@ -442,7 +423,7 @@ impl<'t> Checker<'t> {
                     side: Side::Input,
                     formal,
                 };
-                clean &= self.operand_type(node, schema, operand, &found, &mut binding);
+                clean &= self.operand_type(node, operand, &found, &mut binding);
             }
         }
         let mut next = 0;
@@ -469,7 +450,7 @@ impl<'t> Checker<'t> {
                 side: Side::Output,
                 formal,
             };
-            clean &= self.operand_type(node, schema, operand, &declared, &mut binding);
+            clean &= self.operand_type(node, operand, &declared, &mut binding);
         }
         self.types.coverage.count(present, known);
         let mut next = 0;
@@ -497,12 +478,11 @@ impl<'t> Checker<'t> {
     fn operand_type<'n>(
         &mut self,
         node: &Node,
-        schema: &Schema,
         operand: Operand<'n>,
         found: &Known,
         binding: &mut Binding<'n>,
     ) -> bool {
-        let Err(mismatch) = binding.bind(schema, operand, &found.ty) else {
+        let Err(mismatch) = binding.bind(operand, &found.ty) else {
             return true;
         };
         let Operand { name, side, formal } = operand;
@@ -567,7 +547,7 @@ fn infer(schema: &Schema, formal: &Formal, binding: &Binding, node: &Node) -> Op
     if let Some(bound) = binding.get(formal.type_str) {
         return Some(bound.clone());
     }
-    if let Some([only]) = allowed_types(schema, formal.type_str) {
+    if let Some([only]) = formal.allowed.as_deref() {
         return Some((*only).into());
     }
     from_attributes(schema, node)
