@@ -432,13 +432,17 @@ impl<'t> Checker<'t> {
             next += 1;
             let output = &node.outputs[index];
             // The node defines its outputs but `""`: their slots are made now, filled below.
+            // (Matches rather than `Option`'s adapters, which cost calls unoptimized.)
             let declared = if output.text.is_empty() {
                 slots.push(None);
                 self.types.here(&output.text)
             } else {
                 let slot = self.types.slot(&output.text);
                 slots.push(slot);
-                slot.and_then(|slot| self.types.known(slot))
+                match slot {
+                    Some(slot) => self.types.known(slot),
+                    None => None,
+                }
             };
             let (Some(declared), Some(formal)) =
                 (declared.cloned(), formal_at(&schema.outputs, index))
@@ -460,15 +464,16 @@ impl<'t> Checker<'t> {
             let Some(slot) = slots[index] else {
                 continue;
             };
-            let inferred = formal_at(&schema.outputs, index)
-                .filter(|_| clean)
-                .and_then(|formal| infer(schema, formal, &binding, node))
-                .map(|ty| Known {
-                    ty,
-                    origin: node.op_span,
-                    inferred: true,
-                });
-            self.types.learn(slot, inferred);
+            let inferred = match formal_at(&schema.outputs, index) {
+                Some(formal) if clean => infer(schema, formal, &binding, node),
+                _ => None,
+            };
+            let known = inferred.map(|ty| Known {
+                ty,
+                origin: node.op_span,
+                inferred: true,
+            });
+            self.types.learn(slot, known);
         }
         self.types.binding = binding;
         self.types.output_slots = slots;
