@@ -225,9 +225,10 @@ impl<'t> Checker<'t> {
 
     /// Where `name` is defined, seen from the current node of every frame.
     fn resolve(&self, name: &str) -> Resolution {
-        let frames = &self.scopes.frames;
+        let frames = self.scopes.frames.as_slice();
         let mut later = None;
-        // Innermost first; an indexed loop, as iterator adapters cost calls unoptimized.
+        // Innermost first; an indexed loop over a slice, as iterator adapters and indexing a
+        // `Vec` cost calls unoptimized.
         let mut index = frames.len();
         while index > 0 {
             index -= 1;

@@ -133,13 +133,15 @@ impl<'t> Types<'t> {
 
     /// The known type of a visible value.
     fn get(&self, name: &str) -> Option<&Known> {
-        // Innermost first; an indexed loop, as iterator adapters cost calls unoptimized.
-        let mut index = self.scopes.len();
+        // Innermost first; an indexed loop over slices, as iterator adapters and indexing a
+        // `Vec` cost calls unoptimized.
+        let scopes = self.scopes.as_slice();
+        let mut index = scopes.len();
         while index > 0 {
             index -= 1;
-            let scope = &self.scopes[index];
+            let scope = &scopes[index];
             if let Some(&slot) = scope.slots.get(name) {
-                return scope.known[slot].as_ref();
+                return scope.known.as_slice()[slot].as_ref();
             }
         }
         None
@@ -403,12 +405,14 @@ impl<'t> Checker<'t> {
         slots.clear();
         let mut clean = true;
         let (mut present, mut known) = (0, 0);
-        // Indexed loops, as iterator adapters cost calls unoptimized.
+        // Indexed loops over slices, as iterator adapters and indexing a `Vec` cost calls
+        // unoptimized.
+        let (inputs, outputs) = (node.inputs.as_slice(), node.outputs.as_slice());
         let mut next = 0;
-        while next < node.inputs.len() {
+        while next < inputs.len() {
             let index = next;
             next += 1;
-            let input = &node.inputs[index];
+            let input = &inputs[index];
             if input.text.is_empty() {
                 continue;
             }
@@ -427,10 +431,10 @@ impl<'t> Checker<'t> {
             }
         }
         let mut next = 0;
-        while next < node.outputs.len() {
+        while next < outputs.len() {
             let index = next;
             next += 1;
-            let output = &node.outputs[index];
+            let output = &outputs[index];
             // The node defines its outputs but `""`: their slots are made now, filled below.
             // (Matches rather than `Option`'s adapters, which cost calls unoptimized.)
             let declared = if output.text.is_empty() {
