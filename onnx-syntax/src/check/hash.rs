@@ -117,14 +117,16 @@ impl<'t, V> NameMap<'t, V> {
     }
 
     fn find(&self, name: &str, hash: u64) -> Found {
-        let mask = self.buckets.len() - 1;
+        // Indexing slices, not `Vec`s: unoptimized, indexing a `Vec` is a call of its own.
+        let (buckets, entries) = (self.buckets.as_slice(), self.entries.as_slice());
+        let mask = buckets.len() - 1;
         let mut bucket = hash as usize & mask;
         loop {
-            let entry = match self.buckets[bucket] {
+            let entry = match buckets[bucket] {
                 0 => return Found::Vacant(bucket),
                 entry => entry - 1,
             };
-            let (found, key, _) = &self.entries[entry];
+            let (found, key, _) = &entries[entry];
             if *found == hash && *key == name {
                 return Found::Entry(entry);
             }

@@ -77,21 +77,27 @@ impl<'t> Frame<'t> {
     /// Records the outputs of `nodes` after whatever the frame already defines. Redefinitions
     /// keep the first definition; they are reported when their node is checked.
     fn add_nodes(&mut self, nodes: &'t [Node]) {
-        for (index, node) in nodes.iter().enumerate() {
+        // Indexed loops, as iterator adapters cost calls unoptimized.
+        let mut index = 0;
+        while index < nodes.len() {
+            let node = &nodes[index];
             self.defines(&node.op_type);
-            for (slot, output) in node.outputs.iter().enumerate() {
+            let mut slot = 0;
+            while slot < node.outputs.len() {
+                let output = &node.outputs[slot];
                 self.defines(&output.text);
-                if output.text.is_empty() {
-                    continue;
+                if !output.text.is_empty() {
+                    let def = Def {
+                        position: index + 1,
+                        span: output.span,
+                    };
+                    if let Some(first) = self.defs.insert_new(&output.text, def) {
+                        self.redefinitions.push((index, slot, first.span));
+                    }
                 }
-                let def = Def {
-                    position: index + 1,
-                    span: output.span,
-                };
-                if let Some(first) = self.defs.insert_new(&output.text, def) {
-                    self.redefinitions.push((index, slot, first.span));
-                }
+                slot += 1;
             }
+            index += 1;
         }
     }
 
@@ -219,9 +225,10 @@ impl<'t> Checker<'t> {
 
     /// Where `name` is defined, seen from the current node of every frame.
     fn resolve(&self, name: &str) -> Resolution {
-        let frames = &self.scopes.frames;
+        let frames = self.scopes.frames.as_slice();
         let mut later = None;
-        // Innermost first; an indexed loop, as iterator adapters cost calls unoptimized.
+        // Innermost first; an indexed loop over a slice, as iterator adapters and indexing a
+        // `Vec` cost calls unoptimized.
         let mut index = frames.len();
         while index > 0 {
             index -= 1;
@@ -294,7 +301,11 @@ impl<'t> Checker<'t> {
             return;
         };
         let mut clashes: Vec<(&'t Name, Span, bool)> = Vec::new();
-        for (slot, output) in node.outputs.iter().enumerate() {
+        // An indexed loop, as iterator adapters cost calls unoptimized.
+        let mut next = 0;
+        while next < node.outputs.len() {
+            let (slot, output) = (next, &node.outputs[next]);
+            next += 1;
             if output.text.is_empty() {
                 continue;
             }

@@ -53,17 +53,18 @@ impl<'t> Checker<'t> {
     ) -> Option<&'static Schema> {
         let Import { version, deferred } = import?;
         // Other domains than the standard ones are not checked here.
-        let operators = table()?.domain(&node.domain)?;
+        let table = table()?;
+        let operators = table.domain(&node.domain)?;
         let versions = match operators.get(node.op_type.as_str()) {
             // An operator whose data is malformed is not checked, as none is when the table is.
-            Some(operator) => Some(operator.versions()?),
+            Some(operator) => Some(operator.versions(table)?),
             None => None, // not in this standard domain at all
         };
         if deferred {
             // The version is a hole: the schema is chosen when its value is known, but an
             // operator that no version has is misspelt whatever the value.
             if versions.is_none() && self.on(Check::UnknownOperator) {
-                let message = unknown(table()?, node, i64::MAX);
+                let message = unknown(table, node, i64::MAX);
                 self.report(Diagnostic::new(
                     Check::UnknownOperator,
                     node.op_span,
@@ -82,7 +83,7 @@ impl<'t> Checker<'t> {
         if self.on(Check::UnknownOperator) {
             let message = match found {
                 Some(at) => self.not_at_version(node, versions.unwrap_or_default(), version, at),
-                None => unknown(table()?, node, version),
+                None => unknown(table, node, version),
             };
             let span = if node.op_span.is_empty() {
                 node.span

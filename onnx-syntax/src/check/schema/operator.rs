@@ -31,11 +31,13 @@ impl Side {
 /// The formal parameter that the operand at `index` binds to: its own, or the trailing
 /// variadic's.
 pub(super) fn formal_at(formals: &[Formal], index: usize) -> Option<&Formal> {
-    formals.get(index).or_else(|| {
-        formals
-            .last()
-            .filter(|formal| formal.arity == Arity::Variadic)
-    })
+    // Slice patterns: unoptimized, `Option`'s adapters cost a call and a closure each, and the
+    // type checks ask for every operand.
+    match formals {
+        _ if index < formals.len() => Some(&formals[index]),
+        [.., last] if last.arity == Arity::Variadic => Some(last),
+        _ => None,
+    }
 }
 
 /// "2 inputs", "1 to 3 inputs", "at least 1 input".
@@ -113,7 +115,10 @@ impl<'t> Checker<'t> {
                 message,
             ));
         }
-        for (index, operand) in operands[..known].iter().enumerate() {
+        let mut next = 0;
+        while next < known {
+            let (index, operand) = (next, &operands[next]);
+            next += 1;
             if !operand.text.is_empty() {
                 continue;
             }
@@ -136,8 +141,13 @@ impl<'t> Checker<'t> {
     /// Every required attribute present; every attribute known to this version, and of its
     /// type. Names starting with `__` are implementation details that onnx's checker skips.
     pub(super) fn attributes(&mut self, node: &'t Node, schema: &Schema) {
-        for attribute in &node.attributes {
-            if attribute.name.text.starts_with("__") {
+        // Indexed loops and slice patterns, as iterator adapters and `starts_with` cost calls
+        // unoptimized.
+        let mut next = 0;
+        while next < node.attributes.len() {
+            let attribute = &node.attributes[next];
+            next += 1;
+            if let [b'_', b'_', ..] = attribute.name.text.as_bytes() {
                 continue;
             }
             match schema.attribute(&attribute.name.text) {
@@ -211,7 +221,12 @@ impl<'t> Checker<'t> {
             return;
         }
         let mut missing: Vec<String> = Vec::new();
-        for spec in &schema.attributes {
+        // An indexed loop, as iterator adapters cost calls unoptimized; most attributes are
+        // optional.
+        let mut next = 0;
+        while next < schema.attributes.len() {
+            let spec = &schema.attributes[next];
+            next += 1;
             if spec.required && !node.attributes.iter().any(|a| a.name.text == spec.name) {
                 missing.push(format!("`{}` ({})", spec.name, spec.ty.keyword()));
             }

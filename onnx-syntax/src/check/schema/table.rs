@@ -34,6 +34,10 @@ pub(crate) struct Formal {
     pub type_str: &'static str,
     /// False for a variadic whose operands may differ in type (Loop's `V`).
     pub homogeneous: bool,
+    /// The types that `type_str` allows when it is a constrained type parameter, resolved when
+    /// the operator is parsed: the type checks ask for every operand of every node, and
+    /// finding the constraint and its set each time cost hundreds of instructions unoptimized.
+    pub allowed: Option<Vec<&'static str>>,
 }
 
 /// An attribute an operator accepts.
@@ -68,10 +72,32 @@ pub(crate) struct Schema {
 impl Schema {
     /// The attribute named `name`.
     pub fn attribute(&self, name: &str) -> Option<&AttributeSpec> {
-        self.attributes
-            .binary_search_by(|spec| spec.name.cmp(name))
-            .ok()
-            .map(|index| &self.attributes[index])
+        // A binary search by hand: unoptimized, `binary_search_by` and its closure cost a few
+        // hundred instructions, and every attribute of every node is looked up.
+        let (mut low, mut high) = (0, self.attributes.len());
+        while low < high {
+            let middle = low + (high - low) / 2;
+            let spec = &self.attributes[middle];
+            match spec.name.cmp(name) {
+                std::cmp::Ordering::Less => low = middle + 1,
+                std::cmp::Ordering::Greater => high = middle,
+                std::cmp::Ordering::Equal => return Some(spec),
+            }
+        }
+        None
+    }
+
+    /// Fills in the allowed types of each formal parameter from the constraints (which follow
+    /// the formals in the data).
+    fn resolve(&mut self, table: &Table) {
+        let constraints = &self.constraints;
+        for formal in self.inputs.iter_mut().chain(&mut self.outputs) {
+            formal.allowed = constraints
+                .iter()
+                .find(|(param, _)| *param == formal.type_str)
+                .and_then(|&(_, set)| table.set(set))
+                .map(<[&'static str]>::to_vec);
+        }
     }
 }
 
@@ -93,16 +119,17 @@ pub(crate) struct Operator {
 impl Operator {
     /// Every version, oldest first, parsed on first use; `None` if the block is malformed (a
     /// test guarantees that no block of the embedded data is).
-    pub fn versions(&self) -> Option<&[Schema]> {
-        self.parsed().as_deref().ok()
+    /// `table` is the table that holds the operator, whose sets its constraints name.
+    pub fn versions(&self, table: &Table) -> Option<&[Schema]> {
+        self.parsed(table).as_deref().ok()
     }
 
-    fn parsed(&self) -> &Result<Vec<Schema>, String> {
-        self.versions.get_or_init(|| self.parse())
+    fn parsed(&self, table: &Table) -> &Result<Vec<Schema>, String> {
+        self.versions.get_or_init(|| self.parse(table))
     }
 
     /// Parses the block.
-    fn parse(&self) -> Result<Vec<Schema>, String> {
+    fn parse(&self, table: &Table) -> Result<Vec<Schema>, String> {
         let mut versions: Vec<Schema> = Vec::new();
         let mut sets_defined = self.sets_before;
         for (index, line) in (self.first_line..).zip(Split::new(self.block, b'\n')) {
@@ -125,6 +152,7 @@ impl Operator {
         }
         for schema in &mut versions {
             schema.attributes.sort_by(|a, b| a.name.cmp(b.name));
+            schema.resolve(table);
         }
         versions.sort_by_key(|schema| schema.since);
         Ok(versions)
@@ -197,7 +225,7 @@ impl Table {
             .domain(domain)
             .into_iter()
             .flat_map(NameMap::iter)
-            .filter_map(|(name, operator)| Some((name, operator.versions()?)))
+            .filter_map(|(name, operator)| Some((name, operator.versions(self)?)))
             .collect();
         operators.sort_unstable_by_key(|(name, _)| *name);
         operators
@@ -205,7 +233,7 @@ impl Table {
 
     /// Every version of an operator, oldest first.
     pub fn versions(&self, domain: &str, name: &str) -> Option<&[Schema]> {
-        self.domain(domain)?.get(name)?.versions()
+        self.domain(domain)?.get(name)?.versions(self)
     }
 
     /// The allowed types of a set that a [`Schema::constraints`] names.
@@ -230,7 +258,7 @@ impl Table {
         let table = Table::index(source)?;
         for (_, operators) in &table.domains {
             for (_, operator) in operators.iter() {
-                operator.parsed().as_ref().map_err(String::clone)?;
+                operator.parsed(&table).as_ref().map_err(String::clone)?;
             }
         }
         Ok(table)
@@ -342,7 +370,7 @@ impl Table {
         self.domains
             .iter()
             .flat_map(|(_, ops)| ops.iter())
-            .filter_map(|(_, operator)| operator.versions())
+            .filter_map(|(_, operator)| operator.versions(self))
             .map(<[Schema]>::len)
             .sum()
     }
@@ -569,6 +597,7 @@ fn parse_member(
                 arity,
                 type_str,
                 homogeneous: !has_flag(fields, "heterogeneous"),
+                allowed: None,
             };
             if tag == "in" {
                 schema.inputs.push(formal);

@@ -66,6 +66,15 @@ fn the_table_holds_what_onnx_says_of_a_few_operators() {
     let (param, set) = loop_.constraints[0];
     assert_eq!(param, "V");
     assert!(table.set(set).expect("a set").contains(&"tensor(float)"));
+    // Each formal parameter holds the types its constraint allows; a fixed type, none.
+    let v = &loop_.inputs[2];
+    assert_eq!((v.type_str, v.allowed.as_deref()), ("V", table.set(set)));
+    let argmax = table.versions("", "ArgMax").expect("ArgMax");
+    let reduced = &argmax[0].outputs[0];
+    assert_eq!(
+        (reduced.type_str, reduced.allowed.as_deref()),
+        ("tensor(int64)", None)
+    );
     let map = table
         .versions("ai.onnx.ml", "DictVectorizer")
         .expect("DictVectorizer");

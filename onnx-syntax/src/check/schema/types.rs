@@ -11,7 +11,7 @@
 use std::rc::Rc;
 
 use super::operator::{Side, formal_at};
-use super::table::{Formal, Schema, table};
+use super::table::{Formal, Schema};
 use crate::check::hash::NameMap;
 use crate::check::message::{list, operator};
 use crate::check::{Check, Checker, Diagnostic};
@@ -133,13 +133,15 @@ impl<'t> Types<'t> {
 
     /// The known type of a visible value.
     fn get(&self, name: &str) -> Option<&Known> {
-        // Innermost first; an indexed loop, as iterator adapters cost calls unoptimized.
-        let mut index = self.scopes.len();
+        // Innermost first; an indexed loop over slices, as iterator adapters and indexing a
+        // `Vec` cost calls unoptimized.
+        let scopes = self.scopes.as_slice();
+        let mut index = scopes.len();
         while index > 0 {
             index -= 1;
-            let scope = &self.scopes[index];
+            let scope = &scopes[index];
             if let Some(&slot) = scope.slots.get(name) {
-                return scope.known[slot].as_ref();
+                return scope.known.as_slice()[slot].as_ref();
             }
         }
         None
@@ -286,14 +288,9 @@ impl<'n> Binding<'n> {
     }
 
     /// Checks an operand of type `ty` for its formal parameter, and binds the parameter.
-    fn bind(
-        &mut self,
-        schema: &Schema,
-        operand: Operand<'n>,
-        ty: &TypeName,
-    ) -> Result<(), Mismatch<'n>> {
+    fn bind(&mut self, operand: Operand<'n>, ty: &TypeName) -> Result<(), Mismatch<'n>> {
         let formal = operand.formal;
-        let Some(allowed) = allowed_types(schema, formal.type_str) else {
+        let Some(allowed) = formal.allowed.as_deref() else {
             return match is_type(formal.type_str) && **ty != *formal.type_str {
                 true => Err(Mismatch::NotType {
                     expected: formal.type_str,
@@ -336,20 +333,6 @@ fn allows(allowed: &[&str], ty: &str) -> bool {
         index += 1;
     }
     false
-}
-
-/// The types a type parameter allows, if `type_str` is one of the schema's parameters.
-fn allowed_types(schema: &Schema, type_str: &str) -> Option<&'static [&'static str]> {
-    let constraints = &schema.constraints;
-    let mut index = 0;
-    while index < constraints.len() {
-        let (param, set) = constraints[index];
-        if param == type_str {
-            return table()?.set(set);
-        }
-        index += 1;
-    }
-    None
 }
 
 /// True for a type string (`tensor(int64)`), as opposed to a parameter name.
@@ -422,12 +405,14 @@ impl<'t> Checker<'t> {
         slots.clear();
         let mut clean = true;
         let (mut present, mut known) = (0, 0);
-        // Indexed loops, as iterator adapters cost calls unoptimized.
+        // Indexed loops over slices, as iterator adapters and indexing a `Vec` cost calls
+        // unoptimized.
+        let (inputs, outputs) = (node.inputs.as_slice(), node.outputs.as_slice());
         let mut next = 0;
-        while next < node.inputs.len() {
+        while next < inputs.len() {
             let index = next;
             next += 1;
-            let input = &node.inputs[index];
+            let input = &inputs[index];
             if input.text.is_empty() {
                 continue;
             }
@@ -442,22 +427,26 @@ impl<'t> Checker<'t> {
                     side: Side::Input,
                     formal,
                 };
-                clean &= self.operand_type(node, schema, operand, &found, &mut binding);
+                clean &= self.operand_type(node, operand, &found, &mut binding);
             }
         }
         let mut next = 0;
-        while next < node.outputs.len() {
+        while next < outputs.len() {
             let index = next;
             next += 1;
-            let output = &node.outputs[index];
+            let output = &outputs[index];
             // The node defines its outputs but `""`: their slots are made now, filled below.
+            // (Matches rather than `Option`'s adapters, which cost calls unoptimized.)
             let declared = if output.text.is_empty() {
                 slots.push(None);
                 self.types.here(&output.text)
             } else {
                 let slot = self.types.slot(&output.text);
                 slots.push(slot);
-                slot.and_then(|slot| self.types.known(slot))
+                match slot {
+                    Some(slot) => self.types.known(slot),
+                    None => None,
+                }
             };
             let (Some(declared), Some(formal)) =
                 (declared.cloned(), formal_at(&schema.outputs, index))
@@ -469,7 +458,7 @@ impl<'t> Checker<'t> {
                 side: Side::Output,
                 formal,
             };
-            clean &= self.operand_type(node, schema, operand, &declared, &mut binding);
+            clean &= self.operand_type(node, operand, &declared, &mut binding);
         }
         self.types.coverage.count(present, known);
         let mut next = 0;
@@ -479,15 +468,16 @@ impl<'t> Checker<'t> {
             let Some(slot) = slots[index] else {
                 continue;
             };
-            let inferred = formal_at(&schema.outputs, index)
-                .filter(|_| clean)
-                .and_then(|formal| infer(schema, formal, &binding, node))
-                .map(|ty| Known {
-                    ty,
-                    origin: node.op_span,
-                    inferred: true,
-                });
-            self.types.learn(slot, inferred);
+            let inferred = match formal_at(&schema.outputs, index) {
+                Some(formal) if clean => infer(schema, formal, &binding, node),
+                _ => None,
+            };
+            let known = inferred.map(|ty| Known {
+                ty,
+                origin: node.op_span,
+                inferred: true,
+            });
+            self.types.learn(slot, known);
         }
         self.types.binding = binding;
         self.types.output_slots = slots;
@@ -497,12 +487,11 @@ impl<'t> Checker<'t> {
     fn operand_type<'n>(
         &mut self,
         node: &Node,
-        schema: &Schema,
         operand: Operand<'n>,
         found: &Known,
         binding: &mut Binding<'n>,
     ) -> bool {
-        let Err(mismatch) = binding.bind(schema, operand, &found.ty) else {
+        let Err(mismatch) = binding.bind(operand, &found.ty) else {
             return true;
         };
         let Operand { name, side, formal } = operand;
@@ -567,7 +556,7 @@ fn infer(schema: &Schema, formal: &Formal, binding: &Binding, node: &Node) -> Op
     if let Some(bound) = binding.get(formal.type_str) {
         return Some(bound.clone());
     }
-    if let Some([only]) = allowed_types(schema, formal.type_str) {
+    if let Some([only]) = formal.allowed.as_deref() {
         return Some((*only).into());
     }
     from_attributes(schema, node)
