@@ -373,6 +373,10 @@ impl<'a> Parser<'a> {
         if allow_empty && self.at_punct(close) {
             return Ok(items);
         }
+        // Room for one item first: most lists hold one (a node's attribute), and the first push
+        // would make room for four. A 10,000-node literal's attribute lists alone would take 7 MB
+        // more, memory the system must hand over page by page.
+        items.reserve_exact(1);
         loop {
             items.push(tri!(item(self)));
             if !tri!(self.eat_punct(b',')) {

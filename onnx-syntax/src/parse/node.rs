@@ -153,6 +153,10 @@ impl Parser<'_> {
     /// operands: `(,x)` is `["", "x"]`, and one trailing comma is ignored: `(x,)` is `["x"]`.
     fn operands(&mut self, close: u8) -> Result<Vec<Name>, ParseError> {
         let mut names = Vec::new();
+        if !self.at_punct(close) {
+            // Room for one name first, as in `comma_list`: most lists hold one.
+            names.reserve_exact(1);
+        }
         while !self.at_punct(close) {
             if self.at_punct(b',') {
                 let comma = tri!(self.bump());
