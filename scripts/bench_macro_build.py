@@ -131,7 +131,7 @@ STAGES = [
     ("    checks but shapes", "onnx_syntax::entry::Tree::walk "),
     ("    lowering", "onnx_syntax::entry::Tree::lower "),
     ("    shape checks", "onnx_syntax::check::shapes::Sites::check "),
-    ("      inference", "onnx_syntax::infer::Problems::of_model "),
+    ("      inference", "onnx_syntax::infer::graph::infer_model "),
     ("  code generation", "onnx_macro::codegen::decoded "),
     ("    encoding", "onnx_syntax::entry::Proto::encode "),
 ]

@@ -10,7 +10,7 @@
 use onnx_runtime_types::{FunctionProto, ModelProto, NodeProto, OperatorSetIdProto};
 
 use crate::entry::{Proto, Tree};
-use crate::infer::Problems;
+use crate::infer::{Run, infer_function, infer_model};
 use crate::span::Span;
 use crate::syntax::{Function, Graph, Node, ValueInfo};
 
@@ -92,7 +92,7 @@ impl Sites {
 
     fn model(&self, checker: &mut Checker<'_>, model: &ModelProto) {
         if let (Some(graph), Some(proto)) = (&self.graph, &model.graph) {
-            checker.report_shapes(&Problems::of_model(model), graph, &proto.node);
+            checker.report_shapes(&infer_model(model), graph, &proto.node);
         }
         self.functions(checker, &model.functions, &model.opset_import);
     }
@@ -110,7 +110,7 @@ impl Sites {
             return;
         }
         for (body, proto) in self.functions.iter().zip(lowered) {
-            let inferred = Problems::of_function(proto, imports, lowered);
+            let inferred = infer_function(proto, imports, lowered);
             checker.report_shapes(&inferred, body, &proto.node);
         }
     }
@@ -174,7 +174,7 @@ fn typed<'a>(infos: impl Iterator<Item = &'a ValueInfo>) -> Vec<(String, Span)> 
 impl Checker<'_> {
     /// Puts what inference found on the nodes and declarations of `body` it concerns;
     /// `nodes` are the body's lowered nodes.
-    fn report_shapes(&mut self, inferred: &Problems, body: &Body, nodes: &[NodeProto]) {
+    fn report_shapes(&mut self, inferred: &Run<'_>, body: &Body, nodes: &[NodeProto]) {
         if self.on(Check::IncompatibleShapes) {
             for error in &inferred.errors {
                 if let Some(span) = body.node(error.node, error.input) {

@@ -182,15 +182,16 @@ impl<'a> Engine<'a> {
 }
 
 /// What inference of a graph or function found: the values of its top scope, by names borrowed
-/// from its messages, and the problems.
-pub(super) struct Run<'p> {
-    pub values: NameMap<'p, Value>,
-    pub errors: Vec<ShapeError>,
-    pub mismatches: Vec<Mismatch>,
+/// from its messages, and the problems. The shape checks read the problems alone; an
+/// [`Inference`](super::Inference) copies the names it keeps.
+pub(crate) struct Run<'p> {
+    pub(super) values: NameMap<'p, Value>,
+    pub(crate) errors: Vec<ShapeError>,
+    pub(crate) mismatches: Vec<Mismatch>,
 }
 
 /// Infers the main graph of `model`.
-pub(super) fn infer_model(model: &ModelProto) -> Run<'_> {
+pub(crate) fn infer_model(model: &ModelProto) -> Run<'_> {
     let engine = Engine::new(&model.opset_import, &model.functions);
     let Some(graph) = &model.graph else {
         return Run {
@@ -212,7 +213,7 @@ pub(super) fn infer_model(model: &ModelProto) -> Run<'_> {
 
 /// Infers the body of `function` from the types its signature gives its inputs (its
 /// `value_info`), under its own imports, or else `imports`; calls may go to `functions`.
-pub(super) fn infer_function<'a>(
+pub(crate) fn infer_function<'a>(
     function: &'a FunctionProto,
     imports: &'a [OperatorSetIdProto],
     functions: &'a [FunctionProto],

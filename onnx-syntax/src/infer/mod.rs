@@ -30,6 +30,7 @@ use crate::check::hash::HashMap;
 
 use onnx_runtime_types::{FunctionProto, ModelProto, OperatorSetIdProto, ValueInfoProto};
 
+pub(crate) use graph::{Run, infer_function, infer_model};
 pub use ty::{Dim, Shape, Ty};
 
 /// An operator's operands that it cannot take (`incompatible_shapes`).
@@ -143,38 +144,6 @@ impl From<graph::Run<'_>> for Inference {
         let typed = values.filter_map(|(name, value)| Some((name.to_owned(), value.ty.clone()?)));
         Inference {
             values: typed.collect(),
-            errors: run.errors,
-            mismatches: run.mismatches,
-        }
-    }
-}
-
-/// What inference found wrong, without the types: what the shape checks need, at less cost than
-/// an [`Inference`] (whose names are copies).
-pub(crate) struct Problems {
-    pub errors: Vec<ShapeError>,
-    pub mismatches: Vec<Mismatch>,
-}
-
-impl Problems {
-    /// The problems of `model`'s main graph, as [`Inference::of_model`] finds them.
-    pub fn of_model(model: &ModelProto) -> Problems {
-        Problems::from(graph::infer_model(model))
-    }
-
-    /// The problems of a function's body, as [`Inference::of_function`] finds them.
-    pub fn of_function(
-        function: &FunctionProto,
-        imports: &[OperatorSetIdProto],
-        functions: &[FunctionProto],
-    ) -> Problems {
-        Problems::from(graph::infer_function(function, imports, functions))
-    }
-}
-
-impl From<graph::Run<'_>> for Problems {
-    fn from(run: graph::Run<'_>) -> Problems {
-        Problems {
             errors: run.errors,
             mismatches: run.mismatches,
         }
