@@ -328,16 +328,19 @@ impl SpecialFloat for f64 {
 /// one division, rounded once, is the correctly rounded value that `str::parse` gives (Clinger's
 /// fast path, which std takes first too). `None` for other literals.
 fn exact_decimal<F: SpecialFloat>(literal: &[u8]) -> Option<F> {
-    let negative = literal[0] == b'-';
+    let negative = matches!(literal, [b'-', ..]);
     let mut mantissa = 0;
     // The offset of the `.`, or the length: the decimals are the digits after it.
     let mut point = literal.len();
     // Plain indexing and a byte `match`: an iterator adaptor or `is_ascii_digit` costs a call
     // per byte when unoptimized.
     let mut i = negative as usize;
+    // A literal of no digit (`-`, `.`) is not a number: std's parser rejects it.
+    let mut digits = 0;
     while i < literal.len() {
         match literal[i] {
             digit @ b'0'..=b'9' => {
+                digits += 1;
                 mantissa = mantissa * 10 + (digit - b'0') as u64;
                 if mantissa > F::MAX_EXACT_INT {
                     return None;
@@ -347,6 +350,9 @@ fn exact_decimal<F: SpecialFloat>(literal: &[u8]) -> Option<F> {
             _ => return None,
         }
         i += 1;
+    }
+    if digits == 0 {
+        return None;
     }
     let decimals = if point < literal.len() {
         literal.len() - point - 1
@@ -400,6 +406,13 @@ mod tests {
             for n in 0..10u32.pow(len as u32) {
                 check_all_points(&format!("{n:0len$}"));
             }
+        }
+    }
+
+    #[test]
+    fn texts_without_digits_are_left_to_std() {
+        for text in ["", "-", ".", "-.", "1.2.3", "1e5", "+1"] {
+            assert!(exact_decimal::<f32>(text.as_bytes()).is_none(), "{text}");
         }
     }
 
