@@ -5,6 +5,7 @@
 //! files that cannot be read or written.
 
 mod io;
+mod lsp;
 mod message;
 mod progress;
 
@@ -54,6 +55,9 @@ enum Command {
     ///
     /// Text input is checked first, so shape errors come with their line and column.
     Infer(InferArgs),
+    /// Serve the Language Server Protocol over standard input and output, for editors: the
+    /// checks as diagnostics, hover, definition, references, rename, completion and more.
+    Lsp,
     /// Replace calls of functions by their bodies, for runtimes without model-local functions.
     ///
     /// Inlines every model-local function, and every function of the --library files; removes
@@ -182,6 +186,13 @@ fn main() -> ExitCode {
         Command::Print(args) => print(args, progress),
         Command::Infer(args) => infer(args, progress),
         Command::Inline(args) => inline(args, progress),
+        Command::Lsp => match lsp::run() {
+            Ok(()) => Outcome::Ok,
+            Err(e) => {
+                eprintln!("error: onnx-text lsp: {e}");
+                Outcome::Fatal
+            }
+        },
     };
     ExitCode::from(outcome as u8)
 }
