@@ -6,6 +6,8 @@
 //! of the graphs around it, so a use resolves in its own graph first, then outwards. A value info
 //! (`<float[N] t>`) declares a type for a value defined elsewhere.
 
+use std::collections::HashMap;
+
 use onnx_syntax::Span;
 use onnx_syntax::syntax::{
     AttrValue, Function, FunctionHeaderValue, Graph, Model, ModelHeaderValue, Name, Node, Type,
@@ -55,6 +57,8 @@ pub struct Scope {
     pub imports: Vec<(String, i64)>,
     /// The symbols it defines, in text order.
     pub symbols: Vec<usize>,
+    /// The same by name, for lookups (a 10,000-node graph has as many names).
+    pub by_name: HashMap<String, usize>,
     /// Whether it is the main graph of a model, whose values shape inference types.
     pub main: bool,
 }
@@ -157,11 +161,11 @@ impl Index {
     /// once (the innermost wins).
     pub fn visible(&self, scope: usize) -> Vec<usize> {
         let mut seen: Vec<usize> = Vec::new();
+        let mut names = std::collections::HashSet::new();
         let mut at = Some(scope);
         while let Some(s) = at {
             for &symbol in &self.scopes[s].symbols {
-                let name = &self.symbols[symbol].name;
-                if !seen.iter().any(|&o| &self.symbols[o].name == name) {
+                if names.insert(self.symbols[symbol].name.as_str()) {
                     seen.push(symbol);
                 }
             }
@@ -174,11 +178,7 @@ impl Index {
     pub fn resolve(&self, scope: usize, name: &str) -> Option<usize> {
         let mut at = Some(scope);
         while let Some(s) = at {
-            if let Some(&symbol) = self.scopes[s]
-                .symbols
-                .iter()
-                .find(|&&i| self.symbols[i].name == name)
-            {
+            if let Some(&symbol) = self.scopes[s].by_name.get(name) {
                 return Some(symbol);
             }
             at = self.scopes[s].parent;
@@ -246,6 +246,7 @@ impl<'t> Builder<'t> {
             parent,
             imports: imports.to_vec(),
             symbols: Vec::new(),
+            by_name: HashMap::new(),
             main: false,
         });
         self.index.scopes.len() - 1
@@ -261,7 +262,9 @@ impl<'t> Builder<'t> {
         });
         let symbol = self.index.symbols.len() - 1;
         if kind == SymbolKind::Value {
-            self.index.scopes[scope].symbols.push(symbol);
+            let scope = &mut self.index.scopes[scope];
+            scope.symbols.push(symbol);
+            scope.by_name.insert(name.text.clone(), symbol);
         }
         symbol
     }
@@ -278,11 +281,7 @@ impl<'t> Builder<'t> {
         if name.text.is_empty() {
             return;
         }
-        let own = self.index.scopes[scope]
-            .symbols
-            .iter()
-            .copied()
-            .find(|&s| self.index.symbols[s].name == name.text);
+        let own = self.index.scopes[scope].by_name.get(&name.text).copied();
         let symbol = own.unwrap_or_else(|| self.new_symbol(scope, name, SymbolKind::Value));
         let entry = &mut self.index.symbols[symbol];
         entry.definition.get_or_insert(name.span);
