@@ -5,6 +5,7 @@
 //! Each request is answered from the document's last analysis ([`document`]); each change of a
 //! document re-analyses it whole and publishes its diagnostics.
 
+mod docs;
 mod document;
 mod features;
 mod index;
