@@ -243,6 +243,10 @@ fn hover_shows_operator_schemas_and_inferred_types() {
         text.contains("- `T`: tensor(float16), tensor(float)"),
         "{text}"
     );
+    assert!(
+        text.contains("Matrix product that behaves like numpy.matmul."),
+        "{text}"
+    );
     let hover = client.at("textDocument/hover", MODEL, "(t)", 0, 1, json!({}));
     assert!(
         hover["contents"]["value"]
@@ -374,7 +378,7 @@ fn completion_of_operators_attributes_values_and_types() {
     let alpha = &attributes.as_array().unwrap()[0];
     assert_eq!(
         (alpha["label"].as_str(), alpha["detail"].as_str()),
-        (Some("alpha"), Some("alpha: float"))
+        (Some("alpha"), Some("alpha: float = 0.01"))
     );
     let values = labels(&client.at("textDocument/completion", &text, "(r)", 1, 1, json!({})));
     for name in ["x", "w", "c", "t", "r"] {
