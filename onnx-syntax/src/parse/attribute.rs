@@ -23,9 +23,18 @@ impl Parser<'_> {
     /// attr-list ::= '<' attribute (',' attribute)* '>'
     pub(super) fn attr_list(&mut self) -> Result<Vec<Attribute>, ParseError> {
         tri!(self.expect_punct(b'<'));
-        let attributes = tri!(self.comma_list(b'>', false, Self::attribute));
+        // Read onto the parser's stack of attributes (see `list_from`), as `comma_list` would
+        // read them into a vector: an attribute's value may be a graph with attribute lists.
+        let base = self.attributes.len();
+        loop {
+            let attribute = tri!(self.attribute());
+            self.attributes.push(attribute);
+            if !tri!(self.eat_punct(b',')) {
+                break;
+            }
+        }
         tri!(self.expect_punct(b'>'));
-        Ok(attributes)
+        Ok(Self::list_from(&mut self.attributes, base))
     }
 
     /// attribute ::= identifier (':' attr-type)? '=' attr-value

@@ -152,15 +152,12 @@ impl Parser<'_> {
     /// The operand list of a node, up to `close` (not consumed). Empty entries stand for missing
     /// operands: `(,x)` is `["", "x"]`, and one trailing comma is ignored: `(x,)` is `["x"]`.
     fn operands(&mut self, close: u8) -> Result<Vec<Name>, ParseError> {
-        let mut names = Vec::new();
-        if !self.at_punct(close) {
-            // Room for one name first, as in `comma_list`: most lists hold one.
-            names.reserve_exact(1);
-        }
+        // Read onto the parser's stack of names (see `list_from`).
+        let base = self.names.len();
         while !self.at_punct(close) {
             if self.at_punct(b',') {
                 let comma = tri!(self.bump());
-                names.push(Name {
+                self.names.push(Name {
                     text: String::new(),
                     span: Span::at(comma.span.start),
                 });
@@ -170,11 +167,12 @@ impl Parser<'_> {
                 let what = format!("a value name, `,` or `{}`", close as char);
                 return Err(self.expected(&what));
             }
-            names.push(tri!(self.quotable_name("a value name")));
+            let name = tri!(self.quotable_name("a value name"));
+            self.names.push(name);
             if !tri!(self.eat_punct(b',')) {
                 break;
             }
         }
-        Ok(names)
+        Ok(Self::list_from(&mut self.names, base))
     }
 }
