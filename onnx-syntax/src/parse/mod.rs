@@ -24,11 +24,12 @@ mod node;
 mod tensor;
 mod types;
 
+use crate::entry::{Entry, Tree};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::hole::Hole;
 use crate::lex::{Lexer, Token, TokenKind, unescape};
 use crate::span::Span;
-use crate::syntax::{Attribute, Function, Graph, Model, Name, Node};
+use crate::syntax::{Attribute, Function, Graph, Model, Name, Node, NodeForm};
 
 /// How deeply graphs and types may nest. Deeper input gets an error instead of exhausting the
 /// stack. At the limit an unoptimized build needs about 1 MiB of stack (an optimized one far less);
@@ -183,9 +184,31 @@ impl<'a> Parser<'a> {
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
     pub fn nodes(mut self) -> Result<Vec<Node>, ParseError> {
+        self.nodes_to_end()
+    }
+
+    /// Parses the whole input as `entry`, the nodes of its bodies in the form `N`: the tree's
+    /// [`Node`]s for [`Entry::parse_with`], protobuf messages for [`Entry::parse_proto`].
+    pub(crate) fn entry<N: NodeForm>(mut self, entry: Entry) -> Result<Tree<N>, ParseError> {
+        let tree = match entry {
+            Entry::Model => Tree::Model(tri!(self.parse_model())),
+            Entry::Graph => Tree::Graph(tri!(self.parse_graph())),
+            Entry::Function => Tree::Function(tri!(self.parse_function())),
+            Entry::Functions => Tree::Functions(tri!(self.functions_to_end())),
+            Entry::Node => Tree::Node(tri!(self.parse_node())),
+            Entry::Nodes => Tree::Nodes(tri!(self.nodes_to_end())),
+            Entry::NodeList => Tree::NodeList(tri!(self.parse_node_list())),
+        };
+        tri!(self.end());
+        Ok(tree)
+    }
+
+    /// node* up to the end of input, each node in the form `N`.
+    fn nodes_to_end<N: NodeForm>(&mut self) -> Result<Vec<N>, ParseError> {
         let mut nodes = Vec::new();
         while !self.at_end() {
-            nodes.push(tri!(self.node_or_hole()));
+            let node = tri!(self.node_or_hole());
+            nodes.push(N::from_node(node));
         }
         Ok(nodes)
     }

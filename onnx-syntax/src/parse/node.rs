@@ -4,18 +4,19 @@ use super::Parser;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::lex::{TokenKind, unescape};
 use crate::span::Span;
-use crate::syntax::{Name, Node};
+use crate::syntax::{Name, Node, NodeForm};
 
 impl Parser<'_> {
-    /// node-list ::= '{' node* '}'
-    pub(super) fn parse_node_list(&mut self) -> Result<Vec<Node>, ParseError> {
+    /// node-list ::= '{' node* '}', each node in the form `N`.
+    pub(super) fn parse_node_list<N: NodeForm>(&mut self) -> Result<Vec<N>, ParseError> {
         tri!(self.expect_punct(b'{'));
         let mut nodes = Vec::new();
         while !self.at_punct(b'}') {
             if !self.at_node_start() {
                 return Err(self.expected("a node or `}`"));
             }
-            nodes.push(tri!(self.node_or_hole()));
+            let node = tri!(self.node_or_hole());
+            nodes.push(N::from_node(node));
         }
         tri!(self.bump());
         Ok(nodes)
