@@ -244,9 +244,9 @@ impl Parser<'_> {
             TokenKind::Ident if starts_type(self.text(next)) => {
                 let ty = tri!(self.ty());
                 if self.at_tensor_after_type() {
-                    AttrValue::Tensor(tri!(self.attribute_tensor(ty)))
+                    AttrValue::Tensor(Box::new(tri!(self.attribute_tensor(ty))))
                 } else {
-                    AttrValue::TypeProto(ty)
+                    AttrValue::TypeProto(Box::new(ty))
                 }
             }
             TokenKind::Ident if matches!(classify_word(self.text(next)), Word::Other) => {
@@ -315,9 +315,9 @@ fn push_element(list: &mut AttrValue, value: AttrValue) {
         (AttrValue::Floats(v), AttrValue::Float(x)) => v.push(x),
         (AttrValue::Ints(v), AttrValue::Int(x)) => v.push(x),
         (AttrValue::Strings(v), AttrValue::String(x)) => v.push(x),
-        (AttrValue::Tensors(v), AttrValue::Tensor(x)) => v.push(x),
+        (AttrValue::Tensors(v), AttrValue::Tensor(x)) => v.push(*x),
         (AttrValue::Graphs(v), AttrValue::Graph(x)) => v.push(*x),
-        (AttrValue::TypeProtos(v), AttrValue::TypeProto(x)) => v.push(x),
+        (AttrValue::TypeProtos(v), AttrValue::TypeProto(x)) => v.push(*x),
         _ => {}
     }
 }

@@ -553,6 +553,10 @@ impl AttributeTypeSyntax for AttributeType {
 /// assert_eq!(node.attributes[0].value, Some(AttrValue::Floats(vec![2.5, 1.0])));
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
+///
+/// Tensors, graphs and types are boxed: they are rare, and inline they would make every
+/// attribute of every node several times larger (an attribute was 248 bytes with the tensor
+/// inline, for values that are mostly a number or a short list).
 #[derive(Clone, Debug, PartialEq)]
 pub enum AttrValue {
     /// FLOAT
@@ -562,11 +566,11 @@ pub enum AttrValue {
     /// STRING (bytes)
     String(Vec<u8>),
     /// TENSOR
-    Tensor(Tensor),
+    Tensor(Box<Tensor>),
     /// GRAPH
     Graph(Box<Graph>),
     /// TYPE_PROTO
-    TypeProto(Type),
+    TypeProto(Box<Type>),
     /// `@name`: a reference to an attribute of the enclosing function.
     Ref(Name),
     /// FLOATS
