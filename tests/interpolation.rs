@@ -382,8 +382,7 @@ fn spreads_of_slices_references_arrays_and_iterators() {
         }
     }
     let nodes = onnx_nodes!(x = Abs (a) z = Neg (b));
-    let functions: Vec<FunctionProto> =
-        onnx_functions!(<domain: "local", opset_import: ["" : 21]> Id (x) => (y) { y = Identity (x) });
+    let functions: Vec<FunctionProto> = onnx_functions!(<domain: "local", opset_import: ["" : 21]> Id (x) => (y) { y = Identity (x) });
     let owned = vec![String::from("c")];
     let model = build(&[2, 2], &[0.5], &["x"], &owned, &[1, 0], &nodes, &functions);
     let text = r#"<ir_version: 10, opset_import: ["" : 21, "local" : 1]>

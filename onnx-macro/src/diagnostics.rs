@@ -45,7 +45,10 @@ pub fn with_holes_shown(message: &str, holes: &[HoleExpr]) -> String {
         // Both markers are three bytes in UTF-8, followed by the hole's number.
         let after = &rest[at + 3..];
         let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        let hole = after[..digits].parse::<usize>().ok().and_then(|i| holes.get(i));
+        let hole = after[..digits]
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| holes.get(i));
         match hole {
             Some(hole) => shown.push_str(&hole.shown()),
             None => shown.push('?'),

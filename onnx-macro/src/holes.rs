@@ -273,7 +273,8 @@ impl<'h> Patcher<'h> {
     /// `call`.
     fn each(expr: &HoleExpr, position: &str, call: TokenStream) -> TokenStream {
         let shown = shown(expr);
-        let each = quote_spanned!(at(expr)=> |__onnx_item| __onnx_holes.ok(#shown, #call(__onnx_item)));
+        let each =
+            quote_spanned!(at(expr)=> |__onnx_item| __onnx_holes.ok(#shown, #call(__onnx_item)));
         spread(expr, position, each)
     }
 

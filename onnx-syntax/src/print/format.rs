@@ -1,0 +1,497 @@
+//! Formatting a text: the printer's layout for what the text says, with its comments kept.
+//!
+//! The printer prints messages, which hold no comments, so the formatter places them itself: it
+//! lines up the tokens of the text with the tokens of the printed text and puts each comment in
+//! the gap of the printed text that matches its gap in the original. Nodes and functions line
+//! up one to one (both texts are parsed, and their starts are taken from the syntax trees); the
+//! tokens between two of them line up as a longest common subsequence, where names match
+//! however they are quoted and numbers match whatever their digits (the printer rewrites both).
+//! A comment in a gap whose neighbours line up lands in that gap; one among tokens that the
+//! printer dropped or rewrote lands before the next token that lines up, or, when it ended a
+//! line of code, right after the previous one.
+//!
+//! In its gap, a comment that ended a line of code ends the same line of the printed text; the
+//! others get lines of their own, indented as the code around them. Where the printed text has
+//! no line break (inside a node, say), the comment brings one, and the code goes on indented
+//! one level deeper. Comments change no token, so the model is the same; and formatting the
+//! result lines its tokens up one to one with the printed text, which puts every comment back in
+//! the same gap in the same way: formatting is idempotent.
+
+use std::borrow::Cow;
+
+use crate::lex::{Comment, Token, TokenKind, Tokens, tokens_with_comments, unescape};
+use crate::print::ToText;
+use crate::syntax::{AttrValue, Function, Graph, Node};
+use crate::{Entry, ParseError, Proto, Style, Tree};
+
+/// Formats the text of a model, keeping its comments (`#` and `//`).
+///
+/// The result is the printer's text of the same model (see [`file_text`]), with every comment
+/// of `text`, in order: a comment after a node stays at the end of its line, comment lines
+/// before a node, a header entry or a function stay before it, and comments inside lists stay
+/// between the same neighbours. Parsing the result gives the same model as parsing `text`, and
+/// formatting it again changes nothing. A text without comments formats to exactly the
+/// printer's text. For the other forms (a graph, functions, nodes), see [`format_text_as`].
+///
+/// ```
+/// let text = "<ir_version: 10, opset_import: [\"\" : 21]>\n\
+///             # Doubles x.\n\
+///             g (float x) => (float y) {\n    y = Add(x, x)   # twice\n}";
+/// let formatted = onnx_syntax::print::format_text(text)?;
+/// assert_eq!(formatted, "<\n   ir_version: 10,\n   opset_import: [\"\" : 21]\n>\n\
+///                        # Doubles x.\n\
+///                        g (float x) => (float y) {\n   y = Add (x, x) # twice\n}\n");
+/// assert_eq!(onnx_syntax::print::format_text(&formatted)?, formatted);
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+pub fn format_text(text: &str) -> Result<String, ParseError> {
+    format_text_as(text, Entry::Model)
+}
+
+/// Formats `text`, read as `entry` reads it, keeping its comments, as [`format_text`] does for
+/// a model.
+///
+/// ```
+/// use onnx_syntax::{Entry, print::format_text_as};
+/// let text = "g (float x) => (float y) {\n    y = Add(x, x)   # twice\n}";
+/// let formatted = format_text_as(text, Entry::Graph)?;
+/// assert_eq!(formatted, "g (float x) => (float y) {\n   y = Add (x, x) # twice\n}\n");
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+pub fn format_text_as(text: &str, entry: Entry) -> Result<String, ParseError> {
+    let tree = entry.parse(text)?;
+    let source_anchors = anchors(&tree);
+    let printed = file_text(&tree.lower(), Style::Lossless);
+    let source = tokens_with_comments(text)?;
+    if source.comments.is_empty() {
+        return Ok(printed);
+    }
+    let target = tokens_with_comments(&printed)?;
+    // The printed text parses (the printer is lossless); without its tree, the tokens still
+    // line up, as one stretch.
+    let target_anchors = entry.parse(&printed).map_or(Vec::new(), |t| anchors(&t));
+    let places = places(
+        text,
+        &source,
+        &source_anchors,
+        &printed,
+        &target.tokens,
+        &target_anchors,
+    );
+    Ok(layout(
+        text,
+        &source.comments,
+        &places,
+        &printed,
+        &target.tokens,
+    ))
+}
+
+/// The text of a message as a file holds it: the printer's text, ending with a newline, and a
+/// node on its own at the margin rather than indented as in a graph.
+///
+/// ```
+/// use onnx_syntax::{Entry, Style, print::file_text};
+/// let node = Entry::Node.parse("y = Neg(x)")?.lower();
+/// assert_eq!(file_text(&node, Style::Lossless), "y = Neg (x)\n");
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+pub fn file_text(proto: &Proto, style: Style) -> String {
+    let mut text = String::new();
+    proto.write_text(&mut text, style);
+    if let Proto::Node(_) = proto {
+        text = text.trim_start().to_owned();
+    }
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lining up
+
+/// The starts of every node and function of a tree, in text order: the places that line up one
+/// to one between a text and its printed text.
+fn anchors(tree: &Tree) -> Vec<u32> {
+    let mut starts = Vec::new();
+    match tree {
+        Tree::Model(model) => {
+            graph_anchors(&model.graph, &mut starts);
+            model
+                .functions
+                .iter()
+                .for_each(|f| function_anchors(f, &mut starts));
+        }
+        Tree::Graph(graph) => graph_anchors(graph, &mut starts),
+        Tree::Function(function) => function_anchors(function, &mut starts),
+        Tree::Functions(functions) => functions
+            .iter()
+            .for_each(|f| function_anchors(f, &mut starts)),
+        Tree::Node(node) => node_anchors(node, &mut starts),
+        Tree::Nodes(nodes) | Tree::NodeList(nodes) => {
+            nodes.iter().for_each(|n| node_anchors(n, &mut starts))
+        }
+    }
+    starts
+}
+
+fn function_anchors(function: &Function, starts: &mut Vec<u32>) {
+    starts.push(function.span.start);
+    function.nodes.iter().for_each(|n| node_anchors(n, starts));
+}
+
+fn graph_anchors(graph: &Graph, starts: &mut Vec<u32>) {
+    graph.nodes.iter().for_each(|n| node_anchors(n, starts));
+}
+
+fn node_anchors(node: &Node, starts: &mut Vec<u32>) {
+    starts.push(node.span.start);
+    for attribute in &node.attributes {
+        match &attribute.value {
+            Some(AttrValue::Graph(graph)) => graph_anchors(graph, starts),
+            Some(AttrValue::Graphs(graphs)) => graphs.iter().for_each(|g| graph_anchors(g, starts)),
+            _ => {}
+        }
+    }
+}
+
+/// What a token is, for lining up a text with its printed text.
+#[derive(PartialEq, Eq)]
+enum Key<'a> {
+    /// An identifier or a string, by its text: the printer quotes names or not as they need.
+    Name(Cow<'a, str>),
+    /// Any number: the printer writes its own digits.
+    Number,
+    Punct(u8),
+    End,
+}
+
+fn key<'a>(text: &'a str, token: &Token) -> Key<'a> {
+    let written = &text[token.span.range()];
+    match token.kind {
+        TokenKind::Ident => Key::Name(Cow::Borrowed(written)),
+        TokenKind::Str => Key::Name(unescape(written)),
+        TokenKind::Int | TokenKind::Float => Key::Number,
+        TokenKind::Punct(c) => Key::Punct(c),
+        TokenKind::Eof => Key::End,
+    }
+}
+
+/// For each comment of `source`, the index of the token of the printed text that it goes
+/// before. The indices never decrease, so the comments keep their order.
+fn places(
+    text: &str,
+    source: &Tokens,
+    source_anchors: &[u32],
+    printed: &str,
+    target: &[Token],
+    target_anchors: &[u32],
+) -> Vec<usize> {
+    let matched = line_up(
+        text,
+        &source.tokens,
+        source_anchors,
+        printed,
+        target,
+        target_anchors,
+    );
+    // The nearest token at or before, and at or after, each index that lines up.
+    let mut previous = vec![None; matched.len()];
+    let mut last = None;
+    for (i, m) in matched.iter().enumerate() {
+        last = m.or(last);
+        previous[i] = last;
+    }
+    let mut next = vec![target.len() - 1; matched.len()];
+    let mut following = target.len() - 1;
+    for (i, m) in matched.iter().enumerate().rev() {
+        following = m.unwrap_or(following);
+        next[i] = following;
+    }
+    let mut floor = 0;
+    source
+        .comments
+        .iter()
+        .map(|comment| {
+            let j = comment.before;
+            let mut gap = match (matched[j], comment.trailing, j.checked_sub(1)) {
+                (Some(k), _, _) => k,
+                (None, true, Some(before)) => previous[before].map_or(0, |k| k + 1),
+                (None, _, _) => next[j],
+            };
+            gap = gap.max(floor);
+            while gap > 0 && gap < target.len() - 1 && must_join(&target[gap - 1], &target[gap]) {
+                gap += 1;
+            }
+            floor = gap;
+            gap
+        })
+        .collect()
+}
+
+/// True when nothing may come between `a` and `b`: the `=>` arrow and a `-` sign with its
+/// number.
+fn must_join(a: &Token, b: &Token) -> bool {
+    b.joined && (a.is_punct(b'-') || (a.is_punct(b'=') && b.is_punct(b'>')))
+}
+
+/// For each token of the text, the token of the printed text it lines up with, if any. Anchors
+/// (node and function starts) line up one to one, as do the ends; between them, the longest
+/// common subsequence of keys.
+fn line_up(
+    text: &str,
+    source: &[Token],
+    source_anchors: &[u32],
+    printed: &str,
+    target: &[Token],
+    target_anchors: &[u32],
+) -> Vec<Option<usize>> {
+    let source_keys: Vec<Key> = source.iter().map(|t| key(text, t)).collect();
+    let target_keys: Vec<Key> = target.iter().map(|t| key(printed, t)).collect();
+    let index = |tokens: &[Token], start: &u32| tokens.partition_point(|t| t.span.start < *start);
+    let mut bounds = vec![(0, 0)];
+    if source_anchors.len() == target_anchors.len() {
+        bounds.extend(
+            source_anchors
+                .iter()
+                .zip(target_anchors)
+                .map(|(s, t)| (index(source, s), index(target, t))),
+        );
+    }
+    let ends = (source.len() - 1, target.len() - 1);
+    bounds.push(ends);
+    let mut matched = vec![None; source.len()];
+    matched[ends.0] = Some(ends.1);
+    for (k, pair) in bounds.windows(2).enumerate() {
+        let ((mut s, mut t), (s_end, t_end)) = (pair[0], pair[1]);
+        if s_end < s || t_end < t {
+            continue; // anchors out of order: leave this stretch unmatched
+        }
+        if k > 0 && s < s_end && t < t_end {
+            matched[s] = Some(t);
+            s += 1;
+            t += 1;
+        }
+        common_subsequence(
+            &source_keys[s..s_end],
+            &target_keys[t..t_end],
+            &mut matched[s..s_end],
+            t,
+        );
+    }
+    matched
+}
+
+/// The most cells of the table of [`common_subsequence`]; a longer stretch that differs in the
+/// middle lines up at its common start and end only.
+const MAX_TABLE: usize = 1 << 22;
+
+/// Lines up `a` with `b` along a longest common subsequence: `matched[i]` becomes the index
+/// (plus `offset`) of the element of `b` that `a[i]` lines up with.
+fn common_subsequence(a: &[Key], b: &[Key], matched: &mut [Option<usize>], offset: usize) {
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    for (i, m) in matched.iter_mut().enumerate().take(prefix) {
+        *m = Some(offset + i);
+    }
+    let (a, b) = (&a[prefix..], &b[prefix..]);
+    let suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    for i in 0..suffix {
+        matched[prefix + a.len() - 1 - i] = Some(offset + prefix + b.len() - 1 - i);
+    }
+    let (a, b) = (&a[..a.len() - suffix], &b[..b.len() - suffix]);
+    let (n, m) = (a.len(), b.len());
+    if n == 0 || m == 0 || (n + 1) * (m + 1) > MAX_TABLE {
+        return;
+    }
+    // lengths[i * (m + 1) + j]: the length of a longest common subsequence of a[i..] and b[j..].
+    let width = m + 1;
+    let mut lengths = vec![0u32; (n + 1) * width];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lengths[i * width + j] = if a[i] == b[j] {
+                lengths[(i + 1) * width + j + 1] + 1
+            } else {
+                lengths[(i + 1) * width + j].max(lengths[i * width + j + 1])
+            };
+        }
+    }
+    let (mut i, mut j) = (0, 0);
+    while i < n && j < m {
+        if a[i] == b[j] {
+            matched[prefix + i] = Some(offset + prefix + j);
+            i += 1;
+            j += 1;
+        } else if lengths[(i + 1) * width + j] >= lengths[i * width + j + 1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout
+
+/// The printed text with each comment in its place: `places[i]` is the index of the printed
+/// token that comment `i` goes before.
+fn layout(
+    text: &str,
+    comments: &[Comment],
+    places: &[usize],
+    printed: &str,
+    target: &[Token],
+) -> String {
+    let extra: usize = comments.iter().map(|c| c.span.len() as usize + 16).sum();
+    let mut out = String::with_capacity(printed.len() + extra);
+    let mut copied = 0;
+    let mut i = 0;
+    while i < comments.len() {
+        let gap = places[i];
+        let count = places[i..].iter().take_while(|&&p| p == gap).count();
+        let group = &comments[i..i + count];
+        i += count;
+        let gap_start = gap
+            .checked_sub(1)
+            .map_or(0, |k| target[k].span.end as usize);
+        let gap_end = target[gap].span.start as usize;
+        out.push_str(&printed[copied..gap_start]);
+        copied = gap_end;
+        let white = &printed[gap_start..gap_end];
+        let comment_text = |c: &Comment| text[c.span.range()].trim_end();
+        // Only the first comment of a gap can end a line of code: each comment ends its line.
+        let trailing = gap > 0 && group[0].trailing;
+        let own_lines = if trailing { &group[1..] } else { group };
+        if trailing {
+            out.push(' ');
+            out.push_str(comment_text(&group[0]));
+        }
+        if let Some(newline) = white.rfind('\n') {
+            // Between lines: comment lines indented as the deeper of the lines around them.
+            let next_indent = &white[newline + 1..];
+            let indent = match gap {
+                0 => next_indent.len(),
+                _ => next_indent.len().max(line_indent(printed, gap_start)),
+            };
+            out.push_str(&white[..newline]);
+            out.push('\n');
+            for comment in own_lines {
+                push_spaces(&mut out, indent);
+                out.push_str(comment_text(comment));
+                out.push('\n');
+            }
+            out.push_str(next_indent);
+        } else if gap == 0 {
+            // Before the first token.
+            for comment in own_lines {
+                out.push_str(comment_text(comment));
+                out.push('\n');
+            }
+            out.push_str(white);
+        } else {
+            // Inside a line: the comments break it, and the code goes on one level deeper.
+            let indent = line_indent(printed, gap_start) + 3;
+            for comment in own_lines {
+                out.push('\n');
+                push_spaces(&mut out, indent);
+                out.push_str(comment_text(comment));
+            }
+            out.push('\n');
+            push_spaces(&mut out, indent);
+        }
+    }
+    out.push_str(&printed[copied..]);
+    out
+}
+
+/// The number of spaces that start the line holding `offset`.
+fn line_indent(text: &str, offset: usize) -> usize {
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    text[start..].bytes().take_while(|&b| b == b' ').count()
+}
+
+fn push_spaces(out: &mut String, n: usize) {
+    out.extend(std::iter::repeat_n(' ', n));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Formats `text` as a model, checks that the model and the comments are kept and that a
+    /// second pass changes nothing, and returns the result.
+    fn formatted(text: &str) -> String {
+        let out = format_text(text).unwrap();
+        assert_eq!(
+            Entry::Model.parse(&out).unwrap().lower(),
+            Entry::Model.parse(text).unwrap().lower()
+        );
+        let comments = |t: &str| -> Vec<String> {
+            let found = tokens_with_comments(t).unwrap();
+            found
+                .comments
+                .iter()
+                .map(|c| t[c.span.range()].trim_end().to_owned())
+                .collect()
+        };
+        assert_eq!(comments(&out), comments(text));
+        assert_eq!(format_text(&out).unwrap(), out, "second pass of\n{out}");
+        out
+    }
+
+    #[test]
+    fn comments_before_and_after_nodes_keep_their_lines() {
+        let text = "<ir_version: 10, opset_import: [\"\" : 21]>\n\
+                    g (float x) => (float y) {\n\
+                    # first\n\
+                    # lines\n\
+                    t = Abs(x) # trailing\n\
+                      y = Neg(t)\n\
+                    # last\n\
+                    }\n";
+        assert_eq!(
+            formatted(text),
+            "<\n   ir_version: 10,\n   opset_import: [\"\" : 21]\n>\n\
+             g (float x) => (float y) {\n   # first\n   # lines\n   t = Abs (x) # trailing\n\
+             \x20  y = Neg (t)\n   # last\n}\n"
+        );
+    }
+
+    #[test]
+    fn comments_inside_lists_stay_between_their_neighbours() {
+        let text = "g (float x, # the input\n float z) => (float y) {\n\
+                    y = Foo <a = 1, # one\n b = 2.5> (x, # the first\n z)\n}";
+        let out = formatted(text);
+        assert_eq!(
+            out,
+            "<\n   opset_import: []\n>\ng (float x, # the input\n   float z) => (float y) {\n   \
+             y = Foo <a: int = 1, # one\n      b: float = 2.5> (x, # the first\n      z)\n}\n"
+        );
+    }
+
+    #[test]
+    fn header_entries_and_functions_keep_their_comment_lines() {
+        let text = "<\n  # the version\n  ir_version: 10,\n  # imports\n  opset_import: [\"\" : 21, \"f\" : 1]\n>\n\
+                    g (float x) => (float y) { y = f.F(x) }\n\
+                    # a function\n\
+                    <domain: \"f\", opset_import: [\"\" : 21]>\n\
+                    F (x) => (y) { y = Neg(x) }\n# the end";
+        let out = formatted(text);
+        assert!(
+            out.starts_with(
+                "<\n   # the version\n   ir_version: 10,\n   # imports\n   opset_import:"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains("}\n# a function\n<\n  domain: \"f\","),
+            "{out}"
+        );
+        assert!(out.ends_with("}\n# the end\n"), "{out}");
+    }
+}
