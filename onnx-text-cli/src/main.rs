@@ -20,6 +20,11 @@ use crate::io::{IoError, Place};
 use crate::message::Format;
 use crate::progress::Progress;
 
+/// The binary sets its allocator, as ruff and uv do; the libraries leave the choice to their
+/// users. A parse is mostly small allocations (every name and list of the model).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Format, check, convert and print ONNX models in the ONNX textual syntax (onnx 1.23.2).
 #[derive(Parser, Debug)]
 #[command(name = "onnx-text", version, about, max_term_width = 100)]
