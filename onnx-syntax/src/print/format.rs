@@ -378,7 +378,12 @@ fn layout(
                 0 => next_indent.len(),
                 _ => next_indent.len().max(line_indent(printed, gap_start)),
             };
-            out.push_str(&white[..newline]);
+            let before_break = &white[..newline];
+            // No white space at the end of a comment's line.
+            out.push_str(match trailing {
+                true => before_break.trim_end_matches(' '),
+                false => before_break,
+            });
             out.push('\n');
             for comment in own_lines {
                 push_spaces(&mut out, indent);
