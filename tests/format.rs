@@ -142,9 +142,9 @@ fn boundary_cases() -> Vec<PathBuf> {
     cases
 }
 
-/// The ways a comment is inserted before a token: on lines of its own (`#` and `//`), and at
-/// the end of the line of the token before.
-const INSERTIONS: [&str; 3] = ["\n# inserted\n", "\n// inserted\n", " # inserted\n"];
+/// The ways a comment is inserted before a token: on a line of its own (`#`, and `//` between
+/// blank lines), and at the end of the line of the token before.
+const INSERTIONS: [&str; 3] = ["\n# inserted\n", "\n\n// inserted\n\n", " # inserted\n"];
 
 /// True when the tokens must touch: the `=>` arrow, and a `-` sign with its number.
 fn joined_by_syntax(before: &Token, after: &Token) -> bool {

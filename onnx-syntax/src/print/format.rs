@@ -11,7 +11,8 @@
 //! line of code, right after the previous one.
 //!
 //! In its gap, a comment that ended a line of code ends the same line of the printed text; the
-//! others get lines of their own, indented as the code around them. Where the printed text has
+//! others get lines of their own, indented as the code around them, with a blank line before
+//! or after them where the text had one. Where the printed text has
 //! no line break (inside a node, say), the comment brings one, and the code goes on indented
 //! one level deeper. Comments change no token, so the model is the same; and formatting the
 //! result lines its tokens up one to one with the printed text, which puts every comment back in
@@ -386,15 +387,27 @@ fn layout(
             });
             out.push('\n');
             for comment in own_lines {
+                if blank_before(text, comment) && !out.is_empty() {
+                    out.push('\n');
+                }
                 push_spaces(&mut out, indent);
                 out.push_str(comment_text(comment));
                 out.push('\n');
             }
+            if blank_after(text, &group[count - 1]) && gap + 1 < target.len() {
+                out.push('\n');
+            }
             out.push_str(next_indent);
         } else if gap == 0 {
-            // Before the first token.
+            // Before the first token, with the blank lines between and after the comments.
             for comment in own_lines {
+                if blank_before(text, comment) && !out.is_empty() {
+                    out.push('\n');
+                }
                 out.push_str(comment_text(comment));
+                out.push('\n');
+            }
+            if blank_after(text, &group[count - 1]) {
                 out.push('\n');
             }
             out.push_str(white);
@@ -412,6 +425,21 @@ fn layout(
     }
     out.push_str(&printed[copied..]);
     out
+}
+
+/// True when a blank line separates `comment` from what comes before it: blank lines between
+/// comments, and between comments and code, are kept (one, however many there were).
+fn blank_before(text: &str, comment: &Comment) -> bool {
+    let before = &text[..comment.span.start as usize];
+    let white = &before[before.trim_end().len()..];
+    white.matches('\n').count() >= 2
+}
+
+/// True when a blank line separates `comment` from what comes after it.
+fn blank_after(text: &str, comment: &Comment) -> bool {
+    let after = &text[comment.span.end as usize..];
+    let white = &after[..after.len() - after.trim_start().len()];
+    white.matches('\n').count() >= 2
 }
 
 /// The number of spaces that start the line holding `offset`.
