@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use onnx_syntax::print::format_text_as;
+use onnx_syntax::print::format_message;
 use onnx_syntax::{Entry, Proto};
 use onnx_text::Style;
 
@@ -254,12 +254,10 @@ fn fmt_one(
 ) -> Result<bool, Outcome> {
     let text = read_text(place, progress)?;
     progress.stage(&format!("formatting {name}"), None);
-    let report = |e: onnx_text::ParseError| {
+    let (message, formatted) = format_message(&text, args.kind).map_err(|e| {
         eprint!("{}", e.with_origin(name));
         Outcome::Failed
-    };
-    let message = message::parse(args.kind, &text).map_err(report)?;
-    let formatted = format_text_as(&text, args.kind).map_err(report)?;
+    })?;
     // The printer is lossless for everything the syntax expresses, and comments are white
     // space to the parser; make sure before writing.
     if message::parse(args.kind, &formatted).as_ref() != Ok(&message) {

@@ -353,7 +353,11 @@ pub struct Tokens {
 pub fn tokens_with_comments(source: &str) -> Result<Tokens, ParseError> {
     let mut lexer = Lexer::new(source)?;
     let bytes = source.as_bytes();
-    let mut found = Tokens::default();
+    // About one token per four bytes of printed text: room enough to grow rarely.
+    let mut found = Tokens {
+        tokens: Vec::with_capacity(source.len() / 4 + 1),
+        comments: Vec::new(),
+    };
     let mut gap_start = 0;
     loop {
         let token = lexer.next_token()?;

@@ -60,12 +60,32 @@ pub fn format_text(text: &str) -> Result<String, ParseError> {
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
 pub fn format_text_as(text: &str, entry: Entry) -> Result<String, ParseError> {
+    format_message(text, entry).map(|(_, formatted)| formatted)
+}
+
+/// Formats `text` as [`format_text_as`] does, and gives the message it holds too, for callers
+/// that need both (`onnx-text fmt` checks that the formatted text holds the same message)
+/// without parsing the text twice.
+///
+/// ```
+/// use onnx_syntax::{Entry, Proto, print::format_message};
+/// let (message, formatted) = format_message("y = Neg(x) // negated", Entry::Node)?;
+/// assert!(matches!(message, Proto::Node(_)));
+/// assert_eq!(formatted, "y = Neg (x) // negated\n");
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+pub fn format_message(text: &str, entry: Entry) -> Result<(Proto, String), ParseError> {
     let tree = entry.parse(text)?;
     let source_anchors = anchors(&tree);
-    let printed = file_text(&tree.lower(), Style::Lossless);
+    let message = tree.lower();
+    let printed = file_text(&message, Style::Lossless);
+    // Most texts have no comment character at all: spare them the lexing pass.
+    if !text.contains('#') && !text.contains("//") {
+        return Ok((message, printed));
+    }
     let source = tokens_with_comments(text)?;
     if source.comments.is_empty() {
-        return Ok(printed);
+        return Ok((message, printed));
     }
     let target = tokens_with_comments(&printed)?;
     // The printed text parses (the printer is lossless); without its tree, the tokens still
@@ -79,13 +99,8 @@ pub fn format_text_as(text: &str, entry: Entry) -> Result<String, ParseError> {
         &target.tokens,
         &target_anchors,
     );
-    Ok(layout(
-        text,
-        &source.comments,
-        &places,
-        &printed,
-        &target.tokens,
-    ))
+    let formatted = layout(text, &source.comments, &places, &printed, &target.tokens);
+    Ok((message, formatted))
 }
 
 /// The text of a message as a file holds it: the printer's text, ending with a newline, and a

@@ -28,7 +28,7 @@ mod format;
 mod number;
 mod tensor;
 
-pub use format::{file_text, format_text, format_text_as};
+pub use format::{file_text, format_message, format_text, format_text_as};
 
 use std::fmt;
 
