@@ -35,12 +35,10 @@ use crate::{Entry, ParseError, Proto, Style, Tree};
 /// printer's text. For the other forms (a graph, functions, nodes), see [`format_text_as`].
 ///
 /// ```
-/// let text = "<ir_version: 10, opset_import: [\"\" : 21]>\n\
-///             # Doubles x.\n\
+/// let text = "<ir_version: 10, opset_import: [\"\" : 21]>\n// Doubles x.\n\
 ///             g (float x) => (float y) {\n    y = Add(x, x)   # twice\n}";
 /// let formatted = onnx_syntax::print::format_text(text)?;
-/// assert_eq!(formatted, "<\n   ir_version: 10,\n   opset_import: [\"\" : 21]\n>\n\
-///                        # Doubles x.\n\
+/// assert_eq!(formatted, "<\n   ir_version: 10,\n   opset_import: [\"\" : 21]\n>\n// Doubles x.\n\
 ///                        g (float x) => (float y) {\n   y = Add (x, x) # twice\n}\n");
 /// assert_eq!(onnx_syntax::print::format_text(&formatted)?, formatted);
 /// # Ok::<(), onnx_syntax::ParseError>(())
