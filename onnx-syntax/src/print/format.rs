@@ -361,7 +361,7 @@ fn layout(
     printed: &str,
     target: &[Token],
 ) -> String {
-    let extra: usize = comments.iter().map(|c| c.span.len() as usize + 16).sum();
+    let extra: usize = comments.iter().map(|c| c.span.len() + 16).sum();
     let mut out = String::with_capacity(printed.len() + extra);
     let mut copied = 0;
     let mut i = 0;
