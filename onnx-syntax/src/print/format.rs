@@ -297,56 +297,89 @@ fn line_up(
     matched
 }
 
-/// The most cells of the table of [`common_subsequence`]; a longer stretch that differs in the
-/// middle lines up at its common start and end only.
-const MAX_TABLE: usize = 1 << 22;
+/// The most edits [`common_subsequence`] looks for: a stretch that differs more lines up at its
+/// common start and end only. Between two nodes the printer makes a handful (an attribute's
+/// type, quotes); a header written in another order makes a few dozen.
+const MAX_EDITS: usize = 1024;
 
 /// Lines up `a` with `b` along a longest common subsequence: `matched[i]` becomes the index
 /// (plus `offset`) of the element of `b` that `a[i]` lines up with.
+///
+/// This is Myers' greedy search for a shortest edit script, which takes time in proportion to
+/// the length times the number of edits: a long tensor that the printer moves whole (from an
+/// input to the initializer list) costs a few passes over it, where a table would not fit.
 fn common_subsequence(a: &[Key], b: &[Key], matched: &mut [Option<usize>], offset: usize) {
-    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    for (i, m) in matched.iter_mut().enumerate().take(prefix) {
-        *m = Some(offset + i);
-    }
-    let (a, b) = (&a[prefix..], &b[prefix..]);
-    let suffix = a
-        .iter()
-        .rev()
-        .zip(b.iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
-    for i in 0..suffix {
-        matched[prefix + a.len() - 1 - i] = Some(offset + prefix + b.len() - 1 - i);
-    }
-    let (a, b) = (&a[..a.len() - suffix], &b[..b.len() - suffix]);
-    let (n, m) = (a.len(), b.len());
-    if n == 0 || m == 0 || (n + 1) * (m + 1) > MAX_TABLE {
-        return;
-    }
-    // lengths[i * (m + 1) + j]: the length of a longest common subsequence of a[i..] and b[j..].
-    let width = m + 1;
-    let mut lengths = vec![0u32; (n + 1) * width];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            lengths[i * width + j] = if a[i] == b[j] {
-                lengths[(i + 1) * width + j + 1] + 1
+    let (n, m) = (a.len() as isize, b.len() as isize);
+    // No script has more edits than both stretches have elements.
+    let max = (MAX_EDITS as isize).min(n + m);
+    // furthest[k + max + 1]: how far along `a` the furthest path on diagonal k (x - y) reaches.
+    let mut furthest = vec![0isize; 2 * max as usize + 3];
+    let at = |k: isize| (k + max + 1) as usize;
+    let snake = |mut x: isize, mut y: isize| {
+        while x < n && y < m && a[x as usize] == b[y as usize] {
+            x += 1;
+            y += 1;
+        }
+        x
+    };
+    // The state before each round, to walk the path back.
+    let mut history: Vec<Vec<isize>> = Vec::new();
+    let mut end = None;
+    'search: for d in 0..=max {
+        history.push(furthest[at(-d)..=at(d)].to_vec());
+        for k in (-d..=d).step_by(2) {
+            let x = if k == -d || (k != d && furthest[at(k - 1)] < furthest[at(k + 1)]) {
+                furthest[at(k + 1)] // a step along `b`
             } else {
-                lengths[(i + 1) * width + j].max(lengths[i * width + j + 1])
+                furthest[at(k - 1)] + 1 // a step along `a`
             };
+            let x = snake(x, x - k);
+            furthest[at(k)] = x;
+            if x >= n && x - k >= m {
+                end = Some(d);
+                break 'search;
+            }
         }
     }
-    let (mut i, mut j) = (0, 0);
-    while i < n && j < m {
-        if a[i] == b[j] {
-            matched[prefix + i] = Some(offset + prefix + j);
-            i += 1;
-            j += 1;
-        } else if lengths[(i + 1) * width + j] >= lengths[i * width + j + 1] {
-            i += 1;
-        } else {
-            j += 1;
+    let Some(edits) = end else {
+        // Too different: line up the common start and end.
+        let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        let suffix = a[prefix..]
+            .iter()
+            .rev()
+            .zip(b[prefix..].iter().rev())
+            .take_while(|(x, y)| x == y)
+            .count();
+        for (i, slot) in matched.iter_mut().enumerate().take(prefix) {
+            *slot = Some(offset + i);
         }
+        for i in 1..=suffix {
+            matched[a.len() - i] = Some(offset + b.len() - i);
+        }
+        return;
+    };
+    // Walk back from the end: the matches of each round, then its one edit.
+    let mut diagonal = |x: &mut isize, y: &mut isize, to_x: isize| {
+        while *x > to_x {
+            *x -= 1;
+            *y -= 1;
+            matched[*x as usize] = Some(offset + *y as usize);
+        }
+    };
+    let (mut x, mut y) = (n, m);
+    for d in (1..=edits).rev() {
+        let before = &history[d as usize];
+        let value = |k: isize| before[(k + d) as usize];
+        let k = x - y;
+        let from_b = k == -d || (k != d && value(k - 1) < value(k + 1));
+        let previous_k = if from_b { k + 1 } else { k - 1 };
+        let previous_x = value(previous_k);
+        // The edit ends at this point; matches follow it up to (x, y).
+        let edited_x = if from_b { previous_x } else { previous_x + 1 };
+        diagonal(&mut x, &mut y, edited_x);
+        (x, y) = (previous_x, previous_x - previous_k);
     }
+    diagonal(&mut x, &mut y, 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -488,6 +521,49 @@ mod tests {
         assert_eq!(comments(&out), comments(text));
         assert_eq!(format_text(&out).unwrap(), out, "second pass of\n{out}");
         out
+    }
+
+    /// The length of a longest common subsequence, by the table.
+    fn lcs_length(a: &[u8], b: &[u8]) -> usize {
+        let mut table = vec![vec![0; b.len() + 1]; a.len() + 1];
+        for i in (0..a.len()).rev() {
+            for j in (0..b.len()).rev() {
+                table[i][j] = if a[i] == b[j] {
+                    table[i + 1][j + 1] + 1
+                } else {
+                    table[i + 1][j].max(table[i][j + 1])
+                };
+            }
+        }
+        table[0][0]
+    }
+
+    #[test]
+    fn the_edit_search_finds_a_longest_common_subsequence() {
+        // Sequences of a small alphabet from a fixed generator: many ties, many edits.
+        let mut seed = 0x2545_f491_u32;
+        let mut next = |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed % n
+        };
+        for _ in 0..500 {
+            let a: Vec<u8> = (0..next(30)).map(|_| b'a' + next(4) as u8).collect();
+            let b: Vec<u8> = (0..next(30)).map(|_| b'a' + next(4) as u8).collect();
+            let keys =
+                |s: &[u8]| -> Vec<Key<'static>> { s.iter().map(|&c| Key::Punct(c)).collect() };
+            let mut matched = vec![None; a.len()];
+            common_subsequence(&keys(&a), &keys(&b), &mut matched, 7);
+            let pairs: Vec<(usize, usize)> = matched
+                .iter()
+                .enumerate()
+                .filter_map(|(i, m)| m.map(|j| (i, j - 7)))
+                .collect();
+            assert!(pairs.iter().all(|&(i, j)| a[i] == b[j]), "{a:?} {b:?}");
+            assert!(pairs.windows(2).all(|w| w[0].1 < w[1].1), "{a:?} {b:?}");
+            assert_eq!(pairs.len(), lcs_length(&a, &b), "{a:?} {b:?}");
+        }
     }
 
     #[test]
