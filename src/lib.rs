@@ -115,6 +115,33 @@ pub use onnx_syntax::check::{
     UnknownCheck,
 };
 
+/// Formats the text of a model in the printer's layout (that of `onnx.printer.to_text`), keeping
+/// its comments (`#` and `//`) in their places: a comment after a node stays at the end of its
+/// line, comment lines before a node, a header entry or a function stay before it, and comments
+/// inside lists stay between the same neighbours. The model is unchanged, and formatting the
+/// result again changes nothing. This is what `onnx-text fmt` does; for texts that hold a
+/// graph, functions or nodes, see `onnx_syntax::print::format_text_as`.
+///
+/// ```
+/// let text = "<ir_version: 10, opset_import: [\"\" : 21]>\n\
+///             // RUN: onnx-mlir %s\n\
+///             g (float[N] x) => (float[N] y) {\n  y = Relu(x) # the only node\n}";
+/// assert_eq!(onnx_text::format_text(text)?, "\
+/// <
+///    ir_version: 10,
+///    opset_import: [\"\" : 21]
+/// >
+/// // RUN: onnx-mlir %s
+/// g (float[N] x) => (float[N] y) {
+///    y = Relu (x) # the only node
+/// }
+/// ");
+/// # Ok::<(), onnx_text::ParseError>(())
+/// ```
+pub fn format_text(text: &str) -> Result<String, ParseError> {
+    onnx_syntax::print::format_text(text)
+}
+
 /// Parses a model and runs every check on it (see [`Check`]); a syntax error also comes back as a
 /// [`Diagnostic`]. To switch checks off, use [`CheckOptions::check_model`].
 ///

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use onnx_syntax::print::format_message;
 use onnx_syntax::{Entry, Proto};
 use onnx_text::Style;
 
@@ -41,7 +42,8 @@ enum Command {
     /// Format text files canonically, in place (or to standard output).
     ///
     /// The layout is the reference printer's (onnx.printer.to_text); the model is unchanged.
-    /// Files with `#` or `//` comments are left alone, because formatting would drop the comments.
+    /// Comments (`#` and `//`) are kept in their places: at the end of their line of code, or on
+    /// lines of their own before what they precede.
     Fmt(FmtArgs),
     /// Parse text files, or decode binary ones, and run every check, reporting each problem
     /// with file:line:column.
@@ -226,33 +228,6 @@ fn utf8_text<'a>(data: &'a [u8], name: &str, hint: &str) -> Result<&'a str, Outc
     })
 }
 
-/// True if `text` has a `#` or `//` comment (outside string literals), which printing would drop.
-fn has_comments(text: &str) -> bool {
-    let Ok(mut lexer) = onnx_syntax::lex::Lexer::new(text) else {
-        return false;
-    };
-    let mut end = 0;
-    loop {
-        let Ok(token) = lexer.next_token() else {
-            // Past a lexical error the rest is not tokens; look for `#` in what is left.
-            return text.get(end..).is_some_and(is_comment);
-        };
-        let start = token.span.start as usize;
-        if text.get(end..start).is_some_and(is_comment) {
-            return true;
-        }
-        if token.kind == onnx_syntax::lex::TokenKind::Eof {
-            return false;
-        }
-        end = token.span.end as usize;
-    }
-}
-
-/// Whether text between tokens (or past a lexical error) holds a comment.
-fn is_comment(gap: &str) -> bool {
-    gap.contains('#') || gap.contains("//")
-}
-
 // ---------------------------------------------------------------------------------------------
 // fmt
 
@@ -289,20 +264,13 @@ fn fmt_one(
     progress: &Progress,
 ) -> Result<bool, Outcome> {
     let text = read_text(place, progress)?;
-    progress.stage(&format!("parsing {name}"), None);
-    let message = message::parse(args.kind, &text).map_err(|e| {
+    progress.stage(&format!("formatting {name}"), None);
+    let (message, formatted) = format_message(&text, args.kind).map_err(|e| {
         eprint!("{}", e.with_origin(name));
         Outcome::Failed
     })?;
-    if has_comments(&text) {
-        eprintln!(
-            "error: `{name}` has `#` comments, which formatting would drop; it is left unchanged"
-        );
-        return Err(Outcome::Failed);
-    }
-    progress.stage(&format!("printing {name}"), None);
-    let formatted = message::text(&message, Style::Lossless);
-    // The printer is lossless for everything the syntax expresses; make sure before writing.
+    // The printer is lossless for everything the syntax expresses, and comments are white
+    // space to the parser; make sure before writing.
     if message::parse(args.kind, &formatted).as_ref() != Ok(&message) {
         eprintln!("error: formatting `{name}` would change its model; it is left unchanged");
         return Err(Outcome::Failed);
@@ -711,17 +679,6 @@ fn inline(args: &InlineArgs, show_progress: bool) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn finds_comments_outside_strings() {
-        assert!(has_comments("g () => () {} # trailing"));
-        assert!(has_comments("# leading\ng () => () {}"));
-        assert!(!has_comments("g () => () { y = Foo <s = \"#1\"> () }"));
-        assert!(!has_comments("g () => () {}"));
-        assert!(has_comments("g \"unterminated # x"));
-        assert!(has_comments("// RUN: onnx-mlir %s\ng () => () {}"));
-        assert!(!has_comments("g () => () { y = Foo <s = \"//\"> () }"));
-    }
 
     #[test]
     fn default_outputs_swap_the_extension() {
