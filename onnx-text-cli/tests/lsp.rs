@@ -439,6 +439,21 @@ fn symbols_folding_tokens_formatting_and_quick_fixes() {
     );
     let formatted = formatting[0]["newText"].as_str().unwrap();
     let model = onnx_text::parse_model(&fixed).unwrap();
+    // Comments stay where they are.
+    let commented = fixed.replace(
+        "    y = Neg (t)",
+        "    # then negate\n    y = Neg (t) // the output",
+    );
+    client.change(3, &commented);
+    let kept = client.request(
+        "textDocument/formatting",
+        json!({ "textDocument": { "uri": URI }, "options": { "tabSize": 4, "insertSpaces": true } }),
+    );
+    let kept = kept[0]["newText"].as_str().unwrap();
+    assert!(
+        kept.contains("   # then negate\n   y = Neg (t) // the output\n"),
+        "{kept}"
+    );
     assert_eq!(formatted, format!("{}\n", onnx_text::to_text(&model)));
     client.shutdown();
 }
