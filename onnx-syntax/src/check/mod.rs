@@ -109,6 +109,7 @@ mod imports;
 mod message;
 mod options;
 mod schema;
+pub mod model;
 pub(crate) mod shapes;
 mod structure;
 #[cfg(test)]
