@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use onnx_syntax::{Entry, Proto};
 use onnx_syntax::check::model::ModelCheck;
+use onnx_syntax::{Entry, Proto};
 use onnx_text::{Check, CheckOptions, Style};
 
 use crate::io::{IoError, Place};
@@ -318,7 +318,9 @@ fn check(args: &CheckArgs, show_progress: bool) -> Outcome {
     let options = args
         .allow
         .iter()
-        .fold(CheckOptions::default(), |options, &check| options.allow(check));
+        .fold(CheckOptions::default(), |options, &check| {
+            options.allow(check)
+        });
     let mut outcome = Outcome::Ok;
     let mut problems = 0;
     let mut failed_files = 0;

@@ -6,7 +6,7 @@
 /// use onnx_syntax::check::Check;
 /// assert_eq!(Check::UndefinedValue.name(), "undefined_value");
 /// assert_eq!(Check::from_name("undefined_value"), Some(Check::UndefinedValue));
-/// assert_eq!(Check::ALL.len(), 35);
+/// assert_eq!(Check::ALL.len(), 36);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Check {
@@ -116,6 +116,8 @@ pub enum Check {
     /// the model's folder (through `..` or a symbolic link), or names no regular file that covers
     /// its offset and length.
     ExternalData,
+    /// `negative_dim`: a type in a binary model with a negative `dim_value`.
+    NegativeDim,
 }
 
 impl Check {
@@ -126,7 +128,7 @@ impl Check {
     /// let names: Vec<&str> = Check::ALL.iter().map(|c| c.name()).collect();
     /// assert_eq!(names[..3], ["duplicate_definition", "use_before_definition", "undefined_value"]);
     /// ```
-    pub const ALL: [Check; 35] = [
+    pub const ALL: [Check; 36] = [
         Check::DuplicateDefinition,
         Check::UseBeforeDefinition,
         Check::UndefinedValue,
@@ -162,6 +164,7 @@ impl Check {
         Check::FunctionOpset,
         Check::DuplicateMetadata,
         Check::ExternalData,
+        Check::NegativeDim,
     ];
 
     /// The stable snake_case name, as `#![allow(...)]` takes it.
@@ -206,6 +209,7 @@ impl Check {
             Check::FunctionOpset => "function_opset",
             Check::DuplicateMetadata => "duplicate_metadata",
             Check::ExternalData => "external_data",
+            Check::NegativeDim => "negative_dim",
         }
     }
 
@@ -254,13 +258,17 @@ impl Check {
             Check::IncompatibleShapes => "operand shapes the operator cannot take",
             Check::ShapeMismatch => "a declared shape that differs from the computed one",
             Check::IrVersion => "a missing ir_version, or one newer than IR 14",
-            Check::OpsetImport => "a missing opset_import, a domain imported twice, a version out of range",
+            Check::OpsetImport => {
+                "a missing opset_import, a domain imported twice, a version out of range"
+            }
             Check::MissingField => "a required name or field left empty",
             Check::MissingType => "a main-graph input or output without a type with a shape",
             Check::InitializerNotInput => "an initializer that is not a graph input, before IR 4",
             Check::DataType => "a tensor data type that is missing or does not exist",
             Check::TensorData => "tensor data in no value field, several, or the wrong one",
-            Check::SparseTensor => "sparse tensor indices of the wrong shape, out of range or unsorted",
+            Check::SparseTensor => {
+                "sparse tensor indices of the wrong shape, out of range or unsorted"
+            }
             Check::AttributeValue => "an attribute whose value fields do not match its type",
             Check::EmptyOpType => "a node without an op_type",
             Check::EmptyNode => "a node with neither inputs nor outputs",
@@ -268,6 +276,7 @@ impl Check {
             Check::FunctionOpset => "a function whose opset imports disagree with the model's",
             Check::DuplicateMetadata => "a metadata key given twice",
             Check::ExternalData => "external data outside the model's folder, missing or too short",
+            Check::NegativeDim => "a negative dimension in a type",
         }
     }
 

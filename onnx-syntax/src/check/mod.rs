@@ -107,9 +107,9 @@ mod diagnostic;
 pub(crate) mod hash;
 mod imports;
 mod message;
+pub mod model;
 mod options;
 mod schema;
-pub mod model;
 pub(crate) mod shapes;
 mod structure;
 #[cfg(test)]

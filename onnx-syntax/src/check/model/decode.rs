@@ -13,8 +13,8 @@ use onnx_runtime_types::{
     AttributeProto, DeviceConfigurationProto, FunctionProto, GraphProto, IntIntListEntryProto,
     ModelProto, NodeDeviceConfigurationProto, NodeProto, OperatorSetIdProto, ShardedDimProto,
     ShardingSpecProto, SimpleShardedDimProto, SparseTensorProto, StringStringEntryProto,
-    TensorAnnotation, TensorProto, TensorShapeProto, TrainingInfoProto, TypeProto,
-    ValueInfoProto, tensor_proto, tensor_shape_proto, type_proto,
+    TensorAnnotation, TensorProto, TensorShapeProto, TrainingInfoProto, TypeProto, ValueInfoProto,
+    tensor_proto, tensor_shape_proto, type_proto,
 };
 use prost::Message;
 
@@ -288,7 +288,12 @@ impl Walk {
                     }
                 }
                 3 => self.group(&mut bytes, number, depth)?,
-                _ => return Err(format!("the bytes cannot be decoded: wire type {}", key & 7)),
+                _ => {
+                    return Err(format!(
+                        "the bytes cannot be decoded: wire type {}",
+                        key & 7
+                    ));
+                }
             }
         }
         Ok(())
@@ -396,7 +401,10 @@ mod tests {
         let limits = DecodeLimits::default();
         assert!(decode(&nested_graphs(MAX_NESTING as usize), &limits).is_ok());
         let err = decode(&nested_graphs(MAX_NESTING as usize + 1), &limits).unwrap_err();
-        assert_eq!(err.message(), "graphs and types nest more than 32 levels deep");
+        assert_eq!(
+            err.message(),
+            "graphs and types nest more than 32 levels deep"
+        );
     }
 
     #[test]
@@ -432,7 +440,10 @@ mod tests {
             // Every prefix either decodes (a shorter message) or is an error, never a panic.
             let _ = decode(&good[..end], &DecodeLimits::default());
         }
-        let err = decode(&[0x3a, 0xff, 0xff, 0xff, 0xff, 0x0f], &DecodeLimits::default());
+        let err = decode(
+            &[0x3a, 0xff, 0xff, 0xff, 0xff, 0x0f],
+            &DecodeLimits::default(),
+        );
         assert!(err.unwrap_err().message().contains("past the end"));
         let err = decode(&[0x0b], &DecodeLimits::default()).unwrap_err();
         assert!(err.message().contains("group does not end"), "{err:?}");

@@ -26,12 +26,17 @@ impl Rules<'_> {
                 .find_map(|e| e.value.as_deref())
         };
         let Some(location) = entry("location") else {
-            return Some(format!("tensor {name} is stored externally but has no location"));
+            return Some(format!(
+                "tensor {name} is stored externally but has no location"
+            ));
         };
         let number = |key: &str| -> Result<Option<u64>, String> {
             entry(key).map_or(Ok(None), |text| {
                 text.parse::<u64>().map(Some).map_err(|_| {
-                    format!("tensor {name} has the external data {key} {}, not a number of bytes", quoted(text))
+                    format!(
+                        "tensor {name} has the external data {key} {}, not a number of bytes",
+                        quoted(text)
+                    )
                 })
             })
         };
@@ -41,7 +46,12 @@ impl Rules<'_> {
         };
         let relative = match relative_inside(location) {
             Ok(path) => path,
-            Err(why) => return Some(format!("tensor {name} has its data at {}: {why}", quoted(location))),
+            Err(why) => {
+                return Some(format!(
+                    "tensor {name} has its data at {}: {why}",
+                    quoted(location)
+                ));
+            }
         };
         let Some(dir) = self.model_dir else {
             return Some(format!(
@@ -58,8 +68,12 @@ impl Rules<'_> {
             }
         }
         let at = quoted(location);
-        file_problem(dir, &relative, offset.checked_add(length.or(needed).unwrap_or(0)))
-            .map(|why| format!("tensor {name} has its data in {at}, which {why}"))
+        file_problem(
+            dir,
+            &relative,
+            offset.checked_add(length.or(needed).unwrap_or(0)),
+        )
+        .map(|why| format!("tensor {name} has its data in {at}, which {why}"))
     }
 }
 
@@ -106,7 +120,11 @@ fn tensor_bytes(tensor: &TensorProto) -> Option<u64> {
 fn file_problem(dir: &Path, relative: &Path, end: Option<u64>) -> Option<String> {
     let dir = match dir.canonicalize() {
         Ok(dir) => dir,
-        Err(e) => return Some(format!("cannot be looked for: the model folder is unreadable ({e})")),
+        Err(e) => {
+            return Some(format!(
+                "cannot be looked for: the model folder is unreadable ({e})"
+            ));
+        }
     };
     let path = dir.join(relative);
     let link = std::fs::symlink_metadata(&path);
@@ -168,7 +186,10 @@ mod tests {
             ("\\\\server\\share", "an absolute path"),
             ("C:\\x", "an absolute path"),
             ("../x", "a path that leaves the model's folder"),
-            ("sub/../../outside.bin", "a path that leaves the model's folder"),
+            (
+                "sub/../../outside.bin",
+                "a path that leaves the model's folder",
+            ),
             (".", "the model's folder itself"),
             ("sub/..", "the model's folder itself"),
         ] {

@@ -10,7 +10,8 @@ use std::path::Path;
 
 use onnx_runtime_types::{
     AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
-    ValueInfoProto, attribute_proto::AttributeType, type_proto,
+    TensorShapeProto, TypeProto, ValueInfoProto, attribute_proto::AttributeType,
+    tensor_shape_proto::dimension::Value as Dimension, type_proto,
 };
 
 use super::place::quoted;
@@ -18,7 +19,7 @@ use super::{ModelProblem, NEWEST_IR_VERSION, Place};
 use crate::check::imports::canonical_domain;
 use crate::check::schema::since_version;
 use crate::check::{Check, CheckOptions};
-
+use crate::dtype::elem_type_by_number;
 
 /// Runs every rule on `model`; external data is looked for in `model_dir`.
 pub(super) fn check(
@@ -152,6 +153,13 @@ impl Rules<'_> {
                     rules.value_info(list, index, info, kind);
                 }
             }
+            for info in &graph.value_info {
+                let step = format!(
+                    "value_info {}",
+                    quoted(info.name.as_deref().unwrap_or_default())
+                );
+                rules.at(step, |rules| rules.declared_type(info));
+            }
             rules.initializers(graph);
             for (index, node) in graph.node.iter().enumerate() {
                 rules.node(index, node);
@@ -168,10 +176,17 @@ impl Rules<'_> {
         };
         self.at(step, |rules| {
             if name.is_empty() {
-                rules.report(Check::MissingField, format!("graph {list} {index} has no name"));
+                rules.report(
+                    Check::MissingField,
+                    format!("graph {list} {index} has no name"),
+                );
             }
             if kind == GraphKind::Main {
                 rules.main_graph_type(list, info);
+            }
+            rules.declared_type(info);
+            if list == "input" {
+                rules.known_input_type(info);
             }
         });
     }
@@ -198,8 +213,12 @@ impl Rules<'_> {
                 (_, None) => Some(missing("shape")),
                 _ => None,
             },
-            Some(Some(Value::SequenceType(t))) => t.elem_type.is_none().then(|| missing("element type")),
-            Some(Some(Value::OptionalType(t))) => t.elem_type.is_none().then(|| missing("element type")),
+            Some(Some(Value::SequenceType(t))) => {
+                t.elem_type.is_none().then(|| missing("element type"))
+            }
+            Some(Some(Value::OptionalType(t))) => {
+                t.elem_type.is_none().then(|| missing("element type"))
+            }
             Some(Some(Value::MapType(t))) => match (t.key_type, &t.value_type) {
                 (None, _) => Some(missing("key type")),
                 (_, None) => Some(missing("value type")),
@@ -215,8 +234,41 @@ impl Rules<'_> {
         }
     }
 
+    /// A declared type's element types exist (`0` is onnx's "unknown") and its dims are not
+    /// negative.
+    fn declared_type(&mut self, info: &ValueInfoProto) {
+        let Some(ty) = &info.r#type else { return };
+        let name = quoted(info.name.as_deref().unwrap_or_default());
+        let mut problems = Vec::new();
+        type_problems(ty, &mut problems);
+        for (check, what) in problems {
+            self.report(check, format!("the type of {name} has {what}"));
+        }
+    }
+
+    /// A graph input's tensor type, if it has one, names its element type: onnx's shape
+    /// inference rejects an input of element type 0 (UNDEFINED).
+    fn known_input_type(&mut self, info: &ValueInfoProto) {
+        use type_proto::Value;
+        let value = info.r#type.as_ref().and_then(|t| t.value.as_ref());
+        let elem = match value {
+            Some(Value::TensorType(t)) => t.elem_type,
+            Some(Value::SparseTensorType(t)) => t.elem_type,
+            _ => None,
+        };
+        if elem == Some(0) {
+            let name = quoted(info.name.as_deref().unwrap_or_default());
+            let message = format!("the type of input {name} has the element type 0 (UNDEFINED)");
+            self.report(Check::DataType, message);
+        }
+    }
+
     fn initializers(&mut self, graph: &GraphProto) {
-        let inputs: HashSet<&str> = graph.input.iter().filter_map(|i| i.name.as_deref()).collect();
+        let inputs: HashSet<&str> = graph
+            .input
+            .iter()
+            .filter_map(|i| i.name.as_deref())
+            .collect();
         for (index, tensor) in graph.initializer.iter().enumerate() {
             let name = tensor.name.as_deref().unwrap_or_default();
             let step = match name {
@@ -273,7 +325,60 @@ impl Rules<'_> {
             for attribute in &node.attribute {
                 rules.attribute(attribute);
             }
+            rules.constant_value(node);
+            rules.data_type_attributes(node);
         });
+    }
+
+    /// A `Constant` has exactly one value attribute (its schema makes each optional, and its
+    /// shape inference requires one).
+    fn constant_value(&mut self, node: &NodeProto) {
+        let standard = matches!(node.domain.as_deref().unwrap_or_default(), "" | "ai.onnx");
+        if !standard || node.op_type.as_deref() != Some("Constant") {
+            return;
+        }
+        let values = node.attribute.iter().filter(|a| {
+            let name = a.name.as_deref().unwrap_or_default();
+            name == "value" || name == "sparse_value" || name.starts_with("value_")
+        });
+        let count = values.count();
+        if count != 1 {
+            let message = format!(
+                "`Constant` needs exactly one of `value`, `value_*` and `sparse_value`, found {count}"
+            );
+            self.report(Check::MissingAttribute, message);
+        }
+    }
+
+    /// The attributes of standard operators that name an element type (`Cast`'s `to`,
+    /// `dtype`, `output_dtype`) name one that exists (`output_dtype` may be 0: "as the
+    /// input").
+    fn data_type_attributes(&mut self, node: &NodeProto) {
+        let standard = matches!(node.domain.as_deref().unwrap_or_default(), "" | "ai.onnx");
+        let op_type = node.op_type.as_deref().unwrap_or_default();
+        if !standard {
+            return;
+        }
+        for attribute in &node.attribute {
+            let name = attribute.name.as_deref().unwrap_or_default();
+            let names_type = match name {
+                "to" => matches!(op_type, "Cast" | "BitCast"),
+                "dtype" => DTYPE_OPERATORS.contains(&op_type),
+                "output_dtype" => matches!(op_type, "QuantizeLinear" | "DequantizeLinear"),
+                _ => false,
+            };
+            let Some(value) = attribute.i.filter(|_| names_type) else {
+                continue;
+            };
+            let exists = i32::try_from(value).is_ok_and(|n| elem_type_by_number(n).is_some());
+            if !exists && !(name == "output_dtype" && value == 0) {
+                let message =
+                    format!("`{op_type}`'s `{name}` is {value}, which is no element type");
+                self.at(format!("attribute {}", quoted(name)), |rules| {
+                    rules.report(Check::AttributeValue, message);
+                });
+            }
+        }
     }
 
     fn attribute(&mut self, attribute: &AttributeProto) {
@@ -313,7 +418,11 @@ impl Rules<'_> {
             (!a.strings.is_empty(), T::Strings, "strings"),
             (!a.tensors.is_empty(), T::Tensors, "tensors"),
             (!a.graphs.is_empty(), T::Graphs, "graphs"),
-            (!a.sparse_tensors.is_empty(), T::SparseTensors, "sparse_tensors"),
+            (
+                !a.sparse_tensors.is_empty(),
+                T::SparseTensors,
+                "sparse_tensors",
+            ),
             (!a.type_protos.is_empty(), T::TypeProtos, "type_protos"),
         ];
         let used: Vec<(T, &str)> = set.iter().filter(|s| s.0).map(|s| (s.1, s.2)).collect();
@@ -343,7 +452,11 @@ impl Rules<'_> {
             },
         }
         if used.len() > 1 {
-            let message = format!("the attribute has {} value fields: {}", used.len(), fields());
+            let message = format!(
+                "the attribute has {} value fields: {}",
+                used.len(),
+                fields()
+            );
             self.report(Check::AttributeValue, message);
         } else if a.ref_attr_name.is_some() && !used.is_empty() {
             let message = format!(
@@ -384,6 +497,10 @@ impl Rules<'_> {
                     rules.report(Check::DuplicateFunction, message);
                 }
                 rules.imports(&function.opset_import, "the function");
+                for info in &function.value_info {
+                    let step = format!("value_info {}", quoted(info.name.as_deref().unwrap_or_default()));
+                    rules.at(step, |rules| rules.declared_type(info));
+                }
                 rules.function_body(function, &model_imports);
             });
         }
@@ -428,11 +545,79 @@ impl Rules<'_> {
     }
 }
 
+/// What is wrong in a type: element types that do not exist, negative dims, element types of
+/// sequences, optionals and maps that say nothing (onnx's inference rejects them).
+fn type_problems(ty: &TypeProto, out: &mut Vec<(Check, String)>) {
+    fn nested(ty: &Option<Box<TypeProto>>, out: &mut Vec<(Check, String)>) {
+        match ty.as_deref() {
+            Some(TypeProto { value: None, .. }) => {
+                out.push((Check::MissingType, "an element type that is empty".into()));
+            }
+            Some(ty) => type_problems(ty, out),
+            None => {}
+        }
+    }
+    use type_proto::Value;
+    let elem = |elem: Option<i32>, out: &mut Vec<(Check, String)>| {
+        if let Some(n) = elem.filter(|&n| n != 0 && elem_type_by_number(n).is_none()) {
+            out.push((
+                Check::DataType,
+                format!("the element type {n}, which does not exist"),
+            ));
+        }
+    };
+    let shape = |shape: &Option<TensorShapeProto>, out: &mut Vec<(Check, String)>| {
+        let dims = shape.iter().flat_map(|s| &s.dim);
+        for (axis, dim) in dims.enumerate() {
+            if let Some(&Dimension::DimValue(v @ ..0)) = dim.value.as_ref() {
+                out.push((
+                    Check::NegativeDim,
+                    format!("the negative dim {v} at axis {axis}"),
+                ));
+            }
+        }
+    };
+    match &ty.value {
+        None | Some(Value::OpaqueType(_)) => {}
+        Some(Value::TensorType(t)) => {
+            elem(t.elem_type, out);
+            shape(&t.shape, out);
+        }
+        Some(Value::SparseTensorType(t)) => {
+            elem(t.elem_type, out);
+            shape(&t.shape, out);
+        }
+        Some(Value::SequenceType(t)) => nested(&t.elem_type, out),
+        Some(Value::OptionalType(t)) => nested(&t.elem_type, out),
+        Some(Value::MapType(t)) => {
+            elem(t.key_type, out);
+            nested(&t.value_type, out);
+        }
+    }
+}
+
+/// The standard operators whose `dtype` attribute names an element type.
+const DTYPE_OPERATORS: [&str; 8] = [
+    "Bernoulli",
+    "EyeLike",
+    "Multinomial",
+    "RandomNormal",
+    "RandomNormalLike",
+    "RandomUniform",
+    "RandomUniformLike",
+    "SequenceEmpty",
+];
+
 /// The version of each imported domain, as onnx's checker reads them (the last one wins).
 fn versions(imports: &[OperatorSetIdProto]) -> HashMap<&str, i64> {
     imports
         .iter()
-        .map(|i| (i.domain.as_deref().unwrap_or_default(), i.version.unwrap_or(0)))
+        .map(|i| {
+            (
+                i.domain.as_deref().unwrap_or_default(),
+                i.version.unwrap_or(0),
+            )
+        })
         .collect()
 }
 

@@ -59,72 +59,77 @@ fn element_count(dims: &[i64]) -> Result<u64, String> {
 /// What is wrong with a tensor's type and data, the first broken rule in the order of onnx's
 /// checker; external data is [`Rules::external`]'s.
 pub(super) fn data_problem(t: &TensorProto) -> Option<(Check, String)> {
-        let name = quoted(t.name.as_deref().unwrap_or_default());
-        let data_type = match t.data_type {
-            None => return Some((Check::DataType, format!("tensor {name} has no data_type"))),
-            Some(0) => {
-                let message = format!("tensor {name} has the data type UNDEFINED");
-                return Some((Check::DataType, message));
-            }
-            Some(n) if elem_type_by_number(n).is_none() => {
-                let message = format!("tensor {name} has the data type {n}, which does not exist");
-                return Some((Check::DataType, message));
-            }
-            Some(n) => n,
-        };
-        let fields = value_fields(t);
-        let names = || fields.iter().map(|f| f.0).collect::<Vec<_>>().join(", ");
-        if t.data_location == Some(DataLocation::External as i32) {
-            if !fields.is_empty() {
-                let message = format!(
-                    "tensor {name} is stored externally but also holds {}",
-                    names()
-                );
-                return Some((Check::TensorData, message));
-            }
+    let name = quoted(t.name.as_deref().unwrap_or_default());
+    let data_type = match t.data_type {
+        None => return Some((Check::DataType, format!("tensor {name} has no data_type"))),
+        Some(0) => {
+            let message = format!("tensor {name} has the data type UNDEFINED");
+            return Some((Check::DataType, message));
+        }
+        Some(n) if elem_type_by_number(n).is_none() => {
+            let message = format!("tensor {name} has the data type {n}, which does not exist");
+            return Some((Check::DataType, message));
+        }
+        Some(n) => n,
+    };
+    let fields = value_fields(t);
+    let names = || fields.iter().map(|f| f.0).collect::<Vec<_>>().join(", ");
+    if t.data_location == Some(DataLocation::External as i32) {
+        if !fields.is_empty() {
+            let message = format!(
+                "tensor {name} is stored externally but also holds {}",
+                names()
+            );
+            return Some((Check::TensorData, message));
+        }
+        return None;
+    }
+    let elements = match element_count(&t.dims) {
+        Ok(n) => n,
+        Err(why) => return Some((Check::ElementCountMismatch, format!("tensor {name}: {why}"))),
+    };
+    if fields.len() > 1 {
+        let message = format!(
+            "tensor {name} has {} value fields: {}",
+            fields.len(),
+            names()
+        );
+        return Some((Check::TensorData, message));
+    }
+    let Some(&(field, found)) = fields.first() else {
+        if elements == 0 {
             return None;
         }
-        let elements = match element_count(&t.dims) {
-            Ok(n) => n,
-            Err(why) => return Some((Check::ElementCountMismatch, format!("tensor {name}: {why}"))),
-        };
-        if fields.len() > 1 {
-            let message = format!("tensor {name} has {} value fields: {}", fields.len(), names());
+        let message = format!("tensor {name} has {elements} elements but no data");
+        return Some((Check::TensorData, message));
+    };
+    let found = found as u64;
+    let type_name = elem_type_by_number(data_type).map_or("?", |info| info.name);
+    if field == "raw_data" {
+        if data_type == STRING {
+            let message =
+                format!("string tensor {name} has its data in raw_data: strings go in string_data");
             return Some((Check::TensorData, message));
         }
-        let Some(&(field, found)) = fields.first() else {
-            if elements == 0 {
-                return None;
-            }
-            let message = format!("tensor {name} has {elements} elements but no data");
-            return Some((Check::TensorData, message));
-        };
-        let found = found as u64;
-        let type_name = elem_type_by_number(data_type).map_or("?", |info| info.name);
-        if field == "raw_data" {
-            if data_type == STRING {
-                let message = format!(
-                    "string tensor {name} has its data in raw_data: strings go in string_data"
-                );
-                return Some((Check::TensorData, message));
-            }
-            let expected = raw_byte_count(data_type, elements)?;
-            return (found != expected).then(|| {
+        let expected = raw_byte_count(data_type, elements)?;
+        return (found != expected).then(|| {
                 let message = format!(
                     "tensor {name} ({type_name}, {elements} element{}) needs {expected} bytes of raw_data, found {found}",
                     plural(elements)
                 );
                 (Check::ElementCountMismatch, message)
             });
-        }
-        let storage = elem_type_by_number(data_type)?.storage;
-        let wanted = field_name(storage);
-        if field != wanted {
-            let message = format!("{type_name} tensor {name} has its data in {field}: {type_name} values go in {wanted}");
-            return Some((Check::TensorData, message));
-        }
-        let expected = typed_value_count(data_type, elements)?;
-        (found != expected).then(|| {
+    }
+    let storage = elem_type_by_number(data_type)?.storage;
+    let wanted = field_name(storage);
+    if field != wanted {
+        let message = format!(
+            "{type_name} tensor {name} has its data in {field}: {type_name} values go in {wanted}"
+        );
+        return Some((Check::TensorData, message));
+    }
+    let expected = typed_value_count(data_type, elements)?;
+    (found != expected).then(|| {
             let message = format!(
                 "tensor {name} ({type_name}, {elements} element{}) needs {expected} value{} in {field}, found {found}",
                 plural(elements),
@@ -151,7 +156,10 @@ impl Rules<'_> {
     /// strictly increasing.
     pub(super) fn sparse(&mut self, sparse: &SparseTensorProto) {
         let Some(values) = &sparse.values else {
-            self.report(Check::SparseTensor, "the sparse tensor has no values".into());
+            self.report(
+                Check::SparseTensor,
+                "the sparse tensor has no values".into(),
+            );
             return;
         };
         let problems_before = self.problems.len();
@@ -180,17 +188,23 @@ fn sparse_problem(sparse: &SparseTensorProto, values: &TensorProto) -> Option<St
     };
     let dims = &sparse.dims;
     if dims.is_empty() {
-        return Some(format!("sparse tensor {name} has no dims: its rank must be 1 or more"));
+        return Some(format!(
+            "sparse tensor {name} has no dims: its rank must be 1 or more"
+        ));
     }
     if let Some(dim) = dims.iter().find(|&&d| d <= 0) {
-        return Some(format!("sparse tensor {name} has the dim {dim}: dims must be positive"));
+        return Some(format!(
+            "sparse tensor {name} has the dim {dim}: dims must be positive"
+        ));
     }
     let Some(indices) = &sparse.indices else {
         return (nnz != 0).then(|| format!("sparse tensor {name} has {nnz} values but no indices"));
     };
     let index_name = quoted(indices.name.as_deref().unwrap_or_default());
     if indices.data_type != Some(INT64) {
-        return Some(format!("sparse tensor {name} has indices {index_name} that are not int64"));
+        return Some(format!(
+            "sparse tensor {name} has indices {index_name} that are not int64"
+        ));
     }
     if indices.data_location == Some(DataLocation::External as i32) {
         return None; // their values are in a file; its size was checked
@@ -233,7 +247,9 @@ fn sparse_problem(sparse: &SparseTensorProto, values: &TensorProto) -> Option<St
         }
         [count, rank] => {
             if count != nnz {
-                return Some(format!("sparse tensor {name} has {nnz} values but {count} indices"));
+                return Some(format!(
+                    "sparse tensor {name} has {nnz} values but {count} indices"
+                ));
             }
             if rank != dims.len() as i64 {
                 return Some(format!(
@@ -245,7 +261,11 @@ fn sparse_problem(sparse: &SparseTensorProto, values: &TensorProto) -> Option<St
             let rank = dims.len();
             for i in 0..usize::try_from(nnz).unwrap_or(0) {
                 let point: Vec<i64> = (0..rank).map(|j| index(i * rank + j)).collect();
-                if let Some((j, at)) = point.iter().enumerate().find(|(j, at)| !(0..dims[*j]).contains(*at)) {
+                if let Some((j, at)) = point
+                    .iter()
+                    .enumerate()
+                    .find(|(j, at)| !(0..dims[*j]).contains(*at))
+                {
                     return Some(format!(
                         "sparse tensor {name}: coordinate {j} of index {i} is {at}, out of range [0, {}]",
                         dims[j] - 1

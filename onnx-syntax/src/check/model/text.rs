@@ -9,13 +9,14 @@
 
 use onnx_runtime_types::{
     AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, SparseTensorProto,
-    TensorProto,
+    TensorProto, TypeProto, ValueInfoProto, type_proto,
 };
 
 use super::tensor::data_problem;
 use crate::check::{Check, CheckOptions, Diagnostics};
+use crate::dtype::elem_type_by_number;
 use crate::entry::Entry;
-use crate::print::{Style, to_text_with};
+use crate::print::{Style, is_identifier, to_text_with};
 
 /// Tensors with more bytes of data than this are printed without it.
 pub(super) const LEAN_BYTES: usize = 4096;
@@ -53,12 +54,17 @@ fn lean_model(model: &ModelProto) -> ModelProto {
 fn lean_graph(graph: &GraphProto) -> GraphProto {
     GraphProto {
         node: graph.node.iter().map(lean_node).collect(),
-        name: graph.name.clone(),
+        // The syntax writes a graph's name as an identifier: another (which means nothing to
+        // these checks) becomes `graph`.
+        name: graph.name.as_ref().map(|name| match is_identifier(name) {
+            true => name.clone(),
+            false => "graph".to_owned(),
+        }),
         initializer: graph.initializer.iter().map(lean_tensor).collect(),
         doc_string: graph.doc_string.clone(),
-        input: graph.input.clone(),
-        output: graph.output.clone(),
-        value_info: graph.value_info.clone(),
+        input: lean_infos(&graph.input),
+        output: lean_infos(&graph.output),
+        value_info: lean_infos(&graph.value_info),
         quantization_annotation: graph.quantization_annotation.clone(),
         sparse_initializer: graph.sparse_initializer.iter().map(lean_sparse).collect(),
         metadata_props: graph.metadata_props.clone(),
@@ -75,8 +81,12 @@ fn lean_function(function: &FunctionProto) -> FunctionProto {
         doc_string: function.doc_string.clone(),
         opset_import: function.opset_import.clone(),
         domain: function.domain.clone(),
-        attribute_proto: function.attribute_proto.iter().map(lean_attribute).collect(),
-        value_info: function.value_info.clone(),
+        attribute_proto: function
+            .attribute_proto
+            .iter()
+            .map(lean_attribute)
+            .collect(),
+        value_info: lean_infos(&function.value_info),
         overload: function.overload.clone(),
         metadata_props: function.metadata_props.clone(),
     }
@@ -99,10 +109,17 @@ fn lean_node(node: &NodeProto) -> NodeProto {
 
 fn lean_attribute(attribute: &AttributeProto) -> AttributeProto {
     AttributeProto {
-        t: attribute.t.as_deref().map(|t| Box::new(lean_tensor(t))),
+        t: attribute
+            .t
+            .as_deref()
+            .map(|t| Box::new(unnamed(lean_tensor(t)))),
         g: attribute.g.as_deref().map(|g| Box::new(lean_graph(g))),
         sparse_tensor: (attribute.sparse_tensor.as_deref()).map(|s| Box::new(lean_sparse(s))),
-        tensors: attribute.tensors.iter().map(lean_tensor).collect(),
+        tensors: attribute
+            .tensors
+            .iter()
+            .map(|t| unnamed(lean_tensor(t)))
+            .collect(),
         graphs: attribute.graphs.iter().map(lean_graph).collect(),
         sparse_tensors: attribute.sparse_tensors.iter().map(lean_sparse).collect(),
         name: attribute.name.clone(),
@@ -147,5 +164,44 @@ fn lean_tensor(tensor: &TensorProto) -> TensorProto {
         data_location: tensor.data_location,
         metadata_props: tensor.metadata_props.clone(),
         ..TensorProto::default()
+    }
+}
+
+/// An attribute's tensor without its name, which the syntax cannot write there (and which
+/// means nothing).
+fn unnamed(tensor: TensorProto) -> TensorProto {
+    TensorProto {
+        name: None,
+        ..tensor
+    }
+}
+
+/// Value infos, untyped where their type has an element type that does not exist (`0`, which
+/// onnx reads as unknown, or a number no type has, which the rules report): the syntax cannot
+/// write it.
+fn lean_infos(infos: &[ValueInfoProto]) -> Vec<ValueInfoProto> {
+    infos
+        .iter()
+        .map(|info| ValueInfoProto {
+            r#type: info.r#type.clone().filter(known_elem_types),
+            ..info.clone()
+        })
+        .collect()
+}
+
+/// True if `ty` is complete enough to print: every element type in it (nested ones included)
+/// given and existing, every nested type given.
+fn known_elem_types(ty: &TypeProto) -> bool {
+    use type_proto::Value;
+    let known = |elem: Option<i32>| elem.is_some_and(|n| elem_type_by_number(n).is_some());
+    let nested = |ty: &Option<Box<TypeProto>>| ty.as_deref().is_some_and(known_elem_types);
+    match &ty.value {
+        None => false,
+        Some(Value::OpaqueType(_)) => true,
+        Some(Value::TensorType(t)) => known(t.elem_type),
+        Some(Value::SparseTensorType(t)) => known(t.elem_type),
+        Some(Value::SequenceType(t)) => nested(&t.elem_type),
+        Some(Value::OptionalType(t)) => nested(&t.elem_type),
+        Some(Value::MapType(t)) => known(t.key_type) && nested(&t.value_type),
     }
 }
