@@ -34,7 +34,8 @@ fn fired_in(model: &ModelProto, dir: Option<&Path>) -> Vec<Check> {
     match check.check_bytes(&model.encode_to_vec()) {
         Ok(_) => Vec::new(),
         Err(found) => {
-            let mut checks: Vec<Check> = found.problems().iter().filter_map(|p| p.check()).collect();
+            let mut checks: Vec<Check> =
+                found.problems().iter().filter_map(|p| p.check()).collect();
             let text = found.text().into_iter().flatten();
             checks.extend(text.map(|d| d.check().expect("text checks, never a syntax error")));
             checks
@@ -142,7 +143,11 @@ fn main_graph_inputs_and_outputs_have_a_type_with_a_shape() {
         t.shape = None;
     }
     assert_eq!(fired(&model), [Check::MissingType]);
-    assert!(message(&model).contains("has no shape"), "{}", message(&model));
+    assert!(
+        message(&model).contains("has no shape"),
+        "{}",
+        message(&model)
+    );
     let mut model = base();
     graph(&mut model).input[0].r#type = None;
     assert_eq!(fired(&model), [Check::MissingType]);
@@ -241,7 +246,10 @@ fn typed_data_length_matches_dims_and_type() {
     assert_eq!(fired(&with_initializer(t)), [Check::ElementCountMismatch]);
     let mut t = tensor("w", 14, &[1]); // complex64: two floats per element
     t.float_data = vec![1.0];
-    assert_eq!(fired(&with_initializer(t.clone())), [Check::ElementCountMismatch]);
+    assert_eq!(
+        fired(&with_initializer(t.clone())),
+        [Check::ElementCountMismatch]
+    );
     t.float_data = vec![1.0, 2.0];
     assert_eq!(fired(&with_initializer(t)), []);
     let mut t = tensor("w", 22, &[3]); // int4: two per int32_data value
@@ -268,11 +276,13 @@ fn sparse(values: &[f32], indices: Option<(&[i64], &[i64])>, dims: &[i64]) -> Mo
         i
     });
     let mut model = base();
-    graph(&mut model).sparse_initializer.push(SparseTensorProto {
-        values: Some(v),
-        indices,
-        dims: dims.to_vec(),
-    });
+    graph(&mut model)
+        .sparse_initializer
+        .push(SparseTensorProto {
+            values: Some(v),
+            indices,
+            dims: dims.to_vec(),
+        });
     model
 }
 
@@ -312,7 +322,11 @@ fn sparse_indices_in_range_and_sorted() {
     indices.int32_data = vec![0, 1];
     assert_eq!(fired(&model), [Check::SparseTensor]);
     let mut model = sparse(&[1.0, 2.0], Some((&[0, 1], &[2])), &[4]);
-    graph(&mut model).sparse_initializer[0].values.as_mut().unwrap().dims = vec![1, 2];
+    graph(&mut model).sparse_initializer[0]
+        .values
+        .as_mut()
+        .unwrap()
+        .dims = vec![1, 2];
     assert_eq!(fired(&model), [Check::SparseTensor]);
 }
 
@@ -353,7 +367,10 @@ fn attributes_hold_the_field_their_type_names() {
     a.i = Some(1);
     let model = leaky(a);
     assert!(fired(&model).starts_with(&[Check::AttributeValue]));
-    assert_eq!(message(&model), "the attribute's type is FLOAT but it holds `i`");
+    assert_eq!(
+        message(&model),
+        "the attribute's type is FLOAT but it holds `i`"
+    );
     let mut a = alpha();
     a.name = Some(String::new());
     assert!(fired(&leaky(a)).starts_with(&[Check::MissingField]));
@@ -503,8 +520,13 @@ fn type_attributes_name_a_type_and_constants_hold_a_value() {
 fn places_name_the_graph_node_attribute_and_tensor() {
     let mut t = tensor("w", 8, &[1]);
     t.raw_data = Some(b"abc".to_vec());
-    let err = ModelCheck::default().check(&with_initializer(t)).unwrap_err();
-    assert_eq!(err.problems()[0].place().to_string(), "graph `g`, initializer `w`");
+    let err = ModelCheck::default()
+        .check(&with_initializer(t))
+        .unwrap_err();
+    assert_eq!(
+        err.problems()[0].place().to_string(),
+        "graph `g`, initializer `w`"
+    );
     let mut a = alpha();
     a.i = Some(1);
     let err = ModelCheck::default().check(&leaky(a)).unwrap_err();
@@ -546,7 +568,8 @@ struct Folder(PathBuf);
 
 impl Folder {
     fn new(name: &str) -> Folder {
-        let root = std::env::temp_dir().join(format!("onnx-model-check-{}-{name}", std::process::id()));
+        let root =
+            std::env::temp_dir().join(format!("onnx-model-check-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(root.join("model/sub")).unwrap();
         std::fs::write(root.join("model/w.bin"), [0u8; 8]).unwrap();
@@ -573,7 +596,8 @@ fn external(location: &str, extra: &[(&str, &str)]) -> ModelProto {
         value: Some(v.into()),
     };
     t.external_data.push(entry("location", location));
-    t.external_data.extend(extra.iter().map(|(k, v)| entry(k, v)));
+    t.external_data
+        .extend(extra.iter().map(|(k, v)| entry(k, v)));
     with_initializer(t)
 }
 
@@ -584,7 +608,14 @@ fn external_data_stays_inside_the_model_folder() {
     let at = |location: &str| fired_in(&external(location, &[]), Some(&dir));
     assert_eq!(at("w.bin"), []);
     assert_eq!(at("./sub/../w.bin"), []);
-    for location in ["../outside.bin", "/etc/passwd", "sub/../../outside.bin", "", "missing.bin", "sub"] {
+    for location in [
+        "../outside.bin",
+        "/etc/passwd",
+        "sub/../../outside.bin",
+        "",
+        "missing.bin",
+        "sub",
+    ] {
         assert_eq!(at(location), [Check::ExternalData], "{location}");
     }
     #[cfg(unix)]
@@ -611,7 +642,10 @@ fn external_data_stays_inside_the_model_folder() {
         .problems()[0]
         .message()
         .to_owned();
-    assert_eq!(message, "tensor `w` has its data at `../outside.bin`: a path that leaves the model's folder");
+    assert_eq!(
+        message,
+        "tensor `w` has its data at `../outside.bin`: a path that leaves the model's folder"
+    );
 }
 
 #[test]
@@ -651,9 +685,14 @@ fn bytes_that_are_no_model_are_an_error_not_a_panic() {
             flipped[i] ^= bit;
         }
     }
-    let err = ModelCheck::default().check_bytes(&[0x3a, 0x05, 0x0a]).unwrap_err();
+    let err = ModelCheck::default()
+        .check_bytes(&[0x3a, 0x05, 0x0a])
+        .unwrap_err();
     assert_eq!(err.problems()[0].check(), None);
     let tight = ModelCheck::default().limits(DecodeLimits::default().max_memory(1000));
     let err = tight.check_bytes(&bytes).unwrap_err();
-    assert_eq!(err.problems()[0].message(), "decoding would take more than 1000 bytes of memory");
+    assert_eq!(
+        err.problems()[0].message(),
+        "decoding would take more than 1000 bytes of memory"
+    );
 }

@@ -451,7 +451,18 @@ impl Rules<'_> {
                 }
             },
         }
-        if used.len() > 1 {
+        // A missing number or string reads as its default (proto2); a missing message is no
+        // value at all, as onnx's schema verification says.
+        let declared = a.r#type.and_then(|t| T::try_from(t).ok());
+        let message_type = matches!(
+            declared,
+            Some(T::Tensor | T::Graph | T::SparseTensor | T::TypeProto)
+        );
+        if used.is_empty() && message_type && a.ref_attr_name.is_none() {
+            let ty = declared.unwrap_or(T::Undefined).as_str_name();
+            let message = format!("the attribute's type is {ty} but it holds no value");
+            self.report(Check::AttributeValue, message);
+        } else if used.len() > 1 {
             let message = format!(
                 "the attribute has {} value fields: {}",
                 used.len(),

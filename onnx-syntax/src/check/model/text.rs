@@ -1,15 +1,26 @@
 //! The checks of the syntax (structure, declarations, operator schemas, shapes) on a binary
 //! model, through its printed text, where their findings are positioned.
 //!
-//! The text is printed from a lean copy of the model: a tensor's data is left out when it
-//! breaks a data rule (already reported by `tensor`; the printer would show `...` for some of
-//! it), and when it is large (over [`LEAN_BYTES`]: weights, which none of these checks reads;
-//! shape inference follows only small constants). Element counts are the rules' business
-//! here, so `element_count_mismatch` is off for the text.
+//! The text is printed from a lean copy of the model ([`Lean`]), made so that the syntax can
+//! read it back and the checks find what they would in the model:
+//! - a tensor's data is left out when it breaks a data rule (already reported by `tensor`; the
+//!   printer shows `...` for some of it), and when it is large (over [`LEAN_BYTES`]: weights,
+//!   which none of these checks reads; shape inference follows only small constants);
+//! - an operator, domain, attribute or function name that is no identifier (`../x`), which the
+//!   syntax cannot write, becomes a placeholder (`unprintable_1`), the same for each use: an
+//!   operator or attribute that no schema has is still reported, a domain not imported still is;
+//! - an attribute without a `type` (before IR 2) takes the type of its value field;
+//! - a declared type whose element type does not exist (`0` is onnx's "unknown") is left out.
+//!
+//! Element counts are the rules' business here, so `element_count_mismatch` is off for the
+//! text.
+
+use std::collections::HashMap;
 
 use onnx_runtime_types::{
-    AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, SparseTensorProto,
-    TensorProto, TypeProto, ValueInfoProto, type_proto,
+    AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
+    SparseTensorProto, TensorProto, TypeProto, ValueInfoProto, attribute_proto::AttributeType,
+    type_proto,
 };
 
 use super::tensor::data_problem;
@@ -26,128 +37,243 @@ pub(super) const LEAN_BYTES: usize = 4096;
 pub(super) fn check(model: &ModelProto, options: &CheckOptions) -> Option<Diagnostics> {
     model.graph.as_ref()?;
     let options = options.allow(Check::ElementCountMismatch);
-    let text = to_text_with(&lean_model(model), Style::Lossless);
+    let text = to_text_with(&Lean::default().model(model), Style::Lossless);
     match Entry::Model.check(&text, &options) {
         Ok(_) => None,
         // Text the syntax cannot read back is a gap of the printer (or of the lean copy), not
-        // a problem of the model: the model's own problems are the rules' to report (a model
-        // whose messages break none prints to text that parses, but for the gaps listed in
-        // docs/divergences.md).
+        // a problem of the model: the model's own problems are the rules' to report (the gaps
+        // are listed in docs/divergences.md).
         Err(diagnostics) if diagnostics.iter().any(|d| d.check().is_none()) => None,
         Err(diagnostics) => Some(diagnostics),
     }
 }
 
-fn lean_model(model: &ModelProto) -> ModelProto {
-    ModelProto {
-        ir_version: model.ir_version,
-        producer_name: model.producer_name.clone(),
-        producer_version: model.producer_version.clone(),
-        domain: model.domain.clone(),
-        model_version: model.model_version,
-        doc_string: model.doc_string.clone(),
-        graph: model.graph.as_ref().map(lean_graph),
-        opset_import: model.opset_import.clone(),
-        metadata_props: model.metadata_props.clone(),
-        // The text has no training information.
-        training_info: Vec::new(),
-        functions: model.functions.iter().map(lean_function).collect(),
-        configuration: model.configuration.clone(),
-    }
+/// Makes the lean copy; it keeps the placeholders given to unprintable words.
+#[derive(Default)]
+struct Lean {
+    placeholders: HashMap<String, String>,
 }
 
-fn lean_graph(graph: &GraphProto) -> GraphProto {
-    GraphProto {
-        node: graph.node.iter().map(lean_node).collect(),
-        // The syntax writes a graph's name as an identifier: another (which means nothing to
-        // these checks) becomes `graph`.
-        name: graph.name.as_ref().map(|name| match is_identifier(name) {
-            true => name.clone(),
-            false => "graph".to_owned(),
-        }),
-        initializer: graph.initializer.iter().map(lean_tensor).collect(),
-        doc_string: graph.doc_string.clone(),
-        input: lean_infos(&graph.input),
-        output: lean_infos(&graph.output),
-        value_info: lean_infos(&graph.value_info),
-        quantization_annotation: graph.quantization_annotation.clone(),
-        sparse_initializer: graph.sparse_initializer.iter().map(lean_sparse).collect(),
-        metadata_props: graph.metadata_props.clone(),
+impl Lean {
+    /// `word` if the syntax can write it as an identifier (a domain: dotted identifiers),
+    /// else its placeholder.
+    fn word(&mut self, word: &Option<String>, dotted: bool) -> Option<String> {
+        let text = word.as_deref()?;
+        let printable = match dotted {
+            true => text.is_empty() || text.split('.').all(is_identifier),
+            false => text.is_empty() || is_identifier(text),
+        };
+        if printable {
+            return word.clone();
+        }
+        let next = self.placeholders.len() + 1;
+        let placeholder = self
+            .placeholders
+            .entry(text.to_owned())
+            .or_insert_with(|| format!("unprintable_{next}"));
+        Some(placeholder.clone())
     }
-}
 
-fn lean_function(function: &FunctionProto) -> FunctionProto {
-    FunctionProto {
-        name: function.name.clone(),
-        input: function.input.clone(),
-        output: function.output.clone(),
-        attribute: function.attribute.clone(),
-        node: function.node.iter().map(lean_node).collect(),
-        doc_string: function.doc_string.clone(),
-        opset_import: function.opset_import.clone(),
-        domain: function.domain.clone(),
-        attribute_proto: function
-            .attribute_proto
+    /// A value's name: quoted, the syntax writes any name but one with a control character
+    /// (a NUL included), which gets a placeholder.
+    fn value(&mut self, name: &str) -> String {
+        if !name.chars().any(char::is_control) {
+            return name.to_owned();
+        }
+        let next = self.placeholders.len() + 1;
+        let placeholder = self
+            .placeholders
+            .entry(name.to_owned())
+            .or_insert_with(|| format!("unprintable_{next}"));
+        placeholder.clone()
+    }
+
+    fn values(&mut self, names: &[String]) -> Vec<String> {
+        names.iter().map(|name| self.value(name)).collect()
+    }
+
+    fn named(&mut self, name: &Option<String>) -> Option<String> {
+        name.as_deref().map(|name| self.value(name))
+    }
+
+    fn tensor(&mut self, tensor: &TensorProto) -> TensorProto {
+        TensorProto {
+            name: self.named(&tensor.name),
+            ..lean_tensor(tensor)
+        }
+    }
+
+    fn sparse(&mut self, sparse: &SparseTensorProto) -> SparseTensorProto {
+        SparseTensorProto {
+            values: sparse.values.as_ref().map(|t| self.tensor(t)),
+            indices: sparse.indices.as_ref().map(lean_tensor),
+            dims: sparse.dims.clone(),
+        }
+    }
+
+    /// Value infos, untyped where their type has an element type that does not exist (`0`,
+    /// which onnx reads as unknown, or a number no type has, which the rules report).
+    fn infos(&mut self, infos: &[ValueInfoProto]) -> Vec<ValueInfoProto> {
+        infos
             .iter()
-            .map(lean_attribute)
-            .collect(),
-        value_info: lean_infos(&function.value_info),
-        overload: function.overload.clone(),
-        metadata_props: function.metadata_props.clone(),
+            .map(|info| ValueInfoProto {
+                name: self.named(&info.name),
+                r#type: info.r#type.clone().filter(known_elem_types),
+                ..info.clone()
+            })
+            .collect()
     }
-}
 
-fn lean_node(node: &NodeProto) -> NodeProto {
-    NodeProto {
-        attribute: node.attribute.iter().map(lean_attribute).collect(),
-        input: node.input.clone(),
-        output: node.output.clone(),
-        name: node.name.clone(),
-        op_type: node.op_type.clone(),
-        domain: node.domain.clone(),
-        overload: node.overload.clone(),
-        doc_string: node.doc_string.clone(),
-        metadata_props: node.metadata_props.clone(),
-        device_configurations: node.device_configurations.clone(),
-    }
-}
-
-fn lean_attribute(attribute: &AttributeProto) -> AttributeProto {
-    AttributeProto {
-        t: attribute
-            .t
-            .as_deref()
-            .map(|t| Box::new(unnamed(lean_tensor(t)))),
-        g: attribute.g.as_deref().map(|g| Box::new(lean_graph(g))),
-        sparse_tensor: (attribute.sparse_tensor.as_deref()).map(|s| Box::new(lean_sparse(s))),
-        tensors: attribute
-            .tensors
+    fn words(&mut self, words: &[String]) -> Vec<String> {
+        words
             .iter()
-            .map(|t| unnamed(lean_tensor(t)))
-            .collect(),
-        graphs: attribute.graphs.iter().map(lean_graph).collect(),
-        sparse_tensors: attribute.sparse_tensors.iter().map(lean_sparse).collect(),
-        name: attribute.name.clone(),
-        ref_attr_name: attribute.ref_attr_name.clone(),
-        doc_string: attribute.doc_string.clone(),
-        r#type: attribute.r#type,
-        f: attribute.f,
-        i: attribute.i,
-        s: attribute.s.clone(),
-        tp: attribute.tp.clone(),
-        floats: attribute.floats.clone(),
-        ints: attribute.ints.clone(),
-        strings: attribute.strings.clone(),
-        type_protos: attribute.type_protos.clone(),
+            .map(|w| self.word(&Some(w.clone()), false).unwrap_or_default())
+            .collect()
+    }
+
+    fn imports(&mut self, imports: &[OperatorSetIdProto]) -> Vec<OperatorSetIdProto> {
+        imports
+            .iter()
+            .map(|i| OperatorSetIdProto {
+                domain: self.word(&i.domain, true),
+                version: i.version,
+            })
+            .collect()
+    }
+
+    fn model(&mut self, model: &ModelProto) -> ModelProto {
+        ModelProto {
+            ir_version: model.ir_version,
+            producer_name: model.producer_name.clone(),
+            producer_version: model.producer_version.clone(),
+            domain: model.domain.clone(),
+            model_version: model.model_version,
+            doc_string: model.doc_string.clone(),
+            graph: model.graph.as_ref().map(|g| self.graph(g)),
+            opset_import: self.imports(&model.opset_import),
+            metadata_props: model.metadata_props.clone(),
+            // The text has no training information.
+            training_info: Vec::new(),
+            functions: model.functions.iter().map(|f| self.function(f)).collect(),
+            configuration: model.configuration.clone(),
+        }
+    }
+
+    fn graph(&mut self, graph: &GraphProto) -> GraphProto {
+        GraphProto {
+            node: graph.node.iter().map(|n| self.node(n)).collect(),
+            // A graph's name means nothing to these checks: one the syntax cannot write
+            // becomes `graph`.
+            name: graph.name.as_ref().map(|name| match is_identifier(name) {
+                true => name.clone(),
+                false => "graph".to_owned(),
+            }),
+            initializer: graph.initializer.iter().map(|t| self.tensor(t)).collect(),
+            doc_string: graph.doc_string.clone(),
+            input: self.infos(&graph.input),
+            output: self.infos(&graph.output),
+            value_info: self.infos(&graph.value_info),
+            quantization_annotation: graph.quantization_annotation.clone(),
+            sparse_initializer: (graph.sparse_initializer.iter())
+                .map(|s| self.sparse(s))
+                .collect(),
+            metadata_props: graph.metadata_props.clone(),
+        }
+    }
+
+    fn function(&mut self, function: &FunctionProto) -> FunctionProto {
+        FunctionProto {
+            name: self.word(&function.name, false),
+            input: self.values(&function.input),
+            output: self.values(&function.output),
+            attribute: self.words(&function.attribute),
+            node: function.node.iter().map(|n| self.node(n)).collect(),
+            doc_string: function.doc_string.clone(),
+            opset_import: self.imports(&function.opset_import),
+            domain: self.word(&function.domain, true),
+            attribute_proto: (function.attribute_proto.iter())
+                .map(|a| self.attribute(a))
+                .collect(),
+            value_info: self.infos(&function.value_info),
+            overload: self.word(&function.overload, false),
+            metadata_props: function.metadata_props.clone(),
+        }
+    }
+
+    fn node(&mut self, node: &NodeProto) -> NodeProto {
+        NodeProto {
+            attribute: node.attribute.iter().map(|a| self.attribute(a)).collect(),
+            input: self.values(&node.input),
+            output: self.values(&node.output),
+            name: node.name.clone(),
+            op_type: self.word(&node.op_type, false),
+            domain: self.word(&node.domain, true),
+            overload: self.word(&node.overload, false),
+            doc_string: node.doc_string.clone(),
+            metadata_props: node.metadata_props.clone(),
+            device_configurations: node.device_configurations.clone(),
+        }
+    }
+
+    fn attribute(&mut self, a: &AttributeProto) -> AttributeProto {
+        AttributeProto {
+            t: a.t.as_deref().map(|t| Box::new(unnamed(lean_tensor(t)))),
+            g: a.g.as_deref().map(|g| Box::new(self.graph(g))),
+            sparse_tensor: a.sparse_tensor.as_deref().map(|s| Box::new(self.sparse(s))),
+            tensors: a.tensors.iter().map(|t| unnamed(lean_tensor(t))).collect(),
+            graphs: a.graphs.iter().map(|g| self.graph(g)).collect(),
+            sparse_tensors: a.sparse_tensors.iter().map(|s| self.sparse(s)).collect(),
+            name: self.word(&a.name, false),
+            ref_attr_name: self.word(&a.ref_attr_name, false),
+            doc_string: a.doc_string.clone(),
+            r#type: a.r#type.or_else(|| value_type(a)),
+            f: a.f,
+            i: a.i,
+            s: a.s.clone(),
+            tp: a.tp.clone(),
+            floats: a.floats.clone(),
+            ints: a.ints.clone(),
+            strings: a.strings.clone(),
+            type_protos: a.type_protos.clone(),
+        }
     }
 }
 
-fn lean_sparse(sparse: &SparseTensorProto) -> SparseTensorProto {
-    SparseTensorProto {
-        values: sparse.values.as_ref().map(lean_tensor),
-        indices: sparse.indices.as_ref().map(lean_tensor),
-        dims: sparse.dims.clone(),
-    }
+/// The type of the first value field an attribute holds, for one without a `type`.
+fn value_type(a: &AttributeProto) -> Option<i32> {
+    use AttributeType as T;
+    let ty = if a.f.is_some() {
+        T::Float
+    } else if a.i.is_some() {
+        T::Int
+    } else if a.s.is_some() {
+        T::String
+    } else if a.t.is_some() {
+        T::Tensor
+    } else if a.g.is_some() {
+        T::Graph
+    } else if a.tp.is_some() {
+        T::TypeProto
+    } else if a.sparse_tensor.is_some() {
+        T::SparseTensor
+    } else if !a.floats.is_empty() {
+        T::Floats
+    } else if !a.ints.is_empty() {
+        T::Ints
+    } else if !a.strings.is_empty() {
+        T::Strings
+    } else if !a.tensors.is_empty() {
+        T::Tensors
+    } else if !a.graphs.is_empty() {
+        T::Graphs
+    } else if !a.sparse_tensors.is_empty() {
+        T::SparseTensors
+    } else if !a.type_protos.is_empty() {
+        T::TypeProtos
+    } else {
+        return None;
+    };
+    Some(ty as i32)
 }
 
 /// The tensor, without its data if that breaks a rule or is large.
@@ -179,19 +305,6 @@ fn unnamed(tensor: TensorProto) -> TensorProto {
         name: None,
         ..tensor
     }
-}
-
-/// Value infos, untyped where their type has an element type that does not exist (`0`, which
-/// onnx reads as unknown, or a number no type has, which the rules report): the syntax cannot
-/// write it.
-fn lean_infos(infos: &[ValueInfoProto]) -> Vec<ValueInfoProto> {
-    infos
-        .iter()
-        .map(|info| ValueInfoProto {
-            r#type: info.r#type.clone().filter(known_elem_types),
-            ..info.clone()
-        })
-        .collect()
 }
 
 /// True if `ty` is complete enough to print: every element type in it (nested ones included)
