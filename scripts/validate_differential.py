@@ -17,7 +17,8 @@ the Rust test rebuilds the same bytes from the corpus file (it checks a hash of 
     <edit>    `d` (delete the field), `v:N` (a varint field set to N, as u64),
               `b:HEX` (a length-delimited or fixed-width field's payload set to these bytes),
               `t:N` (a length-delimited payload cut to N bytes), `a:HEX` (bytes appended to it)
-    <verdict> `+` (onnx accepts it) or `-` (onnx rejects it)
+    <verdict> `+` (onnx accepts it), or `-` and where onnx rejects it: `-d` (the bytes do not
+              decode), `-c` (the checker), `-s` (strict shape and type inference)
 
 Usage: python3 scripts/validate_differential.py [--per-file N] [--seed S] [--reasons]
 """
@@ -188,6 +189,17 @@ def verdict(data: bytes) -> str:
     return "ok"
 
 
+def sign_of(v: str) -> str:
+    """`+`, or `-d`, `-s`, `-c`: where onnx rejected the model."""
+    if v == "ok":
+        return "+"
+    if v.startswith("err:decode:"):
+        return "-d"
+    if v.startswith(("err:[ShapeInferenceError]", "err:[TypeInferenceError]")):
+        return "-s"
+    return "-c"
+
+
 def reason(message: str) -> str:
     first = " ".join(message.split())
     return first[:160] or "error"
@@ -228,7 +240,7 @@ def main() -> None:
                 v = verdict(mutant)
                 counts["ok" if v == "ok" else "err"] += 1
                 reasons[v] = reasons.get(v, 0) + 1
-                sign = "+" if v == "ok" else "-"
+                sign = sign_of(v)
                 key = rel if where == "-" else f"{rel} {where} {edit}"
                 explained.append(f"{key}\t{v}")
                 if where == "-":

@@ -388,6 +388,18 @@ impl Rules<'_> {
                 rules.report(Check::MissingField, "the attribute has no name".into());
             }
             rules.attribute_fields(attribute);
+            for ty in attribute
+                .tp
+                .as_deref()
+                .into_iter()
+                .chain(&attribute.type_protos)
+            {
+                let mut problems = Vec::new();
+                type_problems(ty, &mut problems);
+                for (check, what) in problems {
+                    rules.report(check, format!("the attribute's type value has {what}"));
+                }
+            }
             for tensor in attribute.t.as_deref().into_iter().chain(&attribute.tensors) {
                 rules.tensor(tensor);
             }
