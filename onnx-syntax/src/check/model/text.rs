@@ -9,7 +9,8 @@
 //! - an operator, domain, attribute or function name that is no identifier (`../x`), which the
 //!   syntax cannot write, becomes a placeholder (`unprintable_1`), the same for each use: an
 //!   operator or attribute that no schema has is still reported, a domain not imported still is;
-//! - an attribute without a `type` (before IR 2) takes the type of its value field;
+//! - an attribute without a `type` takes the type of its value field, one without either is
+//!   left out, and one without a name gets a placeholder;
 //! - a declared type whose element type does not exist (`0` is onnx's "unknown") is left out.
 //!
 //! Element counts are the rules' business here, so `element_count_mismatch` is off for the
@@ -202,7 +203,11 @@ impl Lean {
 
     fn node(&mut self, node: &NodeProto) -> NodeProto {
         NodeProto {
-            attribute: node.attribute.iter().map(|a| self.attribute(a)).collect(),
+            // An attribute with neither type nor value cannot be written; the rules report it.
+            attribute: (node.attribute.iter())
+                .filter(|a| known_attribute_type(a.r#type).is_some() || value_type(a).is_some())
+                .map(|a| self.attribute(a))
+                .collect(),
             input: self.values(&node.input),
             output: self.values(&node.output),
             name: node.name.clone(),
@@ -223,10 +228,13 @@ impl Lean {
             tensors: a.tensors.iter().map(|t| unnamed(lean_tensor(t))).collect(),
             graphs: a.graphs.iter().map(|g| self.graph(g)).collect(),
             sparse_tensors: a.sparse_tensors.iter().map(|s| self.sparse(s)).collect(),
-            name: self.word(&a.name, false),
+            name: match a.name.as_deref() {
+                None | Some("") => self.word(&Some("<empty>".to_owned()), false),
+                Some(_) => self.word(&a.name, false),
+            },
             ref_attr_name: self.word(&a.ref_attr_name, false),
             doc_string: a.doc_string.clone(),
-            r#type: a.r#type.or_else(|| value_type(a)),
+            r#type: known_attribute_type(a.r#type).or_else(|| value_type(a)),
             f: a.f,
             i: a.i,
             s: a.s.clone(),
@@ -237,6 +245,11 @@ impl Lean {
             type_protos: a.type_protos.clone(),
         }
     }
+}
+
+/// `ty` if it names an attribute type (not UNDEFINED).
+fn known_attribute_type(ty: Option<i32>) -> Option<i32> {
+    ty.filter(|&t| t != 0 && AttributeType::try_from(t).is_ok())
 }
 
 /// The type of the first value field an attribute holds, for one without a `type`.
