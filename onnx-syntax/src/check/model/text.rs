@@ -145,9 +145,11 @@ impl Lean {
     fn model(&mut self, model: &ModelProto) -> ModelProto {
         ModelProto {
             ir_version: model.ir_version,
-            producer_name: model.producer_name.clone(),
-            producer_version: model.producer_version.clone(),
-            domain: model.domain.clone(),
+            // Header strings mean nothing to the checks; one with a control character cannot
+            // be written.
+            producer_name: writable(&model.producer_name),
+            producer_version: writable(&model.producer_version),
+            domain: writable(&model.domain),
             model_version: model.model_version,
             doc_string: model.doc_string.clone(),
             graph: model.graph.as_ref().map(|g| self.graph(g)),
@@ -245,6 +247,11 @@ impl Lean {
             type_protos: a.type_protos.clone(),
         }
     }
+}
+
+/// `text` if it has no control character.
+fn writable(text: &Option<String>) -> Option<String> {
+    text.clone().filter(|t| !t.chars().any(char::is_control))
 }
 
 /// `ty` if it names an attribute type (not UNDEFINED).
