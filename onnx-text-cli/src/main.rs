@@ -385,12 +385,15 @@ fn check_file(
                 check = check.model_dir(dir.unwrap_or(Path::new(".")));
             }
             return Ok(check.check_bytes(&data).err().map(|found| {
-                if let [problem] = found.problems() {
-                    if problem.check().is_none() {
-                        // Not a model at all (or past the decoding limits).
-                        let message = problem.message();
-                        return (1, format!("error: `{name}` is not a valid ONNX model (ModelProto): {message}\n"));
-                    }
+                // Not a model at all (or past the decoding limits).
+                if let [problem] = found.problems()
+                    && problem.check().is_none()
+                {
+                    let message = problem.message();
+                    let report = format!(
+                        "error: `{name}` is not a valid ONNX model (ModelProto): {message}\n"
+                    );
+                    return (1, report);
                 }
                 let mut report = found.clone().with_origin(name).to_string();
                 if found.text().is_some() {

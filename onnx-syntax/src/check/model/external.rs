@@ -60,12 +60,12 @@ impl Rules<'_> {
             ));
         };
         let needed = tensor_bytes(tensor);
-        if let (Some(length), Some(needed)) = (length, needed) {
-            if length != needed {
-                return Some(format!(
-                    "tensor {name} needs {needed} bytes but its external data length is {length}"
-                ));
-            }
+        if let (Some(length), Some(needed)) = (length, needed)
+            && length != needed
+        {
+            return Some(format!(
+                "tensor {name} needs {needed} bytes but its external data length is {length}"
+            ));
         }
         let at = quoted(location);
         file_problem(

@@ -371,7 +371,8 @@ impl Rules<'_> {
                 continue;
             };
             let exists = i32::try_from(value).is_ok_and(|n| elem_type_by_number(n).is_some());
-            if !exists && !(name == "output_dtype" && value == 0) {
+            let default_output = name == "output_dtype" && value == 0;
+            if !(exists || default_output) {
                 let message =
                     format!("`{op_type}`'s `{name}` is {value}, which is no element type");
                 self.at(format!("attribute {}", quoted(name)), |rules| {

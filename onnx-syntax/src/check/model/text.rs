@@ -308,7 +308,7 @@ fn lean_tensor(tensor: &TensorProto) -> TensorProto {
     TensorProto {
         dims: tensor.dims.clone(),
         data_type: tensor.data_type,
-        segment: tensor.segment.clone(),
+        segment: tensor.segment,
         name: tensor.name.clone(),
         doc_string: tensor.doc_string.clone(),
         external_data: tensor.external_data.clone(),
