@@ -181,7 +181,7 @@ impl NodeForm for Node {
         node
     }
 
-    /// In a plain loop (see [`texts`]).
+    /// In a plain loop (see `texts`).
     fn into_protos(nodes: Vec<Node>) -> Vec<NodeProto> {
         let mut protos = Vec::with_capacity(nodes.len());
         for one in nodes {
