@@ -119,7 +119,7 @@ fn attributes_typed_by_the_schema() {
     let (rest, pads) = (vec![3_i64], [0_i32, 0, 1, 1]);
     let model = onnx! {
         <ir_version: 10, opset_import: ["" : 21]>
-        g (float[2, 3] x, int64[4] p) => (y, z, w, v) {
+        g (float[2, 3] x, int64[4] p) => (float[2, 3] y, float[3, 2] z, float[?, ?] w, float[?, ?, ?, ?] v) {
             y = LeakyRelu <alpha = #alpha> (x)
             z = Transpose <perm = #perm> (x)
             w = Pad <mode = #mode> (x, p)
@@ -129,7 +129,7 @@ fn attributes_typed_by_the_schema() {
         }
     };
     let text = r#"<ir_version: 10, opset_import: ["" : 21]>
-        g (float[2, 3] x, int64[4] p) => (y, z, w, v) {
+        g (float[2, 3] x, int64[4] p) => (float[2, 3] y, float[3, 2] z, float[?, ?] w, float[?, ?, ?, ?] v) {
             y = LeakyRelu <alpha = 0.25> (x)
             z = Transpose <perm = [1, 0]> (x)
             w = Pad <mode = "constant"> (x, p)
@@ -184,11 +184,11 @@ fn header_values() {
     let model = onnx! {
         <ir_version: #ir, model_version: #version, producer_name: #producer, doc_string: #doc,
          opset_import: ["" : #opset, "com.example" : 1]>
-        g (float[2] x) => (y) { y = Relu (x) }
+        g (float[2] x) => (float[2] y) { y = Relu (x) }
     };
     let text = r#"<ir_version: 9, model_version: 4, producer_name: "tests", doc_string: "d",
          opset_import: ["" : 18, "com.example" : 1]>
-        g (float[2] x) => (y) { y = Relu (x) }"#;
+        g (float[2] x) => (float[2] y) { y = Relu (x) }"#;
     same(&model, &parse_model(text).unwrap());
     let function = onnx_function! {
         <domain: #producer, opset_import: ["" : #opset]>
@@ -233,11 +233,11 @@ fn functions_after_a_model_and_in_a_library() {
     };
     let model: ModelProto = onnx! {
         <ir_version: 10, opset_import: ["" : 21, "local" : 1]>
-        g (float[2] x) => (y) { y = local.Sq (x) }
+        g (float[2] x) => (float[2] y) { y = local.Sq (x) }
         ..#library
     };
     let text = r#"<ir_version: 10, opset_import: ["" : 21, "local" : 1]>
-        g (float[2] x) => (y) { y = local.Sq (x) }
+        g (float[2] x) => (float[2] y) { y = local.Sq (x) }
         <domain: "local", opset_import: ["" : 21]> Sq (x) => (y) { y = Mul (x, x) }"#;
     same(&model, &parse_model(text).unwrap());
     let one = library[0].clone();
@@ -302,10 +302,10 @@ fn an_element_count_that_depends_on_a_spread_is_checked_at_evaluation() {
 #[test]
 fn schema_checks_under_a_version_hole_wait_for_its_value() {
     let (old, new) = (9_i64, 21_i64);
-    let fine = onnx!(#![fallible] <ir_version: 10, opset_import: ["" : #new]> g (float x) => (y) { y = Gelu (x) });
+    let fine = onnx!(#![fallible] <ir_version: 10, opset_import: ["" : #new]> g (float x) => (float y) { y = Gelu (x) });
     assert!(fine.is_ok());
     // Gelu came in opset 20.
-    let problems = onnx!(#![fallible] <ir_version: 10, opset_import: ["" : #old]> g (float x) => (y) { y = Gelu (x) })
+    let problems = onnx!(#![fallible] <ir_version: 10, opset_import: ["" : #old]> g (float x) => (float y) { y = Gelu (x) })
         .unwrap_err();
     assert_eq!(problems[0].check(), Some(onnx_text::Check::UnknownOperator));
 }

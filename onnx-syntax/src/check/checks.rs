@@ -80,9 +80,10 @@ pub enum Check {
     /// `missing_field`: a binary model's required field left empty: the graph, a graph's name, a
     /// value's, attribute's, initializer's or function's name, a function's domain (IR 8 and later).
     MissingField,
-    /// `missing_type`: a main-graph input or output of a binary model without a type, or a tensor
-    /// type without an element type or shape (the IR requires a shape there; subgraphs and
-    /// functions may leave it out).
+    /// `missing_type`: a main-graph input or output without a type, or a tensor type without an
+    /// element type or shape (the IR requires a shape there; subgraphs and functions may leave it
+    /// out). In text and literals, `y` and `float[] y` break it; the message suggests the
+    /// inferred type to write.
     MissingType,
     /// `initializer_not_input`: an initializer of a binary model before IR 4 that is not a graph
     /// input.
@@ -290,7 +291,8 @@ impl Check {
     /// assert!(!Check::UndefinedValue.is_binary_only());
     /// ```
     pub const fn is_binary_only(self) -> bool {
-        self as u32 >= Check::IrVersion as u32
+        // `missing_type` is the one rule of the IR that text and literals can break too.
+        self as u32 >= Check::IrVersion as u32 && !matches!(self, Check::MissingType)
     }
 
     pub(super) const fn bit(self) -> u64 {

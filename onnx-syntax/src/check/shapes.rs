@@ -1,6 +1,8 @@
 //! `incompatible_shapes` and `shape_mismatch`: shape inference ([`crate::infer`]) over the
 //! lowering of a model, a function or a function library whose other checks passed, with its
-//! findings put on the tree's tokens.
+//! findings put on the tree's tokens. And `missing_type` for a model's main graph, whose inputs
+//! and outputs the IR requires to have a type with a shape: its message suggests the inferred
+//! type to write.
 //!
 //! Inference works on protobuf messages, and lowering consumes the tree. The macros lower the
 //! tree anyway to generate their code, so the checks take what they need of the tree first
@@ -25,6 +27,20 @@ pub(crate) struct Sites {
     graph: Option<Body>,
     /// The functions, in tree order.
     functions: Vec<Body>,
+    /// The main graph's inputs and outputs without a type with a shape.
+    untyped: Vec<Untyped>,
+}
+
+/// A main-graph input or output without a type with a shape.
+#[derive(Debug)]
+struct Untyped {
+    /// `input` or `output`.
+    list: &'static str,
+    name: String,
+    /// The name's span, where the message goes.
+    span: Span,
+    /// The element type written (`float[]`), if a type is written at all.
+    written: Option<String>,
 }
 
 /// The sites of one graph or function body.
@@ -47,7 +63,8 @@ impl Sites {
     /// inference over a malformed graph would report what those problems cause.
     pub(crate) fn wanted(tree: &Tree, report: &Report, options: &CheckOptions) -> Option<Sites> {
         let on = options.is_enabled(Check::IncompatibleShapes)
-            || options.is_enabled(Check::ShapeMismatch);
+            || options.is_enabled(Check::ShapeMismatch)
+            || options.is_enabled(Check::MissingType);
         if !on || !report.diagnostics.is_empty() {
             return None;
         }
@@ -56,14 +73,17 @@ impl Sites {
             Tree::Model(model) => Some(Sites {
                 graph: Some(Body::graph(&model.graph)),
                 functions: functions(&model.functions),
+                untyped: untyped(&model.graph),
             }),
             Tree::Function(function) => Some(Sites {
                 graph: None,
                 functions: vec![Body::function(function)],
+                untyped: Vec::new(),
             }),
             Tree::Functions(list) => Some(Sites {
                 graph: None,
                 functions: functions(list),
+                untyped: Vec::new(),
             }),
             Tree::Graph(_) | Tree::Node(_) | Tree::Nodes(_) | Tree::NodeList(_) => None,
         }
@@ -92,7 +112,9 @@ impl Sites {
 
     fn model(&self, checker: &mut Checker<'_>, model: &ModelProto) {
         if let (Some(graph), Some(proto)) = (&self.graph, &model.graph) {
-            checker.report_shapes(&infer_model(model), graph, &proto.node);
+            let inferred = infer_model(model);
+            checker.report_shapes(&inferred, graph, &proto.node);
+            checker.report_untyped(&inferred, &self.untyped);
         }
         self.functions(checker, &model.functions, &model.opset_import);
     }
@@ -165,6 +187,32 @@ impl Body {
 }
 
 /// The names among `infos` that have a type, with the type's span.
+/// The main graph's inputs and outputs that the IR's rule misses: no type, or a tensor type
+/// without a shape (`float[]`).
+fn untyped(graph: &Graph) -> Vec<Untyped> {
+    use crate::syntax::TypeKind;
+    let inputs = graph.inputs.iter().map(|d| ("input", &d.info));
+    let outputs = graph.outputs.iter().map(|info| ("output", info));
+    inputs
+        .chain(outputs)
+        .filter_map(|(list, info)| {
+            let written = match info.ty.as_ref().map(|t| &t.kind) {
+                None => None,
+                Some(TypeKind::Tensor(elem, None) | TypeKind::SparseTensor(elem, None)) => {
+                    Some(crate::dtype::elem_type_by_number(*elem).map_or("float", |t| t.name))
+                }
+                Some(_) => return None,
+            };
+            Some(Untyped {
+                list,
+                name: info.name.text.clone(),
+                span: info.name.span,
+                written: written.map(str::to_owned),
+            })
+        })
+        .collect()
+}
+
 fn typed<'a>(infos: impl Iterator<Item = &'a ValueInfo>) -> Vec<(String, Span)> {
     infos
         .filter_map(|info| Some((info.name.text.clone(), info.ty.as_ref()?.span)))
@@ -172,6 +220,39 @@ fn typed<'a>(infos: impl Iterator<Item = &'a ValueInfo>) -> Vec<(String, Span)> 
 }
 
 impl Checker<'_> {
+    /// `missing_type` for each main-graph input or output in `untyped`, suggesting the type to
+    /// write: the inferred one where inference knows its shape, else a rank to fill in.
+    fn report_untyped(&mut self, inferred: &Run<'_>, untyped: &[Untyped]) {
+        if !self.on(Check::MissingType) {
+            return;
+        }
+        for value in untyped {
+            let shown = match crate::print::is_identifier(&value.name) {
+                true => value.name.clone(),
+                false => format!("{:?}", value.name),
+            };
+            let lacks = if value.written.is_some() { "shape" } else { "type" };
+            let known = inferred
+                .ty(&value.name)
+                .filter(|ty| matches!(ty, crate::infer::Ty::Tensor { shape: Some(_), elem } if *elem != 0));
+            let fix = match (known, &value.written) {
+                (Some(ty), _) => format!("write `{ty} {shown}`"),
+                (None, Some(elem)) => format!(
+                    "write its rank, with `?` or a name for unknown dims (`{elem}[N, 10] {shown}`; \
+                     `{elem} {shown}` is a scalar)"
+                ),
+                (None, None) => format!(
+                    "write a type with a shape (`float[N, 10] {shown}`; `float {shown}` is a scalar)"
+                ),
+            };
+            let message = format!(
+                "the main graph's {} `{}` has no {lacks}, which the IR requires: {fix}",
+                value.list, value.name
+            );
+            self.report(Diagnostic::new(Check::MissingType, value.span, message));
+        }
+    }
+
     /// Puts what inference found on the nodes and declarations of `body` it concerns;
     /// `nodes` are the body's lowered nodes.
     fn report_shapes(&mut self, inferred: &Run<'_>, body: &Body, nodes: &[NodeProto]) {

@@ -53,11 +53,13 @@ fn show<'a>(text: &'a str, found: &[Diagnostic]) -> Vec<Found<'a>> {
         .collect()
 }
 
+/// Every check but `missing_type` on a model: these texts leave the main graph's outputs
+/// untyped for brevity; the rule has tests of its own (below, `missing_type`).
 fn on_model(text: &str) -> Vec<Diagnostic> {
     model(
         &Parser::new(text).and_then(Parser::model).unwrap(),
         text,
-        &CheckOptions::default(),
+        &CheckOptions::default().allow(Check::MissingType),
     )
 }
 
@@ -886,9 +888,15 @@ fn switch_off_each(text: &str) {
     let tree = Parser::new(text).and_then(Parser::model).unwrap();
     let all = model(&tree, text, &CheckOptions::default());
     let fired: HashSet<Check> = all.iter().filter_map(Diagnostic::check).collect();
-    let shape_checks = [Check::IncompatibleShapes, Check::ShapeMismatch];
+    // The checks that run on a model without other problems: the shape checks and the main
+    // graph's types (`z` is untyped).
+    let shape_checks = [
+        Check::IncompatibleShapes,
+        Check::ShapeMismatch,
+        Check::MissingType,
+    ];
     let expected = if text.contains("MatMul") {
-        2
+        3
     } else {
         let binary_only = Check::ALL.iter().filter(|c| c.is_binary_only()).count();
         Check::ALL.len() - shape_checks.len() - binary_only
@@ -1066,18 +1074,23 @@ g (float[N, 3] x) => (float[N, 4] y) { y = Relu (x) }"#;
     );
     assert_eq!(d.labels().len(), 1);
 
-    // Symbols, unknown dims and shapeless declarations are no mismatch.
-    for output in [
-        "float[M, 3] y",
-        "float[?, 3] y",
-        "float[] y",
-        "float[N, ?] y",
-        "y",
-    ] {
+    // Symbols and unknown dims are no mismatch.
+    for output in ["float[M, 3] y", "float[?, 3] y", "float[N, ?] y"] {
         let text = format!(
             r#"<ir_version: 10, opset_import: ["" : 21]> g (float[N, 3] x) => ({output}) {{ y = Relu (x) }}"#
         );
         assert!(CheckOptions::default().check_model(&text).is_ok(), "{text}");
+    }
+    // A shapeless declaration is none either, but the main graph's outputs need a shape
+    // (`missing_type`), and the message gives the inferred one.
+    for output in ["float[] y", "y"] {
+        let text = format!(
+            r#"<ir_version: 10, opset_import: ["" : 21]> g (float[N, 3] x) => ({output}) {{ y = Relu (x) }}"#
+        );
+        let found = CheckOptions::default().check_model(&text).unwrap_err();
+        assert_eq!(found.len(), 1, "{found}");
+        assert_eq!(found[0].check(), Some(Check::MissingType));
+        assert!(found[0].message().ends_with("write `float[N, 3] y`"), "{found}");
     }
     // Switched off, the checks are silent.
     let options = CheckOptions::default().allow(Check::ShapeMismatch);
@@ -1087,7 +1100,7 @@ g (float[N, 3] x) => (float[N, 4] y) { y = Relu (x) }"#;
 #[test]
 fn a_functions_typed_output_is_checked_against_its_body() {
     let text = r#"<ir_version: 10, opset_import: ["" : 21, "local" : 1]>
-g (float[N, 3] x) => (y) { y = local.F (x) }
+g (float[N, 3] x) => (float[N, 3] y) { y = local.F (x) }
 <domain: "local", opset_import: ["" : 21]>
 F (float[N, 3] a) => (float[N, 4] b) { b = Relu (a) }"#;
     let found = CheckOptions::default().check_model(text).unwrap_err();
@@ -1113,4 +1126,57 @@ F (float[N, 3] a) => (float[N, 4] b) { b = Relu (a) }"#;
     // Without types on its inputs, a body is not inferred.
     let untyped = function.replace("float[N, 3] a", "a");
     assert!(CheckOptions::default().check_function(&untyped).is_ok());
+}
+
+// ---- missing_type ----
+
+#[test]
+fn the_main_graphs_inputs_and_outputs_need_a_type_with_a_shape() {
+    let check = |io: &str| {
+        let text = format!(r#"<ir_version: 10, opset_import: ["" : 21]> g {io} {{ y = MatMul (x, w) }}"#);
+        match CheckOptions::default().check_model(&text) {
+            Ok(_) => Vec::new(),
+            Err(found) => found
+                .iter()
+                .map(|d| (d.check(), d.message().to_owned(), text[d.span().start as usize..d.span().end as usize].to_owned()))
+                .collect(),
+        }
+    };
+    assert!(check("(float[N, 3] x, float[3, 4] w) => (float[N, 4] y)").is_empty());
+    // Scalars and unknown dims have a shape.
+    assert!(check("(float[N, ?] x, float[?, 4] w) => (float[N, 4] y)").is_empty());
+    let missing = |list: &str, name: &str, fix: &str| {
+        let message = format!("the main graph's {list} `{name}` has no {fix}");
+        (Some(Check::MissingType), message, name.to_owned())
+    };
+    assert_eq!(
+        check("(float[N, 3] x, float[3, 4] w) => (y)"),
+        [missing("output", "y", "type, which the IR requires: write `float[N, 4] y`")]
+    );
+    assert_eq!(
+        check("(float[N, 3] x, float[] w) => (float[N, 4] y)"),
+        [missing(
+            "input",
+            "w",
+            "shape, which the IR requires: write its rank, with `?` or a name for unknown dims \
+             (`float[N, 10] w`; `float w` is a scalar)"
+        )]
+    );
+    assert_eq!(
+        check("(x, float[3, 4] w) => (float[N, 4] y)"),
+        [missing(
+            "input",
+            "x",
+            "type, which the IR requires: write a type with a shape (`float[N, 10] x`; `float x` \
+             is a scalar)"
+        )]
+    );
+    // Subgraphs and functions may leave shapes out, and `allow` turns the rule off.
+    let text = r#"<ir_version: 10, opset_import: ["" : 21]>
+g (bool c, float[2] x) => (float[2] y) {
+    y = If (c) <then_branch = t () => (a) { a = Identity (x) }, else_branch = e () => (b) { b = Neg (x) }>
+}"#;
+    assert!(CheckOptions::default().check_model(text).is_ok());
+    let untyped = r#"<ir_version: 10, opset_import: ["" : 21]> g (x) => (y) { y = Relu (x) }"#;
+    assert!(CheckOptions::default().allow(Check::MissingType).check_model(untyped).is_ok());
 }

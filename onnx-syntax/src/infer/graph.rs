@@ -212,6 +212,13 @@ pub(crate) struct Run<'p> {
     pub(crate) mismatches: Vec<Mismatch>,
 }
 
+impl Run<'_> {
+    /// The type inferred (or declared) for the value `name` of the graph inferred.
+    pub(crate) fn ty(&self, name: &str) -> Option<&Ty> {
+        self.values.get(name)?.ty.as_deref()
+    }
+}
+
 /// Infers the main graph of `model`.
 pub(crate) fn infer_model(model: &ModelProto) -> Run<'_> {
     let engine = Engine::new(&model.opset_import, &model.functions);
