@@ -49,7 +49,11 @@ pub fn chain_attributes(nodes: usize) -> String {
     text.push_str("<ir_version: 10, opset_import: [\"\" : 21]>\n");
     text.push_str("chain_attributes (float[N] x0, float[N] b) => (float[N] y) {\n");
     for i in 0..nodes {
-        let _ = writeln!(text, "    x{} = Add <alpha = 1, tag = \"t\"> (x{i}, b)", i + 1);
+        let _ = writeln!(
+            text,
+            "    x{} = Add <alpha = 1, tag = \"t\"> (x{i}, b)",
+            i + 1
+        );
     }
     let _ = writeln!(text, "    y = Identity (x{nodes})\n}}");
     text
