@@ -74,7 +74,8 @@ pub use onnx_syntax::library::{
 };
 
 pub use onnx_macro::{
-    include_onnx, onnx, onnx_function, onnx_functions, onnx_graph, onnx_node, onnx_nodes,
+    include_onnx, onnx, onnx_function, onnx_functions, onnx_graph, onnx_library, onnx_node,
+    onnx_nodes,
 };
 
 pub mod interpolate;
@@ -93,6 +94,13 @@ pub mod __private {
     pub fn decode<M: Message + Default>(bytes: &[u8]) -> M {
         M::decode(bytes)
             .unwrap_or_else(|e| unreachable!("onnx-text macro output does not decode: {e}"))
+    }
+
+    /// The library of functions that `onnx_library!` encoded at compile time, where it checked
+    /// that no two share a key.
+    pub fn library(bytes: &[u8]) -> crate::FunctionLibrary {
+        crate::FunctionLibrary::from_functions(decode_list(bytes))
+            .unwrap_or_else(|e| unreachable!("onnx_library! output is not a library: {e}"))
     }
 
     /// Decodes a list of length-delimited messages that a macro encoded at compile time.

@@ -122,5 +122,12 @@ pub use schema::{Coverage, schema_attribute_type};
 
 use walk::Checker;
 
+use crate::library::FunctionLibrary;
+
+/// Function libraries in view of the checks, each with the name messages give it: calls into
+/// them are checked as calls of the text's own functions are (see
+/// [`CheckOptions::check_model_with`]).
+pub type Libraries<'a> = [(&'a str, &'a FunctionLibrary)];
+
 #[cfg(doc)]
 use crate::{Entry, Tree};

@@ -142,14 +142,22 @@ fn import(opsets: &mut Vec<(String, i64)>, imports: &[OperatorSetIdProto]) {
 }
 
 impl<'a> Engine<'a> {
-    /// An engine for a graph or function that imports `imports`, with these local functions.
-    fn new(imports: &[OperatorSetIdProto], functions: &'a [FunctionProto]) -> Engine<'a> {
+    /// An engine for a graph or function that imports `imports`, with these local functions
+    /// and those of libraries in view (`library`; a local function hides a library's with its
+    /// key).
+    fn new(
+        imports: &[OperatorSetIdProto],
+        functions: &'a [FunctionProto],
+        library: &[&'a FunctionProto],
+    ) -> Engine<'a> {
         let mut opsets = Vec::new();
         import(&mut opsets, imports);
         Engine {
             opsets,
-            functions: functions
+            functions: library
                 .iter()
+                .copied()
+                .chain(functions)
                 .map(|f| {
                     let key = (
                         domain(f.domain.as_deref()).to_owned(),
@@ -190,9 +198,9 @@ pub(crate) struct Run<'p> {
     pub(crate) mismatches: Vec<Mismatch>,
 }
 
-/// Infers the main graph of `model`.
-pub(crate) fn infer_model(model: &ModelProto) -> Run<'_> {
-    let engine = Engine::new(&model.opset_import, &model.functions);
+/// Infers the main graph of `model`; calls may also go to `library`.
+pub(crate) fn infer_model<'a>(model: &'a ModelProto, library: &[&'a FunctionProto]) -> Run<'a> {
+    let engine = Engine::new(&model.opset_import, &model.functions, library);
     let Some(graph) = &model.graph else {
         return Run {
             values: NameMap::with_capacity(0),
@@ -212,18 +220,20 @@ pub(crate) fn infer_model(model: &ModelProto) -> Run<'_> {
 }
 
 /// Infers the body of `function` from the types its signature gives its inputs (its
-/// `value_info`), under its own imports, or else `imports`; calls may go to `functions`.
+/// `value_info`), under its own imports, or else `imports`; calls may go to `functions` and
+/// `library`.
 pub(crate) fn infer_function<'a>(
     function: &'a FunctionProto,
     imports: &'a [OperatorSetIdProto],
     functions: &'a [FunctionProto],
+    library: &[&'a FunctionProto],
 ) -> Run<'a> {
     let own = if function.opset_import.is_empty() {
         imports
     } else {
         &function.opset_import
     };
-    let engine = Engine::new(own, functions);
+    let engine = Engine::new(own, functions, library);
     let mut scope = Scope::new(None, function.input.len() + function.node.len());
     for info in &function.value_info {
         let (Some(name), Some(ty)) = (&info.name, info.r#type.as_ref().and_then(Ty::from_proto))

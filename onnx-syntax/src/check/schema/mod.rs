@@ -23,12 +23,14 @@ mod table;
 mod tests;
 mod types;
 
+pub(super) use similar::closest;
 pub use types::Coverage;
 pub(super) use types::Types;
 
+use super::declarations::Callee;
 use super::imports::Import;
 use super::{Check, Checker};
-use crate::syntax::{AttributeType, Function, Node};
+use crate::syntax::{AttributeType, Node};
 
 /// The checks of this module; when all are off, nothing is looked up.
 const CHECKS: [Check; 7] = [
@@ -49,7 +51,7 @@ impl<'t> Checker<'t> {
         &mut self,
         node: &'t Node,
         import: Option<Import>,
-        called: Option<&'t Function>,
+        called: Option<Callee<'t>>,
     ) {
         if !CHECKS.iter().any(|&check| self.on(check)) {
             return;
