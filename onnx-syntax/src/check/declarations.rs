@@ -193,7 +193,9 @@ impl<'t> Checker<'t> {
         };
         let message = if overloads().next().is_none() {
             let names = defined.iter().map(|(name, ..)| *name);
-            let rest = match closest(&node.op_type, names) {
+            // Names of one or two letters are all within an edit of each other: no suggestion.
+            let close = (node.op_type.len() > 2).then(|| closest(&node.op_type, names));
+            let rest = match close.flatten() {
                 Some(close) => {
                     let library = defined.iter().find(|(name, ..)| *name == close);
                     let shown = listed(close, library.and_then(|&(.., library)| library));
