@@ -97,6 +97,10 @@ struct CheckArgs {
     /// Say nothing when every file is clean (by default one line says how many were checked).
     #[arg(short, long)]
     quiet: bool,
+    /// A function library in ONNX text (functions one after the other) whose functions calls
+    /// are checked against, as against model-local ones; may be given more than once.
+    #[arg(long, value_name = "FILE")]
+    library: Vec<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -309,6 +313,14 @@ fn fmt_one(
 // check
 
 fn check(args: &CheckArgs, show_progress: bool) -> Outcome {
+    let libraries = match read_libraries(&args.library, show_progress) {
+        Ok(libraries) => libraries,
+        Err(outcome) => return outcome,
+    };
+    let in_view: Vec<(&str, &onnx_text::FunctionLibrary)> = libraries
+        .iter()
+        .map(|(name, l)| (name.as_str(), l))
+        .collect();
     let mut outcome = Outcome::Ok;
     let mut problems = 0;
     let mut failed_files = 0;
@@ -324,7 +336,7 @@ fn check(args: &CheckArgs, show_progress: bool) -> Outcome {
             }
         };
         progress.stage(&format!("checking {name}"), None);
-        let result = message::check(args.kind, &checked.text);
+        let result = message::check(args.kind, &checked.text, &in_view);
         drop(progress);
         if let Err(diagnostics) = result {
             if problems > 0 {
@@ -503,7 +515,7 @@ fn load(
             let text = utf8_text(data, name, "is it a binary model? Use --from binary")?;
             progress.stage(&format!("parsing {name}"), None);
             if run_checks {
-                message::check(kind, text).map_err(|d| {
+                message::check(kind, text, &[]).map_err(|d| {
                     eprint!("{}", d.with_origin(name));
                     Outcome::Failed
                 })
@@ -633,31 +645,40 @@ fn print(args: &PrintArgs, show_progress: bool) -> Outcome {
 // ---------------------------------------------------------------------------------------------
 // inline
 
-fn inline(args: &InlineArgs, show_progress: bool) -> Outcome {
+/// Reads the `--library` files, each a function library in text, named by its file.
+fn read_libraries(
+    files: &[PathBuf],
+    show_progress: bool,
+) -> Result<Vec<(String, onnx_text::FunctionLibrary)>, Outcome> {
     let mut libraries = Vec::new();
-    for file in &args.library {
+    for file in files {
         let place = Place::new(file);
         let name = place.display("<stdin>");
         let progress = Progress::new(show_progress, place.size());
-        let text = match read_text(&place, &progress) {
-            Ok(text) => text,
-            Err(o) => return o,
-        };
+        let text = read_text(&place, &progress)?;
         let functions = match onnx_text::parse_functions(&text) {
             Ok(functions) => functions,
             Err(e) => {
                 eprint!("{}", e.with_origin(name.as_str()));
-                return Outcome::Failed;
+                return Err(Outcome::Failed);
             }
         };
         match onnx_text::FunctionLibrary::from_functions(functions) {
-            Ok(library) => libraries.push(library),
+            Ok(library) => libraries.push((name, library)),
             Err(e) => {
                 eprintln!("error: `{name}`: {e}");
-                return Outcome::Failed;
+                return Err(Outcome::Failed);
             }
         }
     }
+    Ok(libraries)
+}
+
+fn inline(args: &InlineArgs, show_progress: bool) -> Outcome {
+    let libraries = match read_libraries(&args.library, show_progress) {
+        Ok(libraries) => libraries,
+        Err(outcome) => return outcome,
+    };
 
     let input = Place::new(&args.input);
     let name = input.display("<stdin>");
@@ -668,7 +689,7 @@ fn inline(args: &InlineArgs, show_progress: bool) -> Outcome {
     };
 
     let mut inliner = onnx_text::Inliner::new();
-    for library in &libraries {
+    for (_, library) in &libraries {
         inliner = inliner.library(library);
     }
     for operator in &args.expand {

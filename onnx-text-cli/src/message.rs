@@ -4,6 +4,7 @@
 
 use clap::ValueEnum;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
+use onnx_syntax::check::Libraries;
 use onnx_syntax::{Entry, Proto, Tree};
 use onnx_text::{CheckOptions, Diagnostics, ParseError, Style, ToText};
 
@@ -17,9 +18,9 @@ pub fn parse(entry: Entry, text: &str) -> Result<Proto, ParseError> {
     entry.parse(text).map(Tree::lower)
 }
 
-/// Parses `text` as `entry` gives it and runs every check on it.
-pub fn check(entry: Entry, text: &str) -> Result<Proto, Diagnostics> {
-    entry.check(text, &CheckOptions::default())
+/// Parses `text` as `entry` gives it and runs every check on it, with `libraries` in view.
+pub fn check(entry: Entry, text: &str, libraries: &Libraries<'_>) -> Result<Proto, Diagnostics> {
+    entry.check_with(text, &CheckOptions::default(), libraries)
 }
 
 /// Why a list of messages cannot be read or written as protobuf bytes, which hold one message.
