@@ -117,8 +117,8 @@ pub mod __private {
 }
 
 pub use onnx_syntax::check::{
-    Check, CheckOptions, Coverage, Diagnostic, DiagnosticKind, Diagnostics, Label, Report,
-    UnknownCheck,
+    Check, CheckOptions, Coverage, Diagnostic, DiagnosticKind, Diagnostics, Label, Libraries,
+    Report, UnknownCheck,
 };
 
 /// Parses a model and runs every check on it (see [`Check`]); a syntax error also comes back as a

@@ -249,5 +249,20 @@ fn signature(text: &str, function: &Function) -> Option<String> {
     };
     let end = after + text.get(after..)?.find(')')? + 1;
     let written = text.get(start..end)?;
-    Some(written.split_whitespace().collect::<Vec<_>>().join(" "))
+    // The text rebuilt from tokens has a space wherever the source had a gap, and between
+    // tokens read one by one: print it tight, as one writes it.
+    let mut line = written.split_whitespace().collect::<Vec<_>>().join(" ");
+    for (spaced, tight) in [
+        ("< ", "<"),
+        (" >", ">"),
+        ("( ", "("),
+        (" )", ")"),
+        ("[ ", "["),
+        (" ]", "]"),
+        (" ,", ","),
+        (" :", ":"),
+    ] {
+        line = line.replace(spaced, tight);
+    }
+    Some(line)
 }
