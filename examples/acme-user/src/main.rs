@@ -50,6 +50,17 @@ pub fn layered() -> ModelProto {
     }
 }
 
+/// The same, inlined through both libraries.
+pub fn layered_inlined() -> ModelProto {
+    onnx! {
+        #![inline(acme::layers::LAYERS)]
+        <ir_version: 10, opset_import: ["" : 21, "com.acme.layers" : 1]>
+        g (float[N, 8] x, float[8, 8] w1, float[8, 8] w2) => (float[N, 8] y) {
+            y = com.acme.layers.Mlp2 (x, w1, w2)
+        }
+    }
+}
+
 fn main() -> std::io::Result<()> {
     let out = std::env::args()
         .nth(1)
@@ -60,6 +71,7 @@ fn main() -> std::io::Result<()> {
         ("attached", attached()),
         ("inlined", inlined()),
         ("layered", layered()),
+        ("layered_inlined", layered_inlined()),
     ] {
         let path = format!("{out}/{name}.onnx");
         std::fs::write(&path, model.encode_to_vec())?;
