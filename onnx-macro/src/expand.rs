@@ -260,7 +260,7 @@ impl Settings {
             Proto::Model(mut model) if self.finish != Finish::Check => {
                 in_view
                     .finish(self.finish, &mut model)
-                    .map_err(|e| self.finish_error(&e.to_string()))?;
+                    .map_err(|e| self.finish_error(&e))?;
                 Ok(Proto::Model(model))
             }
             other => Ok(other),

@@ -27,7 +27,7 @@ use quote::{ToTokens, quote, quote_spanned};
 use onnx_runtime_types::{FunctionProto, ModelProto};
 use onnx_syntax::Entry;
 use onnx_syntax::Proto;
-use onnx_syntax::library::{FunctionLibrary, LibraryError, attach, inline};
+use onnx_syntax::library::{FunctionLibrary, attach, inline};
 
 use crate::diagnostics;
 
@@ -239,18 +239,21 @@ impl InView {
     }
 
     /// Attaches or inlines the libraries' functions into `model`, as the runtime `attach` (of
-    /// the libraries as one) and `inline` do.
-    pub fn finish(&self, finish: Finish, model: &mut ModelProto) -> Result<(), LibraryError> {
+    /// the libraries as one) and `inline` do; what went wrong, as the library error says it.
+    pub fn finish(&self, finish: Finish, model: &mut ModelProto) -> Result<(), String> {
+        let message = |e: onnx_syntax::library::LibraryError| e.to_string();
         match finish {
             Finish::Check => Ok(()),
             Finish::Attach => {
-                let all = FunctionLibrary::from_functions(self.functions().cloned())?;
-                attach(model, &all).map(drop)
+                let all = FunctionLibrary::from_functions(self.functions().cloned());
+                attach(model, &all.map_err(message)?).map_err(message)?;
+                Ok(())
             }
             Finish::Inline => {
                 let libraries: Vec<&FunctionLibrary> =
                     self.libraries.iter().map(|(_, library)| library).collect();
-                inline(model, &libraries).map(drop)
+                inline(model, &libraries).map_err(message)?;
+                Ok(())
             }
         }
     }

@@ -66,6 +66,20 @@ fn main() {
     assert_eq!(graph.node.len(), 1);
     let node = onnx_text::onnx_node!(#![library(acme::ACME)] y = com.acme.Scale <alpha = 2.0> (x));
     assert_eq!(node.attribute.len(), 1);
+    let nodes = onnx_text::onnx_nodes!(#![library(acme::ACME)] t = com.acme.Swish2 (x) y = com.acme.Scale <alpha = 2.0> (t));
+    assert_eq!(nodes.len(), 2);
+    let function = onnx_text::onnx_function! {
+        #![library(acme::ACME)]
+        <domain: "mine", opset_import: ["" : 21, "com.acme" : 1]>
+        Twice (x) => (y) { t = com.acme.Swish2 (x)  y = com.acme.Swish2 (t) }
+    };
+    assert_eq!(function.node.len(), 2);
+    let functions = onnx_text::onnx_functions! {
+        #![library(acme::ACME)]
+        <domain: "mine", opset_import: ["" : 21, "com.acme" : 1]>
+        Twice (x) => (y) { t = com.acme.Swish2 (x)  y = com.acme.Swish2 (t) }
+    };
+    assert_eq!(functions.len(), 1);
     let included = onnx_text::include_onnx!(#![attach(acme::ACME)] "ui-tests/data/acme.onnxtxt");
     assert_eq!(included.functions.len(), 1);
 }
