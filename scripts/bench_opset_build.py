@@ -23,9 +23,9 @@ import pathlib
 import statistics
 import sys
 import subprocess
-import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from bench_macro_build import build_seconds, callgrind  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 WORK = ROOT / "target" / "bench-opset-build"
@@ -65,13 +65,6 @@ def write(name, manifest_extra, source):
     )
     (crate / "src" / ("lib.rs" if name == "lib50" else "main.rs")).write_text(source)
     return crate
-
-
-def build_seconds(crate, target):
-    (crate / "src" / "main.rs").touch()
-    start = time.perf_counter()
-    subprocess.run(["cargo", "build", "--quiet", "--target-dir", str(target)], cwd=crate, check=True)
-    return time.perf_counter() - start
 
 
 def main():
@@ -123,8 +116,6 @@ def main():
         median = statistics.median(seconds)
         print(f"{name:<14} {median:9.3f} {min(seconds):8.3f} {median / base:12.2f}x")
     if args.callgrind:
-        from bench_macro_build import callgrind
-
         for crate in crates.values():
             callgrind(crate, target)
 
