@@ -27,7 +27,7 @@ use quote::{ToTokens, quote, quote_spanned};
 use onnx_runtime_types::{FunctionProto, ModelProto};
 use onnx_syntax::Entry;
 use onnx_syntax::Proto;
-use onnx_syntax::library::{FunctionLibrary, attach, inline};
+use onnx_syntax::library::{FunctionKey, FunctionLibrary, attach, inline};
 
 use crate::diagnostics;
 
@@ -196,13 +196,17 @@ pub fn request(path: &LibraryPath, callback: TokenStream, input: TokenStream) ->
 pub struct InView {
     /// Each library's name and functions.
     pub libraries: Vec<(String, FunctionLibrary)>,
-    /// The texts the libraries were read from, in order (a library built on others holds
-    /// theirs first).
+    /// The texts the libraries were read from, in order, each once (a library built on others
+    /// holds theirs first, and two libraries may build on one).
     pub texts: Vec<String>,
+    /// Every function of the libraries, in order, each once: a library and one built on it
+    /// share the base's functions.
+    pub all: FunctionLibrary,
 }
 
 impl InView {
-    /// Reads the answers to `paths`, `answers[i]` being the texts of `paths[i]`.
+    /// Reads the answers to `paths`, `answers[i]` being the texts of `paths[i]`. Two libraries
+    /// that define one function differently are an error on the second path.
     pub fn read(paths: &[LibraryPath], answers: Vec<Vec<String>>) -> Result<InView, syn::Error> {
         let mut in_view = InView::default();
         for (path, texts) in paths.iter().zip(answers) {
@@ -215,10 +219,30 @@ impl InView {
                     ))
                 })?);
             }
+            for function in &functions {
+                let key = FunctionKey::of_function(function);
+                match in_view.all.get(&key) {
+                    Some(known) if known == function => {}
+                    Some(_) => {
+                        return Err(path.error(&format!(
+                            "library `{}` defines `{key}` otherwise than a library named before it",
+                            path.name
+                        )));
+                    }
+                    None => {
+                        let added = in_view.all.insert(function.clone());
+                        added.map_err(|e| path.error(&e.to_string()))?;
+                    }
+                }
+            }
             let library = FunctionLibrary::from_functions(functions)
                 .map_err(|e| path.error(&format!("library `{}`: {e}", path.name)))?;
             in_view.libraries.push((path.name.clone(), library));
-            in_view.texts.extend(texts);
+            for text in texts {
+                if !in_view.texts.contains(&text) {
+                    in_view.texts.push(text);
+                }
+            }
         }
         Ok(in_view)
     }
@@ -231,31 +255,16 @@ impl InView {
             .collect()
     }
 
-    /// Every function of every library, in order.
-    pub fn functions(&self) -> impl Iterator<Item = &FunctionProto> {
-        self.libraries
-            .iter()
-            .flat_map(|(_, library)| library.iter())
-    }
-
-    /// Attaches or inlines the libraries' functions into `model`, as the runtime `attach` (of
-    /// the libraries as one) and `inline` do; what went wrong, as the library error says it.
+    /// Attaches or inlines the libraries' functions into `model`, as the runtime `attach` and
+    /// `inline` do with their union ([`InView::all`], which is the library itself when there
+    /// is one); what went wrong, as the library error says it.
     pub fn finish(&self, finish: Finish, model: &mut ModelProto) -> Result<(), String> {
-        let message = |e: onnx_syntax::library::LibraryError| e.to_string();
-        match finish {
-            Finish::Check => Ok(()),
-            Finish::Attach => {
-                let all = FunctionLibrary::from_functions(self.functions().cloned());
-                attach(model, &all.map_err(message)?).map_err(message)?;
-                Ok(())
-            }
-            Finish::Inline => {
-                let libraries: Vec<&FunctionLibrary> =
-                    self.libraries.iter().map(|(_, library)| library).collect();
-                inline(model, &libraries).map_err(message)?;
-                Ok(())
-            }
-        }
+        let done = match finish {
+            Finish::Check => return Ok(()),
+            Finish::Attach => attach(model, &self.all).map(drop),
+            Finish::Inline => inline(model, &[&self.all]).map(drop),
+        };
+        done.map_err(|e| e.to_string())
     }
 }
 

@@ -20,7 +20,7 @@ use proc_macro2::{Delimiter, Ident, Literal, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote};
 
 use onnx_runtime_types::FunctionProto;
-use onnx_syntax::library::{FunctionKey, FunctionLibrary};
+use onnx_syntax::library::FunctionKey;
 use onnx_syntax::syntax::Function;
 use onnx_syntax::{Entry, Proto, Tree};
 
@@ -129,8 +129,7 @@ fn library_tokens(input: TokenStream) -> Result<TokenStream, syn::Error> {
     let name = &declaration.name;
     // The static holds the functions of the libraries it builds on, then its own, as the text
     // its macro hands to literals does.
-    let mut all = FunctionLibrary::from_functions(in_view.functions().cloned())
-        .map_err(|e| syn::Error::new(name.span(), e.to_string()))?;
+    let mut all = in_view.all.clone();
     if let Err(e) = all.extend(own.iter().cloned()) {
         return Err(syn::Error::new(
             name.span(),

@@ -774,3 +774,32 @@ fn a_library_expands_to_its_static_and_the_macro_that_answers_for_it() {
         "{expanded}"
     );
 }
+
+/// Two libraries may share functions (one built on the other), but not define one differently.
+#[test]
+fn libraries_in_view_share_identical_functions_only() {
+    let answer = |text: &str| format!("#![__onnx_text_library(1, \"0.1.0\", {text:?})]");
+    let f = r#"<domain: "a"> F (x) => (y) { y = Abs (x) }"#;
+    let g = r#"<domain: "a"> G (x) => (y) { y = Neg (x) }"#;
+    let input = |second: &str| {
+        format!(
+            "#![__onnx_text_library(1, \"0.1.0\", {f:?}, {second:?})] {} #![library(p::A, q::B)] \
+             g (x) => (y) {{ y = a.F (x) }}",
+            answer(f)
+        )
+    };
+    let (shared, _) = settings(tokens(&input(g))).unwrap_or_else(|_| panic!("settings"));
+    let in_view = shared
+        .in_view()
+        .unwrap_or_else(|_| panic!("identical functions are shared"));
+    assert_eq!(in_view.all.len(), 2);
+    assert_eq!(in_view.texts, [f, g]);
+    let other_f = r#"<domain: "a"> F (x) => (y) { y = Neg (x) }"#;
+    let conflicting = input(other_f).replacen(&format!("{f:?}, "), "", 1);
+    let (settings, _) = settings(tokens(&conflicting)).unwrap_or_else(|_| panic!("settings"));
+    let error = settings.in_view().map(drop).unwrap_err().to_string();
+    assert_eq!(
+        error,
+        "library `q::B` defines `a.F` otherwise than a library named before it"
+    );
+}

@@ -44,6 +44,28 @@ fn main() {
     onnx_text::inline(&mut runtime, &[&acme::ACME]).unwrap();
     assert_eq!(inlined.encode_to_vec(), runtime.encode_to_vec());
 
+    // A library and one built on it share the base's functions: attaching both is attaching
+    // their union, which is the second one.
+    let both = onnx_text::onnx! {
+        #![attach(acme::ACME, acme::layers::LAYERS)]
+        <ir_version: 10, opset_import: ["" : 21, "com.acme" : 1, "com.acme.layers" : 1]>
+        g (float[N, 8] x, float[8, 8] w) => (float[N, 8] y) {
+            h = com.acme.layers.Mlp2 (x, w, w)
+            y = com.acme.Scale <alpha = 2.0> (h)
+        }
+    };
+    let mut runtime = onnx_text::parse_model(
+        r#"<ir_version: 10, opset_import: ["" : 21, "com.acme" : 1, "com.acme.layers" : 1]>
+        g (float[N, 8] x, float[8, 8] w) => (float[N, 8] y) {
+            h = com.acme.layers.Mlp2 (x, w, w)
+            y = com.acme.Scale <alpha = 2.0> (h)
+        }"#,
+    )
+    .unwrap();
+    onnx_text::attach(&mut runtime, &acme::layers::LAYERS).unwrap();
+    assert_eq!(both.encode_to_vec(), runtime.encode_to_vec());
+    assert_eq!(both.functions.len(), 4);
+
     let scaled = scaled!(0.5);
     assert_eq!(scaled.functions.len(), 1);
 
