@@ -87,8 +87,10 @@ pub mod __private {
 
     pub use crate::interpolate::*;
     pub use holes::{Holes, Literal, attribute, dimension, inner_type, shape_dims, splice};
+    pub use spread::{ByIterator, ByList, SpreadSource, ViaIterator, ViaList};
 
     mod holes;
+    mod spread;
 
     /// Decodes bytes that a macro encoded at compile time from a message of the same type.
     pub fn decode<M: Message + Default>(bytes: &[u8]) -> M {
@@ -219,3 +221,9 @@ pub fn check_nodes(text: &str) -> Result<Vec<NodeProto>, Diagnostics> {
 pub fn check_node_list(text: &str) -> Result<Vec<NodeProto>, Diagnostics> {
     CheckOptions::default().check_node_list(text)
 }
+
+/// Every Rust code block of README.md, compiled and run by `cargo test --doc`: a newcomer copies
+/// those first.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

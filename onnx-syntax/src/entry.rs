@@ -352,7 +352,7 @@ impl Tree {
     /// let text = "<opset_import: [\"\" : 21]> g (float[2, 3] x) => (float[3, 2] y) { y = Relu(x) }";
     /// let (report, proto) = Entry::Model.parse(text)?.check_and_lower(text, &CheckOptions::default());
     /// assert_eq!(report.diagnostics[0].message(),
-    ///     "`y` is declared float[3,2] but the graph computes float[2,3] (`Relu` at line 1)");
+    ///     "`y` is declared float[3, 2] but the graph computes float[2, 3] (`Relu` at line 1)");
     /// assert!(matches!(proto, Proto::Model(_)));
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```

@@ -5,6 +5,7 @@
 //! files that cannot be read or written.
 
 mod io;
+mod lsp;
 mod message;
 mod progress;
 
@@ -18,6 +19,11 @@ use onnx_text::Style;
 use crate::io::{IoError, Place};
 use crate::message::Format;
 use crate::progress::Progress;
+
+/// The binary sets its allocator, as ruff and uv do; the libraries leave the choice to their
+/// users. A parse is mostly small allocations (every name and list of the model).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Format, check, convert and print ONNX models in the ONNX textual syntax (onnx 1.23.2).
 #[derive(Parser, Debug)]
@@ -35,7 +41,7 @@ enum Command {
     /// Format text files canonically, in place (or to standard output).
     ///
     /// The layout is the reference printer's (onnx.printer.to_text); the model is unchanged.
-    /// Files with `#` comments are left alone, because formatting would drop the comments.
+    /// Files with `#` or `//` comments are left alone, because formatting would drop the comments.
     Fmt(FmtArgs),
     /// Parse text files, or decode binary ones, and run every check, reporting each problem
     /// with file:line:column.
@@ -49,6 +55,9 @@ enum Command {
     ///
     /// Text input is checked first, so shape errors come with their line and column.
     Infer(InferArgs),
+    /// Serve the Language Server Protocol over standard input and output, for editors: the
+    /// checks as diagnostics, hover, definition, references, rename, completion and more.
+    Lsp,
     /// Replace calls of functions by their bodies, for runtimes without model-local functions.
     ///
     /// Inlines every model-local function, and every function of the --library files; removes
@@ -181,6 +190,13 @@ fn main() -> ExitCode {
         Command::Print(args) => print(args, progress),
         Command::Infer(args) => infer(args, progress),
         Command::Inline(args) => inline(args, progress),
+        Command::Lsp => match lsp::run() {
+            Ok(()) => Outcome::Ok,
+            Err(e) => {
+                eprintln!("error: onnx-text lsp: {e}");
+                Outcome::Fatal
+            }
+        },
     };
     ExitCode::from(outcome as u8)
 }
@@ -214,7 +230,7 @@ fn utf8_text<'a>(data: &'a [u8], name: &str, hint: &str) -> Result<&'a str, Outc
     })
 }
 
-/// True if `text` has a `#` comment (outside string literals), which printing would drop.
+/// True if `text` has a `#` or `//` comment (outside string literals), which printing would drop.
 fn has_comments(text: &str) -> bool {
     let Ok(mut lexer) = onnx_syntax::lex::Lexer::new(text) else {
         return false;
@@ -223,10 +239,10 @@ fn has_comments(text: &str) -> bool {
     loop {
         let Ok(token) = lexer.next_token() else {
             // Past a lexical error the rest is not tokens; look for `#` in what is left.
-            return text.get(end..).is_some_and(|rest| rest.contains('#'));
+            return text.get(end..).is_some_and(is_comment);
         };
         let start = token.span.start as usize;
-        if text.get(end..start).is_some_and(|gap| gap.contains('#')) {
+        if text.get(end..start).is_some_and(is_comment) {
             return true;
         }
         if token.kind == onnx_syntax::lex::TokenKind::Eof {
@@ -234,6 +250,11 @@ fn has_comments(text: &str) -> bool {
         }
         end = token.span.end as usize;
     }
+}
+
+/// Whether text between tokens (or past a lexical error) holds a comment.
+fn is_comment(gap: &str) -> bool {
+    gap.contains('#') || gap.contains("//")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -719,6 +740,8 @@ mod tests {
         assert!(!has_comments("g () => () { y = Foo <s = \"#1\"> () }"));
         assert!(!has_comments("g () => () {}"));
         assert!(has_comments("g \"unterminated # x"));
+        assert!(has_comments("// RUN: onnx-mlir %s\ng () => () {}"));
+        assert!(!has_comments("g () => () { y = Foo <s = \"//\"> () }"));
     }
 
     #[test]

@@ -753,7 +753,7 @@ fn infer_reports_shape_errors_with_their_position() {
     let r = run(&dir, &["check", "bad.onnxtxt"], b"");
     assert_eq!(r.code, 1);
     assert!(
-        r.stderr.contains("inner dims differ: [N,128] by [64,10]"),
+        r.stderr.contains("inner dims differ: [N, 128] by [64, 10]"),
         "{}",
         r.stderr
     );

@@ -1048,7 +1048,7 @@ g (float[N, 128] x, float[64, 10] w) => (float[N, 10] y) { y = MatMul (x, w) }"#
     assert_eq!(d.check(), Some(Check::IncompatibleShapes));
     assert_eq!(&text[d.span().start as usize..d.span().end as usize], "w");
     assert!(
-        d.message().contains("[N,128] by [64,10]"),
+        d.message().contains("[N, 128] by [64, 10]"),
         "{}",
         d.message()
     );
@@ -1098,7 +1098,7 @@ F (float[N, 3] a) => (float[N, 4] b) { b = Relu (a) }"#;
     );
     assert!(
         d.message()
-            .contains("the function body computes float[N,3] (`Relu` at line 4)"),
+            .contains("the function body computes float[N, 3] (`Relu` at line 4)"),
         "{}",
         d.message()
     );
@@ -1233,13 +1233,13 @@ fn shapes_are_inferred_through_library_bodies_nested_calls_included() {
         [
             (
                 Some(Check::ShapeMismatch),
-                "`z` is declared float[N,3] but the graph computes float[N,8] (`Swish2` at line 4)"
+                "`z` is declared float[N, 3] but the graph computes float[N, 8] (`Swish2` at line 4)"
                     .to_owned(),
                 "float[N, 3]".to_owned()
             ),
             (
                 Some(Check::IncompatibleShapes),
-                "MatMul (in a subgraph or function body): inner dims differ: [N,8] by [4,8] (8 \
+                "MatMul (in a subgraph or function body): inner dims differ: [N, 8] by [4, 8] (8 \
                  against 4)"
                     .to_owned(),
                 "com.acme.Dense".to_owned()

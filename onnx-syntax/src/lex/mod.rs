@@ -137,7 +137,8 @@ impl<'a> Lexer<'a> {
         ParseError::new(self.source, span, kind, message)
     }
 
-    /// Skips white space and `#` comments.
+    /// Skips white space, `#` comments, and `//` comments (our leniency: onnx-mlir's `.onnxtext`
+    /// files hold `// RUN:` and `// CHECK:` lines, and token mode writes comments so).
     #[inline(always)]
     fn skip_trivia(&mut self) {
         let bytes = self.source.as_bytes();
@@ -146,11 +147,15 @@ impl<'a> Lexer<'a> {
             while pos < bytes.len() && SPACE[bytes[pos] as usize] {
                 pos += 1;
             }
-            if pos < bytes.len() && bytes[pos] == b'#' {
-                pos = next_newline(bytes, pos);
-            } else {
+            let comment = match bytes.get(pos) {
+                Some(b'#') => true,
+                Some(b'/') => bytes.get(pos + 1) == Some(&b'/'),
+                _ => false,
+            };
+            if !comment {
                 break;
             }
+            pos = next_newline(bytes, pos);
         }
         self.pos = pos;
     }
@@ -360,7 +365,9 @@ static PUNCT: [bool; 256] = byte_set(&[(b'!', b'/'), (b':', b'@'), (b'[', b'`'),
 static SPACE: [bool; 256] = byte_set(&[(b'\t', b'\r'), (b' ', b' ')]);
 
 /// The bytes that start trivia: white space, and `#` for a comment.
-static TRIVIA_START: [bool; 256] = byte_set(&[(b'\t', b'\r'), (b' ', b' '), (b'#', b'#')]);
+// `/` starts a `//` comment, or else an error token (no ONNX token starts with it).
+static TRIVIA_START: [bool; 256] =
+    byte_set(&[(b'\t', b'\r'), (b' ', b' '), (b'#', b'#'), (b'/', b'/')]);
 
 /// A lookup table of the bytes in the inclusive `ranges`.
 const fn byte_set(ranges: &[(u8, u8)]) -> [bool; 256] {
@@ -422,7 +429,11 @@ mod tests {
             assert_eq!(DIGIT[i], b.is_ascii_digit(), "{b:#04x}");
             assert_eq!(PUNCT[i], b.is_ascii_punctuation(), "{b:#04x}");
             assert_eq!(SPACE[i], b.is_ascii_whitespace() || b == 0x0b, "{b:#04x}");
-            assert_eq!(TRIVIA_START[i], SPACE[i] || b == b'#', "{b:#04x}");
+            assert_eq!(
+                TRIVIA_START[i],
+                SPACE[i] || b == b'#' || b == b'/',
+                "{b:#04x}"
+            );
             assert_eq!(
                 IDENT_CONTINUE[i],
                 b.is_ascii_alphanumeric() || b == b'_',
