@@ -108,7 +108,7 @@ pub(crate) mod hash;
 mod imports;
 mod message;
 mod options;
-mod schema;
+pub(crate) mod schema;
 pub(crate) mod shapes;
 mod structure;
 #[cfg(test)]

@@ -46,8 +46,10 @@ impl Sites {
     /// model, a function or functions, and `report` (the other checks) found nothing, since
     /// inference over a malformed graph would report what those problems cause.
     pub(crate) fn wanted(tree: &Tree, report: &Report, options: &CheckOptions) -> Option<Sites> {
+        // `type_constraint` too: inference through calls knows the types in called bodies.
         let on = options.is_enabled(Check::IncompatibleShapes)
-            || options.is_enabled(Check::ShapeMismatch);
+            || options.is_enabled(Check::ShapeMismatch)
+            || options.is_enabled(Check::TypeConstraint);
         if !on || !report.diagnostics.is_empty() {
             return None;
         }
@@ -186,6 +188,14 @@ impl Checker<'_> {
             for error in &inferred.errors {
                 if let Some(span) = body.node(error.node, error.input) {
                     let check = Check::IncompatibleShapes;
+                    self.report(Diagnostic::new(check, span, error.message.clone()));
+                }
+            }
+        }
+        if self.on(Check::TypeConstraint) {
+            for error in &inferred.type_errors {
+                if let Some(span) = body.node(error.node, None) {
+                    let check = Check::TypeConstraint;
                     self.report(Diagnostic::new(check, span, error.message.clone()));
                 }
             }

@@ -1134,7 +1134,7 @@ fn acme() -> crate::library::FunctionLibrary {
 /// What checking `graph` (in a model importing `com.acme`) with `acme()` in view finds.
 fn with_acme(graph: &str) -> Vec<(Option<Check>, String, String)> {
     let text = format!(
-        "<ir_version: 10, opset_import: [\"\" : 21, \"com.acme\" : 1]>\n{graph}\n\
+        "<ir_version: 10, opset_import: [\"\" : 21, \"com.acme\" : 1, \"local\" : 1]>\n{graph}\n\
          <domain: \"local\", opset_import: [\"\" : 21]> Own (x) => (y) {{ y = Abs (x) }}"
     );
     let acme = acme();
@@ -1279,4 +1279,41 @@ fn libraries_are_seen_by_lone_graphs_and_nodes_and_hidden_by_local_functions() {
         g (x) => (y) { y = com.acme.Scale (x) }
         <domain: "com.acme", opset_import: ["" : 21]> Scale (x) => (y) { y = Abs (x) }"#;
     assert!(options.check_model_with(text, &view).is_ok());
+}
+
+#[test]
+fn operand_types_are_checked_through_called_bodies() {
+    // `Swish2` multiplies its input by a float constant: an int64 input breaks `Mul`'s `T`,
+    // which the body's own walk cannot see (its input is untyped there).
+    let found = with_acme("g (int64[N, 8] x) => (y) { y = com.acme.Swish2 (x) }");
+    let first = &found[0];
+    assert_eq!(
+        (first.0, first.1.as_str(), first.2.as_str()),
+        (
+            Some(Check::TypeConstraint),
+            "in the body of `com.acme.Swish2`: input `x` of `Mul` is tensor(int64), but `T` is \
+             already tensor(float) from input `b`",
+            "com.acme.Swish2"
+        )
+    );
+    // Through a nested call, on the outer call; and model-local functions alike.
+    let found = with_acme("g (int64[N, 8] x, int64[8, 8] w) => (y) { y = com.acme.Dense (x, w) }");
+    assert_eq!(
+        found[0].1,
+        "in the body of `com.acme.Swish2`: input `x` of `Mul` is tensor(int64), but `T` is already tensor(float) from input `b`"
+    );
+    assert_eq!(found[0].2, "com.acme.Dense");
+    let found = with_acme("g (string[N] x) => (y) { y = local.Own (x) }");
+    assert_eq!(
+        found,
+        [(
+            Some(Check::TypeConstraint),
+            "in the body of `local.Own`: input `x` of `Abs` is tensor(string), which `T` does not \
+             allow: it allows tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), \
+             tensor(int8), tensor(int16), tensor(int32), tensor(int64), …"
+                .to_owned(),
+            "local.Own".to_owned()
+        )]
+    );
+    assert_eq!(with_acme("g (float[N] x) => (y) { y = local.Own (x) }"), []);
 }

@@ -9,6 +9,7 @@ use onnx_runtime_types::{
 };
 
 use crate::check::hash::{HashMap, NameMap};
+use crate::check::schema::body_input_types;
 use crate::hole::{ListHole, ListHoles, Site, has_reserved, is_spread};
 
 use super::node::{Node, Subgraphs, tensor_ints, tensor_type};
@@ -145,7 +146,11 @@ pub struct Engine<'a> {
     /// The index of the main graph's node being inferred.
     top_node: usize,
     depth: usize,
+    /// The function whose body is being inferred through a call, if any.
+    callee: Option<&'a FunctionProto>,
     errors: Vec<ShapeError>,
+    /// Operand types that break a type constraint inside a called function's body.
+    type_errors: Vec<ShapeError>,
     mismatches: Vec<Mismatch>,
     /// The operand list of the last node, kept for the next one: one allocation fewer a node.
     spare_inputs: Vec<Option<Arc<Ty>>>,
@@ -191,7 +196,9 @@ impl<'a> Engine<'a> {
                 .collect(),
             top_node: 0,
             depth: 0,
+            callee: None,
             errors: Vec::new(),
+            type_errors: Vec::new(),
             mismatches: Vec::new(),
             spare_inputs: Vec::new(),
         }
@@ -206,6 +213,7 @@ impl<'a> Engine<'a> {
         Run {
             values: scope.values,
             errors: self.errors,
+            type_errors: self.type_errors,
             mismatches: self.mismatches,
         }
     }
@@ -217,6 +225,9 @@ impl<'a> Engine<'a> {
 pub(crate) struct Run<'p> {
     pub(super) values: NameMap<'p, Value>,
     pub(crate) errors: Vec<ShapeError>,
+    /// Operand types inside called functions' bodies that break a type constraint (the
+    /// `type_constraint` check of what only the call knows).
+    pub(crate) type_errors: Vec<ShapeError>,
     pub(crate) mismatches: Vec<Mismatch>,
 }
 
@@ -227,6 +238,7 @@ pub(crate) fn infer_model<'a>(model: &'a ModelProto, library: &[&'a FunctionProt
         return Run {
             values: NameMap::with_capacity(0),
             errors: Vec::new(),
+            type_errors: Vec::new(),
             mismatches: Vec::new(),
         };
     };
@@ -360,6 +372,21 @@ impl<'a> Engine<'a> {
             }
         }
         let opset = self.opsets.iter().find(|(known, _)| known == dom);
+        if let (Some(&(_, version)), Some(callee)) = (opset, self.callee)
+            && !holds_holes(node)
+            && let Some(problem) = body_input_types(dom, op, version, &node.input, &inputs)
+        {
+            let name = callee.name.as_deref().unwrap_or_default();
+            let callee = match callee.domain.as_deref().unwrap_or_default() {
+                "" => name.to_owned(),
+                domain => format!("{domain}.{name}"),
+            };
+            self.type_errors.push(ShapeError {
+                node: self.top_node,
+                input: None,
+                message: format!("in the body of `{callee}`: {problem}"),
+            });
+        }
         let (Some(&(_, opset)), Some(rule)) = (opset, ops::rule(dom, op)) else {
             return none();
         };
@@ -417,6 +444,7 @@ impl<'a> Engine<'a> {
             return vec![None; count];
         }
         self.depth += 1;
+        let outer_callee = self.callee.replace(function);
         let outer_opsets = self.opsets.clone();
         import(&mut self.opsets, &function.opset_import);
         let mut scope = Scope::new(None, function.input.len() + function.node.len());
@@ -433,6 +461,7 @@ impl<'a> Engine<'a> {
             self.node(node, &mut scope);
         }
         self.opsets = outer_opsets;
+        self.callee = outer_callee;
         self.depth -= 1;
         (0..count)
             .map(|i| scope.ty(function.output.get(i)?).map(Arc::unwrap_or_clone))

@@ -30,6 +30,7 @@ pub use describe::{
 pub(super) use similar::closest;
 pub use types::Coverage;
 pub(super) use types::Types;
+pub(crate) use types::body_input_types;
 
 use super::declarations::Callee;
 use super::imports::Import;
