@@ -118,10 +118,68 @@ pub mod __private {
     }
 }
 
+pub use onnx_syntax::check::model::{
+    DecodeLimits, ModelCheck, ModelDiagnostics, ModelProblem, Place,
+};
 pub use onnx_syntax::check::{
     Check, CheckOptions, Coverage, Diagnostic, DiagnosticKind, Diagnostics, Label, Libraries,
     Report, UnknownCheck,
 };
+
+/// Formats the text of a model in the printer's layout (that of `onnx.printer.to_text`), keeping
+/// its comments (`#` and `//`) in their places: a comment after a node stays at the end of its
+/// line, comment lines before a node, a header entry or a function stay before it, and comments
+/// inside lists stay between the same neighbours. The model is unchanged, and formatting the
+/// result again changes nothing. This is what `onnx-text fmt` does; for texts that hold a
+/// graph, functions or nodes, see `onnx_syntax::print::format_text_as`.
+///
+/// ```
+/// let text = "<ir_version: 10, opset_import: [\"\" : 21]>\n\
+///             // RUN: onnx-mlir %s\n\
+///             g (float[N] x) => (float[N] y) {\n  y = Relu(x) # the only node\n}";
+/// assert_eq!(onnx_text::format_text(text)?, "\
+/// <
+///    ir_version: 10,
+///    opset_import: [\"\" : 21]
+/// >
+/// // RUN: onnx-mlir %s
+/// g (float[N] x) => (float[N] y) {
+///    y = Relu (x) # the only node
+/// }
+/// ");
+/// # Ok::<(), onnx_text::ParseError>(())
+/// ```
+pub fn format_text(text: &str) -> Result<String, ParseError> {
+    onnx_syntax::print::format_text(text)
+}
+
+/// Decodes an untrusted binary model and runs every check on it, as
+/// `onnx.checker.check_model(full_check=True)` does: the IR's rules on its messages, within
+/// [`DecodeLimits`], its external data looked for only inside `model_dir` (the folder of the
+/// model file), and the checks of the syntax. Gives the model, or every problem, each named by
+/// its place in the model. [`ModelCheck`] takes other options.
+///
+/// ```
+/// use onnx_text::prost::Message;
+/// let model = onnx_text::parse_model(r#"
+///     <ir_version: 10, opset_import: ["" : 21]>
+///     g (float[N] x) => (float[N] y) { y = Relu(x) }
+/// "#)?;
+/// let bytes = model.encode_to_vec();
+/// assert!(onnx_text::check_binary_model(&bytes, ".").is_ok());
+///
+/// let err = onnx_text::check_binary_model(&bytes[..bytes.len() - 3], ".").unwrap_err();
+/// assert!(err.to_string().starts_with("error: the bytes cannot be decoded"), "{err}");
+/// # Ok::<(), onnx_text::ParseError>(())
+/// ```
+pub fn check_binary_model(
+    bytes: &[u8],
+    model_dir: impl AsRef<std::path::Path>,
+) -> Result<ModelProto, ModelDiagnostics> {
+    ModelCheck::default()
+        .model_dir(model_dir.as_ref())
+        .check_bytes(bytes)
+}
 
 /// Parses a model and runs every check on it (see [`Check`]); a syntax error also comes back as a
 /// [`Diagnostic`]. To switch checks off, use [`CheckOptions::check_model`].

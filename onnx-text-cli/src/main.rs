@@ -13,8 +13,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use onnx_syntax::check::Libraries;
+use onnx_syntax::check::model::ModelCheck;
+use onnx_syntax::print::format_message;
 use onnx_syntax::{Entry, Proto};
-use onnx_text::Style;
+use onnx_text::{Check, CheckOptions, Style};
 
 use crate::io::{IoError, Place};
 use crate::message::Format;
@@ -41,7 +44,8 @@ enum Command {
     /// Format text files canonically, in place (or to standard output).
     ///
     /// The layout is the reference printer's (onnx.printer.to_text); the model is unchanged.
-    /// Files with `#` or `//` comments are left alone, because formatting would drop the comments.
+    /// Comments (`#` and `//`) are kept in their places: at the end of their line of code, or on
+    /// lines of their own before what they precede.
     Fmt(FmtArgs),
     /// Parse text files, or decode binary ones, and run every check, reporting each problem
     /// with file:line:column.
@@ -97,12 +101,17 @@ struct FmtArgs {
 #[derive(Args, Debug)]
 struct CheckArgs {
     /// The files to check, text or binary; `-` reads standard input. A binary model is checked
-    /// as the text `onnx-text print` shows, which the positions of its problems refer to.
+    /// as onnx.checker.check_model(full_check=True) checks it: the rules of its messages name
+    /// the place in the model, the checks of the syntax are positioned in the text
+    /// `onnx-text print` shows. Its external data must be in the model file's folder.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// What the files hold.
     #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
     kind: Entry,
+    /// Turn off these checks (by name, as `#![allow(...)]` takes them).
+    #[arg(long, value_name = "CHECK,...", value_delimiter = ',')]
+    allow: Vec<Check>,
     /// Say nothing when every file is clean (by default one line says how many were checked).
     #[arg(short, long)]
     quiet: bool,
@@ -230,33 +239,6 @@ fn utf8_text<'a>(data: &'a [u8], name: &str, hint: &str) -> Result<&'a str, Outc
     })
 }
 
-/// True if `text` has a `#` or `//` comment (outside string literals), which printing would drop.
-fn has_comments(text: &str) -> bool {
-    let Ok(mut lexer) = onnx_syntax::lex::Lexer::new(text) else {
-        return false;
-    };
-    let mut end = 0;
-    loop {
-        let Ok(token) = lexer.next_token() else {
-            // Past a lexical error the rest is not tokens; look for `#` in what is left.
-            return text.get(end..).is_some_and(is_comment);
-        };
-        let start = token.span.start as usize;
-        if text.get(end..start).is_some_and(is_comment) {
-            return true;
-        }
-        if token.kind == onnx_syntax::lex::TokenKind::Eof {
-            return false;
-        }
-        end = token.span.end as usize;
-    }
-}
-
-/// Whether text between tokens (or past a lexical error) holds a comment.
-fn is_comment(gap: &str) -> bool {
-    gap.contains('#') || gap.contains("//")
-}
-
 // ---------------------------------------------------------------------------------------------
 // fmt
 
@@ -293,20 +275,13 @@ fn fmt_one(
     progress: &Progress,
 ) -> Result<bool, Outcome> {
     let text = read_text(place, progress)?;
-    progress.stage(&format!("parsing {name}"), None);
-    let message = message::parse(args.kind, &text).map_err(|e| {
+    progress.stage(&format!("formatting {name}"), None);
+    let (message, formatted) = format_message(&text, args.kind).map_err(|e| {
         eprint!("{}", e.with_origin(name));
         Outcome::Failed
     })?;
-    if has_comments(&text) {
-        eprintln!(
-            "error: `{name}` has `#` comments, which formatting would drop; it is left unchanged"
-        );
-        return Err(Outcome::Failed);
-    }
-    progress.stage(&format!("printing {name}"), None);
-    let formatted = message::text(&message, Style::Lossless);
-    // The printer is lossless for everything the syntax expresses; make sure before writing.
+    // The printer is lossless for everything the syntax expresses, and comments are white
+    // space to the parser; make sure before writing.
     if message::parse(args.kind, &formatted).as_ref() != Ok(&message) {
         eprintln!("error: formatting `{name}` would change its model; it is left unchanged");
         return Err(Outcome::Failed);
@@ -342,6 +317,12 @@ fn check(args: &CheckArgs, show_progress: bool) -> Outcome {
         .iter()
         .map(|(name, l)| (name.as_str(), l))
         .collect();
+    let options = args
+        .allow
+        .iter()
+        .fold(CheckOptions::default(), |options, &check| {
+            options.allow(check)
+        });
     let mut outcome = Outcome::Ok;
     let mut problems = 0;
     let mut failed_files = 0;
@@ -349,29 +330,23 @@ fn check(args: &CheckArgs, show_progress: bool) -> Outcome {
         let place = Place::new(file);
         let name = place.display("<stdin>");
         let progress = Progress::new(show_progress, place.size());
-        let checked = match text_to_check(file, &place, args.kind, &name, &progress) {
-            Ok(checked) => checked,
+        let found = match check_file(
+            file, &place, args.kind, &options, &in_view, &name, &progress,
+        ) {
+            Ok(found) => found,
             Err(o) => {
                 outcome = outcome.max(o);
                 continue;
             }
         };
-        progress.stage(&format!("checking {name}"), None);
-        let result = message::check(args.kind, &checked.text, &in_view);
         drop(progress);
-        if let Err(diagnostics) = result {
+        if let Some((count, report)) = found {
             if problems > 0 {
                 eprintln!();
             }
-            problems += diagnostics.len();
+            problems += count;
             failed_files += 1;
-            eprint!("{}", diagnostics.with_origin(name.as_str()));
-            if checked.printed {
-                eprintln!(
-                    "note: `{name}` is binary: the positions are in its text, as \
-                     `onnx-text print {name}` shows it"
-                );
-            }
+            eprint!("{report}");
             outcome = outcome.max(Outcome::Failed);
         }
     }
@@ -391,42 +366,69 @@ fn check(args: &CheckArgs, show_progress: bool) -> Outcome {
     outcome
 }
 
-/// The text that `check` checks: a text file's own, or the printed text of a binary one.
-struct TextToCheck {
-    text: String,
-    /// The text was printed from a binary model, so positions in it are not positions in the
-    /// file.
-    printed: bool,
-}
-
-/// Reads `place` and gives the text to check. Its format is the file name's, as `print` decides
-/// it, or else its content's; a binary message is decoded and printed as `print` prints it, so
-/// that a user can see the lines the problems point at.
-fn text_to_check(
+/// Reads and checks one file: `None` if it is clean, else how many problems it has and their
+/// report. Its format is the file name's, as `print` decides it, or else its content's. A
+/// binary model is checked by [`ModelCheck`], with the file's folder as the model's folder; a
+/// binary message of another kind is decoded and printed, and its text checked.
+fn check_file(
     file: &Path,
     place: &Place,
     kind: Entry,
+    options: &CheckOptions,
+    libraries: &Libraries<'_>,
     name: &str,
     progress: &Progress,
-) -> Result<TextToCheck, Outcome> {
+) -> Result<Option<(usize, String)>, Outcome> {
     let data = io::read(place, progress).map_err(|e| report_io(&e))?;
-    match Format::from_extension(file).unwrap_or_else(|| Format::sniff(&data)) {
+    let format = Format::from_extension(file).unwrap_or_else(|| Format::sniff(&data));
+    progress.stage(&format!("checking {name}"), None);
+    let text = match format {
+        Format::Binary if kind == Entry::Model => {
+            let mut check = ModelCheck::new(*options);
+            if let Place::File(path) = place {
+                let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
+                check = check.model_dir(dir.unwrap_or(Path::new(".")));
+            }
+            return Ok(check.check_bytes(&data).err().map(|found| {
+                // Not a model at all (or past the decoding limits).
+                if let [problem] = found.problems()
+                    && problem.check().is_none()
+                {
+                    let message = problem.message();
+                    let report = format!(
+                        "error: `{name}` is not a valid ONNX model (ModelProto): {message}\n"
+                    );
+                    return (1, report);
+                }
+                let mut report = found.clone().with_origin(name).to_string();
+                if found.text().is_some() {
+                    report.push_str(&printed_note(name));
+                }
+                (found.len(), report)
+            }));
+        }
         Format::Binary => {
             let message = load(&data, Format::Binary, kind, false, name, progress)?;
-            progress.stage(&format!("printing {name}"), None);
-            Ok(TextToCheck {
-                text: message::text(&message, Style::Lossless),
-                printed: true,
-            })
+            message::text(&message, Style::Lossless)
         }
-        Format::Text => {
-            let text = into_text(data, name, "is it a binary model? Name it `.onnx`")?;
-            Ok(TextToCheck {
-                text,
-                printed: false,
-            })
+        Format::Text => into_text(data, name, "is it a binary model? Name it `.onnx`")?,
+    };
+    let found = kind.check_with(&text, options, libraries).err();
+    Ok(found.map(|diagnostics| {
+        let mut report = diagnostics.clone().with_origin(name).to_string();
+        if format == Format::Binary {
+            report.push_str(&printed_note(name));
         }
-    }
+        (diagnostics.len(), report)
+    }))
+}
+
+/// The note after problems positioned in the printed text of a binary file.
+fn printed_note(name: &str) -> String {
+    format!(
+        "note: `{name}` is binary: the positions are in its text, as \
+         `onnx-text print {name}` shows it\n"
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -536,7 +538,7 @@ fn load(
             let text = utf8_text(data, name, "is it a binary model? Use --from binary")?;
             progress.stage(&format!("parsing {name}"), None);
             if run_checks {
-                message::check(kind, text, &[]).map_err(|d| {
+                message::check(kind, text).map_err(|d| {
                     eprint!("{}", d.with_origin(name));
                     Outcome::Failed
                 })
@@ -732,17 +734,6 @@ fn inline(args: &InlineArgs, show_progress: bool) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn finds_comments_outside_strings() {
-        assert!(has_comments("g () => () {} # trailing"));
-        assert!(has_comments("# leading\ng () => () {}"));
-        assert!(!has_comments("g () => () { y = Foo <s = \"#1\"> () }"));
-        assert!(!has_comments("g () => () {}"));
-        assert!(has_comments("g \"unterminated # x"));
-        assert!(has_comments("// RUN: onnx-mlir %s\ng () => () {}"));
-        assert!(!has_comments("g () => () { y = Foo <s = \"//\"> () }"));
-    }
 
     #[test]
     fn default_outputs_swap_the_extension() {

@@ -4,9 +4,8 @@
 
 use clap::ValueEnum;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use onnx_syntax::check::Libraries;
 use onnx_syntax::{Entry, Proto, Tree};
-use onnx_text::{CheckOptions, Diagnostics, ParseError, Style, ToText};
+use onnx_text::{CheckOptions, Diagnostics, ParseError, Style};
 
 /// The values of `--kind`: the names of the entry points.
 pub fn entry_parser() -> impl TypedValueParser<Value = Entry> {
@@ -18,9 +17,9 @@ pub fn parse(entry: Entry, text: &str) -> Result<Proto, ParseError> {
     entry.parse(text).map(Tree::lower)
 }
 
-/// Parses `text` as `entry` gives it and runs every check on it, with `libraries` in view.
-pub fn check(entry: Entry, text: &str, libraries: &Libraries<'_>) -> Result<Proto, Diagnostics> {
-    entry.check_with(text, &CheckOptions::default(), libraries)
+/// Parses `text` as `entry` gives it and runs every check on it.
+pub fn check(entry: Entry, text: &str) -> Result<Proto, Diagnostics> {
+    entry.check(text, &CheckOptions::default())
 }
 
 /// Why a list of messages cannot be read or written as protobuf bytes, which hold one message.
@@ -52,16 +51,7 @@ pub fn decode(entry: Entry, bytes: &[u8]) -> Result<Proto, String> {
 
 /// The text of the message, ending with a newline.
 pub fn text(proto: &Proto, style: Style) -> String {
-    let mut text = String::new();
-    proto.write_text(&mut text, style);
-    if let Proto::Node(_) = proto {
-        // A node prints indented, as in a graph; on its own it stands at the margin.
-        text = text.trim_start().to_owned();
-    }
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    text
+    onnx_syntax::print::file_text(proto, style)
 }
 
 /// The protobuf encoding of the message.

@@ -415,25 +415,113 @@ fn fmt_to_standard_output() {
 }
 
 #[test]
-fn fmt_leaves_files_with_comments_and_syntax_errors_alone() {
-    let dir = temp_dir("fmt-refuses");
-    let commented = format!("# the gemm test\n{MESSY}");
-    std::fs::write(dir.join("c.onnxtxt"), &commented).unwrap();
-    std::fs::write(dir.join("bad.onnxtxt"), "g (x) => (y) { y = }").unwrap();
-    let r = run(&dir, &["fmt", "c.onnxtxt", "bad.onnxtxt"], b"");
-    assert_eq!(r.code, 1);
-    assert!(
-        r.stderr
-            .contains("error: `c.onnxtxt` has `#` comments, which formatting would drop"),
-        "{}",
-        r.stderr
-    );
-    assert!(r.stderr.contains(" --> bad.onnxtxt:1:20"), "{}", r.stderr);
+fn fmt_keeps_comments_in_their_places() {
+    let dir = temp_dir("fmt-comments");
+    let commented = r#"# the gemm test
+<ir_version:7,opset_import:["":13],
+  # who made it
+  producer_name:"backend-test">
+test_gemm_default_scalar_bias(float[2,3] a,float[3,4] b, # the weights
+  float c)=>(float[2,4] y){
+    # one node
+    y=Gemm(a,b,c)   # y = a b + c
+}
+"#;
+    std::fs::write(dir.join("c.onnxtxt"), commented).unwrap();
+    let r = run(&dir, &["fmt", "c.onnxtxt"], b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    let formatted = r#"# the gemm test
+<
+   ir_version: 7,
+   opset_import: ["" : 13],
+   # who made it
+   producer_name: "backend-test"
+>
+test_gemm_default_scalar_bias (float[2,3] a, float[3,4] b, # the weights
+   float c) => (float[2,4] y) {
+   # one node
+   y = Gemm (a, b, c) # y = a b + c
+}
+"#;
     assert_eq!(
         std::fs::read_to_string(dir.join("c.onnxtxt")).unwrap(),
-        commented
+        formatted
     );
-    assert_eq!(files_in(&dir), ["bad.onnxtxt", "c.onnxtxt"]);
+    // The model is the reference's, and the formatted file is formatted.
+    let r = run(&dir, &["convert", "c.onnxtxt", "-o", "c.onnx"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        std::fs::read(dir.join("c.onnx")).unwrap(),
+        corpus(CASE, "pb")
+    );
+    let again = run(&dir, &["fmt", "--check", "c.onnxtxt"], b"");
+    assert_eq!((again.code, again.stderr.as_str()), (0, ""));
+}
+
+#[test]
+fn fmt_keeps_the_run_and_check_lines_of_an_onnx_mlir_lit_test() {
+    let dir = temp_dir("fmt-lit-test");
+    let lit_test = r#"// RUN: onnx-mlir --EmitONNXBasic --printIR %s | FileCheck %s
+
+// Adds two vectors.
+<ir_version: 8, opset_import: ["" : 16]>
+test_add (float[2] x, float[2] y) => (float[2] z) {
+  z = Add(x, y)  // the sum
+}
+
+// CHECK-LABEL:  func.func @main_graph
+// CHECK:        onnx.Add
+"#;
+    std::fs::write(dir.join("add.onnxtext"), lit_test).unwrap();
+    let r = run(&dir, &["fmt", "--check", "add.onnxtext"], b"");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        "would reformat add.onnxtext\n1 file is not formatted\n"
+    );
+    let r = run(&dir, &["fmt", "add.onnxtext"], b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    let formatted = r#"// RUN: onnx-mlir --EmitONNXBasic --printIR %s | FileCheck %s
+
+// Adds two vectors.
+<
+   ir_version: 8,
+   opset_import: ["" : 16]
+>
+test_add (float[2] x, float[2] y) => (float[2] z) {
+   z = Add (x, y) // the sum
+}
+
+// CHECK-LABEL:  func.func @main_graph
+// CHECK:        onnx.Add
+"#;
+    assert_eq!(
+        std::fs::read_to_string(dir.join("add.onnxtext")).unwrap(),
+        formatted
+    );
+    let again = run(&dir, &["fmt", "--check", "add.onnxtext"], b"");
+    assert_eq!((again.code, again.stderr.as_str()), (0, ""));
+}
+
+#[test]
+fn fmt_leaves_files_with_syntax_errors_alone() {
+    let dir = temp_dir("fmt-refuses");
+    let bad = "# a comment\ng (x) => (y) { y = }";
+    std::fs::write(dir.join("bad.onnxtxt"), bad).unwrap();
+    std::fs::write(dir.join("good.onnxtxt"), MESSY).unwrap();
+    let r = run(&dir, &["fmt", "bad.onnxtxt", "good.onnxtxt"], b"");
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains(" --> bad.onnxtxt:2:20"), "{}", r.stderr);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("bad.onnxtxt")).unwrap(),
+        bad
+    );
+    // The other file is formatted all the same.
+    assert_eq!(
+        std::fs::read_to_string(dir.join("good.onnxtxt")).unwrap(),
+        golden_file(CASE)
+    );
+    assert_eq!(files_in(&dir), ["bad.onnxtxt", "good.onnxtxt"]);
 }
 
 #[test]
@@ -837,6 +925,54 @@ fn inline_errors_name_the_file_and_the_call() {
     );
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains(" --> bad.onnxtxt:1:"), "{}", r.stderr);
+}
+
+#[test]
+fn check_looks_for_external_data_in_the_binary_models_folder_only() {
+    let dir = temp_dir("check-external");
+    std::fs::create_dir_all(dir.join("models")).unwrap();
+    std::fs::write(dir.join("models/w.bin"), [0u8; 8]).unwrap();
+    std::fs::write(dir.join("outside.bin"), [0u8; 8]).unwrap();
+    let model = |location: &str| {
+        format!(
+            "<ir_version: 10, opset_import: [\"\" : 21]>\n\
+             g (float[2] x) => (float[2] y) <float[2] w = [\"location\": \"{location}\"]> {{ y = Add(x, w) }}\n"
+        )
+    };
+    for (name, location) in [("good", "w.bin"), ("bad", "../outside.bin")] {
+        std::fs::write(dir.join(format!("models/{name}.onnxtxt")), model(location)).unwrap();
+        let r = run(&dir, &["convert", &format!("models/{name}.onnxtxt")], b"");
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+    // Run from the parent folder: the model's folder is the file's, not the working one.
+    let r = run(&dir, &["check", "models/good.onnx"], b"");
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (0, "1 file checked, no problems\n")
+    );
+    let r = run(&dir, &["check", "models/bad.onnx"], b"");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        "error[external_data]: tensor `w` has its data at `../outside.bin`: a path that leaves \
+         the model's folder\n --> models/bad.onnx: graph `g`, initializer `w`\n\n\
+         error: 1 problem in 1 file\n"
+    );
+    let r = run(
+        &dir,
+        &["check", "--allow", "external_data", "models/bad.onnx"],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // On standard input there is no folder: external data cannot be found.
+    let bytes = std::fs::read(dir.join("models/good.onnx")).unwrap();
+    let r = run(&dir, &["check", "-"], &bytes);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("but no model folder was given"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]

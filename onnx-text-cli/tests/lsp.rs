@@ -243,6 +243,10 @@ fn hover_shows_operator_schemas_and_inferred_types() {
         text.contains("- `T`: tensor(float16), tensor(float)"),
         "{text}"
     );
+    assert!(
+        text.contains("Matrix product that behaves like numpy.matmul."),
+        "{text}"
+    );
     let hover = client.at("textDocument/hover", MODEL, "(t)", 0, 1, json!({}));
     assert!(
         hover["contents"]["value"]
@@ -374,7 +378,7 @@ fn completion_of_operators_attributes_values_and_types() {
     let alpha = &attributes.as_array().unwrap()[0];
     assert_eq!(
         (alpha["label"].as_str(), alpha["detail"].as_str()),
-        (Some("alpha"), Some("alpha: float"))
+        (Some("alpha"), Some("alpha: float = 0.01"))
     );
     let values = labels(&client.at("textDocument/completion", &text, "(r)", 1, 1, json!({})));
     for name in ["x", "w", "c", "t", "r"] {
@@ -435,6 +439,21 @@ fn symbols_folding_tokens_formatting_and_quick_fixes() {
     );
     let formatted = formatting[0]["newText"].as_str().unwrap();
     let model = onnx_text::parse_model(&fixed).unwrap();
+    // Comments stay where they are.
+    let commented = fixed.replace(
+        "    y = Neg (t)",
+        "    # then negate\n    y = Neg (t) // the output",
+    );
+    client.change(3, &commented);
+    let kept = client.request(
+        "textDocument/formatting",
+        json!({ "textDocument": { "uri": URI }, "options": { "tabSize": 4, "insertSpaces": true } }),
+    );
+    let kept = kept[0]["newText"].as_str().unwrap();
+    assert!(
+        kept.contains("   # then negate\n   y = Neg (t) // the output\n"),
+        "{kept}"
+    );
     assert_eq!(formatted, format!("{}\n", onnx_text::to_text(&model)));
     client.shutdown();
 }

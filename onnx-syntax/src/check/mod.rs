@@ -107,6 +107,7 @@ mod diagnostic;
 pub(crate) mod hash;
 mod imports;
 mod message;
+pub mod model;
 mod options;
 pub(crate) mod schema;
 pub(crate) mod shapes;

@@ -208,9 +208,18 @@ impl Document {
                     .unwrap_or(i64::MAX);
                 describe_operator(&domain, &op_type, version)
                     .map(|doc| {
+                        let default = |a: &str| {
+                            super::docs::default_of(doc.domain, doc.name, doc.since_version, a)
+                        };
                         doc.attributes
                             .iter()
-                            .map(|a| item(a.name, CompletionItemKind::PROPERTY, a.to_string()))
+                            .map(|a| {
+                                let detail = match default(a.name) {
+                                    Some(value) => format!("{a} = {value}"),
+                                    None => a.to_string(),
+                                };
+                                item(a.name, CompletionItemKind::PROPERTY, detail)
+                            })
                             .collect()
                     })
                     .unwrap_or_default()
@@ -520,13 +529,24 @@ fn display_domain(domain: &str) -> &str {
 }
 
 fn operator_markdown(doc: &onnx_syntax::check::OperatorDoc, imported: i64) -> String {
-    let mut text = format!(
-        "```onnx\n{}\n```\n`{}` operator, opset {} (this schema since version {})\n",
-        doc.signature(),
-        doc.domain,
-        imported,
-        doc.since_version
-    );
+    let docs = super::docs::docs(doc.domain, doc.name, doc.since_version);
+    let mut text = format!("```onnx\n{}\n```\n", doc.signature());
+    if let Some(docs) = docs.filter(|d| !d.summary.is_empty()) {
+        text.push_str(docs.summary);
+        text.push_str("\n\n");
+    }
+    text.push_str(&format!(
+        "`{}` operator, opset {} (this schema since version {})\n",
+        doc.domain, imported, doc.since_version
+    ));
+    for attribute in &doc.attributes {
+        let default =
+            super::docs::default_of(doc.domain, doc.name, doc.since_version, attribute.name);
+        match default {
+            Some(value) => text.push_str(&format!("\n- `{attribute}`, default `{value}`")),
+            None => text.push_str(&format!("\n- `{attribute}`")),
+        }
+    }
     for (param, types) in &doc.constraints {
         text.push_str(&format!("\n- `{param}`: {}", types.join(", ")));
     }

@@ -5,6 +5,7 @@
 //! Each request is answered from the document's last analysis ([`document`]); each change of a
 //! document re-analyses it whole and publishes its diagnostics.
 
+mod docs;
 mod document;
 mod features;
 mod index;
@@ -32,10 +33,9 @@ use lsp_types::{
     TextDocumentSyncKind, TextEdit, Uri,
 };
 use onnx_syntax::Entry;
-use onnx_text::Style;
+use onnx_syntax::print::format_message;
 use serde_json::Value;
 
-use crate::message;
 use document::Document;
 
 type Failure = Box<dyn Error + Send + Sync>;
@@ -347,15 +347,11 @@ fn diagnostics(uri: &Uri, document: &Document) -> Vec<lsp_types::Diagnostic> {
         .collect()
 }
 
-/// The text formatted as `onnx-text fmt` formats it; `None` if it does not parse, or holds
-/// comments that printing would drop.
+/// The text formatted as `onnx-text fmt` formats it, comments kept; `None` if it does not
+/// parse (as a model, a function library or a graph).
 fn formatted(text: &str) -> Option<String> {
-    if crate::has_comments(text) {
-        return None;
-    }
-    let (entry, proto) = [Entry::Model, Entry::Functions, Entry::Graph]
+    [Entry::Model, Entry::Functions, Entry::Graph]
         .into_iter()
-        .find_map(|entry| Some((entry, message::parse(entry, text).ok()?)))?;
-    let out = message::text(&proto, Style::Lossless);
-    (message::parse(entry, &out).as_ref() == Ok(&proto)).then_some(out)
+        .find_map(|entry| format_message(text, entry).ok())
+        .map(|(_, formatted)| formatted)
 }

@@ -100,3 +100,15 @@ pub fn schema_attribute_type(
         _ => None,
     }
 }
+
+/// The `since_version` of the schema of `op_type` in effect at opset `version` of the standard
+/// domain `domain`; `None` for other domains, unknown operators, and versions before the first.
+/// Two imports give one operator when this agrees (onnx's checker compares a function's
+/// imports with its model's this way).
+pub(crate) fn since_version(domain: &str, op_type: &str, version: i64) -> Option<i64> {
+    let versions = table::table()?.versions(domain, op_type)?;
+    match lookup::at_version(versions, version)? {
+        lookup::AtVersion::Found(schema) | lookup::AtVersion::Removed(schema) => Some(schema.since),
+        lookup::AtVersion::NotYet(_) => None,
+    }
+}
