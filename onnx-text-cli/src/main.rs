@@ -116,7 +116,8 @@ struct CheckArgs {
     #[arg(short, long)]
     quiet: bool,
     /// A function library in ONNX text (functions one after the other) whose functions calls
-    /// are checked against, as against model-local ones; may be given more than once.
+    /// are checked against, as against model-local ones; may be given more than once. Applies
+    /// to text inputs (binary models are checked on their messages, without libraries).
     #[arg(long, value_name = "FILE")]
     library: Vec<PathBuf>,
 }
