@@ -597,6 +597,14 @@ mod tests {
     }
 
     #[test]
+    fn a_comment_in_a_tensor_moves_with_it() {
+        // The printer moves an input's initializer to the `<…>` list.
+        let text = "g (float[4] w = {1, 2, # half\n 3, 4}) => (float[4] y) { y = Neg(w) }";
+        let out = formatted(text);
+        assert!(out.contains("<float[4] w =  {1,2, # half\n      3,4}>"), "{out}");
+    }
+
+    #[test]
     fn header_entries_and_functions_keep_their_comment_lines() {
         let text = "<\n  # the version\n  ir_version: 10,\n  # imports\n  opset_import: [\"\" : 21, \"f\" : 1]\n>\n\
                     g (float x) => (float y) { y = f.F(x) }\n\
