@@ -601,7 +601,10 @@ mod tests {
         // The printer moves an input's initializer to the `<…>` list.
         let text = "g (float[4] w = {1, 2, # half\n 3, 4}) => (float[4] y) { y = Neg(w) }";
         let out = formatted(text);
-        assert!(out.contains("<float[4] w =  {1,2, # half\n      3,4}>"), "{out}");
+        assert!(
+            out.contains("<float[4] w =  {1,2, # half\n      3,4}>"),
+            "{out}"
+        );
     }
 
     #[test]
