@@ -18,12 +18,12 @@ selector() {
         *) return 1 ;;
     esac
 }
-for target in parse check roundtrip print infer inline; do
+for target in parse check roundtrip format print infer inline; do
     mkdir -p "corpus/$target"
 done
 find "$corpus" -name '*.onnxtxt' -size -16k | while read -r file; do
     name=$(basename "$file" .onnxtxt)
-    for target in parse check roundtrip; do
+    for target in parse check roundtrip format; do
         { selector "$file"; cat "$file"; } > "corpus/$target/$name"
     done
 done
@@ -38,6 +38,6 @@ done
 find "$corpus" -name '*.model.pb' -size -16k | while read -r file; do
     { printf '\x00'; cat "$file"; } > "corpus/infer/$(basename "$file")"
 done
-for target in parse check roundtrip print infer inline; do
+for target in parse check roundtrip format print infer inline; do
     echo "$target: $(ls "corpus/$target" | wc -l) seeds"
 done
