@@ -18,7 +18,7 @@ selector() {
         *) return 1 ;;
     esac
 }
-for target in parse check roundtrip format print infer inline; do
+for target in parse check roundtrip format print infer inline check_model; do
     mkdir -p "corpus/$target"
 done
 find "$corpus" -name '*.onnxtxt' -size -16k | while read -r file; do
@@ -38,6 +38,10 @@ done
 find "$corpus" -name '*.model.pb' -size -16k | while read -r file; do
     { printf '\x00'; cat "$file"; } > "corpus/infer/$(basename "$file")"
 done
-for target in parse check roundtrip format print infer inline; do
+# check_model reads raw bytes: every binary model, as it is.
+find "$corpus" \( -name '*.model.pb' -o -name '*.model.source.pb' \) -size -16k | while read -r file; do
+    cp "$file" "corpus/check_model/$(basename "$file")"
+done
+for target in parse check roundtrip format print infer inline check_model; do
     echo "$target: $(ls "corpus/$target" | wc -l) seeds"
 done

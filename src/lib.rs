@@ -110,6 +110,9 @@ pub mod __private {
     }
 }
 
+pub use onnx_syntax::check::model::{
+    DecodeLimits, ModelCheck, ModelDiagnostics, ModelProblem, Place,
+};
 pub use onnx_syntax::check::{
     Check, CheckOptions, Coverage, Diagnostic, DiagnosticKind, Diagnostics, Label, Report,
     UnknownCheck,
@@ -140,6 +143,34 @@ pub use onnx_syntax::check::{
 /// ```
 pub fn format_text(text: &str) -> Result<String, ParseError> {
     onnx_syntax::print::format_text(text)
+}
+
+/// Decodes an untrusted binary model and runs every check on it, as
+/// `onnx.checker.check_model(full_check=True)` does: the IR's rules on its messages, within
+/// [`DecodeLimits`], its external data looked for only inside `model_dir` (the folder of the
+/// model file), and the checks of the syntax. Gives the model, or every problem, each named by
+/// its place in the model. [`ModelCheck`] takes other options.
+///
+/// ```
+/// use onnx_text::prost::Message;
+/// let model = onnx_text::parse_model(r#"
+///     <ir_version: 10, opset_import: ["" : 21]>
+///     g (float[N] x) => (float[N] y) { y = Relu(x) }
+/// "#)?;
+/// let bytes = model.encode_to_vec();
+/// assert!(onnx_text::check_binary_model(&bytes, ".").is_ok());
+///
+/// let err = onnx_text::check_binary_model(&bytes[..bytes.len() - 3], ".").unwrap_err();
+/// assert!(err.to_string().starts_with("error: the bytes cannot be decoded"), "{err}");
+/// # Ok::<(), onnx_text::ParseError>(())
+/// ```
+pub fn check_binary_model(
+    bytes: &[u8],
+    model_dir: impl AsRef<std::path::Path>,
+) -> Result<ModelProto, ModelDiagnostics> {
+    ModelCheck::default()
+        .model_dir(model_dir.as_ref())
+        .check_bytes(bytes)
 }
 
 /// Parses a model and runs every check on it (see [`Check`]); a syntax error also comes back as a

@@ -37,6 +37,18 @@ fn valid_text_and_bad_bytes_pass_every_target() {
 /// fuzzer needs nightly): a short, deterministic stand-in for a fuzzing run.
 #[test]
 fn mutated_corpus_models_pass_the_infer_target() {
+    mutated_corpus_models(&[0], harness::infer_target);
+}
+
+/// The same for the `check_model` target, which reads raw bytes (no selector).
+#[test]
+fn mutated_corpus_models_pass_the_check_model_target() {
+    mutated_corpus_models(&[], harness::check_model_target);
+}
+
+/// Runs `target` on each backend corpus model's bytes, after `prefix`, with one or two random
+/// bytes changed, four times per model.
+fn mutated_corpus_models(prefix: &[u8], target: fn(&[u8])) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/backend");
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -52,21 +64,23 @@ fn mutated_corpus_models_pass_the_infer_target() {
         state
     };
     let mut decoded = 0;
+    let start = prefix.len();
     for path in &paths {
         let model = std::fs::read(path).unwrap();
         for _ in 0..4 {
-            let mut data = vec![0];
+            let mut data = prefix.to_vec();
             data.extend_from_slice(&model);
             for _ in 0..1 + next() % 2 {
-                let at = 1 + (next() as usize) % (data.len() - 1).max(1);
+                let at = start + (next() as usize) % (data.len() - start).max(1);
                 if at < data.len() {
                     data[at] = next() as u8;
                 }
             }
             decoded += usize::from(
-                <onnx_text::ModelProto as onnx_text::prost::Message>::decode(&data[1..]).is_ok(),
+                <onnx_text::ModelProto as onnx_text::prost::Message>::decode(&data[start..])
+                    .is_ok(),
             );
-            let outcome = std::panic::catch_unwind(|| harness::infer_target(&data));
+            let outcome = std::panic::catch_unwind(|| target(&data));
             assert!(outcome.is_ok(), "{} mutated fails", path.display());
         }
     }

@@ -227,9 +227,30 @@ fn assert_round_trip(entry: Entry, text: &str, parsed: &Proto) {
     );
 }
 
+/// Target `check_model`: any bytes, as an untrusted `.onnx` file, are checked as a binary
+/// model (`check_binary_model`): a model, or problems that render, each with a place; never a
+/// panic, and nothing decoded past the limits (a tight memory limit is tried as well).
+pub fn check_model_target(data: &[u8]) {
+    use onnx_text::{DecodeLimits, ModelCheck};
+    for check in [
+        ModelCheck::default(),
+        ModelCheck::default().limits(DecodeLimits::default().max_memory(1 << 16).max_depth(4)),
+    ] {
+        match check.check_bytes(data) {
+            Ok(model) => assert!(model.graph.is_some(), "a valid model has a graph"),
+            Err(problems) => {
+                assert!(!problems.is_empty());
+                let rendered = problems.with_origin("fuzz.onnx").to_string();
+                assert!(rendered.starts_with("error"), "{rendered}");
+            }
+        }
+    }
+}
+
 /// Every target on `data`, with each selector in turn in place of its first byte: what the
 /// regression test runs on each stored input.
 pub fn every_target(data: &[u8]) {
+    check_model_target(data);
     let mut data = data.to_vec();
     if data.is_empty() {
         data.push(0);

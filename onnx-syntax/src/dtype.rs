@@ -108,6 +108,56 @@ pub fn elem_type_by_number(number: i32) -> Option<&'static ElemTypeInfo> {
         .and_then(|i| ELEM_TYPES.get(i))
 }
 
+/// How many values the typed field of element type `number` ([`Storage`]) holds for
+/// `elements` elements: one each, two per complex number (real and imaginary parts), and two
+/// 4-bit or four 2-bit elements packed in each value. `None` for an unknown type or a count
+/// that overflows.
+///
+/// ```
+/// use onnx_syntax::dtype::typed_value_count;
+/// assert_eq!(typed_value_count(1, 6), Some(6)); // float
+/// assert_eq!(typed_value_count(14, 3), Some(6)); // complex64
+/// assert_eq!(typed_value_count(22, 3), Some(2)); // int4
+/// assert_eq!(typed_value_count(26, 5), Some(2)); // int2
+/// assert_eq!(typed_value_count(99, 1), None);
+/// ```
+pub fn typed_value_count(number: i32, elements: u64) -> Option<u64> {
+    elem_type_by_number(number)?;
+    match number {
+        14 | 15 => elements.checked_mul(2),
+        21..=23 => Some(elements.div_ceil(2)),
+        25 | 26 => Some(elements.div_ceil(4)),
+        _ => Some(elements),
+    }
+}
+
+/// How many bytes of `raw_data` hold `elements` elements of type `number`: little-endian
+/// values of the type's width, 4-bit and 2-bit elements packed into bytes, 6-bit ones into a
+/// bit stream. `None` for strings (never in `raw_data`), an unknown type, or an overflow.
+///
+/// ```
+/// use onnx_syntax::dtype::raw_byte_count;
+/// assert_eq!(raw_byte_count(1, 3), Some(12)); // float
+/// assert_eq!(raw_byte_count(15, 1), Some(16)); // complex128
+/// assert_eq!(raw_byte_count(21, 3), Some(2)); // uint4
+/// assert_eq!(raw_byte_count(27, 5), Some(4)); // float6e2m3: 30 bits
+/// assert_eq!(raw_byte_count(8, 1), None); // string
+/// ```
+pub fn raw_byte_count(number: i32, elements: u64) -> Option<u64> {
+    let width: u64 = match number {
+        2 | 3 | 9 | 17..=20 | 24 => 1,
+        4 | 5 | 10 | 16 => 2,
+        1 | 6 | 12 => 4,
+        7 | 11 | 13 | 14 => 8,
+        15 => 16,
+        21..=23 => return Some(elements.div_ceil(2)),
+        25 | 26 => return Some(elements.div_ceil(4)),
+        27 | 28 => return elements.checked_mul(6).map(|bits| bits.div_ceil(8)),
+        _ => return None,
+    };
+    elements.checked_mul(width)
+}
+
 /// Words that start a type, besides the element type names.
 ///
 /// ```

@@ -5,6 +5,7 @@
 //! files that cannot be read or written.
 
 mod io;
+mod lsp;
 mod message;
 mod progress;
 
@@ -12,9 +13,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use onnx_syntax::check::model::ModelCheck;
 use onnx_syntax::print::format_message;
 use onnx_syntax::{Entry, Proto};
-use onnx_text::Style;
+use onnx_text::{Check, CheckOptions, Style};
 
 use crate::io::{IoError, Place};
 use crate::message::Format;
@@ -56,6 +58,9 @@ enum Command {
     ///
     /// Text input is checked first, so shape errors come with their line and column.
     Infer(InferArgs),
+    /// Serve the Language Server Protocol over standard input and output, for editors: the
+    /// checks as diagnostics, hover, definition, references, rename, completion and more.
+    Lsp,
     /// Replace calls of functions by their bodies, for runtimes without model-local functions.
     ///
     /// Inlines every model-local function, and every function of the --library files; removes
@@ -95,12 +100,17 @@ struct FmtArgs {
 #[derive(Args, Debug)]
 struct CheckArgs {
     /// The files to check, text or binary; `-` reads standard input. A binary model is checked
-    /// as the text `onnx-text print` shows, which the positions of its problems refer to.
+    /// as onnx.checker.check_model(full_check=True) checks it: the rules of its messages name
+    /// the place in the model, the checks of the syntax are positioned in the text
+    /// `onnx-text print` shows. Its external data must be in the model file's folder.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// What the files hold.
     #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
     kind: Entry,
+    /// Turn off these checks (by name, as `#![allow(...)]` takes them).
+    #[arg(long, value_name = "CHECK,...", value_delimiter = ',')]
+    allow: Vec<Check>,
     /// Say nothing when every file is clean (by default one line says how many were checked).
     #[arg(short, long)]
     quiet: bool,
@@ -184,6 +194,13 @@ fn main() -> ExitCode {
         Command::Print(args) => print(args, progress),
         Command::Infer(args) => infer(args, progress),
         Command::Inline(args) => inline(args, progress),
+        Command::Lsp => match lsp::run() {
+            Ok(()) => Outcome::Ok,
+            Err(e) => {
+                eprintln!("error: onnx-text lsp: {e}");
+                Outcome::Fatal
+            }
+        },
     };
     ExitCode::from(outcome as u8)
 }
@@ -287,6 +304,12 @@ fn fmt_one(
 // check
 
 fn check(args: &CheckArgs, show_progress: bool) -> Outcome {
+    let options = args
+        .allow
+        .iter()
+        .fold(CheckOptions::default(), |options, &check| {
+            options.allow(check)
+        });
     let mut outcome = Outcome::Ok;
     let mut problems = 0;
     let mut failed_files = 0;
@@ -294,29 +317,21 @@ fn check(args: &CheckArgs, show_progress: bool) -> Outcome {
         let place = Place::new(file);
         let name = place.display("<stdin>");
         let progress = Progress::new(show_progress, place.size());
-        let checked = match text_to_check(file, &place, args.kind, &name, &progress) {
-            Ok(checked) => checked,
+        let found = match check_file(file, &place, args.kind, &options, &name, &progress) {
+            Ok(found) => found,
             Err(o) => {
                 outcome = outcome.max(o);
                 continue;
             }
         };
-        progress.stage(&format!("checking {name}"), None);
-        let result = message::check(args.kind, &checked.text);
         drop(progress);
-        if let Err(diagnostics) = result {
+        if let Some((count, report)) = found {
             if problems > 0 {
                 eprintln!();
             }
-            problems += diagnostics.len();
+            problems += count;
             failed_files += 1;
-            eprint!("{}", diagnostics.with_origin(name.as_str()));
-            if checked.printed {
-                eprintln!(
-                    "note: `{name}` is binary: the positions are in its text, as \
-                     `onnx-text print {name}` shows it"
-                );
-            }
+            eprint!("{report}");
             outcome = outcome.max(Outcome::Failed);
         }
     }
@@ -336,42 +351,68 @@ fn check(args: &CheckArgs, show_progress: bool) -> Outcome {
     outcome
 }
 
-/// The text that `check` checks: a text file's own, or the printed text of a binary one.
-struct TextToCheck {
-    text: String,
-    /// The text was printed from a binary model, so positions in it are not positions in the
-    /// file.
-    printed: bool,
-}
-
-/// Reads `place` and gives the text to check. Its format is the file name's, as `print` decides
-/// it, or else its content's; a binary message is decoded and printed as `print` prints it, so
-/// that a user can see the lines the problems point at.
-fn text_to_check(
+/// Reads and checks one file: `None` if it is clean, else how many problems it has and their
+/// report. Its format is the file name's, as `print` decides it, or else its content's. A
+/// binary model is checked by [`ModelCheck`], with the file's folder as the model's folder; a
+/// binary message of another kind is decoded and printed, and its text checked.
+fn check_file(
     file: &Path,
     place: &Place,
     kind: Entry,
+    options: &CheckOptions,
     name: &str,
     progress: &Progress,
-) -> Result<TextToCheck, Outcome> {
+) -> Result<Option<(usize, String)>, Outcome> {
     let data = io::read(place, progress).map_err(|e| report_io(&e))?;
-    match Format::from_extension(file).unwrap_or_else(|| Format::sniff(&data)) {
+    let format = Format::from_extension(file).unwrap_or_else(|| Format::sniff(&data));
+    progress.stage(&format!("checking {name}"), None);
+    let text = match format {
+        Format::Binary if kind == Entry::Model => {
+            let mut check = ModelCheck::new(*options);
+            if let Place::File(path) = place {
+                let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
+                check = check.model_dir(dir.unwrap_or(Path::new(".")));
+            }
+            return Ok(check.check_bytes(&data).err().map(|found| {
+                // Not a model at all (or past the decoding limits).
+                if let [problem] = found.problems()
+                    && problem.check().is_none()
+                {
+                    let message = problem.message();
+                    let report = format!(
+                        "error: `{name}` is not a valid ONNX model (ModelProto): {message}\n"
+                    );
+                    return (1, report);
+                }
+                let mut report = found.clone().with_origin(name).to_string();
+                if found.text().is_some() {
+                    report.push_str(&printed_note(name));
+                }
+                (found.len(), report)
+            }));
+        }
         Format::Binary => {
             let message = load(&data, Format::Binary, kind, false, name, progress)?;
-            progress.stage(&format!("printing {name}"), None);
-            Ok(TextToCheck {
-                text: message::text(&message, Style::Lossless),
-                printed: true,
-            })
+            message::text(&message, Style::Lossless)
         }
-        Format::Text => {
-            let text = into_text(data, name, "is it a binary model? Name it `.onnx`")?;
-            Ok(TextToCheck {
-                text,
-                printed: false,
-            })
+        Format::Text => into_text(data, name, "is it a binary model? Name it `.onnx`")?,
+    };
+    let found = kind.check(&text, options).err();
+    Ok(found.map(|diagnostics| {
+        let mut report = diagnostics.clone().with_origin(name).to_string();
+        if format == Format::Binary {
+            report.push_str(&printed_note(name));
         }
-    }
+        (diagnostics.len(), report)
+    }))
+}
+
+/// The note after problems positioned in the printed text of a binary file.
+fn printed_note(name: &str) -> String {
+    format!(
+        "note: `{name}` is binary: the positions are in its text, as \
+         `onnx-text print {name}` shows it\n"
+    )
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -926,3 +926,51 @@ fn inline_errors_name_the_file_and_the_call() {
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains(" --> bad.onnxtxt:1:"), "{}", r.stderr);
 }
+
+#[test]
+fn check_looks_for_external_data_in_the_binary_models_folder_only() {
+    let dir = temp_dir("check-external");
+    std::fs::create_dir_all(dir.join("models")).unwrap();
+    std::fs::write(dir.join("models/w.bin"), [0u8; 8]).unwrap();
+    std::fs::write(dir.join("outside.bin"), [0u8; 8]).unwrap();
+    let model = |location: &str| {
+        format!(
+            "<ir_version: 10, opset_import: [\"\" : 21]>\n\
+             g (float[2] x) => (float[2] y) <float[2] w = [\"location\": \"{location}\"]> {{ y = Add(x, w) }}\n"
+        )
+    };
+    for (name, location) in [("good", "w.bin"), ("bad", "../outside.bin")] {
+        std::fs::write(dir.join(format!("models/{name}.onnxtxt")), model(location)).unwrap();
+        let r = run(&dir, &["convert", &format!("models/{name}.onnxtxt")], b"");
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+    // Run from the parent folder: the model's folder is the file's, not the working one.
+    let r = run(&dir, &["check", "models/good.onnx"], b"");
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (0, "1 file checked, no problems\n")
+    );
+    let r = run(&dir, &["check", "models/bad.onnx"], b"");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        "error[external_data]: tensor `w` has its data at `../outside.bin`: a path that leaves \
+         the model's folder\n --> models/bad.onnx: graph `g`, initializer `w`\n\n\
+         error: 1 problem in 1 file\n"
+    );
+    let r = run(
+        &dir,
+        &["check", "--allow", "external_data", "models/bad.onnx"],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // On standard input there is no folder: external data cannot be found.
+    let bytes = std::fs::read(dir.join("models/good.onnx")).unwrap();
+    let r = run(&dir, &["check", "-"], &bytes);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("but no model folder was given"),
+        "{}",
+        r.stderr
+    );
+}

@@ -6,7 +6,7 @@
 /// use onnx_syntax::check::Check;
 /// assert_eq!(Check::UndefinedValue.name(), "undefined_value");
 /// assert_eq!(Check::from_name("undefined_value"), Some(Check::UndefinedValue));
-/// assert_eq!(Check::ALL.len(), 20);
+/// assert_eq!(Check::ALL.len(), 36);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Check {
@@ -71,6 +71,53 @@ pub enum Check {
     /// a shape that differs from the one its node computes (`3` against `4`; a symbol or `?`
     /// against anything is no mismatch).
     ShapeMismatch,
+    /// `ir_version`: a binary model without an `ir_version`, or with one newer than IR 14 (onnx
+    /// 1.23.2's newest).
+    IrVersion,
+    /// `opset_import`: a binary model of IR 3 or later without an `opset_import`, one before IR 3
+    /// with one, a domain imported twice, or a version outside the 32-bit range.
+    OpsetImport,
+    /// `missing_field`: a binary model's required field left empty: the graph, a graph's name, a
+    /// value's, attribute's, initializer's or function's name, a function's domain (IR 8 and later).
+    MissingField,
+    /// `missing_type`: a main-graph input or output of a binary model without a type, or a tensor
+    /// type without an element type or shape (the IR requires a shape there; subgraphs and
+    /// functions may leave it out).
+    MissingType,
+    /// `initializer_not_input`: an initializer of a binary model before IR 4 that is not a graph
+    /// input.
+    InitializerNotInput,
+    /// `data_type`: a tensor of a binary model whose `data_type` is missing, UNDEFINED, or a number
+    /// no element type has.
+    DataType,
+    /// `tensor_data`: a tensor of a binary model with no value field or several, data in the field
+    /// of another element type, strings in `raw_data`, or data beside an external location.
+    TensorData,
+    /// `sparse_tensor`: a sparse tensor of a binary model whose values or indices have the wrong
+    /// shape or type, or whose indices are out of range or not sorted.
+    SparseTensor,
+    /// `attribute_value`: an attribute of a binary model without a `type`, with several value
+    /// fields, with a value field other than its `type` says, or with a value beside `ref_attr_name`.
+    AttributeValue,
+    /// `empty_op_type`: a node of a binary model without an `op_type`.
+    EmptyOpType,
+    /// `empty_node`: a node of a binary model with neither inputs nor outputs.
+    EmptyNode,
+    /// `duplicate_function`: two model-local functions of a binary model with one (domain, name,
+    /// overload).
+    DuplicateFunction,
+    /// `function_opset`: a node of a binary model's local function in a domain the function does
+    /// not import, or a standard operator that the function's import and the model's resolve to
+    /// different versions of.
+    FunctionOpset,
+    /// `duplicate_metadata`: a binary model's `metadata_props` with a key twice.
+    DuplicateMetadata,
+    /// `external_data`: a tensor stored outside a binary model whose location is absolute, leaves
+    /// the model's folder (through `..` or a symbolic link), or names no regular file that covers
+    /// its offset and length.
+    ExternalData,
+    /// `negative_dim`: a type in a binary model with a negative `dim_value`.
+    NegativeDim,
 }
 
 impl Check {
@@ -81,7 +128,7 @@ impl Check {
     /// let names: Vec<&str> = Check::ALL.iter().map(|c| c.name()).collect();
     /// assert_eq!(names[..3], ["duplicate_definition", "use_before_definition", "undefined_value"]);
     /// ```
-    pub const ALL: [Check; 20] = [
+    pub const ALL: [Check; 36] = [
         Check::DuplicateDefinition,
         Check::UseBeforeDefinition,
         Check::UndefinedValue,
@@ -102,6 +149,22 @@ impl Check {
         Check::FunctionSignature,
         Check::IncompatibleShapes,
         Check::ShapeMismatch,
+        Check::IrVersion,
+        Check::OpsetImport,
+        Check::MissingField,
+        Check::MissingType,
+        Check::InitializerNotInput,
+        Check::DataType,
+        Check::TensorData,
+        Check::SparseTensor,
+        Check::AttributeValue,
+        Check::EmptyOpType,
+        Check::EmptyNode,
+        Check::DuplicateFunction,
+        Check::FunctionOpset,
+        Check::DuplicateMetadata,
+        Check::ExternalData,
+        Check::NegativeDim,
     ];
 
     /// The stable snake_case name, as `#![allow(...)]` takes it.
@@ -131,6 +194,22 @@ impl Check {
             Check::FunctionSignature => "function_signature",
             Check::IncompatibleShapes => "incompatible_shapes",
             Check::ShapeMismatch => "shape_mismatch",
+            Check::IrVersion => "ir_version",
+            Check::OpsetImport => "opset_import",
+            Check::MissingField => "missing_field",
+            Check::MissingType => "missing_type",
+            Check::InitializerNotInput => "initializer_not_input",
+            Check::DataType => "data_type",
+            Check::TensorData => "tensor_data",
+            Check::SparseTensor => "sparse_tensor",
+            Check::AttributeValue => "attribute_value",
+            Check::EmptyOpType => "empty_op_type",
+            Check::EmptyNode => "empty_node",
+            Check::DuplicateFunction => "duplicate_function",
+            Check::FunctionOpset => "function_opset",
+            Check::DuplicateMetadata => "duplicate_metadata",
+            Check::ExternalData => "external_data",
+            Check::NegativeDim => "negative_dim",
         }
     }
 
@@ -178,11 +257,44 @@ impl Check {
             }
             Check::IncompatibleShapes => "operand shapes the operator cannot take",
             Check::ShapeMismatch => "a declared shape that differs from the computed one",
+            Check::IrVersion => "a missing ir_version, or one newer than IR 14",
+            Check::OpsetImport => {
+                "a missing opset_import, a domain imported twice, a version out of range"
+            }
+            Check::MissingField => "a required name or field left empty",
+            Check::MissingType => "a main-graph input or output without a type with a shape",
+            Check::InitializerNotInput => "an initializer that is not a graph input, before IR 4",
+            Check::DataType => "a tensor data type that is missing or does not exist",
+            Check::TensorData => "tensor data in no value field, several, or the wrong one",
+            Check::SparseTensor => {
+                "sparse tensor indices of the wrong shape, out of range or unsorted"
+            }
+            Check::AttributeValue => "an attribute whose value fields do not match its type",
+            Check::EmptyOpType => "a node without an op_type",
+            Check::EmptyNode => "a node with neither inputs nor outputs",
+            Check::DuplicateFunction => "two local functions with one (domain, name, overload)",
+            Check::FunctionOpset => "a function whose opset imports disagree with the model's",
+            Check::DuplicateMetadata => "a metadata key given twice",
+            Check::ExternalData => "external data outside the model's folder, missing or too short",
+            Check::NegativeDim => "a negative dimension in a type",
         }
     }
 
-    pub(super) const fn bit(self) -> u32 {
-        1 << self as u32
+    /// The checks that only binary models can break, as the syntax cannot write what they
+    /// catch (a text always has one value field per tensor, a type on each attribute, ...);
+    /// [`crate::check::model`] runs them on decoded protobuf messages.
+    ///
+    /// ```
+    /// use onnx_syntax::check::Check;
+    /// assert!(Check::TensorData.is_binary_only());
+    /// assert!(!Check::UndefinedValue.is_binary_only());
+    /// ```
+    pub const fn is_binary_only(self) -> bool {
+        self as u32 >= Check::IrVersion as u32
+    }
+
+    pub(super) const fn bit(self) -> u64 {
+        1 << self as u64
     }
 }
 

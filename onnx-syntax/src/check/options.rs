@@ -19,7 +19,7 @@ use crate::entry::{Entry, FromProto, typed};
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CheckOptions {
-    enabled: u32,
+    enabled: u64,
     pub(super) first_line: usize,
 }
 

@@ -14,6 +14,7 @@
 //! Nodes are checked only where the imports are known and name the node's domain (see
 //! `undeclared_domain`); other domains (custom operators) are never checked.
 
+mod describe;
 mod lookup;
 mod operator;
 mod signature;
@@ -23,6 +24,9 @@ mod table;
 mod tests;
 mod types;
 
+pub use describe::{
+    AttributeDoc, FormalDoc, OperatorDoc, describe_operator, operators_at, standard_domains,
+};
 pub use types::Coverage;
 pub(super) use types::Types;
 
@@ -91,5 +95,17 @@ pub fn schema_attribute_type(
     match lookup::at_version(versions, version)? {
         lookup::AtVersion::Found(schema) => schema.attribute(name).map(|spec| spec.ty),
         _ => None,
+    }
+}
+
+/// The `since_version` of the schema of `op_type` in effect at opset `version` of the standard
+/// domain `domain`; `None` for other domains, unknown operators, and versions before the first.
+/// Two imports give one operator when this agrees (onnx's checker compares a function's
+/// imports with its model's this way).
+pub(crate) fn since_version(domain: &str, op_type: &str, version: i64) -> Option<i64> {
+    let versions = table::table()?.versions(domain, op_type)?;
+    match lookup::at_version(versions, version)? {
+        lookup::AtVersion::Found(schema) | lookup::AtVersion::Removed(schema) => Some(schema.since),
+        lookup::AtVersion::NotYet(_) => None,
     }
 }

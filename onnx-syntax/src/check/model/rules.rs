@@ -1,0 +1,660 @@
+//! The rules of the IR spec and of onnx's checker that only protobuf messages can break, over
+//! a whole model: its header, graphs (subgraphs included), nodes, attributes, local functions
+//! and metadata. Tensors are `tensor`'s, their external data `external`'s.
+//!
+//! What the syntax can write too (SSA, order, scopes, domains, operator schemas, shapes) is
+//! left to the checks of the syntax, which run on the printed text (`text`).
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use onnx_runtime_types::{
+    AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
+    TensorShapeProto, TypeProto, ValueInfoProto, attribute_proto::AttributeType,
+    tensor_shape_proto::dimension::Value as Dimension, type_proto,
+};
+
+use super::place::quoted;
+use super::{ModelProblem, NEWEST_IR_VERSION, Place};
+use crate::check::imports::canonical_domain;
+use crate::check::schema::since_version;
+use crate::check::{Check, CheckOptions};
+use crate::dtype::elem_type_by_number;
+
+/// Runs every rule on `model`; external data is looked for in `model_dir`.
+pub(super) fn check(
+    model: &ModelProto,
+    options: &CheckOptions,
+    model_dir: Option<&Path>,
+) -> Vec<ModelProblem> {
+    let mut rules = Rules {
+        options,
+        model_dir,
+        ir_version: model.ir_version.unwrap_or(0),
+        steps: Vec::new(),
+        problems: Vec::new(),
+    };
+    rules.model(model);
+    rules.problems
+}
+
+/// The walk: the rules' context and findings.
+pub(super) struct Rules<'a> {
+    options: &'a CheckOptions,
+    pub model_dir: Option<&'a Path>,
+    ir_version: i64,
+    /// Where the walk is, as [`Place`] steps.
+    steps: Vec<String>,
+    pub problems: Vec<ModelProblem>,
+}
+
+/// Whether a graph is the model's main graph, whose inputs and outputs need types.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum GraphKind {
+    Main,
+    Sub,
+}
+
+impl Rules<'_> {
+    /// Reports a problem found by `check` at the current place, if `check` is on.
+    pub fn report(&mut self, check: Check, message: String) {
+        if self.options.is_enabled(check) {
+            let place = Place::new(self.steps.clone());
+            let problem = ModelProblem::new(Some(check), place, message);
+            self.problems.push(problem);
+        }
+    }
+
+    /// Runs `f` one step further down, at `step`.
+    pub fn at<R>(&mut self, step: String, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.steps.push(step);
+        let result = f(self);
+        self.steps.pop();
+        result
+    }
+
+    fn model(&mut self, model: &ModelProto) {
+        match model.ir_version {
+            None | Some(0) => self.report(Check::IrVersion, "the model has no ir_version".into()),
+            Some(v) if v < 0 => self.report(
+                Check::IrVersion,
+                format!("ir_version {v} is negative: IR versions count from 1"),
+            ),
+            Some(v) if v > NEWEST_IR_VERSION => self.report(
+                Check::IrVersion,
+                format!("ir_version {v} is newer than IR {NEWEST_IR_VERSION}, the newest onnx 1.23.2 knows"),
+            ),
+            Some(_) => {}
+        }
+        self.metadata(model);
+        self.imports(&model.opset_import, "the model");
+        if self.ir_version >= 3 && model.opset_import.is_empty() {
+            let message = "a model of IR 3 or later must have an opset_import".into();
+            self.report(Check::OpsetImport, message);
+        } else if (1..3).contains(&self.ir_version) && !model.opset_import.is_empty() {
+            let message = format!(
+                "a model of IR {} cannot have an opset_import (it came with IR 3)",
+                self.ir_version
+            );
+            self.report(Check::OpsetImport, message);
+        }
+        match &model.graph {
+            Some(graph) => self.graph(graph, GraphKind::Main),
+            None => self.report(Check::MissingField, "the model has no graph".into()),
+        }
+        if self.ir_version >= 8 {
+            self.functions(model);
+        }
+    }
+
+    fn metadata(&mut self, model: &ModelProto) {
+        let mut keys = HashSet::new();
+        for entry in &model.metadata_props {
+            let key = entry.key.as_deref().unwrap_or_default();
+            if !keys.insert(key) {
+                let message = format!("metadata_props has the key {} twice", quoted(key));
+                self.report(Check::DuplicateMetadata, message);
+            }
+        }
+    }
+
+    /// One version per domain, each in the 32-bit range onnx's checker takes. `""` and
+    /// `ai.onnx` are one domain.
+    fn imports(&mut self, imports: &[OperatorSetIdProto], owner: &str) {
+        let mut seen = HashSet::new();
+        for import in imports {
+            let domain = import.domain.as_deref().unwrap_or_default();
+            let version = import.version.unwrap_or(0);
+            let step = format!("opset_import {}", quoted(domain));
+            self.at(step, |rules| {
+                if i32::try_from(version).is_err() {
+                    let message = format!("opset version {version} is out of the 32-bit range");
+                    rules.report(Check::OpsetImport, message);
+                }
+                if !seen.insert(canonical_domain(domain)) {
+                    let message = format!(
+                        "{owner} imports the domain {} twice: one version per domain",
+                        quoted(domain)
+                    );
+                    rules.report(Check::OpsetImport, message);
+                }
+            });
+        }
+    }
+
+    fn graph(&mut self, graph: &GraphProto, kind: GraphKind) {
+        let name = graph.name.as_deref().unwrap_or_default();
+        self.at(format!("graph {}", quoted(name)), |rules| {
+            if name.is_empty() {
+                rules.report(Check::MissingField, "the graph has no name".into());
+            }
+            for (list, infos) in [("input", &graph.input), ("output", &graph.output)] {
+                for (index, info) in infos.iter().enumerate() {
+                    rules.value_info(list, index, info, kind);
+                }
+            }
+            for info in &graph.value_info {
+                let step = format!(
+                    "value_info {}",
+                    quoted(info.name.as_deref().unwrap_or_default())
+                );
+                rules.at(step, |rules| rules.declared_type(info));
+            }
+            rules.initializers(graph);
+            for (index, node) in graph.node.iter().enumerate() {
+                rules.node(index, node);
+            }
+        });
+    }
+
+    /// A graph input's or output's name, and in the main graph its type.
+    fn value_info(&mut self, list: &str, index: usize, info: &ValueInfoProto, kind: GraphKind) {
+        let name = info.name.as_deref().unwrap_or_default();
+        let step = match name {
+            "" => format!("{list} {index}"),
+            _ => format!("{list} {}", quoted(name)),
+        };
+        self.at(step, |rules| {
+            if name.is_empty() {
+                rules.report(
+                    Check::MissingField,
+                    format!("graph {list} {index} has no name"),
+                );
+            }
+            if kind == GraphKind::Main {
+                rules.main_graph_type(list, info);
+            }
+            rules.declared_type(info);
+            if list == "input" {
+                rules.known_input_type(info);
+            }
+        });
+    }
+
+    /// The IR: "The main graph inputs and outputs are required to have a shape, indicating
+    /// the rank, even though the exact dimensions need not be specified."
+    fn main_graph_type(&mut self, list: &str, info: &ValueInfoProto) {
+        use type_proto::Value;
+        let name = quoted(info.name.as_deref().unwrap_or_default());
+        let missing = |what: &str| format!("the main graph's {list} {name} has no {what}");
+        let problem = match info.r#type.as_ref().map(|t| &t.value) {
+            None => Some(missing("type")),
+            Some(None) => Some(missing("type (its TypeProto is empty)")),
+            Some(Some(Value::TensorType(t))) => match (t.elem_type, &t.shape) {
+                (None, _) => Some(missing("element type")),
+                (_, None) => Some(format!(
+                    "the main graph's {list} {name} has no shape: write its rank, \
+                     with `?` or a name for unknown dims (`float[N, 10]`; `float` is a scalar)"
+                )),
+                _ => None,
+            },
+            Some(Some(Value::SparseTensorType(t))) => match (t.elem_type, &t.shape) {
+                (None, _) => Some(missing("element type")),
+                (_, None) => Some(missing("shape")),
+                _ => None,
+            },
+            Some(Some(Value::SequenceType(t))) => {
+                t.elem_type.is_none().then(|| missing("element type"))
+            }
+            Some(Some(Value::OptionalType(t))) => {
+                t.elem_type.is_none().then(|| missing("element type"))
+            }
+            Some(Some(Value::MapType(t))) => match (t.key_type, &t.value_type) {
+                (None, _) => Some(missing("key type")),
+                (_, None) => Some(missing("value type")),
+                _ => None,
+            },
+            Some(Some(Value::OpaqueType(t))) => {
+                let empty = t.name.as_deref().unwrap_or_default().is_empty();
+                empty.then(|| missing("opaque type name"))
+            }
+        };
+        if let Some(message) = problem {
+            self.report(Check::MissingType, message);
+        }
+    }
+
+    /// A declared type's element types exist (`0` is onnx's "unknown") and its dims are not
+    /// negative.
+    fn declared_type(&mut self, info: &ValueInfoProto) {
+        let Some(ty) = &info.r#type else { return };
+        let name = quoted(info.name.as_deref().unwrap_or_default());
+        let mut problems = Vec::new();
+        type_problems(ty, &mut problems);
+        for (check, what) in problems {
+            self.report(check, format!("the type of {name} has {what}"));
+        }
+    }
+
+    /// A graph input's tensor type, if it has one, names its element type: onnx's shape
+    /// inference rejects an input of element type 0 (UNDEFINED).
+    fn known_input_type(&mut self, info: &ValueInfoProto) {
+        use type_proto::Value;
+        let value = info.r#type.as_ref().and_then(|t| t.value.as_ref());
+        let elem = match value {
+            Some(Value::TensorType(t)) => t.elem_type,
+            Some(Value::SparseTensorType(t)) => t.elem_type,
+            _ => None,
+        };
+        if elem == Some(0) {
+            let name = quoted(info.name.as_deref().unwrap_or_default());
+            let message = format!("the type of input {name} has the element type 0 (UNDEFINED)");
+            self.report(Check::DataType, message);
+        }
+    }
+
+    fn initializers(&mut self, graph: &GraphProto) {
+        let inputs: HashSet<&str> = graph
+            .input
+            .iter()
+            .filter_map(|i| i.name.as_deref())
+            .collect();
+        for (index, tensor) in graph.initializer.iter().enumerate() {
+            let name = tensor.name.as_deref().unwrap_or_default();
+            let step = match name {
+                "" => format!("initializer {index}"),
+                _ => format!("initializer {}", quoted(name)),
+            };
+            self.at(step, |rules| {
+                if name.is_empty() {
+                    rules.report(Check::MissingField, "the initializer has no name".into());
+                } else if rules.ir_version <= 3 && !inputs.contains(name) {
+                    let message = format!(
+                        "initializer {} is not a graph input, as IR {} requires (from IR 4 on, \
+                         initializers need not be inputs)",
+                        quoted(name),
+                        rules.ir_version
+                    );
+                    rules.report(Check::InitializerNotInput, message);
+                }
+                rules.tensor(tensor);
+            });
+        }
+        for (index, sparse) in graph.sparse_initializer.iter().enumerate() {
+            let name = sparse.values.as_ref().and_then(|v| v.name.as_deref());
+            let name = name.unwrap_or_default();
+            let step = match name {
+                "" => format!("sparse initializer {index}"),
+                _ => format!("sparse initializer {}", quoted(name)),
+            };
+            self.at(step, |rules| {
+                if name.is_empty() {
+                    let message = "the sparse initializer has no name (its values' name)".into();
+                    rules.report(Check::MissingField, message);
+                }
+                rules.sparse(sparse);
+            });
+        }
+    }
+
+    fn node(&mut self, index: usize, node: &NodeProto) {
+        let output = node.output.iter().find(|o| !o.is_empty());
+        let step = match output {
+            Some(output) => format!("node {index} (output {})", quoted(output)),
+            None => format!("node {index}"),
+        };
+        self.at(step, |rules| {
+            let op_type = node.op_type.as_deref().unwrap_or_default();
+            if op_type.is_empty() {
+                rules.report(Check::EmptyOpType, "the node has no op_type".into());
+            }
+            if node.input.is_empty() && node.output.is_empty() {
+                let message = format!("node `{op_type}` has neither inputs nor outputs");
+                rules.report(Check::EmptyNode, message);
+            }
+            for attribute in &node.attribute {
+                rules.attribute(attribute);
+            }
+            rules.constant_value(node);
+            rules.data_type_attributes(node);
+        });
+    }
+
+    /// A `Constant` has exactly one value attribute (its schema makes each optional, and its
+    /// shape inference requires one).
+    fn constant_value(&mut self, node: &NodeProto) {
+        let standard = matches!(node.domain.as_deref().unwrap_or_default(), "" | "ai.onnx");
+        if !standard || node.op_type.as_deref() != Some("Constant") {
+            return;
+        }
+        let values = node.attribute.iter().filter(|a| {
+            let name = a.name.as_deref().unwrap_or_default();
+            name == "value" || name == "sparse_value" || name.starts_with("value_")
+        });
+        let count = values.count();
+        if count != 1 {
+            let message = format!(
+                "`Constant` needs exactly one of `value`, `value_*` and `sparse_value`, found {count}"
+            );
+            self.report(Check::MissingAttribute, message);
+        }
+    }
+
+    /// The attributes of standard operators that name an element type (`Cast`'s `to`,
+    /// `dtype`, `output_dtype`) name one that exists (`output_dtype` may be 0: "as the
+    /// input").
+    fn data_type_attributes(&mut self, node: &NodeProto) {
+        let standard = matches!(node.domain.as_deref().unwrap_or_default(), "" | "ai.onnx");
+        let op_type = node.op_type.as_deref().unwrap_or_default();
+        if !standard {
+            return;
+        }
+        for attribute in &node.attribute {
+            let name = attribute.name.as_deref().unwrap_or_default();
+            let names_type = match name {
+                "to" => matches!(op_type, "Cast" | "BitCast"),
+                "dtype" => DTYPE_OPERATORS.contains(&op_type),
+                "output_dtype" => matches!(op_type, "QuantizeLinear" | "DequantizeLinear"),
+                _ => false,
+            };
+            let Some(value) = attribute.i.filter(|_| names_type) else {
+                continue;
+            };
+            let exists = i32::try_from(value).is_ok_and(|n| elem_type_by_number(n).is_some());
+            let default_output = name == "output_dtype" && value == 0;
+            if !(exists || default_output) {
+                let message =
+                    format!("`{op_type}`'s `{name}` is {value}, which is no element type");
+                self.at(format!("attribute {}", quoted(name)), |rules| {
+                    rules.report(Check::AttributeValue, message);
+                });
+            }
+        }
+    }
+
+    fn attribute(&mut self, attribute: &AttributeProto) {
+        let name = attribute.name.as_deref().unwrap_or_default();
+        self.at(format!("attribute {}", quoted(name)), |rules| {
+            if name.is_empty() {
+                rules.report(Check::MissingField, "the attribute has no name".into());
+            }
+            rules.attribute_fields(attribute);
+            for ty in attribute
+                .tp
+                .as_deref()
+                .into_iter()
+                .chain(&attribute.type_protos)
+            {
+                let mut problems = Vec::new();
+                type_problems(ty, &mut problems);
+                for (check, what) in problems {
+                    rules.report(check, format!("the attribute's type value has {what}"));
+                }
+            }
+            for tensor in attribute.t.as_deref().into_iter().chain(&attribute.tensors) {
+                rules.tensor(tensor);
+            }
+            let sparse = attribute.sparse_tensor.as_deref();
+            for sparse in sparse.into_iter().chain(&attribute.sparse_tensors) {
+                rules.sparse(sparse);
+            }
+            for graph in attribute.g.as_deref().into_iter().chain(&attribute.graphs) {
+                rules.graph(graph, GraphKind::Sub);
+            }
+        });
+    }
+
+    /// Exactly one value field (or none: a proto2 default, or a reference), the one `type`
+    /// names; `type` present from IR 2 on; no value beside `ref_attr_name`.
+    fn attribute_fields(&mut self, a: &AttributeProto) {
+        use AttributeType as T;
+        let set: [(bool, T, &str); 14] = [
+            (a.f.is_some(), T::Float, "f"),
+            (a.i.is_some(), T::Int, "i"),
+            (a.s.is_some(), T::String, "s"),
+            (a.t.is_some(), T::Tensor, "t"),
+            (a.g.is_some(), T::Graph, "g"),
+            (a.tp.is_some(), T::TypeProto, "tp"),
+            (a.sparse_tensor.is_some(), T::SparseTensor, "sparse_tensor"),
+            (!a.floats.is_empty(), T::Floats, "floats"),
+            (!a.ints.is_empty(), T::Ints, "ints"),
+            (!a.strings.is_empty(), T::Strings, "strings"),
+            (!a.tensors.is_empty(), T::Tensors, "tensors"),
+            (!a.graphs.is_empty(), T::Graphs, "graphs"),
+            (
+                !a.sparse_tensors.is_empty(),
+                T::SparseTensors,
+                "sparse_tensors",
+            ),
+            (!a.type_protos.is_empty(), T::TypeProtos, "type_protos"),
+        ];
+        let used: Vec<(T, &str)> = set.iter().filter(|s| s.0).map(|s| (s.1, s.2)).collect();
+        let fields = || used.iter().map(|u| u.1).collect::<Vec<_>>().join(", ");
+        match a.r#type {
+            None if self.ir_version >= 2 => {
+                let message = "the attribute has no type (required from IR 2 on)".into();
+                self.report(Check::AttributeValue, message);
+            }
+            None => {}
+            Some(ty) => match T::try_from(ty) {
+                Ok(declared) => {
+                    if let Some((_, field)) = used.iter().find(|u| u.0 != declared) {
+                        let message = format!(
+                            "the attribute's type is {} but it holds `{field}`",
+                            declared.as_str_name()
+                        );
+                        self.report(Check::AttributeValue, message);
+                        return;
+                    }
+                }
+                Err(_) => {
+                    let message = format!("the attribute's type {ty} is no attribute type");
+                    self.report(Check::AttributeValue, message);
+                    return;
+                }
+            },
+        }
+        // A missing number or string reads as its default (proto2); a missing message is no
+        // value at all, as onnx's schema verification says.
+        let declared = a.r#type.and_then(|t| T::try_from(t).ok());
+        let message_type = matches!(
+            declared,
+            Some(T::Tensor | T::Graph | T::SparseTensor | T::TypeProto)
+        );
+        if used.is_empty() && message_type && a.ref_attr_name.is_none() {
+            let ty = declared.unwrap_or(T::Undefined).as_str_name();
+            let message = format!("the attribute's type is {ty} but it holds no value");
+            self.report(Check::AttributeValue, message);
+        } else if used.len() > 1 {
+            let message = format!(
+                "the attribute has {} value fields: {}",
+                used.len(),
+                fields()
+            );
+            self.report(Check::AttributeValue, message);
+        } else if a.ref_attr_name.is_some() && !used.is_empty() {
+            let message = format!(
+                "the attribute refers to `@{}` and also holds `{}`",
+                a.ref_attr_name.as_deref().unwrap_or_default(),
+                fields()
+            );
+            self.report(Check::AttributeValue, message);
+        }
+    }
+
+    /// Local functions: unique keys, their names and domains, and their imports against the
+    /// model's (as onnx checks them from IR 8 on).
+    fn functions(&mut self, model: &ModelProto) {
+        let model_imports = versions(&model.opset_import);
+        let mut keys = HashSet::new();
+        for (index, function) in model.functions.iter().enumerate() {
+            let name = function.name.as_deref().unwrap_or_default();
+            let domain = function.domain.as_deref().unwrap_or_default();
+            let overload = function.overload.as_deref().unwrap_or_default();
+            let step = match name {
+                "" => format!("function {index}"),
+                _ => format!("function {}", quoted(&key_text(domain, name, overload))),
+            };
+            self.at(step, |rules| {
+                if name.is_empty() {
+                    rules.report(Check::MissingField, "the function has no name".into());
+                }
+                if function.domain.is_none() {
+                    let message = "the function has no domain (required from IR 8 on)".into();
+                    rules.report(Check::MissingField, message);
+                }
+                if !keys.insert((domain, name, overload)) {
+                    let message = format!(
+                        "another local function is {} (functions are keyed by domain, name and overload)",
+                        quoted(&key_text(domain, name, overload))
+                    );
+                    rules.report(Check::DuplicateFunction, message);
+                }
+                rules.imports(&function.opset_import, "the function");
+                for info in &function.value_info {
+                    let step = format!("value_info {}", quoted(info.name.as_deref().unwrap_or_default()));
+                    rules.at(step, |rules| rules.declared_type(info));
+                }
+                rules.function_body(function, &model_imports);
+            });
+        }
+    }
+
+    fn function_body(&mut self, function: &FunctionProto, model_imports: &HashMap<&str, i64>) {
+        let own = versions(&function.opset_import);
+        for (index, node) in function.node.iter().enumerate() {
+            self.node(index, node);
+            let domain = node.domain.as_deref().unwrap_or_default();
+            let op_type = node.op_type.as_deref().unwrap_or_default();
+            let output = node.output.iter().find(|o| !o.is_empty());
+            let step = match output {
+                Some(output) => format!("node {index} (output {})", quoted(output)),
+                None => format!("node {index}"),
+            };
+            let Some(&version) = own.get(domain) else {
+                let message = format!(
+                    "node `{op_type}` is in the domain {}, which the function does not import",
+                    quoted(domain)
+                );
+                self.at(step, |rules| rules.report(Check::FunctionOpset, message));
+                continue;
+            };
+            let Some(&model_version) = model_imports.get(domain) else {
+                continue;
+            };
+            if version == model_version {
+                continue;
+            }
+            let ours = since_version(domain, op_type, version);
+            let theirs = since_version(domain, op_type, model_version);
+            if ours != theirs {
+                let message = format!(
+                    "`{op_type}` is not the same operator at the function's {} version {version} \
+                     as at the model's version {model_version}",
+                    quoted(domain)
+                );
+                self.at(step, |rules| rules.report(Check::FunctionOpset, message));
+            }
+        }
+    }
+}
+
+/// What is wrong in a type: element types that do not exist, negative dims, element types of
+/// sequences, optionals and maps that say nothing (onnx's inference rejects them).
+fn type_problems(ty: &TypeProto, out: &mut Vec<(Check, String)>) {
+    fn nested(ty: &Option<Box<TypeProto>>, out: &mut Vec<(Check, String)>) {
+        match ty.as_deref() {
+            Some(TypeProto { value: None, .. }) => {
+                out.push((Check::MissingType, "an element type that is empty".into()));
+            }
+            Some(ty) => type_problems(ty, out),
+            None => {}
+        }
+    }
+    use type_proto::Value;
+    let elem = |elem: Option<i32>, out: &mut Vec<(Check, String)>| {
+        if let Some(n) = elem.filter(|&n| n != 0 && elem_type_by_number(n).is_none()) {
+            out.push((
+                Check::DataType,
+                format!("the element type {n}, which does not exist"),
+            ));
+        }
+    };
+    let shape = |shape: &Option<TensorShapeProto>, out: &mut Vec<(Check, String)>| {
+        let dims = shape.iter().flat_map(|s| &s.dim);
+        for (axis, dim) in dims.enumerate() {
+            if let Some(&Dimension::DimValue(v @ ..0)) = dim.value.as_ref() {
+                out.push((
+                    Check::NegativeDim,
+                    format!("the negative dim {v} at axis {axis}"),
+                ));
+            }
+        }
+    };
+    match &ty.value {
+        None | Some(Value::OpaqueType(_)) => {}
+        Some(Value::TensorType(t)) => {
+            elem(t.elem_type, out);
+            shape(&t.shape, out);
+        }
+        Some(Value::SparseTensorType(t)) => {
+            elem(t.elem_type, out);
+            shape(&t.shape, out);
+        }
+        Some(Value::SequenceType(t)) => nested(&t.elem_type, out),
+        Some(Value::OptionalType(t)) => nested(&t.elem_type, out),
+        Some(Value::MapType(t)) => {
+            elem(t.key_type, out);
+            nested(&t.value_type, out);
+        }
+    }
+}
+
+/// The standard operators whose `dtype` attribute names an element type.
+const DTYPE_OPERATORS: [&str; 8] = [
+    "Bernoulli",
+    "EyeLike",
+    "Multinomial",
+    "RandomNormal",
+    "RandomNormalLike",
+    "RandomUniform",
+    "RandomUniformLike",
+    "SequenceEmpty",
+];
+
+/// The version of each imported domain, as onnx's checker reads them (the last one wins).
+fn versions(imports: &[OperatorSetIdProto]) -> HashMap<&str, i64> {
+    imports
+        .iter()
+        .map(|i| {
+            (
+                i.domain.as_deref().unwrap_or_default(),
+                i.version.unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+/// `domain.name` or `domain.name:overload`.
+fn key_text(domain: &str, name: &str, overload: &str) -> String {
+    let mut key = if domain.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{domain}.{name}")
+    };
+    if !overload.is_empty() {
+        key.push(':');
+        key.push_str(overload);
+    }
+    key
+}
