@@ -509,10 +509,15 @@ mod tests {
     /// Formats `text` as a model, checks that the model and the comments are kept and that a
     /// second pass changes nothing, and returns the result.
     fn formatted(text: &str) -> String {
-        let out = format_text(text).unwrap();
+        formatted_as(text, Entry::Model)
+    }
+
+    /// [`formatted`] for any entry point.
+    fn formatted_as(text: &str, entry: Entry) -> String {
+        let out = format_text_as(text, entry).unwrap();
         assert_eq!(
-            Entry::Model.parse(&out).unwrap().lower(),
-            Entry::Model.parse(text).unwrap().lower()
+            entry.parse(&out).unwrap().lower(),
+            entry.parse(text).unwrap().lower()
         );
         let comments = |t: &str| -> Vec<String> {
             let found = tokens_with_comments(t).unwrap();
@@ -523,7 +528,11 @@ mod tests {
                 .collect()
         };
         assert_eq!(comments(&out), comments(text));
-        assert_eq!(format_text(&out).unwrap(), out, "second pass of\n{out}");
+        assert_eq!(
+            format_text_as(&out, entry).unwrap(),
+            out,
+            "second pass of\n{out}"
+        );
         out
     }
 
@@ -608,6 +617,30 @@ mod tests {
         assert!(
             out.contains("<float[4] w =  {1,2, # half\n      3,4}>"),
             "{out}"
+        );
+    }
+
+    #[test]
+    fn libraries_and_node_lists_keep_their_comments() {
+        let library = "// squares\n<domain: \"m\", opset_import: [\"\" : 21]> Sq (x) => (y) { y = Mul(x, x) }\n\
+                       \n# fourth powers\n<domain: \"m\", opset_import: [\"\" : 21, \"m\" : 1]> \
+                       Quad (x) => (y) { s = m.Sq(x) # once\n y = m.Sq(s) # twice\n}";
+        let out = formatted_as(library, Entry::Functions);
+        assert!(out.starts_with("// squares\n<\n  domain: \"m\","), "{out}");
+        assert!(out.contains("}\n\n# fourth powers\n<\n"), "{out}");
+        assert!(
+            out.contains("   s = m.Sq (x) # once\n   y = m.Sq (s) # twice\n}"),
+            "{out}"
+        );
+        let nodes = "t = Abs(x) # first\n# then\ny = Neg(t)";
+        assert_eq!(
+            formatted_as(nodes, Entry::Nodes),
+            "   t = Abs (x) # first\n   # then\n   y = Neg (t)\n"
+        );
+        let list = "{ # open\n t = Abs(x) }";
+        assert_eq!(
+            formatted_as(list, Entry::NodeList),
+            "{ # open\n   t = Abs (x)\n}\n"
         );
     }
 
