@@ -156,7 +156,7 @@ fn boundary_cases() -> Vec<PathBuf> {
 }
 
 /// The ways a comment is inserted before a token: on a line of its own (`#`, and `//` between
-/// blank lines), and at the end of the line of the token before.
+/// blank lines), and right after the token before, ending its line.
 const INSERTIONS: [&str; 3] = ["\n# inserted\n", "\n\n// inserted\n\n", " # inserted\n"];
 
 /// True when the tokens must touch: the `=>` arrow, and a `-` sign with its number.
@@ -168,6 +168,7 @@ fn joined_by_syntax(before: &Token, after: &Token) -> bool {
 fn a_comment_at_every_token_boundary_survives_formatting() {
     let (mut formatted, mut refused) = (0, 0);
     let (mut before_node, mut node_kept) = (0, 0);
+    let (mut after_node_count, mut after_node_kept) = (0, 0);
     let mut cases_run = 0;
     for path in boundary_cases() {
         let text = std::fs::read_to_string(&path).unwrap();
@@ -180,8 +181,13 @@ fn a_comment_at_every_token_boundary_survives_formatting() {
         let tokens = tokens_with_comments(&text).unwrap().tokens;
         let text_nodes = node_starts(entry, &text);
         for (i, token) in tokens.iter().enumerate() {
-            let at = token.span.start as usize;
             for insertion in INSERTIONS {
+                // Lines of their own go right before the token; a trailing comment right after
+                // the token before, on its line.
+                let at = match (insertion.starts_with(' '), i.checked_sub(1)) {
+                    (true, Some(before)) => tokens[before].span.end as usize,
+                    _ => token.span.start as usize,
+                };
                 let commented = format!("{}{insertion}{}", &text[..at], &text[at..]);
                 let what = format!("{} with {insertion:?} at byte {at}", path.display());
                 if message_bytes(entry, &commented).as_ref() != Some(&original) {
@@ -213,16 +219,41 @@ fn a_comment_at_every_token_boundary_survives_formatting() {
                         node_kept += 1;
                     }
                 }
+                // A comment after a node (at the end of its line, before the next node) stays
+                // at the end of that node's line.
+                let after_node = i > 0 && tokens[i - 1].is_punct(b')');
+                if insertion.starts_with(' ')
+                    && after_node
+                    && text_nodes.contains(&token.span.start)
+                {
+                    after_node_count += 1;
+                    let found = tokens_with_comments(&out).unwrap();
+                    let comment = found
+                        .comments
+                        .iter()
+                        .find(|c| &out[c.span.range()] == "# inserted")
+                        .expect("the inserted comment");
+                    let line_start = out[..comment.span.start as usize]
+                        .rfind('\n')
+                        .map_or(0, |n| n + 1);
+                    let line = &out[line_start..comment.span.start as usize];
+                    if comment.trailing && line.trim_end().ends_with(')') {
+                        after_node_kept += 1;
+                    }
+                }
             }
         }
     }
     println!(
         "{cases_run} cases: {formatted} texts formatted, {refused} insertions refused by the parser (`=>`, `-1`); \
-         {node_kept} of {before_node} comments before a node kept there"
+         {node_kept} of {before_node} comments before a node kept there, \
+         {after_node_kept} of {after_node_count} after a node kept at the end of its line"
     );
     assert!(cases_run >= 35, "only {cases_run} cases parse");
     assert!(formatted > 5000, "only {formatted} insertions formatted");
     assert_eq!(node_kept, before_node);
+    assert!(after_node_count >= 15, "only {after_node_count} comments after a node");
+    assert_eq!(after_node_kept, after_node_count);
 }
 
 /// Where each node of `text` starts, nested ones included.
