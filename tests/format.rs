@@ -170,6 +170,7 @@ fn a_comment_at_every_token_boundary_survives_formatting() {
     let (mut before_node, mut node_kept) = (0, 0);
     let (mut after_node_count, mut after_node_kept) = (0, 0);
     let mut cases_run = 0;
+    let mut neighbours_kept = 0;
     for path in boundary_cases() {
         let text = std::fs::read_to_string(&path).unwrap();
         let entry = entry_of(&path);
@@ -201,6 +202,41 @@ fn a_comment_at_every_token_boundary_survives_formatting() {
                 }
                 let out = format_checked(entry, &commented, &what);
                 formatted += 1;
+                // Whether the comment's neighbour on its side (the token before a trailing
+                // comment, the token after one on its own line) is written as in the text.
+                {
+                    let found = tokens_with_comments(&out).unwrap();
+                    let inserted = insertion.trim();
+                    let comment = found
+                        .comments
+                        .iter()
+                        .find(|c| &out[c.span.range()] == inserted)
+                        .expect("the inserted comment");
+                    let (theirs, ours) = match (insertion.starts_with(' '), i.checked_sub(1)) {
+                        (true, Some(before)) => (
+                            comment.before.checked_sub(1).map(|k| &found.tokens[k]),
+                            Some(&tokens[before]),
+                        ),
+                        _ => (Some(&found.tokens[comment.before]), Some(token)),
+                    };
+                    let same = match (theirs, ours) {
+                        (Some(a), Some(b)) => out[a.span.range()] == text[b.span.range()],
+                        _ => false,
+                    };
+                    neighbours_kept += usize::from(same);
+                    if !same && std::env::var("SHOW_MISSES").is_ok() {
+                        let near = |t: &str, at: usize| {
+                            let from = t.floor_char_boundary(at.saturating_sub(40));
+                            let to = t.ceil_char_boundary((at + 40).min(t.len()));
+                            t[from..to].to_owned()
+                        };
+                        println!(
+                            "MISS {what}\n  text: {:?}\n  out:  {:?}",
+                            near(&commented, at),
+                            near(&out, comment.span.start as usize)
+                        );
+                    }
+                }
                 // A comment line before a node stays on a line of its own right before it.
                 if insertion.starts_with('\n') && text_nodes.contains(&token.span.start) {
                     before_node += 1;
@@ -247,13 +283,24 @@ fn a_comment_at_every_token_boundary_survives_formatting() {
     println!(
         "{cases_run} cases: {formatted} texts formatted, {refused} insertions refused by the parser (`=>`, `-1`); \
          {node_kept} of {before_node} comments before a node kept there, \
-         {after_node_kept} of {after_node_count} after a node kept at the end of its line"
+         {after_node_kept} of {after_node_count} after a node kept at the end of its line; \
+         {neighbours_kept} with the same neighbour"
     );
     assert!(cases_run >= 35, "only {cases_run} cases parse");
     assert!(formatted > 5000, "only {formatted} insertions formatted");
     assert_eq!(node_kept, before_node);
-    assert!(after_node_count >= 15, "only {after_node_count} comments after a node");
+    assert!(
+        after_node_count >= 15,
+        "only {after_node_count} comments after a node"
+    );
     assert_eq!(after_node_kept, after_node_count);
+    // The rest (82 of 7,230 when written) sit where the printer rewrote the neighbour: the
+    // digits of a number, an attribute's added type, a function's added header. SHOW_MISSES=1
+    // prints them.
+    assert!(
+        neighbours_kept * 100 >= formatted * 98,
+        "only {neighbours_kept} of {formatted} comments keep their neighbour"
+    );
 }
 
 /// Where each node of `text` starts, nested ones included.
