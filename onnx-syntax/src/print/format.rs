@@ -18,6 +18,11 @@
 //! with the printed text, which puts every comment back in the same gap in the same way:
 //! formatting is idempotent.
 //!
+//! Where the printer puts things in an order of its own (the keys of a header; initializers
+//! before value infos in a graph's `<…>` list, an input's initializer moved there), the comments
+//! keep their order among themselves, so a comment on an entry that moved stays where the
+//! entries around it line up, which may be next to another entry.
+//!
 //! The parser never sees comments: they are found by a lexing pass of their own
 //! ([`tokens_with_comments`]), only when a text has a `#` or a `//`, so parsing costs the same
 //! with or without them.
