@@ -83,11 +83,12 @@ pub fn format_text_as(text: &str, entry: Entry) -> Result<String, ParseError> {
 /// ```
 pub fn format_message(text: &str, entry: Entry) -> Result<(Proto, String), ParseError> {
     let tree = entry.parse(text)?;
-    let source_anchors = anchors(&tree);
+    // Most texts have no comment character at all: spare them the rest.
+    let commented = text.contains('#') || text.contains("//");
+    let source_anchors = if commented { anchors(&tree) } else { Vec::new() };
     let message = tree.lower();
     let printed = file_text(&message, Style::Lossless);
-    // Most texts have no comment character at all: spare them the lexing pass.
-    if !text.contains('#') && !text.contains("//") {
+    if !commented {
         return Ok((message, printed));
     }
     let source = tokens_with_comments(text)?;
