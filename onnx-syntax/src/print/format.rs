@@ -85,7 +85,11 @@ pub fn format_message(text: &str, entry: Entry) -> Result<(Proto, String), Parse
     let tree = entry.parse(text)?;
     // Most texts have no comment character at all: spare them the rest.
     let commented = text.contains('#') || text.contains("//");
-    let source_anchors = if commented { anchors(&tree) } else { Vec::new() };
+    let source_anchors = if commented {
+        anchors(&tree)
+    } else {
+        Vec::new()
+    };
     let message = tree.lower();
     let printed = file_text(&message, Style::Lossless);
     if !commented {
@@ -304,7 +308,34 @@ fn line_up(
             t,
         );
     }
+    slide_to_entries(&source_keys, &mut matched);
     matched
+}
+
+/// Moves matches so that the tokens the printer dropped or moved form whole entries: where a
+/// token lines up and the tokens after it, up to the next one that lines up right after it,
+/// lined up with nothing, the last of them with the same key lines up instead. When the printer
+/// moves `float t` after `float[1] b`, `float` lines up with the `float` of `float[1] b` rather
+/// than that of `float t`, so that a comment after `float t,` stays between entries. The
+/// matches stay as many and in order.
+fn slide_to_entries(keys: &[Key], matched: &mut [Option<usize>]) {
+    let mut i = 0;
+    while i + 1 < matched.len() {
+        let (Some(j), None) = (matched[i], matched[i + 1]) else {
+            i += 1;
+            continue;
+        };
+        let next = (i + 1..matched.len()).find(|&r| matched[r].is_some());
+        let Some(next) = next.filter(|&r| matched[r] == Some(j + 1)) else {
+            i += 1;
+            continue;
+        };
+        if let Some(last) = (i + 1..next).rev().find(|&r| keys[r] == keys[i]) {
+            matched[i] = None;
+            matched[last] = Some(j);
+        }
+        i = next;
+    }
 }
 
 /// The most edits [`common_subsequence`] looks for: a stretch that differs more lines up at its
@@ -647,6 +678,20 @@ mod tests {
         assert_eq!(
             formatted_as(list, Entry::NodeList),
             "{ # open\n   t = Abs (x)\n}\n"
+        );
+    }
+
+    #[test]
+    fn a_comment_on_an_entry_the_printer_moves_stays_between_entries() {
+        // The printer puts initializers before value infos: `float t` moves to the end.
+        let text = "g (float x) => (float y)\n  <float[2] w = {1, 2}, # weights\n   float t, # temp\n   \
+                    float[1] b = {3}> # bias\n{ y = Neg(x) }";
+        let out = formatted(text);
+        assert!(
+            out.contains(
+                "   <float[2] w =  {1,2}, # weights\n      # temp\n      float[1] b =  {3}, float t> # bias\n"
+            ),
+            "{out}"
         );
     }
 
