@@ -18,12 +18,12 @@ selector() {
         *) return 1 ;;
     esac
 }
-for target in parse check roundtrip print infer inline check_model; do
+for target in parse check roundtrip format print infer inline check_model; do
     mkdir -p "corpus/$target"
 done
 find "$corpus" -name '*.onnxtxt' -size -16k | while read -r file; do
     name=$(basename "$file" .onnxtxt)
-    for target in parse check roundtrip; do
+    for target in parse check roundtrip format; do
         { selector "$file"; cat "$file"; } > "corpus/$target/$name"
     done
 done
@@ -42,6 +42,6 @@ done
 find "$corpus" \( -name '*.model.pb' -o -name '*.model.source.pb' \) -size -16k | while read -r file; do
     cp "$file" "corpus/check_model/$(basename "$file")"
 done
-for target in parse check roundtrip print infer inline check_model; do
+for target in parse check roundtrip format print infer inline check_model; do
     echo "$target: $(ls "corpus/$target" | wc -l) seeds"
 done

@@ -127,7 +127,7 @@ def measure(nodes, runs, optimize_macros=False, holes=0):
 STAGES = [
     ("expansion", "onnx_macro::expand::expand "),
     ("  parse", "onnx_syntax::entry::Entry::parse_with "),
-    ("  checks and lowering", "onnx_syntax::entry::Tree::check_and_lower "),
+    ("  checks and lowering", "onnx_syntax::entry::Tree::check_and_lower_with "),
     ("    checks but shapes", "onnx_syntax::entry::Tree::walk "),
     ("    lowering", "onnx_syntax::entry::Tree::lower "),
     ("    shape checks", "onnx_syntax::check::shapes::Sites::check "),

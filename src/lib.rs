@@ -74,7 +74,8 @@ pub use onnx_syntax::library::{
 };
 
 pub use onnx_macro::{
-    include_onnx, onnx, onnx_function, onnx_functions, onnx_graph, onnx_node, onnx_nodes,
+    include_onnx, onnx, onnx_function, onnx_functions, onnx_graph, onnx_library, onnx_node,
+    onnx_nodes,
 };
 
 pub mod interpolate;
@@ -97,6 +98,13 @@ pub mod __private {
             .unwrap_or_else(|e| unreachable!("onnx-text macro output does not decode: {e}"))
     }
 
+    /// The library of functions that `onnx_library!` encoded at compile time, where it checked
+    /// that no two share a key.
+    pub fn library(bytes: &[u8]) -> crate::FunctionLibrary {
+        crate::FunctionLibrary::from_functions(decode_list(bytes))
+            .unwrap_or_else(|e| unreachable!("onnx_library! output is not a library: {e}"))
+    }
+
     /// Decodes a list of length-delimited messages that a macro encoded at compile time.
     pub fn decode_list<M: Message + Default>(mut bytes: &[u8]) -> Vec<M> {
         let mut messages = Vec::new();
@@ -114,8 +122,8 @@ pub use onnx_syntax::check::model::{
     DecodeLimits, ModelCheck, ModelDiagnostics, ModelProblem, Place,
 };
 pub use onnx_syntax::check::{
-    Check, CheckOptions, Coverage, Diagnostic, DiagnosticKind, Diagnostics, Label, Report,
-    UnknownCheck,
+    Check, CheckOptions, Coverage, Diagnostic, DiagnosticKind, Diagnostics, Label, Libraries,
+    Report, UnknownCheck,
 };
 
 /// Formats the text of a model in the printer's layout (that of `onnx.printer.to_text`), keeping

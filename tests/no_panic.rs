@@ -1,6 +1,6 @@
 //! Bad input gets an error, never a panic: every entry point on mutated and truncated corpus
-//! texts, through the assertions of the fuzz targets (`fuzz/src/lib.rs`): parse, check, and
-//! print then parse again to the same bytes.
+//! texts, through the assertions of the fuzz targets (`fuzz/src/lib.rs`): parse, check, print
+//! then parse again to the same bytes, and format keeping the comments.
 //!
 //! The mutations are deterministic (a fixed-seed xorshift), so a failure reproduces exactly.
 
@@ -24,6 +24,7 @@ fn parse_everything(text: &str) {
             if selector < entries {
                 harness::parse_target(&data);
                 harness::roundtrip_target(&data);
+                harness::format_target(&data);
             }
         }
     });

@@ -123,6 +123,40 @@ pub fn roundtrip_target(data: &[u8]) {
     }
 }
 
+/// Target `format`: any text that parses formats, keeping its message and every comment in
+/// order, and formatting the result changes nothing.
+pub fn format_target(data: &[u8]) {
+    let Some((selector, text)) = selected_text(data) else {
+        return;
+    };
+    let entry = from_selector(selector);
+    let Ok((message, formatted)) = onnx_syntax::print::format_message(text, entry) else {
+        return;
+    };
+    // Bytes, not `==`: a NaN is not equal to itself.
+    let reparsed = parse(entry, &formatted).expect("formatted text parses");
+    assert!(
+        encode(&reparsed) == encode(&message),
+        "the message changed; formatted:\n{formatted}"
+    );
+    let comments = |t: &str| -> Vec<String> {
+        let found = onnx_syntax::lex::tokens_with_comments(t).expect("text that parsed lexes");
+        found
+            .comments
+            .iter()
+            .map(|c| t[c.span.range()].trim_end().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        comments(&formatted),
+        comments(text),
+        "comments lost or reordered"
+    );
+    let again =
+        onnx_syntax::print::format_text_as(&formatted, entry).expect("formatted text parses");
+    assert_eq!(again, formatted, "a second pass changes the text");
+}
+
 /// Target `print`: any protobuf message prints in both styles without panicking. What the
 /// lossless text parses to (when it parses) round-trips: a message the syntax cannot express
 /// (an op type with a dot, say) may print to text that means something else, but what the
@@ -226,6 +260,7 @@ pub fn every_target(data: &[u8]) {
         parse_target(&data);
         check_target(&data);
         roundtrip_target(&data);
+        format_target(&data);
         print_target(&data);
         infer_target(&data);
         inline_target(&data);

@@ -6,7 +6,7 @@
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use quote::quote;
 
-use onnx_syntax::check::{Check, CheckOptions, Diagnostic, Diagnostics};
+use onnx_syntax::check::{Check, CheckOptions, Diagnostic, Diagnostics, Libraries};
 use onnx_syntax::parse::Parser;
 use onnx_syntax::syntax::Function;
 use onnx_syntax::{Entry, ParseError, Proto, Tree};
@@ -14,11 +14,20 @@ use onnx_syntax::{Entry, ParseError, Proto, Tree};
 use crate::codegen;
 use crate::diagnostics;
 use crate::holes::{HeaderHoles, Patcher};
+use crate::libraries::{self, Finish, InView, LibraryPath};
 use crate::tokens::{Layout, Source, TokenError};
 
 /// What the `#![…]` attributes at the start of a literal ask for.
 #[derive(Debug, Default)]
 pub struct Settings {
+    /// `#![library(path, …)]`, `#![attach(…)]`, `#![inline(…)]`: the libraries in view, in
+    /// the order written.
+    pub libraries: Vec<LibraryPath>,
+    /// What `#![attach]` or `#![inline]` asks done with them, and where it is written.
+    pub finish: Finish,
+    pub finish_span: Option<Span>,
+    /// The libraries' answers so far (see [`libraries`]), in the order of `libraries`.
+    pub answers: Vec<Vec<String>>,
     /// `#![unchecked]`: no semantic checks, syntax only.
     pub unchecked: bool,
     /// `#![allow(name, …)]`: checks switched off by name.
@@ -37,17 +46,66 @@ pub fn expand(entry: Entry, input: TokenStream) -> TokenStream {
     }
 }
 
+/// The path of the macro that expands `entry`, for libraries to call back.
+fn callback(entry: Entry) -> TokenStream {
+    match entry {
+        Entry::Model => quote!(::onnx_text::onnx),
+        Entry::Graph => quote!(::onnx_text::onnx_graph),
+        Entry::Function => quote!(::onnx_text::onnx_function),
+        Entry::Functions => quote!(::onnx_text::onnx_functions),
+        Entry::Node => quote!(::onnx_text::onnx_node),
+        Entry::Nodes | Entry::NodeList => quote!(::onnx_text::onnx_nodes),
+    }
+}
+
 fn expand_tokens(entry: Entry, input: TokenStream) -> Result<TokenStream, syn::Error> {
-    let (settings, body) = settings(input)?;
+    let (settings, body) = settings(input.clone())?;
+    if let Some(request) = settings.request(callback(entry), input) {
+        return Ok(request);
+    }
     let options = settings.options()?;
+    let in_view = settings.in_view()?;
+    if settings.finish != Finish::Check && entry != Entry::Model {
+        return Err(settings.finish_error(&format!(
+            "`#![{}]` makes a model: use it in `onnx!` or `include_onnx!`; `#![library(…)]` \
+             checks calls in any literal",
+            settings.finish.name()
+        )));
+    }
+    let (checked, source) = checked_source(entry, body, &options, &in_view)?;
+    match checked.headers {
+        Some(headers) => {
+            if settings.finish != Finish::Check {
+                return Err(settings.finish_error(&format!(
+                    "`#![{}]` works at compile time, on a literal without Rust values (`#x`); \
+                     call `onnx_text::{}` on the value instead",
+                    settings.finish.name(),
+                    settings.finish.name()
+                )));
+            }
+            with_holes(entry, checked.proto, &headers, &source, &settings)
+        }
+        None => {
+            let proto = settings.finish(checked.proto, &in_view)?;
+            Ok(without_holes(entry, proto, &settings))
+        }
+    }
+}
+
+/// Rebuilds the text of `body` and checks it, with `in_view`'s libraries in view; the text
+/// with what it checked to, or every problem as errors on the tokens.
+pub fn checked_source(
+    entry: Entry,
+    body: TokenStream,
+    options: &CheckOptions,
+    in_view: &InView,
+) -> Result<(Checked, Source), syn::Error> {
+    let view = in_view.view();
     let token_error = |e: TokenError| syn::Error::new(e.span, e.message);
     let compact = Source::from_tokens(body.clone(), Layout::Compact).map_err(token_error)?;
     let holes = !compact.holes.is_empty();
-    if let Ok(checked) = checked(entry, &compact.text, holes, &options) {
-        return match checked.headers {
-            Some(headers) => with_holes(entry, checked.proto, &headers, &compact, &settings),
-            None => Ok(without_holes(entry, checked.proto, &settings)),
-        };
+    if let Ok(checked) = checked(entry, &compact.text, holes, options, &view) {
+        return Ok((checked, compact));
     }
     // Report from the faithful layout, whose line numbers (quoted in some messages) are the
     // file's, and which is built from the tokens alone. The compact text takes groups' source
@@ -55,12 +113,8 @@ fn expand_tokens(entry: Entry, input: TokenStream) -> Result<TokenStream, syn::E
     // decide.
     let faithful = Source::from_tokens(body, Layout::Faithful).map_err(token_error)?;
     let holes = !faithful.holes.is_empty();
-    let problems = match checked(entry, &faithful.text, holes, &options) {
-        Ok(Checked {
-            proto,
-            headers: Some(headers),
-        }) => return with_holes(entry, proto, &headers, &faithful, &settings),
-        Ok(checked) => return Ok(without_holes(entry, checked.proto, &settings)),
+    let problems = match checked(entry, &faithful.text, holes, options, &view) {
+        Ok(checked) => return Ok((checked, faithful)),
         Err(problems) => problems,
     };
     let errors = problems
@@ -68,19 +122,6 @@ fn expand_tokens(entry: Entry, input: TokenStream) -> Result<TokenStream, syn::E
         .map(|d| diagnostics::at_text(&faithful, d.span(), d.message()));
     Err(diagnostics::combine(errors)
         .unwrap_or_else(|| syn::Error::new(Span::call_site(), "invalid ONNX text")))
-}
-
-/// Parses `text` as `entry` gives it, runs the checks that `options` enable, and generates the
-/// code that builds the value. On failure, returns every problem found.
-pub fn build(
-    entry: Entry,
-    text: &str,
-    options: &CheckOptions,
-) -> Result<TokenStream, Vec<Diagnostic>> {
-    Ok(codegen::decoded(
-        entry,
-        checked(entry, text, false, options)?.proto,
-    ))
 }
 
 /// A text that passed its checks.
@@ -118,6 +159,7 @@ pub fn checked(
     text: &str,
     holes: bool,
     options: &CheckOptions,
+    libraries: &Libraries<'_>,
 ) -> Result<Checked, Vec<Diagnostic>> {
     let syntax = |e: ParseError| vec![Diagnostic::from(&e)];
     let parser = if holes {
@@ -128,7 +170,7 @@ pub fn checked(
     .map_err(syntax)?;
     let tree = entry.parse_with(parser).map_err(syntax)?;
     let headers = holes.then(|| Headers::of(&tree));
-    let (report, proto) = tree.check_and_lower(text, options);
+    let (report, proto) = tree.check_and_lower_with(text, options, libraries);
     if report.diagnostics.is_empty() {
         Ok(Checked { proto, headers })
     } else {
@@ -192,8 +234,46 @@ fn with_holes(
 }
 
 impl Settings {
+    /// While a library named here has not answered, the request to the next one (see
+    /// [`libraries`]), which calls `callback` back with `input`.
+    pub fn request(&self, callback: TokenStream, input: TokenStream) -> Option<TokenStream> {
+        let next = self.libraries.get(self.answers.len())?;
+        Some(libraries::request(next, callback, input))
+    }
+
+    /// The names of the libraries in view, as written.
+    pub fn libraries_named(&self) -> Vec<String> {
+        self.libraries
+            .iter()
+            .map(|path| path.name.clone())
+            .collect()
+    }
+
+    /// The libraries in view, read from their answers.
+    pub fn in_view(&self) -> Result<InView, syn::Error> {
+        InView::read(&self.libraries, self.answers.clone())
+    }
+
+    /// Attaches or inlines the libraries' functions, as `#![attach]` or `#![inline]` asks.
+    fn finish(&self, proto: Proto, in_view: &InView) -> Result<Proto, syn::Error> {
+        match proto {
+            Proto::Model(mut model) if self.finish != Finish::Check => {
+                in_view
+                    .finish(self.finish, &mut model)
+                    .map_err(|e| self.finish_error(&e))?;
+                Ok(Proto::Model(model))
+            }
+            other => Ok(other),
+        }
+    }
+
+    /// An error on the `#![attach]` or `#![inline]` setting.
+    fn finish_error(&self, message: &str) -> syn::Error {
+        syn::Error::new(self.finish_span.unwrap_or_else(Span::call_site), message)
+    }
+
     /// The check options these settings ask for; unknown check names are errors.
-    fn options(&self) -> Result<CheckOptions, syn::Error> {
+    pub fn options(&self) -> Result<CheckOptions, syn::Error> {
         if self.unchecked {
             return Ok(CheckOptions::none());
         }
@@ -234,6 +314,34 @@ pub fn settings(input: TokenStream) -> Result<(Settings, TokenStream), syn::Erro
         match inner.as_slice() {
             [TokenTree::Ident(word)] if word == "unchecked" => settings.unchecked = true,
             [TokenTree::Ident(word)] if word == "fallible" => settings.fallible = true,
+            [TokenTree::Ident(word), TokenTree::Group(list)]
+                if list.delimiter() == Delimiter::Parenthesis
+                    && (word == "library" || word == "attach" || word == "inline") =>
+            {
+                let finish = match word.to_string().as_str() {
+                    "attach" => Finish::Attach,
+                    "inline" => Finish::Inline,
+                    _ => Finish::Check,
+                };
+                if finish != Finish::Check {
+                    if settings.finish != Finish::Check {
+                        return Err(syn::Error::new(
+                            word.span(),
+                            "a literal takes one of `#![attach(…)]` and `#![inline(…)]`: name \
+                             all the libraries there",
+                        ));
+                    }
+                    settings.finish = finish;
+                    settings.finish_span = Some(word.span());
+                }
+                settings.libraries.extend(libraries::paths(list)?);
+            }
+            [TokenTree::Ident(word), TokenTree::Group(answer)]
+                if word == libraries::ANSWER && answer.delimiter() == Delimiter::Parenthesis =>
+            {
+                // Answers come prepended: the last one read answers the first path.
+                settings.answers.insert(0, libraries::answer(answer)?);
+            }
             [TokenTree::Ident(word), TokenTree::Group(names)]
                 if word == "allow" && names.delimiter() == Delimiter::Parenthesis =>
             {
@@ -256,7 +364,8 @@ pub fn settings(input: TokenStream) -> Result<(Settings, TokenStream), syn::Erro
                 return Err(diagnostics::between(
                     hash.span(),
                     group.span_close(),
-                    "expected `#![unchecked]`, `#![allow(check, …)]` or `#![fallible]`",
+                    "expected `#![unchecked]`, `#![allow(check, …)]`, `#![fallible]`, \
+                     `#![library(path, …)]`, `#![attach(path, …)]` or `#![inline(path, …)]`",
                 ));
             }
         }
@@ -267,9 +376,17 @@ pub fn settings(input: TokenStream) -> Result<(Settings, TokenStream), syn::Erro
 }
 
 /// `include_onnx!("path")`: a model read from a `.onnxtxt` file, relative to the crate root.
+/// Settings may come first: `include_onnx!(#![library(acme::ACME)] "model.onnxtxt")`.
 pub fn include(input: TokenStream) -> TokenStream {
     let entry = Entry::Model;
-    let literal: syn::LitStr = match syn::parse2(input) {
+    let (settings, body) = match settings(input.clone()) {
+        Ok(split) => split,
+        Err(e) => return codegen::failed(entry, false, e),
+    };
+    if let Some(request) = settings.request(quote!(::onnx_text::include_onnx), input) {
+        return request;
+    }
+    let literal: syn::LitStr = match syn::parse2(body) {
         Ok(literal) => literal,
         Err(e) => {
             return codegen::failed(
@@ -300,28 +417,45 @@ pub fn include(input: TokenStream) -> TokenStream {
     let dependency = quote!(
         const _: &[u8] = ::core::include_bytes!(#path_literal);
     );
-    let result = onnx_syntax::text_from_bytes(&text)
+    let ty = codegen::value_type(entry);
+    let failed = |errors: syn::Error| {
+        let errors = errors.to_compile_error();
+        quote!({ #dependency #errors <#ty as ::core::default::Default>::default() })
+    };
+    let read = settings
+        .options()
+        .and_then(|options| Ok((options, settings.in_view()?)));
+    let (options, in_view) = match read {
+        Ok(both) => both,
+        Err(e) => return failed(e),
+    };
+    let checked = onnx_syntax::text_from_bytes(&text)
         .map_err(|e| vec![e.with_origin(relative.clone()).to_string()])
         .and_then(|text| {
-            build(entry, text, &CheckOptions::all()).map_err(|problems| {
+            checked(entry, text, false, &options, &in_view.view()).map_err(|problems| {
                 let diagnostics = Diagnostics::new(text, problems).with_origin(relative.clone());
                 (0..diagnostics.len())
                     .filter_map(|i| diagnostics.render(i))
-                    .collect()
+                    .collect::<Vec<String>>()
             })
         });
-    match result {
-        Ok(value) => quote!({ #dependency #value }),
+    match checked {
+        Ok(checked) => match settings.finish(checked.proto, &in_view) {
+            Ok(proto) => {
+                let value = codegen::decoded(entry, proto);
+                quote!({ #dependency #value })
+            }
+            Err(e) => failed(e),
+        },
         Err(messages) => {
             // One compiler error per problem, each with the snippet of the file.
             let errors = messages
                 .iter()
                 .map(|m| syn::Error::new(literal.span(), untitled(m)));
-            let errors = diagnostics::combine(errors)
-                .unwrap_or_else(|| syn::Error::new(literal.span(), "invalid ONNX text"))
-                .to_compile_error();
-            let ty = codegen::value_type(entry);
-            quote!({ #dependency #errors <#ty as ::core::default::Default>::default() })
+            failed(
+                diagnostics::combine(errors)
+                    .unwrap_or_else(|| syn::Error::new(literal.span(), "invalid ONNX text")),
+            )
         }
     }
 }

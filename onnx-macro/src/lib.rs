@@ -11,6 +11,8 @@ mod codegen;
 mod diagnostics;
 mod expand;
 mod holes;
+mod libraries;
+mod opset;
 mod tokens;
 mod verbatim;
 
@@ -95,6 +97,31 @@ pub fn onnx_node(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn onnx_nodes(input: TokenStream) -> TokenStream {
     expand::expand(Entry::Nodes, input.into()).into()
+}
+
+/// A function library in a static, for opset crates: checked as [`onnx_functions!`] is,
+/// documented with every function's signature, and seen at compile time by literals in other
+/// crates that name it in `#![library(…)]`, `#![attach(…)]` or `#![inline(…)]`.
+///
+/// ```
+/// onnx_text::onnx_library! {
+///     /// Squares.
+///     pub static SQUARES;
+///     <domain: "my.ops", opset_import: ["" : 21]>
+///     Square (x) => (y) { y = Mul (x, x) }
+/// }
+///
+/// let model = onnx_text::onnx! {
+///     #![attach(SQUARES)]
+///     <ir_version: 10, opset_import: ["" : 21, "my.ops" : 1]>
+///     g (float[N] x) => (float[N] y) { y = my.ops.Square (x) }
+/// };
+/// assert_eq!(SQUARES.len(), 1);
+/// assert_eq!(model.functions.len(), 1);
+/// ```
+#[proc_macro]
+pub fn onnx_library(input: TokenStream) -> TokenStream {
+    opset::library(input.into()).into()
 }
 
 /// A `ModelProto` from a `.onnxtxt` file, relative to `CARGO_MANIFEST_DIR`. Errors name the file,

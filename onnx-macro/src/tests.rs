@@ -706,3 +706,122 @@ fn hole_markers_in_messages_are_written_as_the_holes() {
     );
     assert_eq!(with_holes_shown("no holes", &holes), "no holes");
 }
+
+/// A literal that names a library expands to a request to the library's macro, which calls the
+/// same macro back with the input unchanged.
+#[test]
+fn a_library_path_expands_to_a_request_that_calls_back_with_the_input() {
+    let input = "#![allow(undefined_value)] #![library(acme::ACME)] g (x) => (y) { y = Relu (x) }";
+    let expanded = expand(Entry::Graph, tokens(input)).to_string();
+    assert_eq!(
+        expanded,
+        tokens(&format!(
+            "acme::ACME ! {{ @onnx_text_library 1 \"{}\" [::onnx_text::onnx_graph] {{ {input} }} }}",
+            env!("CARGO_PKG_VERSION")
+        ))
+        .to_string()
+    );
+}
+
+/// The answers come prepended, the last one read answering the first path; a second path is
+/// asked for once the first has answered.
+#[test]
+fn answers_are_matched_to_paths_in_order() {
+    let answer = |text: &str| format!("#![__onnx_text_library(1, \"0.1.0\", {text:?})]");
+    let a = r#"<domain: "a"> F (x) => (y) { y = Abs (x) }"#;
+    let input = format!(
+        "{} #![library(p::A, q::B)] g (x) => (y) {{ y = a.F (x) }}",
+        answer(a)
+    );
+    let expanded = expand(Entry::Graph, tokens(&input)).to_string();
+    assert!(expanded.starts_with("q :: B !"), "{expanded}");
+    let b = r#"<domain: "b"> G (x) => (y) { y = Neg (x) }"#;
+    let both = format!("{} {input}", answer(b));
+    let (settings, _) = settings(tokens(&both)).unwrap_or_else(|_| panic!("settings"));
+    let in_view = settings
+        .in_view()
+        .unwrap_or_else(|_| panic!("answers parse"));
+    let names: Vec<&str> = in_view.view().iter().map(|(name, _)| *name).collect();
+    assert_eq!(names, ["p::A", "q::B"]);
+    assert_eq!(in_view.texts, [a, b]);
+    // With both answered, the call `b.G` with two inputs is checked against `q::B`.
+    let call = both.replace("a.F (x)", "b.G (x, x)");
+    let expanded = expand(Entry::Graph, tokens(&call)).to_string();
+    assert!(
+        expanded.contains("function `b.G` (library `q::B`) declares 1 input, found 2"),
+        "{expanded}"
+    );
+}
+
+/// An answer of another library format is an error naming both versions.
+#[test]
+fn an_answer_of_another_format_names_both_versions() {
+    let input = "#![__onnx_text_library(2, \"9.0.0\", \"\")] #![library(p::A)] g (x) => (y) { y = Relu (x) }";
+    let expanded = expand(Entry::Graph, tokens(input)).to_string();
+    assert!(
+        expanded.contains(&format!(
+            "this library was made by onnx-text 9.0.0 (library format 2), but the literal is read \
+             by onnx-text {} (library format 1)",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{expanded}"
+    );
+}
+
+/// `onnx_library!` expands to the static, the answering macro and its `use` under the static's
+/// name; the macro carries the texts of the libraries it builds on, then its own.
+#[test]
+fn a_library_expands_to_its_static_and_the_macro_that_answers_for_it() {
+    let base = r#"<domain: "a"> F (x) => (y) { y = Abs (x) }"#;
+    let input = format!(
+        "#![__onnx_text_library(1, \"0.1.0\", {base:?})] #![library(p::A)] \
+         /// Mine.\n pub(crate) static MINE; <domain: \"b\", opset_import: [\"a\" : 1]> G (x) => (y) {{ y = a.F (x) }}"
+    );
+    let expanded = crate::opset::library(tokens(&input)).to_string();
+    assert!(expanded.contains("pub (crate) static MINE"), "{expanded}");
+    assert!(expanded.contains("macro_export"), "{expanded}");
+    assert!(
+        expanded.contains("pub (crate) use __onnx_text_library_MINE_"),
+        "{expanded}"
+    );
+    assert!(expanded.contains(&format!("{base:?}")), "{expanded}");
+    assert!(expanded.contains("## `b.G`"), "{expanded}");
+    assert!(expanded.contains("G (x) => (y)"), "{expanded}");
+    // A call the base library does not define is an error, as in a literal.
+    let wrong = input.replace("a.F (x)", "a.E (x)");
+    let expanded = crate::opset::library(tokens(&wrong)).to_string();
+    assert!(expanded.contains("compile_error"), "{expanded}");
+    assert!(
+        expanded.contains("the functions there are `F` (library `p::A`)"),
+        "{expanded}"
+    );
+}
+
+/// Two libraries may share functions (one built on the other), but not define one differently.
+#[test]
+fn libraries_in_view_share_identical_functions_only() {
+    let answer = |text: &str| format!("#![__onnx_text_library(1, \"0.1.0\", {text:?})]");
+    let f = r#"<domain: "a"> F (x) => (y) { y = Abs (x) }"#;
+    let g = r#"<domain: "a"> G (x) => (y) { y = Neg (x) }"#;
+    let input = |second: &str| {
+        format!(
+            "#![__onnx_text_library(1, \"0.1.0\", {f:?}, {second:?})] {} #![library(p::A, q::B)] \
+             g (x) => (y) {{ y = a.F (x) }}",
+            answer(f)
+        )
+    };
+    let (shared, _) = settings(tokens(&input(g))).unwrap_or_else(|_| panic!("settings"));
+    let in_view = shared
+        .in_view()
+        .unwrap_or_else(|_| panic!("identical functions are shared"));
+    assert_eq!(in_view.all.len(), 2);
+    assert_eq!(in_view.texts, [f, g]);
+    let other_f = r#"<domain: "a"> F (x) => (y) { y = Neg (x) }"#;
+    let conflicting = input(other_f).replacen(&format!("{f:?}, "), "", 1);
+    let (settings, _) = settings(tokens(&conflicting)).unwrap_or_else(|_| panic!("settings"));
+    let error = settings.in_view().map(drop).unwrap_err().to_string();
+    assert_eq!(
+        error,
+        "library `q::B` defines `a.F` otherwise than a library named before it"
+    );
+}

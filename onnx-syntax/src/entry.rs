@@ -24,7 +24,7 @@ use onnx_runtime_types::prost::{DecodeError, Message};
 use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};
 
 use crate::check::shapes::Sites;
-use crate::check::{self, CheckOptions, Diagnostic, Diagnostics, Report};
+use crate::check::{self, CheckOptions, Diagnostic, Diagnostics, Libraries, Report};
 use crate::error::ParseError;
 use crate::lower::{self, encode};
 use crate::parse::Parser;
@@ -144,7 +144,30 @@ impl Entry {
     /// assert_eq!(err[0].message(), "value `z` is used but never defined");
     /// ```
     pub fn check(self, text: &str, options: &CheckOptions) -> Result<Proto, Diagnostics> {
-        let (report, proto) = self.parse_diagnosed(text)?.check_and_lower(text, options);
+        self.check_with(text, options, &[])
+    }
+
+    /// [`check`](Entry::check) with function libraries in view: calls into their domains
+    /// are checked as calls of the text's own functions are, each message naming the library.
+    ///
+    /// ```
+    /// use onnx_syntax::{Entry, check::CheckOptions, library::FunctionLibrary};
+    /// let ops = FunctionLibrary::from_functions(onnx_syntax::parse_functions(
+    ///     r#"<domain: "acme", opset_import: ["" : 21]> Sq (x) => (y) { y = Mul(x, x) }"#,
+    /// )?)?;
+    /// let text = r#"<opset_import: ["" : 21, "acme" : 1]> g (x) => (y) { y = acme.Sq(x, x) }"#;
+    /// let err = Entry::Model.check_with(text, &CheckOptions::default(), &[("ops", &ops)]).unwrap_err();
+    /// assert_eq!(err[0].message(), "function `acme.Sq` (library `ops`) declares 1 input, found 2");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn check_with(
+        self,
+        text: &str,
+        options: &CheckOptions,
+        libraries: &Libraries<'_>,
+    ) -> Result<Proto, Diagnostics> {
+        let tree = self.parse_diagnosed(text)?;
+        let (report, proto) = tree.check_and_lower_with(text, options, libraries);
         if report.diagnostics.is_empty() {
             Ok(proto)
         } else {
@@ -345,10 +368,10 @@ impl Tree {
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
     pub fn check(&self, source: &str, options: &CheckOptions) -> Report {
-        let mut report = self.walk(source, options);
+        let mut report = self.walk(source, options, &[]);
         if let Some(sites) = Sites::wanted(self, &report, options) {
             // Inference works on the lowering, of a copy here.
-            sites.check(&self.clone().lower(), &mut report, source, options);
+            sites.check(&self.clone().lower(), &mut report, source, options, &[]);
         }
         report
     }
@@ -367,27 +390,55 @@ impl Tree {
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
     pub fn check_and_lower(self, source: &str, options: &CheckOptions) -> (Report, Proto) {
-        let mut report = self.walk(source, options);
+        self.check_and_lower_with(source, options, &[])
+    }
+
+    /// [`check_and_lower`](Tree::check_and_lower) with function libraries in view (see
+    /// [`Entry::check_with`]).
+    ///
+    /// ```
+    /// use onnx_syntax::{Entry, check::CheckOptions, library::FunctionLibrary};
+    /// let ops = FunctionLibrary::from_functions(onnx_syntax::parse_functions(
+    ///     r#"<domain: "acme", opset_import: ["" : 21]> Sq (x) => (y) { y = Mul(x, x) }"#,
+    /// )?)?;
+    /// let text = r#"<opset_import: ["" : 21, "acme" : 1]> g (x) => (y) { y = acme.Sqr(x) }"#;
+    /// let tree = Entry::Model.parse(text)?;
+    /// let (report, _) = tree.check_and_lower_with(text, &CheckOptions::default(), &[("ops", &ops)]);
+    /// assert_eq!(report.diagnostics[0].message(),
+    ///     "no function `acme.Sqr` is defined in domain \"acme\"; did you mean `Sq` (library `ops`)?");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn check_and_lower_with(
+        self,
+        source: &str,
+        options: &CheckOptions,
+        libraries: &Libraries<'_>,
+    ) -> (Report, Proto) {
+        let mut report = self.walk(source, options, libraries);
         let sites = Sites::wanted(&self, &report, options);
         let proto = self.lower();
         if let Some(sites) = sites {
-            sites.check(&proto, &mut report, source, options);
+            sites.check(&proto, &mut report, source, options, libraries);
         }
         (report, proto)
     }
 
     /// Every check but the shape checks.
-    fn walk(&self, source: &str, options: &CheckOptions) -> Report {
+    fn walk(&self, source: &str, options: &CheckOptions, libraries: &Libraries<'_>) -> Report {
+        use check::walk;
         match self {
-            Tree::Model(model) => check::walk::model(model, source, options),
-            Tree::Graph(graph) => check::walk::graph(graph, source, options),
+            Tree::Model(model) => walk::model(model, source, options, libraries),
+            Tree::Graph(graph) => walk::graph(graph, source, options, libraries),
             Tree::Function(function) => {
-                check::walk::library(std::slice::from_ref(function), false, source, options)
+                let function = std::slice::from_ref(function);
+                walk::library(function, false, source, options, libraries)
             }
-            Tree::Functions(functions) => check::walk::library(functions, true, source, options),
-            Tree::Node(node) => check::walk::nodes(std::slice::from_ref(node), source, options),
+            Tree::Functions(functions) => {
+                walk::library(functions, true, source, options, libraries)
+            }
+            Tree::Node(node) => walk::nodes(std::slice::from_ref(node), source, options, libraries),
             Tree::Nodes(nodes) | Tree::NodeList(nodes) => {
-                check::walk::nodes(nodes, source, options)
+                walk::nodes(nodes, source, options, libraries)
             }
         }
     }

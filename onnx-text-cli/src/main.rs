@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use onnx_syntax::check::Libraries;
 use onnx_syntax::check::model::ModelCheck;
 use onnx_syntax::print::format_message;
 use onnx_syntax::{Entry, Proto};
@@ -114,6 +115,11 @@ struct CheckArgs {
     /// Say nothing when every file is clean (by default one line says how many were checked).
     #[arg(short, long)]
     quiet: bool,
+    /// A function library in ONNX text (functions one after the other) whose functions calls
+    /// are checked against, as against model-local ones; may be given more than once. Applies
+    /// to text inputs (binary models are checked on their messages, without libraries).
+    #[arg(long, value_name = "FILE")]
+    library: Vec<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -304,6 +310,14 @@ fn fmt_one(
 // check
 
 fn check(args: &CheckArgs, show_progress: bool) -> Outcome {
+    let libraries = match read_libraries(&args.library, show_progress) {
+        Ok(libraries) => libraries,
+        Err(outcome) => return outcome,
+    };
+    let in_view: Vec<(&str, &onnx_text::FunctionLibrary)> = libraries
+        .iter()
+        .map(|(name, l)| (name.as_str(), l))
+        .collect();
     let options = args
         .allow
         .iter()
@@ -317,7 +331,9 @@ fn check(args: &CheckArgs, show_progress: bool) -> Outcome {
         let place = Place::new(file);
         let name = place.display("<stdin>");
         let progress = Progress::new(show_progress, place.size());
-        let found = match check_file(file, &place, args.kind, &options, &name, &progress) {
+        let found = match check_file(
+            file, &place, args.kind, &options, &in_view, &name, &progress,
+        ) {
             Ok(found) => found,
             Err(o) => {
                 outcome = outcome.max(o);
@@ -360,6 +376,7 @@ fn check_file(
     place: &Place,
     kind: Entry,
     options: &CheckOptions,
+    libraries: &Libraries<'_>,
     name: &str,
     progress: &Progress,
 ) -> Result<Option<(usize, String)>, Outcome> {
@@ -397,7 +414,7 @@ fn check_file(
         }
         Format::Text => into_text(data, name, "is it a binary model? Name it `.onnx`")?,
     };
-    let found = kind.check(&text, options).err();
+    let found = kind.check_with(&text, options, libraries).err();
     Ok(found.map(|diagnostics| {
         let mut report = diagnostics.clone().with_origin(name).to_string();
         if format == Format::Binary {
@@ -652,31 +669,40 @@ fn print(args: &PrintArgs, show_progress: bool) -> Outcome {
 // ---------------------------------------------------------------------------------------------
 // inline
 
-fn inline(args: &InlineArgs, show_progress: bool) -> Outcome {
+/// Reads the `--library` files, each a function library in text, named by its file.
+fn read_libraries(
+    files: &[PathBuf],
+    show_progress: bool,
+) -> Result<Vec<(String, onnx_text::FunctionLibrary)>, Outcome> {
     let mut libraries = Vec::new();
-    for file in &args.library {
+    for file in files {
         let place = Place::new(file);
         let name = place.display("<stdin>");
         let progress = Progress::new(show_progress, place.size());
-        let text = match read_text(&place, &progress) {
-            Ok(text) => text,
-            Err(o) => return o,
-        };
+        let text = read_text(&place, &progress)?;
         let functions = match onnx_text::parse_functions(&text) {
             Ok(functions) => functions,
             Err(e) => {
                 eprint!("{}", e.with_origin(name.as_str()));
-                return Outcome::Failed;
+                return Err(Outcome::Failed);
             }
         };
         match onnx_text::FunctionLibrary::from_functions(functions) {
-            Ok(library) => libraries.push(library),
+            Ok(library) => libraries.push((name, library)),
             Err(e) => {
                 eprintln!("error: `{name}`: {e}");
-                return Outcome::Failed;
+                return Err(Outcome::Failed);
             }
         }
     }
+    Ok(libraries)
+}
+
+fn inline(args: &InlineArgs, show_progress: bool) -> Outcome {
+    let libraries = match read_libraries(&args.library, show_progress) {
+        Ok(libraries) => libraries,
+        Err(outcome) => return outcome,
+    };
 
     let input = Place::new(&args.input);
     let name = input.display("<stdin>");
@@ -687,7 +713,7 @@ fn inline(args: &InlineArgs, show_progress: bool) -> Outcome {
     };
 
     let mut inliner = onnx_text::Inliner::new();
-    for library in &libraries {
+    for (_, library) in &libraries {
         inliner = inliner.library(library);
     }
     for operator in &args.expand {

@@ -974,3 +974,38 @@ fn check_looks_for_external_data_in_the_binary_models_folder_only() {
         r.stderr
     );
 }
+
+#[test]
+fn check_with_a_library_checks_calls_against_its_functions() {
+    let dir = temp_dir("check-library");
+    std::fs::write(dir.join("lib.onnxtxt"), LIBRARY).unwrap();
+    std::fs::write(
+        dir.join("m.onnxtxt"),
+        r#"<ir_version: 10, opset_import: ["" : 21, "my" : 1]>
+g (float[N] x) => (float[N] y) { t = my.Qaud(x)  y = my.Half(t, t) }
+"#,
+    )
+    .unwrap();
+    // Without the library, `my` is a custom domain whose operators may come from a runtime.
+    let r = run(&dir, &["check", "m.onnxtxt"], b"");
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (0, "1 file checked, no problems\n")
+    );
+    let r = run(
+        &dir,
+        &["check", "m.onnxtxt", "--library", "lib.onnxtxt"],
+        b"",
+    );
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        "error[unresolved_function]: no function `my.Qaud` is defined in domain \"my\"; did you mean \
+         `Quad` (library `lib.onnxtxt`)?\n --> m.onnxtxt:2:38\n  |\n2 | g (float[N] x) => (float[N] y) \
+         { t = my.Qaud(x)  y = my.Half(t, t) }\n  |                                      ^^^^^^^\n\n\
+         error[function_signature]: function `my.Half` (library `lib.onnxtxt`) declares 1 input, \
+         found 2\n --> m.onnxtxt:2:65\n  |\n2 | g (float[N] x) => (float[N] y) { t = my.Qaud(x)  y = \
+         my.Half(t, t) }\n  |                                                                 ^\n\n\
+         error: 2 problems in 1 file\n"
+    );
+}

@@ -55,7 +55,10 @@ model = [
         ("seq", 0, "storage.type.constructor.onnxtxt"),
         ("int64", 0, "storage.type.element.onnxtxt"),
         ("=>", 0, "keyword.operator.arrow.onnxtxt")]),
-    ("   <float[2] w = {1.5, -2, 3e-4}, int64 k>", [
+    ("   <double[3] special = {inf, -inf, nan}, float[2] w = {1.5, -2, 3e-4}, int64 k>", [
+        ("inf", 0, "constant.numeric.float.onnxtxt"),
+        ("-inf", 0, "constant.numeric.float.onnxtxt"),
+        ("nan", 0, "constant.numeric.float.onnxtxt"),
         ("<", 0, "punctuation.section.angle.begin.onnxtxt"),
         ("1.5", 0, "constant.numeric.float.onnxtxt"),
         ("-2", 0, "constant.numeric.integer.onnxtxt"),
@@ -105,6 +108,9 @@ model = [
         ("@", 0, "keyword.operator.reference.onnxtxt"),
         ("factor", 0, "variable.parameter.reference.onnxtxt"),
         ("ref", 0, "entity.other.attribute-name.onnxtxt")]),
+    ("   z = Foo <r: undefined = @factor> (y)", [
+        ("undefined", 0, "storage.type.attribute.onnxtxt"),
+        ("factor", 0, "variable.parameter.reference.onnxtxt")]),
     ("}", []),
 ]
 write("model.onnxtxt", "#", "ONNX text: a model with every kind of token", model)

@@ -3,10 +3,13 @@
 
 use std::collections::hash_map::Entry;
 
+use onnx_runtime_types::FunctionProto;
+
 use super::hash::{HashMap, HashSet, RandomKey};
 use super::imports::{Imports, STANDARD_DOMAINS, canonical_domain};
 use super::message::{backticks, list, operator};
-use super::{Check, Checker, Diagnostic};
+use super::schema::closest;
+use super::{Check, Checker, Diagnostic, Libraries};
 use crate::hole::is_marker;
 use crate::span::Span;
 use crate::syntax::{Function, FunctionHeaderValue, Name, Node};
@@ -31,19 +34,45 @@ impl Default for Declarations<'_> {
     }
 }
 
-/// The local functions that calls may resolve to.
+/// The function a call resolves to: one written in the text, or one of a library in view.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Callee<'t> {
+    /// A function of the text (a model's, or a library's being checked).
+    Local(&'t Function),
+    /// A function of the library named `library` (as the macro literal names it).
+    Library {
+        function: &'t FunctionProto,
+        library: &'t str,
+    },
+}
+
+impl<'t> Callee<'t> {
+    /// The library the function comes from, if it is not the text's own.
+    pub fn library(self) -> Option<&'t str> {
+        match self {
+            Callee::Local(_) => None,
+            Callee::Library { library, .. } => Some(library),
+        }
+    }
+}
+
+/// A function's name, overload and library (`None` for the text's own), as messages list it.
+type Listed<'t> = (&'t str, &'t str, Option<&'t str>);
+
+/// The functions that calls may resolve to: the text's own, then those of the libraries in
+/// view (a function of the text hides a library's with the same key).
 pub(super) struct LocalFunctions<'t> {
     /// (domain, name, overload), the domain normalized, to the function (the first, if two
     /// share a key).
-    keys: HashMap<(&'t str, &'t str, &'t str), &'t Function>,
-    /// The (name, overload) pairs of each non-standard domain.
-    by_domain: HashMap<&'t str, Vec<(&'t str, &'t str)>>,
+    keys: HashMap<(&'t str, &'t str, &'t str), Callee<'t>>,
+    /// The functions of each non-standard domain.
+    by_domain: HashMap<&'t str, Vec<Listed<'t>>>,
     /// Functions are spliced in from Rust (`..#library`): a call may resolve to one of them.
     open: bool,
 }
 
 impl<'t> LocalFunctions<'t> {
-    pub fn new(functions: &'t [Function]) -> LocalFunctions<'t> {
+    pub fn new(functions: &'t [Function], libraries: &Libraries<'t>) -> LocalFunctions<'t> {
         let mut keys = HashMap::with_capacity_and_hasher(functions.len(), RandomKey::default());
         let mut by_domain: HashMap<&str, Vec<_>> = HashMap::default();
         let mut open = false;
@@ -58,9 +87,26 @@ impl<'t> LocalFunctions<'t> {
                 }
             }
             let name = function.name.text.as_str();
-            keys.entry((domain, name, overload)).or_insert(function);
+            keys.entry((domain, name, overload))
+                .or_insert(Callee::Local(function));
             if !STANDARD_DOMAINS.contains(&domain) {
-                by_domain.entry(domain).or_default().push((name, overload));
+                by_domain
+                    .entry(domain)
+                    .or_default()
+                    .push((name, overload, None));
+            }
+        }
+        for &(library, functions) in libraries {
+            for function in functions {
+                let domain = canonical_domain(function.domain.as_deref().unwrap_or(""));
+                let name = function.name.as_deref().unwrap_or("");
+                let overload = function.overload.as_deref().unwrap_or("");
+                keys.entry((domain, name, overload))
+                    .or_insert(Callee::Library { function, library });
+                if !STANDARD_DOMAINS.contains(&domain) {
+                    let listed = (name, overload, Some(library));
+                    by_domain.entry(domain).or_default().push(listed);
+                }
             }
         }
         LocalFunctions {
@@ -71,7 +117,7 @@ impl<'t> LocalFunctions<'t> {
     }
 
     /// The function a node calls, if it names one of these.
-    pub fn called_by(&self, node: &Node) -> Option<&'t Function> {
+    pub fn called_by(&self, node: &Node) -> Option<Callee<'t>> {
         if self.keys.is_empty() {
             return None;
         }
@@ -81,6 +127,15 @@ impl<'t> LocalFunctions<'t> {
             overload(node),
         );
         self.keys.get(&key).copied()
+    }
+}
+
+/// A function's name in a message, with the library it comes from: `` `F` `` or
+/// `` `F` (library `acme::OPS`) ``.
+fn listed(name: &str, library: Option<&str>) -> String {
+    match library {
+        None => format!("`{name}`"),
+        Some(library) => format!("`{name}` (library `{library}`)"),
     }
 }
 
@@ -105,14 +160,14 @@ pub(super) enum RefContext<'t> {
 }
 
 impl<'t> Checker<'t> {
-    /// The local function a node calls, if the local functions are known and it names one.
-    pub(super) fn called_function(&self, node: &Node) -> Option<&'t Function> {
+    /// The function a node calls, if the local functions are known and it names one.
+    pub(super) fn called_function(&self, node: &Node) -> Option<Callee<'t>> {
         self.declarations.locals.as_ref()?.called_by(node)
     }
 
-    /// A node in the domain of a local function must call one of them; `called` is the one it
-    /// calls, if any.
-    pub(super) fn local_call(&mut self, node: &'t Node, called: Option<&'t Function>) {
+    /// A node in the domain of a local (or library) function must call one of them; `called`
+    /// is the one it calls, if any.
+    pub(super) fn local_call(&mut self, node: &'t Node, called: Option<Callee<'t>>) {
         if called.is_some() || !self.on(Check::UnresolvedFunction) {
             return;
         }
@@ -133,14 +188,31 @@ impl<'t> Checker<'t> {
         let overloads = || {
             defined
                 .iter()
-                .filter(|(name, _)| *name == node.op_type)
-                .map(|(_, overload)| *overload)
+                .filter(|(name, ..)| *name == node.op_type)
+                .map(|&(_, overload, _)| overload)
         };
         let message = if overloads().next().is_none() {
+            let names = defined.iter().map(|(name, ..)| *name);
+            // Names of one or two letters are all within an edit of each other: no suggestion.
+            let close = (node.op_type.len() > 2).then(|| closest(&node.op_type, names));
+            let rest = match close.flatten() {
+                Some(close) => {
+                    let library = defined.iter().find(|(name, ..)| *name == close);
+                    let shown = listed(close, library.and_then(|&(.., library)| library));
+                    format!("did you mean {shown}?")
+                }
+                None => {
+                    let all = defined
+                        .iter()
+                        .map(|&(name, _, library)| listed(name, library));
+                    let all: Vec<String> = all.collect();
+                    let all = list(all.iter().map(String::as_str), str::to_owned);
+                    format!("the functions there are {all}")
+                }
+            };
             format!(
-                "no function `{op}` is defined in domain {:?}; the functions there are {}",
-                node.domain,
-                list(defined.iter().map(|(name, _)| *name), backticks)
+                "no function `{op}` is defined in domain {:?}; {rest}",
+                node.domain
             )
         } else if overload.is_empty() {
             let first = overloads().next().unwrap_or_default();

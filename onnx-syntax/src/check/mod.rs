@@ -109,7 +109,7 @@ mod imports;
 mod message;
 pub mod model;
 mod options;
-mod schema;
+pub(crate) mod schema;
 pub(crate) mod shapes;
 mod structure;
 #[cfg(test)]
@@ -125,6 +125,13 @@ pub use schema::{
 };
 
 use walk::Checker;
+
+use crate::library::FunctionLibrary;
+
+/// Function libraries in view of the checks, each with the name messages give it: calls into
+/// them are checked as calls of the text's own functions are (see
+/// [`CheckOptions::check_model_with`]).
+pub type Libraries<'a> = [(&'a str, &'a FunctionLibrary)];
 
 #[cfg(doc)]
 use crate::{Entry, Tree};

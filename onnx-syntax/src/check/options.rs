@@ -2,7 +2,7 @@
 
 use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};
 
-use super::{Check, Diagnostics, Report};
+use super::{Check, Diagnostics, Libraries, Report};
 use crate::entry::{Entry, FromProto, typed};
 
 /// Which checks run, and how line numbers in messages are counted. The default runs them all.
@@ -190,6 +190,36 @@ impl CheckOptions {
 }
 
 impl CheckOptions {
+    /// Parses a model, checks it with function libraries in view, and lowers it if there is no
+    /// problem. A call into a library's domain must name one of its functions, and is checked
+    /// against it as a call of a model-local function is (signature, shapes through the body);
+    /// each message names the library by the name given with it.
+    ///
+    /// ```
+    /// use onnx_syntax::check::CheckOptions;
+    /// use onnx_syntax::library::FunctionLibrary;
+    /// let acme = FunctionLibrary::from_functions(onnx_syntax::parse_functions(r#"
+    ///     <domain: "com.acme", opset_import: ["" : 21]>
+    ///     Scale <alpha: float = 1.0> (x) => (y) { a = Constant <value_float: float = @alpha> ()  y = Mul(x, a) }
+    /// "#)?)?;
+    /// let text = r#"<ir_version: 10, opset_import: ["" : 21, "com.acme" : 1]>
+    ///     g (float[N] x) => (float[N] y) { y = com.acme.Scale <alpah = 2.0> (x) }"#;
+    /// let err = CheckOptions::default().check_model_with(text, &[("acme.onnxtxt", &acme)]).unwrap_err();
+    /// assert_eq!(err[0].message(),
+    ///     "function `com.acme.Scale` (library `acme.onnxtxt`) has no attribute `alpah`; did you mean `alpha`?");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn check_model_with(
+        &self,
+        text: &str,
+        libraries: &Libraries<'_>,
+    ) -> Result<ModelProto, Diagnostics> {
+        let entry = Entry::Model;
+        entry
+            .check_with(text, self, libraries)
+            .map(|proto| typed(entry, proto))
+    }
+
     /// Parses a model and checks it, giving every problem and what the type checks covered.
     /// Only a syntax error is an `Err`.
     ///

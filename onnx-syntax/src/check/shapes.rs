@@ -17,7 +17,7 @@ use crate::span::Span;
 use crate::syntax::{Function, Graph, Node, ValueInfo};
 
 use super::walk::Checker;
-use super::{Check, CheckOptions, Diagnostic, Report};
+use super::{Check, CheckOptions, Diagnostic, Libraries, Report};
 
 /// Where the findings of the shape checks go in a tree: for each body inference walks, the
 /// spans of its nodes and of the types it declares.
@@ -62,8 +62,10 @@ impl Sites {
     /// model, a function or functions, and `report` (the other checks) found nothing, since
     /// inference over a malformed graph would report what those problems cause.
     pub(crate) fn wanted(tree: &Tree, report: &Report, options: &CheckOptions) -> Option<Sites> {
+        // `type_constraint` too: inference through calls knows the types in called bodies.
         let on = options.is_enabled(Check::IncompatibleShapes)
             || options.is_enabled(Check::ShapeMismatch)
+            || options.is_enabled(Check::TypeConstraint)
             || options.is_enabled(Check::MissingType);
         if !on || !report.diagnostics.is_empty() {
             return None;
@@ -90,49 +92,56 @@ impl Sites {
     }
 
     /// Runs the shape checks on `proto`, the lowering of the tree these sites were taken
-    /// from, and adds what they find to `report`.
+    /// from, and adds what they find to `report`. Calls may go to the functions of
+    /// `libraries`, whose bodies are inferred as those of the text's own functions are.
     pub(crate) fn check(
         &self,
         proto: &Proto,
         report: &mut Report,
         source: &str,
         options: &CheckOptions,
+        libraries: &Libraries<'_>,
     ) {
         let mut checker = Checker::new(source, options);
+        let library: Vec<&FunctionProto> = libraries.iter().flat_map(|(_, l)| l.iter()).collect();
         match proto {
-            Proto::Model(model) => self.model(&mut checker, model),
+            Proto::Model(model) => self.model(&mut checker, model, &library),
             Proto::Function(function) => {
-                self.functions(&mut checker, std::slice::from_ref(function), &[]);
+                let function = std::slice::from_ref(function);
+                self.functions(&mut checker, function, &[], &library);
             }
-            Proto::Functions(functions) => self.functions(&mut checker, functions, &[]),
+            Proto::Functions(functions) => {
+                self.functions(&mut checker, functions, &[], &library);
+            }
             _ => {}
         }
         report.diagnostics.extend(checker.finish().diagnostics);
     }
 
-    fn model(&self, checker: &mut Checker<'_>, model: &ModelProto) {
+    fn model(&self, checker: &mut Checker<'_>, model: &ModelProto, library: &[&FunctionProto]) {
         if let (Some(graph), Some(proto)) = (&self.graph, &model.graph) {
-            let inferred = infer_model(model);
+            let inferred = infer_model(model, library);
             checker.report_shapes(&inferred, graph, &proto.node);
             checker.report_untyped(&inferred, &self.untyped);
         }
-        self.functions(checker, &model.functions, &model.opset_import);
+        self.functions(checker, &model.functions, &model.opset_import, library);
     }
 
     /// Infers each function of `lowered` (under `imports` when it has none of its own); calls
-    /// may go to any of them.
+    /// may go to any of them, or to `library`.
     fn functions(
         &self,
         checker: &mut Checker<'_>,
         lowered: &[FunctionProto],
         imports: &[OperatorSetIdProto],
+        library: &[&FunctionProto],
     ) {
         // Spliced functions (`..#library`) have no tree of their own: then nothing lines up.
         if self.functions.len() != lowered.len() {
             return;
         }
         for (body, proto) in self.functions.iter().zip(lowered) {
-            let inferred = infer_function(proto, imports, lowered);
+            let inferred = infer_function(proto, imports, lowered, library);
             checker.report_shapes(&inferred, body, &proto.node);
         }
     }
@@ -260,6 +269,14 @@ impl Checker<'_> {
             for error in &inferred.errors {
                 if let Some(span) = body.node(error.node, error.input) {
                     let check = Check::IncompatibleShapes;
+                    self.report(Diagnostic::new(check, span, error.message.clone()));
+                }
+            }
+        }
+        if self.on(Check::TypeConstraint) {
+            for error in &inferred.type_errors {
+                if let Some(span) = body.node(error.node, None) {
+                    let check = Check::TypeConstraint;
                     self.report(Diagnostic::new(check, span, error.message.clone()));
                 }
             }

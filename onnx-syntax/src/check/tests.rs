@@ -509,8 +509,7 @@ fn a_call_to_no_local_function_is_reported() {
         show(&text, &on_model(&text)),
         [(
             Some(Check::UnresolvedFunction),
-            "no function `local.Sqaure` is defined in domain \"local\"; the functions there \
-             are `Square`, `Cube`"
+            "no function `local.Sqaure` is defined in domain \"local\"; did you mean `Square`?"
                 .to_owned(),
             "local.Sqaure"
         )]
@@ -1179,4 +1178,207 @@ g (bool c, float[2] x) => (float[2] y) {
     assert!(CheckOptions::default().check_model(text).is_ok());
     let untyped = r#"<ir_version: 10, opset_import: ["" : 21]> g (x) => (y) { y = Relu (x) }"#;
     assert!(CheckOptions::default().allow(Check::MissingType).check_model(untyped).is_ok());
+/// A library of `com.acme` functions, as an opset crate would hold it.
+fn acme() -> crate::library::FunctionLibrary {
+    let text = r#"
+        <domain: "com.acme", opset_import: ["" : 21]>
+        Swish2 <beta: float = 1.0> (x) => (y) {
+            b = Constant <value_float: float = @beta> ()
+            bx = Mul (b, x)
+            s = Sigmoid (bx)
+            y = Mul (x, s)
+        }
+        <domain: "com.acme", opset_import: ["" : 21]>
+        Scale <alpha: float> (x) => (y) { a = Constant <value_float: float = @alpha> ()  y = Mul (x, a) }
+        <domain: "com.acme", opset_import: ["" : 21, "com.acme" : 1]>
+        Dense (x, w) => (y) { t = MatMul (x, w)  y = com.acme.Swish2 (t) }
+    "#;
+    crate::library::FunctionLibrary::from_functions(crate::parse_functions(text).unwrap()).unwrap()
+}
+
+/// What checking `graph` (in a model importing `com.acme`) with `acme()` in view finds.
+fn with_acme(graph: &str) -> Vec<(Option<Check>, String, String)> {
+    let text = format!(
+        "<ir_version: 10, opset_import: [\"\" : 21, \"com.acme\" : 1, \"local\" : 1]>\n{graph}\n\
+         <domain: \"local\", opset_import: [\"\" : 21]> Own (x) => (y) {{ y = Abs (x) }}"
+    );
+    let acme = acme();
+    let found =
+        match crate::Entry::Model.check_with(&text, &CheckOptions::default(), &[("acme", &acme)]) {
+            Ok(_) => return Vec::new(),
+            Err(found) => found,
+        };
+    (0..found.len())
+        .map(|i| {
+            let d = &found[i];
+            let at = text
+                .get(d.span().range())
+                .unwrap_or("<bad span>")
+                .to_owned();
+            (d.check(), d.message().to_owned(), at)
+        })
+        .collect()
+}
+
+#[test]
+fn calls_into_a_library_in_view_are_checked_as_calls_of_local_functions() {
+    assert_eq!(
+        with_acme("g (float[N, 8] x) => (float[N, 8] y) { y = com.acme.Swish2 <beta = 2.0> (x) }"),
+        []
+    );
+    let sig = Some(Check::FunctionSignature);
+    assert_eq!(
+        with_acme(
+            "g (float[N, 8] x) => (y, z, w) {\n  y = com.acme.Swish2 <bta = 2.0> (x, x)\n  \
+             z = com.acme.Swish2 <beta = 2> (x)\n  w = com.acme.Scale (x)\n}"
+        ),
+        [
+            (
+                sig,
+                "function `com.acme.Swish2` (library `acme`) has no attribute `bta`; did you mean `beta`?"
+                    .to_owned(),
+                "bta".to_owned()
+            ),
+            (
+                sig,
+                "function `com.acme.Swish2` (library `acme`) declares 1 input, found 2".to_owned(),
+                "x".to_owned()
+            ),
+            (
+                sig,
+                "attribute `beta` of function `com.acme.Swish2` (library `acme`) is declared float, \
+                 found int"
+                    .to_owned(),
+                "2".to_owned()
+            ),
+            (
+                sig,
+                "function `com.acme.Scale` (library `acme`) requires attribute `alpha`, which has \
+                 no default"
+                    .to_owned(),
+                "com.acme.Scale".to_owned()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_call_into_a_library_domain_must_name_one_of_its_functions() {
+    let unresolved = Some(Check::UnresolvedFunction);
+    assert_eq!(
+        with_acme("g (x) => (y) { y = com.acme.Swish3 (x) }"),
+        [(
+            unresolved,
+            "no function `com.acme.Swish3` is defined in domain \"com.acme\"; did you mean \
+             `Swish2` (library `acme`)?"
+                .to_owned(),
+            "com.acme.Swish3".to_owned()
+        )]
+    );
+    assert_eq!(
+        with_acme("g (x) => (y) { y = com.acme.Gelu (x) }"),
+        [(
+            unresolved,
+            "no function `com.acme.Gelu` is defined in domain \"com.acme\"; the functions there \
+             are `Swish2` (library `acme`), `Scale` (library `acme`), `Dense` (library `acme`)"
+                .to_owned(),
+            "com.acme.Gelu".to_owned()
+        )]
+    );
+}
+
+#[test]
+fn shapes_are_inferred_through_library_bodies_nested_calls_included() {
+    let found = with_acme(
+        "g (float[N, 8] x, float[4, 8] w) => (float[N, 8] y, float[N, 3] z) {\n  \
+         y = com.acme.Dense (x, w)\n  z = com.acme.Swish2 (x)\n}",
+    );
+    assert_eq!(
+        found,
+        [
+            (
+                Some(Check::ShapeMismatch),
+                "`z` is declared float[N, 3] but the graph computes float[N, 8] (`Swish2` at line 4)"
+                    .to_owned(),
+                "float[N, 3]".to_owned()
+            ),
+            (
+                Some(Check::IncompatibleShapes),
+                "MatMul (in a subgraph or function body): inner dims differ: [N, 8] by [4, 8] (8 \
+                 against 4)"
+                    .to_owned(),
+                "com.acme.Dense".to_owned()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn libraries_are_seen_by_lone_graphs_and_nodes_and_hidden_by_local_functions() {
+    let acme = acme();
+    let view = [("acme", &acme)];
+    let options = CheckOptions::default();
+    let graph = "g (x) => (y) { y = com.acme.Scale <alpah = 1.0> (x) }";
+    let err = crate::Entry::Graph
+        .check_with(graph, &options, &view)
+        .unwrap_err();
+    let messages: Vec<&str> = (0..err.len()).map(|i| err[i].message()).collect();
+    assert_eq!(
+        messages,
+        [
+            "function `com.acme.Scale` (library `acme`) requires attribute `alpha`, which has no \
+             default",
+            "function `com.acme.Scale` (library `acme`) has no attribute `alpah`; did you mean \
+             `alpha`?"
+        ]
+    );
+    assert!(crate::Entry::Graph.check(graph, &options).is_ok());
+    let node = "y = com.acme.Swish2 (x, x)";
+    assert!(
+        crate::Entry::Node
+            .check_with(node, &options, &view)
+            .is_err()
+    );
+    // A model's own `com.acme.Scale` (taking no attribute) hides the library's.
+    let text = r#"<ir_version: 10, opset_import: ["" : 21, "com.acme" : 1]>
+        g (x) => (y) { y = com.acme.Scale (x) }
+        <domain: "com.acme", opset_import: ["" : 21]> Scale (x) => (y) { y = Abs (x) }"#;
+    assert!(options.check_model_with(text, &view).is_ok());
+}
+
+#[test]
+fn operand_types_are_checked_through_called_bodies() {
+    // `Swish2` multiplies its input by a float constant: an int64 input breaks `Mul`'s `T`,
+    // which the body's own walk cannot see (its input is untyped there).
+    let found = with_acme("g (int64[N, 8] x) => (y) { y = com.acme.Swish2 (x) }");
+    let first = &found[0];
+    assert_eq!(
+        (first.0, first.1.as_str(), first.2.as_str()),
+        (
+            Some(Check::TypeConstraint),
+            "in the body of `com.acme.Swish2`: input `x` of `Mul` is tensor(int64), but `T` is \
+             already tensor(float) from input `b`",
+            "com.acme.Swish2"
+        )
+    );
+    // Through a nested call, on the outer call; and model-local functions alike.
+    let found = with_acme("g (int64[N, 8] x, int64[8, 8] w) => (y) { y = com.acme.Dense (x, w) }");
+    assert_eq!(
+        found[0].1,
+        "in the body of `com.acme.Swish2`: input `x` of `Mul` is tensor(int64), but `T` is already tensor(float) from input `b`"
+    );
+    assert_eq!(found[0].2, "com.acme.Dense");
+    let found = with_acme("g (string[N] x) => (y) { y = local.Own (x) }");
+    assert_eq!(
+        found,
+        [(
+            Some(Check::TypeConstraint),
+            "in the body of `local.Own`: input `x` of `Abs` is tensor(string), which `T` does not \
+             allow: it allows tensor(uint8), tensor(uint16), tensor(uint32), tensor(uint64), \
+             tensor(int8), tensor(int16), tensor(int32), tensor(int64), …"
+                .to_owned(),
+            "local.Own".to_owned()
+        )]
+    );
+    assert_eq!(with_acme("g (float[N] x) => (y) { y = local.Own (x) }"), []);
 }

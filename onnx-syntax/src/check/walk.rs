@@ -10,17 +10,23 @@ use super::hash::{HashSet, RandomKey};
 use super::imports::{Imports, function_imports, model_imports};
 use super::schema::Types;
 use super::structure::{Frame, Scopes};
-use super::{Check, CheckOptions, Diagnostic, Report};
+use super::{Check, CheckOptions, Diagnostic, Libraries, Report};
 use crate::hole::is_marker;
 use crate::render::LineIndex;
 use crate::span::Span;
 use crate::syntax::{AttrValue, Attribute, Function, FunctionAttribute, Graph, Model, Node};
 
-/// Checks a model: its graph against the model's imports and functions, then each function.
-pub(crate) fn model(model: &Model, source: &str, options: &CheckOptions) -> Report {
+/// Checks a model: its graph against the model's imports, its functions and those of
+/// `libraries`, then each function.
+pub(crate) fn model<'t>(
+    model: &'t Model,
+    source: &'t str,
+    options: &CheckOptions,
+    libraries: &Libraries<'t>,
+) -> Report {
     let mut checker = Checker::new(source, options);
     let imported = model_imports(model);
-    checker.declarations.locals = Some(LocalFunctions::new(&model.functions));
+    checker.declarations.locals = Some(LocalFunctions::new(&model.functions, libraries));
     checker.declarations.imports = Some(Imports::new(imported.clone(), "the model".to_owned()));
     checker.declarations.refs = RefContext::Forbidden;
     checker.graph(&model.graph);
@@ -43,25 +49,36 @@ pub(crate) fn model(model: &Model, source: &str, options: &CheckOptions) -> Repo
     checker.finish()
 }
 
-/// Checks a graph on its own: no imports or local functions are known, and `@ref` is invalid.
-pub(crate) fn graph(graph: &Graph, source: &str, options: &CheckOptions) -> Report {
+/// Checks a graph on its own: no imports are known, calls resolve only to `libraries`, and
+/// `@ref` is invalid.
+pub(crate) fn graph<'t>(
+    graph: &'t Graph,
+    source: &'t str,
+    options: &CheckOptions,
+    libraries: &Libraries<'t>,
+) -> Report {
     let mut checker = Checker::new(source, options);
+    checker.in_view(libraries);
     checker.declarations.refs = RefContext::Forbidden;
     checker.graph(graph);
     checker.finish()
 }
 
 /// Checks functions, each against its own imports; with `resolve`, calls into the domains of
-/// `functions` must name one of them.
-pub(crate) fn library(
-    functions: &[Function],
+/// `functions` must name one of them. Calls into the domains of `libraries` must name one of
+/// theirs.
+pub(crate) fn library<'t>(
+    functions: &'t [Function],
     resolve: bool,
-    source: &str,
+    source: &'t str,
     options: &CheckOptions,
+    libraries: &Libraries<'t>,
 ) -> Report {
     let mut checker = Checker::new(source, options);
     if resolve {
-        checker.declarations.locals = Some(LocalFunctions::new(functions));
+        checker.declarations.locals = Some(LocalFunctions::new(functions, libraries));
+    } else {
+        checker.in_view(libraries);
     }
     for function in spelled_out(functions) {
         checker.declarations.imports = function_imports(function)
@@ -73,9 +90,15 @@ pub(crate) fn library(
 }
 
 /// Checks a node list on its own: names that no node defines are inputs of the unknown
-/// enclosing context, but SSA and order are checked.
-pub(crate) fn nodes(nodes: &[Node], source: &str, options: &CheckOptions) -> Report {
+/// enclosing context, but SSA and order are checked; calls resolve only to `libraries`.
+pub(crate) fn nodes<'t>(
+    nodes: &'t [Node],
+    source: &'t str,
+    options: &CheckOptions,
+    libraries: &Libraries<'t>,
+) -> Report {
     let mut checker = Checker::new(source, options);
+    checker.in_view(libraries);
     checker.scopes.free = true;
     checker.declarations.refs = RefContext::Unknown;
     checker.push_frame(Frame::for_nodes(nodes));
@@ -121,6 +144,13 @@ impl<'t> Checker<'t> {
             declarations: Declarations::default(),
             types: Types::default(),
             depth: 0,
+        }
+    }
+
+    /// Resolves calls to the functions of `libraries`, for texts without functions of their own.
+    fn in_view(&mut self, libraries: &Libraries<'t>) {
+        if !libraries.is_empty() {
+            self.declarations.locals = Some(LocalFunctions::new(&[], libraries));
         }
     }
 

@@ -9,6 +9,7 @@ use onnx_runtime_types::{
 };
 
 use crate::check::hash::{HashMap, NameMap};
+use crate::check::schema::body_input_types;
 use crate::hole::{ListHole, ListHoles, Site, has_reserved, is_spread};
 
 use super::node::{Node, Subgraphs, tensor_ints, tensor_type};
@@ -145,7 +146,11 @@ pub struct Engine<'a> {
     /// The index of the main graph's node being inferred.
     top_node: usize,
     depth: usize,
+    /// The function whose body is being inferred through a call, if any.
+    callee: Option<&'a FunctionProto>,
     errors: Vec<ShapeError>,
+    /// Operand types that break a type constraint inside a called function's body.
+    type_errors: Vec<ShapeError>,
     mismatches: Vec<Mismatch>,
     /// The operand list of the last node, kept for the next one: one allocation fewer a node.
     spare_inputs: Vec<Option<Arc<Ty>>>,
@@ -164,14 +169,22 @@ fn import(opsets: &mut Vec<(String, i64)>, imports: &[OperatorSetIdProto]) {
 }
 
 impl<'a> Engine<'a> {
-    /// An engine for a graph or function that imports `imports`, with these local functions.
-    fn new(imports: &[OperatorSetIdProto], functions: &'a [FunctionProto]) -> Engine<'a> {
+    /// An engine for a graph or function that imports `imports`, with these local functions
+    /// and those of libraries in view (`library`; a local function hides a library's with its
+    /// key).
+    fn new(
+        imports: &[OperatorSetIdProto],
+        functions: &'a [FunctionProto],
+        library: &[&'a FunctionProto],
+    ) -> Engine<'a> {
         let mut opsets = Vec::new();
         import(&mut opsets, imports);
         Engine {
             opsets,
-            functions: functions
+            functions: library
                 .iter()
+                .copied()
+                .chain(functions)
                 .map(|f| {
                     let key = (
                         domain(f.domain.as_deref()).to_owned(),
@@ -183,7 +196,9 @@ impl<'a> Engine<'a> {
                 .collect(),
             top_node: 0,
             depth: 0,
+            callee: None,
             errors: Vec::new(),
+            type_errors: Vec::new(),
             mismatches: Vec::new(),
             spare_inputs: Vec::new(),
         }
@@ -198,6 +213,7 @@ impl<'a> Engine<'a> {
         Run {
             values: scope.values,
             errors: self.errors,
+            type_errors: self.type_errors,
             mismatches: self.mismatches,
         }
     }
@@ -209,6 +225,9 @@ impl<'a> Engine<'a> {
 pub(crate) struct Run<'p> {
     pub(super) values: NameMap<'p, Value>,
     pub(crate) errors: Vec<ShapeError>,
+    /// Operand types inside called functions' bodies that break a type constraint (the
+    /// `type_constraint` check of what only the call knows).
+    pub(crate) type_errors: Vec<ShapeError>,
     pub(crate) mismatches: Vec<Mismatch>,
 }
 
@@ -219,13 +238,14 @@ impl Run<'_> {
     }
 }
 
-/// Infers the main graph of `model`.
-pub(crate) fn infer_model(model: &ModelProto) -> Run<'_> {
-    let engine = Engine::new(&model.opset_import, &model.functions);
+/// Infers the main graph of `model`; calls may also go to `library`.
+pub(crate) fn infer_model<'a>(model: &'a ModelProto, library: &[&'a FunctionProto]) -> Run<'a> {
+    let engine = Engine::new(&model.opset_import, &model.functions, library);
     let Some(graph) = &model.graph else {
         return Run {
             values: NameMap::with_capacity(0),
             errors: Vec::new(),
+            type_errors: Vec::new(),
             mismatches: Vec::new(),
         };
     };
@@ -241,18 +261,20 @@ pub(crate) fn infer_model(model: &ModelProto) -> Run<'_> {
 }
 
 /// Infers the body of `function` from the types its signature gives its inputs (its
-/// `value_info`), under its own imports, or else `imports`; calls may go to `functions`.
+/// `value_info`), under its own imports, or else `imports`; calls may go to `functions` and
+/// `library`.
 pub(crate) fn infer_function<'a>(
     function: &'a FunctionProto,
     imports: &'a [OperatorSetIdProto],
     functions: &'a [FunctionProto],
+    library: &[&'a FunctionProto],
 ) -> Run<'a> {
     let own = if function.opset_import.is_empty() {
         imports
     } else {
         &function.opset_import
     };
-    let engine = Engine::new(own, functions);
+    let engine = Engine::new(own, functions, library);
     let mut scope = Scope::new(None, function.input.len() + function.node.len());
     for info in &function.value_info {
         let (Some(name), Some(ty)) = (&info.name, info.r#type.as_ref().and_then(Ty::from_proto))
@@ -357,6 +379,21 @@ impl<'a> Engine<'a> {
             }
         }
         let opset = self.opsets.iter().find(|(known, _)| known == dom);
+        if let (Some(&(_, version)), Some(callee)) = (opset, self.callee)
+            && !holds_holes(node)
+            && let Some(problem) = body_input_types(dom, op, version, &node.input, &inputs)
+        {
+            let name = callee.name.as_deref().unwrap_or_default();
+            let callee = match callee.domain.as_deref().unwrap_or_default() {
+                "" => name.to_owned(),
+                domain => format!("{domain}.{name}"),
+            };
+            self.type_errors.push(ShapeError {
+                node: self.top_node,
+                input: None,
+                message: format!("in the body of `{callee}`: {problem}"),
+            });
+        }
         let (Some(&(_, opset)), Some(rule)) = (opset, ops::rule(dom, op)) else {
             return none();
         };
@@ -414,6 +451,7 @@ impl<'a> Engine<'a> {
             return vec![None; count];
         }
         self.depth += 1;
+        let outer_callee = self.callee.replace(function);
         let outer_opsets = self.opsets.clone();
         import(&mut self.opsets, &function.opset_import);
         let mut scope = Scope::new(None, function.input.len() + function.node.len());
@@ -430,6 +468,7 @@ impl<'a> Engine<'a> {
             self.node(node, &mut scope);
         }
         self.opsets = outer_opsets;
+        self.callee = outer_callee;
         self.depth -= 1;
         (0..count)
             .map(|i| scope.ty(function.output.get(i)?).map(Arc::unwrap_or_clone))

@@ -80,7 +80,7 @@ impl Inference {
     /// assert_eq!(inferred.show("y").as_deref(), Some("float[3, 2]"));
     /// ```
     pub fn of_model(model: &ModelProto) -> Inference {
-        Inference::from(graph::infer_model(model))
+        Inference::from(graph::infer_model(model, &[]))
     }
 
     /// Infers the body of a function from the types its signature declares for its inputs,
@@ -98,7 +98,7 @@ impl Inference {
         imports: &[OperatorSetIdProto],
         functions: &[FunctionProto],
     ) -> Inference {
-        Inference::from(graph::infer_function(function, imports, functions))
+        Inference::from(graph::infer_function(function, imports, functions, &[]))
     }
 
     /// The type of the value `name` of the main graph, if anything is known of it: inferred for

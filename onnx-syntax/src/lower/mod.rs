@@ -181,8 +181,8 @@ impl NodeForm for Node {
         node
     }
 
-    /// In a plain loop (see `texts`).
     fn into_protos(nodes: Vec<Node>) -> Vec<NodeProto> {
+        // A plain loop: the macros run this unoptimized, where `collect` costs more.
         let mut protos = Vec::with_capacity(nodes.len());
         for one in nodes {
             protos.push(node(one));

@@ -11,12 +11,21 @@
 //! line of code, right after the previous one.
 //!
 //! In its gap, a comment that ended a line of code ends the same line of the printed text; the
-//! others get lines of their own, indented as the code around them, with a blank line before
-//! or after them where the text had one. Where the printed text has
-//! no line break (inside a node, say), the comment brings one, and the code goes on indented
-//! one level deeper. Comments change no token, so the model is the same; and formatting the
-//! result lines its tokens up one to one with the printed text, which puts every comment back in
-//! the same gap in the same way: formatting is idempotent.
+//! others get lines of their own, indented as the code around them, with a blank line before or
+//! after them where the text had one. Where the printed text has no line break (inside a node,
+//! say), the comment brings one, and the code goes on indented one level deeper. Comments change
+//! no token, so the model is the same; and formatting the result lines its tokens up one to one
+//! with the printed text, which puts every comment back in the same gap in the same way:
+//! formatting is idempotent.
+//!
+//! Where the printer puts things in an order of its own (the keys of a header; initializers
+//! before value infos in a graph's `<…>` list, an input's initializer moved there), the comments
+//! keep their order among themselves, so a comment on an entry that moved stays where the
+//! entries around it line up, which may be next to another entry.
+//!
+//! The parser never sees comments: they are found by a lexing pass of their own
+//! ([`tokens_with_comments`]), only when a text has a `#` or a `//`, so parsing costs the same
+//! with or without them.
 
 use std::borrow::Cow;
 
@@ -74,11 +83,16 @@ pub fn format_text_as(text: &str, entry: Entry) -> Result<String, ParseError> {
 /// ```
 pub fn format_message(text: &str, entry: Entry) -> Result<(Proto, String), ParseError> {
     let tree = entry.parse(text)?;
-    let source_anchors = anchors(&tree);
+    // Most texts have no comment character at all: spare them the rest.
+    let commented = text.contains('#') || text.contains("//");
+    let source_anchors = if commented {
+        anchors(&tree)
+    } else {
+        Vec::new()
+    };
     let message = tree.lower();
     let printed = file_text(&message, Style::Lossless);
-    // Most texts have no comment character at all: spare them the lexing pass.
-    if !text.contains('#') && !text.contains("//") {
+    if !commented {
         return Ok((message, printed));
     }
     let source = tokens_with_comments(text)?;
@@ -294,7 +308,34 @@ fn line_up(
             t,
         );
     }
+    slide_to_entries(&source_keys, &mut matched);
     matched
+}
+
+/// Moves matches so that the tokens the printer dropped or moved form whole entries: where a
+/// token lines up and the tokens after it, up to the next one that lines up right after it,
+/// lined up with nothing, the last of them with the same key lines up instead. When the printer
+/// moves `float t` after `float[1] b`, `float` lines up with the `float` of `float[1] b` rather
+/// than that of `float t`, so that a comment after `float t,` stays between entries. The
+/// matches stay as many and in order.
+fn slide_to_entries(keys: &[Key], matched: &mut [Option<usize>]) {
+    let mut i = 0;
+    while i + 1 < matched.len() {
+        let (Some(j), None) = (matched[i], matched[i + 1]) else {
+            i += 1;
+            continue;
+        };
+        let next = (i + 1..matched.len()).find(|&r| matched[r].is_some());
+        let Some(next) = next.filter(|&r| matched[r] == Some(j + 1)) else {
+            i += 1;
+            continue;
+        };
+        if let Some(last) = (i + 1..next).rev().find(|&r| keys[r] == keys[i]) {
+            matched[i] = None;
+            matched[last] = Some(j);
+        }
+        i = next;
+    }
 }
 
 /// The most edits [`common_subsequence`] looks for: a stretch that differs more lines up at its
@@ -505,10 +546,15 @@ mod tests {
     /// Formats `text` as a model, checks that the model and the comments are kept and that a
     /// second pass changes nothing, and returns the result.
     fn formatted(text: &str) -> String {
-        let out = format_text(text).unwrap();
+        formatted_as(text, Entry::Model)
+    }
+
+    /// [`formatted`] for any entry point.
+    fn formatted_as(text: &str, entry: Entry) -> String {
+        let out = format_text_as(text, entry).unwrap();
         assert_eq!(
-            Entry::Model.parse(&out).unwrap().lower(),
-            Entry::Model.parse(text).unwrap().lower()
+            entry.parse(&out).unwrap().lower(),
+            entry.parse(text).unwrap().lower()
         );
         let comments = |t: &str| -> Vec<String> {
             let found = tokens_with_comments(t).unwrap();
@@ -519,7 +565,11 @@ mod tests {
                 .collect()
         };
         assert_eq!(comments(&out), comments(text));
-        assert_eq!(format_text(&out).unwrap(), out, "second pass of\n{out}");
+        assert_eq!(
+            format_text_as(&out, entry).unwrap(),
+            out,
+            "second pass of\n{out}"
+        );
         out
     }
 
@@ -593,6 +643,55 @@ mod tests {
             out,
             "<\n   opset_import: []\n>\ng (float x, # the input\n   float z) => (float y) {\n   \
              y = Foo <a: int = 1, # one\n      b: float = 2.5> (x, # the first\n      z)\n}\n"
+        );
+    }
+
+    #[test]
+    fn a_comment_in_a_tensor_moves_with_it() {
+        // The printer moves an input's initializer to the `<…>` list.
+        let text = "g (float[4] w = {1, 2, # half\n 3, 4}) => (float[4] y) { y = Neg(w) }";
+        let out = formatted(text);
+        assert!(
+            out.contains("<float[4] w =  {1,2, # half\n      3,4}>"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn libraries_and_node_lists_keep_their_comments() {
+        let library = "// squares\n<domain: \"m\", opset_import: [\"\" : 21]> Sq (x) => (y) { y = Mul(x, x) }\n\
+                       \n# fourth powers\n<domain: \"m\", opset_import: [\"\" : 21, \"m\" : 1]> \
+                       Quad (x) => (y) { s = m.Sq(x) # once\n y = m.Sq(s) # twice\n}";
+        let out = formatted_as(library, Entry::Functions);
+        assert!(out.starts_with("// squares\n<\n  domain: \"m\","), "{out}");
+        assert!(out.contains("}\n\n# fourth powers\n<\n"), "{out}");
+        assert!(
+            out.contains("   s = m.Sq (x) # once\n   y = m.Sq (s) # twice\n}"),
+            "{out}"
+        );
+        let nodes = "t = Abs(x) # first\n# then\ny = Neg(t)";
+        assert_eq!(
+            formatted_as(nodes, Entry::Nodes),
+            "   t = Abs (x) # first\n   # then\n   y = Neg (t)\n"
+        );
+        let list = "{ # open\n t = Abs(x) }";
+        assert_eq!(
+            formatted_as(list, Entry::NodeList),
+            "{ # open\n   t = Abs (x)\n}\n"
+        );
+    }
+
+    #[test]
+    fn a_comment_on_an_entry_the_printer_moves_stays_between_entries() {
+        // The printer puts initializers before value infos: `float t` moves to the end.
+        let text = "g (float x) => (float y)\n  <float[2] w = {1, 2}, # weights\n   float t, # temp\n   \
+                    float[1] b = {3}> # bias\n{ y = Neg(x) }";
+        let out = formatted(text);
+        assert!(
+            out.contains(
+                "   <float[2] w =  {1,2}, # weights\n      # temp\n      float[1] b =  {3}, float t> # bias\n"
+            ),
+            "{out}"
         );
     }
 

@@ -387,7 +387,8 @@ pub struct Node {
 /// runtime `parse_*` functions, through [`Entry::parse_proto`](crate::Entry::parse_proto)) has
 /// each node lowered on the spot instead. Its tree is then freed before the next node is read,
 /// and the memory is used again for the next one, rather than a tree of the whole model being
-/// built and then lowered: on a 100,000-node model that tree is over 100 MB. The messages are the
+/// built and then lowered (on a 100,000-node chain, the peak heap of a parse went from 124 MB to
+/// 88 MB, and its time from 1.7 to 1.25 times that of cloning the result). The messages are the
 /// same either way.
 ///
 /// ```

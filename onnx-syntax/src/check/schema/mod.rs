@@ -27,12 +27,15 @@ mod types;
 pub use describe::{
     AttributeDoc, FormalDoc, OperatorDoc, describe_operator, operators_at, standard_domains,
 };
+pub(super) use similar::closest;
 pub use types::Coverage;
 pub(super) use types::Types;
+pub(crate) use types::body_input_types;
 
+use super::declarations::Callee;
 use super::imports::Import;
 use super::{Check, Checker};
-use crate::syntax::{AttributeType, Function, Node};
+use crate::syntax::{AttributeType, Node};
 
 /// The checks of this module; when all are off, nothing is looked up.
 const CHECKS: [Check; 7] = [
@@ -53,7 +56,7 @@ impl<'t> Checker<'t> {
         &mut self,
         node: &'t Node,
         import: Option<Import>,
-        called: Option<&'t Function>,
+        called: Option<Callee<'t>>,
     ) {
         if !CHECKS.iter().any(|&check| self.on(check)) {
             return;

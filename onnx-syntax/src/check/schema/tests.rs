@@ -564,7 +564,7 @@ F <scale: float, bias: float = 0.0> (x) => (y) { y = Identity(x) }"#;
         ("function `f.F` declares 1 input, found 2", "x"),
         (
             "attribute `scale` of function `f.F` is declared float, found int",
-            "scale",
+            "2",
         ),
         ("function `f.F` declares 1 output, found 2", "z"),
     ]

@@ -9,13 +9,16 @@
 //! What could be checked is counted in [`Coverage`].
 
 use std::rc::Rc;
+use std::sync::Arc;
 
+use super::lookup::{AtVersion, at_version};
 use super::operator::{Side, formal_at};
-use super::table::{Formal, Schema};
+use super::table::{Formal, Schema, table};
 use crate::check::hash::NameMap;
 use crate::check::message::{list, operator};
 use crate::check::{Check, Checker, Diagnostic};
 use crate::dtype::elem_type_by_number;
+use crate::infer::Ty;
 use crate::span::Span;
 use crate::syntax::{AttrValue, ElemType, Function, Graph, Name, Node, Type, TypeKind};
 
@@ -253,6 +256,97 @@ enum Mismatch<'n> {
     },
     /// The schema fixes the operand's type to another one.
     NotType { expected: &'static str },
+}
+
+impl Mismatch<'_> {
+    /// What `type_constraint` says of `operand`, of type `ty`, of the operator `op`.
+    fn message(&self, operand: Operand<'_>, op: &str, ty: &str) -> String {
+        let Operand { name, side, formal } = operand;
+        let what = format!("{} `{}` of `{op}` is {ty}", side.noun(), name.text);
+        match self {
+            Mismatch::NotAllowed { param, allowed } => format!(
+                "{what}, which `{param}` does not allow: it allows {}",
+                list(allowed.iter().copied(), |t| t.to_owned())
+            ),
+            Mismatch::Conflict {
+                param,
+                bound,
+                by,
+                side,
+            } => format!(
+                "{what}, but `{param}` is already {bound} from {} `{}`",
+                side.noun(),
+                by.text
+            ),
+            Mismatch::NotType { expected } => {
+                format!("{what}, but `{}` must be {expected}", formal.name)
+            }
+        }
+    }
+}
+
+/// What `type_constraint` finds in the inputs of a node of a called function's body, whose
+/// types only inference through the call knows (the body's own walk sees its inputs untyped):
+/// the first input that the schema of `op` (standard domain `domain`, opset `version`) does not
+/// allow, or that conflicts with an earlier one. `inputs` are the node's input names, `types`
+/// what inference knows of each.
+pub(crate) fn body_input_types(
+    domain: &str,
+    op: &str,
+    version: i64,
+    inputs: &[String],
+    types: &[Option<Arc<Ty>>],
+) -> Option<String> {
+    let versions = table()?.versions(domain, op)?;
+    let AtVersion::Found(schema) = at_version(versions, version)? else {
+        return None;
+    };
+    let names: Vec<Name> = inputs
+        .iter()
+        .map(|text| Name {
+            text: text.clone(),
+            span: Span::default(),
+        })
+        .collect();
+    let mut binding = Binding::default();
+    for (index, (name, ty)) in names.iter().zip(types).enumerate() {
+        let (Some(ty), Some(formal)) = (ty.as_deref(), formal_at(&schema.inputs, index)) else {
+            continue;
+        };
+        let Some(ty) = inferred_type_name(ty) else {
+            continue;
+        };
+        let operand = Operand {
+            name,
+            side: Side::Input,
+            formal,
+        };
+        if let Err(mismatch) = binding.bind(operand, &ty) {
+            let op = if domain.is_empty() {
+                op.to_owned()
+            } else {
+                format!("{domain}.{op}")
+            };
+            return Some(mismatch.message(operand, &op, &ty));
+        }
+    }
+    None
+}
+
+/// An inferred type in the schemas' spelling, if its element types are known.
+fn inferred_type_name(ty: &Ty) -> Option<TypeName> {
+    let elem = |number: i32| elem_type_by_number(number).map(|info| info.name);
+    let name = match ty {
+        Ty::Tensor { elem: number, .. } => format!("tensor({})", elem(*number)?),
+        Ty::Sparse { elem: number, .. } => format!("sparse_tensor({})", elem(*number)?),
+        Ty::Sequence(inner) => format!("seq({})", inferred_type_name(inner)?),
+        Ty::Optional(inner) => format!("optional({})", inferred_type_name(inner)?),
+        Ty::Map { key, value } => match &**value {
+            Ty::Tensor { elem: number, .. } => format!("map({}, {})", elem(*key)?, elem(*number)?),
+            other => format!("map({}, {})", elem(*key)?, inferred_type_name(other)?),
+        },
+    };
+    Some(name.into())
 }
 
 /// One operand of a node being checked: its name, its side, and its formal parameter.
@@ -494,44 +588,15 @@ impl<'t> Checker<'t> {
         let Err(mismatch) = binding.bind(operand, &found.ty) else {
             return true;
         };
-        let Operand { name, side, formal } = operand;
-        let what = format!(
-            "{} `{}` of `{}` is {}",
-            side.noun(),
-            name.text,
-            operator(node),
-            found.ty
-        );
-        let mut diagnostic = match mismatch {
-            Mismatch::NotAllowed { param, allowed } => Diagnostic::new(
-                Check::TypeConstraint,
-                name.span,
-                format!(
-                    "{what}, which `{param}` does not allow: it allows {}",
-                    list(allowed.iter().copied(), |t| t.to_owned())
-                ),
-            ),
-            Mismatch::Conflict {
-                param,
-                bound,
-                by,
-                side,
-            } => Diagnostic::new(
-                Check::TypeConstraint,
-                name.span,
-                format!(
-                    "{what}, but `{param}` is already {bound} from {} `{}`",
-                    side.noun(),
-                    by.text
-                ),
-            )
-            .with_label(by.span, format!("`{param}` is {bound} here")),
-            Mismatch::NotType { expected } => Diagnostic::new(
-                Check::TypeConstraint,
-                name.span,
-                format!("{what}, but `{}` must be {expected}", formal.name),
-            ),
-        };
+        let name = operand.name;
+        let message = mismatch.message(operand, &operator(node), &found.ty);
+        let mut diagnostic = Diagnostic::new(Check::TypeConstraint, name.span, message);
+        if let Mismatch::Conflict {
+            param, bound, by, ..
+        } = &mismatch
+        {
+            diagnostic = diagnostic.with_label(by.span, format!("`{param}` is {bound} here"));
+        }
         if found.origin != name.span {
             let how = if found.inferred {
                 format!("{} inferred from this node", found.ty)

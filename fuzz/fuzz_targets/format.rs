@@ -1,0 +1,4 @@
+//! The `format` fuzz target; see `onnx_text_fuzz::format_target`.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| onnx_text_fuzz::format_target(data));

@@ -1,0 +1,267 @@
+//! `onnx_library!`: a function library in a static, checked as `onnx_functions!` is, documented
+//! with every function's signature, and exported so that literals in other crates can name it
+//! in `#![library(…)]` (see [`crate::libraries`] for how they see it).
+//!
+//! ```text
+//! /// docs
+//! pub static ACME;
+//! <domain: "com.acme", opset_import: ["" : 21]>
+//! Swish2 <beta: float = 1.0> (x) => (y) { … }
+//! ```
+//!
+//! expands to the static, a hidden `#[macro_export] macro_rules!` that holds the library's
+//! text (its own functions', after those of the libraries it builds on), and a `use` of that
+//! macro under the static's name: macros and statics live in different namespaces, so
+//! `acme::ACME` names both.
+
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use proc_macro2::{Delimiter, Ident, Literal, Span, TokenStream, TokenTree};
+use quote::{format_ident, quote};
+
+use onnx_runtime_types::FunctionProto;
+use onnx_syntax::library::FunctionKey;
+use onnx_syntax::syntax::Function;
+use onnx_syntax::{Entry, Proto, Tree};
+
+use crate::expand::{checked_source, settings};
+use crate::libraries::{ANSWER, FORMAT, Finish, VERSION};
+
+/// Expands `onnx_library!`.
+pub fn library(input: TokenStream) -> TokenStream {
+    match library_tokens(input) {
+        Ok(tokens) => tokens,
+        Err(errors) => errors.to_compile_error(),
+    }
+}
+
+/// The static's declaration: `#[attributes] vis static NAME;`, and the text after it.
+struct Declaration {
+    attributes: Vec<TokenTree>,
+    visibility: Vec<TokenTree>,
+    name: Ident,
+    text: TokenStream,
+}
+
+const EXPECTED: &str =
+    "expected the library's static first: `pub static NAME;`, then its functions";
+
+impl Declaration {
+    fn parse(body: TokenStream) -> Result<Declaration, syn::Error> {
+        let mut tokens = body.into_iter().peekable();
+        let mut attributes = Vec::new();
+        // Outer attributes, `///` comments included (they arrive as `#[doc = "…"]`).
+        while let Some(TokenTree::Punct(hash)) = tokens.peek() {
+            if hash.as_char() != '#' {
+                break;
+            }
+            attributes.extend(tokens.next());
+            match tokens.next() {
+                Some(group @ TokenTree::Group(_)) => attributes.push(group),
+                other => return Err(error_at(other.as_ref(), EXPECTED)),
+            }
+        }
+        let mut visibility = Vec::new();
+        if let Some(TokenTree::Ident(word)) = tokens.peek()
+            && word == "pub"
+        {
+            visibility.extend(tokens.next());
+            if let Some(TokenTree::Group(scope)) = tokens.peek()
+                && scope.delimiter() == Delimiter::Parenthesis
+            {
+                visibility.extend(tokens.next());
+            }
+        }
+        match tokens.next() {
+            Some(TokenTree::Ident(word)) if word == "static" => {}
+            other => return Err(error_at(other.as_ref(), EXPECTED)),
+        }
+        let name = match tokens.next() {
+            Some(TokenTree::Ident(name)) => name,
+            other => return Err(error_at(other.as_ref(), "expected the static's name")),
+        };
+        match tokens.next() {
+            Some(TokenTree::Punct(semi)) if semi.as_char() == ';' => {}
+            other => {
+                let message = "expected `;` after the static's name (its type is the library's)";
+                return Err(error_at(other.as_ref(), message));
+            }
+        }
+        Ok(Declaration {
+            attributes,
+            visibility,
+            name,
+            text: tokens.collect(),
+        })
+    }
+}
+
+fn error_at(token: Option<&TokenTree>, message: &str) -> syn::Error {
+    syn::Error::new(token.map_or_else(Span::call_site, TokenTree::span), message)
+}
+
+fn library_tokens(input: TokenStream) -> Result<TokenStream, syn::Error> {
+    let (settings, body) = settings(input.clone())?;
+    if let Some(request) = settings.request(quote!(::onnx_text::onnx_library), input) {
+        return Ok(request);
+    }
+    if settings.finish != Finish::Check || settings.fallible {
+        return Err(syn::Error::new(
+            settings.finish_span.unwrap_or_else(Span::call_site),
+            "a library takes `#![library(…)]` (to build on other libraries), `#![allow(…)]` and \
+             `#![unchecked]`; `#![attach]`, `#![inline]` and `#![fallible]` are for literals",
+        ));
+    }
+    let declaration = Declaration::parse(body)?;
+    let options = settings.options()?;
+    let in_view = settings.in_view()?;
+    let (checked, source) = checked_source(Entry::Functions, declaration.text, &options, &in_view)?;
+    if let Some(hole) = source.holes.first() {
+        return Err(syn::Error::new(
+            hole.span,
+            "a library is read by other crates at compile time, so it cannot hold Rust values \
+             (`#x`): write the value",
+        ));
+    }
+    let Proto::Functions(own) = checked.proto else {
+        return Err(syn::Error::new(Span::call_site(), "expected functions"));
+    };
+    let name = &declaration.name;
+    // The static holds the functions of the libraries it builds on, then its own, as the text
+    // its macro hands to literals does.
+    let mut all = in_view.all.clone();
+    if let Err(e) = all.extend(own.iter().cloned()) {
+        return Err(syn::Error::new(
+            name.span(),
+            format!("{e}: a library's functions may not repeat those it builds on"),
+        ));
+    }
+    let mut texts = in_view.texts.clone();
+    texts.push(source.text.clone());
+    let functions: Vec<FunctionProto> = all.into_functions();
+    let bytes = Literal::byte_string(&Proto::Functions(functions).encode());
+    let listing = documentation(&source.text, &own, &settings.libraries_named());
+    let hidden = hidden_name(name, &texts);
+    let answer = answer_macro(&hidden, name, &texts);
+    let attributes = &declaration.attributes;
+    let visibility = &declaration.visibility;
+    Ok(quote! {
+        #(#attributes)*
+        #[doc = #listing]
+        #(#visibility)* static #name: ::std::sync::LazyLock<::onnx_text::FunctionLibrary> =
+            ::std::sync::LazyLock::new(|| ::onnx_text::__private::library(#bytes));
+        #answer
+        #[doc(hidden)]
+        #[allow(unused_imports)]
+        #(#visibility)* use #hidden as #name;
+    })
+}
+
+/// A name no other library's macro has: `macro_export` puts every one at the crate root.
+fn hidden_name(name: &Ident, texts: &[String]) -> Ident {
+    let mut hasher = DefaultHasher::new();
+    name.to_string().hash(&mut hasher);
+    texts.hash(&mut hasher);
+    std::env::var("CARGO_CRATE_NAME").ok().hash(&mut hasher);
+    let start = name.span().start();
+    (start.line, start.column).hash(&mut hasher);
+    format_ident!("__onnx_text_library_{}_{:016x}", name, hasher.finish())
+}
+
+/// The library's macro: it answers a request of its format by calling the requester back with
+/// the library's texts, and any other request with an error naming both versions.
+fn answer_macro(hidden: &Ident, name: &Ident, texts: &[String]) -> TokenStream {
+    let format = Literal::u32_unsuffixed(FORMAT);
+    let version = Literal::string(VERSION);
+    let answer = format_ident!("{}", ANSWER);
+    let texts = texts.iter().map(|text| Literal::string(text));
+    let mismatch_start = format!(
+        "`{name}` was made by onnx-text {VERSION} (library format {FORMAT}), but this literal is \
+         read by onnx-text "
+    );
+    let misuse = format!(
+        "`{name}` is an onnx-text library: name it in `#![library({name})]` of an onnx-text macro"
+    );
+    quote! {
+        #[doc(hidden)]
+        #[macro_export]
+        macro_rules! #hidden {
+            (@onnx_text_library #format $version:literal [$($callback:tt)*] { $($input:tt)* }) => {
+                $($callback)*! { #![#answer(#format, #version, #(#texts),*)] $($input)* }
+            };
+            (@onnx_text_library $format:tt $version:literal $($rest:tt)*) => {
+                ::core::compile_error!(::core::concat!(
+                    #mismatch_start, $version, " (library format ", ::core::stringify!($format),
+                    "); build both crates with one onnx-text version"
+                ))
+            };
+            ($($misuse:tt)*) => {
+                ::core::compile_error!(#misuse)
+            };
+        }
+    }
+}
+
+/// The rustdoc section that lists the library's own functions: each one's key, signature and
+/// doc string.
+fn documentation(text: &str, own: &[FunctionProto], bases: &[String]) -> String {
+    let mut doc = String::from("\n\n# Functions\n");
+    let trees = match Entry::Functions.parse(text) {
+        Ok(Tree::Functions(trees)) => trees,
+        _ => Vec::new(),
+    };
+    for (index, function) in own.iter().enumerate() {
+        let key = FunctionKey::of_function(function);
+        doc += &format!("\n## `{key}`\n");
+        if let Some(signature) = trees.get(index).and_then(|tree| signature(text, tree)) {
+            doc += &format!("\n```text\n{signature}\n```\n");
+        }
+        let imports: Vec<String> = function
+            .opset_import
+            .iter()
+            .map(|i| format!("`{:?} : {}`", i.domain(), i.version()))
+            .collect();
+        if !imports.is_empty() {
+            doc += &format!("\nImports {}.\n", imports.join(", "));
+        }
+        if let Some(text) = function.doc_string.as_deref() {
+            doc += &format!("\n{text}\n");
+        }
+    }
+    if !bases.is_empty() {
+        let bases: Vec<String> = bases.iter().map(|b| format!("`{b}`")).collect();
+        doc += &format!(
+            "\nThe library also holds the functions of {}, which it builds on.\n",
+            bases.join(", ")
+        );
+    }
+    doc
+}
+
+/// A function's signature as written: from its name to its outputs' closing parenthesis, on
+/// one line. `None` if the spans do not fit the text.
+fn signature(text: &str, function: &Function) -> Option<String> {
+    let start = function.name.span.start as usize;
+    let after = match function.outputs.last() {
+        Some(output) => output.name.span.end as usize,
+        None => start + text.get(start..)?.find("=>")?,
+    };
+    let end = after + text.get(after..)?.find(')')? + 1;
+    let written = text.get(start..end)?;
+    // The text rebuilt from tokens has a space wherever the source had a gap, and between
+    // tokens read one by one: print it tight, as one writes it.
+    let mut line = written.split_whitespace().collect::<Vec<_>>().join(" ");
+    for (spaced, tight) in [
+        ("< ", "<"),
+        (" >", ">"),
+        ("( ", "("),
+        (" )", ")"),
+        ("[ ", "["),
+        (" ]", "]"),
+        (" ,", ","),
+        (" :", ":"),
+    ] {
+        line = line.replace(spaced, tight);
+    }
+    Some(line)
+}

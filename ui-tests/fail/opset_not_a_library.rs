@@ -1,0 +1,7 @@
+fn main() {
+    let _ = onnx_text::onnx! {
+        #![library(acme::NOPE)]
+        <ir_version: 10, opset_import: ["" : 21, "com.acme" : 1]>
+        g (float[N, 8] x) => (float[N, 8] y) { y = com.acme.Swish2 (x) }
+    };
+}
