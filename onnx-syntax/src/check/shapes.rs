@@ -204,6 +204,8 @@ fn untyped(graph: &Graph) -> Vec<Untyped> {
     let outputs = graph.outputs.iter().map(|info| ("output", info));
     inputs
         .chain(outputs)
+        // A spread of names (`..#outs`) cannot carry types: a hole never causes an error.
+        .filter(|(_, info)| !crate::hole::is_spread(&info.name.text))
         .filter_map(|(list, info)| {
             let written = match info.ty.as_ref().map(|t| &t.kind) {
                 None => None,
@@ -240,10 +242,14 @@ impl Checker<'_> {
                 true => value.name.clone(),
                 false => format!("{:?}", value.name),
             };
-            let lacks = if value.written.is_some() { "shape" } else { "type" };
-            let known = inferred
-                .ty(&value.name)
-                .filter(|ty| matches!(ty, crate::infer::Ty::Tensor { shape: Some(_), elem } if *elem != 0));
+            let lacks = if value.written.is_some() {
+                "shape"
+            } else {
+                "type"
+            };
+            let known = inferred.ty(&value.name).filter(
+                |ty| matches!(ty, crate::infer::Ty::Tensor { shape: Some(_), elem } if *elem != 0),
+            );
             let fix = match (known, &value.written) {
                 (Some(ty), _) => format!("write `{ty} {shown}`"),
                 (None, Some(elem)) => format!(

@@ -38,7 +38,9 @@ pub(super) const LEAN_BYTES: usize = 4096;
 pub(super) fn check(model: &ModelProto, options: &CheckOptions) -> Option<Diagnostics> {
     model.graph.as_ref()?;
     // The rules report an untyped main-graph input or output on the message itself.
-    let options = options.allow(Check::ElementCountMismatch).allow(Check::MissingType);
+    let options = options
+        .allow(Check::ElementCountMismatch)
+        .allow(Check::MissingType);
     let text = to_text_with(&Lean::default().model(model), Style::Lossless);
     match Entry::Model.check(&text, &options) {
         Ok(_) => None,

@@ -625,9 +625,10 @@ g (float x, int64 n) => (y) { a = Rleu(x)  b = Add(x)  c = Cast(x)  d = Elu <alp
         assert!(without.iter().all(|d| d.check() != Some(check)), "{check}");
     }
     // The outputs are untyped for brevity: `missing_type` is not a schema check.
-    let none = super::CHECKS
-        .iter()
-        .fold(CheckOptions::default().allow(Check::MissingType), |o, &c| o.allow(c));
+    let none = super::CHECKS.iter().fold(
+        CheckOptions::default().allow(Check::MissingType),
+        |o, &c| o.allow(c),
+    );
     let report = Tree::Model(tree.clone()).check(text, &none);
     assert!(report.diagnostics.is_empty());
     assert_eq!(report.coverage, Coverage::default());
