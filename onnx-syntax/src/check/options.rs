@@ -111,9 +111,9 @@ impl CheckOptions {
     ///
     /// ```
     /// let options = onnx_syntax::check::CheckOptions::default();
-    /// let model = options.check_model(r#"<opset_import: ["" : 21]> g (x) => (y) { y = Relu(x) }"#).unwrap();
+    /// let model = options.check_model(r#"<opset_import: ["" : 21]> g (float[N] x) => (float[N] y) { y = Relu(x) }"#).unwrap();
     /// assert_eq!(model.graph.unwrap().node.len(), 1);
-    /// assert!(options.check_model("g (x) => (y) { y = Relu(x) }").is_err()); // no import for ""
+    /// assert!(options.check_model("g (float[N] x) => (float[N] y) { y = Relu(x) }").is_err()); // no import for ""
     /// ```
     pub fn check_model(&self, text: &str) -> Result<ModelProto, Diagnostics> {
         self.check(Entry::Model, text)
@@ -224,8 +224,11 @@ impl CheckOptions {
     /// Only a syntax error is an `Err`.
     ///
     /// ```
+    /// use onnx_syntax::check::{Check, CheckOptions};
+    /// // `y` and `z` untyped: the main graph's types are not the point here.
     /// let text = r#"<opset_import: ["" : 21]> g (float x, y) => (z) { t = Relu(x)  z = Add(t, y) }"#;
-    /// let report = onnx_syntax::check::CheckOptions::default().report_model(text).unwrap();
+    /// let options = CheckOptions::default().allow(Check::MissingType);
+    /// let report = options.report_model(text).unwrap();
     /// assert!(report.diagnostics.is_empty());
     /// assert_eq!((report.coverage.typed, report.coverage.partially_typed), (1, 1));
     /// ```
