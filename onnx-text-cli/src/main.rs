@@ -409,7 +409,7 @@ fn check_file(
             }));
         }
         Format::Binary => {
-            let message = load(&data, Format::Binary, kind, false, name, progress)?;
+            let message = load(&data, Format::Binary, kind, None, name, progress)?;
             message::text(&message, Style::Lossless)
         }
         Format::Text => into_text(data, name, "is it a binary model? Name it `.onnx`")?,
@@ -468,7 +468,9 @@ fn convert(args: &ConvertArgs, show_progress: bool) -> Outcome {
         eprintln!("error: `{name}` would be both the input and the output; name another with -o");
         return Outcome::Fatal;
     }
-    let message = match load(&data, from, args.kind, args.check, &name, &progress) {
+    let every_check = CheckOptions::default();
+    let checks = args.check.then_some(&every_check);
+    let message = match load(&data, from, args.kind, checks, &name, &progress) {
         Ok(message) => message,
         Err(outcome) => return outcome,
     };
@@ -523,7 +525,7 @@ fn load(
     data: &[u8],
     from: Format,
     kind: Entry,
-    run_checks: bool,
+    checks: Option<&CheckOptions>,
     name: &str,
     progress: &Progress,
 ) -> Result<Proto, Outcome> {
@@ -538,8 +540,8 @@ fn load(
         Format::Text => {
             let text = utf8_text(data, name, "is it a binary model? Use --from binary")?;
             progress.stage(&format!("parsing {name}"), None);
-            if run_checks {
-                message::check(kind, text).map_err(|d| {
+            if let Some(options) = checks {
+                message::check(kind, text, options).map_err(|d| {
                     eprint!("{}", d.with_origin(name));
                     Outcome::Failed
                 })
@@ -560,7 +562,9 @@ fn infer(args: &InferArgs, show_progress: bool) -> Outcome {
     let input = Place::new(&args.input);
     let name = input.display("<stdin>");
     let progress = Progress::new(show_progress, input.size());
-    let model = match read_model(&args.input, &input, true, &name, &progress) {
+    // A main-graph output without a type is no problem here: inference writes the type.
+    let checks = CheckOptions::default().allow(Check::MissingType);
+    let model = match read_model(&args.input, &input, Some(&checks), &name, &progress) {
         Ok(model) => model,
         Err(outcome) => return outcome,
     };
@@ -578,11 +582,11 @@ fn infer(args: &InferArgs, show_progress: bool) -> Outcome {
 }
 
 /// Reads the model at `path` (`place`), text or binary by its extension or else its content;
-/// with `check`, a text model is checked first, so that its problems are positioned.
+/// with `checks`, a text model is checked first, so that its problems are positioned.
 fn read_model(
     path: &Path,
     place: &Place,
-    check: bool,
+    checks: Option<&CheckOptions>,
     name: &str,
     progress: &Progress,
 ) -> Result<onnx_text::ModelProto, Outcome> {
@@ -592,7 +596,7 @@ fn read_model(
         &data,
         from,
         Entry::Model,
-        check && from == Format::Text,
+        checks.filter(|_| from == Format::Text),
         name,
         progress,
     )? {
@@ -647,7 +651,7 @@ fn print(args: &PrintArgs, show_progress: bool) -> Outcome {
             }
         };
         let from = Format::from_extension(file).unwrap_or_else(|| Format::sniff(&data));
-        let message = match load(&data, from, args.kind, false, &name, &progress) {
+        let message = match load(&data, from, args.kind, None, &name, &progress) {
             Ok(message) => message,
             Err(o) => {
                 outcome = outcome.max(o);
@@ -707,7 +711,7 @@ fn inline(args: &InlineArgs, show_progress: bool) -> Outcome {
     let input = Place::new(&args.input);
     let name = input.display("<stdin>");
     let progress = Progress::new(show_progress, input.size());
-    let mut model = match read_model(&args.input, &input, false, &name, &progress) {
+    let mut model = match read_model(&args.input, &input, None, &name, &progress) {
         Ok(model) => model,
         Err(outcome) => return outcome,
     };

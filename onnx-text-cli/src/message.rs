@@ -17,9 +17,9 @@ pub fn parse(entry: Entry, text: &str) -> Result<Proto, ParseError> {
     entry.parse(text).map(Tree::lower)
 }
 
-/// Parses `text` as `entry` gives it and runs every check on it.
-pub fn check(entry: Entry, text: &str) -> Result<Proto, Diagnostics> {
-    entry.check(text, &CheckOptions::default())
+/// Parses `text` as `entry` gives it and runs the checks `options` enable.
+pub fn check(entry: Entry, text: &str, options: &CheckOptions) -> Result<Proto, Diagnostics> {
+    entry.check(text, options)
 }
 
 /// Why a list of messages cannot be read or written as protobuf bytes, which hold one message.
