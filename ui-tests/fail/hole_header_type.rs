@@ -2,6 +2,6 @@ fn main() {
     let version = "10";
     let _ = onnx_text::onnx! {
         <ir_version: #version, opset_import: ["" : 21]>
-        g (float x) => (y) { y = Relu (x) }
+        g (float x) => (float y) { y = Relu (x) }
     };
 }

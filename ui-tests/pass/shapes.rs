@@ -6,7 +6,7 @@ fn main() {
     let model = onnx! {
         <ir_version: 10, opset_import: ["" : 21]>
         g (float[N, 128] x, float[128, 10] w, float[1, 10] b, float[?, 3, 4] z, float[M] m)
-            => (float[N, 10] y, float[?, 12] flat, float[N] same, float[] any)
+            => (float[N, 10] y, float[?, 12] flat, float[N] same, float[?, ?] any)
             <int64[1] zero = {0}, int64[1] twelve = {12}> {
             t = MatMul (x, w)
             y = Add (t, b)

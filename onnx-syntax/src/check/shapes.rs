@@ -234,7 +234,9 @@ impl Checker<'_> {
     /// `missing_type` for each main-graph input or output in `untyped`, suggesting the type to
     /// write: the inferred one where inference knows its shape, else a rank to fill in.
     fn report_untyped(&mut self, inferred: &Run<'_>, untyped: &[Untyped]) {
-        if !self.on(Check::MissingType) {
+        // Where inference failed, the types it would suggest are unknown and the shape errors
+        // come first.
+        if !self.on(Check::MissingType) || !inferred.errors.is_empty() {
             return;
         }
         for value in untyped {
