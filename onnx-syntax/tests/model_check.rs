@@ -354,19 +354,19 @@ fn attributes_hold_the_field_their_type_names() {
     assert_eq!(fired(&leaky(alpha())), []);
     let mut a = alpha();
     a.r#type = Some(AttributeType::Int as i32);
-    assert!(fired(&leaky(a)).starts_with(&[Check::AttributeValue]));
+    assert!(fired(&leaky(a)).starts_with(&[Check::AttributeFields]));
     let mut a = alpha();
     a.i = Some(3);
-    assert!(fired(&leaky(a)).starts_with(&[Check::AttributeValue]));
+    assert!(fired(&leaky(a)).starts_with(&[Check::AttributeFields]));
     let mut a = alpha();
     a.r#type = None;
-    assert!(fired(&leaky(a)).starts_with(&[Check::AttributeValue]));
+    assert!(fired(&leaky(a)).starts_with(&[Check::AttributeFields]));
     // The issue's case: a FLOAT attribute that holds an int.
     let mut a = alpha();
     a.f = None;
     a.i = Some(1);
     let model = leaky(a);
-    assert!(fired(&model).starts_with(&[Check::AttributeValue]));
+    assert!(fired(&model).starts_with(&[Check::AttributeFields]));
     assert_eq!(
         message(&model),
         "the attribute's type is FLOAT but it holds `i`"
@@ -393,7 +393,7 @@ fn attribute_references_only_in_function_bodies_and_without_a_value() {
     assert_eq!(fired(&model), []);
     let mut model = model;
     model.functions[0].node[0].attribute[0].f = Some(1.0);
-    assert_eq!(fired(&model), [Check::AttributeValue]);
+    assert_eq!(fired(&model), [Check::AttributeFields]);
 }
 
 #[test]
@@ -504,8 +504,8 @@ fn type_attributes_name_a_type_and_constants_hold_a_value() {
         model
     };
     assert_eq!(fired(&cast(11)), []);
-    assert!(fired(&cast(0)).contains(&Check::AttributeValue));
-    assert!(fired(&cast(1 << 40)).contains(&Check::AttributeValue));
+    assert!(fired(&cast(0)).contains(&Check::AttributeFields));
+    assert!(fired(&cast(1 << 40)).contains(&Check::AttributeFields));
     let mut model = onnx_syntax::parse_model(
         r#"<ir_version: 10, opset_import: ["" : 21]>
         g () => (float[1] y) { y = Constant <value = float[1] {1.0}> () }"#,
@@ -536,7 +536,7 @@ fn places_name_the_graph_node_attribute_and_tensor() {
     );
     let rendered = err.with_origin("m.onnx").to_string();
     assert!(
-        rendered.starts_with("error[attribute_value]: the attribute's type is FLOAT but it holds `i`\n --> m.onnx: graph `g`, node 0 (output `y`), attribute `alpha`\n"),
+        rendered.starts_with("error[attribute_fields]: the attribute's type is FLOAT but it holds `i`\n --> m.onnx: graph `g`, node 0 (output `y`), attribute `alpha`\n"),
         "{rendered}"
     );
 }
