@@ -506,6 +506,9 @@ fn type_attributes_name_a_type_and_constants_hold_a_value() {
     assert_eq!(fired(&cast(11)), []);
     assert!(fired(&cast(0)).contains(&Check::AttributeFields));
     assert!(fired(&cast(1 << 40)).contains(&Check::AttributeFields));
+    let mut model = cast(11);
+    graph(&mut model).node[0].attribute[0].i = None; // reads as 0
+    assert!(fired(&model).contains(&Check::AttributeFields));
     let mut model = onnx_syntax::parse_model(
         r#"<ir_version: 10, opset_import: ["" : 21]>
         g () => (float[1] y) { y = Constant <value = float[1] {1.0}> () }"#,

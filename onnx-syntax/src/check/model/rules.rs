@@ -367,9 +367,12 @@ impl Rules<'_> {
                 "output_dtype" => matches!(op_type, "QuantizeLinear" | "DequantizeLinear"),
                 _ => false,
             };
-            let Some(value) = attribute.i.filter(|_| names_type) else {
+            // An INT attribute without its value reads as 0, as proto2 defaults it.
+            let int = attribute.r#type == Some(AttributeType::Int as i32);
+            if !names_type || attribute.ref_attr_name.is_some() || !(int || attribute.i.is_some()) {
                 continue;
-            };
+            }
+            let value = attribute.i.unwrap_or(0);
             let exists = i32::try_from(value).is_ok_and(|n| elem_type_by_number(n).is_some());
             let default_output = name == "output_dtype" && value == 0;
             if !(exists || default_output) {
