@@ -313,6 +313,16 @@ fn sparse_indices_in_range_and_sorted() {
     indices.int64_data.clear();
     indices.raw_data = Some([0i64, 5].iter().flat_map(|i| i.to_le_bytes()).collect());
     assert_eq!(fired(&model), [Check::SparseTensor]);
+    // With the element counts allowed, indices that claim more than they hold are still
+    // reported, and never read past their data (nor looped over 2^40 times).
+    let mut model = sparse(&[1.0, 2.0], Some((&[0, 1], &[2])), &[4]);
+    let s = &mut graph(&mut model).sparse_initializer[0];
+    s.values.as_mut().unwrap().dims = vec![1 << 40];
+    s.indices.as_mut().unwrap().dims = vec![1 << 40];
+    let options = CheckOptions::default().allow(Check::ElementCountMismatch);
+    let err = ModelCheck::new(options).check(&model).unwrap_err();
+    let checks: Vec<_> = err.problems().iter().map(|p| p.check()).collect();
+    assert_eq!(checks, [Some(Check::SparseTensor)]);
     // Indices must be int64; values of rank 1.
     let mut model = sparse(&[1.0, 2.0], Some((&[0, 1], &[2])), &[4]);
     let s = &mut graph(&mut model).sparse_initializer[0];
@@ -694,8 +704,7 @@ fn bytes_that_are_no_model_are_an_error_not_a_panic() {
     assert_eq!(err.problems()[0].check(), None);
     let tight = ModelCheck::default().limits(DecodeLimits::default().max_memory(1000));
     let err = tight.check_bytes(&bytes).unwrap_err();
-    assert_eq!(
-        err.problems()[0].message(),
-        "decoding would take more than 1000 bytes of memory"
-    );
+    let limit = 1000 + 2 * bytes.len(); // beyond twice the input
+    let expected = format!("decoding would take more than {limit} bytes of memory");
+    assert_eq!(err.problems()[0].message(), expected);
 }

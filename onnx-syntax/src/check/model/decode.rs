@@ -37,7 +37,8 @@ pub struct DecodeLimits {
 
 impl Default for DecodeLimits {
     /// Graphs and types nested at most [`MAX_NESTING`] deep, as in text (so that every model
-    /// that decodes prints to text that parses), and 1 GiB of decoded messages.
+    /// that decodes prints to text that parses), and 1 GiB of decoded messages beyond twice
+    /// the input's size.
     fn default() -> DecodeLimits {
         DecodeLimits {
             max_depth: MAX_NESTING as usize,
@@ -60,8 +61,10 @@ impl DecodeLimits {
         }
     }
 
-    /// The same limits, with at most `bytes` of decoded messages (an estimate from above: the
-    /// size of each message, and eight bytes for each byte of packed or string data).
+    /// The same limits, with at most `bytes` of decoded messages beyond twice the input's own
+    /// size, which any decoding may take (an estimate from above: the size of each message,
+    /// each byte of `raw_data` and strings once, eight bytes for each byte of other packed
+    /// numbers or scalar fields).
     ///
     /// ```
     /// assert_eq!(onnx_syntax::check::model::DecodeLimits::default().max_memory(1024).memory(), 1024);
@@ -82,7 +85,7 @@ impl DecodeLimits {
         self.max_depth
     }
 
-    /// The memory limit, in bytes.
+    /// The memory limit beyond twice the input's size, in bytes.
     ///
     /// ```
     /// assert!(onnx_syntax::check::model::DecodeLimits::default().memory() > 0);
@@ -94,8 +97,10 @@ impl DecodeLimits {
 
 /// Checks `bytes` against `limits`, then decodes them.
 pub(super) fn decode(bytes: &[u8], limits: &DecodeLimits) -> Result<ModelProto, ModelProblem> {
+    let input = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
     let mut walk = Walk {
-        limits: *limits,
+        depth: limits.max_depth,
+        memory_limit: limits.max_memory.saturating_add(input.saturating_mul(2)),
         memory: size_of::<ModelProto>() as u64,
     };
     walk.message(bytes, Kind::Model, 0).map_err(problem)?;
@@ -229,6 +234,16 @@ impl Kind {
         size as u64
     }
 
+    /// Bytes decoded per byte of field `number`, a length-delimited field that is no message:
+    /// once for bytes and strings that hold data (`raw_data`, `string_data`, attribute
+    /// strings) and for packed floats, [`PACKED_GROWTH`] for the rest (packed varints, names).
+    fn growth(self, number: u64) -> u64 {
+        match (self, number) {
+            (Kind::Tensor, 4 | 6 | 9 | 10) | (Kind::Attribute, 4 | 7 | 9) => 1,
+            _ => PACKED_GROWTH,
+        }
+    }
+
     /// True for the messages that count as one level of nesting, as in text.
     fn nests(self) -> bool {
         matches!(self, Kind::Graph | Kind::Type)
@@ -239,9 +254,10 @@ impl Kind {
 /// eight-byte integer).
 const PACKED_GROWTH: u64 = 8;
 
-/// The walk's running totals.
+/// The walk's limits and running total.
 struct Walk {
-    limits: DecodeLimits,
+    depth: usize,
+    memory_limit: u64,
     memory: u64,
 }
 
@@ -275,16 +291,16 @@ impl Walk {
                     match kind.field(number) {
                         Some(child) => {
                             let depth = depth + usize::from(child.nests());
-                            if depth > self.limits.max_depth {
+                            if depth > self.depth {
                                 return Err(format!(
                                     "graphs and types nest more than {} levels deep",
-                                    self.limits.max_depth
+                                    self.depth
                                 ));
                             }
                             self.take(child.size())?;
                             self.message(field, child, depth)?;
                         }
-                        None => self.take(PACKED_GROWTH.saturating_mul(len as u64))?,
+                        None => self.take(kind.growth(number).saturating_mul(len as u64))?,
                     }
                 }
                 3 => self.group(&mut bytes, number, depth)?,
@@ -303,11 +319,8 @@ impl Walk {
     /// `prost` skips it.
     fn group(&mut self, bytes: &mut &[u8], number: u64, depth: usize) -> Result<(), String> {
         let depth = depth + 1;
-        if depth > self.limits.max_depth {
-            return Err(format!(
-                "groups nest more than {} levels deep",
-                self.limits.max_depth
-            ));
+        if depth > self.depth {
+            return Err(format!("groups nest more than {} levels deep", self.depth));
         }
         loop {
             if bytes.is_empty() {
@@ -333,10 +346,10 @@ impl Walk {
 
     fn take(&mut self, bytes: u64) -> Result<(), String> {
         self.memory = self.memory.saturating_add(bytes);
-        if self.memory > self.limits.max_memory {
+        if self.memory > self.memory_limit {
             return Err(format!(
                 "decoding would take more than {} bytes of memory",
-                self.limits.max_memory
+                self.memory_limit
             ));
         }
         Ok(())
@@ -428,10 +441,8 @@ mod tests {
         assert!(decoded > 100 * bytes.len() as u64, "{decoded}");
         let limits = DecodeLimits::default().max_memory(decoded / 2);
         let err = decode(&bytes, &limits).unwrap_err();
-        let expected = format!(
-            "decoding would take more than {} bytes of memory",
-            decoded / 2
-        );
+        let limit = decoded / 2 + 2 * bytes.len() as u64; // beyond twice the input
+        let expected = format!("decoding would take more than {limit} bytes of memory");
         assert_eq!(err.message(), expected);
         assert!(decode(&bytes, &DecodeLimits::default()).is_ok());
     }
@@ -460,5 +471,32 @@ mod tests {
         bytes.extend([0x1c; 100_000]);
         let err = decode(&bytes, &DecodeLimits::default()).unwrap_err();
         assert_eq!(err.message(), "groups nest more than 32 levels deep");
+    }
+
+    #[test]
+    fn weights_count_once_against_the_limit() {
+        // 200 MB of raw data: decodes under the default limit (1 GiB beyond twice the input).
+        let tensor = TensorProto {
+            raw_data: Some(vec![0; 200 << 20]),
+            ..Default::default()
+        };
+        let graph = GraphProto {
+            initializer: vec![tensor],
+            ..Default::default()
+        };
+        let bytes = ModelProto {
+            graph: Some(graph),
+            ..Default::default()
+        }
+        .encode_to_vec();
+        assert!(decode(&bytes, &DecodeLimits::default()).is_ok());
+        // The same bytes as packed int64s could be 8 times larger decoded.
+        let mut walk = Walk {
+            depth: 32,
+            memory_limit: u64::MAX,
+            memory: 0,
+        };
+        walk.take(Kind::Tensor.growth(7) * 100).unwrap();
+        assert_eq!(walk.memory, 800);
     }
 }
