@@ -107,6 +107,80 @@ pub(super) fn decode(bytes: &[u8], limits: &DecodeLimits) -> Result<ModelProto, 
     ModelProto::decode(bytes).map_err(|e| problem(format!("the bytes cannot be decoded: {e}")))
 }
 
+/// A problem if graphs and types in `model` (decoded already, or built in memory) nest deeper
+/// than `limits` allow, counted as the walk over bytes counts them; an explicit stack, so that
+/// no depth overflows ours.
+pub(super) fn too_deep(model: &ModelProto, limits: &DecodeLimits) -> Option<ModelProblem> {
+    use type_proto::Value;
+    enum Item<'a> {
+        Graph(&'a GraphProto),
+        Type(&'a TypeProto),
+    }
+    let mut stack: Vec<(Item<'_>, usize)> = Vec::new();
+    fn infos(graph: &GraphProto) -> impl Iterator<Item = &TypeProto> {
+        let infos = graph
+            .input
+            .iter()
+            .chain(&graph.output)
+            .chain(&graph.value_info);
+        infos.filter_map(|i| i.r#type.as_ref())
+    }
+    let nodes = model.functions.iter().flat_map(|f| &f.node);
+    let defaults = model.functions.iter().flat_map(|f| &f.attribute_proto);
+    let attributes = nodes.flat_map(|n| &n.attribute).chain(defaults);
+    for a in attributes {
+        stack.extend(
+            a.g.as_deref()
+                .into_iter()
+                .chain(&a.graphs)
+                .map(|g| (Item::Graph(g), 1)),
+        );
+        stack.extend(
+            a.tp.as_deref()
+                .into_iter()
+                .chain(&a.type_protos)
+                .map(|t| (Item::Type(t), 1)),
+        );
+    }
+    let function_infos = model.functions.iter().flat_map(|f| &f.value_info);
+    stack.extend(
+        function_infos
+            .filter_map(|i| i.r#type.as_ref())
+            .map(|t| (Item::Type(t), 1)),
+    );
+    stack.extend(model.graph.iter().map(|g| (Item::Graph(g), 1)));
+    while let Some((item, depth)) = stack.pop() {
+        if depth > limits.max_depth {
+            let message = format!(
+                "graphs and types nest more than {} levels deep",
+                limits.max_depth
+            );
+            return Some(problem(message));
+        }
+        match item {
+            Item::Graph(graph) => {
+                stack.extend(infos(graph).map(|t| (Item::Type(t), depth + 1)));
+                for a in graph.node.iter().flat_map(|n| &n.attribute) {
+                    let graphs = a.g.as_deref().into_iter().chain(&a.graphs);
+                    stack.extend(graphs.map(|g| (Item::Graph(g), depth + 1)));
+                    let types = a.tp.as_deref().into_iter().chain(&a.type_protos);
+                    stack.extend(types.map(|t| (Item::Type(t), depth + 1)));
+                }
+            }
+            Item::Type(ty) => {
+                let inner = match &ty.value {
+                    Some(Value::SequenceType(t)) => t.elem_type.as_deref(),
+                    Some(Value::OptionalType(t)) => t.elem_type.as_deref(),
+                    Some(Value::MapType(t)) => t.value_type.as_deref(),
+                    _ => None,
+                };
+                stack.extend(inner.map(|t| (Item::Type(t), depth + 1)));
+            }
+        }
+    }
+    None
+}
+
 fn problem(message: String) -> ModelProblem {
     ModelProblem::new(None, Place::default(), message)
 }
@@ -445,6 +519,42 @@ mod tests {
         let expected = format!("decoding would take more than {limit} bytes of memory");
         assert_eq!(err.message(), expected);
         assert!(decode(&bytes, &DecodeLimits::default()).is_ok());
+    }
+
+    #[test]
+    fn models_in_memory_nest_within_the_limit_too() {
+        let limits = DecodeLimits::default();
+        let at_limit = ModelProto::decode(nested_graphs(MAX_NESTING as usize).as_slice()).unwrap();
+        assert!(too_deep(&at_limit, &limits).is_none());
+        // Built in memory, past anything the bytes could carry: no recursion measures it.
+        let mut ty = TypeProto::default();
+        for _ in 0..100_000 {
+            let sequence = type_proto::Sequence {
+                elem_type: Some(Box::new(ty)),
+            };
+            ty = TypeProto {
+                value: Some(type_proto::Value::SequenceType(Box::new(sequence))),
+                ..Default::default()
+            };
+        }
+        let graph = GraphProto {
+            input: vec![ValueInfoProto {
+                r#type: Some(ty),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let model = ModelProto {
+            graph: Some(graph),
+            ..Default::default()
+        };
+        let err = too_deep(&model, &limits).unwrap();
+        assert_eq!(
+            err.message(),
+            "graphs and types nest more than 32 levels deep"
+        );
+        // Dropping such a type recurses in prost's generated code: leak it instead.
+        std::mem::forget(model);
     }
 
     #[test]
