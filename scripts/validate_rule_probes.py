@@ -190,3 +190,4 @@ t = T(); t.name="w"; t.data_type=T.FLOAT; t.dims.extend([1<<40, 1<<20]); t.float
 t = T(); t.name="w"; t.data_type=T.UINT2; t.dims.extend([5]); t.raw_data=b"\0\0"; run("uint2 raw 2", model([t]))
 t = T(); t.name="w"; t.data_type=T.FLOAT6E2M3; t.dims.extend([5]); t.raw_data=b"\0"*4; run("f6 raw 4", model([t]))
 
+m = cast(11); m.graph.node[0].attribute[0].ClearField("i"); run("cast to without i", m)
