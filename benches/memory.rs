@@ -53,13 +53,21 @@ static ALLOCATOR: Counting = Counting;
 
 fn main() {
     for nodes in common::CHAIN_SIZES {
-        let name = format!("chain_{nodes}");
-        let text = common::chain(nodes);
-        let before = LIVE.load(Ordering::Relaxed);
-        PEAK.store(before, Ordering::Relaxed);
-        let model = onnx_text::parse_model(&text).unwrap_or_default();
-        let peak = PEAK.load(Ordering::Relaxed) - before;
-        let protobuf = model.encoded_len();
-        println!("memory {name} {peak} {protobuf} {}", text.len());
+        measure(&format!("chain_{nodes}"), &common::chain(nodes));
     }
+    let nodes = common::ATTRIBUTE_CHAIN_NODES;
+    measure(
+        &format!("chain_attributes_{nodes}"),
+        &common::chain_attributes(nodes),
+    );
+}
+
+/// Prints the peak heap of parsing `text`, the protobuf's size and the text's.
+fn measure(name: &str, text: &str) {
+    let before = LIVE.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let model = onnx_text::parse_model(text).unwrap_or_default();
+    let peak = PEAK.load(Ordering::Relaxed) - before;
+    let protobuf = model.encoded_len();
+    println!("memory {name} {peak} {protobuf} {}", text.len());
 }

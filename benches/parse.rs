@@ -1,5 +1,5 @@
-//! Runtime parsing: `parse_model` on node-heavy chains (1k to 100k nodes, for scaling), on the
-//! whole conformance corpus, and on a model with a 9 MB float initializer; `check_model` (parse
+//! Runtime parsing: `parse_model` on node-heavy chains (1k to 100k nodes, for scaling), on a
+//! 100k-node chain with two attributes per node, on the whole conformance corpus, and on a model with a 9 MB float initializer; `check_model` (parse
 //! and every check) on the same chains; and the floor of any parser that returns a prost
 //! `ModelProto`: building (cloning) and dropping the chain's model with no parsing at all.
 //! `scripts/bench.py` times onnx's C++ parser on the same
@@ -15,6 +15,11 @@ fn main() {
     for nodes in common::CHAIN_SIZES {
         common::publish(&format!("chain_{nodes}"), &common::chain(nodes));
     }
+    let nodes = common::ATTRIBUTE_CHAIN_NODES;
+    common::publish(
+        &format!("chain_attributes_{nodes}"),
+        &common::chain_attributes(nodes),
+    );
     common::publish(
         "float_initializer_9mb",
         &common::float_initializer(common::FLOAT_INITIALIZER_BYTES),
@@ -34,6 +39,20 @@ fn parse_model_chain(bencher: Bencher, nodes: usize) {
 #[divan::bench(args = common::CHAIN_SIZES, max_time = 3)]
 fn clone_model_chain(bencher: Bencher, nodes: usize) {
     let model = onnx_text::parse_model(&common::chain(nodes)).expect("the chain parses");
+    bencher.bench(|| black_box(&model).clone().graph.is_some());
+}
+
+/// The chain of two-attribute nodes, and its floor (as `clone_model_chain`).
+#[divan::bench(max_time = 5)]
+fn parse_model_chain_attributes(bencher: Bencher) {
+    let text = common::chain_attributes(common::ATTRIBUTE_CHAIN_NODES);
+    bencher.bench(|| onnx_text::parse_model(black_box(&text)).map(|m| m.graph.is_some()));
+}
+
+#[divan::bench(max_time = 5)]
+fn clone_model_chain_attributes(bencher: Bencher) {
+    let text = common::chain_attributes(common::ATTRIBUTE_CHAIN_NODES);
+    let model = onnx_text::parse_model(&text).expect("the chain parses");
     bencher.bench(|| black_box(&model).clone().graph.is_some());
 }
 

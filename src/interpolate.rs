@@ -587,3 +587,66 @@ impl Function for FunctionProto {
     }
 }
 by_reference!(Function::function -> Result<FunctionProto, String>);
+
+/// What a spread `..#xs` iterates when it is not an iterator itself: a slice, an array or a
+/// `Vec`, behind any number of references. One trait per position, so that a value that is not a
+/// list gets one error naming the position.
+///
+/// Spreads of named variables borrow, as `format!` does, so `..#dims` with `dims: &[i64]` sees a
+/// `&&[i64]`; these traits look through the references. Anything that is `IntoIterator` (an
+/// iterator, a `Vec` by value, `&Vec`, a range) is spread as it is, before they are asked.
+macro_rules! spreads {
+    ($($trait:ident, $what:literal, $message:literal;)*) => {$(
+        #[doc = concat!("A spread of ", $what, " that is not an iterator: a slice, an array or a `Vec`, behind any number of references.")]
+        ///
+        /// ```
+        #[doc = concat!("use onnx_text::interpolate::", stringify!($trait), ";")]
+        /// let dims: &[i64] = &[2, 3];
+        #[doc = concat!("assert_eq!(", stringify!($trait), "::map_items(&&dims, |d| d * 2), [4, 6]);")]
+        /// ```
+        #[diagnostic::on_unimplemented(
+            message = $message,
+            label = "not a list",
+            note = "`..#` takes a slice, an array, a `Vec`, a reference to one of these, or any iterator"
+        )]
+        pub trait $trait {
+            /// The type of each item.
+            type Item;
+            /// `f` of every item, in order.
+            fn map_items<R>(&self, f: impl FnMut(&Self::Item) -> R) -> Vec<R>;
+        }
+        impl<T> $trait for [T] {
+            type Item = T;
+            fn map_items<R>(&self, f: impl FnMut(&T) -> R) -> Vec<R> {
+                self.iter().map(f).collect()
+            }
+        }
+        impl<T> $trait for Vec<T> {
+            type Item = T;
+            fn map_items<R>(&self, f: impl FnMut(&T) -> R) -> Vec<R> {
+                $trait::map_items(self.as_slice(), f)
+            }
+        }
+        impl<T, const N: usize> $trait for [T; N] {
+            type Item = T;
+            fn map_items<R>(&self, f: impl FnMut(&T) -> R) -> Vec<R> {
+                $trait::map_items(self.as_slice(), f)
+            }
+        }
+        impl<S: $trait + ?Sized> $trait for &S {
+            type Item = S::Item;
+            fn map_items<R>(&self, f: impl FnMut(&S::Item) -> R) -> Vec<R> {
+                $trait::map_items(&**self, f)
+            }
+        }
+    )*};
+}
+spreads! {
+    SpreadDimensions, "dimensions", "`{Self}` cannot be spread into dimensions";
+    SpreadValueNames, "value names", "`{Self}` cannot be spread into value names";
+    SpreadAttributeList, "an attribute list", "`{Self}` cannot be spread into an attribute list";
+    SpreadTensorData, "tensor data", "`{Self}` cannot be spread into tensor data";
+    SpreadTensorDims, "the dims of a tensor constant", "`{Self}` cannot be spread into the dims of a tensor constant";
+    SpreadNodes, "a node list", "`{Self}` cannot be spread into a node list";
+    SpreadFunctions, "a list of functions", "`{Self}` cannot be spread into a list of functions";
+}

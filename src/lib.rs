@@ -86,8 +86,10 @@ pub mod __private {
 
     pub use crate::interpolate::*;
     pub use holes::{Holes, Literal, attribute, dimension, inner_type, shape_dims, splice};
+    pub use spread::{ByIterator, ByList, SpreadSource, ViaIterator, ViaList};
 
     mod holes;
+    mod spread;
 
     /// Decodes bytes that a macro encoded at compile time from a message of the same type.
     pub fn decode<M: Message + Default>(bytes: &[u8]) -> M {
@@ -115,6 +117,33 @@ pub use onnx_syntax::check::{
     Check, CheckOptions, Coverage, Diagnostic, DiagnosticKind, Diagnostics, Label, Report,
     UnknownCheck,
 };
+
+/// Formats the text of a model in the printer's layout (that of `onnx.printer.to_text`), keeping
+/// its comments (`#` and `//`) in their places: a comment after a node stays at the end of its
+/// line, comment lines before a node, a header entry or a function stay before it, and comments
+/// inside lists stay between the same neighbours. The model is unchanged, and formatting the
+/// result again changes nothing. This is what `onnx-text fmt` does; for texts that hold a
+/// graph, functions or nodes, see `onnx_syntax::print::format_text_as`.
+///
+/// ```
+/// let text = "<ir_version: 10, opset_import: [\"\" : 21]>\n\
+///             // RUN: onnx-mlir %s\n\
+///             g (float[N] x) => (float[N] y) {\n  y = Relu(x) # the only node\n}";
+/// assert_eq!(onnx_text::format_text(text)?, "\
+/// <
+///    ir_version: 10,
+///    opset_import: [\"\" : 21]
+/// >
+/// // RUN: onnx-mlir %s
+/// g (float[N] x) => (float[N] y) {
+///    y = Relu (x) # the only node
+/// }
+/// ");
+/// # Ok::<(), onnx_text::ParseError>(())
+/// ```
+pub fn format_text(text: &str) -> Result<String, ParseError> {
+    onnx_syntax::print::format_text(text)
+}
 
 /// Decodes an untrusted binary model and runs every check on it, as
 /// `onnx.checker.check_model(full_check=True)` does: the IR's rules on its messages, within
@@ -242,3 +271,9 @@ pub fn check_nodes(text: &str) -> Result<Vec<NodeProto>, Diagnostics> {
 pub fn check_node_list(text: &str) -> Result<Vec<NodeProto>, Diagnostics> {
     CheckOptions::default().check_node_list(text)
 }
+
+/// Every Rust code block of README.md, compiled and run by `cargo test --doc`: a newcomer copies
+/// those first.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

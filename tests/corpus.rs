@@ -26,6 +26,24 @@ fn parse(entry: &str, text: &str) -> Result<Vec<u8>, ParseError> {
     })
 }
 
+/// Where the tree's lowering differs from what `parse_*` give, if anywhere. The `parse_*`
+/// functions lower each node as soon as it is read (`Entry::parse_proto`); the checks and the
+/// macros parse the whole tree and lower it after (`Entry::parse` then `Tree::lower`). Both must
+/// give the same messages, or the same error.
+fn tree_difference(entry: &str, text: &str) -> Option<String> {
+    let entry: onnx_syntax::Entry = entry.parse().expect("a corpus entry point");
+    // Bytes, not messages: a NaN is not equal to itself.
+    let direct = entry.parse_proto(text).map(onnx_syntax::Proto::encode);
+    let through_tree = entry.parse(text).map(|tree| tree.lower().encode());
+    (direct != through_tree).then(|| match (direct, through_tree) {
+        (Err(direct), Err(through_tree)) => {
+            format!("parse_proto fails with\n{direct}\nwhere parse fails with\n{through_tree}")
+        }
+        (Ok(_), Ok(_)) => "parse_proto and parse then lower give different bytes".to_owned(),
+        _ => "parse_proto and parse then lower do not both accept it".to_owned(),
+    })
+}
+
 /// A readable account of how `ours` differs from `golden`: the decoded messages side by side.
 fn explain(entry: &str, ours: &[u8], golden: &[u8]) -> String {
     fn show<M: Message + Default + Debug>(bytes: &[u8]) -> String {
@@ -86,9 +104,15 @@ fn run_case(text_path: &Path, divergent: bool, tally: &mut Tally) {
     let golden = std::fs::read(text_path.with_extension("pb")).ok();
     let name = text_path.display();
     // A text that is not UTF-8 cannot reach the `&str` API; it counts as rejected.
-    let result = String::from_utf8(bytes)
+    let result = String::from_utf8(bytes.clone())
         .map_err(|_| "invalid UTF-8".to_owned())
         .and_then(|text| parse(entry, &text).map_err(|e| e.to_string()));
+    if let Some(difference) = std::str::from_utf8(&bytes)
+        .ok()
+        .and_then(|text| tree_difference(entry, text))
+    {
+        tally.failures.push(format!("{name}: {difference}"));
+    }
     match (golden, result, divergent) {
         (Some(golden), Ok(ours), false) if ours == golden => tally.accepted += 1,
         (Some(golden), Ok(ours), false) => tally.failures.push(format!(

@@ -287,3 +287,31 @@ fn q19_keyword_named_values_need_quotes_replicated() {
     assert!(parse_graph("g () => (float float) {}").is_ok());
     assert!(parse_node("float = Identity(seq)").is_ok());
 }
+
+#[test]
+fn q20_double_slash_comments() {
+    // An onnx-mlir lit test as it is, `//` lines included.
+    let lit_test = r#"// RUN: onnx-mlir --EmitONNXBasic --printIR %s | FileCheck %s
+<
+   ir_version: 8,
+   opset_import: ["" : 16]
+>
+test_add (float[2] x, float[2] y) => (float[2] z) {
+   z = Add (x, y) // the sum
+}
+// CHECK-LABEL: func.func @main_graph
+"#;
+    let without = r#"<ir_version: 8, opset_import: ["" : 16]>
+test_add (float[2] x, float[2] y) => (float[2] z) { z = Add (x, y) }"#;
+    assert_eq!(
+        parse_model(lit_test).unwrap(),
+        parse_model(without).unwrap()
+    );
+    // `//` inside a string is text; a lone `/` is still an error, at the `/`.
+    let node = parse_node(r#"y = Foo <s = "a//b"> (x)"#).unwrap();
+    assert_eq!(node.attribute[0].s.as_deref(), Some(&b"a//b"[..]));
+    let err = parse_node("y = Foo (x) / z").unwrap_err();
+    assert_eq!(err.span().start, 12);
+    // `=>` still cannot hold a comment.
+    assert!(parse_graph("g () =// x\n> () {}").is_err());
+}

@@ -353,3 +353,54 @@ fn unchecked_literals_type_attribute_holes_by_rust_not_by_the_schema() {
         g (float[N] x) => (y) { y = LeakyRelu <alpha = 1> (x) }"#;
     same(&model, &parse_model(text).unwrap());
 }
+
+/// Spreads take what a helper function is naturally passed: slice parameters, `&Vec`, arrays and
+/// references to them, `&[&str]` and `&[String]`, and iterators; in every position with a spread.
+/// Before issue 19, `..#dims` with `dims: &[i64]` was `&&[i64]`, which is not an iterator.
+#[test]
+fn spreads_of_slices_references_arrays_and_iterators() {
+    fn build(
+        dims: &[i64],
+        data: &[f32],
+        names: &[&str],
+        owned: &[String],
+        perm: &[i64; 2],
+        nodes: &[NodeProto],
+        functions: &Vec<FunctionProto>,
+    ) -> ModelProto {
+        onnx! {
+            <ir_version: 10, opset_import: ["" : 21, "local" : 1]>
+            g (float[..#dims] a, float[..#perm] b, float[..#(dims.iter().rev())] c)
+              => (float[..#dims] y)
+              <float[..#(data.iter().map(|_| 1))] w = {..#data}, int64[2] p = {..#perm}> {
+                ..#nodes
+                s = Sum (..#names, ..#owned)
+                t = Transpose <perm = [..#perm]> (s)
+                y = local.Id (t)
+            }
+            ..#functions
+        }
+    }
+    let nodes = onnx_nodes!(x = Abs (a) z = Neg (b));
+    let functions: Vec<FunctionProto> = onnx_functions!(<domain: "local", opset_import: ["" : 21]> Id (x) => (y) { y = Identity (x) });
+    let owned = vec![String::from("c")];
+    let model = build(&[2, 2], &[0.5], &["x"], &owned, &[1, 0], &nodes, &functions);
+    let text = r#"<ir_version: 10, opset_import: ["" : 21, "local" : 1]>
+        g (float[2, 2] a, float[1, 0] b, float[2, 2] c) => (float[2, 2] y)
+          <float[1] w = {0.5}, int64[2] p = {1, 0}> {
+            x = Abs (a)
+            z = Neg (b)
+            s = Sum (x, c)
+            t = Transpose <perm = [1, 0]> (s)
+            y = local.Id (t)
+        }
+        <domain: "local", opset_import: ["" : 21]> Id (x) => (y) { y = Identity (x) }"#;
+    same(&model, &parse_model(text).unwrap());
+    // References to references, and an array by value, in a node list and attribute lists.
+    let (array, nested): ([i64; 2], &&[i64]) = ([3, 4], &&[5_i64][..]);
+    let node = onnx_node!(y = Foo <ints = [..#array, ..#nested], more = [..#(vec![1_i64])]> (x));
+    same(
+        &node,
+        &parse_node("y = Foo <ints = [3, 4, 5], more = [1]> (x)").unwrap(),
+    );
+}

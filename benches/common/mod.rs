@@ -37,6 +37,28 @@ pub fn chain(nodes: usize) -> String {
     text
 }
 
+/// The node count of the attribute-heavy chain, [`chain_attributes`].
+pub const ATTRIBUTE_CHAIN_NODES: usize = 100_000;
+
+/// A model whose graph is a chain of `nodes` additions with two attributes each, an int and a
+/// string: `x{i+1} = Add <alpha = 1, tag = "t"> (x{i}, b)`. The attribute lists and operand
+/// lists of two are where the runtime parser lost speed against its floor after the syntax tree
+/// grew (issue 19); this input keeps that visible.
+pub fn chain_attributes(nodes: usize) -> String {
+    let mut text = String::with_capacity(nodes * 48);
+    text.push_str("<ir_version: 10, opset_import: [\"\" : 21]>\n");
+    text.push_str("chain_attributes (float[N] x0, float[N] b) => (float[N] y) {\n");
+    for i in 0..nodes {
+        let _ = writeln!(
+            text,
+            "    x{} = Add <alpha = 1, tag = \"t\"> (x{i}, b)",
+            i + 1
+        );
+    }
+    let _ = writeln!(text, "    y = Identity (x{nodes})\n}}");
+    text
+}
+
 /// A model with one float initializer of at least `bytes` bytes of text: seven significant
 /// digits per value, from a fixed pseudo-random sequence, so every run prints the same.
 pub fn float_initializer(bytes: usize) -> String {

@@ -4,10 +4,12 @@
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::ToTokens;
 
-use crate::tokens::Source;
+use crate::tokens::{HoleExpr, Source};
 
-/// An error covering the tokens behind `span` of the rebuilt text.
+/// An error covering the tokens behind `span` of the rebuilt text. A hole's marker in the
+/// message (a shape that holds `#b`) is written as the user wrote the hole.
 pub fn at_text(source: &Source, span: onnx_syntax::Span, message: &str) -> syn::Error {
+    let message = &with_holes_shown(message, &source.holes);
     match source.spans(span.start, span.end) {
         Some((first, last)) => between(first, last, message),
         None => syn::Error::new(Span::call_site(), message),
@@ -31,4 +33,28 @@ pub fn combine(errors: impl IntoIterator<Item = syn::Error>) -> Option<syn::Erro
         all.combine(next);
         all
     })
+}
+
+/// `message` with each hole marker (a private-use character and the hole's number) replaced by
+/// the hole as written, or by `?` if no hole has that number.
+pub fn with_holes_shown(message: &str, holes: &[HoleExpr]) -> String {
+    let mut shown = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find(['\u{E000}', '\u{E001}']) {
+        shown.push_str(&rest[..at]);
+        // Both markers are three bytes in UTF-8, followed by the hole's number.
+        let after = &rest[at + 3..];
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let hole = after[..digits]
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| holes.get(i));
+        match hole {
+            Some(hole) => shown.push_str(&hole.shown()),
+            None => shown.push('?'),
+        }
+        rest = &after[digits..];
+    }
+    shown.push_str(rest);
+    shown
 }

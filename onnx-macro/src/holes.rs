@@ -269,24 +269,29 @@ impl<'h> Patcher<'h> {
         quote_spanned!(at(expr)=> __onnx_holes.ok(#shown, #call(&(#value))))
     }
 
-    /// The items of a spread, each converted by `call`.
-    fn each(expr: &HoleExpr, call: TokenStream) -> TokenStream {
-        let source = spread_source(expr);
+    /// The items of a spread in `position` (a name of `__private::position`), each converted by
+    /// `call`.
+    fn each(expr: &HoleExpr, position: &str, call: TokenStream) -> TokenStream {
         let shown = shown(expr);
-        quote_spanned!(at(expr)=>
-            ::core::iter::IntoIterator::into_iter(#source)
-                .map(|__onnx_item| __onnx_holes.ok(#shown, #call(&__onnx_item)))
-                .collect::<::std::vec::Vec<_>>()
-        )
+        let each =
+            quote_spanned!(at(expr)=> |__onnx_item| __onnx_holes.ok(#shown, #call(__onnx_item)));
+        spread(expr, position, each)
     }
 
     /// Puts the values of `expr` into the list at the current place: at `at` in place of the
     /// marker (`replace`), or inserted before the written element `at`.
-    fn splice_into_list(&mut self, expr: &HoleExpr, at: usize, replace: bool, call: TokenStream) {
+    fn splice_into_list(
+        &mut self,
+        expr: &HoleExpr,
+        at: usize,
+        replace: bool,
+        position: &str,
+        call: TokenStream,
+    ) {
         let list = self.place();
         let end = at + usize::from(replace);
         let patch = if expr.spread {
-            let items = Self::each(expr, call);
+            let items = Self::each(expr, position, call);
             quote!(::onnx_text::__private::splice(&mut #list, #at..#end, #items);)
         } else {
             let item = Self::one(expr, call);
@@ -398,7 +403,7 @@ impl<'h> Patcher<'h> {
                 };
                 self.verify = true;
                 let call = quote_spanned!(at(expr)=> ::onnx_text::__private::Function::function);
-                self.splice_into_list(expr, i, true, call);
+                self.splice_into_list(expr, i, true, "function_lists", call);
                 continue;
             }
             let empty = HeaderHoles::default();
@@ -488,7 +493,7 @@ impl<'h> Patcher<'h> {
                 continue;
             }
             let call = quote_spanned!(at(expr)=> ::onnx_text::__private::ValueName::value_name);
-            self.splice_into_list(expr, i, true, call);
+            self.splice_into_list(expr, i, true, "value_names", call);
         }
     }
 
@@ -501,7 +506,7 @@ impl<'h> Patcher<'h> {
                 };
                 self.verify = true;
                 let call = quote_spanned!(at(expr)=> ::onnx_text::__private::Node::node);
-                self.splice_into_list(expr, i, true, call);
+                self.splice_into_list(expr, i, true, "node_lists", call);
                 continue;
             }
             self.enter(Step::Index(i), |p| p.node(node, imports));
@@ -670,7 +675,7 @@ impl<'h> Patcher<'h> {
                 continue;
             };
             self.field(list_field(element), |p| {
-                p.splice_into_list(expr, list_hole.index, false, call)
+                p.splice_into_list(expr, list_hole.index, false, "attribute_lists", call)
             });
         }
     }
@@ -692,13 +697,14 @@ impl<'h> Patcher<'h> {
                 // The element count waits for the values.
                 self.verify = true;
             }
-            let (field, call) = match list_hole.site {
+            let (field, position, call) = match list_hole.site {
                 Site::Dims => (
                     "dims",
+                    "tensor_dims",
                     quote_spanned!(at(expr)=> ::onnx_text::__private::TensorDimension::tensor_dimension),
                 ),
                 Site::Values => match data_field(dtype, at(expr)) {
-                    Some(found) => found,
+                    Some((field, call)) => (field, "tensor_data", call),
                     None => {
                         self.errors.push(syn::Error::new(
                             expr.span,
@@ -712,7 +718,7 @@ impl<'h> Patcher<'h> {
                 },
             };
             self.field(field, |p| {
-                p.splice_into_list(expr, list_hole.index, false, call)
+                p.splice_into_list(expr, list_hole.index, false, position, call)
             });
         }
     }
@@ -756,7 +762,7 @@ impl<'h> Patcher<'h> {
                 continue;
             };
             let call = quote_spanned!(at(expr)=> ::onnx_text::__private::dimension);
-            self.splice_into_list(expr, i, true, call);
+            self.splice_into_list(expr, i, true, "dimensions", call);
         }
     }
 }
@@ -770,12 +776,23 @@ fn push_element(expr: &HoleExpr, attribute: &TokenStream) -> TokenStream {
     if !expr.spread {
         return quote_spanned!(at(expr)=> __onnx_holes.ok(#shown, #push(&(#value), #attribute)););
     }
+    let each = quote_spanned!(at(expr)=> |__onnx_item| __onnx_holes.ok(#shown, #push(__onnx_item, #attribute)));
+    let items = spread(expr, "attribute_lists", each);
+    quote!(#items;)
+}
+
+/// The expansion of a spread: `each` (a closure taking a reference to an item) of every item of
+/// `expr`'s value, collected in a `Vec`. See `onnx_text::__private::spread` for how the value's
+/// type picks the way to its items, with one error naming `position` when it has none.
+fn spread(expr: &HoleExpr, position: &str, each: TokenStream) -> TokenStream {
     let source = spread_source(expr);
-    quote_spanned!(at(expr)=>
-        for __onnx_item in ::core::iter::IntoIterator::into_iter(#source) {
-            __onnx_holes.ok(#shown, #push(&__onnx_item, #attribute));
-        }
-    )
+    let position = proc_macro2::Ident::new(position, at(expr));
+    quote_spanned!(at(expr)=> {
+        let __onnx_spread = ::onnx_text::__private::SpreadSource(#source);
+        #[allow(unused_imports)]
+        use ::onnx_text::__private::{ViaIterator as _, ViaList as _};
+        (&&__onnx_spread).spread_kind().#position(__onnx_spread, #each)
+    })
 }
 
 /// Where generated code about a hole stands: at the hole, so that errors land there, but
@@ -797,12 +814,7 @@ fn spread_source(expr: &HoleExpr) -> TokenStream {
 
 /// The hole as the user wrote it, for messages about its value.
 fn shown(expr: &HoleExpr) -> String {
-    let dots = if expr.spread { ".." } else { "" };
-    if expr.named {
-        format!("{dots}#{}", expr.expr)
-    } else {
-        format!("{dots}#({})", expr.expr)
-    }
+    expr.shown()
 }
 
 /// The attribute type numbered `number`, unless it is `UNDEFINED` or no type at all.

@@ -1,6 +1,6 @@
 //! Unit tests of the expansion, outside the compiler (proc-macro2 runs on its own there).
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 
 use crate::expand::{expand, include, settings};
 use crate::tokens::{Layout, Source};
@@ -683,4 +683,26 @@ mod random_trees {
             expand_everything(input);
         }
     }
+}
+
+#[test]
+fn hole_markers_in_messages_are_written_as_the_holes() {
+    use crate::diagnostics::with_holes_shown;
+    use crate::tokens::HoleExpr;
+    let hole = |expr: &str, spread, named| HoleExpr {
+        expr: expr.parse().unwrap(),
+        spread,
+        span: Span::call_site(),
+        named,
+    };
+    let holes = [hole("b", false, true), hole("dims . len ()", true, false)];
+    assert_eq!(
+        with_holes_shown("inner dims differ: [\u{E000}0, 3] by [4, 2]", &holes),
+        "inner dims differ: [#b, 3] by [4, 2]"
+    );
+    assert_eq!(
+        with_holes_shown("x \u{E001}1 and \u{E000}7, \u{E000}", &holes),
+        "x ..#(dims . len ()) and ?, ?"
+    );
+    assert_eq!(with_holes_shown("no holes", &holes), "no holes");
 }

@@ -37,6 +37,18 @@ pub struct HoleExpr {
     pub named: bool,
 }
 
+impl HoleExpr {
+    /// The hole as the user wrote it (`#b`, `..#(dims)`), for messages.
+    pub fn shown(&self) -> String {
+        let dots = if self.spread { ".." } else { "" };
+        if self.named {
+            format!("{dots}#{}", self.expr)
+        } else {
+            format!("{dots}#({})", self.expr)
+        }
+    }
+}
+
 /// An error found while rebuilding the text: a token that ONNX text cannot contain.
 pub struct TokenError {
     pub span: Span,

@@ -29,7 +29,7 @@ use crate::error::ParseError;
 use crate::lower::{self, encode};
 use crate::parse::Parser;
 use crate::print::{Style, ToText};
-use crate::syntax::{Function, Graph, Model, Node};
+use crate::syntax::{Function, Graph, Model, Node, NodeForm};
 
 /// Which form a text takes: the entry points of the parser.
 ///
@@ -114,15 +114,23 @@ impl Entry {
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
     pub fn parse_with(self, parser: Parser<'_>) -> Result<Tree, ParseError> {
-        Ok(match self {
-            Entry::Model => Tree::Model(parser.model()?),
-            Entry::Graph => Tree::Graph(parser.graph()?),
-            Entry::Function => Tree::Function(parser.function()?),
-            Entry::Functions => Tree::Functions(parser.functions()?),
-            Entry::Node => Tree::Node(parser.node()?),
-            Entry::Nodes => Tree::Nodes(parser.nodes()?),
-            Entry::NodeList => Tree::NodeList(parser.node_list()?),
-        })
+        parser.entry(self)
+    }
+
+    /// Parses `text` as this form straight to its protobuf messages: what
+    /// [`parse`](Entry::parse) then [`Tree::lower`] give, with each node lowered as soon as it
+    /// is read, so that no tree of the whole text is built (see [`NodeForm`]). The runtime
+    /// `parse_*` functions use it.
+    ///
+    /// ```
+    /// use onnx_syntax::Entry;
+    /// let text = "g (x) => (y) { t = Abs(x)  y = Neg <a = 1> (t) }";
+    /// assert_eq!(Entry::Graph.parse_proto(text)?, Entry::Graph.parse(text)?.lower());
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
+    pub fn parse_proto(self, text: &str) -> Result<Proto, ParseError> {
+        let tree: Tree<NodeProto> = Parser::new(text)?.entry(self)?;
+        Ok(tree.lower())
     }
 
     /// Parses `text` as this form, runs the checks `options` enable, and lowers the tree if
@@ -253,7 +261,8 @@ impl fmt::Display for UnknownEntry {
 
 impl std::error::Error for UnknownEntry {}
 
-/// The syntax tree of a text of any form, with spans into the text.
+/// The syntax tree of a text of any form, with spans into the text. Its bodies hold [`Node`]s,
+/// or for [`Entry::parse_proto`] nodes already lowered (see [`NodeForm`]).
 ///
 /// ```
 /// use onnx_syntax::{Entry, Tree};
@@ -263,24 +272,24 @@ impl std::error::Error for UnknownEntry {}
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]
-pub enum Tree {
+pub enum Tree<N = Node> {
     /// A model.
-    Model(Model),
+    Model(Model<N>),
     /// A graph on its own.
-    Graph(Graph),
+    Graph(Graph<N>),
     /// A function on its own.
-    Function(Function),
+    Function(Function<N>),
     /// A function library.
-    Functions(Vec<Function>),
+    Functions(Vec<Function<N>>),
     /// A node on its own.
     Node(Node),
     /// Nodes without braces.
-    Nodes(Vec<Node>),
+    Nodes(Vec<N>),
     /// A braced node list.
-    NodeList(Vec<Node>),
+    NodeList(Vec<N>),
 }
 
-impl Tree {
+impl<N: NodeForm> Tree<N> {
     /// The entry point that gives this tree.
     ///
     /// ```
@@ -300,6 +309,30 @@ impl Tree {
         }
     }
 
+    /// The protobuf messages of the tree.
+    ///
+    /// ```
+    /// use onnx_syntax::{Entry, Proto};
+    /// let proto = Entry::Node.parse("y = Neg(x)")?.lower();
+    /// assert!(matches!(proto, Proto::Node(node) if node.op_type.as_deref() == Some("Neg")));
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
+    pub fn lower(self) -> Proto {
+        match self {
+            Tree::Model(model) => Proto::Model(lower::model(model)),
+            Tree::Graph(graph) => Proto::Graph(lower::graph(graph)),
+            Tree::Function(function) => Proto::Function(lower::function(function)),
+            Tree::Functions(functions) => {
+                Proto::Functions(functions.into_iter().map(lower::function).collect())
+            }
+            Tree::Node(node) => Proto::Node(lower::node(node)),
+            Tree::Nodes(nodes) => Proto::Nodes(N::into_protos(nodes)),
+            Tree::NodeList(nodes) => Proto::NodeList(N::into_protos(nodes)),
+        }
+    }
+}
+
+impl Tree {
     /// Runs the checks that `options` enable on the tree, parsed from `source`, as the
     /// [`check`](crate::check) module describes for its form; also counts what the type checks
     /// covered.
@@ -329,7 +362,7 @@ impl Tree {
     /// let text = "<opset_import: [\"\" : 21]> g (float[2, 3] x) => (float[3, 2] y) { y = Relu(x) }";
     /// let (report, proto) = Entry::Model.parse(text)?.check_and_lower(text, &CheckOptions::default());
     /// assert_eq!(report.diagnostics[0].message(),
-    ///     "`y` is declared float[3,2] but the graph computes float[2,3] (`Relu` at line 1)");
+    ///     "`y` is declared float[3, 2] but the graph computes float[2, 3] (`Relu` at line 1)");
     /// assert!(matches!(proto, Proto::Model(_)));
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
@@ -356,28 +389,6 @@ impl Tree {
             Tree::Nodes(nodes) | Tree::NodeList(nodes) => {
                 check::walk::nodes(nodes, source, options)
             }
-        }
-    }
-
-    /// The protobuf messages of the tree.
-    ///
-    /// ```
-    /// use onnx_syntax::{Entry, Proto};
-    /// let proto = Entry::Node.parse("y = Neg(x)")?.lower();
-    /// assert!(matches!(proto, Proto::Node(node) if node.op_type.as_deref() == Some("Neg")));
-    /// # Ok::<(), onnx_syntax::ParseError>(())
-    /// ```
-    pub fn lower(self) -> Proto {
-        match self {
-            Tree::Model(model) => Proto::Model(lower::model(model)),
-            Tree::Graph(graph) => Proto::Graph(lower::graph(graph)),
-            Tree::Function(function) => Proto::Function(lower::function(function)),
-            Tree::Functions(functions) => {
-                Proto::Functions(functions.into_iter().map(lower::function).collect())
-            }
-            Tree::Node(node) => Proto::Node(lower::node(node)),
-            Tree::Nodes(nodes) => Proto::Nodes(nodes.into_iter().map(lower::node).collect()),
-            Tree::NodeList(nodes) => Proto::NodeList(nodes.into_iter().map(lower::node).collect()),
         }
     }
 }

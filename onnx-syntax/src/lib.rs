@@ -119,5 +119,5 @@ pub fn parse_nodes(text: &str) -> Result<Vec<NodeProto>, ParseError> {
 
 /// Parses and lowers `text` as `entry` gives it, typed.
 fn parse<T: FromProto>(entry: Entry, text: &str) -> Result<T, ParseError> {
-    Ok(typed(entry, entry.parse(text)?.lower()))
+    Ok(typed(entry, entry.parse_proto(text)?))
 }

@@ -128,7 +128,7 @@ fn huge_reshapes_and_constants_are_not_materialised() {
     let inferred = infer(&text);
     assert_eq!(
         inferred.show("y").as_deref(),
-        Some("float[1000000,1000000,1000]")
+        Some("float[1000000, 1000000, 1000]")
     );
     let text = model(
         "float[2] x",

@@ -5,6 +5,7 @@
 //! files that cannot be read or written.
 
 mod io;
+mod lsp;
 mod message;
 mod progress;
 
@@ -13,12 +14,18 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use onnx_syntax::check::model::ModelCheck;
+use onnx_syntax::print::format_message;
 use onnx_syntax::{Entry, Proto};
 use onnx_text::{Check, CheckOptions, Style};
 
 use crate::io::{IoError, Place};
 use crate::message::Format;
 use crate::progress::Progress;
+
+/// The binary sets its allocator, as ruff and uv do; the libraries leave the choice to their
+/// users. A parse is mostly small allocations (every name and list of the model).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Format, check, convert and print ONNX models in the ONNX textual syntax (onnx 1.23.2).
 #[derive(Parser, Debug)]
@@ -36,7 +43,8 @@ enum Command {
     /// Format text files canonically, in place (or to standard output).
     ///
     /// The layout is the reference printer's (onnx.printer.to_text); the model is unchanged.
-    /// Files with `#` comments are left alone, because formatting would drop the comments.
+    /// Comments (`#` and `//`) are kept in their places: at the end of their line of code, or on
+    /// lines of their own before what they precede.
     Fmt(FmtArgs),
     /// Parse text files, or decode binary ones, and run every check, reporting each problem
     /// with file:line:column.
@@ -50,6 +58,9 @@ enum Command {
     ///
     /// Text input is checked first, so shape errors come with their line and column.
     Infer(InferArgs),
+    /// Serve the Language Server Protocol over standard input and output, for editors: the
+    /// checks as diagnostics, hover, definition, references, rename, completion and more.
+    Lsp,
     /// Replace calls of functions by their bodies, for runtimes without model-local functions.
     ///
     /// Inlines every model-local function, and every function of the --library files; removes
@@ -183,6 +194,13 @@ fn main() -> ExitCode {
         Command::Print(args) => print(args, progress),
         Command::Infer(args) => infer(args, progress),
         Command::Inline(args) => inline(args, progress),
+        Command::Lsp => match lsp::run() {
+            Ok(()) => Outcome::Ok,
+            Err(e) => {
+                eprintln!("error: onnx-text lsp: {e}");
+                Outcome::Fatal
+            }
+        },
     };
     ExitCode::from(outcome as u8)
 }
@@ -214,28 +232,6 @@ fn utf8_text<'a>(data: &'a [u8], name: &str, hint: &str) -> Result<&'a str, Outc
         eprintln!("  = note: {hint}");
         Outcome::Failed
     })
-}
-
-/// True if `text` has a `#` comment (outside string literals), which printing would drop.
-fn has_comments(text: &str) -> bool {
-    let Ok(mut lexer) = onnx_syntax::lex::Lexer::new(text) else {
-        return false;
-    };
-    let mut end = 0;
-    loop {
-        let Ok(token) = lexer.next_token() else {
-            // Past a lexical error the rest is not tokens; look for `#` in what is left.
-            return text.get(end..).is_some_and(|rest| rest.contains('#'));
-        };
-        let start = token.span.start as usize;
-        if text.get(end..start).is_some_and(|gap| gap.contains('#')) {
-            return true;
-        }
-        if token.kind == onnx_syntax::lex::TokenKind::Eof {
-            return false;
-        }
-        end = token.span.end as usize;
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -274,20 +270,13 @@ fn fmt_one(
     progress: &Progress,
 ) -> Result<bool, Outcome> {
     let text = read_text(place, progress)?;
-    progress.stage(&format!("parsing {name}"), None);
-    let message = message::parse(args.kind, &text).map_err(|e| {
+    progress.stage(&format!("formatting {name}"), None);
+    let (message, formatted) = format_message(&text, args.kind).map_err(|e| {
         eprint!("{}", e.with_origin(name));
         Outcome::Failed
     })?;
-    if has_comments(&text) {
-        eprintln!(
-            "error: `{name}` has `#` comments, which formatting would drop; it is left unchanged"
-        );
-        return Err(Outcome::Failed);
-    }
-    progress.stage(&format!("printing {name}"), None);
-    let formatted = message::text(&message, Style::Lossless);
-    // The printer is lossless for everything the syntax expresses; make sure before writing.
+    // The printer is lossless for everything the syntax expresses, and comments are white
+    // space to the parser; make sure before writing.
     if message::parse(args.kind, &formatted).as_ref() != Ok(&message) {
         eprintln!("error: formatting `{name}` would change its model; it is left unchanged");
         return Err(Outcome::Failed);
@@ -720,15 +709,6 @@ fn inline(args: &InlineArgs, show_progress: bool) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn finds_comments_outside_strings() {
-        assert!(has_comments("g () => () {} # trailing"));
-        assert!(has_comments("# leading\ng () => () {}"));
-        assert!(!has_comments("g () => () { y = Foo <s = \"#1\"> () }"));
-        assert!(!has_comments("g () => () {}"));
-        assert!(has_comments("g \"unterminated # x"));
-    }
 
     #[test]
     fn default_outputs_swap_the_extension() {

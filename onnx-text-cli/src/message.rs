@@ -5,7 +5,7 @@
 use clap::ValueEnum;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use onnx_syntax::{Entry, Proto, Tree};
-use onnx_text::{CheckOptions, Diagnostics, ParseError, Style, ToText};
+use onnx_text::{CheckOptions, Diagnostics, ParseError, Style};
 
 /// The values of `--kind`: the names of the entry points.
 pub fn entry_parser() -> impl TypedValueParser<Value = Entry> {
@@ -51,16 +51,7 @@ pub fn decode(entry: Entry, bytes: &[u8]) -> Result<Proto, String> {
 
 /// The text of the message, ending with a newline.
 pub fn text(proto: &Proto, style: Style) -> String {
-    let mut text = String::new();
-    proto.write_text(&mut text, style);
-    if let Proto::Node(_) = proto {
-        // A node prints indented, as in a graph; on its own it stands at the margin.
-        text = text.trim_start().to_owned();
-    }
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    text
+    onnx_syntax::print::file_text(proto, style)
 }
 
 /// The protobuf encoding of the message.

@@ -415,25 +415,113 @@ fn fmt_to_standard_output() {
 }
 
 #[test]
-fn fmt_leaves_files_with_comments_and_syntax_errors_alone() {
-    let dir = temp_dir("fmt-refuses");
-    let commented = format!("# the gemm test\n{MESSY}");
-    std::fs::write(dir.join("c.onnxtxt"), &commented).unwrap();
-    std::fs::write(dir.join("bad.onnxtxt"), "g (x) => (y) { y = }").unwrap();
-    let r = run(&dir, &["fmt", "c.onnxtxt", "bad.onnxtxt"], b"");
-    assert_eq!(r.code, 1);
-    assert!(
-        r.stderr
-            .contains("error: `c.onnxtxt` has `#` comments, which formatting would drop"),
-        "{}",
-        r.stderr
-    );
-    assert!(r.stderr.contains(" --> bad.onnxtxt:1:20"), "{}", r.stderr);
+fn fmt_keeps_comments_in_their_places() {
+    let dir = temp_dir("fmt-comments");
+    let commented = r#"# the gemm test
+<ir_version:7,opset_import:["":13],
+  # who made it
+  producer_name:"backend-test">
+test_gemm_default_scalar_bias(float[2,3] a,float[3,4] b, # the weights
+  float c)=>(float[2,4] y){
+    # one node
+    y=Gemm(a,b,c)   # y = a b + c
+}
+"#;
+    std::fs::write(dir.join("c.onnxtxt"), commented).unwrap();
+    let r = run(&dir, &["fmt", "c.onnxtxt"], b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    let formatted = r#"# the gemm test
+<
+   ir_version: 7,
+   opset_import: ["" : 13],
+   # who made it
+   producer_name: "backend-test"
+>
+test_gemm_default_scalar_bias (float[2,3] a, float[3,4] b, # the weights
+   float c) => (float[2,4] y) {
+   # one node
+   y = Gemm (a, b, c) # y = a b + c
+}
+"#;
     assert_eq!(
         std::fs::read_to_string(dir.join("c.onnxtxt")).unwrap(),
-        commented
+        formatted
     );
-    assert_eq!(files_in(&dir), ["bad.onnxtxt", "c.onnxtxt"]);
+    // The model is the reference's, and the formatted file is formatted.
+    let r = run(&dir, &["convert", "c.onnxtxt", "-o", "c.onnx"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        std::fs::read(dir.join("c.onnx")).unwrap(),
+        corpus(CASE, "pb")
+    );
+    let again = run(&dir, &["fmt", "--check", "c.onnxtxt"], b"");
+    assert_eq!((again.code, again.stderr.as_str()), (0, ""));
+}
+
+#[test]
+fn fmt_keeps_the_run_and_check_lines_of_an_onnx_mlir_lit_test() {
+    let dir = temp_dir("fmt-lit-test");
+    let lit_test = r#"// RUN: onnx-mlir --EmitONNXBasic --printIR %s | FileCheck %s
+
+// Adds two vectors.
+<ir_version: 8, opset_import: ["" : 16]>
+test_add (float[2] x, float[2] y) => (float[2] z) {
+  z = Add(x, y)  // the sum
+}
+
+// CHECK-LABEL:  func.func @main_graph
+// CHECK:        onnx.Add
+"#;
+    std::fs::write(dir.join("add.onnxtext"), lit_test).unwrap();
+    let r = run(&dir, &["fmt", "--check", "add.onnxtext"], b"");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        "would reformat add.onnxtext\n1 file is not formatted\n"
+    );
+    let r = run(&dir, &["fmt", "add.onnxtext"], b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    let formatted = r#"// RUN: onnx-mlir --EmitONNXBasic --printIR %s | FileCheck %s
+
+// Adds two vectors.
+<
+   ir_version: 8,
+   opset_import: ["" : 16]
+>
+test_add (float[2] x, float[2] y) => (float[2] z) {
+   z = Add (x, y) // the sum
+}
+
+// CHECK-LABEL:  func.func @main_graph
+// CHECK:        onnx.Add
+"#;
+    assert_eq!(
+        std::fs::read_to_string(dir.join("add.onnxtext")).unwrap(),
+        formatted
+    );
+    let again = run(&dir, &["fmt", "--check", "add.onnxtext"], b"");
+    assert_eq!((again.code, again.stderr.as_str()), (0, ""));
+}
+
+#[test]
+fn fmt_leaves_files_with_syntax_errors_alone() {
+    let dir = temp_dir("fmt-refuses");
+    let bad = "# a comment\ng (x) => (y) { y = }";
+    std::fs::write(dir.join("bad.onnxtxt"), bad).unwrap();
+    std::fs::write(dir.join("good.onnxtxt"), MESSY).unwrap();
+    let r = run(&dir, &["fmt", "bad.onnxtxt", "good.onnxtxt"], b"");
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains(" --> bad.onnxtxt:2:20"), "{}", r.stderr);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("bad.onnxtxt")).unwrap(),
+        bad
+    );
+    // The other file is formatted all the same.
+    assert_eq!(
+        std::fs::read_to_string(dir.join("good.onnxtxt")).unwrap(),
+        golden_file(CASE)
+    );
+    assert_eq!(files_in(&dir), ["bad.onnxtxt", "good.onnxtxt"]);
 }
 
 #[test]
@@ -753,7 +841,7 @@ fn infer_reports_shape_errors_with_their_position() {
     let r = run(&dir, &["check", "bad.onnxtxt"], b"");
     assert_eq!(r.code, 1);
     assert!(
-        r.stderr.contains("inner dims differ: [N,128] by [64,10]"),
+        r.stderr.contains("inner dims differ: [N, 128] by [64, 10]"),
         "{}",
         r.stderr
     );

@@ -121,7 +121,10 @@ pub(crate) mod walk;
 pub use checks::{Check, UnknownCheck};
 pub use diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Label, Report};
 pub use options::CheckOptions;
-pub use schema::{Coverage, schema_attribute_type};
+pub use schema::{
+    AttributeDoc, Coverage, FormalDoc, OperatorDoc, describe_operator, operators_at,
+    schema_attribute_type, standard_domains,
+};
 
 use walk::Checker;
 

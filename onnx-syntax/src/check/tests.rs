@@ -1050,7 +1050,7 @@ g (float[N, 128] x, float[64, 10] w) => (float[N, 10] y) { y = MatMul (x, w) }"#
     assert_eq!(d.check(), Some(Check::IncompatibleShapes));
     assert_eq!(&text[d.span().start as usize..d.span().end as usize], "w");
     assert!(
-        d.message().contains("[N,128] by [64,10]"),
+        d.message().contains("[N, 128] by [64, 10]"),
         "{}",
         d.message()
     );
@@ -1100,7 +1100,7 @@ F (float[N, 3] a) => (float[N, 4] b) { b = Relu (a) }"#;
     );
     assert!(
         d.message()
-            .contains("the function body computes float[N,3] (`Relu` at line 4)"),
+            .contains("the function body computes float[N, 3] (`Relu` at line 4)"),
         "{}",
         d.message()
     );

@@ -9,7 +9,7 @@ use onnx_runtime_types::{
 };
 
 use crate::check::hash::{HashMap, NameMap};
-use crate::hole::{has_reserved, is_spread};
+use crate::hole::{ListHole, ListHoles, Site, has_reserved, is_spread};
 
 use super::node::{Node, Subgraphs, tensor_ints, tensor_type};
 use super::ty::{Dim, Ty};
@@ -79,9 +79,11 @@ impl<'p> Scope<'p> {
     fn bind_graph(&mut self, graph: &'p GraphProto) {
         for tensor in &graph.initializer {
             let name = tensor.name.as_deref().unwrap_or("");
-            if tensor.doc_string.as_deref().is_some_and(has_reserved) {
-                // A macro literal's tensor whose dims or data hold Rust values: not known yet.
-                self.define(name, None, None);
+            if let Some(note) = tensor.doc_string.as_deref().filter(|d| has_reserved(d)) {
+                // A macro literal's tensor whose dims or data hold Rust values: its data is not
+                // known yet, its type is as far as the holes allow.
+                let ty = ListHoles::from_note(note).map(|holes| type_around_holes(tensor, &holes));
+                self.define(name, ty, None);
             } else {
                 self.define(name, Some(tensor_type(tensor)), ints_data(tensor));
             }
@@ -99,6 +101,26 @@ impl<'p> Scope<'p> {
             }
         }
     }
+}
+
+/// The type of a macro literal's tensor whose dims or data hold holes: the written dims stay
+/// known, a hole among them is a dim of its own (named by its marker, which the macro shows as
+/// the hole's expression), and a spread among them makes the rank unknown.
+fn type_around_holes(tensor: &onnx_runtime_types::TensorProto, holes: &[ListHole]) -> Ty {
+    let mut ty = tensor_type(tensor);
+    if let Ty::Tensor { shape, .. } = &mut ty {
+        let in_dims = || holes.iter().filter(|h| h.site == Site::Dims);
+        if in_dims().any(|h| h.hole.spread) {
+            *shape = None;
+        } else if let Some(dims) = shape {
+            // Last first, so that each index still counts the written dims before the hole.
+            for hole in in_dims().collect::<Vec<_>>().into_iter().rev() {
+                let at = hole.index.min(dims.len());
+                dims.insert(at, Dim::Symbol(hole.hole.marker()));
+            }
+        }
+    }
+    ty
 }
 
 fn ints_data(tensor: &onnx_runtime_types::TensorProto) -> Option<Vec<Dim>> {

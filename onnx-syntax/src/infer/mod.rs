@@ -16,7 +16,7 @@
 //! "#).unwrap();
 //! let inferred = onnx_syntax::infer::Inference::of_model(&model);
 //! assert!(inferred.errors.is_empty());
-//! assert_eq!(inferred.show("y").as_deref(), Some("float[N,10]"));
+//! assert_eq!(inferred.show("y").as_deref(), Some("float[N, 10]"));
 //! ```
 
 mod graph;
@@ -77,7 +77,7 @@ impl Inference {
     /// ```
     /// # let model = onnx_syntax::parse_model("<opset_import: [\"\" : 21]> g (float[2, 3] x) => (y) { y = Transpose (x) }").unwrap();
     /// let inferred = onnx_syntax::infer::Inference::of_model(&model);
-    /// assert_eq!(inferred.show("y").as_deref(), Some("float[3,2]"));
+    /// assert_eq!(inferred.show("y").as_deref(), Some("float[3, 2]"));
     /// ```
     pub fn of_model(model: &ModelProto) -> Inference {
         Inference::from(graph::infer_model(model))
@@ -91,7 +91,7 @@ impl Inference {
     /// let f = onnx_syntax::parse_function(r#"<domain: "local", opset_import: ["" : 21]>
     ///     F (float[N, 3] x) => (float[N, 4] y) { y = Relu (x) }"#).unwrap();
     /// let inferred = onnx_syntax::infer::Inference::of_function(&f, &[], &[]);
-    /// assert_eq!(inferred.mismatches[0].inferred.to_string(), "float[N,3]");
+    /// assert_eq!(inferred.mismatches[0].inferred.to_string(), "float[N, 3]");
     /// ```
     pub fn of_function(
         function: &FunctionProto,
@@ -163,7 +163,7 @@ impl From<graph::Run<'_>> for Inference {
 /// let graph = model.graph.unwrap();
 /// assert_eq!(graph.value_info[0].name.as_deref(), Some("t"));
 /// let y = onnx_syntax::infer::Ty::from_proto(graph.output[0].r#type.as_ref().unwrap());
-/// assert_eq!(y.unwrap().to_string(), "float[1,N,3]");
+/// assert_eq!(y.unwrap().to_string(), "float[1, N, 3]");
 /// ```
 pub fn infer_shapes(mut model: ModelProto) -> Result<ModelProto, Vec<ShapeError>> {
     let mut inferred = Inference::of_model(&model);

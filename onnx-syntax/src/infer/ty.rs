@@ -65,7 +65,9 @@ impl std::fmt::Display for Dim {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Dim::Known(n) => write!(f, "{n}"),
-            Dim::Symbol(s) if is_identifier(s) => f.write_str(s),
+            // A macro literal's hole stays its marker, for the macro to write the hole's Rust
+            // expression in its place (`#b`); no runtime text holds one.
+            Dim::Symbol(s) if is_identifier(s) || crate::hole::is_marker(s) => f.write_str(s),
             Dim::Symbol(s) => write!(f, "{s:?}"),
             Dim::Unknown => f.write_str("?"),
         }
@@ -96,7 +98,7 @@ pub type Shape = Option<Vec<Dim>>;
 /// ```
 /// use onnx_syntax::infer::{Dim, Ty};
 /// let ty = Ty::tensor(1, Some(vec![Dim::Symbol("N".into()), Dim::Known(3)]));
-/// assert_eq!(ty.to_string(), "float[N,3]");
+/// assert_eq!(ty.to_string(), "float[N, 3]");
 /// assert_eq!(Ty::from_proto(&ty.to_proto()), Some(ty));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -281,8 +283,8 @@ impl Ty {
 }
 
 impl std::fmt::Display for Ty {
-    /// The type as the text syntax writes it: `float[N,10]`, `float` (a scalar), `float[]` (no
-    /// shape), `seq(int64[3])`.
+    /// The type as people write it in the text syntax: `float[N, 10]`, `float` (a scalar),
+    /// `float[]` (no shape), `seq(int64[3])`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let elem = |e: i32| crate::dtype::elem_type_by_number(e).map_or("?", |t| t.name);
         match self {
@@ -347,8 +349,8 @@ fn shape_to_proto(dims: &[Dim]) -> TensorShapeProto {
     }
 }
 
-/// Writes a shape as the text syntax does: `[N,3,?]`.
+/// Writes a shape for messages as people write it in the text syntax: `[N, 3, ?]`.
 pub(super) fn show_shape(dims: &[Dim]) -> String {
     let parts: Vec<String> = dims.iter().map(Dim::to_string).collect();
-    format!("[{}]", parts.join(","))
+    format!("[{}]", parts.join(", "))
 }

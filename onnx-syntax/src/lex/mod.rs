@@ -137,7 +137,8 @@ impl<'a> Lexer<'a> {
         ParseError::new(self.source, span, kind, message)
     }
 
-    /// Skips white space and `#` comments.
+    /// Skips white space, `#` comments, and `//` comments (our leniency: onnx-mlir's `.onnxtext`
+    /// files hold `// RUN:` and `// CHECK:` lines, and token mode writes comments so).
     #[inline(always)]
     fn skip_trivia(&mut self) {
         let bytes = self.source.as_bytes();
@@ -146,11 +147,15 @@ impl<'a> Lexer<'a> {
             while pos < bytes.len() && SPACE[bytes[pos] as usize] {
                 pos += 1;
             }
-            if pos < bytes.len() && bytes[pos] == b'#' {
-                pos = next_newline(bytes, pos);
-            } else {
+            let comment = match bytes.get(pos) {
+                Some(b'#') => true,
+                Some(b'/') => bytes.get(pos + 1) == Some(&b'/'),
+                _ => false,
+            };
+            if !comment {
                 break;
             }
+            pos = next_newline(bytes, pos);
         }
         self.pos = pos;
     }
@@ -288,6 +293,100 @@ impl<'a> Lexer<'a> {
     }
 }
 
+/// A comment (`#` or `//` to the end of its line), which the parser skips as it skips white
+/// space.
+///
+/// The parser never sees comments; [`tokens_with_comments`] finds them, in a pass of its own,
+/// for the formatter, which keeps them.
+///
+/// ```
+/// use onnx_syntax::lex::tokens_with_comments;
+/// let text = "// a graph\ng () => () { y = Foo() # one node\n}";
+/// let found = tokens_with_comments(text)?;
+/// let comments: Vec<&str> = found.comments.iter().map(|c| &text[c.span.range()]).collect();
+/// assert_eq!(comments, ["// a graph", "# one node"]);
+/// assert!(!found.comments[0].trailing && found.comments[1].trailing);
+/// assert!(found.tokens[found.comments[1].before].is_punct(b'}'));
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Comment {
+    /// The comment, from its first character to the end of its line (the newline excluded).
+    pub span: Span,
+    /// The index in [`Tokens::tokens`] of the token that follows the comment.
+    pub before: usize,
+    /// True when a token precedes the comment on its line, as in `y = Relu(x) # why`.
+    pub trailing: bool,
+}
+
+/// The tokens of a text, ending with [`TokenKind::Eof`], and the comments between them.
+///
+/// ```
+/// let found = onnx_syntax::lex::tokens_with_comments("x # c")?;
+/// assert_eq!((found.tokens.len(), found.comments.len()), (2, 1));
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tokens {
+    /// Every token in order, the last one [`TokenKind::Eof`].
+    pub tokens: Vec<Token>,
+    /// Every comment in order.
+    pub comments: Vec<Comment>,
+}
+
+/// Lexes all of `source`, keeping its comments, which [`Lexer::next_token`] skips.
+///
+/// This is a pass of its own, so that the parser pays nothing for comments: the lexer skips
+/// trivia without looking at it, and this pass reads the gaps between tokens afterwards. In a
+/// gap, whatever is not white space is a comment running to the end of its line, since the
+/// lexer skips nothing else.
+///
+/// ```
+/// use onnx_syntax::lex::tokens_with_comments;
+/// let text = "g () => () {\n  # first\n  # second\n}";
+/// let comments = tokens_with_comments(text)?.comments;
+/// assert_eq!(comments.len(), 2);
+/// assert_eq!(comments[0].before, comments[1].before); // both before the `}`
+/// assert!(tokens_with_comments("\"open").is_err());
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+pub fn tokens_with_comments(source: &str) -> Result<Tokens, ParseError> {
+    let mut lexer = Lexer::new(source)?;
+    let bytes = source.as_bytes();
+    // About one token per four bytes of printed text: room enough to grow rarely.
+    let mut found = Tokens {
+        tokens: Vec::with_capacity(source.len() / 4 + 1),
+        comments: Vec::new(),
+    };
+    let mut gap_start = 0;
+    loop {
+        let token = lexer.next_token()?;
+        let index = found.tokens.len();
+        let gap_end = token.span.start as usize;
+        let mut pos = gap_start;
+        while !token.joined && pos < gap_end {
+            while pos < gap_end && SPACE[bytes[pos] as usize] {
+                pos += 1;
+            }
+            if pos == gap_end {
+                break;
+            }
+            let end = next_newline(bytes, pos).min(gap_end);
+            found.comments.push(Comment {
+                span: Span::new(pos as u32, end as u32),
+                before: index,
+                trailing: index > 0 && !bytes[gap_start..pos].contains(&b'\n'),
+            });
+            pos = end;
+        }
+        found.tokens.push(token);
+        if token.kind == TokenKind::Eof {
+            return Ok(found);
+        }
+        gap_start = token.span.end as usize;
+    }
+}
+
 /// `bytes` as text, or a positioned error at the first byte that is not UTF-8.
 ///
 /// The runtime API takes `&str`; this is the check for text that arrives as bytes (a file read
@@ -360,7 +459,9 @@ static PUNCT: [bool; 256] = byte_set(&[(b'!', b'/'), (b':', b'@'), (b'[', b'`'),
 static SPACE: [bool; 256] = byte_set(&[(b'\t', b'\r'), (b' ', b' ')]);
 
 /// The bytes that start trivia: white space, and `#` for a comment.
-static TRIVIA_START: [bool; 256] = byte_set(&[(b'\t', b'\r'), (b' ', b' '), (b'#', b'#')]);
+// `/` starts a `//` comment, or else an error token (no ONNX token starts with it).
+static TRIVIA_START: [bool; 256] =
+    byte_set(&[(b'\t', b'\r'), (b' ', b' '), (b'#', b'#'), (b'/', b'/')]);
 
 /// A lookup table of the bytes in the inclusive `ranges`.
 const fn byte_set(ranges: &[(u8, u8)]) -> [bool; 256] {
@@ -422,7 +523,11 @@ mod tests {
             assert_eq!(DIGIT[i], b.is_ascii_digit(), "{b:#04x}");
             assert_eq!(PUNCT[i], b.is_ascii_punctuation(), "{b:#04x}");
             assert_eq!(SPACE[i], b.is_ascii_whitespace() || b == 0x0b, "{b:#04x}");
-            assert_eq!(TRIVIA_START[i], SPACE[i] || b == b'#', "{b:#04x}");
+            assert_eq!(
+                TRIVIA_START[i],
+                SPACE[i] || b == b'#' || b == b'/',
+                "{b:#04x}"
+            );
             assert_eq!(
                 IDENT_CONTINUE[i],
                 b.is_ascii_alphanumeric() || b == b'_',

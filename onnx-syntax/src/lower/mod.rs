@@ -16,18 +16,19 @@ pub(crate) mod encode;
 use crate::hole::ListHoles;
 use crate::syntax::{
     AttrValue, Attribute, DimValue, Function, FunctionAttribute, FunctionHeaderValue, Graph, Model,
-    ModelHeaderValue, Name, Node, OpsetImport, Shape, Tensor, TensorData, TensorValues, Type,
-    TypeKind, ValueInfo,
+    ModelHeaderValue, Name, Node, NodeForm, OpsetImport, Shape, Tensor, TensorData, TensorValues,
+    Type, TypeKind, ValueInfo,
 };
 
-/// A model. Header keys apply in order: scalars overwrite, lists append.
+/// A model, whatever form its nodes take. Header keys apply in order: scalars overwrite, lists
+/// append.
 ///
 /// ```
 /// let tree = onnx_syntax::parse::Parser::new("<ir_version: 9> g () => () {}")?.model()?;
 /// assert_eq!(onnx_syntax::lower::model(tree).ir_version, Some(9));
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
-pub fn model(model: Model) -> ModelProto {
+pub fn model<N: NodeForm>(model: Model<N>) -> ModelProto {
     let mut proto = ModelProto::default();
     for entry in model.header {
         match entry.value {
@@ -75,7 +76,7 @@ fn string_pairs(pairs: Vec<(String, String)>) -> impl Iterator<Item = StringStri
 /// assert_eq!((graph.input.len(), graph.initializer.len()), (1, 1));
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
-pub fn graph(graph: Graph) -> GraphProto {
+pub fn graph<N: NodeForm>(graph: Graph<N>) -> GraphProto {
     let mut proto = GraphProto {
         name: Some(graph.name.text),
         ..GraphProto::default()
@@ -91,18 +92,18 @@ pub fn graph(graph: Graph) -> GraphProto {
             None => proto.value_info.push(value_info(decl.info)),
         }
     }
-    proto.node = nodes(graph.nodes);
+    proto.node = N::into_protos(graph.nodes);
     proto
 }
 
-/// A function. Typed inputs and outputs also add value infos, before the `<…>` list.
+/// A function, whatever form its nodes take. Typed inputs and outputs also add value infos, before the `<…>` list.
 ///
 /// ```
 /// let tree = onnx_syntax::parse::Parser::new("F (float x) => (y) {}")?.function()?;
 /// assert_eq!(onnx_syntax::lower::function(tree).value_info.len(), 1);
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
-pub fn function(function: Function) -> FunctionProto {
+pub fn function<N: NodeForm>(function: Function<N>) -> FunctionProto {
     let mut proto = FunctionProto {
         name: Some(function.name.text),
         ..FunctionProto::default()
@@ -143,7 +144,7 @@ pub fn function(function: Function) -> FunctionProto {
         .chain(function.value_infos)
         .map(value_info)
         .collect();
-    proto.node = nodes(function.nodes);
+    proto.node = N::into_protos(function.nodes);
     proto
 }
 
@@ -174,13 +175,31 @@ pub fn node(node: Node) -> NodeProto {
     }
 }
 
-/// The nodes of a body, in a plain loop (see [`texts`]).
-fn nodes(nodes: Vec<Node>) -> Vec<NodeProto> {
-    let mut protos = Vec::with_capacity(nodes.len());
-    for one in nodes {
-        protos.push(node(one));
+/// Nodes as the tree has them: lowered when their body is.
+impl NodeForm for Node {
+    fn from_node(node: Node) -> Node {
+        node
     }
-    protos
+
+    /// In a plain loop (see `texts`).
+    fn into_protos(nodes: Vec<Node>) -> Vec<NodeProto> {
+        let mut protos = Vec::with_capacity(nodes.len());
+        for one in nodes {
+            protos.push(node(one));
+        }
+        protos
+    }
+}
+
+/// Nodes lowered as soon as they are parsed: their body is lowered already.
+impl NodeForm for NodeProto {
+    fn from_node(one: Node) -> NodeProto {
+        node(one)
+    }
+
+    fn into_protos(nodes: Vec<NodeProto>) -> Vec<NodeProto> {
+        nodes
+    }
 }
 
 /// The texts of names. A plain loop: the macros run this unoptimized for every node, where an
@@ -217,9 +236,9 @@ pub fn attribute(attr: Attribute) -> AttributeProto {
         AttrValue::Float(v) => proto.f = Some(v),
         AttrValue::Int(v) => proto.i = Some(v),
         AttrValue::String(v) => proto.s = Some(v),
-        AttrValue::Tensor(t) => proto.t = Some(Box::new(tensor(t))),
+        AttrValue::Tensor(t) => proto.t = Some(Box::new(tensor(*t))),
         AttrValue::Graph(g) => proto.g = Some(Box::new(graph(*g))),
-        AttrValue::TypeProto(t) => proto.tp = Some(Box::new(type_proto(t))),
+        AttrValue::TypeProto(t) => proto.tp = Some(Box::new(type_proto(*t))),
         AttrValue::Ref(name) => proto.ref_attr_name = Some(name.text),
         AttrValue::Floats(v) => proto.floats = v,
         AttrValue::Ints(v) => proto.ints = v,

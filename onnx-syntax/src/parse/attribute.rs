@@ -23,9 +23,18 @@ impl Parser<'_> {
     /// attr-list ::= '<' attribute (',' attribute)* '>'
     pub(super) fn attr_list(&mut self) -> Result<Vec<Attribute>, ParseError> {
         tri!(self.expect_punct(b'<'));
-        let attributes = tri!(self.comma_list(b'>', false, Self::attribute));
+        // Read onto the parser's stack of attributes (see `list_from`), as `comma_list` would
+        // read them into a vector: an attribute's value may be a graph with attribute lists.
+        let base = self.attributes.len();
+        loop {
+            let attribute = tri!(self.attribute());
+            self.attributes.push(attribute);
+            if !tri!(self.eat_punct(b',')) {
+                break;
+            }
+        }
         tri!(self.expect_punct(b'>'));
-        Ok(attributes)
+        Ok(Self::list_from(&mut self.attributes, base))
     }
 
     /// attribute ::= identifier (':' attr-type)? '=' attr-value
@@ -235,9 +244,9 @@ impl Parser<'_> {
             TokenKind::Ident if starts_type(self.text(next)) => {
                 let ty = tri!(self.ty());
                 if self.at_tensor_after_type() {
-                    AttrValue::Tensor(tri!(self.attribute_tensor(ty)))
+                    AttrValue::Tensor(Box::new(tri!(self.attribute_tensor(ty))))
                 } else {
-                    AttrValue::TypeProto(ty)
+                    AttrValue::TypeProto(Box::new(ty))
                 }
             }
             TokenKind::Ident if matches!(classify_word(self.text(next)), Word::Other) => {
@@ -306,9 +315,9 @@ fn push_element(list: &mut AttrValue, value: AttrValue) {
         (AttrValue::Floats(v), AttrValue::Float(x)) => v.push(x),
         (AttrValue::Ints(v), AttrValue::Int(x)) => v.push(x),
         (AttrValue::Strings(v), AttrValue::String(x)) => v.push(x),
-        (AttrValue::Tensors(v), AttrValue::Tensor(x)) => v.push(x),
+        (AttrValue::Tensors(v), AttrValue::Tensor(x)) => v.push(*x),
         (AttrValue::Graphs(v), AttrValue::Graph(x)) => v.push(*x),
-        (AttrValue::TypeProtos(v), AttrValue::TypeProto(x)) => v.push(x),
+        (AttrValue::TypeProtos(v), AttrValue::TypeProto(x)) => v.push(*x),
         _ => {}
     }
 }

@@ -3,12 +3,12 @@
 use super::Parser;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::lex::unescape;
-use crate::syntax::{Function, FunctionHeaderEntry, FunctionHeaderValue, Name};
+use crate::syntax::{Function, FunctionHeaderEntry, FunctionHeaderValue, Name, NodeForm};
 
 impl Parser<'_> {
     /// function* up to the end of input. In a macro literal, a hole here (`#f`, `..#library`)
     /// stands for functions from Rust: a placeholder function whose name is the hole's marker.
-    pub(super) fn functions_to_end(&mut self) -> Result<Vec<Function>, ParseError> {
+    pub(super) fn functions_to_end<N: NodeForm>(&mut self) -> Result<Vec<Function<N>>, ParseError> {
         let mut functions = Vec::new();
         while !self.at_end() {
             if self.at_hole().is_some() {
@@ -35,7 +35,7 @@ impl Parser<'_> {
     }
 
     /// function ::= fn-header? name fn-attrs? fn-io '=>' fn-io fn-value-infos? node-list
-    pub(super) fn parse_function(&mut self) -> Result<Function, ParseError> {
+    pub(super) fn parse_function<N: NodeForm>(&mut self) -> Result<Function<N>, ParseError> {
         let start = self.peek().span;
         let header = if self.at_punct(b'<') {
             self.function_header()?

@@ -2,25 +2,28 @@
 
 use super::Parser;
 use crate::error::ParseError;
-use crate::syntax::{Graph, Name, ValueDecl, ValueInfo};
+use crate::syntax::{Graph, Name, NodeForm, ValueDecl, ValueInfo};
 
 impl Parser<'_> {
     /// graph ::= name input-list? '=>' output-list local-list? node-list
-    pub(super) fn parse_graph(&mut self) -> Result<Graph, ParseError> {
+    pub(super) fn parse_graph<N: NodeForm>(&mut self) -> Result<Graph<N>, ParseError> {
         let name = self.quotable_name("a graph name")?;
         self.graph_after_name(name)
     }
 
     /// The rest of a graph after its name. Graph-valued attributes come here directly, as their
     /// name must be a plain identifier.
-    pub(super) fn graph_after_name(&mut self, name: Name) -> Result<Graph, ParseError> {
+    pub(super) fn graph_after_name<N: NodeForm>(
+        &mut self,
+        name: Name,
+    ) -> Result<Graph<N>, ParseError> {
         self.enter()?;
         let result = self.graph_body(name);
         self.leave();
         result
     }
 
-    fn graph_body(&mut self, name: Name) -> Result<Graph, ParseError> {
+    fn graph_body<N: NodeForm>(&mut self, name: Name) -> Result<Graph<N>, ParseError> {
         // The input list is optional: `g => (y) {…}` has no inputs.
         let inputs = if self.at_punct(b'(') {
             self.decl_list(b'(', b')', true)?

@@ -24,11 +24,12 @@ mod node;
 mod tensor;
 mod types;
 
+use crate::entry::{Entry, Tree};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::hole::Hole;
 use crate::lex::{Lexer, Token, TokenKind, unescape};
 use crate::span::Span;
-use crate::syntax::{Function, Graph, Model, Name, Node};
+use crate::syntax::{Attribute, Function, Graph, Model, Name, Node, NodeForm};
 
 /// How deeply graphs and types may nest. Deeper input gets an error instead of exhausting the
 /// stack. At the limit an unoptimized build needs about 1 MiB of stack (an optimized one far less);
@@ -56,6 +57,11 @@ pub struct Parser<'a> {
     depth: u32,
     /// Whether hole markers (see [`crate::hole`]) are holes rather than strings.
     holes: bool,
+    /// The names of the operand lists being read, and below them those of enclosing lists: see
+    /// [`Parser::list_from`].
+    names: Vec<Name>,
+    /// The attributes of the attribute lists being read, nested graphs' included.
+    attributes: Vec<Attribute>,
 }
 
 impl<'a> Parser<'a> {
@@ -73,6 +79,8 @@ impl<'a> Parser<'a> {
             prev_end: 0,
             depth: 0,
             holes: false,
+            names: Vec::new(),
+            attributes: Vec::new(),
         })
     }
 
@@ -176,9 +184,31 @@ impl<'a> Parser<'a> {
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
     pub fn nodes(mut self) -> Result<Vec<Node>, ParseError> {
+        self.nodes_to_end()
+    }
+
+    /// Parses the whole input as `entry`, the nodes of its bodies in the form `N`: the tree's
+    /// [`Node`]s for [`Entry::parse_with`], protobuf messages for [`Entry::parse_proto`].
+    pub(crate) fn entry<N: NodeForm>(mut self, entry: Entry) -> Result<Tree<N>, ParseError> {
+        let tree = match entry {
+            Entry::Model => Tree::Model(tri!(self.parse_model())),
+            Entry::Graph => Tree::Graph(tri!(self.parse_graph())),
+            Entry::Function => Tree::Function(tri!(self.parse_function())),
+            Entry::Functions => Tree::Functions(tri!(self.functions_to_end())),
+            Entry::Node => Tree::Node(tri!(self.parse_node())),
+            Entry::Nodes => Tree::Nodes(tri!(self.nodes_to_end())),
+            Entry::NodeList => Tree::NodeList(tri!(self.parse_node_list())),
+        };
+        tri!(self.end());
+        Ok(tree)
+    }
+
+    /// node* up to the end of input, each node in the form `N`.
+    fn nodes_to_end<N: NodeForm>(&mut self) -> Result<Vec<N>, ParseError> {
         let mut nodes = Vec::new();
         while !self.at_end() {
-            nodes.push(tri!(self.node_or_hole()));
+            let node = tri!(self.node_or_hole());
+            nodes.push(N::from_node(node));
         }
         Ok(nodes)
     }
@@ -373,9 +403,8 @@ impl<'a> Parser<'a> {
         if allow_empty && self.at_punct(close) {
             return Ok(items);
         }
-        // Room for one item first: most lists hold one (a node's attribute), and the first push
-        // would make room for four. A 10,000-node literal's attribute lists alone would take 7 MB
-        // more, memory the system must hand over page by page.
+        // Room for one item first: most lists hold one, and the first push would make room for
+        // four. (A node's own lists, the most numerous, are read onto a stack: `list_from`.)
         items.reserve_exact(1);
         loop {
             items.push(tri!(item(self)));
@@ -383,6 +412,20 @@ impl<'a> Parser<'a> {
                 return Ok(items);
             }
         }
+    }
+
+    /// The items of `stack` from `base` on, moved into a vector of their own, of their exact
+    /// length.
+    ///
+    /// A node's operand and attribute lists are read onto a stack the parser keeps (a list
+    /// nested in a graph attribute goes on top of its parent's, and leaves first), and moved off
+    /// once complete: one allocation of the right size per list, where pushing onto a fresh
+    /// vector reallocates and copies as it grows (a two-input node did both). The tree also
+    /// takes no room that its lists never use.
+    #[inline(always)]
+    fn list_from<T>(stack: &mut Vec<T>, base: usize) -> Vec<T> {
+        // `split_off` allocates `len - base` items and copies them once, whatever `base` is.
+        stack.split_off(base)
     }
 
     /// Enters one level of graph or type nesting.

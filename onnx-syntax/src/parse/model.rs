@@ -2,11 +2,11 @@
 
 use super::Parser;
 use crate::error::{ParseError, ParseErrorKind};
-use crate::syntax::{Model, ModelHeaderEntry, ModelHeaderValue, OpsetImport};
+use crate::syntax::{Model, ModelHeaderEntry, ModelHeaderValue, NodeForm, OpsetImport};
 
 impl Parser<'_> {
     /// model ::= model-header? graph function*
-    pub(super) fn parse_model(&mut self) -> Result<Model, ParseError> {
+    pub(super) fn parse_model<N: NodeForm>(&mut self) -> Result<Model<N>, ParseError> {
         let header = if self.at_punct(b'<') {
             self.model_header()?
         } else {

@@ -4,18 +4,19 @@ use super::Parser;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::lex::{TokenKind, unescape};
 use crate::span::Span;
-use crate::syntax::{Name, Node};
+use crate::syntax::{Name, Node, NodeForm};
 
 impl Parser<'_> {
-    /// node-list ::= '{' node* '}'
-    pub(super) fn parse_node_list(&mut self) -> Result<Vec<Node>, ParseError> {
+    /// node-list ::= '{' node* '}', each node in the form `N`.
+    pub(super) fn parse_node_list<N: NodeForm>(&mut self) -> Result<Vec<N>, ParseError> {
         tri!(self.expect_punct(b'{'));
         let mut nodes = Vec::new();
         while !self.at_punct(b'}') {
             if !self.at_node_start() {
                 return Err(self.expected("a node or `}`"));
             }
-            nodes.push(tri!(self.node_or_hole()));
+            let node = tri!(self.node_or_hole());
+            nodes.push(N::from_node(node));
         }
         tri!(self.bump());
         Ok(nodes)
@@ -152,15 +153,12 @@ impl Parser<'_> {
     /// The operand list of a node, up to `close` (not consumed). Empty entries stand for missing
     /// operands: `(,x)` is `["", "x"]`, and one trailing comma is ignored: `(x,)` is `["x"]`.
     fn operands(&mut self, close: u8) -> Result<Vec<Name>, ParseError> {
-        let mut names = Vec::new();
-        if !self.at_punct(close) {
-            // Room for one name first, as in `comma_list`: most lists hold one.
-            names.reserve_exact(1);
-        }
+        // Read onto the parser's stack of names (see `list_from`).
+        let base = self.names.len();
         while !self.at_punct(close) {
             if self.at_punct(b',') {
                 let comma = tri!(self.bump());
-                names.push(Name {
+                self.names.push(Name {
                     text: String::new(),
                     span: Span::at(comma.span.start),
                 });
@@ -170,11 +168,12 @@ impl Parser<'_> {
                 let what = format!("a value name, `,` or `{}`", close as char);
                 return Err(self.expected(&what));
             }
-            names.push(tri!(self.quotable_name("a value name")));
+            let name = tri!(self.quotable_name("a value name"));
+            self.names.push(name);
             if !tri!(self.eat_punct(b',')) {
                 break;
             }
         }
-        Ok(names)
+        Ok(Self::list_from(&mut self.names, base))
     }
 }

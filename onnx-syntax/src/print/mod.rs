@@ -24,8 +24,11 @@
 //! assert_eq!(onnx_syntax::parse_model(&text).unwrap(), model);
 //! ```
 
+mod format;
 mod number;
 mod tensor;
+
+pub use format::{file_text, format_message, format_text, format_text_as};
 
 use std::fmt;
 

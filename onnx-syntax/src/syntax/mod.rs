@@ -3,6 +3,7 @@
 //! Literal values are already converted for the context they appear in (a tensor's element type
 //! or an attribute's annotation), so lowering never fails and the checks can inspect typed data.
 
+use onnx_runtime_types::NodeProto;
 pub use onnx_runtime_types::attribute_proto::AttributeType;
 
 use crate::hole::{Hole, ListHole};
@@ -33,14 +34,16 @@ pub struct Name {
 /// assert_eq!(model.header.len(), 1);
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
+///
+/// Its node lists hold [`Node`]s; see [`NodeForm`] for the other form they can take.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Model {
+pub struct Model<N = Node> {
     /// `<key: value, …>` entries, in text order. Keys may repeat.
     pub header: Vec<ModelHeaderEntry>,
     /// The main graph.
-    pub graph: Graph,
+    pub graph: Graph<N>,
     /// Functions after the graph, in text order.
-    pub functions: Vec<Function>,
+    pub functions: Vec<Function<N>>,
 }
 
 /// One `key: value` entry of a model header.
@@ -122,8 +125,11 @@ pub struct OpsetImport {
 /// assert_eq!((graph.inputs.len(), graph.locals.len(), graph.nodes.len()), (1, 1, 1));
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
+///
+/// Its nodes are [`Node`]s; see [`NodeForm`] for the other form they can take. The graphs of
+/// attribute values are always of `Node`s.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Graph {
+pub struct Graph<N = Node> {
     /// The graph's name.
     pub name: Name,
     /// The input list, in order; entries with `= data` are also initializers.
@@ -133,7 +139,7 @@ pub struct Graph {
     /// The `<…>` list: entries with `=` are initializers only, the rest are value infos.
     pub locals: Vec<ValueDecl>,
     /// The nodes, in order.
-    pub nodes: Vec<Node>,
+    pub nodes: Vec<N>,
     /// From the name to the closing brace.
     pub span: Span,
 }
@@ -374,6 +380,33 @@ pub struct Node {
     pub span: Span,
 }
 
+/// The form the nodes of a parsed body take: the tree's own [`Node`], or a `NodeProto`, lowered
+/// as soon as the parser has read the node.
+///
+/// Checks need the tree of every node; a caller that wants only the protobuf messages (the
+/// runtime `parse_*` functions, through [`Entry::parse_proto`](crate::Entry::parse_proto)) has
+/// each node lowered on the spot instead. Its tree is then freed before the next node is read,
+/// and the memory is used again for the next one, rather than a tree of the whole model being
+/// built and then lowered: on a 100,000-node model that tree is over 100 MB. The messages are the
+/// same either way.
+///
+/// ```
+/// use onnx_runtime_types::NodeProto;
+/// use onnx_syntax::syntax::{Node, NodeForm};
+/// let node = onnx_syntax::parse::Parser::new("y = Neg(x)")?.node()?;
+/// let proto = NodeProto::from_node(node.clone());
+/// assert_eq!(proto, onnx_syntax::lower::node(node.clone()));
+/// assert_eq!(Node::into_protos(vec![node]), [proto]);
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+pub trait NodeForm: Sized {
+    /// A node just parsed, in this form.
+    fn from_node(node: Node) -> Self;
+
+    /// The nodes of a body as protobuf messages.
+    fn into_protos(nodes: Vec<Self>) -> Vec<NodeProto>;
+}
+
 /// An attribute `name: type = value` of a node, or an entry of a function's attribute list.
 ///
 /// ```
@@ -520,6 +553,10 @@ impl AttributeTypeSyntax for AttributeType {
 /// assert_eq!(node.attributes[0].value, Some(AttrValue::Floats(vec![2.5, 1.0])));
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
+///
+/// Tensors, graphs and types are boxed: they are rare, and inline they would make every
+/// attribute of every node several times larger (an attribute was 248 bytes with the tensor
+/// inline, for values that are mostly a number or a short list).
 #[derive(Clone, Debug, PartialEq)]
 pub enum AttrValue {
     /// FLOAT
@@ -529,11 +566,11 @@ pub enum AttrValue {
     /// STRING (bytes)
     String(Vec<u8>),
     /// TENSOR
-    Tensor(Tensor),
+    Tensor(Box<Tensor>),
     /// GRAPH
     Graph(Box<Graph>),
     /// TYPE_PROTO
-    TypeProto(Type),
+    TypeProto(Box<Type>),
     /// `@name`: a reference to an attribute of the enclosing function.
     Ref(Name),
     /// FLOATS
@@ -562,8 +599,10 @@ pub enum AttrValue {
 /// assert_eq!((f.inputs.len(), f.value_infos.len()), (1, 1));
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
+///
+/// Its nodes are [`Node`]s; see [`NodeForm`] for the other form they can take.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Function {
+pub struct Function<N = Node> {
     /// Header entries, in order.
     pub header: Vec<FunctionHeaderEntry>,
     /// The function's name.
@@ -577,7 +616,7 @@ pub struct Function {
     /// The `<…>` value-info list.
     pub value_infos: Vec<ValueInfo>,
     /// The body.
-    pub nodes: Vec<Node>,
+    pub nodes: Vec<N>,
     /// From the header (or name) to the closing brace.
     pub span: Span,
 }

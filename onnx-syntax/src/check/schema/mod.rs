@@ -14,6 +14,7 @@
 //! Nodes are checked only where the imports are known and name the node's domain (see
 //! `undeclared_domain`); other domains (custom operators) are never checked.
 
+mod describe;
 mod lookup;
 mod operator;
 mod signature;
@@ -23,6 +24,9 @@ mod table;
 mod tests;
 mod types;
 
+pub use describe::{
+    AttributeDoc, FormalDoc, OperatorDoc, describe_operator, operators_at, standard_domains,
+};
 pub use types::Coverage;
 pub(super) use types::Types;
 

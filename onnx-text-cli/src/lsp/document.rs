@@ -1,0 +1,192 @@
+//! One open document: its text, the problems the checks find in it, and the index the editor
+//! features read.
+//!
+//! A text with a syntax error still gets an index: the lines holding errors are blanked (their
+//! bytes turned into spaces, so every other offset stays where it is) and the text is parsed
+//! again, up to a few times. Hover, definition and completion keep working everywhere else; the
+//! diagnostics are those of the text as written.
+
+use std::collections::HashMap;
+
+use onnx_syntax::check::{CheckOptions, Diagnostic};
+use onnx_syntax::infer::Inference;
+use onnx_syntax::{Entry, ParseError, Proto, Tree};
+
+use super::index::Index;
+use super::position::LineIndex;
+
+/// How many lines recovery blanks before it gives up.
+const RECOVERY_ATTEMPTS: usize = 16;
+
+/// An open document and what is known of it.
+pub struct Document {
+    pub text: String,
+    pub lines: LineIndex,
+    /// The problems of the text as written, in text order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The index, of the text as written or of its recovered form.
+    pub index: Index,
+    /// Inferred types of the main graph's values, as the text writes types (`float[N, 10]`).
+    pub types: HashMap<String, String>,
+    /// Whether the index comes from a recovered text (the text as written does not parse).
+    pub recovered: bool,
+}
+
+impl Document {
+    pub fn new(text: String) -> Document {
+        let lines = LineIndex::new(&text);
+        let mut document = Document {
+            text,
+            lines,
+            diagnostics: Vec::new(),
+            index: Index::default(),
+            types: HashMap::new(),
+            recovered: false,
+        };
+        document.analyse();
+        document
+    }
+
+    fn analyse(&mut self) {
+        match parse(&self.text) {
+            Ok(tree) => {
+                self.index = index_of(&tree, &self.text);
+                let (diagnostics, types) = check(tree, &self.text);
+                self.diagnostics = diagnostics;
+                self.types = types;
+            }
+            Err(error) => {
+                self.diagnostics = vec![Diagnostic::from(&error)];
+                self.recovered = true;
+                if let Some(tree) = recover(&self.text, error) {
+                    self.index = index_of(&tree.1, &tree.0);
+                    let (_, types) = check(tree.1, &tree.0);
+                    self.types = types;
+                }
+            }
+        }
+    }
+}
+
+/// A model, or else a function library (`.onnxtxt` files hold either), or else a lone graph.
+/// The error is the model's, unless the text is plainly one of the others.
+fn parse(text: &str) -> Result<Tree, ParseError> {
+    let model = match Entry::Model.parse(text) {
+        Ok(tree) => return Ok(tree),
+        Err(error) => error,
+    };
+    for other in [Entry::Functions, Entry::Graph] {
+        if let Ok(tree) = other.parse(text) {
+            return Ok(tree);
+        }
+    }
+    Err(model)
+}
+
+/// Parses the text with the lines of its errors blanked, one more each time; the recovered text
+/// and its tree.
+fn recover(text: &str, mut error: ParseError) -> Option<(String, Tree)> {
+    let mut bytes = text.as_bytes().to_vec();
+    for _ in 0..RECOVERY_ATTEMPTS {
+        let at = (error.span().start as usize).min(bytes.len());
+        let (mut start, mut end) = line_around(&bytes, at);
+        // An error at the first token of a line is most often the previous line's unfinished
+        // node (`y = Relu (x` then the next node): blank that one.
+        if bytes[start..at].iter().all(u8::is_ascii_whitespace) {
+            let before = bytes[..start]
+                .iter()
+                .rposition(|b| !b.is_ascii_whitespace());
+            if let Some(before) = before {
+                (start, end) = line_around(&bytes, before);
+            }
+        }
+        if bytes[start..end].iter().all(u8::is_ascii_whitespace) {
+            return None;
+        }
+        // Spaces keep every offset; a multi-byte character becomes several spaces.
+        bytes[start..end].fill(b' ');
+        let recovered = String::from_utf8(bytes.clone()).ok()?;
+        match parse(&recovered) {
+            Ok(tree) => return Some((recovered, tree)),
+            Err(next) => error = next,
+        }
+    }
+    None
+}
+
+/// The line holding byte `at`: from after the newline before it to the newline after it.
+fn line_around(bytes: &[u8], at: usize) -> (usize, usize) {
+    let start = bytes[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let end = bytes[at..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| at + i);
+    (start, end)
+}
+
+fn index_of(tree: &Tree, text: &str) -> Index {
+    match tree {
+        Tree::Model(model) => Index::of_model(model, text),
+        Tree::Functions(functions) => Index::of_functions(functions, text),
+        Tree::Graph(graph) => Index::of_graph(graph, text),
+        _ => Index::default(),
+    }
+}
+
+/// Every check, as `onnx-text check` runs them, and the main graph's inferred types.
+fn check(tree: Tree, text: &str) -> (Vec<Diagnostic>, HashMap<String, String>) {
+    let (report, proto) = tree.check_and_lower(text, &CheckOptions::default());
+    let mut types = HashMap::new();
+    if let Proto::Model(model) = &proto {
+        let inference = Inference::of_model(model);
+        for (name, ty) in inference.iter() {
+            types.insert(name.to_owned(), ty.to_string());
+        }
+    }
+    (report.diagnostics, types)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_syntax_error_leaves_the_rest_of_the_file_indexed() {
+        let text = r#"<ir_version: 10, opset_import: ["" : 21]>
+g (float[N] x) => (float[N] y) {
+    t = Relu (x)
+    u = Abs (t
+    y = Neg (t)
+}"#;
+        let document = Document::new(text.to_owned());
+        assert!(document.recovered);
+        assert_eq!(document.diagnostics.len(), 1);
+        let use_of_t = text.rfind("(t)").unwrap() as u32 + 1;
+        let symbol = document.index.occurrence_at(use_of_t).unwrap().symbol;
+        assert_eq!(
+            document.index.symbols[symbol].definition.map(|s| s.start),
+            text.find("t = ").map(|i| i as u32)
+        );
+    }
+
+    #[test]
+    fn checks_and_inferred_types_of_a_model() {
+        let text = r#"<ir_version: 10, opset_import: ["" : 21]>
+g (float[N, 128] x, float[128, 10] w) => (float[N, 10] y) { t = MatMul (x, w)  y = Relu (q) }"#;
+        let document = Document::new(text.to_owned());
+        assert!(!document.recovered);
+        assert_eq!(
+            document.types.get("t").map(String::as_str),
+            Some("float[N, 10]")
+        );
+        let kinds: Vec<String> = document
+            .diagnostics
+            .iter()
+            .map(|d| d.kind().to_string())
+            .collect();
+        assert_eq!(kinds, ["undefined_value"]);
+    }
+}
