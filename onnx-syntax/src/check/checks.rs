@@ -97,9 +97,9 @@ pub enum Check {
     /// `sparse_tensor`: a sparse tensor of a binary model whose values or indices have the wrong
     /// shape or type, or whose indices are out of range or not sorted.
     SparseTensor,
-    /// `attribute_value`: an attribute of a binary model without a `type`, with several value
+    /// `attribute_fields`: an attribute of a binary model without a `type`, with several value
     /// fields, with a value field other than its `type` says, or with a value beside `ref_attr_name`.
-    AttributeValue,
+    AttributeFields,
     /// `empty_op_type`: a node of a binary model without an `op_type`.
     EmptyOpType,
     /// `empty_node`: a node of a binary model with neither inputs nor outputs.
@@ -158,7 +158,7 @@ impl Check {
         Check::DataType,
         Check::TensorData,
         Check::SparseTensor,
-        Check::AttributeValue,
+        Check::AttributeFields,
         Check::EmptyOpType,
         Check::EmptyNode,
         Check::DuplicateFunction,
@@ -203,7 +203,7 @@ impl Check {
             Check::DataType => "data_type",
             Check::TensorData => "tensor_data",
             Check::SparseTensor => "sparse_tensor",
-            Check::AttributeValue => "attribute_value",
+            Check::AttributeFields => "attribute_fields",
             Check::EmptyOpType => "empty_op_type",
             Check::EmptyNode => "empty_node",
             Check::DuplicateFunction => "duplicate_function",
@@ -270,7 +270,7 @@ impl Check {
             Check::SparseTensor => {
                 "sparse tensor indices of the wrong shape, out of range or unsorted"
             }
-            Check::AttributeValue => "an attribute whose value fields do not match its type",
+            Check::AttributeFields => "an attribute whose value fields do not match its type",
             Check::EmptyOpType => "a node without an op_type",
             Check::EmptyNode => "a node with neither inputs nor outputs",
             Check::DuplicateFunction => "two local functions with one (domain, name, overload)",

@@ -4,7 +4,7 @@
 //! so that an error points at the offending values.
 
 use super::{Check, Checker, Diagnostic};
-use crate::dtype::elem_type_by_number;
+use crate::dtype::{elem_type_by_number, typed_value_count};
 use std::borrow::Cow;
 
 use crate::hole::{ListHole, Site};
@@ -16,8 +16,9 @@ use crate::syntax::{Tensor, TensorData, TensorValues};
 enum Layout {
     /// One value per element.
     One,
-    /// Several elements packed into each value, with how the message says so.
-    Packed(u64, &'static str),
+    /// Several elements packed into each value (see [`typed_value_count`]), with how the
+    /// message says so.
+    Packed(&'static str),
     /// Two values per element: real and imaginary parts.
     Complex,
 }
@@ -25,9 +26,9 @@ enum Layout {
 fn layout(elem_type: i32) -> Layout {
     match elem_type {
         // uint4, int4, float4e2m1
-        21..=23 => Layout::Packed(2, "two 4-bit elements per value"),
+        21..=23 => Layout::Packed("two 4-bit elements per value"),
         // uint2, int2
-        25 | 26 => Layout::Packed(4, "four 2-bit elements per value"),
+        25 | 26 => Layout::Packed("four 2-bit elements per value"),
         // complex64, complex128
         14 | 15 => Layout::Complex,
         _ => Layout::One,
@@ -155,11 +156,7 @@ impl<'t> Checker<'t> {
             elements = elements.and_then(|e| e.checked_mul(size));
         }
         let layout = layout(tensor.elem_type);
-        let expected = elements.and_then(|n| match layout {
-            Layout::One => Some(n),
-            Layout::Packed(per_value, _) => Some(n.div_ceil(per_value)),
-            Layout::Complex => n.checked_mul(2),
-        });
+        let expected = elements.and_then(|n| typed_value_count(tensor.elem_type, n));
         let Some(expected) = expected else {
             let span = tensor.type_span;
             self.report(Diagnostic::new(
@@ -174,7 +171,7 @@ impl<'t> Checker<'t> {
         }
         let note = match layout {
             Layout::One => "",
-            Layout::Packed(_, note) => note,
+            Layout::Packed(note) => note,
             Layout::Complex => "real and imaginary parts interleaved",
         };
         let note = if note.is_empty() {

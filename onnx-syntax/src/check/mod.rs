@@ -34,7 +34,9 @@
 //! report (`diagnostic`). The walk over a tree is `walk`; each check keeps its own state in its
 //! own module: `structure` (SSA, order, scopes), `imports` (domains), `declarations` (local
 //! functions, `@ref`, duplicate attributes), `data` (tensor literals) and `schema` (operator
-//! schemas and types). `message` says how messages name things.
+//! schemas and types). `message` says how messages name things. [`model`] checks binary
+//! models: their decoding, the rules only protobuf messages can break (with places in the
+//! model instead of spans), and these checks on their printed text.
 //!
 //! # Scopes and contexts
 //!

@@ -37,7 +37,8 @@ pub struct DecodeLimits {
 
 impl Default for DecodeLimits {
     /// Graphs and types nested at most [`MAX_NESTING`] deep, as in text (so that every model
-    /// that decodes prints to text that parses), and 1 GiB of decoded messages.
+    /// that decodes prints to text that parses), and 1 GiB of decoded messages beyond twice
+    /// the input's size.
     fn default() -> DecodeLimits {
         DecodeLimits {
             max_depth: MAX_NESTING as usize,
@@ -60,8 +61,10 @@ impl DecodeLimits {
         }
     }
 
-    /// The same limits, with at most `bytes` of decoded messages (an estimate from above: the
-    /// size of each message, and eight bytes for each byte of packed or string data).
+    /// The same limits, with at most `bytes` of decoded messages beyond twice the input's own
+    /// size, which any decoding may take (an estimate from above: the size of each message,
+    /// each byte of `raw_data` and strings once, eight bytes for each byte of other packed
+    /// numbers or scalar fields).
     ///
     /// ```
     /// assert_eq!(onnx_syntax::check::model::DecodeLimits::default().max_memory(1024).memory(), 1024);
@@ -82,7 +85,7 @@ impl DecodeLimits {
         self.max_depth
     }
 
-    /// The memory limit, in bytes.
+    /// The memory limit beyond twice the input's size, in bytes.
     ///
     /// ```
     /// assert!(onnx_syntax::check::model::DecodeLimits::default().memory() > 0);
@@ -94,12 +97,88 @@ impl DecodeLimits {
 
 /// Checks `bytes` against `limits`, then decodes them.
 pub(super) fn decode(bytes: &[u8], limits: &DecodeLimits) -> Result<ModelProto, ModelProblem> {
+    let input = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
     let mut walk = Walk {
-        limits: *limits,
+        depth: limits.max_depth,
+        memory_limit: limits.max_memory.saturating_add(input.saturating_mul(2)),
         memory: size_of::<ModelProto>() as u64,
     };
     walk.message(bytes, Kind::Model, 0).map_err(problem)?;
     ModelProto::decode(bytes).map_err(|e| problem(format!("the bytes cannot be decoded: {e}")))
+}
+
+/// A problem if graphs and types in `model` (decoded already, or built in memory) nest deeper
+/// than `limits` allow, counted as the walk over bytes counts them; an explicit stack, so that
+/// no depth overflows ours.
+pub(super) fn too_deep(model: &ModelProto, limits: &DecodeLimits) -> Option<ModelProblem> {
+    use type_proto::Value;
+    enum Item<'a> {
+        Graph(&'a GraphProto),
+        Type(&'a TypeProto),
+    }
+    let mut stack: Vec<(Item<'_>, usize)> = Vec::new();
+    fn infos(graph: &GraphProto) -> impl Iterator<Item = &TypeProto> {
+        let infos = graph
+            .input
+            .iter()
+            .chain(&graph.output)
+            .chain(&graph.value_info);
+        infos.filter_map(|i| i.r#type.as_ref())
+    }
+    let nodes = model.functions.iter().flat_map(|f| &f.node);
+    let defaults = model.functions.iter().flat_map(|f| &f.attribute_proto);
+    let attributes = nodes.flat_map(|n| &n.attribute).chain(defaults);
+    for a in attributes {
+        stack.extend(
+            a.g.as_deref()
+                .into_iter()
+                .chain(&a.graphs)
+                .map(|g| (Item::Graph(g), 1)),
+        );
+        stack.extend(
+            a.tp.as_deref()
+                .into_iter()
+                .chain(&a.type_protos)
+                .map(|t| (Item::Type(t), 1)),
+        );
+    }
+    let function_infos = model.functions.iter().flat_map(|f| &f.value_info);
+    stack.extend(
+        function_infos
+            .filter_map(|i| i.r#type.as_ref())
+            .map(|t| (Item::Type(t), 1)),
+    );
+    stack.extend(model.graph.iter().map(|g| (Item::Graph(g), 1)));
+    while let Some((item, depth)) = stack.pop() {
+        if depth > limits.max_depth {
+            let message = format!(
+                "graphs and types nest more than {} levels deep",
+                limits.max_depth
+            );
+            return Some(problem(message));
+        }
+        match item {
+            Item::Graph(graph) => {
+                stack.extend(infos(graph).map(|t| (Item::Type(t), depth + 1)));
+                for a in graph.node.iter().flat_map(|n| &n.attribute) {
+                    let graphs = a.g.as_deref().into_iter().chain(&a.graphs);
+                    stack.extend(graphs.map(|g| (Item::Graph(g), depth + 1)));
+                    let types = a.tp.as_deref().into_iter().chain(&a.type_protos);
+                    stack.extend(types.map(|t| (Item::Type(t), depth + 1)));
+                }
+            }
+            Item::Type(ty) => {
+                let inner = match &ty.value {
+                    Some(Value::SequenceType(t)) => t.elem_type.as_deref(),
+                    Some(Value::OptionalType(t)) => t.elem_type.as_deref(),
+                    Some(Value::MapType(t)) => t.value_type.as_deref(),
+                    _ => None,
+                };
+                stack.extend(inner.map(|t| (Item::Type(t), depth + 1)));
+            }
+        }
+    }
+    None
 }
 
 fn problem(message: String) -> ModelProblem {
@@ -229,6 +308,16 @@ impl Kind {
         size as u64
     }
 
+    /// Bytes decoded per byte of field `number`, a length-delimited field that is no message:
+    /// once for bytes and strings that hold data (`raw_data`, `string_data`, attribute
+    /// strings) and for packed floats, [`PACKED_GROWTH`] for the rest (packed varints, names).
+    fn growth(self, number: u64) -> u64 {
+        match (self, number) {
+            (Kind::Tensor, 4 | 6 | 9 | 10) | (Kind::Attribute, 4 | 7 | 9) => 1,
+            _ => PACKED_GROWTH,
+        }
+    }
+
     /// True for the messages that count as one level of nesting, as in text.
     fn nests(self) -> bool {
         matches!(self, Kind::Graph | Kind::Type)
@@ -239,9 +328,10 @@ impl Kind {
 /// eight-byte integer).
 const PACKED_GROWTH: u64 = 8;
 
-/// The walk's running totals.
+/// The walk's limits and running total.
 struct Walk {
-    limits: DecodeLimits,
+    depth: usize,
+    memory_limit: u64,
     memory: u64,
 }
 
@@ -275,16 +365,16 @@ impl Walk {
                     match kind.field(number) {
                         Some(child) => {
                             let depth = depth + usize::from(child.nests());
-                            if depth > self.limits.max_depth {
+                            if depth > self.depth {
                                 return Err(format!(
                                     "graphs and types nest more than {} levels deep",
-                                    self.limits.max_depth
+                                    self.depth
                                 ));
                             }
                             self.take(child.size())?;
                             self.message(field, child, depth)?;
                         }
-                        None => self.take(PACKED_GROWTH.saturating_mul(len as u64))?,
+                        None => self.take(kind.growth(number).saturating_mul(len as u64))?,
                     }
                 }
                 3 => self.group(&mut bytes, number, depth)?,
@@ -303,11 +393,8 @@ impl Walk {
     /// `prost` skips it.
     fn group(&mut self, bytes: &mut &[u8], number: u64, depth: usize) -> Result<(), String> {
         let depth = depth + 1;
-        if depth > self.limits.max_depth {
-            return Err(format!(
-                "groups nest more than {} levels deep",
-                self.limits.max_depth
-            ));
+        if depth > self.depth {
+            return Err(format!("groups nest more than {} levels deep", self.depth));
         }
         loop {
             if bytes.is_empty() {
@@ -333,10 +420,10 @@ impl Walk {
 
     fn take(&mut self, bytes: u64) -> Result<(), String> {
         self.memory = self.memory.saturating_add(bytes);
-        if self.memory > self.limits.max_memory {
+        if self.memory > self.memory_limit {
             return Err(format!(
                 "decoding would take more than {} bytes of memory",
-                self.limits.max_memory
+                self.memory_limit
             ));
         }
         Ok(())
@@ -428,12 +515,46 @@ mod tests {
         assert!(decoded > 100 * bytes.len() as u64, "{decoded}");
         let limits = DecodeLimits::default().max_memory(decoded / 2);
         let err = decode(&bytes, &limits).unwrap_err();
-        let expected = format!(
-            "decoding would take more than {} bytes of memory",
-            decoded / 2
-        );
+        let limit = decoded / 2 + 2 * bytes.len() as u64; // beyond twice the input
+        let expected = format!("decoding would take more than {limit} bytes of memory");
         assert_eq!(err.message(), expected);
         assert!(decode(&bytes, &DecodeLimits::default()).is_ok());
+    }
+
+    #[test]
+    fn models_in_memory_nest_within_the_limit_too() {
+        let limits = DecodeLimits::default();
+        let at_limit = ModelProto::decode(nested_graphs(MAX_NESTING as usize).as_slice()).unwrap();
+        assert!(too_deep(&at_limit, &limits).is_none());
+        // Built in memory, past anything the bytes could carry: no recursion measures it.
+        let mut ty = TypeProto::default();
+        for _ in 0..100_000 {
+            let sequence = type_proto::Sequence {
+                elem_type: Some(Box::new(ty)),
+            };
+            ty = TypeProto {
+                value: Some(type_proto::Value::SequenceType(Box::new(sequence))),
+                ..Default::default()
+            };
+        }
+        let graph = GraphProto {
+            input: vec![ValueInfoProto {
+                r#type: Some(ty),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let model = ModelProto {
+            graph: Some(graph),
+            ..Default::default()
+        };
+        let err = too_deep(&model, &limits).unwrap();
+        assert_eq!(
+            err.message(),
+            "graphs and types nest more than 32 levels deep"
+        );
+        // Dropping such a type recurses in prost's generated code: leak it instead.
+        std::mem::forget(model);
     }
 
     #[test]
@@ -460,5 +581,32 @@ mod tests {
         bytes.extend([0x1c; 100_000]);
         let err = decode(&bytes, &DecodeLimits::default()).unwrap_err();
         assert_eq!(err.message(), "groups nest more than 32 levels deep");
+    }
+
+    #[test]
+    fn weights_count_once_against_the_limit() {
+        // 200 MB of raw data: decodes under the default limit (1 GiB beyond twice the input).
+        let tensor = TensorProto {
+            raw_data: Some(vec![0; 200 << 20]),
+            ..Default::default()
+        };
+        let graph = GraphProto {
+            initializer: vec![tensor],
+            ..Default::default()
+        };
+        let bytes = ModelProto {
+            graph: Some(graph),
+            ..Default::default()
+        }
+        .encode_to_vec();
+        assert!(decode(&bytes, &DecodeLimits::default()).is_ok());
+        // The same bytes as packed int64s could be 8 times larger decoded.
+        let mut walk = Walk {
+            depth: 32,
+            memory_limit: u64::MAX,
+            memory: 0,
+        };
+        walk.take(Kind::Tensor.growth(7) * 100).unwrap();
+        assert_eq!(walk.memory, 800);
     }
 }

@@ -138,8 +138,9 @@ impl ModelCheck {
         Ok(model)
     }
 
-    /// Checks a model already decoded (its nesting is not limited here: decode untrusted bytes
-    /// with [`check_bytes`](ModelCheck::check_bytes)).
+    /// Checks a model already decoded, whose graphs and types nest within the limits' depth
+    /// (deeper is an error, measured without recursion; the memory limit applies only to
+    /// [`check_bytes`](ModelCheck::check_bytes)).
     ///
     /// ```
     /// use onnx_syntax::check::model::ModelCheck;
@@ -148,6 +149,12 @@ impl ModelCheck {
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
     pub fn check(&self, model: &ModelProto) -> Result<(), ModelDiagnostics> {
+        if let Some(problem) = decode::too_deep(model, &self.limits) {
+            return Err(ModelDiagnostics {
+                problems: vec![problem],
+                text: None,
+            });
+        }
         let problems = rules::check(model, &self.options, self.model_dir.as_deref());
         let text = text::check(model, &self.options);
         if problems.is_empty() && text.is_none() {

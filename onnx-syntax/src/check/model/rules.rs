@@ -367,16 +367,19 @@ impl Rules<'_> {
                 "output_dtype" => matches!(op_type, "QuantizeLinear" | "DequantizeLinear"),
                 _ => false,
             };
-            let Some(value) = attribute.i.filter(|_| names_type) else {
+            // An INT attribute without its value reads as 0, as proto2 defaults it.
+            let int = attribute.r#type == Some(AttributeType::Int as i32);
+            if !names_type || attribute.ref_attr_name.is_some() || !(int || attribute.i.is_some()) {
                 continue;
-            };
+            }
+            let value = attribute.i.unwrap_or(0);
             let exists = i32::try_from(value).is_ok_and(|n| elem_type_by_number(n).is_some());
             let default_output = name == "output_dtype" && value == 0;
             if !(exists || default_output) {
                 let message =
                     format!("`{op_type}`'s `{name}` is {value}, which is no element type");
                 self.at(format!("attribute {}", quoted(name)), |rules| {
-                    rules.report(Check::AttributeValue, message);
+                    rules.report(Check::AttributeFields, message);
                 });
             }
         }
@@ -443,7 +446,7 @@ impl Rules<'_> {
         match a.r#type {
             None if self.ir_version >= 2 => {
                 let message = "the attribute has no type (required from IR 2 on)".into();
-                self.report(Check::AttributeValue, message);
+                self.report(Check::AttributeFields, message);
             }
             None => {}
             Some(ty) => match T::try_from(ty) {
@@ -453,13 +456,13 @@ impl Rules<'_> {
                             "the attribute's type is {} but it holds `{field}`",
                             declared.as_str_name()
                         );
-                        self.report(Check::AttributeValue, message);
+                        self.report(Check::AttributeFields, message);
                         return;
                     }
                 }
                 Err(_) => {
                     let message = format!("the attribute's type {ty} is no attribute type");
-                    self.report(Check::AttributeValue, message);
+                    self.report(Check::AttributeFields, message);
                     return;
                 }
             },
@@ -474,21 +477,21 @@ impl Rules<'_> {
         if used.is_empty() && message_type && a.ref_attr_name.is_none() {
             let ty = declared.unwrap_or(T::Undefined).as_str_name();
             let message = format!("the attribute's type is {ty} but it holds no value");
-            self.report(Check::AttributeValue, message);
+            self.report(Check::AttributeFields, message);
         } else if used.len() > 1 {
             let message = format!(
                 "the attribute has {} value fields: {}",
                 used.len(),
                 fields()
             );
-            self.report(Check::AttributeValue, message);
+            self.report(Check::AttributeFields, message);
         } else if a.ref_attr_name.is_some() && !used.is_empty() {
             let message = format!(
                 "the attribute refers to `@{}` and also holds `{}`",
                 a.ref_attr_name.as_deref().unwrap_or_default(),
                 fields()
             );
-            self.report(Check::AttributeValue, message);
+            self.report(Check::AttributeFields, message);
         }
     }
 

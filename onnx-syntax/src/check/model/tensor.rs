@@ -209,6 +209,20 @@ fn sparse_problem(sparse: &SparseTensorProto, values: &TensorProto) -> Option<St
     if indices.data_location == Some(DataLocation::External as i32) {
         return None; // their values are in a file; its size was checked
     }
+    // The indices present, whatever their dims claim (their own count may be unchecked, when
+    // `element_count_mismatch` is allowed): no loop runs past them.
+    let present = match &indices.raw_data {
+        Some(raw) => raw.len() / 8,
+        None => indices.int64_data.len(),
+    } as u64;
+    let claimed = indices.dims.iter().try_fold(1u64, |acc, &d| {
+        u64::try_from(d).ok().and_then(|d| acc.checked_mul(d))
+    });
+    if claimed.is_none_or(|claimed| claimed > present) {
+        return Some(format!(
+            "sparse tensor {name} has indices {index_name} whose dims need more values than the {present} they hold"
+        ));
+    }
     let index = |i: usize| -> i64 {
         match &indices.raw_data {
             Some(raw) => raw
