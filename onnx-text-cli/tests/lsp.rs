@@ -554,3 +554,21 @@ fn random_edits_never_crash_hang_or_desynchronise_it() {
     }
     client.shutdown();
 }
+
+#[test]
+fn a_missing_main_graph_type_gets_the_inferred_one_as_a_fix() {
+    let mut client = Client::start();
+    let text = "<ir_version: 10, opset_import: [\"\" : 21]>\ng (float[N, 128] x, float[128, 10] w) => (y) {\n    y = MatMul (x, w)\n}\n";
+    let diagnostics = client.open(text)["diagnostics"].clone();
+    assert_eq!(diagnostics[0]["code"], "missing_type");
+    let range = diagnostics[0]["range"].clone();
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": URI }, "range": range, "context": { "diagnostics": diagnostics } }),
+    );
+    assert_eq!(actions[0]["title"], "Write `float[N, 10] y`");
+    let edit = &actions[0]["edit"]["changes"][URI][0];
+    assert_eq!(edit["newText"], "float[N, 10] y");
+    assert_eq!(edit["range"], range);
+    client.shutdown();
+}

@@ -472,6 +472,20 @@ impl Document {
                     suggestion.to_owned(),
                 ));
             }
+            // `missing_type` with the inferred type (`write `float[N, 10] y``), on an untyped name.
+            if diagnostic.kind() == DiagnosticKind::Check(onnx_syntax::check::Check::MissingType)
+                && diagnostic.message().contains("has no type")
+                && let Some((_, typed)) = diagnostic
+                    .message()
+                    .strip_suffix('`')
+                    .and_then(|m| m.rsplit_once(": write `"))
+            {
+                actions.push(edit(
+                    format!("Write `{typed}`"),
+                    self.range(span),
+                    typed.to_owned(),
+                ));
+            }
             if diagnostic.kind()
                 == DiagnosticKind::Check(onnx_syntax::check::Check::UndeclaredDomain)
                 && let Some((range, text, domain)) = self.import_fix(diagnostic.message())
