@@ -67,20 +67,13 @@ impl std::fmt::Display for Dim {
             Dim::Known(n) => write!(f, "{n}"),
             // A macro literal's hole stays its marker, for the macro to write the hole's Rust
             // expression in its place (`#b`); no runtime text holds one.
-            Dim::Symbol(s) if is_identifier(s) || crate::hole::is_marker(s) => f.write_str(s),
+            Dim::Symbol(s) if crate::print::is_identifier(s) || crate::hole::is_marker(s) => {
+                f.write_str(s)
+            }
             Dim::Symbol(s) => write!(f, "{s:?}"),
             Dim::Unknown => f.write_str("?"),
         }
     }
-}
-
-/// Whether the text syntax can write `name` without quotes.
-fn is_identifier(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// A shape: its dims, or `None` where even the rank is unknown.

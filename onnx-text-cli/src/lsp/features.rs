@@ -149,7 +149,7 @@ impl Document {
             .index
             .occurrence_at(self.offset(position))
             .ok_or("no value or function here")?;
-        if !is_identifier(new_name) {
+        if !onnx_syntax::print::is_identifier(new_name) {
             return Err(format!(
                 "`{new_name}` is not a name the text can write without quotes"
             ));
@@ -571,14 +571,6 @@ fn operator_markdown(doc: &onnx_syntax::check::OperatorDoc, imported: i64) -> St
 fn suggestion(message: &str) -> Option<&str> {
     let rest = message.split("did you mean `").nth(1)?;
     rest.split('`').next()
-}
-
-fn is_identifier(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// What the text before the cursor, on its line, asks to complete.
