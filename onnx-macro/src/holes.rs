@@ -265,14 +265,14 @@ impl<'h> Patcher<'h> {
     /// expression so that a missing trait impl is reported there.
     fn one(expr: &HoleExpr, call: TokenStream) -> TokenStream {
         let value = &expr.expr;
-        let shown = shown(expr);
+        let shown = expr.shown();
         quote_spanned!(at(expr)=> __onnx_holes.ok(#shown, #call(&(#value))))
     }
 
     /// The items of a spread in `position` (a name of `__private::position`), each converted by
     /// `call`.
     fn each(expr: &HoleExpr, position: &str, call: TokenStream) -> TokenStream {
-        let shown = shown(expr);
+        let shown = expr.shown();
         let each =
             quote_spanned!(at(expr)=> |__onnx_item| __onnx_holes.ok(#shown, #call(__onnx_item)));
         spread(expr, position, each)
@@ -608,7 +608,7 @@ impl<'h> Patcher<'h> {
         let place = self.place();
         let Some(ty) = ty else {
             let value = &expr.expr;
-            let shown = shown(expr);
+            let shown = expr.shown();
             let set = quote_spanned!(at(expr)=>
                 __onnx_holes.ok(#shown, ::onnx_text::__private::AttributeValue::set_attribute(&(#value), __onnx_attribute));
             );
@@ -771,7 +771,7 @@ impl<'h> Patcher<'h> {
 /// whose type the Rust values decide.
 fn push_element(expr: &HoleExpr, attribute: &TokenStream) -> TokenStream {
     let value = &expr.expr;
-    let shown = shown(expr);
+    let shown = expr.shown();
     let push = quote_spanned!(at(expr)=> ::onnx_text::__private::AttributeElement::push_element);
     if !expr.spread {
         return quote_spanned!(at(expr)=> __onnx_holes.ok(#shown, #push(&(#value), #attribute)););
@@ -810,11 +810,6 @@ fn spread_source(expr: &HoleExpr) -> TokenStream {
     } else {
         quote_spanned!(at(expr)=> (#value))
     }
-}
-
-/// The hole as the user wrote it, for messages about its value.
-fn shown(expr: &HoleExpr) -> String {
-    expr.shown()
 }
 
 /// The attribute type numbered `number`, unless it is `UNDEFINED` or no type at all.

@@ -28,11 +28,7 @@ impl Document {
 
     /// The version of `domain` imported where `scope` is.
     fn version(&self, scope: usize, domain: &str) -> Option<i64> {
-        self.index.scopes[scope]
-            .imports
-            .iter()
-            .find(|(d, _)| same_domain(d, domain))
-            .map(|&(_, v)| v)
+        self.index.scopes[scope].imports.version(domain)
     }
 
     /// The type of a value: as written, else as inferred.
@@ -238,11 +234,9 @@ impl Document {
     }
 
     fn operator_items(&self, scope: Option<usize>, domain: Option<String>) -> Vec<CompletionItem> {
-        let imports = scope
-            .map(|s| self.index.scopes[s].imports.clone())
-            .unwrap_or_default();
+        let imports = scope.map_or(&[][..], |s| &self.index.scopes[s].imports.versions[..]);
         let mut items = Vec::new();
-        for (imported, version) in &imports {
+        for (imported, version) in imports {
             if domain.as_deref().is_some_and(|d| !same_domain(d, imported)) {
                 continue;
             }
@@ -488,7 +482,8 @@ impl Document {
             }
             if diagnostic.kind()
                 == DiagnosticKind::Check(onnx_syntax::check::Check::UndeclaredDomain)
-                && let Some((range, text, domain)) = self.import_fix(diagnostic.message())
+                && let Some((range, text, domain)) =
+                    self.import_fix(diagnostic.message(), span.start)
             {
                 actions.push(edit(format!("Import domain {domain:?}"), range, text));
             }
@@ -496,27 +491,23 @@ impl Document {
         actions
     }
 
-    /// Where and what to write to import the domain an `undeclared_domain` message names: a
-    /// new entry after the model's last import, or a header of its own.
-    fn import_fix(&self, message: &str) -> Option<(Range, String, String)> {
+    /// Where and what to write to import the domain an `undeclared_domain` message names, for
+    /// the node at `at`: a new entry after the last of the imports in force there (the model's,
+    /// or its function's own). A header without imports gets none.
+    fn import_fix(&self, message: &str, at: u32) -> Option<(Range, String, String)> {
         let domain = message.split('"').nth(1)?.to_owned();
         let version = if standard_domains().iter().any(|d| same_domain(d, &domain)) {
             newest_opset(&domain)?
         } else {
             1
         };
-        let entry = format!("{domain:?} : {version}");
-        let anchor = self.text.find("opset_import")?;
-        let open = anchor + self.text[anchor..].find('[')?;
-        let close = open + self.text[open..].find(']')?;
-        let inside = self.text[open + 1..close].trim();
-        let (at, text) = if inside.is_empty() {
-            (close, entry)
-        } else {
-            (close, format!(", {entry}"))
-        };
-        let position = self.lines.position(&self.text, at as u32);
-        Some((Range::new(position, position), text, domain))
+        let end = self.index.scopes[self.index.scope_at(at)?].imports.end?;
+        let position = self.lines.position(&self.text, end);
+        Some((
+            Range::new(position, position),
+            format!(", {domain:?} : {version}"),
+            domain,
+        ))
     }
 }
 
@@ -651,6 +642,28 @@ mod tests {
             }
         );
         assert_eq!(completion_context("g (flo"), Context::Type);
+    }
+
+    #[test]
+    fn a_missing_import_is_added_to_the_imports_in_force_at_the_node() {
+        // The function has imports of its own: the fix goes there, not into the model's.
+        let text = r#"<ir_version: 10, opset_import: ["" : 21, "local" : 1]>
+g (float[2] x) => (float[2] y) { y = local.F (x) }
+<domain: "local", opset_import: ["" : 21]>
+F (x) => (y) { y = com.acme.Swish (x) }"#;
+        let document = Document::new(text.to_owned());
+        let uri: Uri = "file:///m.onnxtxt".parse().unwrap();
+        let whole = Range::new(Position::new(0, 0), Position::new(4, 0));
+        let actions = document.code_actions(&uri, whole);
+        let import = actions
+            .iter()
+            .find(|a| a.title.starts_with("Import"))
+            .unwrap();
+        let changes = import.edit.as_ref().unwrap().changes.as_ref().unwrap();
+        let edit = &changes[&uri][0];
+        assert_eq!(edit.new_text, ", \"com.acme\" : 1");
+        let in_function = text.rfind("21]").unwrap() as u32 + 2;
+        assert_eq!(edit.range.start, document.lines.position(text, in_function));
     }
 
     #[test]

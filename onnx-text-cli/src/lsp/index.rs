@@ -10,7 +10,8 @@ use std::collections::HashMap;
 
 use onnx_syntax::Span;
 use onnx_syntax::syntax::{
-    AttrValue, Function, FunctionHeaderValue, Graph, Model, ModelHeaderValue, Name, Node, Type,
+    AttrValue, Function, FunctionHeaderValue, Graph, Model, ModelHeaderValue, Name, Node,
+    OpsetImport, Type,
 };
 
 /// A value or a function of the document.
@@ -53,14 +54,50 @@ pub enum Role {
 pub struct Scope {
     pub span: Span,
     pub parent: Option<usize>,
-    /// The opset imports in force: `(domain, version)`, the default domain as `""`.
-    pub imports: Vec<(String, i64)>,
+    /// The opset imports in force.
+    pub imports: Imports,
     /// The symbols it defines, in text order.
     pub symbols: Vec<usize>,
     /// The same by name, for lookups (a 10,000-node graph has as many names).
     pub by_name: HashMap<String, usize>,
     /// Whether it is the main graph of a model, whose values shape inference types.
     pub main: bool,
+}
+
+/// The opset imports of a header (a model's, or a function's own).
+#[derive(Clone, Debug, Default)]
+pub struct Imports {
+    /// `(domain, version)`, the default domain as `""`; a later entry of a domain wins.
+    pub versions: Vec<(String, i64)>,
+    /// Where the last entry of the header's import list ends, to write another after it.
+    pub end: Option<u32>,
+}
+
+impl Imports {
+    fn of<'a>(lists: impl IntoIterator<Item = &'a [OpsetImport]>) -> Imports {
+        let mut imports = Imports::default();
+        for import in lists.into_iter().flatten() {
+            let domain = if import.domain == "ai.onnx" {
+                ""
+            } else {
+                &import.domain
+            };
+            match imports.versions.iter_mut().find(|(d, _)| d == domain) {
+                Some(known) => known.1 = import.version,
+                None => imports.versions.push((domain.to_owned(), import.version)),
+            }
+            imports.end = Some(import.span.end);
+        }
+        imports
+    }
+
+    /// The version of `domain` imported here.
+    pub fn version(&self, domain: &str) -> Option<i64> {
+        self.versions
+            .iter()
+            .find(|(d, _)| same_domain(d, domain))
+            .map(|&(_, v)| v)
+    }
 }
 
 /// A node's operator.
@@ -116,7 +153,7 @@ impl Index {
     pub fn of_functions(functions: &[Function], text: &str) -> Index {
         let mut builder = Builder::new(text);
         builder.declare_functions(functions);
-        builder.bodies(functions, &[]);
+        builder.bodies(functions, &Imports::default());
         builder.finish()
     }
 
@@ -124,7 +161,7 @@ impl Index {
     pub fn of_graph(graph: &Graph, text: &str) -> Index {
         let mut builder = Builder::new(text);
         builder.index.graph = Some((graph.name.text.clone(), graph.span));
-        builder.graph(graph, None, &[], false);
+        builder.graph(graph, None, &Imports::default(), false);
         builder.finish()
     }
 
@@ -202,24 +239,11 @@ pub fn same_domain(a: &str, b: &str) -> bool {
     canonical(a) == canonical(b)
 }
 
-fn model_imports(model: &Model) -> Vec<(String, i64)> {
-    let mut imports = Vec::new();
-    for entry in &model.header {
-        if let ModelHeaderValue::OpsetImport(list) = &entry.value {
-            for import in list {
-                push_import(&mut imports, &import.domain, import.version);
-            }
-        }
-    }
-    imports
-}
-
-fn push_import(imports: &mut Vec<(String, i64)>, domain: &str, version: i64) {
-    let domain = if domain == "ai.onnx" { "" } else { domain };
-    match imports.iter_mut().find(|(d, _)| d == domain) {
-        Some(known) => known.1 = version,
-        None => imports.push((domain.to_owned(), version)),
-    }
+fn model_imports(model: &Model) -> Imports {
+    Imports::of(model.header.iter().filter_map(|entry| match &entry.value {
+        ModelHeaderValue::OpsetImport(list) => Some(list.as_slice()),
+        _ => None,
+    }))
 }
 
 struct Builder<'t> {
@@ -240,11 +264,11 @@ impl<'t> Builder<'t> {
         self.index
     }
 
-    fn scope(&mut self, span: Span, parent: Option<usize>, imports: &[(String, i64)]) -> usize {
+    fn scope(&mut self, span: Span, parent: Option<usize>, imports: &Imports) -> usize {
         self.index.scopes.push(Scope {
             span,
             parent,
-            imports: imports.to_vec(),
+            imports: imports.clone(),
             symbols: Vec::new(),
             by_name: HashMap::new(),
             main: false,
@@ -337,20 +361,23 @@ impl<'t> Builder<'t> {
         }
     }
 
-    fn bodies(&mut self, functions: &[Function], model_imports: &[(String, i64)]) {
+    fn bodies(&mut self, functions: &[Function], model_imports: &Imports) {
         for function in functions {
-            let mut imports = Vec::new();
-            for entry in &function.header {
-                if let FunctionHeaderValue::OpsetImport(list) = &entry.value {
-                    for import in list {
-                        push_import(&mut imports, &import.domain, import.version);
-                    }
-                }
-            }
+            let own = Imports::of(
+                function
+                    .header
+                    .iter()
+                    .filter_map(|entry| match &entry.value {
+                        FunctionHeaderValue::OpsetImport(list) => Some(list.as_slice()),
+                        _ => None,
+                    }),
+            );
             // Without imports of its own, a model's function uses the model's.
-            if imports.is_empty() {
-                imports = model_imports.to_vec();
-            }
+            let imports = if own.versions.is_empty() {
+                model_imports.clone()
+            } else {
+                own
+            };
             let scope = self.scope(function.span, None, &imports);
             for input in &function.inputs {
                 self.define(scope, &input.name, input.ty.as_ref());
@@ -365,13 +392,7 @@ impl<'t> Builder<'t> {
         }
     }
 
-    fn graph(
-        &mut self,
-        graph: &Graph,
-        parent: Option<usize>,
-        imports: &[(String, i64)],
-        main: bool,
-    ) {
+    fn graph(&mut self, graph: &Graph, parent: Option<usize>, imports: &Imports, main: bool) {
         let scope = self.scope(graph.span, parent, imports);
         self.index.scopes[scope].main = main;
         for decl in &graph.inputs {
@@ -400,7 +421,7 @@ impl<'t> Builder<'t> {
 
     /// A list of nodes: every output is defined before any input is resolved, so that a use
     /// before its definition (an error the checks report) still finds it.
-    fn nodes(&mut self, nodes: &[Node], scope: usize, imports: &[(String, i64)]) {
+    fn nodes(&mut self, nodes: &[Node], scope: usize, imports: &Imports) {
         for node in nodes {
             for output in &node.outputs {
                 self.define(scope, output, None);

@@ -199,7 +199,6 @@ impl Server<'_> {
     /// The result of one request.
     fn answer(&self, request: Request) -> Result<Value, Answer> {
         let params = request.params;
-        let json = |v: &dyn erased::Json| v.to_json();
         let result: Value = match request.method.as_str() {
             HoverRequest::METHOD => {
                 let p: lsp_types::HoverParams = parse(params)?;
@@ -306,16 +305,9 @@ fn parse<P: serde::de::DeserializeOwned>(params: Value) -> Result<P, Answer> {
     serde_json::from_value(params).map_err(|e| Answer::Invalid(e.to_string()))
 }
 
-/// Serialization of the answers, which are all `Serialize`.
-mod erased {
-    pub trait Json {
-        fn to_json(&self) -> serde_json::Value;
-    }
-    impl<T: serde::Serialize> Json for T {
-        fn to_json(&self) -> serde_json::Value {
-            serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
-        }
-    }
+/// An answer as JSON (every lsp-types answer serializes).
+fn json(answer: &impl serde::Serialize) -> Value {
+    serde_json::to_value(answer).unwrap_or(Value::Null)
 }
 
 /// The document's problems as LSP diagnostics: the same messages and check names as

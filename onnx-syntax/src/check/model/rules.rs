@@ -421,26 +421,7 @@ impl Rules<'_> {
     /// names; `type` present from IR 2 on; no value beside `ref_attr_name`.
     fn attribute_fields(&mut self, a: &AttributeProto) {
         use AttributeType as T;
-        let set: [(bool, T, &str); 14] = [
-            (a.f.is_some(), T::Float, "f"),
-            (a.i.is_some(), T::Int, "i"),
-            (a.s.is_some(), T::String, "s"),
-            (a.t.is_some(), T::Tensor, "t"),
-            (a.g.is_some(), T::Graph, "g"),
-            (a.tp.is_some(), T::TypeProto, "tp"),
-            (a.sparse_tensor.is_some(), T::SparseTensor, "sparse_tensor"),
-            (!a.floats.is_empty(), T::Floats, "floats"),
-            (!a.ints.is_empty(), T::Ints, "ints"),
-            (!a.strings.is_empty(), T::Strings, "strings"),
-            (!a.tensors.is_empty(), T::Tensors, "tensors"),
-            (!a.graphs.is_empty(), T::Graphs, "graphs"),
-            (
-                !a.sparse_tensors.is_empty(),
-                T::SparseTensors,
-                "sparse_tensors",
-            ),
-            (!a.type_protos.is_empty(), T::TypeProtos, "type_protos"),
-        ];
+        let set = value_fields(a);
         let used: Vec<(T, &str)> = set.iter().filter(|s| s.0).map(|s| (s.1, s.2)).collect();
         let fields = || used.iter().map(|u| u.1).collect::<Vec<_>>().join(", ");
         match a.r#type {
@@ -660,4 +641,29 @@ fn key_text(domain: &str, name: &str, overload: &str) -> String {
         key.push_str(overload);
     }
     key
+}
+
+/// Each value field of an attribute: whether it is set, the attribute type it holds, its name.
+pub(super) fn value_fields(a: &AttributeProto) -> [(bool, AttributeType, &'static str); 14] {
+    use AttributeType as T;
+    [
+        (a.f.is_some(), T::Float, "f"),
+        (a.i.is_some(), T::Int, "i"),
+        (a.s.is_some(), T::String, "s"),
+        (a.t.is_some(), T::Tensor, "t"),
+        (a.g.is_some(), T::Graph, "g"),
+        (a.tp.is_some(), T::TypeProto, "tp"),
+        (a.sparse_tensor.is_some(), T::SparseTensor, "sparse_tensor"),
+        (!a.floats.is_empty(), T::Floats, "floats"),
+        (!a.ints.is_empty(), T::Ints, "ints"),
+        (!a.strings.is_empty(), T::Strings, "strings"),
+        (!a.tensors.is_empty(), T::Tensors, "tensors"),
+        (!a.graphs.is_empty(), T::Graphs, "graphs"),
+        (
+            !a.sparse_tensors.is_empty(),
+            T::SparseTensors,
+            "sparse_tensors",
+        ),
+        (!a.type_protos.is_empty(), T::TypeProtos, "type_protos"),
+    ]
 }

@@ -264,38 +264,9 @@ fn known_attribute_type(ty: Option<i32>) -> Option<i32> {
 
 /// The type of the first value field an attribute holds, for one without a `type`.
 fn value_type(a: &AttributeProto) -> Option<i32> {
-    use AttributeType as T;
-    let ty = if a.f.is_some() {
-        T::Float
-    } else if a.i.is_some() {
-        T::Int
-    } else if a.s.is_some() {
-        T::String
-    } else if a.t.is_some() {
-        T::Tensor
-    } else if a.g.is_some() {
-        T::Graph
-    } else if a.tp.is_some() {
-        T::TypeProto
-    } else if a.sparse_tensor.is_some() {
-        T::SparseTensor
-    } else if !a.floats.is_empty() {
-        T::Floats
-    } else if !a.ints.is_empty() {
-        T::Ints
-    } else if !a.strings.is_empty() {
-        T::Strings
-    } else if !a.tensors.is_empty() {
-        T::Tensors
-    } else if !a.graphs.is_empty() {
-        T::Graphs
-    } else if !a.sparse_tensors.is_empty() {
-        T::SparseTensors
-    } else if !a.type_protos.is_empty() {
-        T::TypeProtos
-    } else {
-        return None;
-    };
+    let (_, ty, _) = super::rules::value_fields(a)
+        .into_iter()
+        .find(|&(set, _, _)| set)?;
     Some(ty as i32)
 }
 
