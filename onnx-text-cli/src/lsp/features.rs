@@ -659,8 +659,13 @@ F (x) => (y) { y = com.acme.Swish (x) }"#;
             .iter()
             .find(|a| a.title.starts_with("Import"))
             .unwrap();
-        let changes = import.edit.as_ref().unwrap().changes.as_ref().unwrap();
-        let edit = &changes[&uri][0];
+        let changes = import
+            .edit
+            .as_ref()
+            .and_then(|e| e.changes.as_ref())
+            .unwrap();
+        let (_, edits) = changes.iter().next().unwrap();
+        let edit = &edits[0];
         assert_eq!(edit.new_text, ", \"com.acme\" : 1");
         let in_function = text.rfind("21]").unwrap() as u32 + 2;
         assert_eq!(edit.range.start, document.lines.position(text, in_function));
