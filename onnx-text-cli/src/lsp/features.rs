@@ -659,13 +659,12 @@ F (x) => (y) { y = com.acme.Swish (x) }"#;
             .iter()
             .find(|a| a.title.starts_with("Import"))
             .unwrap();
-        let changes = import
+        // One document's edits (the map is keyed by `Uri`, which clippy will not have bound).
+        let edits = import
             .edit
             .as_ref()
-            .and_then(|e| e.changes.as_ref())
-            .unwrap();
-        let (_, edits) = changes.iter().next().unwrap();
-        let edit = &edits[0];
+            .and_then(|e| e.changes.as_ref()?.values().next());
+        let edit = &edits.unwrap()[0];
         assert_eq!(edit.new_text, ", \"com.acme\" : 1");
         let in_function = text.rfind("21]").unwrap() as u32 + 2;
         assert_eq!(edit.range.start, document.lines.position(text, in_function));
