@@ -6,7 +6,7 @@ use std::sync::Arc;
 use onnx_runtime_types::{AttributeProto, GraphProto, NodeProto, TensorProto};
 
 use super::graph::Scope;
-use super::ty::{Dim, Shape, Ty};
+use super::ty::{Dim, Shape, Ty, show_shape};
 
 /// `TensorProto.DataType` numbers that the rules name.
 pub mod dtype {
@@ -220,6 +220,38 @@ impl<'a> Node<'a, '_> {
     /// stay where a type here is `None`); outer values are visible.
     pub fn subgraph(&mut self, graph: &'a GraphProto, inputs: &[Option<Ty>]) -> Vec<Option<Ty>> {
         self.engine.subgraph(graph, inputs, self.scope)
+    }
+
+    /// A conflict on operand `i` (named `what` in the message) when its rank is known and not
+    /// one of `ranks`; its dims otherwise, if known.
+    pub fn ranked(
+        &self,
+        i: usize,
+        what: &str,
+        ranks: &[usize],
+    ) -> Result<Option<&[Dim]>, Conflict> {
+        let Some(dims) = self.dims(i) else {
+            return Ok(None);
+        };
+        if ranks.contains(&dims.len()) {
+            return Ok(Some(dims));
+        }
+        let wanted = match ranks {
+            [] => "no rank".to_owned(),
+            [one] => format!("rank {one}"),
+            [init @ .., last] => {
+                let init: Vec<String> = init.iter().map(usize::to_string).collect();
+                format!("rank {} or {last}", init.join(", "))
+            }
+        };
+        Err(conflict(
+            i,
+            format!(
+                "operand {i} ({what}) must have {wanted}, found {} (rank {})",
+                show_shape(dims),
+                dims.len()
+            ),
+        ))
     }
 
     /// An axis attribute or value made non-negative for rank `rank`; a conflict on `input`

@@ -141,8 +141,9 @@ pub fn window(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// `ImageDecoder`: uint8 of rank 3.
+/// `ImageDecoder`: the encoded bytes are a vector; the image is uint8 of rank 3.
 pub fn image_decoder(node: &mut Node) -> Rule {
+    node.ranked(0, "encoded_stream", &[1])?;
     node.set_tensor(0, Some(dtype::UINT8), Some(vec![Dim::Unknown; 3]));
     Ok(())
 }
