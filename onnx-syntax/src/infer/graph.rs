@@ -76,8 +76,10 @@ impl<'p> Scope<'p> {
         self.values.slot(name).0.declared = Some(Arc::new(ty));
     }
 
-    /// Binds a graph's initializers (with their values) and its declared inputs.
-    fn bind_graph(&mut self, graph: &'p GraphProto) {
+    /// Binds a graph's initializers (with their values) and its declared inputs; gives the
+    /// inputs whose declared type does not fit their initializer's, as onnx merges the two.
+    fn bind_graph(&mut self, graph: &'p GraphProto) -> Vec<Mismatch> {
+        let mut mismatches = Vec::new();
         for tensor in &graph.initializer {
             let name = tensor.name.as_deref().unwrap_or("");
             if let Some(note) = tensor.doc_string.as_deref().filter(|d| has_reserved(d)) {
@@ -93,6 +95,16 @@ impl<'p> Scope<'p> {
             let declared = input.r#type.as_ref().and_then(Ty::from_proto);
             let name = input.name.as_deref().unwrap_or("");
             let (value, made) = self.values.slot(name);
+            if let (Some(declared), Some(initial), false) = (&declared, &value.ty, made)
+                && !declared.fits(initial)
+            {
+                mismatches.push(Mismatch {
+                    name: name.to_owned(),
+                    node: None,
+                    declared: declared.clone(),
+                    inferred: (**initial).clone(),
+                });
+            }
             if declared.is_some() || made {
                 *value = Value {
                     ty: declared.map(Arc::new),
@@ -101,6 +113,7 @@ impl<'p> Scope<'p> {
                 };
             }
         }
+        mismatches
     }
 }
 
@@ -250,14 +263,16 @@ pub(crate) fn infer_model<'a>(model: &'a ModelProto, library: &[&'a FunctionProt
         };
     };
     let mut scope = Scope::for_graph(None, graph);
-    scope.bind_graph(graph);
+    let initializers = scope.bind_graph(graph);
     for info in graph.value_info.iter().chain(&graph.output) {
         if let (Some(name), Some(ty)) = (&info.name, info.r#type.as_ref().and_then(Ty::from_proto))
         {
             scope.declare(name, ty);
         }
     }
-    engine.run(&graph.node, scope)
+    let mut run = engine.run(&graph.node, scope);
+    run.mismatches.splice(0..0, initializers);
+    run
 }
 
 /// Infers the body of `function` from the types its signature gives its inputs (its
@@ -332,7 +347,7 @@ impl<'a> Engine<'a> {
                     if top && !d.fits(&t) {
                         self.mismatches.push(Mismatch {
                             name: name.clone(),
-                            node: self.top_node,
+                            node: Some(self.top_node),
                             declared: (*d).clone(),
                             inferred: (*t).clone(),
                         });
@@ -389,7 +404,7 @@ impl<'a> Engine<'a> {
                 domain => format!("{domain}.{name}"),
             };
             self.type_errors.push(ShapeError {
-                node: self.top_node,
+                node: Some(self.top_node),
                 input: None,
                 message: format!("in the body of `{callee}`: {problem}"),
             });
@@ -429,7 +444,7 @@ impl<'a> Engine<'a> {
                     _ => (None, " (in a subgraph or function body)"),
                 };
                 let error = ShapeError {
-                    node: self.top_node,
+                    node: Some(self.top_node),
                     input,
                     message: format!("{op}{within}: {}", conflict.message),
                 };
@@ -488,7 +503,8 @@ impl Subgraphs for Engine<'_> {
         }
         self.depth += 1;
         let mut scope = Scope::for_graph(Some(outer), graph);
-        scope.bind_graph(graph);
+        // Only the main graph's declarations are checked against what is inferred.
+        let _ = scope.bind_graph(graph);
         for (input, ty) in graph.input.iter().zip(inputs) {
             let name = input.name.as_deref().unwrap_or("");
             if let Some(ty) = ty {
