@@ -1,6 +1,6 @@
 //! `If`, `Loop` and `Scan`: their results come from their bodies.
 
-use crate::infer::node::{Node, Rule, dtype};
+use crate::infer::node::{Conflict, Node, Rule, dtype};
 use crate::infer::ty::{Dim, Ty};
 
 /// The type both `a` and `b` fit: equal dims stay, others become unknown; a rank that differs
@@ -65,6 +65,20 @@ pub fn loop_(node: &mut Node) -> Rule {
         return Ok(());
     };
     let carried = node.inputs.len().saturating_sub(2);
+    // The loop-carried values start from their operands.
+    node.written(2..node.inputs.len())?;
+    if body.input.len() != carried + 2 {
+        return Err(Conflict {
+            input: None,
+            message: format!(
+                "the body takes {} inputs, but the iteration number, the condition and {carried} \
+                 loop-carried value{} make {}",
+                body.input.len(),
+                if carried == 1 { "" } else { "s" },
+                carried + 2
+            ),
+        });
+    }
     let mut inputs = vec![scalar(dtype::INT64), scalar(dtype::BOOL)];
     inputs.extend((0..carried).map(|i| node.input(i + 2).cloned()));
     let outputs = node.subgraph(body, &inputs);

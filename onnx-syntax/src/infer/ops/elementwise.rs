@@ -125,6 +125,8 @@ pub fn compare(node: &mut Node) -> Rule {
 
 /// `Max`, `Min`, `Sum`, `Mean`: any number of operands broadcast.
 pub fn variadic(node: &mut Node) -> Rule {
+    // The result's element type is the first operand's.
+    node.written([0])?;
     let operands: Vec<usize> = (0..node.inputs.len()).collect();
     if node.opset < 8 {
         node.same_as_input(0, 0);

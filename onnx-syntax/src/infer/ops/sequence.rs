@@ -14,6 +14,8 @@ pub fn empty(node: &mut Node) -> Rule {
 
 /// `SequenceConstruct`: a sequence of the type every operand fits.
 pub fn construct(node: &mut Node) -> Rule {
+    // Every element's type goes into the sequence's.
+    node.written(0..node.inputs.len())?;
     let mut types = node.inputs.iter().map(Option::as_deref);
     let Some(Some(first)) = types.next() else {
         return Ok(());
