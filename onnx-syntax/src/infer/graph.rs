@@ -333,6 +333,19 @@ impl<'a> Engine<'a> {
             let (slot, made) = scope.values.slot(name);
             let existing = (!made).then(|| slot.ty.clone());
             let declared_here = slot.declared.clone();
+            // A subgraph's declared types are checked too, with the node that holds it.
+            if let (Some(d), Some(t), false) = (&declared_here, &inferred, top)
+                && !d.fits(t)
+            {
+                let op = node.op_type.as_deref().unwrap_or("");
+                self.errors.push(ShapeError {
+                    node: Some(self.top_node),
+                    input: None,
+                    message: format!(
+                        "{op} (in a subgraph): `{name}` is declared {d} but computed as {t}"
+                    ),
+                });
+            }
             // The main graph's declared types; in a subgraph, a declared output is in scope
             // when its name is also an input's.
             let declared = match declared_here.clone().filter(|_| top) {
@@ -503,8 +516,14 @@ impl Subgraphs for Engine<'_> {
         }
         self.depth += 1;
         let mut scope = Scope::for_graph(Some(outer), graph);
-        // Only the main graph's declarations are checked against what is inferred.
+        // An initializer of a subgraph against its input is not looked at (onnx neither).
         let _ = scope.bind_graph(graph);
+        for info in graph.value_info.iter().chain(&graph.output) {
+            let ty = info.r#type.as_ref().and_then(Ty::from_proto);
+            if let (Some(name), Some(ty)) = (&info.name, ty) {
+                scope.declare(name, ty);
+            }
+        }
         for (input, ty) in graph.input.iter().zip(inputs) {
             let name = input.name.as_deref().unwrap_or("");
             if let Some(ty) = ty {

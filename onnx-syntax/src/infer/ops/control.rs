@@ -120,6 +120,8 @@ pub fn scan(node: &mut Node) -> Rule {
     if node.opset < 9 {
         return Ok(());
     }
+    // Every state and scanned sequence is a body input's.
+    node.written(0..node.inputs.len())?;
     let scans = node.int("num_scan_inputs", 0).max(0) as usize;
     let states = node.inputs.len().saturating_sub(scans);
     let in_axes = node.int_list("scan_input_axes").unwrap_or_default();
@@ -127,19 +129,22 @@ pub fn scan(node: &mut Node) -> Rule {
     let mut length = Dim::Unknown;
     let mut inputs: Vec<Option<Ty>> = (0..states).map(|i| node.input(i).cloned()).collect();
     for j in 0..scans {
-        let ty = node.input(states + j).cloned();
-        inputs.push(ty.and_then(|ty| {
-            let dims = ty.dims()?.to_vec();
-            let axis = node
-                .axis(in_axes.get(j).copied().unwrap_or(0), dims.len(), states + j)
-                .ok()?;
-            if j == 0 {
-                length = dims[axis].clone();
-            }
-            let mut slice = dims;
-            slice.remove(axis);
-            Some(Ty::tensor(ty.elem().unwrap_or(0), Some(slice)))
-        }));
+        let Some(ty) = node.input(states + j).cloned() else {
+            inputs.push(None);
+            continue;
+        };
+        let Some(dims) = ty.dims().map(<[Dim]>::to_vec) else {
+            inputs.push(Some(Ty::tensor(ty.elem().unwrap_or(0), None)));
+            continue;
+        };
+        let axis = in_axes.get(j).copied().unwrap_or(0);
+        let axis = node.axis(axis, dims.len(), states + j)?;
+        if j == 0 {
+            length = dims[axis].clone();
+        }
+        let mut slice = dims;
+        slice.remove(axis);
+        inputs.push(Some(Ty::tensor(ty.elem().unwrap_or(0), Some(slice))));
     }
     let outputs = node.subgraph(body, &inputs);
     for (i, ty) in outputs.into_iter().enumerate() {
