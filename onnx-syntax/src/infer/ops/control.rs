@@ -1,6 +1,8 @@
 //! `If`, `Loop` and `Scan`: their results come from their bodies.
 
-use crate::infer::node::{Conflict, Node, Rule, dtype};
+use onnx_runtime_types::GraphProto;
+
+use crate::infer::node::{Conflict, Node, Rule, conflict, dtype};
 use crate::infer::ty::{Dim, Ty};
 
 /// The type both `a` and `b` fit: equal dims stay, others become unknown; a rank that differs
@@ -118,7 +120,7 @@ pub fn scan(node: &mut Node) -> Rule {
         return Ok(());
     };
     if node.opset < 9 {
-        return Ok(());
+        return scan_batched(node, body);
     }
     // Every state and scanned sequence is a body input's.
     node.written(0..node.inputs.len())?;
@@ -164,6 +166,68 @@ pub fn scan(node: &mut Node) -> Rule {
         };
         let mut out = dims;
         out.insert(axis, length.clone());
+        node.set(i, Ty::tensor(ty.elem().unwrap_or(0), Some(out)));
+    }
+    Ok(())
+}
+
+/// `Scan` before opset 9: operand 0 is the optional sequence lengths, and every state and
+/// scanned operand has a batch dim first; the scanned ones are scanned along dim 1. The body
+/// sees them without those dims, and its results get them back.
+fn scan_batched<'a>(node: &mut Node<'a, '_>, body: &'a GraphProto) -> Rule {
+    node.written(1..node.inputs.len())?;
+    let operands = node.inputs.len().saturating_sub(1);
+    let scans = (node.int("num_scan_inputs", 0).max(0) as usize).min(operands);
+    let states = operands - scans;
+    let mut batch = Dim::Unknown;
+    let mut length = Dim::Unknown;
+    let mut inputs = Vec::with_capacity(operands);
+    for i in 0..operands {
+        let scanned = i >= states;
+        let Some(ty) = node.input(1 + i).cloned() else {
+            inputs.push(None);
+            continue;
+        };
+        let Some(dims) = ty.dims() else {
+            inputs.push(Some(Ty::tensor(ty.elem().unwrap_or(0), None)));
+            continue;
+        };
+        let lead = 1 + usize::from(scanned);
+        if dims.len() < lead {
+            return Err(conflict(
+                1 + i,
+                format!(
+                    "operand {} needs a batch dim{} before its own, found rank {}",
+                    1 + i,
+                    if scanned { " and a sequence dim" } else { "" },
+                    dims.len()
+                ),
+            ));
+        }
+        if batch == Dim::Unknown {
+            batch = dims[0].clone();
+        }
+        if scanned && length == Dim::Unknown {
+            length = dims[1].clone();
+        }
+        inputs.push(Some(Ty::tensor(
+            ty.elem().unwrap_or(0),
+            Some(dims[lead..].to_vec()),
+        )));
+    }
+    let outputs = node.subgraph(body, &inputs);
+    for (i, ty) in outputs.into_iter().enumerate() {
+        let Some(ty) = ty else {
+            continue;
+        };
+        let Some(dims) = ty.dims() else {
+            continue;
+        };
+        let mut out = vec![batch.clone()];
+        if i >= states {
+            out.push(length.clone());
+        }
+        out.extend(dims.iter().cloned());
         node.set(i, Ty::tensor(ty.elem().unwrap_or(0), Some(out)));
     }
     Ok(())
