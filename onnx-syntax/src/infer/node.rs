@@ -296,7 +296,7 @@ pub fn unify(size: &mut Dim, found: &Dim, input: usize, what: &str) -> Rule {
     match (&*size, found) {
         (Dim::Known(a), Dim::Known(b)) if a != b => Err(conflict(
             input,
-            format!("operand {input}: {what} is {b}, against {a} elsewhere"),
+            format!("operand {input}: {what} {b}, against {a} elsewhere"),
         )),
         (Dim::Symbol(_) | Dim::Unknown, Dim::Known(_)) | (Dim::Unknown, Dim::Symbol(_)) => {
             *size = found.clone();

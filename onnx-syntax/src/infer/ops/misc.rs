@@ -98,13 +98,19 @@ pub fn det(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let shape = match node.dims(0) {
         Some(d) if d.len() < 2 => {
-            let message = format!("Det takes matrices, not {}", show_shape(d));
+            let message = format!(
+                "operand 0 must be a matrix or a stack of them, found {}",
+                show_shape(d)
+            );
             return Err(conflict(0, message));
         }
         Some(d) => {
             let (rows, columns) = (&d[d.len() - 2], &d[d.len() - 1]);
             if !rows.compatible(columns) {
-                let message = format!("Det takes square matrices, not {}", show_shape(d));
+                let message = format!(
+                    "operand 0 must hold square matrices, found {}",
+                    show_shape(d)
+                );
                 return Err(conflict(0, message));
             }
             Some(d[..d.len() - 2].to_vec())

@@ -711,7 +711,7 @@ pub fn tensor_scatter(node: &mut Node) -> Rule {
                 .cloned()
                 .ok_or_else(|| conflict(0, "the past cache must have a batch axis, found a scalar"))
         }) {
-            unify(&mut batch?, &node.dim(2, 0), 2, "the batch")?;
+            unify(&mut batch?, &node.dim(2, 0), 2, "batch")?;
         }
     }
     node.set_tensor(0, elem, cache);
@@ -905,18 +905,18 @@ pub fn causal_conv_with_state(node: &mut Node) -> Rule {
         0,
         "input",
         &mut [
-            ("the batch", &mut batch),
-            ("the channels", &mut channels),
-            ("the length", &mut length),
+            ("batch", &mut batch),
+            ("channels", &mut channels),
+            ("length", &mut length),
         ],
     )?;
     node.unify_operand(
         1,
         "weight",
         &mut [
-            ("the channels", &mut channels),
-            ("the middle dim", &mut one),
-            ("the kernel", &mut kernel),
+            ("channels", &mut channels),
+            ("middle dim", &mut one),
+            ("kernel", &mut kernel),
         ],
     )?;
     if let Some(k) = kernel.known().filter(|&k| k < 1) {
@@ -926,7 +926,7 @@ pub fn causal_conv_with_state(node: &mut Node) -> Rule {
         ));
     }
     if node.has_input(2) {
-        node.unify_operand(2, "bias", &mut [("the channels", &mut channels)])?;
+        node.unify_operand(2, "bias", &mut [("channels", &mut channels)])?;
     }
     let mut kept = kernel.known().map_or(Dim::Unknown, |k| Dim::Known(k - 1));
     if node.has_input(3) {
@@ -934,9 +934,9 @@ pub fn causal_conv_with_state(node: &mut Node) -> Rule {
             3,
             "past_state",
             &mut [
-                ("the batch", &mut batch),
-                ("the channels", &mut channels),
-                ("the kernel less one", &mut kept),
+                ("batch", &mut batch),
+                ("channels", &mut channels),
+                ("kernel - 1", &mut kept),
             ],
         )?;
     }
@@ -990,8 +990,8 @@ pub fn flex_attention(node: &mut Node) -> Rule {
             return Err(conflict(1, message));
         }
         let mut batch = q[0].clone();
-        unify(&mut batch, &k[0], 1, "the batch")?;
-        unify(&mut batch, &v[0], 2, "the batch")?;
+        unify(&mut batch, &k[0], 1, "batch")?;
+        unify(&mut batch, &v[0], 2, "batch")?;
         node.set_tensor(
             0,
             elem,
@@ -1119,7 +1119,7 @@ pub fn linear_attention(node: &mut Node) -> Rule {
     };
     for (input, name, wanted) in [(4, "decay", decay), (5, "beta", beta)] {
         if node.has_input(input) != wanted {
-            let needs = if wanted { "needs" } else { "takes no" };
+            let needs = if wanted { "needs the" } else { "takes no" };
             return Err(general(format!(
                 "update_rule {} {needs} {name} operand",
                 String::from_utf8_lossy(rule)
@@ -1130,9 +1130,9 @@ pub fn linear_attention(node: &mut Node) -> Rule {
     let mut packed = [Dim::Unknown, Dim::Unknown, Dim::Unknown];
     for (i, name) in ["query", "key", "value"].into_iter().enumerate() {
         let sizes = &mut [
-            ("the batch", &mut b),
-            ("the sequence", &mut t),
-            ("the last dim", &mut packed[i]),
+            ("batch", &mut b),
+            ("sequence", &mut t),
+            ("last dim", &mut packed[i]),
         ];
         node.unify_operand(i, name, sizes)?;
     }
@@ -1142,10 +1142,10 @@ pub fn linear_attention(node: &mut Node) -> Rule {
     if node.has_input(3) {
         let [key_head, value_head] = &mut head;
         let sizes = &mut [
-            ("the batch", &mut b),
-            ("the heads", &mut heads),
-            ("the key head size", key_head),
-            ("the value head size", value_head),
+            ("batch", &mut b),
+            ("heads", &mut heads),
+            ("key head size", key_head),
+            ("value head size", value_head),
         ];
         node.unify_operand(3, "past_state", sizes)?;
     }
@@ -1153,9 +1153,9 @@ pub fn linear_attention(node: &mut Node) -> Rule {
         if node.has_input(i) {
             let mut last = Dim::Unknown;
             let sizes = &mut [
-                ("the batch", &mut b),
-                ("the sequence", &mut t),
-                ("the last dim", &mut last),
+                ("batch", &mut b),
+                ("sequence", &mut t),
+                ("last dim", &mut last),
             ];
             node.unify_operand(i, name, sizes)?;
         }
@@ -1176,12 +1176,7 @@ pub fn linear_attention(node: &mut Node) -> Rule {
                 ),
             ));
         }
-        unify(
-            &mut head[side],
-            &Dim::Known(width / heads),
-            i,
-            "the head size",
-        )?;
+        unify(&mut head[side], &Dim::Known(width / heads), i, "head size")?;
     }
     if let Some(last) = node
         .dims(4)
