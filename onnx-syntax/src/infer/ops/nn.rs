@@ -706,12 +706,12 @@ pub fn tensor_scatter(node: &mut Node) -> Rule {
     }
     if node.dims(2).is_some() {
         node.ranked(2, "write_indices", &[1])?;
-        if let Some(batch) = cache.as_ref().map(|c| {
-            c.first()
-                .cloned()
-                .ok_or_else(|| conflict(0, "the past cache must have a batch axis, found a scalar"))
-        }) {
-            unify(&mut batch?, &node.dim(2, 0), 2, "batch")?;
+        if let Some(cache) = &cache {
+            let Some(batch) = cache.first() else {
+                let message = "the past cache must have a batch axis, found a scalar";
+                return Err(conflict(0, message));
+            };
+            unify(&mut batch.clone(), &node.dim(2, 0), 2, "batch")?;
         }
     }
     node.set_tensor(0, elem, cache);
@@ -1051,8 +1051,12 @@ fn flex_modifier(node: &Node, name: &str, elem: i32) -> Rule {
         let Some(t) = t else { continue };
         let found = t.elem_type.unwrap_or(0);
         if found != elem {
+            let named =
+                |e: i32| crate::dtype::elem_type_by_number(e).map_or("undefined", |t| t.name);
             return Err(general(format!(
-                "{name}'s {side} must have element type {elem} (the softmax's), found {found}"
+                "{name}'s {side} must be {} (the softmax's element type), found {}",
+                named(elem),
+                named(found)
             )));
         }
         if let Some(rank) = t.shape.as_ref().map(|s| s.dim.len()).filter(|&r| r != 4) {
@@ -1089,7 +1093,8 @@ fn flex_modifier(node: &Node, name: &str, elem: i32) -> Rule {
 /// `[batch, kv_num_heads, key head size, value head size]`, the decay and beta
 /// `[batch, sequence, n]`, which `update_rule` asks for; the output is
 /// `[batch, sequence, q_num_heads x value head size]`, the present state has the past's shape.
-/// The shared sizes must agree, as onnx unifies them.
+/// The sizes they share (batch, sequence, head sizes, kv heads) must agree, as onnx unifies
+/// them.
 pub fn linear_attention(node: &mut Node) -> Rule {
     let (q_heads, kv_heads) = (node.int("q_num_heads", 0), node.int("kv_num_heads", 0));
     for (name, heads) in [("q_num_heads", q_heads), ("kv_num_heads", kv_heads)] {
