@@ -539,7 +539,8 @@ pub fn dynamic_quantize(node: &mut Node) -> Rule {
 pub fn attention(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     node.set_tensor(0, elem, None);
-    let qk = attention_shapes(node, elem)?;
+    let (qk, kv_sequence) = attention_output(node, elem)?;
+    let qk = attention_cache(node, qk, &kv_sequence)?;
     if node.has_output(3) {
         node.set_tensor(3, elem, qk);
     }
@@ -549,11 +550,14 @@ pub fn attention(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// The shapes of `Attention`'s `Y` and present key and value (set) and of its `QK` product
-/// (returned).
-fn attention_shapes(node: &mut Node, elem: Option<i32>) -> Result<Option<Vec<Dim>>, Conflict> {
+/// `Attention`'s `Y` (set), and the shape of its `QK` product and the kv sequence
+/// (returned), from the query, key and value.
+fn attention_output(
+    node: &mut Node,
+    elem: Option<i32>,
+) -> Result<(Option<Vec<Dim>>, Dim), Conflict> {
     let Some(q) = node.ranked(0, "query", &[3, 4])?.map(<[Dim]>::to_vec) else {
-        return Ok(None);
+        return Ok((None, Dim::Unknown));
     };
     if q.len() == 3 {
         for name in ["q_num_heads", "kv_num_heads"] {
@@ -563,15 +567,28 @@ fn attention_shapes(node: &mut Node, elem: Option<i32>) -> Result<Option<Vec<Dim
         }
     }
     node.ranked(1, "key", &[3, 4])?;
+    // Without the value's shape onnx gives the product only the batch too; here it stays
+    // unknown, as the value's shape may be one that only this inference misses.
     let Some(v) = node.ranked(2, "value", &[3, 4])?.map(<[Dim]>::to_vec) else {
-        return Ok(None);
+        return Ok((None, Dim::Unknown));
     };
-    let (mut qk, kv_sequence) = match (q.len(), v.len()) {
+    // onnx reads the value's sizes as numbers here: a named one reads as 0.
+    let number = |d: &Dim| match d {
+        Dim::Symbol(_) => Dim::Known(0),
+        known => known.clone(),
+    };
+    match (q.len(), v.len()) {
         (4, 4) => {
             let y = vec![q[0].clone(), q[1].clone(), q[2].clone(), v[3].clone()];
             node.set_tensor(0, elem, Some(y));
-            let qk = vec![q[0].clone(), q[1].clone(), q[2].clone(), v[2].clone()];
-            (qk, v[2].clone())
+            let kv_sequence = number(&v[2]);
+            let qk = vec![
+                q[0].clone(),
+                q[1].clone(),
+                q[2].clone(),
+                kv_sequence.clone(),
+            ];
+            Ok((Some(qk), kv_sequence))
         }
         (3, 3) => {
             let (q_heads, kv_heads) = (node.int("q_num_heads", 0), node.int("kv_num_heads", 0));
@@ -582,42 +599,54 @@ fn attention_shapes(node: &mut Node, elem: Option<i32>) -> Result<Option<Vec<Dim
             }
             // onnx divides the value's hidden size by the heads rounding down, so a size
             // the heads do not divide still gives a (wrong) size, as it does there.
-            let hidden = match v[2].known() {
+            let hidden = match number(&v[2]).known() {
                 Some(h) => Dim::Known((h / kv_heads).checked_mul(q_heads).ok_or_else(|| {
                     conflict(2, format!("{} x {q_heads} heads overflows", h / kv_heads))
                 })?),
                 None => Dim::Unknown,
             };
             node.set_tensor(0, elem, Some(vec![q[0].clone(), q[1].clone(), hidden]));
+            let kv_sequence = number(&v[1]);
             let qk = vec![
                 q[0].clone(),
                 Dim::Known(q_heads),
                 q[1].clone(),
-                v[1].clone(),
+                kv_sequence.clone(),
             ];
-            (qk, v[1].clone())
+            Ok((Some(qk), kv_sequence))
         }
-        _ => return Ok(Some(vec![q[0].clone()])),
-    };
+        // onnx gives the product only the batch when the query and value differ in rank.
+        _ => Ok((Some(vec![q[0].clone()]), Dim::Unknown)),
+    }
+}
+
+/// `Attention`'s present key and value (set), where the past ones are given and the present
+/// ones asked for: the past ones, rank 4, with the total sequence, which the `QK` product
+/// (returned) ends with too.
+fn attention_cache(
+    node: &mut Node,
+    mut qk: Option<Vec<Dim>>,
+    kv_sequence: &Dim,
+) -> Result<Option<Vec<Dim>>, Conflict> {
     let cached = node.has_output(1) && node.has_output(2) && node.has_input(4) && node.has_input(5);
     if !cached {
-        return Ok(Some(qk));
+        return Ok(qk);
     }
     node.set_tensor(1, node.elem(4), None);
     node.set_tensor(2, node.elem(5), None);
     if node.dims(4).is_none() || node.dims(5).is_none() {
-        return Ok(Some(qk));
+        return Ok(qk);
     }
     let past_key = node.ranked(4, "past_key", &[4])?.map(<[Dim]>::to_vec);
     let past_value = node.ranked(5, "past_value", &[4])?.map(<[Dim]>::to_vec);
     let (Some(mut present_key), Some(mut present_value)) = (past_key, past_value) else {
-        return Ok(Some(qk));
+        return Ok(qk);
     };
     let (Some(new), Some(past)) = (kv_sequence.known(), present_key[2].known()) else {
-        return Ok(Some(qk));
+        return Ok(qk);
     };
     if new <= 0 {
-        return Ok(Some(qk));
+        return Ok(qk);
     }
     let total = Dim::Known(
         new.checked_add(past)
@@ -625,10 +654,12 @@ fn attention_shapes(node: &mut Node, elem: Option<i32>) -> Result<Option<Vec<Dim
     );
     present_key[2] = total.clone();
     present_value[2] = total.clone();
-    qk[3] = total;
+    if let Some(qk) = qk.as_mut().filter(|qk| qk.len() == 4) {
+        qk[3] = total;
+    }
     node.set_tensor(1, node.elem(4), Some(present_key));
     node.set_tensor(2, node.elem(5), Some(present_value));
-    Ok(Some(qk))
+    Ok(qk)
 }
 
 /// What `Attention` 25 adds to the checks of its operands and attributes.
@@ -888,7 +919,8 @@ pub fn max_unpool(node: &mut Node) -> Rule {
 /// the weight `[channels, 1, kernel]`, the bias `[channels]` and the past state
 /// `[batch, channels, kernel - 1]` must agree, as onnx unifies them.
 pub fn causal_conv_with_state(node: &mut Node) -> Rule {
-    // An empty string is read as no activation given: the binary form cannot tell them apart.
+    // An empty string counts as none given: the text that a binary model is checked through
+    // writes an attribute whose string was left out (which onnx does not check) as `""`.
     if let Some(activation) = node.string("activation")
         && !matches!(activation, b"" | b"none" | b"silu" | b"swish")
     {
