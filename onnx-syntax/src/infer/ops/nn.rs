@@ -754,6 +754,13 @@ pub fn tensor_scatter(node: &mut Node) -> Rule {
 /// rank 3.
 pub fn recurrent(node: &mut Node) -> Rule {
     let elem = node.elem(0);
+    // `GRU` 1 has no shape inference in onnx.
+    if node.opset < 3 && node.proto.op_type.as_deref() == Some("GRU") {
+        for i in 0..node.outputs.len() {
+            node.set_tensor(i, elem, None);
+        }
+        return Ok(());
+    }
     let Some(x) = node.ranked(0, "X", &[3])?.map(<[Dim]>::to_vec) else {
         return Ok(());
     };
@@ -784,9 +791,11 @@ pub fn recurrent(node: &mut Node) -> Rule {
     } else {
         vec![batch.clone(), dirs, hidden]
     };
-    node.set_tensor(0, elem, Some(y));
+    // Before opset 7, onnx gives the results shapes only with `output_sequence`.
+    let shaped = node.opset >= 7 || node.int("output_sequence", 0) != 0;
+    node.set_tensor(0, elem, shaped.then_some(y));
     for i in 1..node.outputs.len() {
-        node.set_tensor(i, elem, Some(state.clone()));
+        node.set_tensor(i, elem, shaped.then(|| state.clone()));
     }
     Ok(())
 }
