@@ -16,6 +16,9 @@ pub mod dtype {
     pub const INT64: i32 = 7;
     pub const STRING: i32 = 8;
     pub const BOOL: i32 = 9;
+    pub const FLOAT16: i32 = 10;
+    pub const DOUBLE: i32 = 11;
+    pub const BFLOAT16: i32 = 16;
 }
 
 /// The most values a propagated integer tensor holds; longer ones are not followed.
@@ -82,6 +85,11 @@ impl<'a> Node<'a, '_> {
     /// Whether operand `i` is given (not left out with `""`).
     pub fn has_input(&self, i: usize) -> bool {
         self.proto.input.get(i).is_some_and(|n| !n.is_empty())
+    }
+
+    /// Whether result `i` is asked for (not left out with `""`).
+    pub fn has_output(&self, i: usize) -> bool {
+        self.proto.output.get(i).is_some_and(|n| !n.is_empty())
     }
 
     /// The element type of operand `i`.
@@ -267,6 +275,19 @@ impl<'a> Node<'a, '_> {
         ))
     }
 
+    /// onnx's unification of operand `i` (named `what`) with the sizes an operator shares
+    /// between operands: where its rank is known it must be `sizes.len()`, and each dim is
+    /// unified ([`unify`]) with its size, named in the message.
+    pub fn unify_operand(&self, i: usize, what: &str, sizes: &mut [(&str, &mut Dim)]) -> Rule {
+        let Some(dims) = self.ranked(i, what, &[sizes.len()])? else {
+            return Ok(());
+        };
+        for ((name, size), found) in sizes.iter_mut().zip(dims) {
+            unify(size, found, i, name)?;
+        }
+        Ok(())
+    }
+
     /// An axis attribute or value made non-negative for rank `rank`; a conflict on `input`
     /// when it is out of range.
     pub fn axis(&self, axis: i64, rank: usize, input: usize) -> Result<usize, Conflict> {
@@ -278,6 +299,23 @@ impl<'a> Node<'a, '_> {
             ));
         }
         Ok(if axis < 0 { axis + r } else { axis } as usize)
+    }
+}
+
+/// onnx's unification of a size an operator shares between operands (the batch of the query
+/// and of the key): `size` takes the first known value (or, failing one, a name) that operand
+/// `input` shows as `found`, and a known value that differs from it is a conflict.
+pub fn unify(size: &mut Dim, found: &Dim, input: usize, what: &str) -> Rule {
+    match (&*size, found) {
+        (Dim::Known(a), Dim::Known(b)) if a != b => Err(conflict(
+            input,
+            format!("operand {input}: {what} {b}, against {a} elsewhere"),
+        )),
+        (Dim::Symbol(_) | Dim::Unknown, Dim::Known(_)) | (Dim::Unknown, Dim::Symbol(_)) => {
+            *size = found.clone();
+            Ok(())
+        }
+        _ => Ok(()),
     }
 }
 

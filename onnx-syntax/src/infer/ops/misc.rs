@@ -92,13 +92,31 @@ pub fn random(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// `Det`: the batch dims.
+/// `Det`: the batch dims of square matrices `[..., M, M]`.
 pub fn det(node: &mut Node) -> Rule {
+    use crate::infer::{node::conflict, ty::show_shape};
     let elem = node.elem(0);
-    let shape = node
-        .dims(0)
-        .filter(|d| d.len() >= 2)
-        .map(|d| d[..d.len() - 2].to_vec());
+    let shape = match node.dims(0) {
+        Some(d) if d.len() < 2 => {
+            let message = format!(
+                "operand 0 must be a matrix or a stack of them, found {}",
+                show_shape(d)
+            );
+            return Err(conflict(0, message));
+        }
+        Some(d) => {
+            let (rows, columns) = (&d[d.len() - 2], &d[d.len() - 1]);
+            if !rows.compatible(columns) {
+                let message = format!(
+                    "operand 0 must hold square matrices, found {}",
+                    show_shape(d)
+                );
+                return Err(conflict(0, message));
+            }
+            Some(d[..d.len() - 2].to_vec())
+        }
+        None => None,
+    };
     node.set_tensor(0, elem, shape);
     Ok(())
 }

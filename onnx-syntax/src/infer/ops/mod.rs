@@ -89,7 +89,6 @@ pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
         | "Swish"
         | "Tan"
         | "Tanh"
-        | "TensorScatter"
         | "ThresholdedRelu"
         | "Trilu"
         | "BitwiseNot"
@@ -151,6 +150,7 @@ pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
         "DequantizeLinear" => nn::dequantize,
         "DynamicQuantizeLinear" => nn::dynamic_quantize,
         "Attention" => nn::attention,
+        "TensorScatter" => nn::tensor_scatter,
         "DFT" => nn::dft,
         "MaxUnpool" => nn::max_unpool,
         "AffineGrid" => misc::affine_grid,

@@ -1,9 +1,11 @@
 //! Operators of neural networks: products, convolutions, pooling, normalisations, reductions.
 
-use crate::infer::node::{Node, Rule, conflict, dtype};
-use crate::infer::ty::{Dim, show_shape};
+use onnx_runtime_types::{ValueInfoProto, tensor_shape_proto, type_proto};
 
-use super::elementwise::broadcast;
+use crate::infer::node::{Conflict, Node, Rule, conflict, dtype, unify};
+use crate::infer::ty::{Dim, Ty, show_shape};
+
+use super::elementwise::{broadcast, general};
 
 /// `MatMul` (and `MatMulInteger`, `QLinearMatMul` through [`matmul_of`]): numpy's matrix
 /// product, batch dims broadcast.
@@ -63,7 +65,8 @@ fn matmul_of(node: &mut Node, a: usize, b: usize, elem: Option<i32>) -> Rule {
     Ok(())
 }
 
-/// `Gemm`: `[M, K] x [K, N]`, each side transposed by `transA`/`transB`.
+/// `Gemm`: `[M, K] x [K, N]`, each side transposed by `transA`/`transB`; the inner dims
+/// must agree from opset 13.
 pub fn gemm(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let (Some(a), Some(b)) = (node.shape_of(0), node.shape_of(1)) else {
@@ -77,10 +80,13 @@ pub fn gemm(node: &mut Node) -> Rule {
             format!("Gemm takes matrices, not {}", show_shape(bad)),
         ));
     }
-    let (ta, tb) = (node.int("transA", 0) != 0, node.int("transB", 0) != 0);
+    // onnx reads the flags as 32-bit ints: `transA` 2^32 is 0, no transposition.
+    let flag = |name| node.int(name, 0) as i32 != 0;
+    let (ta, tb) = (flag("transA"), flag("transB"));
     let (m, ka) = if ta { (&a[1], &a[0]) } else { (&a[0], &a[1]) };
     let (kb, n) = if tb { (&b[1], &b[0]) } else { (&b[0], &b[1]) };
-    if !ka.compatible(kb) {
+    // Before opset 13, onnx's inference does not compare the inner dims.
+    if node.opset >= 13 && !ka.compatible(kb) {
         let message = format!(
             "inner dims differ: {} by {} ({ka} against {kb})",
             show_shape(&a),
@@ -523,79 +529,239 @@ pub fn dynamic_quantize(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// `Attention` (opset 23): `Y` has the query's batch, heads and sequence and the value's head
-/// size; the present key and value add the new sequence to the past one; the `QK` product is
-/// `[batch, query heads, query sequence, total sequence]`. Queries, keys and values are 4-D
+/// `Attention` (opsets 23 to 25), as onnx infers it. Queries, keys and values are 4-D
 /// (`[batch, heads, sequence, head size]`) or 3-D (`[batch, sequence, heads x head size]`,
-/// with `q_num_heads` and `kv_num_heads`).
+/// with `q_num_heads` and `kv_num_heads`). `Y` has the query's batch, heads and sequence and
+/// the value's head size; the `QK` product is `[batch, query heads, query sequence, total
+/// sequence]`; the present key and value are the past ones with the total sequence (past
+/// plus the value's). Where the query and the value differ in rank, onnx gives `Y` no shape
+/// and the product only the batch.
 pub fn attention(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let (Some(q), Some(k), Some(v)) = (node.shape_of(0), node.shape_of(1), node.shape_of(2)) else {
-        return Ok(());
-    };
-    let per_head = |hidden: &Dim, heads: i64| match hidden.known() {
-        Some(h) if heads > 0 && h % heads == 0 => Dim::Known(h / heads),
-        _ => Dim::Unknown,
-    };
-    let q_heads_attr = node.int("q_num_heads", 0);
-    let kv_heads_attr = node.int("kv_num_heads", 0);
-    // [batch, heads, sequence, head size] of the query, key and value.
-    let as4 = |d: &[Dim], heads: i64| -> Option<[Dim; 4]> {
-        match d {
-            [b, h, s, e] => Some([b.clone(), h.clone(), s.clone(), e.clone()]),
-            [b, s, hidden] if heads > 0 => Some([
-                b.clone(),
-                Dim::Known(heads),
-                s.clone(),
-                per_head(hidden, heads),
-            ]),
-            _ => None,
-        }
-    };
-    let (Some(q4), Some(k4), Some(v4)) = (
-        as4(&q, q_heads_attr),
-        as4(&k, kv_heads_attr),
-        as4(&v, kv_heads_attr),
-    ) else {
-        return Ok(());
-    };
-    let y = if q.len() == 4 {
-        vec![q4[0].clone(), q4[1].clone(), q4[2].clone(), v4[3].clone()]
-    } else {
-        let hidden = match (q4[1].known(), v4[3].known()) {
-            (Some(h), Some(e)) => h.checked_mul(e).map_or(Dim::Unknown, Dim::Known),
-            _ => Dim::Unknown,
-        };
-        vec![q4[0].clone(), q4[2].clone(), hidden]
-    };
-    node.set_tensor(0, elem, Some(y));
-    let past = node.dims(4).filter(|d| d.len() == 4).map(|d| d[2].clone());
-    let total = match past {
-        Some(p) => match (p.known(), k4[2].known()) {
-            (Some(a), Some(b)) => a.checked_add(b).map_or(Dim::Unknown, Dim::Known),
-            _ => Dim::Unknown,
-        },
-        None => k4[2].clone(),
-    };
-    let present = |head: &Dim| vec![k4[0].clone(), k4[1].clone(), total.clone(), head.clone()];
-    if node.outputs.len() > 1 {
-        node.set_tensor(1, node.elem(1), Some(present(&k4[3])));
+    node.set_tensor(0, elem, None);
+    let (qk, kv_sequence) = attention_output(node, elem)?;
+    let qk = attention_cache(node, qk, &kv_sequence)?;
+    if node.has_output(3) {
+        node.set_tensor(3, elem, qk);
     }
-    if node.outputs.len() > 2 {
-        node.set_tensor(2, node.elem(2), Some(present(&v4[3])));
-    }
-    if node.outputs.len() > 3 {
-        let qk = vec![q4[0].clone(), q4[1].clone(), q4[2].clone(), total.clone()];
-        node.set_tensor(3, elem, Some(qk));
+    if node.opset >= 25 {
+        attention_25_operands(node)?;
     }
     Ok(())
 }
 
+/// `Attention`'s `Y` (set), and the shape of its `QK` product and the kv sequence
+/// (returned), from the query, key and value.
+fn attention_output(
+    node: &mut Node,
+    elem: Option<i32>,
+) -> Result<(Option<Vec<Dim>>, Dim), Conflict> {
+    let Some(q) = node.ranked(0, "query", &[3, 4])?.map(<[Dim]>::to_vec) else {
+        return Ok((None, Dim::Unknown));
+    };
+    if q.len() == 3 {
+        for name in ["q_num_heads", "kv_num_heads"] {
+            if node.attr(name).is_none() {
+                return Err(conflict(0, format!("3-D inputs need the attribute {name}")));
+            }
+        }
+    }
+    node.ranked(1, "key", &[3, 4])?;
+    // Without the value's shape onnx gives the product only the batch too; here it stays
+    // unknown, as the value's shape may be one that only this inference misses.
+    let Some(v) = node.ranked(2, "value", &[3, 4])?.map(<[Dim]>::to_vec) else {
+        return Ok((None, Dim::Unknown));
+    };
+    // onnx reads the value's sizes as numbers here: a named one reads as 0.
+    let number = |d: &Dim| match d {
+        Dim::Symbol(_) => Dim::Known(0),
+        known => known.clone(),
+    };
+    match (q.len(), v.len()) {
+        (4, 4) => {
+            let y = vec![q[0].clone(), q[1].clone(), q[2].clone(), v[3].clone()];
+            node.set_tensor(0, elem, Some(y));
+            let kv_sequence = number(&v[2]);
+            let qk = vec![
+                q[0].clone(),
+                q[1].clone(),
+                q[2].clone(),
+                kv_sequence.clone(),
+            ];
+            Ok((Some(qk), kv_sequence))
+        }
+        (3, 3) => {
+            let (q_heads, kv_heads) = (node.int("q_num_heads", 0), node.int("kv_num_heads", 0));
+            if q_heads <= 0 || kv_heads <= 0 {
+                return Err(general(format!(
+                    "q_num_heads and kv_num_heads must be positive, found {q_heads} and {kv_heads}"
+                )));
+            }
+            // onnx divides the value's hidden size by the heads rounding down, so a size
+            // the heads do not divide still gives a (wrong) size, as it does there.
+            let hidden = match number(&v[2]).known() {
+                Some(h) => Dim::Known((h / kv_heads).checked_mul(q_heads).ok_or_else(|| {
+                    conflict(2, format!("{} x {q_heads} heads overflows", h / kv_heads))
+                })?),
+                None => Dim::Unknown,
+            };
+            node.set_tensor(0, elem, Some(vec![q[0].clone(), q[1].clone(), hidden]));
+            let kv_sequence = number(&v[1]);
+            let qk = vec![
+                q[0].clone(),
+                Dim::Known(q_heads),
+                q[1].clone(),
+                kv_sequence.clone(),
+            ];
+            Ok((Some(qk), kv_sequence))
+        }
+        // onnx gives the product only the batch when the query and value differ in rank.
+        _ => Ok((Some(vec![q[0].clone()]), Dim::Unknown)),
+    }
+}
+
+/// `Attention`'s present key and value (set), where the past ones are given and the present
+/// ones asked for: the past ones, rank 4, with the total sequence, which the `QK` product
+/// (returned) ends with too.
+fn attention_cache(
+    node: &mut Node,
+    mut qk: Option<Vec<Dim>>,
+    kv_sequence: &Dim,
+) -> Result<Option<Vec<Dim>>, Conflict> {
+    let cached = node.has_output(1) && node.has_output(2) && node.has_input(4) && node.has_input(5);
+    if !cached {
+        return Ok(qk);
+    }
+    node.set_tensor(1, node.elem(4), None);
+    node.set_tensor(2, node.elem(5), None);
+    if node.dims(4).is_none() || node.dims(5).is_none() {
+        return Ok(qk);
+    }
+    let past_key = node.ranked(4, "past_key", &[4])?.map(<[Dim]>::to_vec);
+    let past_value = node.ranked(5, "past_value", &[4])?.map(<[Dim]>::to_vec);
+    let (Some(mut present_key), Some(mut present_value)) = (past_key, past_value) else {
+        return Ok(qk);
+    };
+    let (Some(new), Some(past)) = (kv_sequence.known(), present_key[2].known()) else {
+        return Ok(qk);
+    };
+    if new <= 0 {
+        return Ok(qk);
+    }
+    let total = Dim::Known(
+        new.checked_add(past)
+            .ok_or_else(|| conflict(4, format!("the total sequence {past} + {new} overflows")))?,
+    );
+    present_key[2] = total.clone();
+    present_value[2] = total.clone();
+    if let Some(qk) = qk.as_mut().filter(|qk| qk.len() == 4) {
+        qk[3] = total;
+    }
+    node.set_tensor(1, node.elem(4), Some(present_key));
+    node.set_tensor(2, node.elem(5), Some(present_value));
+    Ok(qk)
+}
+
+/// What `Attention` 25 adds to the checks of its operands and attributes.
+fn attention_25_operands(node: &Node) -> Rule {
+    for name in ["left_window_size", "right_window_size"] {
+        let size = node.int(name, -1);
+        if size < -1 {
+            return Err(general(format!(
+                "{name} must be -1 or at least 0, found {size}"
+            )));
+        }
+    }
+    let rank = node.dims(0).map(<[Dim]>::len);
+    let heads = (node.attr("q_num_heads"), node.attr("kv_num_heads"));
+    if let (Some(3), (Some(q), Some(kv))) = (rank, heads) {
+        let (q, kv) = (q.i.unwrap_or(0), kv.i.unwrap_or(0));
+        if q <= 0 || kv <= 0 {
+            return Err(general(format!(
+                "q_num_heads and kv_num_heads must be positive, found {q} and {kv}"
+            )));
+        }
+    }
+    if rank == Some(4) && (heads.0.is_some() || heads.1.is_some()) {
+        return Err(conflict(
+            0,
+            "4-D inputs take no q_num_heads or kv_num_heads",
+        ));
+    }
+    if node.has_input(4) != node.has_input(5) {
+        return Err(general("past_key and past_value go together"));
+    }
+    if node.has_output(1) != node.has_output(2) {
+        return Err(general("present_key and present_value go together"));
+    }
+    if node.has_input(6) && (node.has_input(4) || node.has_output(1)) {
+        return Err(conflict(
+            6,
+            "nonpad_kv_seqlen does not go with the past or present key and value",
+        ));
+    }
+    Ok(())
+}
+
+/// `TensorScatter`: the past cache's shape. The update has the cache's rank and dims but on
+/// `axis` (which cannot be the batch axis 0); the write indices are `[batch]`.
+pub fn tensor_scatter(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let cache = node.shape_of(0);
+    if let (Some(cache), Some(update)) = (&cache, node.dims(1)) {
+        if cache.len() != update.len() {
+            return Err(conflict(
+                1,
+                format!(
+                    "the update {} must have the past cache's rank {}",
+                    show_shape(update),
+                    cache.len()
+                ),
+            ));
+        }
+        let rank = cache.len() as i64;
+        let axis = node.int("axis", -2);
+        let axis = if axis < 0 { axis + rank } else { axis };
+        if axis <= 0 || axis >= rank {
+            return Err(general(format!(
+                "axis {} is out of range (1 to {}) for rank {rank}",
+                node.int("axis", -2),
+                rank - 1
+            )));
+        }
+        for (i, (c, u)) in cache.iter().zip(update).enumerate() {
+            if i as i64 != axis {
+                unify(&mut c.clone(), u, 1, &format!("dim {i}"))?;
+            }
+        }
+    }
+    if node.dims(2).is_some() {
+        node.ranked(2, "write_indices", &[1])?;
+        if let Some(cache) = &cache {
+            let Some(batch) = cache.first() else {
+                let message = "the past cache must have a batch axis, found a scalar";
+                return Err(conflict(0, message));
+            };
+            unify(&mut batch.clone(), &node.dim(2, 0), 2, "batch")?;
+        }
+    }
+    node.set_tensor(0, elem, cache);
+    Ok(())
+}
+
 /// `RNN`, `GRU`, `LSTM`: `Y` is `[sequence, directions, batch, hidden]` (`layout` 0) or
-/// `[batch, sequence, directions, hidden]`; the last states drop the sequence.
+/// `[batch, sequence, directions, hidden]`; the last states drop the sequence. `X` must have
+/// rank 3.
 pub fn recurrent(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let Some(x) = node.dims(0).filter(|d| d.len() == 3).map(<[Dim]>::to_vec) else {
+    // `GRU` 1 has no shape inference in onnx.
+    if node.opset < 3 && node.proto.op_type.as_deref() == Some("GRU") {
+        for i in 0..node.outputs.len() {
+            node.set_tensor(i, elem, None);
+        }
+        return Ok(());
+    }
+    let Some(x) = node.ranked(0, "X", &[3])?.map(<[Dim]>::to_vec) else {
         return Ok(());
     };
     let layout = node.int("layout", 0);
@@ -604,15 +770,17 @@ pub fn recurrent(node: &mut Node) -> Rule {
     } else {
         (&x[1], &x[0])
     };
-    let directions = match node.string("direction") {
-        Some(b"bidirectional") => 2,
-        _ => 1,
+    // onnx leaves the directions unknown for a direction it does not know, and the hidden
+    // size for one that is not positive.
+    let dirs = match node.string("direction") {
+        None | Some(b"forward" | b"reverse") => Dim::Known(1),
+        Some(b"bidirectional") => Dim::Known(2),
+        Some(_) => Dim::Unknown,
     };
-    let hidden = node
-        .attr("hidden_size")
-        .and_then(|a| a.i)
-        .map_or(Dim::Unknown, Dim::Known);
-    let dirs = Dim::Known(directions);
+    let hidden = match node.int("hidden_size", -1) {
+        size if size > 0 => Dim::Known(size),
+        _ => Dim::Unknown,
+    };
     let y = if layout == 0 {
         vec![seq.clone(), dirs.clone(), batch.clone(), hidden.clone()]
     } else {
@@ -623,59 +791,92 @@ pub fn recurrent(node: &mut Node) -> Rule {
     } else {
         vec![batch.clone(), dirs, hidden]
     };
-    node.set_tensor(0, elem, Some(y));
+    // Before opset 7, onnx gives the results shapes only with `output_sequence`.
+    let shaped = node.opset >= 7 || node.int("output_sequence", 0) != 0;
+    node.set_tensor(0, elem, shaped.then_some(y));
     for i in 1..node.outputs.len() {
-        node.set_tensor(i, elem, Some(state.clone()));
+        node.set_tensor(i, elem, shaped.then(|| state.clone()));
     }
     Ok(())
 }
 
-/// `DFT` (the axis an operand from opset 20, an attribute before): the last dim becomes 2
-/// (real, imaginary); the transformed axis is `dft_length` long, or half of it plus one
-/// with `onesided`.
+/// `DFT` (the axis an operand from opset 20, an attribute before), as onnx infers it: the
+/// last dim becomes 2 (real, imaginary), or 1 for a one-sided inverse (irfft); the
+/// transformed axis is `dft_length` long (half of it plus one one-sided), or, without it,
+/// one-sided, half the input plus one (rfft) or twice the input less one (irfft).
 pub fn dft(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let Some(mut dims) = node.shape_of(0) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
-    if dims.len() < 2 {
+    node.set_tensor(0, elem, None);
+    let rank = dims.len();
+    if rank < 2 {
         return Err(conflict(
             0,
             format!("{} has no signal and complex axes", show_shape(&dims)),
         ));
     }
+    let onesided = node.int("onesided", 0) != 0;
+    let inverse = node.int("inverse", 0) != 0;
+    let last = if onesided && inverse { 1 } else { 2 };
+    if onesided {
+        let wanted = 3 - last;
+        if let Some(found) = dims[rank - 1].known().filter(|&n| n != wanted) {
+            let what = if inverse { "a complex" } else { "a real" };
+            return Err(conflict(
+                0,
+                format!("a one-sided DFT takes {what} input, last dim {wanted}, found {found}"),
+            ));
+        }
+    }
     let axis = if node.opset >= 20 {
         match node.has_input(2).then(|| node.ints(2)) {
             Some(Some(v)) if v.len() == 1 => v[0],
             Some(_) => {
-                node.set_tensor(0, elem, Some(vec![Dim::Unknown; dims.len()]));
+                // An axis onnx cannot read: the whole shape unknown where the axis would
+                // change, the input's otherwise.
+                if onesided || node.has_input(1) {
+                    dims = vec![Dim::Unknown; rank];
+                }
+                dims[rank - 1] = Dim::Known(last);
+                node.set_tensor(0, elem, Some(dims));
                 return Ok(());
             }
             None => -2,
         }
     } else {
-        node.int("axis", 1)
+        // onnx reads the attribute as a 32-bit int.
+        i64::from(node.int("axis", 1) as i32)
     };
-    let rank = dims.len();
-    let axis = node.axis(axis, rank, 0)?;
-    if node.int("inverse", 0) != 0 && node.int("onesided", 0) != 0 {
-        // A one-sided inverse (irfft) has sizes this rule does not follow.
-        node.set_tensor(0, elem, Some(vec![Dim::Unknown; rank]));
-        return Ok(());
+    let r = rank as i64;
+    if axis < -r || axis == -1 || axis >= r - 1 {
+        return Err(conflict(
+            0,
+            format!("axis {axis} is not a signal axis of rank {rank}"),
+        ));
     }
+    let axis = if axis < 0 { axis + r } else { axis } as usize;
     if node.has_input(1) {
-        dims[axis] = node
-            .ints(1)
-            .and_then(|v| v.first().copied())
-            .map_or(Dim::Unknown, Dim::Known);
+        match node.ints(1).filter(|v| v.len() == 1) {
+            Some(n) if onesided && !inverse => dims[axis] = Dim::Known((n[0] >> 1) + 1),
+            Some(n) => dims[axis] = Dim::Known(n[0]),
+            // Before opset 20, onnx gives no shape for a length it cannot read.
+            None if node.opset < 20 => return Ok(()),
+            None => dims[axis] = Dim::Unknown,
+        }
+    } else if onesided {
+        dims[axis] = match dims[axis].known() {
+            Some(n) if inverse => n
+                .checked_sub(1)
+                .and_then(|n| n.checked_mul(2))
+                .map_or(Dim::Unknown, Dim::Known),
+            Some(n) => Dim::Known((n >> 1) + 1),
+            None => Dim::Unknown,
+        };
     }
-    if node.int("onesided", 0) != 0 {
-        dims[axis] = dims[axis]
-            .known()
-            .map_or(Dim::Unknown, |n| Dim::Known(n / 2 + 1));
-    }
-    dims[rank - 1] = Dim::Known(2);
+    dims[rank - 1] = Dim::Known(last);
     node.set_tensor(0, elem, Some(dims));
     Ok(())
 }
@@ -723,69 +924,357 @@ pub fn max_unpool(node: &mut Node) -> Rule {
 }
 
 /// `CausalConvWithState`: the input's shape; the present state keeps the last
-/// `kernel - 1` steps, `[batch, channels, kernel - 1]`.
+/// `kernel - 1` steps, `[batch, channels, kernel - 1]`. The input `[batch, channels, length]`,
+/// the weight `[channels, 1, kernel]`, the bias `[channels]` and the past state
+/// `[batch, channels, kernel - 1]` must agree, as onnx unifies them.
 pub fn causal_conv_with_state(node: &mut Node) -> Rule {
+    // An empty string counts as none given: the text that a binary model is checked through
+    // writes an attribute whose string was left out (which onnx does not check) as `""`.
+    if let Some(activation) = node.string("activation")
+        && !matches!(activation, b"" | b"none" | b"silu" | b"swish")
+    {
+        return Err(general(format!(
+            "activation must be none, silu or swish, found {:?}",
+            String::from_utf8_lossy(activation)
+        )));
+    }
     node.same_as_input(0, 0);
     let elem = node.elem(0);
-    let state = match (node.dims(0), node.dims(1).and_then(|w| w.last()?.known())) {
-        (Some([b, c, _]), Some(k)) if k >= 1 => Some(vec![b.clone(), c.clone(), Dim::Known(k - 1)]),
-        _ => None,
-    };
+    let (mut batch, mut channels, mut length) = (Dim::Unknown, Dim::Unknown, Dim::Unknown);
+    let (mut one, mut kernel) = (Dim::Known(1), Dim::Unknown);
+    node.unify_operand(
+        0,
+        "input",
+        &mut [
+            ("batch", &mut batch),
+            ("channels", &mut channels),
+            ("length", &mut length),
+        ],
+    )?;
+    node.unify_operand(
+        1,
+        "weight",
+        &mut [
+            ("channels", &mut channels),
+            ("middle dim", &mut one),
+            ("kernel", &mut kernel),
+        ],
+    )?;
+    if let Some(k) = kernel.known().filter(|&k| k < 1) {
+        return Err(conflict(
+            1,
+            format!("the kernel must be at least 1, found {k}"),
+        ));
+    }
+    if node.has_input(2) {
+        node.unify_operand(2, "bias", &mut [("channels", &mut channels)])?;
+    }
+    let mut kept = kernel.known().map_or(Dim::Unknown, |k| Dim::Known(k - 1));
+    if node.has_input(3) {
+        node.unify_operand(
+            3,
+            "past_state",
+            &mut [
+                ("batch", &mut batch),
+                ("channels", &mut channels),
+                ("kernel - 1", &mut kept),
+            ],
+        )?;
+    }
     if node.outputs.len() > 1 {
-        node.set_tensor(1, elem, state);
+        node.set_tensor(1, elem, Some(vec![batch, channels, kept]));
     }
     Ok(())
 }
 
-/// `FlexAttention` (ai.onnx.preview): the query's batch, heads and sequence, the value's head
-/// size.
+/// `FlexAttention` (ai.onnx.preview): rank-4 query `[batch, query heads, sequence, head
+/// size]`, key and value `[batch, kv heads, kv sequence, head size]`; the output has the
+/// query's batch, heads and sequence and the value's head size. The score and probability
+/// modifiers are graphs of one input and one output, of the softmax's element type.
 pub fn flex_attention(node: &mut Node) -> Rule {
+    if (0..3).any(|i| node.input(i).is_none()) {
+        return Ok(());
+    }
     let elem = node.elem(0);
-    let shape = match (node.dims(0), node.dims(2)) {
-        (Some([b, h, s, _]), Some([.., e])) => {
-            Some(vec![b.clone(), h.clone(), s.clone(), e.clone()])
+    node.set_tensor(0, elem, None);
+    let q = node.ranked(0, "query", &[4])?.map(<[Dim]>::to_vec);
+    let k = node.ranked(1, "key", &[4])?.map(<[Dim]>::to_vec);
+    let v = node.ranked(2, "value", &[4])?.map(<[Dim]>::to_vec);
+    if let (Some(q), Some(k), Some(v)) = (q, k, v) {
+        let differ = |a: &Dim, b: &Dim| matches!((a, b), (Dim::Known(x), Dim::Known(y)) if x != y);
+        let kv = |what: &str| {
+            format!(
+                "the key and the value differ in {what}: {} and {}",
+                show_shape(&k),
+                show_shape(&v)
+            )
+        };
+        if differ(&k[1], &v[1]) {
+            return Err(conflict(2, kv("heads")));
         }
-        _ => None,
+        if differ(&k[2], &v[2]) {
+            return Err(conflict(2, kv("sequence")));
+        }
+        if differ(&q[3], &k[3]) {
+            let message = format!(
+                "the query and the key differ in head size: {} and {}",
+                show_shape(&q),
+                show_shape(&k)
+            );
+            return Err(conflict(1, message));
+        }
+        if let (Some(hq), Some(hkv)) = (q[1].known(), k[1].known())
+            && hq != hkv
+            && (hkv <= 0 || hq % hkv != 0)
+        {
+            let message = format!("{hq} query heads are no multiple of {hkv} key heads");
+            return Err(conflict(1, message));
+        }
+        let mut batch = q[0].clone();
+        unify(&mut batch, &k[0], 1, "batch")?;
+        unify(&mut batch, &v[0], 2, "batch")?;
+        node.set_tensor(
+            0,
+            elem,
+            Some(vec![batch, q[1].clone(), q[2].clone(), v[3].clone()]),
+        );
+    }
+    let softmax = match node.attr("softmax_precision") {
+        Some(a) => {
+            let precision = a.i.unwrap_or(0) as i32;
+            if !matches!(
+                precision,
+                dtype::FLOAT | dtype::FLOAT16 | dtype::BFLOAT16 | dtype::DOUBLE
+            ) {
+                return Err(general(format!(
+                    "softmax_precision must be float, float16, bfloat16 or double, found {precision}"
+                )));
+            }
+            precision
+        }
+        None if elem == Some(dtype::DOUBLE) => dtype::DOUBLE,
+        None => dtype::FLOAT,
     };
-    node.set_tensor(0, elem, shape);
+    flex_modifier(node, "score_mod", softmax)?;
+    flex_modifier(node, "prob_mod", softmax)
+}
+
+/// A `FlexAttention` modifier graph (`score_mod`, `prob_mod`), where given: one input, one
+/// output, both tensors of element type `elem`, of rank 4 where a shape is declared, and
+/// with the same known dims.
+fn flex_modifier(node: &Node, name: &str, elem: i32) -> Rule {
+    let Some(attr) = node.attr(name) else {
+        return Ok(());
+    };
+    let Some(graph) = attr.g.as_deref() else {
+        return Err(general(format!("{name} must be a graph")));
+    };
+    if graph.input.len() != 1 || graph.output.len() != 1 {
+        return Err(general(format!(
+            "{name} must have 1 input and 1 output, found {} and {}",
+            graph.input.len(),
+            graph.output.len()
+        )));
+    }
+    // The declared type: `None` where there is none, `Some(None)` where it is no tensor.
+    let tensor = |value: &'_ ValueInfoProto| -> Option<Option<type_proto::Tensor>> {
+        Some(match value.r#type.as_ref()?.value.as_ref() {
+            Some(type_proto::Value::TensorType(t)) => Some(t.clone()),
+            _ => None,
+        })
+    };
+    let (input, output) = (tensor(&graph.input[0]), tensor(&graph.output[0]));
+    if matches!(output, Some(None)) {
+        return Err(general(format!("{name}'s output must be a tensor")));
+    }
+    let (input, output) = (input.flatten(), output.flatten());
+    for (side, t) in [("input", &input), ("output", &output)] {
+        let Some(t) = t else { continue };
+        let found = t.elem_type.unwrap_or(0);
+        if found != elem {
+            let named =
+                |e: i32| crate::dtype::elem_type_by_number(e).map_or("undefined", |t| t.name);
+            return Err(general(format!(
+                "{name}'s {side} must be {} (the softmax's element type), found {}",
+                named(elem),
+                named(found)
+            )));
+        }
+        if let Some(rank) = t.shape.as_ref().map(|s| s.dim.len()).filter(|&r| r != 4) {
+            return Err(general(format!(
+                "{name}'s {side} must have rank 4, found rank {rank}"
+            )));
+        }
+    }
+    if let (Some(i), Some(o)) = (&input, &output) {
+        let known = |t: &type_proto::Tensor| -> Vec<Option<i64>> {
+            t.shape
+                .iter()
+                .flat_map(|s| &s.dim)
+                .map(|d| match d.value {
+                    Some(tensor_shape_proto::dimension::Value::DimValue(v)) => Some(v),
+                    _ => None,
+                })
+                .collect()
+        };
+        let differ = known(i)
+            .iter()
+            .zip(known(o))
+            .any(|(a, b)| matches!((a, b), (Some(x), Some(y)) if *x != y));
+        if differ {
+            return Err(general(format!(
+                "{name}'s output must have its input's shape"
+            )));
+        }
+    }
     Ok(())
 }
 
-/// `LinearAttention` with 3-D operands `[batch, sequence, heads x head size]`: the output is
-/// `[batch, sequence, q_num_heads x value head size]`, the state
-/// `[batch, kv_num_heads, key head size, value head size]` (or the past state's shape).
+/// `LinearAttention`: 3-D operands `[batch, sequence, heads x head size]`, the past state
+/// `[batch, kv_num_heads, key head size, value head size]`, the decay and beta
+/// `[batch, sequence, n]`, which `update_rule` asks for; the output is
+/// `[batch, sequence, q_num_heads x value head size]`, the present state has the past's shape.
+/// The sizes they share (batch, sequence, head sizes, kv heads) must agree, as onnx unifies
+/// them.
 pub fn linear_attention(node: &mut Node) -> Rule {
-    let elem = node.elem(0);
     let (q_heads, kv_heads) = (node.int("q_num_heads", 0), node.int("kv_num_heads", 0));
-    let head = |d: Option<&[Dim]>| match d {
-        Some([_, _, hidden]) => match hidden.known() {
-            Some(h) if kv_heads > 0 && h % kv_heads == 0 => Dim::Known(h / kv_heads),
-            _ => Dim::Unknown,
-        },
-        _ => Dim::Unknown,
-    };
-    let (k_head, v_head) = (head(node.dims(1)), head(node.dims(2)));
-    if let Some([b, s, _]) = node.dims(0) {
-        let width = match v_head.known() {
-            Some(v) if q_heads > 0 => q_heads.checked_mul(v).map_or(Dim::Unknown, Dim::Known),
-            _ => Dim::Unknown,
-        };
-        let out = vec![b.clone(), s.clone(), width];
-        node.set_tensor(0, elem, Some(out));
+    for (name, heads) in [("q_num_heads", q_heads), ("kv_num_heads", kv_heads)] {
+        if heads <= 0 {
+            return Err(general(format!("{name} must be positive, found {heads}")));
+        }
     }
-    if node.outputs.len() > 1 {
-        let state = match node.shape_of(3) {
-            Some(past) => Some(past),
-            None => node.dims(0).and_then(|d| d.first().cloned()).map(|b| {
-                let heads = if kv_heads > 0 {
-                    Dim::Known(kv_heads)
-                } else {
-                    Dim::Unknown
-                };
-                vec![b, heads, k_head, v_head]
-            }),
+    if q_heads % kv_heads != 0 {
+        return Err(general(format!(
+            "q_num_heads ({q_heads}) must be a multiple of kv_num_heads ({kv_heads})"
+        )));
+    }
+    let rule = node
+        .attr("update_rule")
+        .map_or(&b"gated_delta"[..], |a| a.s.as_deref().unwrap_or_default());
+    let (decay, beta) = match rule {
+        b"linear" => (false, false),
+        b"gated" => (true, false),
+        b"delta" => (false, true),
+        b"gated_delta" => (true, true),
+        _ => {
+            return Err(general(format!(
+                "update_rule must be linear, gated, delta or gated_delta, found {:?}",
+                String::from_utf8_lossy(rule)
+            )));
+        }
+    };
+    for (input, name, wanted) in [(4, "decay", decay), (5, "beta", beta)] {
+        if node.has_input(input) != wanted {
+            let needs = if wanted { "needs the" } else { "takes no" };
+            return Err(general(format!(
+                "update_rule {} {needs} {name} operand",
+                String::from_utf8_lossy(rule)
+            )));
+        }
+    }
+    let (mut b, mut t) = (Dim::Unknown, Dim::Unknown);
+    let mut packed = [Dim::Unknown, Dim::Unknown, Dim::Unknown];
+    for (i, name) in ["query", "key", "value"].into_iter().enumerate() {
+        let sizes = &mut [
+            ("batch", &mut b),
+            ("sequence", &mut t),
+            ("last dim", &mut packed[i]),
+        ];
+        node.unify_operand(i, name, sizes)?;
+    }
+    let mut heads = Dim::Known(kv_heads);
+    // The head sizes of the keys and of the values.
+    let mut head = [Dim::Unknown, Dim::Unknown];
+    if node.has_input(3) {
+        let [key_head, value_head] = &mut head;
+        let sizes = &mut [
+            ("batch", &mut b),
+            ("heads", &mut heads),
+            ("key head size", key_head),
+            ("value head size", value_head),
+        ];
+        node.unify_operand(3, "past_state", sizes)?;
+    }
+    for (i, name) in [(4, "decay"), (5, "beta")] {
+        if node.has_input(i) {
+            let mut last = Dim::Unknown;
+            let sizes = &mut [
+                ("batch", &mut b),
+                ("sequence", &mut t),
+                ("last dim", &mut last),
+            ];
+            node.unify_operand(i, name, sizes)?;
+        }
+    }
+    for (i, name, heads, side) in [
+        (0, "query", q_heads, 0),
+        (1, "key", kv_heads, 0),
+        (2, "value", kv_heads, 1),
+    ] {
+        let Some(width) = packed[i].known() else {
+            continue;
         };
-        node.set_tensor(1, elem, state);
+        if width % heads != 0 {
+            return Err(conflict(
+                i,
+                format!(
+                    "operand {i} ({name}): its last dim {width} is no multiple of {heads} heads"
+                ),
+            ));
+        }
+        unify(&mut head[side], &Dim::Known(width / heads), i, "head size")?;
+    }
+    if let Some(last) = node
+        .dims(4)
+        .filter(|d| d.len() == 3)
+        .and_then(|d| d[2].known())
+    {
+        let fits = match head[0].known() {
+            Some(dk) => last == kv_heads || kv_heads.checked_mul(dk) == Some(last),
+            None => last == kv_heads || last % kv_heads == 0,
+        };
+        if !fits {
+            return Err(conflict(
+                4,
+                format!(
+                    "operand 4 (decay): its last dim {last} is neither the {kv_heads} kv heads nor the kv heads times the key head size"
+                ),
+            ));
+        }
+    }
+    if let Some(last) = node
+        .dims(5)
+        .filter(|d| d.len() == 3)
+        .and_then(|d| d[2].known())
+        && last != 1
+        && last != kv_heads
+    {
+        return Err(conflict(
+            5,
+            format!(
+                "operand 5 (beta): its last dim {last} is neither 1 nor the {kv_heads} kv heads"
+            ),
+        ));
+    }
+    let width = match head[1].known() {
+        Some(v) => Dim::Known(
+            q_heads
+                .checked_mul(v)
+                .ok_or_else(|| conflict(2, format!("{q_heads} heads x {v} overflows")))?,
+        ),
+        None => Dim::Unknown,
+    };
+    let elem = node.elem(0);
+    node.set_tensor(0, elem, Some(vec![b.clone(), t, width]));
+    if node.outputs.len() > 1 {
+        let past_tensor = matches!(node.input(3), Some(Ty::Tensor { .. }));
+        let state_elem = if node.has_input(3) && past_tensor {
+            node.elem(3)
+        } else {
+            elem
+        };
+        let [key_head, value_head] = head;
+        node.set_tensor(1, state_elem, Some(vec![b, heads, key_head, value_head]));
     }
     Ok(())
 }

@@ -239,15 +239,19 @@ pub fn transpose(node: &mut Node) -> Rule {
     };
     let perm: Vec<i64> = node
         .int_list("perm")
-        .filter(|p| !p.is_empty() || dims.is_empty())
         .unwrap_or_else(|| (0..dims.len() as i64).rev().collect());
-    if perm.len() != dims.len() {
-        let message = format!("perm has {} entries for rank {}", perm.len(), dims.len());
-        return Err(conflict(0, message));
-    }
-    let mut out = Vec::with_capacity(dims.len());
+    // As onnx: each entry an axis, no negative one, none twice; a shorter `perm` (even an
+    // empty one) gives a shorter result.
+    let mut out = Vec::with_capacity(perm.len());
+    let mut seen = vec![false; dims.len()];
     for &p in &perm {
-        let axis = node.axis(p, dims.len(), 0)?;
+        let Some(axis) = usize::try_from(p).ok().filter(|&a| a < dims.len()) else {
+            let message = format!("perm {perm:?} has {p}, no axis of {}", show_shape(&dims));
+            return Err(conflict(0, message));
+        };
+        if std::mem::replace(&mut seen[axis], true) {
+            return Err(conflict(0, format!("perm {perm:?} has {p} twice")));
+        }
         out.push(dims[axis].clone());
     }
     node.set_tensor(0, elem, Some(out));
