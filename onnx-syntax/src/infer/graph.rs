@@ -341,6 +341,15 @@ impl<'a> Engine<'a> {
                 }
                 (d, t) => t.or(d),
             };
+            // A negative dim from `Node::set_computed` was only there to be compared.
+            let ty = ty.map(|mut t| {
+                if t.dims()
+                    .is_some_and(|d| d.iter().any(|d| d.known().is_some_and(|n| n < 0)))
+                {
+                    Arc::make_mut(&mut t).forget_negative_dims();
+                }
+                t
+            });
             *slot = Value {
                 ty,
                 data: data.map(Arc::new),

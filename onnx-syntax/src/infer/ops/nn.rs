@@ -1,6 +1,6 @@
 //! Operators of neural networks: products, convolutions, pooling, normalisations, reductions.
 
-use crate::infer::node::{Node, Rule, conflict, dtype};
+use crate::infer::node::{Conflict, Node, Rule, conflict, dtype};
 use crate::infer::ty::{Dim, show_shape};
 
 use super::elementwise::broadcast;
@@ -96,7 +96,8 @@ pub fn gemm(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// The spatial window of a convolution or pooling: kernel, strides, dilations, pads.
+/// The spatial window of a convolution or pooling, its attributes checked as onnx checks
+/// them: kernel, strides, dilations, pads.
 struct Window {
     kernel: Vec<i64>,
     strides: Vec<i64>,
@@ -104,61 +105,142 @@ struct Window {
     pads: Option<Vec<i64>>,
     auto_pad: String,
     ceil: bool,
+    /// Whether a window that would start in the right pad is dropped in `ceil_mode` (the
+    /// pooling operators of opset 22 on, as PyTorch does).
+    drop_last: bool,
+}
+
+/// The ints attribute `name`, which must hold `per_axis` values per spatial axis.
+fn spatial_list(
+    node: &Node,
+    name: &str,
+    axes: usize,
+    per_axis: usize,
+) -> Result<Option<Vec<i64>>, Conflict> {
+    let Some(values) = node.int_list(name) else {
+        return Ok(None);
+    };
+    if values.len() != axes * per_axis {
+        return Err(conflict(
+            0,
+            format!(
+                "the attribute {name} must have {} values ({per_axis} per spatial axis), found {}",
+                axes * per_axis,
+                values.len()
+            ),
+        ));
+    }
+    Ok(Some(values))
+}
+
+/// A conflict when an ints attribute holds a value under `least`.
+fn at_least(name: &str, values: &[i64], least: i64) -> Result<(), Conflict> {
+    if values.iter().all(|&v| v >= least) {
+        return Ok(());
+    }
+    let what = if least > 0 {
+        "positive"
+    } else {
+        "non-negative"
+    };
+    Err(conflict(
+        0,
+        format!("the attribute {name} must be {what}, found {values:?}"),
+    ))
 }
 
 impl Window {
-    fn of(node: &Node, kernel: Vec<i64>) -> Window {
-        let n = kernel.len();
-        let list = |name: &str| {
-            node.int_list(name)
-                .filter(|v| v.len() == n)
-                .unwrap_or(vec![1; n])
+    /// The window over `axes` spatial axes with this kernel (`None`: a kernel taken from a
+    /// weight whose spatial dims are not all known, so onnx stops before the pads).
+    fn of(node: &Node, axes: usize, kernel: Option<Vec<i64>>) -> Result<Option<Window>, Conflict> {
+        let dilations = spatial_list(node, "dilations", axes, 1)?.unwrap_or(vec![1; axes]);
+        at_least("dilations", &dilations, 1)?;
+        let strides = spatial_list(node, "strides", axes, 1)?.unwrap_or(vec![1; axes]);
+        at_least("strides", &strides, 1)?;
+        let Some(kernel) = kernel else {
+            return Ok(None);
         };
-        Window {
-            strides: list("strides"),
-            dilations: list("dilations"),
-            pads: node.int_list("pads").filter(|p| p.len() == 2 * n),
+        if kernel.len() != axes {
+            return Err(conflict(
+                0,
+                format!(
+                    "the attribute kernel_shape must have {axes} values (1 per spatial axis), found {}",
+                    kernel.len()
+                ),
+            ));
+        }
+        at_least("kernel_shape", &kernel, 1)?;
+        let pads = spatial_list(node, "pads", axes, 2)?;
+        if let Some(pads) = &pads {
+            at_least("pads", pads, 0)?;
+        }
+        let op = node.proto.op_type.as_deref().unwrap_or("");
+        Ok(Some(Window {
+            kernel,
+            strides,
+            dilations,
+            pads,
             auto_pad: node
                 .string("auto_pad")
                 .map(|s| String::from_utf8_lossy(s).into_owned())
                 .unwrap_or_else(|| "NOTSET".into()),
             ceil: node.int("ceil_mode", 0) != 0,
-            kernel,
-        }
+            drop_last: node.opset >= 22 && op.ends_with("Pool"),
+        }))
     }
 
-    /// The output size of spatial axis `i` for an input of size `size`. The arithmetic is
-    /// 128-bit, so that hostile attributes give an unknown dim, not an overflow.
+    /// The extent of the kernel along spatial axis `i`, dilations counted.
+    fn extent(&self, i: usize) -> i128 {
+        i128::from(self.dilations[i]) * (i128::from(self.kernel[i]) - 1) + 1
+    }
+
+    /// The pads before and after spatial axis `i` of size `size`: the attribute's, or those
+    /// `SAME_UPPER` and `SAME_LOWER` make (onnx splits the total so that the output is the
+    /// input's size over the stride, rounded up).
+    fn pads(&self, i: usize, size: i128) -> (i128, i128) {
+        if let Some(p) = &self.pads {
+            return (i128::from(p[i]), i128::from(p[i + self.kernel.len()]));
+        }
+        let stride = i128::from(self.strides[i]);
+        let lower = match self.auto_pad.as_str() {
+            "SAME_UPPER" => false,
+            "SAME_LOWER" => true,
+            _ => return (0, 0),
+        };
+        if stride > 1 && size < 0 {
+            return (0, 0);
+        }
+        let residual = if stride > 1 { size % stride } else { 0 };
+        let total = (self.extent(i) - if residual == 0 { stride } else { residual }).max(0);
+        let (small, big) = (total / 2, total - total / 2);
+        if lower { (big, small) } else { (small, big) }
+    }
+
+    /// The output size of spatial axis `i` for an input of size `size`, computed as onnx
+    /// does (integer division truncating toward zero), so that a window larger than the
+    /// padded input gives the negative size onnx reports. The arithmetic is 128-bit, so that
+    /// hostile attributes give an unknown dim, not an overflow.
     fn output(&self, i: usize, size: &Dim) -> Dim {
         let Some(size) = size.known().map(i128::from) else {
             return Dim::Unknown;
         };
-        let stride = i128::from(self.strides[i].max(1));
-        let extent = i128::from(self.dilations[i]) * (i128::from(self.kernel[i]) - 1) + 1;
-        let out = match self.auto_pad.as_str() {
-            "SAME_UPPER" | "SAME_LOWER" => (size + stride - 1) / stride,
-            "VALID" => (size - extent) / stride + 1,
-            _ => {
-                let n = self.kernel.len();
-                let (left, right) = self.pads.as_ref().map_or((0, 0), |p| (p[i], p[i + n]));
-                let span = size + i128::from(left) + i128::from(right) - extent;
-                if span < 0 {
-                    return Dim::Unknown;
-                }
-                if self.ceil {
-                    let out = (span + stride - 1) / stride + 1;
-                    // The last window must start inside the input or its left pad.
-                    if (out - 1) * stride >= size + i128::from(left) {
-                        out - 1
-                    } else {
-                        out
-                    }
+        let stride = i128::from(self.strides[i]);
+        let (left, right) = self.pads(i, size);
+        let gap = size + left + right - self.extent(i);
+        let out = match (self.ceil, self.drop_last) {
+            (false, _) => gap / stride + 1,
+            (true, false) => gap / stride + i128::from(gap % stride > 0) + 1,
+            (true, true) => {
+                let out = (gap + stride - 1) / stride + 1;
+                // The last window must start inside the input or its left pad.
+                if (out - 1) * stride >= size + left {
+                    out - 1
                 } else {
-                    span / stride + 1
+                    out
                 }
             }
         };
-        known(out)
+        i64::try_from(out).map_or(Dim::Unknown, Dim::Known)
     }
 }
 
@@ -218,14 +300,13 @@ fn conv_of(node: &mut Node, xi: usize, wi: usize, elem: Option<i32>) -> Rule {
         None => w[2..].iter().map(Dim::known).collect(),
     };
     let mut out = vec![x[0].clone(), w[0].clone()];
-    match kernel.filter(|k| k.len() == x.len() - 2) {
-        Some(kernel) => {
-            let window = Window::of(node, kernel);
+    match Window::of(node, x.len() - 2, kernel)? {
+        Some(window) => {
             out.extend(x[2..].iter().enumerate().map(|(i, d)| window.output(i, d)));
         }
         None => out.extend(vec![Dim::Unknown; x.len() - 2]),
     }
-    node.set_tensor(0, elem, Some(out));
+    node.set_computed(0, elem, out);
     Ok(())
 }
 
@@ -258,19 +339,20 @@ pub fn conv_transpose(node: &mut Node) -> Rule {
     let n = x.len() - 2;
     let channels = w[1].known().map_or(Dim::Unknown, |m| Dim::Known(m * group));
     let mut out = vec![x[0].clone(), channels];
+    let kernel: Option<Vec<i64>> = match node.int_list("kernel_shape") {
+        Some(k) => Some(k),
+        None => w[2..].iter().map(Dim::known).collect(),
+    };
+    // onnx checks the window's attributes even where `output_shape` gives the sizes.
+    let window = Window::of(node, n, kernel)?;
     if let Some(shape) = node.int_list("output_shape").filter(|s| s.len() == n) {
         out.extend(shape.into_iter().map(Dim::Known));
     } else {
-        let kernel: Option<Vec<i64>> = match node.int_list("kernel_shape") {
-            Some(k) => Some(k),
-            None => w[2..].iter().map(Dim::known).collect(),
-        };
-        let Some(kernel) = kernel.filter(|k| k.len() == n) else {
+        let Some(window) = window else {
             out.extend(vec![Dim::Unknown; n]);
             node.set_tensor(0, elem, Some(out));
             return Ok(());
         };
-        let window = Window::of(node, kernel);
         let extra = node
             .int_list("output_padding")
             .filter(|p| p.len() == n)
@@ -309,26 +391,26 @@ pub fn pool(node: &mut Node) -> Rule {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
-    if x.len() < 2 {
+    if x.len() < 3 {
         return Err(conflict(
             0,
-            format!("{} has no channels to pool", show_shape(&x)),
+            format!(
+                "operand 0 (X) must have rank 3 or more, found {} (rank {})",
+                show_shape(&x),
+                x.len()
+            ),
         ));
     }
+    let Some(kernel) = node.int_list("kernel_shape") else {
+        return Err(conflict(0, "pooling needs the attribute kernel_shape"));
+    };
     let mut out = x[..2].to_vec();
-    match node
-        .int_list("kernel_shape")
-        .filter(|k| k.len() == x.len() - 2)
-    {
-        Some(kernel) => {
-            let window = Window::of(node, kernel);
-            out.extend(x[2..].iter().enumerate().map(|(i, d)| window.output(i, d)));
-        }
-        None => out.extend(vec![Dim::Unknown; x.len() - 2]),
+    if let Some(window) = Window::of(node, x.len() - 2, Some(kernel))? {
+        out.extend(x[2..].iter().enumerate().map(|(i, d)| window.output(i, d)));
     }
-    node.set_tensor(0, elem, Some(out.clone()));
+    node.set_computed(0, elem, out.clone());
     if node.outputs.len() > 1 {
-        node.set_tensor(1, Some(dtype::INT64), Some(out));
+        node.set_computed(1, Some(dtype::INT64), out);
     }
     Ok(())
 }
