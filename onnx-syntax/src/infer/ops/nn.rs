@@ -429,9 +429,35 @@ pub fn global_pool(node: &mut Node) -> Rule {
 }
 
 /// `BatchNormalization`: the input's type; in training mode the running statistics have the
-/// scale's shape.
+/// scale's shape. From opset 14 the scale, bias, mean and variance are vectors with one value
+/// per channel (an input of rank 0 or 1 has one channel).
 pub fn batch_norm(node: &mut Node) -> Rule {
     node.same_as_input(0, 0);
+    if node.opset >= 14 {
+        let names = ["scale", "B", "input_mean", "input_var"];
+        let mut channels = match node.dims(0) {
+            Some(x) if x.len() > 1 => x[1].clone(),
+            Some(_) => Dim::Known(1),
+            None => Dim::Unknown,
+        };
+        for (i, name) in (1..).zip(names) {
+            let Some(dims) = node.ranked(i, name, &[1])? else {
+                continue;
+            };
+            if !dims[0].compatible(&channels) {
+                return Err(conflict(
+                    i,
+                    format!(
+                        "operand {i} ({name}) {} must have one value per channel, {channels}",
+                        show_shape(dims)
+                    ),
+                ));
+            }
+            if channels.known().is_none() && dims[0].known().is_some() {
+                channels = dims[0].clone();
+            }
+        }
+    }
     let channels = node.dim(0, 1);
     let elem = node.elem(1).or(node.elem(0));
     for i in 1..node.outputs.len().min(5) {
@@ -532,9 +558,10 @@ pub fn reduce(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// `ArgMax`, `ArgMin`: int64, the axis kept as 1 or dropped.
+/// `ArgMax`, `ArgMin`: int64, the axis kept as 1 (`keepdims` 1) or dropped (any other
+/// value, as onnx reads it).
 pub fn arg(node: &mut Node) -> Rule {
-    let keep = node.int("keepdims", 1) != 0;
+    let keep = node.int("keepdims", 1) == 1;
     let Some(dims) = node.shape_of(0) else {
         node.set_tensor(0, Some(dtype::INT64), None);
         return Ok(());
