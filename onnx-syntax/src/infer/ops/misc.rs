@@ -39,8 +39,10 @@ pub fn nll_loss(node: &mut Node) -> Rule {
             ));
         }
     }
+    // One weight per class: checked from opset 22 on.
     if node.has_input(2)
         && let Some(weight) = node.ranked(2, "weight", &[1])?
+        && node.opset >= 22
         && !weight[0].compatible(&x[1])
     {
         return Err(conflict(
