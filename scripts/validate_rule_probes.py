@@ -191,3 +191,7 @@ t = T(); t.name="w"; t.data_type=T.UINT2; t.dims.extend([5]); t.raw_data=b"\0\0"
 t = T(); t.name="w"; t.data_type=T.FLOAT6E2M3; t.dims.extend([5]); t.raw_data=b"\0"*4; run("f6 raw 4", model([t]))
 
 m = cast(11); m.graph.node[0].attribute[0].ClearField("i"); run("cast to without i", m)
+y = h.make_tensor_value_info("y", T.FLOAT, [])
+m = h.make_model(h.make_graph([h.make_node("Constant", [], ["y"], value_float=1.0)], "g", [], [y]), opset_imports=[h.make_opsetid("", 21)], ir_version=10)
+run("constant value_float", m); m.graph.node[0].attribute[0].ClearField("f"); run("constant value_float without f", m)
+n = h.make_node("LeakyRelu", ["x"], ["y"], alpha=0.5); n.attribute[0].ClearField("f"); run("leaky alpha without f", model(nodes=[n]))

@@ -528,6 +528,19 @@ fn type_attributes_name_a_type_and_constants_hold_a_value() {
     assert_eq!(fired(&model), []);
     graph(&mut model).node[0].attribute.clear();
     assert_eq!(fired(&model), [Check::MissingAttribute]);
+    // A scalar without its number: onnx's inference of `Constant` rejects it, while the same
+    // attribute of another operator reads as the default.
+    let mut model = onnx_syntax::parse_model(
+        r#"<ir_version: 10, opset_import: ["" : 21]>
+        g () => (float y) { y = Constant <value_float = 1.0> () }"#,
+    )
+    .unwrap();
+    assert_eq!(fired(&model), []);
+    graph(&mut model).node[0].attribute[0].f = None;
+    assert_eq!(fired(&model), [Check::AttributeFields]);
+    let mut neighbour = leaky(alpha());
+    graph(&mut neighbour).node[0].attribute[0].f = None;
+    assert_eq!(fired(&neighbour), []);
 }
 
 #[test]

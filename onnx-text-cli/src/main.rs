@@ -573,7 +573,10 @@ fn infer(args: &InferArgs, show_progress: bool) -> Outcome {
         Ok(model) => model,
         Err(errors) => {
             for error in errors {
-                eprintln!("error: {name}: node {}: {}", error.node, error.message);
+                match error.node {
+                    Some(node) => eprintln!("error: {name}: node {node}: {}", error.message),
+                    None => eprintln!("error: {name}: {}", error.message),
+                }
             }
             return Outcome::Failed;
         }

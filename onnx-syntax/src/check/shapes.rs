@@ -164,10 +164,12 @@ impl Body {
         body
     }
 
-    /// A graph's sites; it declares types for its outputs and value infos.
+    /// A graph's sites; it declares types for its inputs, outputs, initializers and value
+    /// infos (an input's first: an initializer named as it comes after it).
     fn graph(graph: &Graph) -> Body {
-        let locals = graph.locals.iter().filter(|l| l.initializer.is_none());
-        let declared = typed(graph.outputs.iter().chain(locals.map(|l| &l.info)));
+        let inputs = graph.inputs.iter().map(|input| &input.info);
+        let locals = graph.locals.iter().map(|local| &local.info);
+        let declared = typed(inputs.chain(&graph.outputs).chain(locals));
         Body::new("the graph", &graph.nodes, declared)
     }
 
@@ -190,7 +192,15 @@ impl Body {
 
     /// The span of the type first declared for `name`.
     fn declared(&self, name: &str) -> Option<Span> {
-        let found = self.declared.iter().find(|(declared, _)| declared == name);
+        self.declarations(name).next()
+    }
+
+    /// The spans of the types declared for `name`, in order.
+    fn declarations<'b>(&'b self, name: &'b str) -> impl Iterator<Item = Span> + 'b {
+        let found = self
+            .declared
+            .iter()
+            .filter(move |(declared, _)| declared == name);
         found.map(|&(_, span)| span)
     }
 }
@@ -275,7 +285,7 @@ impl Checker<'_> {
     fn report_shapes(&mut self, inferred: &Run<'_>, body: &Body, nodes: &[NodeProto]) {
         if self.on(Check::IncompatibleShapes) {
             for error in &inferred.errors {
-                if let Some(span) = body.node(error.node, error.input) {
+                if let Some(span) = error.node.and_then(|node| body.node(node, error.input)) {
                     let check = Check::IncompatibleShapes;
                     self.report(Diagnostic::new(check, span, error.message.clone()));
                 }
@@ -283,7 +293,7 @@ impl Checker<'_> {
         }
         if self.on(Check::TypeConstraint) {
             for error in &inferred.type_errors {
-                if let Some(span) = body.node(error.node, None) {
+                if let Some(span) = error.node.and_then(|node| body.node(node, None)) {
                     let check = Check::TypeConstraint;
                     self.report(Diagnostic::new(check, span, error.message.clone()));
                 }
@@ -291,13 +301,29 @@ impl Checker<'_> {
         }
         if self.on(Check::ShapeMismatch) {
             for found in &inferred.mismatches {
-                let (Some(declared), Some(op_span)) =
-                    (body.declared(&found.name), body.node(found.node, None))
-                else {
+                let Some(declared) = body.declared(&found.name) else {
+                    continue;
+                };
+                let Some(node) = found.node else {
+                    // An input whose initializer has another type: the initializer is the
+                    // name's second declaration.
+                    let message = format!(
+                        "`{}` is declared {} but its initializer is {}",
+                        found.name, found.declared, found.inferred
+                    );
+                    let mut diagnostic = Diagnostic::new(Check::ShapeMismatch, declared, message);
+                    if let Some(initializer) = body.declarations(&found.name).nth(1) {
+                        let label = format!("the initializer is {} here", found.inferred);
+                        diagnostic = diagnostic.with_label(initializer, label);
+                    }
+                    self.report(diagnostic);
+                    continue;
+                };
+                let Some(op_span) = body.node(node, None) else {
                     continue;
                 };
                 let line = self.line(op_span);
-                let op_type = nodes.get(found.node).and_then(|n| n.op_type.as_deref());
+                let op_type = nodes.get(node).and_then(|n| n.op_type.as_deref());
                 let op_type = op_type.unwrap_or_default();
                 let message = format!(
                     "`{}` is declared {} but {} computes {} (`{op_type}` at line {line})",

@@ -89,8 +89,10 @@ impl<'p> Scope<'p> {
         self.values.slot(name).0.declared = Some(Arc::new(ty));
     }
 
-    /// Binds a graph's initializers (with their values) and its declared inputs.
-    fn bind_graph(&mut self, graph: &'p GraphProto) {
+    /// Binds a graph's initializers (with their values) and its declared inputs; gives the
+    /// inputs whose declared type does not fit their initializer's, as onnx merges the two.
+    fn bind_graph(&mut self, graph: &'p GraphProto) -> Vec<Mismatch> {
+        let mut mismatches = Vec::new();
         for tensor in &graph.initializer {
             let name = tensor.name.as_deref().unwrap_or("");
             if let Some(note) = tensor.doc_string.as_deref().filter(|d| has_reserved(d)) {
@@ -106,6 +108,16 @@ impl<'p> Scope<'p> {
             let declared = input.r#type.as_ref().and_then(Ty::from_proto);
             let name = input.name.as_deref().unwrap_or("");
             let (value, made) = self.values.slot(name);
+            if let (Some(declared), Some(initial), false) = (&declared, &value.ty, made)
+                && !declared.fits(initial)
+            {
+                mismatches.push(Mismatch {
+                    name: name.to_owned(),
+                    node: None,
+                    declared: declared.clone(),
+                    inferred: (**initial).clone(),
+                });
+            }
             if declared.is_some() || made {
                 *value = Value {
                     ty: declared.map(Arc::new),
@@ -116,6 +128,7 @@ impl<'p> Scope<'p> {
                 };
             }
         }
+        mismatches
     }
 }
 
@@ -265,14 +278,16 @@ pub(crate) fn infer_model<'a>(model: &'a ModelProto, library: &[&'a FunctionProt
         };
     };
     let mut scope = Scope::for_graph(None, graph);
-    scope.bind_graph(graph);
+    let initializers = scope.bind_graph(graph);
     for info in graph.value_info.iter().chain(&graph.output) {
         if let (Some(name), Some(ty)) = (&info.name, info.r#type.as_ref().and_then(Ty::from_proto))
         {
             scope.declare(name, ty);
         }
     }
-    engine.run(&graph.node, scope)
+    let mut run = engine.run(&graph.node, scope);
+    run.mismatches.splice(0..0, initializers);
+    run
 }
 
 /// Infers the body of `function` from the types its signature gives its inputs (its
@@ -336,6 +351,19 @@ impl<'a> Engine<'a> {
             let (slot, made) = scope.values.slot(name);
             let existing = (!made).then(|| slot.ty.clone());
             let declared_here = slot.declared.clone();
+            // A subgraph's declared types are checked too, with the node that holds it.
+            if let (Some(d), Some(t), false) = (&declared_here, &inferred, top)
+                && !d.fits(t)
+            {
+                let op = node.op_type.as_deref().unwrap_or("");
+                self.errors.push(ShapeError {
+                    node: Some(self.top_node),
+                    input: None,
+                    message: format!(
+                        "{op} (in a subgraph): `{name}` is declared {d} but computed as {t}"
+                    ),
+                });
+            }
             // The main graph's declared types; in a subgraph, a declared output is in scope
             // when its name is also an input's.
             let declared = match declared_here.clone().filter(|_| top) {
@@ -350,7 +378,7 @@ impl<'a> Engine<'a> {
                     if top && !d.fits(&t) {
                         self.mismatches.push(Mismatch {
                             name: name.clone(),
-                            node: self.top_node,
+                            node: Some(self.top_node),
                             declared: (*d).clone(),
                             inferred: (*t).clone(),
                         });
@@ -419,7 +447,7 @@ impl<'a> Engine<'a> {
                 domain => format!("{domain}.{name}"),
             };
             self.type_errors.push(ShapeError {
-                node: self.top_node,
+                node: Some(self.top_node),
                 input: None,
                 message: format!("in the body of `{callee}`: {problem}"),
             });
@@ -459,7 +487,7 @@ impl<'a> Engine<'a> {
                     _ => (None, " (in a subgraph or function body)"),
                 };
                 let error = ShapeError {
-                    node: self.top_node,
+                    node: Some(self.top_node),
                     input,
                     message: format!("{op}{within}: {}", conflict.message),
                 };
@@ -518,7 +546,14 @@ impl Subgraphs for Engine<'_> {
         }
         self.depth += 1;
         let mut scope = Scope::for_graph(Some(outer), graph);
-        scope.bind_graph(graph);
+        // An initializer of a subgraph against its input is not looked at (onnx neither).
+        let _ = scope.bind_graph(graph);
+        for info in graph.value_info.iter().chain(&graph.output) {
+            let ty = info.r#type.as_ref().and_then(Ty::from_proto);
+            if let (Some(name), Some(ty)) = (&info.name, ty) {
+                scope.declare(name, ty);
+            }
+        }
         for (input, ty) in graph.input.iter().zip(inputs) {
             let name = input.name.as_deref().unwrap_or("");
             if let Some(ty) = ty {

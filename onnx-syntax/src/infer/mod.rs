@@ -37,22 +37,23 @@ pub use ty::{Dim, Shape, Ty};
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShapeError {
     /// The index of the node in the main graph (for a node inside a subgraph or a called
-    /// function: the node that holds it).
-    pub node: usize,
+    /// function: the node that holds it); `None` for a declared type that no node computes.
+    pub node: Option<usize>,
     /// The operand that conflicts with those before it, if one does.
     pub input: Option<usize>,
     /// What is wrong, with the shapes.
     pub message: String,
 }
 
-/// A type the main graph declares for a value that differs from the one its node computes
-/// (`shape_mismatch`).
+/// A type the main graph declares for a value that differs from the one its node computes, or
+/// from its initializer's (`shape_mismatch`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mismatch {
     /// The value.
     pub name: String,
-    /// The index of the node in the main graph (or the function body) that computes it.
-    pub node: usize,
+    /// The index of the node in the main graph (or the function body) that computes it;
+    /// `None` for a graph input whose initializer has another type.
+    pub node: Option<usize>,
     /// The declared type.
     pub declared: Ty,
     /// The inferred type.
@@ -172,10 +173,16 @@ pub fn infer_shapes(mut model: ModelProto) -> Result<ModelProto, Vec<ShapeError>
         .extend(inferred.mismatches.iter().map(|m| ShapeError {
             node: m.node,
             input: None,
-            message: format!(
-                "`{}` is declared {} but computed as {}",
-                m.name, m.declared, m.inferred
-            ),
+            message: match m.node {
+                Some(_) => format!(
+                    "`{}` is declared {} but computed as {}",
+                    m.name, m.declared, m.inferred
+                ),
+                None => format!(
+                    "`{}` is declared {} but its initializer is {}",
+                    m.name, m.declared, m.inferred
+                ),
+            },
         }));
     if !inferred.errors.is_empty() {
         return Err(inferred.errors);

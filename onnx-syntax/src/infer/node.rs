@@ -240,6 +240,19 @@ impl<'a> Node<'a, '_> {
         self.engine.subgraph(graph, inputs, self.scope)
     }
 
+    /// A conflict on each of `operands` that is left out with `""`, for an operator that needs
+    /// its type (onnx's inference reads every one of them).
+    pub fn written(&self, operands: impl IntoIterator<Item = usize>) -> Result<(), Conflict> {
+        for i in operands {
+            if self.proto.input.get(i).is_some_and(String::is_empty) {
+                let message =
+                    format!("operand {i} is left out with `\"\"`, but its type is needed");
+                return Err(conflict(i, message));
+            }
+        }
+        Ok(())
+    }
+
     /// A conflict on operand `i` (named `what` in the message) when its rank is known and not
     /// one of `ranks`; its dims otherwise, if known.
     pub fn ranked(

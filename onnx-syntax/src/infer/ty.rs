@@ -156,26 +156,35 @@ impl Ty {
         self.dims().map(<[Dim]>::len)
     }
 
-    /// Whether a value of type `other` can have this type: the same rank where both are known,
-    /// and no known dim against another known dim (`N` fits `3`, `float[]` fits any shape).
-    /// Element types are the `type_constraint` check's concern, not this one's.
+    /// Whether a value of type `other` can have this type: the same element type and rank where
+    /// both are known, and no known dim against another known dim (`N` fits `3`, `float[]` fits
+    /// any shape), as onnx merges a declared type with an inferred one.
     ///
     /// ```
     /// # use onnx_syntax::infer::{Dim, Ty};
     /// let declared = Ty::tensor(1, Some(vec![Dim::Symbol("N".into()), Dim::Known(3)]));
     /// assert!(declared.fits(&Ty::tensor(1, Some(vec![Dim::Known(8), Dim::Known(3)]))));
     /// assert!(!declared.fits(&Ty::tensor(1, Some(vec![Dim::Known(8), Dim::Known(4)]))));
+    /// assert!(!declared.fits(&Ty::tensor(7, Some(vec![Dim::Known(8), Dim::Known(3)]))));
     /// assert!(Ty::tensor(1, None).fits(&declared));
+    /// assert!(Ty::tensor(0, None).fits(&Ty::tensor(7, None))); // 0: the element type is unknown
     /// ```
     pub fn fits(&self, other: &Ty) -> bool {
         match (self, other) {
             (Ty::Tensor { shape: a, .. }, Ty::Tensor { shape: b, .. })
-            | (Ty::Sparse { shape: a, .. }, Ty::Sparse { shape: b, .. }) => match (a, b) {
-                (Some(a), Some(b)) => {
-                    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.compatible(y))
-                }
-                _ => true,
-            },
+            | (Ty::Sparse { shape: a, .. }, Ty::Sparse { shape: b, .. }) => {
+                let elems = match (self.elem(), other.elem()) {
+                    (Some(x), Some(y)) => x == y,
+                    _ => true,
+                };
+                elems
+                    && match (a, b) {
+                        (Some(a), Some(b)) => {
+                            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.compatible(y))
+                        }
+                        _ => true,
+                    }
+            }
             (Ty::Sequence(a), Ty::Sequence(b)) | (Ty::Optional(a), Ty::Optional(b)) => a.fits(b),
             (Ty::Map { value: a, .. }, Ty::Map { value: b, .. }) => a.fits(b),
             _ => true,

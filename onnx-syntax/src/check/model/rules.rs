@@ -331,22 +331,42 @@ impl Rules<'_> {
     }
 
     /// A `Constant` has exactly one value attribute (its schema makes each optional, and its
-    /// shape inference requires one).
+    /// shape inference requires one), which holds its value: a single number, string or
+    /// tensor is not read as a default there.
     fn constant_value(&mut self, node: &NodeProto) {
         let standard = matches!(node.domain.as_deref().unwrap_or_default(), "" | "ai.onnx");
         if !standard || node.op_type.as_deref() != Some("Constant") {
             return;
         }
-        let values = node.attribute.iter().filter(|a| {
-            let name = a.name.as_deref().unwrap_or_default();
-            name == "value" || name == "sparse_value" || name.starts_with("value_")
-        });
-        let count = values.count();
-        if count != 1 {
+        let values: Vec<&AttributeProto> = (node.attribute.iter())
+            .filter(|a| {
+                let name = a.name.as_deref().unwrap_or_default();
+                name == "value" || name == "sparse_value" || name.starts_with("value_")
+            })
+            .collect();
+        if values.len() != 1 {
             let message = format!(
-                "`Constant` needs exactly one of `value`, `value_*` and `sparse_value`, found {count}"
+                "`Constant` needs exactly one of `value`, `value_*` and `sparse_value`, found {}",
+                values.len()
             );
             self.report(Check::MissingAttribute, message);
+            return;
+        }
+        let value = values[0];
+        let name = value.name.as_deref().unwrap_or_default();
+        let held = match name {
+            "value" => value.t.is_some(),
+            "sparse_value" => value.sparse_tensor.is_some(),
+            "value_int" => value.i.is_some(),
+            "value_float" => value.f.is_some(),
+            "value_string" => value.s.is_some(),
+            _ => true,
+        };
+        if !held && value.ref_attr_name.is_none() {
+            let message = format!("`Constant`'s `{name}` holds no value");
+            self.at(format!("attribute {}", quoted(name)), |rules| {
+                rules.report(Check::AttributeFields, message);
+            });
         }
     }
 

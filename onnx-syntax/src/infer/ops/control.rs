@@ -1,6 +1,8 @@
 //! `If`, `Loop` and `Scan`: their results come from their bodies.
 
-use crate::infer::node::{Node, Rule, dtype};
+use onnx_runtime_types::GraphProto;
+
+use crate::infer::node::{Conflict, Node, Rule, conflict, dtype};
 use crate::infer::ty::{Dim, Ty};
 
 /// The type both `a` and `b` fit: equal dims stay, others become unknown; a rank that differs
@@ -65,6 +67,20 @@ pub fn loop_(node: &mut Node) -> Rule {
         return Ok(());
     };
     let carried = node.inputs.len().saturating_sub(2);
+    // The loop-carried values start from their operands.
+    node.written(2..node.inputs.len())?;
+    if body.input.len() != carried + 2 {
+        return Err(Conflict {
+            input: None,
+            message: format!(
+                "the body takes {} inputs, but the iteration number, the condition and {carried} \
+                 loop-carried value{} make {}",
+                body.input.len(),
+                if carried == 1 { "" } else { "s" },
+                carried + 2
+            ),
+        });
+    }
     let mut inputs = vec![scalar(dtype::INT64), scalar(dtype::BOOL)];
     inputs.extend((0..carried).map(|i| node.input(i + 2).cloned()));
     let outputs = node.subgraph(body, &inputs);
@@ -104,8 +120,10 @@ pub fn scan(node: &mut Node) -> Rule {
         return Ok(());
     };
     if node.opset < 9 {
-        return Ok(());
+        return scan_batched(node, body);
     }
+    // Every state and scanned sequence is a body input's.
+    node.written(0..node.inputs.len())?;
     let scans = node.int("num_scan_inputs", 0).max(0) as usize;
     let states = node.inputs.len().saturating_sub(scans);
     let in_axes = node.int_list("scan_input_axes").unwrap_or_default();
@@ -113,19 +131,22 @@ pub fn scan(node: &mut Node) -> Rule {
     let mut length = Dim::Unknown;
     let mut inputs: Vec<Option<Ty>> = (0..states).map(|i| node.input(i).cloned()).collect();
     for j in 0..scans {
-        let ty = node.input(states + j).cloned();
-        inputs.push(ty.and_then(|ty| {
-            let dims = ty.dims()?.to_vec();
-            let axis = node
-                .axis(in_axes.get(j).copied().unwrap_or(0), dims.len(), states + j)
-                .ok()?;
-            if j == 0 {
-                length = dims[axis].clone();
-            }
-            let mut slice = dims;
-            slice.remove(axis);
-            Some(Ty::tensor(ty.elem().unwrap_or(0), Some(slice)))
-        }));
+        let Some(ty) = node.input(states + j).cloned() else {
+            inputs.push(None);
+            continue;
+        };
+        let Some(dims) = ty.dims().map(<[Dim]>::to_vec) else {
+            inputs.push(Some(Ty::tensor(ty.elem().unwrap_or(0), None)));
+            continue;
+        };
+        let axis = in_axes.get(j).copied().unwrap_or(0);
+        let axis = node.axis(axis, dims.len(), states + j)?;
+        if j == 0 {
+            length = dims[axis].clone();
+        }
+        let mut slice = dims;
+        slice.remove(axis);
+        inputs.push(Some(Ty::tensor(ty.elem().unwrap_or(0), Some(slice))));
     }
     let outputs = node.subgraph(body, &inputs);
     for (i, ty) in outputs.into_iter().enumerate() {
@@ -145,6 +166,68 @@ pub fn scan(node: &mut Node) -> Rule {
         };
         let mut out = dims;
         out.insert(axis, length.clone());
+        node.set(i, Ty::tensor(ty.elem().unwrap_or(0), Some(out)));
+    }
+    Ok(())
+}
+
+/// `Scan` before opset 9: operand 0 is the optional sequence lengths, and every state and
+/// scanned operand has a batch dim first; the scanned ones are scanned along dim 1. The body
+/// sees them without those dims, and its results get them back.
+fn scan_batched<'a>(node: &mut Node<'a, '_>, body: &'a GraphProto) -> Rule {
+    node.written(1..node.inputs.len())?;
+    let operands = node.inputs.len().saturating_sub(1);
+    let scans = (node.int("num_scan_inputs", 0).max(0) as usize).min(operands);
+    let states = operands - scans;
+    let mut batch = Dim::Unknown;
+    let mut length = Dim::Unknown;
+    let mut inputs = Vec::with_capacity(operands);
+    for i in 0..operands {
+        let scanned = i >= states;
+        let Some(ty) = node.input(1 + i).cloned() else {
+            inputs.push(None);
+            continue;
+        };
+        let Some(dims) = ty.dims() else {
+            inputs.push(Some(Ty::tensor(ty.elem().unwrap_or(0), None)));
+            continue;
+        };
+        let lead = 1 + usize::from(scanned);
+        if dims.len() < lead {
+            return Err(conflict(
+                1 + i,
+                format!(
+                    "operand {} needs a batch dim{} before its own, found rank {}",
+                    1 + i,
+                    if scanned { " and a sequence dim" } else { "" },
+                    dims.len()
+                ),
+            ));
+        }
+        if batch == Dim::Unknown {
+            batch = dims[0].clone();
+        }
+        if scanned && length == Dim::Unknown {
+            length = dims[1].clone();
+        }
+        inputs.push(Some(Ty::tensor(
+            ty.elem().unwrap_or(0),
+            Some(dims[lead..].to_vec()),
+        )));
+    }
+    let outputs = node.subgraph(body, &inputs);
+    for (i, ty) in outputs.into_iter().enumerate() {
+        let Some(ty) = ty else {
+            continue;
+        };
+        let Some(dims) = ty.dims() else {
+            continue;
+        };
+        let mut out = vec![batch.clone()];
+        if i >= states {
+            out.push(length.clone());
+        }
+        out.extend(dims.iter().cloned());
         node.set(i, Ty::tensor(ty.elem().unwrap_or(0), Some(out)));
     }
     Ok(())

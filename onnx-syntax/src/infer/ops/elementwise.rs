@@ -86,9 +86,12 @@ pub fn broadcast(shapes: &[&[Dim]]) -> Result<Vec<Dim>, (usize, String)> {
     Ok(out)
 }
 
-/// Broadcasts the given operands; the element type is `elem`, or the first operand's.
+/// Broadcasts the given operands; the element type is `elem` (`Some(0)`: unknown), or else the
+/// first operand's that is known.
 fn broadcast_operands(node: &mut Node, operands: &[usize], elem: Option<i32>) -> Rule {
-    let elem = elem.or_else(|| operands.iter().find_map(|&i| node.elem(i)));
+    let elem = elem
+        .or_else(|| operands.iter().find_map(|&i| node.elem(i)))
+        .filter(|&e| e != 0);
     let shapes: Option<Vec<&[Dim]>> = operands.iter().map(|&i| node.dims(i)).collect();
     let shape = match shapes {
         Some(shapes) => Some(broadcast(&shapes).map_err(|(i, m)| conflict(operands[i], m))?),
@@ -122,6 +125,8 @@ pub fn compare(node: &mut Node) -> Rule {
 
 /// `Max`, `Min`, `Sum`, `Mean`: any number of operands broadcast.
 pub fn variadic(node: &mut Node) -> Rule {
+    // The result's element type is the first operand's.
+    node.written([0])?;
     let operands: Vec<usize> = (0..node.inputs.len()).collect();
     if node.opset < 8 {
         node.same_as_input(0, 0);
@@ -134,8 +139,9 @@ pub fn variadic(node: &mut Node) -> Rule {
 
 /// `Where`: the condition and both branches broadcast; the branches' element type.
 pub fn where_(node: &mut Node) -> Rule {
-    let elem = node.elem(1).or(node.elem(2));
-    broadcast_operands(node, &[0, 1, 2], elem)
+    // Never the condition's bool: where neither branch's type is known, neither is the result's.
+    let elem = node.elem(1).or(node.elem(2)).unwrap_or(0);
+    broadcast_operands(node, &[0, 1, 2], Some(elem))
 }
 
 /// `PRelu`: the slope broadcasts to the operand, whose shape the result has (from opset 7:

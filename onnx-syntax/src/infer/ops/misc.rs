@@ -288,6 +288,8 @@ pub fn optimizer(node: &mut Node) -> Rule {
         Some("Adam") => 4,
         _ => 3,
     };
+    // Each tensor to optimize, gradient and state goes into a result's type.
+    node.written(2..node.inputs.len())?;
     let n = node.inputs.len().saturating_sub(2) / groups;
     for out in 0..node.outputs.len() {
         let (group, j) = (out / n.max(1), out % n.max(1));
@@ -496,6 +498,8 @@ pub fn tf_idf(node: &mut Node) -> Rule {
 
 /// `Einsum`: each output letter's dim, from the operands' terms; `...` broadcasts.
 pub fn einsum(node: &mut Node) -> Rule {
+    // The result's element type is the first operand's.
+    node.written([0])?;
     let elem = node.elem(0);
     let equation: String = node
         .string("equation")
@@ -639,6 +643,8 @@ pub fn tree_ensemble(node: &mut Node) -> Rule {
 /// `SequenceMap`: the body runs on one element of each sequence operand (other operands as
 /// they are); each result is a sequence of what the body gives.
 pub fn sequence_map(node: &mut Node) -> Rule {
+    // Every operand's type is a body input's.
+    node.written(0..node.inputs.len())?;
     let Some(body) = node.graph("body") else {
         return Ok(());
     };

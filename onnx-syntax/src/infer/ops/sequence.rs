@@ -14,6 +14,8 @@ pub fn empty(node: &mut Node) -> Rule {
 
 /// `SequenceConstruct`: a sequence of the type every operand fits.
 pub fn construct(node: &mut Node) -> Rule {
+    // Every element's type goes into the sequence's.
+    node.written(0..node.inputs.len())?;
     let mut types = node.inputs.iter().map(Option::as_deref);
     let Some(Some(first)) = types.next() else {
         return Ok(());
@@ -107,11 +109,21 @@ pub fn concat_from_sequence(node: &mut Node) -> Rule {
         return Ok(());
     };
     let elem = inner.elem();
-    let shape = inner.dims().map(|d| {
-        let rank = d.len() + usize::from(node.int("new_axis", 0) != 0);
-        vec![Dim::Unknown; rank]
-    });
-    node.set_tensor(0, elem, shape);
+    let Some(dims) = inner.dims() else {
+        node.set_tensor(0, elem, None);
+        return Ok(());
+    };
+    // The elements' other dims stay; the number of elements is not known, so neither is the
+    // dim they are joined along (a new one with `new_axis`).
+    let new_axis = node.int("new_axis", 0) != 0;
+    let rank = dims.len() + usize::from(new_axis);
+    let axis = node.axis(node.int("axis", 0), rank, 0)?;
+    let mut shape = dims.to_vec();
+    match new_axis {
+        true => shape.insert(axis, Dim::Unknown),
+        false => shape[axis] = Dim::Unknown,
+    }
+    node.set_tensor(0, elem, Some(shape));
     Ok(())
 }
 

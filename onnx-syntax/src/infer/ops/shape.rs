@@ -256,6 +256,8 @@ pub fn transpose(node: &mut Node) -> Rule {
 
 /// `Concat`: equal dims except on `axis`, which adds up.
 pub fn concat(node: &mut Node) -> Rule {
+    // The result's element type is the first operand's.
+    node.written([0])?;
     let elem = (0..node.inputs.len()).find_map(|i| node.elem(i));
     let shapes: Option<Vec<&[Dim]>> = (0..node.inputs.len()).map(|i| node.dims(i)).collect();
     let Some(shapes) = shapes.filter(|s| !s.is_empty()) else {
