@@ -124,13 +124,22 @@ fn spatial_list(
         return Err(conflict(
             0,
             format!(
-                "the attribute {name} must have {} values ({per_axis} per spatial axis), found {}",
-                axes * per_axis,
+                "the attribute {name} must have {} ({per_axis} per spatial axis), found {}",
+                count(axes * per_axis),
                 values.len()
             ),
         ));
     }
     Ok(Some(values))
+}
+
+/// `n values`, or `1 value`.
+fn count(n: usize) -> String {
+    if n == 1 {
+        "1 value".into()
+    } else {
+        format!("{n} values")
+    }
 }
 
 /// A conflict when an ints attribute holds a value under `least`.
@@ -164,7 +173,8 @@ impl Window {
             return Err(conflict(
                 0,
                 format!(
-                    "the attribute kernel_shape must have {axes} values (1 per spatial axis), found {}",
+                    "the attribute kernel_shape must have {} (1 per spatial axis), found {}",
+                    count(axes),
                     kernel.len()
                 ),
             ));
@@ -310,76 +320,116 @@ fn conv_of(node: &mut Node, xi: usize, wi: usize, elem: Option<i32>) -> Rule {
     Ok(())
 }
 
-/// `ConvTranspose`: `[N, M x group, ...]`, sizes from `output_shape` or the strides.
+/// `ConvTranspose`: `[N, M x group, ...]`, sizes from `output_shape` or the strides. As onnx
+/// checks it: `group` is positive and divides the input's channels, input and weight have
+/// rank 3 or more, explicit pads go with no `auto_pad`.
 pub fn conv_transpose(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let (Some(x), Some(w)) = (node.shape_of(0), node.shape_of(1)) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
-    if x.len() < 3 || w.len() != x.len() {
-        let message = format!(
-            "input {} and weight {} do not fit a convolution",
-            show_shape(&x),
-            show_shape(&w)
-        );
-        return Err(conflict(1, message));
-    }
     let group = node.int("group", 1);
-    if let (Some(c), Some(wc)) = (x[1].known(), w[0].known())
-        && c != wc
+    if group <= 0 {
+        return Err(conflict(
+            0,
+            format!("the attribute group must be positive, found {group}"),
+        ));
+    }
+    for (i, what, dims) in [(0, "X", &x), (1, "W", &w)] {
+        if dims.len() < 3 {
+            return Err(conflict(
+                i,
+                format!(
+                    "operand {i} ({what}) must have rank 3 or more, found {} (rank {})",
+                    show_shape(dims),
+                    dims.len()
+                ),
+            ));
+        }
+    }
+    if let Some(c) = x[1].known()
+        && c % group != 0
     {
-        let message = format!(
-            "input {} has {c} channels, weight {} takes {wc}",
-            show_shape(&x),
-            show_shape(&w)
-        );
-        return Err(conflict(1, message));
+        return Err(conflict(
+            0,
+            format!(
+                "input {} has {c} channels, not a multiple of group {group}",
+                show_shape(&x)
+            ),
+        ));
     }
     let n = x.len() - 2;
-    let channels = w[1].known().map_or(Dim::Unknown, |m| Dim::Known(m * group));
-    let mut out = vec![x[0].clone(), channels];
     let kernel: Option<Vec<i64>> = match node.int_list("kernel_shape") {
         Some(k) => Some(k),
         None => w[2..].iter().map(Dim::known).collect(),
     };
-    // onnx checks the window's attributes even where `output_shape` gives the sizes.
-    let window = Window::of(node, n, kernel)?;
-    if let Some(shape) = node.int_list("output_shape").filter(|s| s.len() == n) {
-        out.extend(shape.into_iter().map(Dim::Known));
-    } else {
-        let Some(window) = window else {
-            out.extend(vec![Dim::Unknown; n]);
-            node.set_tensor(0, elem, Some(out));
-            return Ok(());
-        };
-        let extra = node
-            .int_list("output_padding")
-            .filter(|p| p.len() == n)
-            .unwrap_or(vec![0; n]);
-        for (i, d) in x[2..].iter().enumerate() {
-            out.push(match d.known() {
-                Some(size) => {
-                    let (size, s) = (i128::from(size), i128::from(window.strides[i]));
-                    match window.auto_pad.as_str() {
-                        "SAME_UPPER" | "SAME_LOWER" => known(size * s),
-                        _ => {
-                            let pads = window
-                                .pads
-                                .as_ref()
-                                .map_or(0, |p| i128::from(p[i]) + i128::from(p[i + n]));
-                            let extent = i128::from(window.dilations[i])
-                                * (i128::from(window.kernel[i]) - 1)
-                                + 1;
-                            known(s * (size - 1) + i128::from(extra[i]) + extent - pads)
-                        }
-                    }
-                }
-                None => Dim::Unknown,
-            });
-        }
+    if node.attr("kernel_shape").is_none() && w.len() != x.len() && kernel.is_some() {
+        return Err(conflict(
+            1,
+            format!(
+                "weight {} and input {} differ in spatial axes",
+                show_shape(&w),
+                show_shape(&x)
+            ),
+        ));
     }
-    node.set_tensor(0, elem, Some(out));
+    let channels = w[1]
+        .known()
+        .and_then(|m| m.checked_mul(group))
+        .map_or(Dim::Unknown, Dim::Known);
+    let mut out = vec![x[0].clone(), channels];
+    let Some(window) = Window::of(node, n, kernel)? else {
+        out.extend(vec![Dim::Unknown; n]);
+        node.set_tensor(0, elem, Some(out));
+        return Ok(());
+    };
+    if window.pads.is_some() && window.auto_pad != "NOTSET" {
+        return Err(conflict(
+            0,
+            format!(
+                "the attribute pads cannot go with auto_pad {}",
+                window.auto_pad
+            ),
+        ));
+    }
+    let shape = spatial_list(node, "output_shape", n, 1)?;
+    if let Some(shape) = &shape {
+        at_least("output_shape", shape, 0)?;
+    }
+    let extra = spatial_list(node, "output_padding", n, 1)?.unwrap_or(vec![0; n]);
+    at_least("output_padding", &extra, 0)?;
+    if let Some(shape) = shape {
+        // onnx gives up on an output smaller than the input.
+        if shape
+            .iter()
+            .zip(&x[2..])
+            .any(|(&s, d)| d.known().is_some_and(|d| s < d))
+        {
+            node.set_tensor(0, elem, None);
+            return Ok(());
+        }
+        out.extend(shape.into_iter().map(Dim::Known));
+        node.set_tensor(0, elem, Some(out));
+        return Ok(());
+    }
+    for (i, d) in x[2..].iter().enumerate() {
+        out.push(match d.known() {
+            Some(size) => {
+                let (size, s) = (i128::from(size), i128::from(window.strides[i]));
+                let extent = window.extent(i);
+                let pads = match (&window.pads, window.auto_pad.as_str()) {
+                    (Some(p), _) => i128::from(p[i]) + i128::from(p[i + n]),
+                    (None, "SAME_UPPER" | "SAME_LOWER") => (extent - s).max(0),
+                    _ => 0,
+                };
+                let size = s * (size - 1) + i128::from(extra[i]) + extent - pads;
+                i64::try_from(size).map_or(Dim::Unknown, Dim::Known)
+            }
+            None => Dim::Unknown,
+        });
+    }
+    node.set_computed(0, elem, out);
     Ok(())
 }
 
