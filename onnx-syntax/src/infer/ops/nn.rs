@@ -286,35 +286,44 @@ fn conv_of(node: &mut Node, xi: usize, wi: usize, elem: Option<i32>) -> Rule {
         node.set_tensor(0, elem, rank.map(|r| vec![Dim::Unknown; r]));
         return Ok(());
     };
-    if x.len() < 3 || w.len() != x.len() {
-        let message = format!(
-            "input {} and weight {} do not fit a convolution",
-            show_shape(&x),
-            show_shape(&w)
-        );
-        return Err(conflict(wi, message));
+    // onnx checks neither the channels against the weight's nor `group`.
+    if x.len() < 3 {
+        return Err(conflict(
+            xi,
+            format!(
+                "operand {xi} (X) must have rank 3 or more, found {} (rank {})",
+                show_shape(&x),
+                x.len()
+            ),
+        ));
     }
-    let group = node.int("group", 1);
-    if let (Some(c), Some(wc)) = (x[1].known(), w[1].known())
-        && Some(c) != wc.checked_mul(group)
-    {
-        let message = format!(
-            "input {} has {c} channels, weight {} takes {wc} x group {group}",
-            show_shape(&x),
-            show_shape(&w)
-        );
-        return Err(conflict(wi, message));
-    }
+    let n = x.len() - 2;
     let kernel: Option<Vec<i64>> = match node.int_list("kernel_shape") {
         Some(k) => Some(k),
-        None => w[2..].iter().map(Dim::known).collect(),
-    };
-    let mut out = vec![x[0].clone(), w[0].clone()];
-    match Window::of(node, x.len() - 2, kernel)? {
-        Some(window) => {
-            out.extend(x[2..].iter().enumerate().map(|(i, d)| window.output(i, d)));
+        None => {
+            let kernel: Option<Vec<i64>> = w.iter().skip(2).map(Dim::known).collect();
+            if kernel.as_ref().is_some_and(|k| k.len() != n) {
+                let message = format!(
+                    "weight {} and input {} differ in spatial axes",
+                    show_shape(&w),
+                    show_shape(&x)
+                );
+                return Err(conflict(wi, message));
+            }
+            kernel
         }
-        None => out.extend(vec![Dim::Unknown; x.len() - 2]),
+    };
+    let window = Window::of(node, n, kernel)?;
+    let Some(channels) = w.first() else {
+        return Err(conflict(
+            wi,
+            format!("operand {wi} (W) must have rank 1 or more, found [] (rank 0)"),
+        ));
+    };
+    let mut out = vec![x[0].clone(), channels.clone()];
+    match window {
+        Some(window) => out.extend(x[2..].iter().enumerate().map(|(i, d)| window.output(i, d))),
+        None => out.extend(vec![Dim::Unknown; n]),
     }
     node.set_computed(0, elem, out);
     Ok(())
