@@ -881,7 +881,8 @@ pub fn one_hot(node: &mut Node) -> Rule {
 
 /// `Resize` and `Upsample`: each dim by its scale or to its size, where known. `Resize`'s
 /// sizes (a vector, one per axis or per entry of `axes`) are adjusted by the
-/// `keep_aspect_ratio_policy`; its axes are in range and distinct.
+/// `keep_aspect_ratio_policy`; its axes are in range and distinct; from opset 13 it takes
+/// sizes or scales, not both.
 pub fn resize(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let Some(dims) = node.shape_of(0) else {
@@ -916,6 +917,25 @@ pub fn resize(node: &mut Node) -> Rule {
             return Err(conflict(0, format!("axis {a} is in axes twice")));
         }
         axes.push(k);
+    }
+    // An empty `sizes` counts as left out. A `scales` counts as given where its shape says it
+    // holds values (onnx also leaves out an empty constant, whose constness is not known here).
+    let sizes_given = node.has_input(3) && node.values(3).is_none_or(|v| !v.is_empty());
+    let scales_given =
+        node.has_input(2) && node.dims(2).and_then(Dim::product).is_some_and(|n| n > 0);
+    if node.opset >= 13 {
+        if sizes_given && scales_given {
+            return Err(conflict(3, "sizes and scales cannot both be given"));
+        }
+        if !sizes_given && !node.has_input(2) {
+            return Err(conflict(0, "one of sizes and scales is needed"));
+        }
+    }
+    if scales_given && keep.is_some() {
+        return Err(conflict(
+            2,
+            "scales cannot go with a keep_aspect_ratio_policy other than stretch",
+        ));
     }
     if !node.has_input(3) {
         node.set_tensor(0, elem, Some(unknown));
