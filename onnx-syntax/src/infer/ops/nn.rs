@@ -432,8 +432,12 @@ pub fn conv_transpose(node: &mut Node) -> Rule {
                     (None, "SAME_UPPER" | "SAME_LOWER") => (extent - s).max(0),
                     _ => 0,
                 };
-                let size = s * (size - 1) + i128::from(extra[i]) + extent - pads;
-                i64::try_from(size).map_or(Dim::Unknown, Dim::Known)
+                // Checked: a hostile stride and kernel can pass even 128 bits.
+                let size = (s * (size - 1))
+                    .checked_add(extent)
+                    .map(|n| n + i128::from(extra[i]) - pads);
+                size.and_then(|n| i64::try_from(n).ok())
+                    .map_or(Dim::Unknown, Dim::Known)
             }
             None => Dim::Unknown,
         });
