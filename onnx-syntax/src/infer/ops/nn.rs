@@ -262,8 +262,8 @@ fn known(size: i128) -> Dim {
     }
 }
 
-/// `Conv`: `[N, M, ...spatial]`, with the input's channels equal to the weight's times
-/// `group`.
+/// `Conv`: `[N, M, ...spatial]`, each spatial size through the window (as onnx, the input's
+/// channels are not checked against the weight's).
 pub fn conv(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     conv_of(node, 0, 1, elem)
