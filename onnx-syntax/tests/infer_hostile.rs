@@ -45,6 +45,19 @@ fn dims_near_the_limits_give_unknown_dims_or_errors() {
             "y = ConvTranspose <strides = [9223372036854775807]> (x, w)",
         ),
         (
+            format!("float[1, 1, {MAX}] x, float[1, 1, {MAX}] w"),
+            "y = ConvTranspose <strides = [9223372036854775807], dilations = [9223372036854775807], output_padding = [9223372036854775807]> (x, w)",
+        ),
+        // A window larger than the input: the negative size is compared, not kept.
+        (
+            "float[1, 1, 2] x".to_owned(),
+            "y = MaxPool <kernel_shape = [5]> (x)",
+        ),
+        (
+            format!("float[1, 1, {MAX}] x"),
+            "y = AveragePool <kernel_shape = [9223372036854775807], strides = [9223372036854775807], auto_pad = \"SAME_LOWER\", ceil_mode = 1> (x)",
+        ),
+        (
             format!("float[{MAX}] x"),
             "y = Pad (x, p) <int64[2] p = {9223372036854775807, 9223372036854775807}>",
         ),

@@ -82,6 +82,16 @@ impl<'a> Node<'a, '_> {
         self.inputs.get(i)?.as_deref()
     }
 
+    /// Whether operand `i`'s shape rests on values propagated from computed tensors, which
+    /// onnx's checker does not follow: a conflict onnx finds only with that shape known is
+    /// not one there.
+    pub fn guessed(&self, i: usize) -> bool {
+        self.proto
+            .input
+            .get(i)
+            .is_some_and(|name| self.scope.guessed(name))
+    }
+
     /// Whether operand `i` is given (not left out with `""`).
     pub fn has_input(&self, i: usize) -> bool {
         self.proto.input.get(i).is_some_and(|n| !n.is_empty())
@@ -203,6 +213,14 @@ impl<'a> Node<'a, '_> {
     /// Sets result `i` to a tensor.
     pub fn set_tensor(&mut self, i: usize, elem: Option<i32>, shape: Shape) {
         self.set(i, Ty::tensor(elem.unwrap_or(0), shape));
+    }
+
+    /// Sets result `i` to a tensor of computed dims, negative ones kept: as in onnx, a
+    /// negative dim contradicts a declared size (the engine forgets it after comparing).
+    pub fn set_computed(&mut self, i: usize, elem: Option<i32>, dims: Vec<Dim>) {
+        if let Some(slot) = self.outputs.get_mut(i) {
+            *slot = Some(Arc::new(Ty::tensor(elem.unwrap_or(0), Some(dims))));
+        }
     }
 
     /// Sets the value of result `i`.

@@ -1,10 +1,65 @@
 //! Operators with results of their own kind: losses, `Unique`, detection, random tensors.
 
-use crate::infer::node::{Node, Rule, dtype};
-use crate::infer::ty::{Dim, Ty};
+use crate::infer::node::{Conflict, Node, Rule, conflict, dtype};
+use crate::infer::ty::{Dim, Ty, show_shape};
 
-/// `NegativeLogLikelihoodLoss`: the target's shape without reduction, else a scalar.
+/// `NegativeLogLikelihoodLoss`: the input is `[N, C, d1, ..., dk]`, the target
+/// `[N, d1, ..., dk]` and the weight `[C]`; the loss has the target's shape without
+/// reduction, else it is a scalar.
 pub fn nll_loss(node: &mut Node) -> Rule {
+    let (Some(x), Some(target)) = (node.dims(0), node.dims(1)) else {
+        return loss(node);
+    };
+    if (0..3).any(|i| node.guessed(i)) {
+        return loss(node);
+    }
+    if x.len() < 2 {
+        return Err(conflict(
+            0,
+            format!(
+                "operand 0 (input) must have rank 2 or more, found {} (rank {})",
+                show_shape(x),
+                x.len()
+            ),
+        ));
+    }
+    node.ranked(1, "target", &[x.len() - 1])?;
+    // Target dim i is input dim i + 1, but for the batch.
+    for (i, t) in target.iter().enumerate() {
+        let k = if i == 0 { 0 } else { i + 1 };
+        if !t.compatible(&x[k]) {
+            return Err(conflict(
+                1,
+                format!(
+                    "dim {i} of the target {} is {t}, but dim {k} of the input {} is {}",
+                    show_shape(target),
+                    show_shape(x),
+                    x[k]
+                ),
+            ));
+        }
+    }
+    // One weight per class: checked from opset 22 on.
+    if node.has_input(2)
+        && let Some(weight) = node.ranked(2, "weight", &[1])?
+        && node.opset >= 22
+        && !weight[0].compatible(&x[1])
+    {
+        return Err(conflict(
+            2,
+            format!(
+                "the weight {} has one value per class, the input {} has {} classes",
+                show_shape(weight),
+                show_shape(x),
+                x[1]
+            ),
+        ));
+    }
+    loss(node)
+}
+
+/// A loss's type: the target's shape without reduction, else a scalar.
+fn loss(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let none = node.string("reduction").is_some_and(|r| r == b"none");
     let shape = if none {
@@ -16,10 +71,10 @@ pub fn nll_loss(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// `SoftmaxCrossEntropyLoss`: the loss as [`nll_loss`], and the log-probabilities of the
-/// scores' type.
+/// `SoftmaxCrossEntropyLoss`: the loss as [`nll_loss`] types it, and the log-probabilities
+/// of the scores' type.
 pub fn softmax_cross_entropy(node: &mut Node) -> Rule {
-    nll_loss(node)?;
+    loss(node)?;
     if node.outputs.len() > 1 {
         node.same_as_input(1, 0);
     }
@@ -121,19 +176,62 @@ pub fn det(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// `GridSample`: `[N, C]` of the input, then the grid's spatial dims.
+/// `GridSample`: `[N, C]` of the input, then the grid's spatial dims. The input
+/// `[N, C, ...spatial]` and the grid `[N, ...spatial out, spatial rank]` have the same rank,
+/// at least 3, and the same batch.
 pub fn grid_sample(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let shape = match (node.dims(0), node.dims(1)) {
-        (Some(x), Some(grid)) if x.len() >= 2 && grid.len() == x.len() => {
-            let mut out = x[..2].to_vec();
-            out.extend(grid[1..grid.len() - 1].iter().cloned());
-            Some(out)
+    let (x, grid) = match (node.dims(0), node.dims(1)) {
+        (Some(x), Some(grid)) => (x, grid),
+        (Some(x), None) => {
+            let shape = vec![Dim::Unknown; x.len()];
+            node.set_tensor(0, elem, Some(shape));
+            return Ok(());
         }
-        (Some(x), _) => Some(vec![Dim::Unknown; x.len()]),
-        _ => None,
+        _ => {
+            node.set_tensor(0, elem, None);
+            return Ok(());
+        }
     };
-    node.set_tensor(0, elem, shape);
+    let rank = x.len();
+    if rank < 3 || grid.len() != rank {
+        return Err(conflict(
+            1,
+            format!(
+                "the input {} and the grid {} must have the same rank, 3 or more",
+                show_shape(x),
+                show_shape(grid)
+            ),
+        ));
+    }
+    let last = &grid[rank - 1];
+    if !last.compatible(&Dim::Known(rank as i64 - 2)) {
+        return Err(conflict(
+            1,
+            format!(
+                "the last dim of the grid {} must be {} (a coordinate per spatial axis), found {last}",
+                show_shape(grid),
+                rank - 2
+            ),
+        ));
+    }
+    if !x[0].compatible(&grid[0]) {
+        return Err(conflict(
+            1,
+            format!(
+                "the input {} and the grid {} differ in batch",
+                show_shape(x),
+                show_shape(grid)
+            ),
+        ));
+    }
+    let batch = match (x[0].known(), grid[0].known()) {
+        (None, Some(_)) => &grid[0],
+        _ => &x[0],
+    };
+    let mut out = vec![batch.clone(), x[1].clone()];
+    out.extend(grid[1..rank - 1].iter().cloned());
+    node.set_tensor(0, elem, Some(out));
     Ok(())
 }
 
@@ -221,7 +319,21 @@ pub fn optimizer(node: &mut Node) -> Rule {
 }
 
 /// `LabelEncoder` (ai.onnx.ml): the operand's shape; the element type of the values it maps to.
+/// From opset 4, onnx requires exactly one attribute of keys and one of values, keys of the
+/// operand's element type.
 pub fn label_encoder(node: &mut Node) -> Rule {
+    if node.opset >= 4 {
+        let keys = one_of(node, "keys")?;
+        one_of(node, "values")?;
+        if let (Some(key), Some(elem)) = (keys, node.elem(0))
+            && key != elem
+        {
+            return Err(conflict(
+                0,
+                format!("the keys have element type {key}, operand 0 has {elem}"),
+            ));
+        }
+    }
     let elem = if node.attr("values_strings").is_some() {
         Some(dtype::STRING)
     } else if node.attr("values_int64s").is_some() {
@@ -236,9 +348,56 @@ pub fn label_encoder(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// `AffineGrid`: `[N, H, W, 2]` or `[N, D, H, W, 3]` from the size `[N, C, (D,) H, W]`.
+/// The element type of the one attribute `KIND_tensor`, `KIND_strings`, `KIND_int64s` or
+/// `KIND_floats` that `LabelEncoder` must have (`None` for a tensor of no element type).
+fn one_of(node: &Node, kind: &str) -> Result<Option<i32>, Conflict> {
+    let kinds = [
+        ("tensor", None),
+        ("strings", Some(dtype::STRING)),
+        ("int64s", Some(dtype::INT64)),
+        ("floats", Some(dtype::FLOAT)),
+    ];
+    let mut found = Vec::new();
+    for (suffix, elem) in kinds {
+        let name = format!("{kind}_{suffix}");
+        if let Some(attr) = node.attr(&name) {
+            let elem = elem.or_else(|| attr.t.as_ref().and_then(|t| t.data_type));
+            found.push((name, elem));
+        }
+    }
+    match found.as_slice() {
+        [(_, elem)] => Ok(*elem),
+        [] => Err(conflict(
+            0,
+            format!(
+                "one of the attributes {kind}_tensor, {kind}_strings, {kind}_int64s or {kind}_floats is needed"
+            ),
+        )),
+        [(a, _), (b, _), ..] => Err(conflict(
+            0,
+            format!("only one of the attributes {a} and {b} may be given"),
+        )),
+    }
+}
+
+/// `AffineGrid`: `[N, H, W, 2]` or `[N, D, H, W, 3]` from the size `[N, C, (D,) H, W]`, a
+/// vector (checked, as onnx does, where the matrices' shape is known).
 pub fn affine_grid(node: &mut Node) -> Rule {
     let elem = node.elem(0);
+    if node.dims(0).is_some() {
+        node.ranked(1, "size", &[1])?;
+        if let Some(size) = node.data(1)
+            && !matches!(size.len(), 4 | 5)
+        {
+            return Err(conflict(
+                1,
+                format!(
+                    "operand 1 (size) must have 4 values (2-D) or 5 (3-D), found {}",
+                    size.len()
+                ),
+            ));
+        }
+    }
     let shape = node.values(1).and_then(|size| match size.as_slice() {
         [n, _, h, w] => Some(vec![n.clone(), h.clone(), w.clone(), Dim::Known(2)]),
         [n, _, d, h, w] => Some(vec![
@@ -290,8 +449,26 @@ pub fn center_crop_pad(node: &mut Node) -> Rule {
 }
 
 /// `Col2Im`: `[N, C, ...image_shape]`, with `C` the input's second dim over the block's size.
+/// Where every operand's shape is known, onnx checks them: the image and block shapes are
+/// vectors of one value per spatial axis, the input has rank 3.
 pub fn col2im(node: &mut Node) -> Rule {
     let elem = node.elem(0);
+    if (0..3).all(|i| node.dims(i).is_some())
+        && let (Some(image), Some(block)) = (
+            node.ranked(1, "image_shape", &[1])?,
+            node.ranked(2, "block_shape", &[1])?,
+        )
+        && !image[0].compatible(&block[0])
+    {
+        return Err(conflict(
+            2,
+            format!(
+                "operand 1 (image_shape) {} and operand 2 (block_shape) {} must have one value per spatial axis each",
+                show_shape(image),
+                show_shape(block)
+            ),
+        ));
+    }
     let (Some(input), Some(image)) = (node.shape_of(0), node.values(1)) else {
         node.set_tensor(0, elem, None);
         return Ok(());
@@ -307,18 +484,33 @@ pub fn col2im(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// `TfIdfVectorizer`: float, the input's batch (if 2-D) and one entry per n-gram index.
+/// `TfIdfVectorizer`: float, the input's batch (if 2-D) and one entry per n-gram index. Where
+/// the input's shape is known, onnx requires rank 1 or 2 and n-gram indexes, none negative.
 pub fn tf_idf(node: &mut Node) -> Rule {
-    let width = node
-        .int_list("ngram_indexes")
-        .and_then(|i| i.iter().max().copied())
-        .map_or(Dim::Unknown, |m| Dim::Known(m + 1));
-    let shape = node.dims(0).and_then(|d| match d {
-        [_] => Some(vec![width.clone()]),
-        [n, _] => Some(vec![n.clone(), width.clone()]),
-        _ => None,
-    });
-    node.set_tensor(0, Some(dtype::FLOAT), shape);
+    let Some(dims) = node.ranked(0, "X", &[1, 2])? else {
+        node.set_tensor(0, Some(dtype::FLOAT), None);
+        return Ok(());
+    };
+    let indexes = node.int_list("ngram_indexes").unwrap_or_default();
+    let Some(&last) = indexes
+        .iter()
+        .max()
+        .filter(|_| indexes.iter().all(|&i| i >= 0))
+    else {
+        return Err(conflict(
+            0,
+            format!(
+                "the attribute ngram_indexes must be non-empty and not negative, found {indexes:?}"
+            ),
+        ));
+    };
+    let width = last.checked_add(1).map_or(Dim::Unknown, Dim::Known);
+    let shape = match dims {
+        [_] => vec![width],
+        [n, ..] => vec![n.clone(), width],
+        [] => Vec::new(),
+    };
+    node.set_tensor(0, Some(dtype::FLOAT), Some(shape));
     Ok(())
 }
 

@@ -102,7 +102,8 @@ pub fn gemm(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// The spatial window of a convolution or pooling: kernel, strides, dilations, pads.
+/// The spatial window of a convolution or pooling, its attributes checked as onnx checks
+/// them: kernel, strides, dilations, pads.
 struct Window {
     kernel: Vec<i64>,
     strides: Vec<i64>,
@@ -110,61 +111,152 @@ struct Window {
     pads: Option<Vec<i64>>,
     auto_pad: String,
     ceil: bool,
+    /// Whether a window that would start in the right pad is dropped in `ceil_mode` (the
+    /// pooling operators of opset 22 on, as PyTorch does).
+    drop_last: bool,
+}
+
+/// The ints attribute `name`, which must hold `per_axis` values per spatial axis.
+fn spatial_list(
+    node: &Node,
+    name: &str,
+    axes: usize,
+    per_axis: usize,
+) -> Result<Option<Vec<i64>>, Conflict> {
+    let Some(values) = node.int_list(name) else {
+        return Ok(None);
+    };
+    if values.len() != axes * per_axis {
+        return Err(conflict(
+            0,
+            format!(
+                "the attribute {name} must have {} ({per_axis} per spatial axis), found {}",
+                count(axes * per_axis),
+                values.len()
+            ),
+        ));
+    }
+    Ok(Some(values))
+}
+
+/// `n values`, or `1 value`.
+fn count(n: usize) -> String {
+    if n == 1 {
+        "1 value".into()
+    } else {
+        format!("{n} values")
+    }
+}
+
+/// A conflict when an ints attribute holds a value under `least`.
+fn at_least(name: &str, values: &[i64], least: i64) -> Result<(), Conflict> {
+    if values.iter().all(|&v| v >= least) {
+        return Ok(());
+    }
+    let what = if least > 0 {
+        "positive"
+    } else {
+        "non-negative"
+    };
+    Err(conflict(
+        0,
+        format!("the attribute {name} must be {what}, found {values:?}"),
+    ))
 }
 
 impl Window {
-    fn of(node: &Node, kernel: Vec<i64>) -> Window {
-        let n = kernel.len();
-        let list = |name: &str| {
-            node.int_list(name)
-                .filter(|v| v.len() == n)
-                .unwrap_or(vec![1; n])
+    /// The window over `axes` spatial axes with this kernel (`None`: a kernel taken from a
+    /// weight whose spatial dims are not all known, so onnx stops before the pads).
+    fn of(node: &Node, axes: usize, kernel: Option<Vec<i64>>) -> Result<Option<Window>, Conflict> {
+        let dilations = spatial_list(node, "dilations", axes, 1)?.unwrap_or(vec![1; axes]);
+        at_least("dilations", &dilations, 1)?;
+        let strides = spatial_list(node, "strides", axes, 1)?.unwrap_or(vec![1; axes]);
+        at_least("strides", &strides, 1)?;
+        let Some(kernel) = kernel else {
+            return Ok(None);
         };
-        Window {
-            strides: list("strides"),
-            dilations: list("dilations"),
-            pads: node.int_list("pads").filter(|p| p.len() == 2 * n),
+        if kernel.len() != axes {
+            return Err(conflict(
+                0,
+                format!(
+                    "the attribute kernel_shape must have {} (1 per spatial axis), found {}",
+                    count(axes),
+                    kernel.len()
+                ),
+            ));
+        }
+        at_least("kernel_shape", &kernel, 1)?;
+        let pads = spatial_list(node, "pads", axes, 2)?;
+        if let Some(pads) = &pads {
+            at_least("pads", pads, 0)?;
+        }
+        let op = node.proto.op_type.as_deref().unwrap_or("");
+        Ok(Some(Window {
+            kernel,
+            strides,
+            dilations,
+            pads,
             auto_pad: node
                 .string("auto_pad")
                 .map(|s| String::from_utf8_lossy(s).into_owned())
                 .unwrap_or_else(|| "NOTSET".into()),
             ceil: node.int("ceil_mode", 0) != 0,
-            kernel,
-        }
+            drop_last: node.opset >= 22 && op.ends_with("Pool"),
+        }))
     }
 
-    /// The output size of spatial axis `i` for an input of size `size`. The arithmetic is
-    /// 128-bit, so that hostile attributes give an unknown dim, not an overflow.
+    /// The extent of the kernel along spatial axis `i`, dilations counted.
+    fn extent(&self, i: usize) -> i128 {
+        i128::from(self.dilations[i]) * (i128::from(self.kernel[i]) - 1) + 1
+    }
+
+    /// The pads before and after spatial axis `i` of size `size`: the attribute's, or those
+    /// `SAME_UPPER` and `SAME_LOWER` make (onnx splits the total so that the output is the
+    /// input's size over the stride, rounded up).
+    fn pads(&self, i: usize, size: i128) -> (i128, i128) {
+        if let Some(p) = &self.pads {
+            return (i128::from(p[i]), i128::from(p[i + self.kernel.len()]));
+        }
+        let stride = i128::from(self.strides[i]);
+        let lower = match self.auto_pad.as_str() {
+            "SAME_UPPER" => false,
+            "SAME_LOWER" => true,
+            _ => return (0, 0),
+        };
+        if stride > 1 && size < 0 {
+            return (0, 0);
+        }
+        let residual = if stride > 1 { size % stride } else { 0 };
+        let total = (self.extent(i) - if residual == 0 { stride } else { residual }).max(0);
+        let (small, big) = (total / 2, total - total / 2);
+        if lower { (big, small) } else { (small, big) }
+    }
+
+    /// The output size of spatial axis `i` for an input of size `size`, computed as onnx
+    /// does (integer division truncating toward zero), so that a window larger than the
+    /// padded input gives the negative size onnx reports. The arithmetic is 128-bit, so that
+    /// hostile attributes give an unknown dim, not an overflow.
     fn output(&self, i: usize, size: &Dim) -> Dim {
         let Some(size) = size.known().map(i128::from) else {
             return Dim::Unknown;
         };
-        let stride = i128::from(self.strides[i].max(1));
-        let extent = i128::from(self.dilations[i]) * (i128::from(self.kernel[i]) - 1) + 1;
-        let out = match self.auto_pad.as_str() {
-            "SAME_UPPER" | "SAME_LOWER" => (size + stride - 1) / stride,
-            "VALID" => (size - extent) / stride + 1,
-            _ => {
-                let n = self.kernel.len();
-                let (left, right) = self.pads.as_ref().map_or((0, 0), |p| (p[i], p[i + n]));
-                let span = size + i128::from(left) + i128::from(right) - extent;
-                if span < 0 {
-                    return Dim::Unknown;
-                }
-                if self.ceil {
-                    let out = (span + stride - 1) / stride + 1;
-                    // The last window must start inside the input or its left pad.
-                    if (out - 1) * stride >= size + i128::from(left) {
-                        out - 1
-                    } else {
-                        out
-                    }
+        let stride = i128::from(self.strides[i]);
+        let (left, right) = self.pads(i, size);
+        let gap = size + left + right - self.extent(i);
+        let out = match (self.ceil, self.drop_last) {
+            (false, _) => gap / stride + 1,
+            (true, false) => gap / stride + i128::from(gap % stride > 0) + 1,
+            (true, true) => {
+                let out = (gap + stride - 1) / stride + 1;
+                // The last window must start inside the input or its left pad.
+                if (out - 1) * stride >= size + left {
+                    out - 1
                 } else {
-                    span / stride + 1
+                    out
                 }
             }
         };
-        known(out)
+        i64::try_from(out).map_or(Dim::Unknown, Dim::Known)
     }
 }
 
@@ -176,8 +268,8 @@ fn known(size: i128) -> Dim {
     }
 }
 
-/// `Conv`: `[N, M, ...spatial]`, with the input's channels equal to the weight's times
-/// `group`.
+/// `Conv`: `[N, M, ...spatial]`, each spatial size through the window (as onnx, the input's
+/// channels are not checked against the weight's).
 pub fn conv(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     conv_of(node, 0, 1, elem)
@@ -200,110 +292,163 @@ fn conv_of(node: &mut Node, xi: usize, wi: usize, elem: Option<i32>) -> Rule {
         node.set_tensor(0, elem, rank.map(|r| vec![Dim::Unknown; r]));
         return Ok(());
     };
-    if x.len() < 3 || w.len() != x.len() {
-        let message = format!(
-            "input {} and weight {} do not fit a convolution",
-            show_shape(&x),
-            show_shape(&w)
-        );
-        return Err(conflict(wi, message));
+    // onnx checks neither the channels against the weight's nor `group`.
+    if x.len() < 3 {
+        return Err(conflict(
+            xi,
+            format!(
+                "operand {xi} (X) must have rank 3 or more, found {} (rank {})",
+                show_shape(&x),
+                x.len()
+            ),
+        ));
     }
-    let group = node.int("group", 1);
-    if let (Some(c), Some(wc)) = (x[1].known(), w[1].known())
-        && Some(c) != wc.checked_mul(group)
-    {
-        let message = format!(
-            "input {} has {c} channels, weight {} takes {wc} x group {group}",
-            show_shape(&x),
-            show_shape(&w)
-        );
-        return Err(conflict(wi, message));
-    }
+    let n = x.len() - 2;
     let kernel: Option<Vec<i64>> = match node.int_list("kernel_shape") {
         Some(k) => Some(k),
-        None => w[2..].iter().map(Dim::known).collect(),
-    };
-    let mut out = vec![x[0].clone(), w[0].clone()];
-    match kernel.filter(|k| k.len() == x.len() - 2) {
-        Some(kernel) => {
-            let window = Window::of(node, kernel);
-            out.extend(x[2..].iter().enumerate().map(|(i, d)| window.output(i, d)));
+        None => {
+            let kernel: Option<Vec<i64>> = w.iter().skip(2).map(Dim::known).collect();
+            if kernel.as_ref().is_some_and(|k| k.len() != n) {
+                let message = format!(
+                    "weight {} and input {} differ in spatial axes",
+                    show_shape(&w),
+                    show_shape(&x)
+                );
+                return Err(conflict(wi, message));
+            }
+            kernel
         }
-        None => out.extend(vec![Dim::Unknown; x.len() - 2]),
+    };
+    let window = Window::of(node, n, kernel)?;
+    let Some(channels) = w.first() else {
+        return Err(conflict(
+            wi,
+            format!("operand {wi} (W) must have rank 1 or more, found [] (rank 0)"),
+        ));
+    };
+    let mut out = vec![x[0].clone(), channels.clone()];
+    match window {
+        Some(window) => out.extend(x[2..].iter().enumerate().map(|(i, d)| window.output(i, d))),
+        None => out.extend(vec![Dim::Unknown; n]),
     }
-    node.set_tensor(0, elem, Some(out));
+    node.set_computed(0, elem, out);
     Ok(())
 }
 
-/// `ConvTranspose`: `[N, M x group, ...]`, sizes from `output_shape` or the strides.
+/// `ConvTranspose`: `[N, M x group, ...]`, sizes from `output_shape` or the strides. As onnx
+/// checks it: `group` is positive and divides the input's channels, input and weight have
+/// rank 3 or more, explicit pads go with no `auto_pad`.
 pub fn conv_transpose(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let (Some(x), Some(w)) = (node.shape_of(0), node.shape_of(1)) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
-    if x.len() < 3 || w.len() != x.len() {
-        let message = format!(
-            "input {} and weight {} do not fit a convolution",
-            show_shape(&x),
-            show_shape(&w)
-        );
-        return Err(conflict(1, message));
-    }
     let group = node.int("group", 1);
-    if let (Some(c), Some(wc)) = (x[1].known(), w[0].known())
-        && c != wc
-    {
-        let message = format!(
-            "input {} has {c} channels, weight {} takes {wc}",
-            show_shape(&x),
-            show_shape(&w)
-        );
-        return Err(conflict(1, message));
+    if group <= 0 {
+        return Err(conflict(
+            0,
+            format!("the attribute group must be positive, found {group}"),
+        ));
     }
-    let n = x.len() - 2;
-    let channels = w[1].known().map_or(Dim::Unknown, |m| Dim::Known(m * group));
-    let mut out = vec![x[0].clone(), channels];
-    if let Some(shape) = node.int_list("output_shape").filter(|s| s.len() == n) {
-        out.extend(shape.into_iter().map(Dim::Known));
-    } else {
-        let kernel: Option<Vec<i64>> = match node.int_list("kernel_shape") {
-            Some(k) => Some(k),
-            None => w[2..].iter().map(Dim::known).collect(),
-        };
-        let Some(kernel) = kernel.filter(|k| k.len() == n) else {
-            out.extend(vec![Dim::Unknown; n]);
-            node.set_tensor(0, elem, Some(out));
-            return Ok(());
-        };
-        let window = Window::of(node, kernel);
-        let extra = node
-            .int_list("output_padding")
-            .filter(|p| p.len() == n)
-            .unwrap_or(vec![0; n]);
-        for (i, d) in x[2..].iter().enumerate() {
-            out.push(match d.known() {
-                Some(size) => {
-                    let (size, s) = (i128::from(size), i128::from(window.strides[i]));
-                    match window.auto_pad.as_str() {
-                        "SAME_UPPER" | "SAME_LOWER" => known(size * s),
-                        _ => {
-                            let pads = window
-                                .pads
-                                .as_ref()
-                                .map_or(0, |p| i128::from(p[i]) + i128::from(p[i + n]));
-                            let extent = i128::from(window.dilations[i])
-                                * (i128::from(window.kernel[i]) - 1)
-                                + 1;
-                            known(s * (size - 1) + i128::from(extra[i]) + extent - pads)
-                        }
-                    }
-                }
-                None => Dim::Unknown,
-            });
+    for (i, what, dims) in [(0, "X", &x), (1, "W", &w)] {
+        if dims.len() < 3 {
+            return Err(conflict(
+                i,
+                format!(
+                    "operand {i} ({what}) must have rank 3 or more, found {} (rank {})",
+                    show_shape(dims),
+                    dims.len()
+                ),
+            ));
         }
     }
-    node.set_tensor(0, elem, Some(out));
+    if let Some(c) = x[1].known()
+        && c % group != 0
+    {
+        return Err(conflict(
+            0,
+            format!(
+                "input {} has {c} channels, not a multiple of group {group}",
+                show_shape(&x)
+            ),
+        ));
+    }
+    let n = x.len() - 2;
+    let kernel: Option<Vec<i64>> = match node.int_list("kernel_shape") {
+        Some(k) => Some(k),
+        None => w[2..].iter().map(Dim::known).collect(),
+    };
+    if node.attr("kernel_shape").is_none() && w.len() != x.len() && kernel.is_some() {
+        return Err(conflict(
+            1,
+            format!(
+                "weight {} and input {} differ in spatial axes",
+                show_shape(&w),
+                show_shape(&x)
+            ),
+        ));
+    }
+    let channels = w[1]
+        .known()
+        .and_then(|m| m.checked_mul(group))
+        .map_or(Dim::Unknown, Dim::Known);
+    let mut out = vec![x[0].clone(), channels];
+    let Some(window) = Window::of(node, n, kernel)? else {
+        out.extend(vec![Dim::Unknown; n]);
+        node.set_tensor(0, elem, Some(out));
+        return Ok(());
+    };
+    if window.pads.is_some() && window.auto_pad != "NOTSET" {
+        return Err(conflict(
+            0,
+            format!(
+                "the attribute pads cannot go with auto_pad {}",
+                window.auto_pad
+            ),
+        ));
+    }
+    let shape = spatial_list(node, "output_shape", n, 1)?;
+    if let Some(shape) = &shape {
+        at_least("output_shape", shape, 0)?;
+    }
+    let extra = spatial_list(node, "output_padding", n, 1)?.unwrap_or(vec![0; n]);
+    at_least("output_padding", &extra, 0)?;
+    if let Some(shape) = shape {
+        // onnx gives up on an output smaller than the input.
+        if shape
+            .iter()
+            .zip(&x[2..])
+            .any(|(&s, d)| d.known().is_some_and(|d| s < d))
+        {
+            node.set_tensor(0, elem, None);
+            return Ok(());
+        }
+        out.extend(shape.into_iter().map(Dim::Known));
+        node.set_tensor(0, elem, Some(out));
+        return Ok(());
+    }
+    for (i, d) in x[2..].iter().enumerate() {
+        out.push(match d.known() {
+            Some(size) => {
+                let (size, s) = (i128::from(size), i128::from(window.strides[i]));
+                let extent = window.extent(i);
+                let pads = match (&window.pads, window.auto_pad.as_str()) {
+                    (Some(p), _) => i128::from(p[i]) + i128::from(p[i + n]),
+                    (None, "SAME_UPPER" | "SAME_LOWER") => (extent - s).max(0),
+                    _ => 0,
+                };
+                // Checked: a hostile stride and kernel can pass even 128 bits.
+                let size = (s * (size - 1))
+                    .checked_add(extent)
+                    .map(|n| n + i128::from(extra[i]) - pads);
+                size.and_then(|n| i64::try_from(n).ok())
+                    .map_or(Dim::Unknown, Dim::Known)
+            }
+            None => Dim::Unknown,
+        });
+    }
+    node.set_computed(0, elem, out);
     Ok(())
 }
 
@@ -315,26 +460,26 @@ pub fn pool(node: &mut Node) -> Rule {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
-    if x.len() < 2 {
+    if x.len() < 3 {
         return Err(conflict(
             0,
-            format!("{} has no channels to pool", show_shape(&x)),
+            format!(
+                "operand 0 (X) must have rank 3 or more, found {} (rank {})",
+                show_shape(&x),
+                x.len()
+            ),
         ));
     }
+    let Some(kernel) = node.int_list("kernel_shape") else {
+        return Err(conflict(0, "pooling needs the attribute kernel_shape"));
+    };
     let mut out = x[..2].to_vec();
-    match node
-        .int_list("kernel_shape")
-        .filter(|k| k.len() == x.len() - 2)
-    {
-        Some(kernel) => {
-            let window = Window::of(node, kernel);
-            out.extend(x[2..].iter().enumerate().map(|(i, d)| window.output(i, d)));
-        }
-        None => out.extend(vec![Dim::Unknown; x.len() - 2]),
+    if let Some(window) = Window::of(node, x.len() - 2, Some(kernel))? {
+        out.extend(x[2..].iter().enumerate().map(|(i, d)| window.output(i, d)));
     }
-    node.set_tensor(0, elem, Some(out.clone()));
+    node.set_computed(0, elem, out.clone());
     if node.outputs.len() > 1 {
-        node.set_tensor(1, Some(dtype::INT64), Some(out));
+        node.set_computed(1, Some(dtype::INT64), out);
     }
     Ok(())
 }
@@ -353,9 +498,35 @@ pub fn global_pool(node: &mut Node) -> Rule {
 }
 
 /// `BatchNormalization`: the input's type; in training mode the running statistics have the
-/// scale's shape.
+/// scale's shape. From opset 14 the scale, bias, mean and variance are vectors with one value
+/// per channel (an input of rank 0 or 1 has one channel).
 pub fn batch_norm(node: &mut Node) -> Rule {
     node.same_as_input(0, 0);
+    if node.opset >= 14 {
+        let names = ["scale", "B", "input_mean", "input_var"];
+        let mut channels = match node.dims(0) {
+            Some(x) if x.len() > 1 => x[1].clone(),
+            Some(_) => Dim::Known(1),
+            None => Dim::Unknown,
+        };
+        for (i, name) in (1..).zip(names) {
+            let Some(dims) = node.ranked(i, name, &[1])? else {
+                continue;
+            };
+            if !dims[0].compatible(&channels) {
+                return Err(conflict(
+                    i,
+                    format!(
+                        "operand {i} ({name}) {} must have one value per channel, {channels}",
+                        show_shape(dims)
+                    ),
+                ));
+            }
+            if channels.known().is_none() && dims[0].known().is_some() {
+                channels = dims[0].clone();
+            }
+        }
+    }
     let channels = node.dim(0, 1);
     let elem = node.elem(1).or(node.elem(0));
     for i in 1..node.outputs.len().min(5) {
@@ -456,9 +627,10 @@ pub fn reduce(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// `ArgMax`, `ArgMin`: int64, the axis kept as 1 or dropped.
+/// `ArgMax`, `ArgMin`: int64, the axis kept as 1 (`keepdims` 1) or dropped (any other
+/// value, as onnx reads it).
 pub fn arg(node: &mut Node) -> Rule {
-    let keep = node.int("keepdims", 1) != 0;
+    let keep = node.int("keepdims", 1) == 1;
     let Some(dims) = node.shape_of(0) else {
         node.set_tensor(0, Some(dtype::INT64), None);
         return Ok(());

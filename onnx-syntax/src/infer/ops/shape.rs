@@ -850,13 +850,32 @@ pub fn depth_space(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// `OneHot`: the indices' dims with the depth inserted at `axis`.
+/// `OneHot`: the indices' dims with the depth inserted at `axis`. onnx requires indices of
+/// rank 1 or more, a scalar or one-element depth and two values (off, on).
 pub fn one_hot(node: &mut Node) -> Rule {
     let elem = node.elem(2);
+    node.ranked(1, "depth", &[0, 1])?;
+    if let Some(values) = node.ranked(2, "values", &[1])?
+        && !values[0].compatible(&Dim::Known(2))
+    {
+        return Err(conflict(
+            2,
+            format!(
+                "operand 2 (values) must hold 2 values (off, on), found {}",
+                show_shape(values)
+            ),
+        ));
+    }
     let Some(dims) = node.shape_of(0) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
+    if dims.is_empty() {
+        return Err(conflict(
+            0,
+            "operand 0 (indices) must have rank 1 or more, found [] (rank 0)",
+        ));
+    }
     let axis = node.axis(node.int("axis", -1), dims.len() + 1, 0)?;
     let mut out = dims;
     out.insert(axis, Dim::Unknown);
@@ -864,26 +883,110 @@ pub fn one_hot(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// `Resize` and `Upsample`: each dim by its scale or to its size, where known.
+/// `Resize` and `Upsample`: each dim by its scale or to its size, where known. `Resize`'s
+/// sizes (a vector, one per axis or per entry of `axes`) are adjusted by the
+/// `keep_aspect_ratio_policy`; its axes are in range and distinct; from opset 13 it takes
+/// sizes or scales, not both.
 pub fn resize(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let Some(dims) = node.shape_of(0) else {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
-    let sizes_at = if node.proto.op_type.as_deref() == Some("Upsample") {
-        usize::MAX
-    } else {
-        3
-    };
-    if node.has_input(sizes_at)
-        && let Some(sizes) = node.values(sizes_at)
-        && node.attr("axes").is_none()
-        && sizes.len() == dims.len()
-    {
-        node.set_tensor(0, elem, Some(sizes));
+    let rank = dims.len();
+    let unknown = vec![Dim::Unknown; rank];
+    if node.proto.op_type.as_deref() != Some("Resize") {
+        node.set_tensor(0, elem, Some(unknown));
         return Ok(());
     }
-    node.set_tensor(0, elem, Some(vec![Dim::Unknown; dims.len()]));
+    // Which way the sizes keep the input's aspect ratio: the smallest or largest scale.
+    let keep = match node.string("keep_aspect_ratio_policy") {
+        None | Some(b"stretch") => None,
+        Some(b"not_larger") => Some(f64::min as fn(f64, f64) -> f64),
+        Some(b"not_smaller") => Some(f64::max as fn(f64, f64) -> f64),
+        Some(other) => {
+            return Err(conflict(
+                0,
+                format!(
+                    "keep_aspect_ratio_policy must be stretch, not_larger or not_smaller, found {}",
+                    String::from_utf8_lossy(other)
+                ),
+            ));
+        }
+    };
+    let mut axes = Vec::new();
+    for a in node.int_list("axes").unwrap_or_default() {
+        let k = node.axis(a, rank, 0)?;
+        if axes.contains(&k) {
+            return Err(conflict(0, format!("axis {a} is in axes twice")));
+        }
+        axes.push(k);
+    }
+    // An empty `sizes` counts as left out. A `scales` counts as given where its shape says it
+    // holds values (onnx also leaves out an empty constant, whose constness is not known here).
+    let sizes_given = node.has_input(3) && node.values(3).is_none_or(|v| !v.is_empty());
+    let scales_given =
+        node.has_input(2) && node.dims(2).and_then(Dim::product).is_some_and(|n| n > 0);
+    if node.opset >= 13 {
+        if sizes_given && scales_given {
+            return Err(conflict(3, "sizes and scales cannot both be given"));
+        }
+        if !sizes_given && !node.has_input(2) {
+            return Err(conflict(0, "one of sizes and scales is needed"));
+        }
+    }
+    if scales_given && keep.is_some() {
+        return Err(conflict(
+            2,
+            "scales cannot go with a keep_aspect_ratio_policy other than stretch",
+        ));
+    }
+    if !node.has_input(3) {
+        node.set_tensor(0, elem, Some(unknown));
+        return Ok(());
+    }
+    if node.data(3).is_none() {
+        node.ranked(3, "sizes", &[1])?;
+    }
+    let Some(mut sizes) = node.values(3).filter(|s| !s.is_empty()) else {
+        node.set_tensor(0, elem, Some(unknown));
+        return Ok(());
+    };
+    let wanted = if axes.is_empty() { rank } else { axes.len() };
+    if sizes.len() != wanted {
+        return Err(conflict(
+            3,
+            format!(
+                "operand 3 (sizes) must have {wanted} values (one per resized axis), found {}",
+                sizes.len()
+            ),
+        ));
+    }
+    if axes.is_empty() {
+        axes = (0..rank).collect();
+    }
+    if let Some(pick) = keep {
+        // One scale for every resized axis, from the sizes asked for.
+        let scale = axes.iter().zip(&sizes).try_fold(None, |scale, (&k, size)| {
+            let ratio = size.known()? as f64 / dims[k].known()? as f64;
+            Some(Some(scale.map_or(ratio, |s| pick(s, ratio))))
+        });
+        for (&k, size) in axes.iter().zip(sizes.iter_mut()) {
+            *size = match (scale.flatten(), dims[k].known()) {
+                (Some(scale), Some(d)) => Dim::Known((scale * d as f64).round() as i64),
+                _ => Dim::Unknown,
+            };
+        }
+    }
+    // A size that is not positive stays unknown, as in onnx; axes not resized keep their size.
+    let size = |d: Dim| match d {
+        Dim::Known(n) if n <= 0 => Dim::Unknown,
+        d => d,
+    };
+    let mut out: Vec<Dim> = dims.into_iter().map(size).collect();
+    for (&k, d) in axes.iter().zip(sizes) {
+        out[k] = size(d);
+    }
+    node.set_tensor(0, elem, Some(out));
     Ok(())
 }
