@@ -28,12 +28,6 @@ pub(super) struct Value {
     /// info's), which the node that computes it is checked against. It is in the scope before
     /// the value is computed, so that defining a value looks its name up once.
     declared: Option<Arc<Ty>>,
-    /// Whether the value's value is a constant's (an initializer's or a `Constant` node's):
-    /// the only values onnx's checker, which does not propagate values, reads.
-    constant: bool,
-    /// Whether the value's shape rests on values propagated from computed tensors, so that
-    /// onnx's checker may not know it (`Reshape` by a shape that `Shape` computed).
-    guessed: bool,
 }
 
 /// The values of one graph, by names borrowed from its messages, and the scope around it.
@@ -64,11 +58,6 @@ impl<'p> Scope<'p> {
             .or_else(|| self.parent.and_then(|p| p.get(name)))
     }
 
-    /// Whether the shape of `name` rests on computed values onnx's checker does not follow.
-    pub(super) fn guessed(&self, name: &str) -> bool {
-        self.get(name).is_some_and(|v| v.guessed)
-    }
-
     fn ty(&self, name: &str) -> Option<Arc<Ty>> {
         self.get(name)?.ty.clone()
     }
@@ -76,10 +65,8 @@ impl<'p> Scope<'p> {
     fn define(&mut self, name: &'p str, ty: Option<Ty>, data: Option<Vec<Dim>>) {
         let value = Value {
             ty: ty.map(Arc::new),
-            constant: data.is_some(),
             data: data.map(Arc::new),
             declared: None,
-            guessed: false,
         };
         *self.values.slot(name).0 = value;
     }
@@ -123,8 +110,6 @@ impl<'p> Scope<'p> {
                     ty: declared.map(Arc::new),
                     data: value.data.take(),
                     declared: None,
-                    constant: value.constant,
-                    guessed: false,
                 };
             }
         }
@@ -327,11 +312,8 @@ impl<'a> Engine<'a> {
         inputs.clear();
         // Most operands carry no value: the list stays empty, or stops, where the rest have none.
         let mut data = Vec::new();
-        // The results' shapes may rest on computed values the rule reads.
-        let mut guessed = false;
         for (i, name) in node.input.iter().enumerate() {
             let value = scope.get(name);
-            guessed |= value.is_some_and(|v| v.guessed || (v.data.is_some() && !v.constant));
             inputs.push(value.and_then(|v| v.ty.clone()));
             if let Some(values) = value.and_then(|v| v.data.clone()) {
                 data.resize(i, None);
@@ -396,13 +378,10 @@ impl<'a> Engine<'a> {
                 }
                 t
             });
-            let constant = data.is_some() && node.op_type.as_deref() == Some("Constant");
             *slot = Value {
                 ty,
                 data: data.map(Arc::new),
                 declared: declared_here,
-                constant,
-                guessed,
             };
         }
     }

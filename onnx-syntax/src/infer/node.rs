@@ -82,16 +82,6 @@ impl<'a> Node<'a, '_> {
         self.inputs.get(i)?.as_deref()
     }
 
-    /// Whether operand `i`'s shape rests on values propagated from computed tensors, which
-    /// onnx's checker does not follow: a conflict onnx finds only with that shape known is
-    /// not one there.
-    pub fn guessed(&self, i: usize) -> bool {
-        self.proto
-            .input
-            .get(i)
-            .is_some_and(|name| self.scope.guessed(name))
-    }
-
     /// Whether operand `i` is given (not left out with `""`).
     pub fn has_input(&self, i: usize) -> bool {
         self.proto.input.get(i).is_some_and(|n| !n.is_empty())

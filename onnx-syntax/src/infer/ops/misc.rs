@@ -10,9 +10,6 @@ pub fn nll_loss(node: &mut Node) -> Rule {
     let (Some(x), Some(target)) = (node.dims(0), node.dims(1)) else {
         return loss(node);
     };
-    if (0..3).any(|i| node.guessed(i)) {
-        return loss(node);
-    }
     if x.len() < 2 {
         return Err(conflict(
             0,

@@ -292,7 +292,6 @@ fn conv_of(node: &mut Node, xi: usize, wi: usize, elem: Option<i32>) -> Rule {
         node.set_tensor(0, elem, rank.map(|r| vec![Dim::Unknown; r]));
         return Ok(());
     };
-    // onnx checks neither the channels against the weight's nor `group`.
     if x.len() < 3 {
         return Err(conflict(
             xi,
@@ -302,6 +301,27 @@ fn conv_of(node: &mut Node, xi: usize, wi: usize, elem: Option<i32>) -> Rule {
                 x.len()
             ),
         ));
+    }
+    // The weight is [M, C / group, ...kernel]. onnx's inference checks neither its rank nor
+    // its channels; the operator's definition does, and so do we (docs/divergences.md).
+    if w.len() != x.len() {
+        let message = format!(
+            "input {} and weight {} do not fit a convolution",
+            show_shape(&x),
+            show_shape(&w)
+        );
+        return Err(conflict(wi, message));
+    }
+    let group = node.int("group", 1);
+    if let (Some(c), Some(wc)) = (x[1].known(), w[1].known())
+        && Some(c) != wc.checked_mul(group)
+    {
+        let message = format!(
+            "input {} has {c} channels, weight {} takes {wc} x group {group}",
+            show_shape(&x),
+            show_shape(&w)
+        );
+        return Err(conflict(wi, message));
     }
     let n = x.len() - 2;
     let kernel: Option<Vec<i64>> = match node.int_list("kernel_shape") {
@@ -373,6 +393,26 @@ pub fn conv_transpose(node: &mut Node) -> Rule {
                 show_shape(&x)
             ),
         ));
+    }
+    // The weight is [C, M / group, ...kernel]: the operator's definition (not onnx's
+    // inference) says so.
+    if w.len() != x.len() {
+        let message = format!(
+            "input {} and weight {} do not fit a convolution",
+            show_shape(&x),
+            show_shape(&w)
+        );
+        return Err(conflict(1, message));
+    }
+    if let (Some(c), Some(wc)) = (x[1].known(), w[0].known())
+        && c != wc
+    {
+        let message = format!(
+            "input {} has {c} channels, weight {} takes {wc}",
+            show_shape(&x),
+            show_shape(&w)
+        );
+        return Err(conflict(1, message));
     }
     let n = x.len() - 2;
     let kernel: Option<Vec<i64>> = match node.int_list("kernel_shape") {
