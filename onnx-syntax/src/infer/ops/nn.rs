@@ -85,8 +85,8 @@ pub fn gemm(node: &mut Node) -> Rule {
     let (ta, tb) = (flag("transA"), flag("transB"));
     let (m, ka) = if ta { (&a[1], &a[0]) } else { (&a[0], &a[1]) };
     let (kb, n) = if tb { (&b[1], &b[0]) } else { (&b[0], &b[1]) };
-    // Before opset 13, onnx's inference does not compare the inner dims.
-    if node.opset >= 13 && !ka.compatible(kb) {
+    // Before opset 13 onnx's inference does not compare them; the operator's definition does.
+    if !ka.compatible(kb) {
         let message = format!(
             "inner dims differ: {} by {} ({ka} against {kb})",
             show_shape(&a),
