@@ -2,7 +2,9 @@
 """Records onnx's verdict on each operator-rule case (tests/operator_rules/*.onnxtxt).
 
 Each case is a small model in the text syntax that either breaks one rule of an operator's
-shape and type inference (`NAME.bad.onnxtxt`) or is its valid neighbour (`NAME.ok.onnxtxt`).
+shape and type inference (`NAME.bad.onnxtxt`) or is its valid neighbour (`NAME.ok.onnxtxt`);
+`NAME.stricter.onnxtxt` breaks the operator's definition where onnx's inference does not look
+(onnx accepts it, ours rejects it: docs/divergences.md).
 onnx 1.23.2 parses it (`onnx.parser.parse_model`) and checks it with
 `onnx.checker.check_model(full_check=True)`; the verdicts go to
 tests/operator_rules/verdicts.txt, which `cargo test -p onnx-syntax --test operator_rules`

@@ -240,8 +240,18 @@ pub fn transpose(node: &mut Node) -> Rule {
     let perm: Vec<i64> = node
         .int_list("perm")
         .unwrap_or_else(|| (0..dims.len() as i64).rev().collect());
-    // As onnx: each entry an axis, no negative one, none twice; a shorter `perm` (even an
-    // empty one) gives a shorter result.
+    // Each entry an axis, no negative one (as onnx), none twice, one per axis: onnx's
+    // inference gives a shorter `perm` a shorter result; the operator's definition permutes
+    // every axis.
+    if perm.len() != dims.len() {
+        let message = format!(
+            "perm has {} entries for rank {} ({})",
+            perm.len(),
+            dims.len(),
+            show_shape(&dims)
+        );
+        return Err(conflict(0, message));
+    }
     let mut out = Vec::with_capacity(perm.len());
     let mut seen = vec![false; dims.len()];
     for &p in &perm {
