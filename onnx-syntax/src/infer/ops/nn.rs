@@ -784,11 +784,9 @@ fn attention_output(
     let Some(v) = node.ranked(2, "value", &[3, 4])?.map(<[Dim]>::to_vec) else {
         return Ok((None, Dim::Unknown));
     };
-    // onnx reads the value's sizes as numbers here: a named one reads as 0.
-    let number = |d: &Dim| match d {
-        Dim::Symbol(_) => Dim::Known(0),
-        known => known.clone(),
-    };
+    // onnx reads a named size of the value as 0 here, and so rejects a product declared with
+    // the size the name stands for; a name stays a name here (docs/divergences.md).
+    let number = |d: &Dim| d.clone();
     match (q.len(), v.len()) {
         (4, 4) => {
             let y = vec![q[0].clone(), q[1].clone(), q[2].clone(), v[3].clone()];
@@ -809,13 +807,14 @@ fn attention_output(
                     "q_num_heads and kv_num_heads must be positive, found {q_heads} and {kv_heads}"
                 )));
             }
-            // onnx divides the value's hidden size by the heads rounding down, so a size
-            // the heads do not divide still gives a (wrong) size, as it does there.
+            // A hidden size the heads do not divide has no head size (onnx rounds down).
             let hidden = match number(&v[2]).known() {
-                Some(h) => Dim::Known((h / kv_heads).checked_mul(q_heads).ok_or_else(|| {
-                    conflict(2, format!("{} x {q_heads} heads overflows", h / kv_heads))
-                })?),
-                None => Dim::Unknown,
+                Some(h) if h % kv_heads == 0 => {
+                    Dim::Known((h / kv_heads).checked_mul(q_heads).ok_or_else(|| {
+                        conflict(2, format!("{} x {q_heads} heads overflows", h / kv_heads))
+                    })?)
+                }
+                _ => Dim::Unknown,
             };
             node.set_tensor(0, elem, Some(vec![q[0].clone(), q[1].clone(), hidden]));
             let kv_sequence = number(&v[1]);
@@ -827,8 +826,9 @@ fn attention_output(
             ];
             Ok((Some(qk), kv_sequence))
         }
-        // onnx gives the product only the batch when the query and value differ in rank.
-        _ => Ok((Some(vec![q[0].clone()]), Dim::Unknown)),
+        // Where the query and value differ in rank onnx gives the product only the batch, a
+        // rank it cannot have; it stays unknown here (docs/divergences.md).
+        _ => Ok((None, Dim::Unknown)),
     }
 }
 
