@@ -786,12 +786,11 @@ fn attention_output(
     };
     // onnx reads a named size of the value as 0 here, and so rejects a product declared with
     // the size the name stands for; a name stays a name here (docs/divergences.md).
-    let number = |d: &Dim| d.clone();
     match (q.len(), v.len()) {
         (4, 4) => {
             let y = vec![q[0].clone(), q[1].clone(), q[2].clone(), v[3].clone()];
             node.set_tensor(0, elem, Some(y));
-            let kv_sequence = number(&v[2]);
+            let kv_sequence = v[2].clone();
             let qk = vec![
                 q[0].clone(),
                 q[1].clone(),
@@ -808,7 +807,7 @@ fn attention_output(
                 )));
             }
             // A hidden size the heads do not divide has no head size (onnx rounds down).
-            let hidden = match number(&v[2]).known() {
+            let hidden = match v[2].known() {
                 Some(h) if h % kv_heads == 0 => {
                     Dim::Known((h / kv_heads).checked_mul(q_heads).ok_or_else(|| {
                         conflict(2, format!("{} x {q_heads} heads overflows", h / kv_heads))
@@ -817,7 +816,7 @@ fn attention_output(
                 _ => Dim::Unknown,
             };
             node.set_tensor(0, elem, Some(vec![q[0].clone(), q[1].clone(), hidden]));
-            let kv_sequence = number(&v[1]);
+            let kv_sequence = v[1].clone();
             let qk = vec![
                 q[0].clone(),
                 Dim::Known(q_heads),
