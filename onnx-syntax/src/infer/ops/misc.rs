@@ -36,10 +36,10 @@ pub fn nll_loss(node: &mut Node) -> Rule {
             ));
         }
     }
-    // One weight per class: checked from opset 22 on.
+    // One weight per class (onnx's inference checks it from opset 22 on; the operator's
+    // definition at every version).
     if node.has_input(2)
         && let Some(weight) = node.ranked(2, "weight", &[1])?
-        && node.opset >= 22
         && !weight[0].compatible(&x[1])
     {
         return Err(conflict(
