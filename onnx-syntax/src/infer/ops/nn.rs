@@ -778,12 +778,42 @@ fn attention_output(
             }
         }
     }
-    node.ranked(1, "key", &[3, 4])?;
+    let k = node.ranked(1, "key", &[3, 4])?.map(<[Dim]>::to_vec);
     // Without the value's shape onnx gives the product only the batch too; here it stays
     // unknown, as the value's shape may be one that only this inference misses.
     let Some(v) = node.ranked(2, "value", &[3, 4])?.map(<[Dim]>::to_vec) else {
         return Ok((None, Dim::Unknown));
     };
+    // A 3-D key or value is split into heads by `kv_num_heads` (onnx asks for it only with a
+    // 3-D query), which must divide its hidden size; so must `q_num_heads` the query's.
+    let kv_heads = node.attr("kv_num_heads").and_then(|a| a.i);
+    for (i, what, dims) in [(1, "key", k.as_deref()), (2, "value", Some(&v[..]))] {
+        let Some([_, _, hidden]) = dims else {
+            continue;
+        };
+        let Some(heads) = kv_heads else {
+            return Err(conflict(
+                i,
+                format!("a 3-D {what} needs the attribute kv_num_heads"),
+            ));
+        };
+        if let Some(h) = hidden.known()
+            && heads > 0
+            && h % heads != 0
+        {
+            let message =
+                format!("the {what}'s hidden size {h} is not a multiple of {heads} heads");
+            return Err(conflict(i, message));
+        }
+    }
+    if let ([_, _, hidden], Some(heads)) = (&q[..], node.attr("q_num_heads").and_then(|a| a.i))
+        && let Some(h) = hidden.known()
+        && heads > 0
+        && h % heads != 0
+    {
+        let message = format!("the query's hidden size {h} is not a multiple of {heads} heads");
+        return Err(conflict(0, message));
+    }
     // onnx reads a named size of the value as 0 here, and so rejects a product declared with
     // the size the name stands for; a name stays a name here (docs/divergences.md).
     match (q.len(), v.len()) {
