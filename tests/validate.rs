@@ -17,9 +17,9 @@ use std::process::ExitCode;
 use onnx_text::ModelCheck;
 
 /// The least share of verdicts that must agree with onnx's: the measured agreement, rounded
-/// down (docs/divergences.md; the goal is 99.5%, and the gap is onnx's per-operator shape
-/// inference against ours).
-const FLOOR: f64 = 0.97;
+/// down (docs/divergences.md; the goal is 99.5%, and the gap is where ours is stricter, with
+/// the IR or the operator's definition on its side).
+const FLOOR: f64 = 0.98;
 
 fn main() -> ExitCode {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
