@@ -273,14 +273,18 @@ impl<'a> Node<'a, '_> {
                 format!("rank {} or {last}", init.join(", "))
             }
         };
-        Err(conflict(
-            i,
-            format!(
-                "operand {i} ({what}) must have {wanted}, found {} (rank {})",
-                show_shape(dims),
-                dims.len()
-            ),
-        ))
+        Err(rank_conflict(i, what, &wanted, dims))
+    }
+
+    /// A conflict on operand `i` (named `what` in the message) when its rank is known and
+    /// below `min`.
+    pub fn rank_at_least(&self, i: usize, what: &str, min: usize) -> Result<(), Conflict> {
+        match self.dims(i) {
+            Some(dims) if dims.len() < min => {
+                Err(rank_conflict(i, what, &format!("rank {min} or more"), dims))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// onnx's unification of operand `i` (named `what`) with the sizes an operator shares
@@ -325,6 +329,16 @@ pub fn unify(size: &mut Dim, found: &Dim, input: usize, what: &str) -> Rule {
         }
         _ => Ok(()),
     }
+}
+
+/// Operand `i` (`what`) has `dims`, not the rank `wanted` says.
+fn rank_conflict(i: usize, what: &str, wanted: &str, dims: &[Dim]) -> Conflict {
+    let found = show_shape(dims);
+    let message = format!(
+        "operand {i} ({what}) must have {wanted}, found {found} (rank {})",
+        dims.len()
+    );
+    conflict(i, message)
 }
 
 /// The values of an integer tensor of at most [`MAX_DATA`] elements.

@@ -10,16 +10,7 @@ pub fn nll_loss(node: &mut Node) -> Rule {
     let (Some(x), Some(target)) = (node.dims(0), node.dims(1)) else {
         return loss(node);
     };
-    if x.len() < 2 {
-        return Err(conflict(
-            0,
-            format!(
-                "operand 0 (input) must have rank 2 or more, found {} (rank {})",
-                show_shape(x),
-                x.len()
-            ),
-        ));
-    }
+    node.rank_at_least(0, "input", 2)?;
     node.ranked(1, "target", &[x.len() - 1])?;
     // Target dim i is input dim i + 1, but for the batch.
     for (i, t) in target.iter().enumerate() {

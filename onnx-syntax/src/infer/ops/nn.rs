@@ -292,16 +292,7 @@ fn conv_of(node: &mut Node, xi: usize, wi: usize, elem: Option<i32>) -> Rule {
         node.set_tensor(0, elem, rank.map(|r| vec![Dim::Unknown; r]));
         return Ok(());
     };
-    if x.len() < 3 {
-        return Err(conflict(
-            xi,
-            format!(
-                "operand {xi} (X) must have rank 3 or more, found {} (rank {})",
-                show_shape(&x),
-                x.len()
-            ),
-        ));
-    }
+    node.rank_at_least(xi, "X", 3)?;
     // The weight is [M, C / group, ...kernel]. onnx's inference checks neither its rank nor
     // its channels; the operator's definition does, and so do we (docs/divergences.md).
     if w.len() != x.len() {
@@ -340,13 +331,7 @@ fn conv_of(node: &mut Node, xi: usize, wi: usize, elem: Option<i32>) -> Rule {
         }
     };
     let window = Window::of(node, n, kernel)?;
-    let Some(channels) = w.first() else {
-        return Err(conflict(
-            wi,
-            format!("operand {wi} (W) must have rank 1 or more, found [] (rank 0)"),
-        ));
-    };
-    let mut out = vec![x[0].clone(), channels.clone()];
+    let mut out = vec![x[0].clone(), w[0].clone()];
     match window {
         Some(window) => out.extend(x[2..].iter().enumerate().map(|(i, d)| window.output(i, d))),
         None => out.extend(vec![Dim::Unknown; n]),
@@ -371,18 +356,8 @@ pub fn conv_transpose(node: &mut Node) -> Rule {
             format!("the attribute group must be positive, found {group}"),
         ));
     }
-    for (i, what, dims) in [(0, "X", &x), (1, "W", &w)] {
-        if dims.len() < 3 {
-            return Err(conflict(
-                i,
-                format!(
-                    "operand {i} ({what}) must have rank 3 or more, found {} (rank {})",
-                    show_shape(dims),
-                    dims.len()
-                ),
-            ));
-        }
-    }
+    node.rank_at_least(0, "X", 3)?;
+    node.rank_at_least(1, "W", 3)?;
     if let Some(c) = x[1].known()
         && c % group != 0
     {
@@ -500,16 +475,7 @@ pub fn pool(node: &mut Node) -> Rule {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
-    if x.len() < 3 {
-        return Err(conflict(
-            0,
-            format!(
-                "operand 0 (X) must have rank 3 or more, found {} (rank {})",
-                show_shape(&x),
-                x.len()
-            ),
-        ));
-    }
+    node.rank_at_least(0, "X", 3)?;
     let Some(kernel) = node.int_list("kernel_shape") else {
         return Err(conflict(0, "pooling needs the attribute kernel_shape"));
     };

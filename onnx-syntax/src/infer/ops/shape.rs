@@ -880,12 +880,7 @@ pub fn one_hot(node: &mut Node) -> Rule {
         node.set_tensor(0, elem, None);
         return Ok(());
     };
-    if dims.is_empty() {
-        return Err(conflict(
-            0,
-            "operand 0 (indices) must have rank 1 or more, found [] (rank 0)",
-        ));
-    }
+    node.rank_at_least(0, "indices", 1)?;
     let axis = node.axis(node.int("axis", -1), dims.len() + 1, 0)?;
     let mut out = dims;
     out.insert(axis, Dim::Unknown);
