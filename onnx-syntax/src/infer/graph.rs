@@ -537,6 +537,19 @@ impl Subgraphs for Engine<'_> {
             let name = input.name.as_deref().unwrap_or("");
             if let Some(ty) = ty {
                 let declared = scope.ty(name);
+                // What the node passes must fit what the subgraph declares for it, as onnx
+                // merges the two.
+                if let Some(d) = declared.as_deref().filter(|d| !d.fits(ty)) {
+                    let graph_name = graph.name.as_deref().unwrap_or("");
+                    self.errors.push(ShapeError {
+                        node: Some(self.top_node),
+                        input: None,
+                        message: format!(
+                            "the subgraph `{graph_name}` declares its input `{name}` as {d}, \
+                             but it receives {ty}"
+                        ),
+                    });
+                }
                 scope.define(name, Some(merge(declared.as_deref(), ty)), None);
             }
         }

@@ -44,6 +44,11 @@ pub fn if_(node: &mut Node) -> Rule {
     };
     let a = node.subgraph(then, &[]);
     let b = node.subgraph(other, &[]);
+    // Each branch gives every result of the node.
+    let results = node.outputs.len();
+    for (branch, count) in [("then_branch", a.len()), ("else_branch", b.len())] {
+        body_results(branch, count, results)?;
+    }
     for (i, (x, y)) in a.iter().zip(&b).enumerate() {
         let ty = match (x, y) {
             (Some(x), Some(y)) => unify(x, y),
@@ -56,8 +61,26 @@ pub fn if_(node: &mut Node) -> Rule {
     Ok(())
 }
 
-fn scalar(elem: i32) -> Option<Ty> {
-    Some(Ty::tensor(elem, Some(Vec::new())))
+/// A conflict where the subgraph `name` gives `count` results and the node takes `expected`.
+fn body_results(name: &str, count: usize, expected: usize) -> Rule {
+    if count == expected {
+        return Ok(());
+    }
+    Err(Conflict {
+        input: None,
+        message: format!("{name} gives {count} results, but the node takes {expected}"),
+    })
+}
+
+/// The type of a value whose shape is not passed on: a loop-carried value may change it from
+/// one iteration to the next.
+fn without_shape(ty: &Ty) -> Ty {
+    match ty {
+        Ty::Tensor { elem, .. } => Ty::tensor(*elem, None),
+        Ty::Sequence(inner) => Ty::Sequence(Box::new(without_shape(inner))),
+        Ty::Optional(inner) => Ty::Optional(Box::new(without_shape(inner))),
+        other => other.clone(),
+    }
 }
 
 /// `Loop`: the carried values as the body leaves them, and each scan output stacked along a
@@ -81,9 +104,13 @@ pub fn loop_(node: &mut Node) -> Rule {
             ),
         });
     }
-    let mut inputs = vec![scalar(dtype::INT64), scalar(dtype::BOOL)];
-    inputs.extend((0..carried).map(|i| node.input(i + 2).cloned()));
+    // The body sees the iteration number, the condition as passed, and the loop-carried
+    // values without their shapes, which may change from one iteration to the next.
+    let mut inputs = vec![Some(Ty::tensor(dtype::INT64, None)), node.input(1).cloned()];
+    inputs.extend((0..carried).map(|i| node.input(i + 2).map(without_shape)));
     let outputs = node.subgraph(body, &inputs);
+    // The body gives the condition, then every result of the node.
+    body_results("the body", outputs.len(), node.outputs.len() + 1)?;
     for i in 0..node.outputs.len() {
         let Some(Some(ty)) = outputs.get(i + 1) else {
             continue;
@@ -149,6 +176,7 @@ pub fn scan(node: &mut Node) -> Rule {
         inputs.push(Some(Ty::tensor(ty.elem().unwrap_or(0), Some(slice))));
     }
     let outputs = node.subgraph(body, &inputs);
+    body_results("the body", outputs.len(), node.outputs.len())?;
     for (i, ty) in outputs.into_iter().enumerate() {
         let Some(ty) = ty else {
             continue;
@@ -216,6 +244,7 @@ fn scan_batched<'a>(node: &mut Node<'a, '_>, body: &'a GraphProto) -> Rule {
         )));
     }
     let outputs = node.subgraph(body, &inputs);
+    body_results("the body", outputs.len(), node.outputs.len())?;
     for (i, ty) in outputs.into_iter().enumerate() {
         let Some(ty) = ty else {
             continue;
