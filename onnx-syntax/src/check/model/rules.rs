@@ -246,11 +246,21 @@ impl Rules<'_> {
         }
     }
 
-    /// A graph input's tensor type, if it has one, names its element type: onnx's shape
-    /// inference rejects an input of element type 0 (UNDEFINED).
+    /// A graph input's tensor type, if it has one, names its element type, also as the
+    /// element of a sequence or optional: onnx's shape inference rejects an input of element
+    /// type 0 (UNDEFINED).
     fn known_input_type(&mut self, info: &ValueInfoProto) {
         use type_proto::Value;
-        let value = info.r#type.as_ref().and_then(|t| t.value.as_ref());
+        let mut value = info.r#type.as_ref().and_then(|t| t.value.as_ref());
+        // The tensor inside any sequences and optionals.
+        loop {
+            let inner = match value {
+                Some(Value::SequenceType(s)) => &s.elem_type,
+                Some(Value::OptionalType(o)) => &o.elem_type,
+                _ => break,
+            };
+            value = inner.as_deref().and_then(|t| t.value.as_ref());
+        }
         let elem = match value {
             Some(Value::TensorType(t)) => t.elem_type,
             Some(Value::SparseTensorType(t)) => t.elem_type,

@@ -1,6 +1,6 @@
 //! Operators of sequences and optionals.
 
-use crate::infer::node::{Node, Rule, dtype};
+use crate::infer::node::{Node, Rule, conflict, dtype};
 use crate::infer::ty::{Dim, Ty};
 
 use super::control::unify;
@@ -43,11 +43,18 @@ pub fn at(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// `SequenceInsert`: the sequence, its element type widened to fit the inserted tensor.
+/// `SequenceInsert`: the sequence, its element type widened to fit the inserted tensor, which
+/// must have the element type of the sequence's tensors.
 pub fn insert(node: &mut Node) -> Rule {
     if let (Some(Ty::Sequence(inner)), Some(tensor)) =
         (node.input(0).cloned(), node.input(1).cloned())
     {
+        if let (Some(held), Some(given)) = (inner.elem(), tensor.elem())
+            && held != given
+        {
+            let message = format!("operand 1 (tensor) is {tensor}, but the sequence holds {inner}");
+            return Err(conflict(1, message));
+        }
         let ty = unify(&inner, &tensor).unwrap_or(Ty::tensor(inner.elem().unwrap_or(0), None));
         node.set(0, Ty::Sequence(Box::new(ty)));
     }
