@@ -67,7 +67,9 @@ pub use onnx_syntax::{
     parse_model, parse_node, parse_node_list, parse_nodes, text_from_bytes,
 };
 
-pub use onnx_syntax::infer::{Dim, Inference, Mismatch, Shape, ShapeError, Ty, infer_shapes};
+pub use onnx_syntax::infer::{
+    Against, Dim, Inference, Mismatch, Shape, ShapeError, Ty, infer_shapes,
+};
 pub use onnx_syntax::library::{
     FunctionKey, FunctionLibrary, InlineReport, Inliner, LibraryError, Operands,
     STANDARD_FUNCTION_OPERATORS, attach, inline, standard_function,

@@ -12,7 +12,7 @@
 use onnx_runtime_types::{FunctionProto, ModelProto, NodeProto, OperatorSetIdProto};
 
 use crate::entry::{Proto, Tree};
-use crate::infer::{Run, infer_function, infer_model};
+use crate::infer::{Against, Run, infer_function, infer_model};
 use crate::span::Span;
 use crate::syntax::{Function, Graph, Node, ValueInfo};
 
@@ -304,17 +304,29 @@ impl Checker<'_> {
                 let Some(declared) = body.declared(&found.name) else {
                     continue;
                 };
-                let Some(node) = found.node else {
-                    // An input whose initializer has another type: the initializer is the
-                    // name's second declaration.
-                    let message = format!(
-                        "`{}` is declared {} but its initializer is {}",
-                        found.name, found.declared, found.inferred
-                    );
+                let Against::Node(node) = found.against else {
+                    // An input whose initializer has another type, or a graph output that
+                    // declares an input's or initializer's name with another type: the
+                    // other is the name's second declaration.
+                    let (message, label) = match found.against {
+                        Against::Initializer => (
+                            format!(
+                                "`{}` is declared {} but its initializer is {}",
+                                found.name, found.declared, found.inferred
+                            ),
+                            format!("the initializer is {} here", found.inferred),
+                        ),
+                        _ => (
+                            format!(
+                                "`{}` is declared {} and also {}",
+                                found.name, found.declared, found.inferred
+                            ),
+                            format!("declared {} here", found.inferred),
+                        ),
+                    };
                     let mut diagnostic = Diagnostic::new(Check::ShapeMismatch, declared, message);
-                    if let Some(initializer) = body.declarations(&found.name).nth(1) {
-                        let label = format!("the initializer is {} here", found.inferred);
-                        diagnostic = diagnostic.with_label(initializer, label);
+                    if let Some(second) = body.declarations(&found.name).nth(1) {
+                        diagnostic = diagnostic.with_label(second, label);
                     }
                     self.report(diagnostic);
                     continue;

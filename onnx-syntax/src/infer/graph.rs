@@ -14,7 +14,7 @@ use crate::hole::{ListHole, ListHoles, Site, has_reserved, is_spread};
 
 use super::node::{Node, Subgraphs, tensor_ints, tensor_type};
 use super::ty::{Dim, Ty};
-use super::{Mismatch, ShapeError, ops};
+use super::{Against, Mismatch, ShapeError, ops};
 
 /// How deep subgraphs and calls may nest before inference stops following them.
 const MAX_DEPTH: usize = 64;
@@ -100,7 +100,7 @@ impl<'p> Scope<'p> {
             {
                 mismatches.push(Mismatch {
                     name: name.to_owned(),
-                    node: None,
+                    against: Against::Initializer,
                     declared: declared.clone(),
                     inferred: (**initial).clone(),
                 });
@@ -263,7 +263,8 @@ pub(crate) fn infer_model<'a>(model: &'a ModelProto, library: &[&'a FunctionProt
         };
     };
     let mut scope = Scope::for_graph(None, graph);
-    let initializers = scope.bind_graph(graph);
+    let mut initializers = scope.bind_graph(graph);
+    redeclared_outputs(graph, &scope, &mut initializers);
     for info in graph.value_info.iter().chain(&graph.output) {
         if let (Some(name), Some(ty)) = (&info.name, info.r#type.as_ref().and_then(Ty::from_proto))
         {
@@ -273,6 +274,35 @@ pub(crate) fn infer_model<'a>(model: &'a ModelProto, library: &[&'a FunctionProt
     let mut run = engine.run(&graph.node, scope);
     run.mismatches.splice(0..0, initializers);
     run
+}
+
+/// The graph outputs named as a graph input or an initializer whose declared type does not fit
+/// that value's: onnx takes the output's type for the value, and checks the initializer
+/// against it.
+fn redeclared_outputs(graph: &GraphProto, scope: &Scope<'_>, mismatches: &mut Vec<Mismatch>) {
+    for output in &graph.output {
+        let name = output.name.as_deref().unwrap_or("");
+        let declared = output.r#type.as_ref().and_then(Ty::from_proto);
+        let (Some(declared), Some(bound)) = (declared, scope.ty(name)) else {
+            continue;
+        };
+        if declared.fits(&bound) {
+            continue;
+        }
+        let input = graph.input.iter().any(|i| i.name.as_deref() == Some(name));
+        // Named in the order the graph declares them: an input before the outputs, the outputs
+        // before the initializers.
+        let (against, declared, other) = match input {
+            true => (Against::Declaration, (*bound).clone(), declared),
+            false => (Against::Initializer, declared, (*bound).clone()),
+        };
+        mismatches.push(Mismatch {
+            name: name.to_owned(),
+            against,
+            declared,
+            inferred: other,
+        });
+    }
 }
 
 /// Infers the body of `function` from the types its signature gives its inputs (its
@@ -360,7 +390,7 @@ impl<'a> Engine<'a> {
                     if top && !d.fits(&t) {
                         self.mismatches.push(Mismatch {
                             name: name.clone(),
-                            node: Some(self.top_node),
+                            against: Against::Node(self.top_node),
                             declared: (*d).clone(),
                             inferred: (*t).clone(),
                         });

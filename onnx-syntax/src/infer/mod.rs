@@ -46,18 +46,51 @@ pub struct ShapeError {
 }
 
 /// A type the main graph declares for a value that differs from the one its node computes, or
-/// from its initializer's (`shape_mismatch`).
+/// from its initializer's, or from another declaration of it (`shape_mismatch`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mismatch {
     /// The value.
     pub name: String,
-    /// The index of the node in the main graph (or the function body) that computes it;
-    /// `None` for a graph input whose initializer has another type.
-    pub node: Option<usize>,
+    /// What the declared type differs from.
+    pub against: Against,
     /// The declared type.
     pub declared: Ty,
-    /// The inferred type.
+    /// The inferred type, or the type of the initializer or of the other declaration.
     pub inferred: Ty,
+}
+
+/// What a [`Mismatch`]'s declared type differs from.
+///
+/// ```
+/// let model = onnx_syntax::parse_model(r#"<ir_version: 10, opset_import: ["" : 21]>
+///     g (float[6] x) => (float[2, 3] x) { y = Relu (x) }"#).unwrap();
+/// let inferred = onnx_syntax::infer::Inference::of_model(&model);
+/// assert_eq!(inferred.mismatches[0].against, onnx_syntax::infer::Against::Declaration);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Against {
+    /// The result of the node at this index in the main graph (or the function body).
+    Node(usize),
+    /// The initializer of the value, which a graph input or output declares.
+    Initializer,
+    /// The type a graph output, or a value info, declares for a graph input or initializer.
+    Declaration,
+}
+
+impl Against {
+    /// The index of the node that computes the value, if one does.
+    ///
+    /// ```
+    /// use onnx_syntax::infer::Against;
+    /// assert_eq!(Against::Node(3).node(), Some(3));
+    /// assert_eq!(Against::Initializer.node(), None);
+    /// ```
+    pub fn node(self) -> Option<usize> {
+        match self {
+            Against::Node(node) => Some(node),
+            Against::Initializer | Against::Declaration => None,
+        }
+    }
 }
 
 /// What inference found in a model's main graph.
@@ -171,15 +204,19 @@ pub fn infer_shapes(mut model: ModelProto) -> Result<ModelProto, Vec<ShapeError>
     inferred
         .errors
         .extend(inferred.mismatches.iter().map(|m| ShapeError {
-            node: m.node,
+            node: m.against.node(),
             input: None,
-            message: match m.node {
-                Some(_) => format!(
+            message: match m.against {
+                Against::Node(_) => format!(
                     "`{}` is declared {} but computed as {}",
                     m.name, m.declared, m.inferred
                 ),
-                None => format!(
+                Against::Initializer => format!(
                     "`{}` is declared {} but its initializer is {}",
+                    m.name, m.declared, m.inferred
+                ),
+                Against::Declaration => format!(
+                    "`{}` is declared {} and also {}",
                     m.name, m.declared, m.inferred
                 ),
             },
