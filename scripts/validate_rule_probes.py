@@ -197,8 +197,10 @@ run("constant value_float", m); m.graph.node[0].attribute[0].ClearField("f"); ru
 n = h.make_node("LeakyRelu", ["x"], ["y"], alpha=0.5); n.attribute[0].ClearField("f"); run("leaky alpha without f", model(nodes=[n]))
 # a sequence's or optional's tensor of element type 0 (UNDEFINED), read by a node
 for kind, op, out_t in [("seq", "SequenceLength", T.INT64), ("opt", "OptionalHasElement", T.BOOL)]:
-    for elem in (T.FLOAT, 0):
-        inner = h.make_tensor_type_proto(elem, [2])
+    for elem in (T.FLOAT, 0, None):
+        inner = h.make_tensor_type_proto(elem or 0, [2])
+        if elem is None:
+            inner.tensor_type.ClearField("elem_type")
         ty = h.make_sequence_type_proto(inner) if kind == "seq" else h.make_optional_type_proto(inner)
         g = h.make_graph([h.make_node(op, ["x"], ["n"])], "g", [h.make_value_info("x", ty)], [h.make_tensor_value_info("n", out_t, [])])
         run(f"{kind} of elem {elem} input", h.make_model(g, opset_imports=[h.make_opsetid("", 21)], ir_version=10))

@@ -726,7 +726,7 @@ fn bytes_that_are_no_model_are_an_error_not_a_panic() {
 }
 
 /// The element type of a tensor inside an input's sequence or optional type, set to `elem`.
-fn with_inner_elem(text: &str, elem: i32) -> ModelProto {
+fn with_inner_elem(text: &str, elem: Option<i32>) -> ModelProto {
     use onnx_runtime_types::type_proto::Value;
     let mut model = onnx_syntax::parse_model(text).unwrap();
     let mut ty = graph(&mut model).input[0].r#type.as_mut().unwrap();
@@ -735,7 +735,7 @@ fn with_inner_elem(text: &str, elem: i32) -> ModelProto {
             Value::SequenceType(s) => ty = s.elem_type.as_deref_mut().unwrap(),
             Value::OptionalType(o) => ty = o.elem_type.as_deref_mut().unwrap(),
             Value::TensorType(t) => {
-                t.elem_type = Some(elem);
+                t.elem_type = elem;
                 return model;
             }
             _ => unreachable!(),
@@ -745,13 +745,15 @@ fn with_inner_elem(text: &str, elem: i32) -> ModelProto {
 
 #[test]
 fn inputs_of_sequences_or_optionals_name_their_tensors_element_type() {
-    // onnx: "Invalid tensor data type 0." for both, once a node reads the input.
+    // onnx: "Invalid tensor data type 0." for both, once a node reads the input, whether the
+    // element type is 0 or missing.
     let sequence = r#"<ir_version: 10, opset_import: ["" : 21]>
         g (seq(float[2]) xs) => (int64 n) { n = SequenceLength (xs) }"#;
     let optional = r#"<ir_version: 10, opset_import: ["" : 21]>
         g (optional(float[2]) x) => (bool has) { has = OptionalHasElement (x) }"#;
     for text in [sequence, optional] {
-        assert_eq!(fired(&with_inner_elem(text, 1)), []);
-        assert_eq!(fired(&with_inner_elem(text, 0)), [Check::DataType]);
+        assert_eq!(fired(&with_inner_elem(text, Some(1))), []);
+        assert_eq!(fired(&with_inner_elem(text, Some(0))), [Check::DataType]);
+        assert_eq!(fired(&with_inner_elem(text, None)), [Check::DataType]);
     }
 }

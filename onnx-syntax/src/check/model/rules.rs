@@ -248,10 +248,11 @@ impl Rules<'_> {
 
     /// A graph input's tensor type, if it has one, names its element type, also as the
     /// element of a sequence or optional: onnx's shape inference rejects an input of element
-    /// type 0 (UNDEFINED).
+    /// type 0 (UNDEFINED), which is also what an element's tensor type without one reads as.
     fn known_input_type(&mut self, info: &ValueInfoProto) {
         use type_proto::Value;
         let mut value = info.r#type.as_ref().and_then(|t| t.value.as_ref());
+        let mut nested = false;
         // The tensor inside any sequences and optionals.
         loop {
             let inner = match value {
@@ -260,17 +261,21 @@ impl Rules<'_> {
                 _ => break,
             };
             value = inner.as_deref().and_then(|t| t.value.as_ref());
+            nested = true;
         }
         let elem = match value {
             Some(Value::TensorType(t)) => t.elem_type,
             Some(Value::SparseTensorType(t)) => t.elem_type,
-            _ => None,
+            _ => return,
         };
-        if elem == Some(0) {
-            let name = quoted(info.name.as_deref().unwrap_or_default());
-            let message = format!("the type of input {name} has the element type 0 (UNDEFINED)");
-            self.report(Check::DataType, message);
-        }
+        // A missing element type at the top is `missing_type` (`main_graph_type`).
+        let name = quoted(info.name.as_deref().unwrap_or_default());
+        let message = match elem {
+            Some(0) => format!("the type of input {name} has the element type 0 (UNDEFINED)"),
+            None if nested => format!("the type of input {name} has a tensor of no element type"),
+            _ => return,
+        };
+        self.report(Check::DataType, message);
     }
 
     fn initializers(&mut self, graph: &GraphProto) {

@@ -68,7 +68,10 @@ fn body_results(name: &str, count: usize, expected: usize) -> Rule {
     }
     Err(Conflict {
         input: None,
-        message: format!("{name} gives {count} results, but the node takes {expected}"),
+        message: format!(
+            "{name} gives {count} result{}, but the node takes {expected}",
+            if count == 1 { "" } else { "s" }
+        ),
     })
 }
 
