@@ -204,3 +204,8 @@ for kind, op, out_t in [("seq", "SequenceLength", T.INT64), ("opt", "OptionalHas
         ty = h.make_sequence_type_proto(inner) if kind == "seq" else h.make_optional_type_proto(inner)
         g = h.make_graph([h.make_node(op, ["x"], ["n"])], "g", [h.make_value_info("x", ty)], [h.make_tensor_value_info("n", out_t, [])])
         run(f"{kind} of elem {elem} input", h.make_model(g, opset_imports=[h.make_opsetid("", 21)], ir_version=10))
+# an attribute holding an empty type, or a tensor type of element type 0
+for op, attr in [("Cast", "to"), ("Foo", "d")]:
+    for label, tp in [("empty", onnx.TypeProto()), ("elem 0", h.make_tensor_type_proto(0, None))]:
+        n = h.make_node(op, ["x"], ["y"]); a = n.attribute.add(name=attr, type=onnx.AttributeProto.TYPE_PROTO); a.tp.CopyFrom(tp)
+        run(f"{op} {attr} type_proto {label}", model(nodes=[n]))

@@ -757,3 +757,35 @@ fn inputs_of_sequences_or_optionals_name_their_tensors_element_type() {
         assert_eq!(fired(&with_inner_elem(text, None)), [Check::DataType]);
     }
 }
+
+#[test]
+fn attributes_holding_a_type_that_cannot_be_printed_are_still_checked() {
+    use onnx_runtime_types::{TypeProto, type_proto};
+    // onnx: "Mismatched attribute type ... Expected: 'INT', actual: 'TYPE_PROTO'" and "No Op
+    // registered for Foo": neither looks at the type the attribute holds.
+    let empty = TypeProto::default();
+    let undefined = TypeProto {
+        value: Some(type_proto::Value::TensorType(type_proto::Tensor {
+            elem_type: Some(0),
+            shape: None,
+        })),
+        ..TypeProto::default()
+    };
+    for (op, attribute, check) in [
+        ("Cast", "to", Check::AttributeType),
+        ("Foo", "d", Check::UnknownOperator),
+    ] {
+        for ty in [&empty, &undefined] {
+            let mut model = base();
+            let node = &mut graph(&mut model).node[0];
+            node.op_type = Some(op.into());
+            node.attribute = vec![AttributeProto {
+                name: Some(attribute.into()),
+                r#type: Some(AttributeType::TypeProto as i32),
+                tp: Some(Box::new(ty.clone())),
+                ..Default::default()
+            }];
+            assert_eq!(fired(&model), [check], "{op} with {ty:?}");
+        }
+    }
+}

@@ -11,7 +11,8 @@
 //!   operator or attribute that no schema has is still reported, a domain not imported still is;
 //! - an attribute without a `type` takes the type of its value field, one without either is
 //!   left out, and one without a name gets a placeholder;
-//! - a declared type whose element type does not exist (`0` is onnx's "unknown") is left out.
+//! - a declared type whose element type does not exist (`0` is onnx's "unknown") is left out;
+//!   a type held by an attribute that cannot be printed so becomes the empty opaque type.
 //!
 //! Element counts are the rules' business here, so `element_count_mismatch` is off for the
 //! text.
@@ -243,11 +244,11 @@ impl Lean {
             f: a.f,
             i: a.i,
             s: a.s.clone(),
-            tp: a.tp.clone(),
+            tp: a.tp.as_deref().map(|t| Box::new(printable_type(t))),
             floats: a.floats.clone(),
             ints: a.ints.clone(),
             strings: a.strings.clone(),
-            type_protos: a.type_protos.clone(),
+            type_protos: a.type_protos.iter().map(printable_type).collect(),
         }
     }
 }
@@ -298,6 +299,18 @@ fn unnamed(tensor: TensorProto) -> TensorProto {
     TensorProto {
         name: None,
         ..tensor
+    }
+}
+
+/// An attribute's type as it is if it can be printed, else the empty opaque type (`opaque()`)
+/// in its place: the checks look at the attribute's name and kind, not at the type it holds.
+fn printable_type(ty: &TypeProto) -> TypeProto {
+    if known_elem_types(ty) {
+        return ty.clone();
+    }
+    TypeProto {
+        value: Some(type_proto::Value::OpaqueType(type_proto::Opaque::default())),
+        ..TypeProto::default()
     }
 }
 
