@@ -304,7 +304,7 @@ impl Checker<'_> {
                 let Some(declared) = body.declared(&found.name) else {
                     continue;
                 };
-                let Against::Node(node) = found.against else {
+                let Against::Computed(node) = found.against else {
                     // An input whose initializer has another type, or a graph output that
                     // declares an input's or initializer's name with another type: the
                     // other is the name's second declaration.

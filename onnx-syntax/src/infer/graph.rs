@@ -390,7 +390,7 @@ impl<'a> Engine<'a> {
                     if top && !d.fits(&t) {
                         self.mismatches.push(Mismatch {
                             name: name.clone(),
-                            against: Against::Node(self.top_node),
+                            against: Against::Computed(self.top_node),
                             declared: (*d).clone(),
                             inferred: (*t).clone(),
                         });

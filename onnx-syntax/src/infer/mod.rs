@@ -69,8 +69,9 @@ pub struct Mismatch {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Against {
-    /// The result of the node at this index in the main graph (or the function body).
-    Node(usize),
+    /// The result of the node at this index in the main graph (or the function body), as
+    /// computed.
+    Computed(usize),
     /// The initializer of the value, which a graph input or output declares.
     Initializer,
     /// The type a graph output, or a value info, declares for a graph input or initializer.
@@ -82,12 +83,12 @@ impl Against {
     ///
     /// ```
     /// use onnx_syntax::infer::Against;
-    /// assert_eq!(Against::Node(3).node(), Some(3));
+    /// assert_eq!(Against::Computed(3).node(), Some(3));
     /// assert_eq!(Against::Initializer.node(), None);
     /// ```
     pub fn node(self) -> Option<usize> {
         match self {
-            Against::Node(node) => Some(node),
+            Against::Computed(node) => Some(node),
             Against::Initializer | Against::Declaration => None,
         }
     }
@@ -207,7 +208,7 @@ pub fn infer_shapes(mut model: ModelProto) -> Result<ModelProto, Vec<ShapeError>
             node: m.against.node(),
             input: None,
             message: match m.against {
-                Against::Node(_) => format!(
+                Against::Computed(_) => format!(
                     "`{}` is declared {} but computed as {}",
                     m.name, m.declared, m.inferred
                 ),
