@@ -592,7 +592,8 @@ pub fn einsum(node: &mut Node) -> Rule {
         None => (equation.clone(), None),
     };
     let terms: Vec<&str> = inputs.split(',').collect();
-    if terms.len() != node.inputs.len() {
+    // An empty equation is one whose string was left out, which onnx does not check.
+    if terms.len() != node.inputs.len() && !equation.is_empty() {
         return Err(super::elementwise::general(format!(
             "the equation has {} operand terms, the node {} operands",
             terms.len(),

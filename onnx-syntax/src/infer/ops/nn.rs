@@ -1123,8 +1123,9 @@ pub fn dft(node: &mut Node) -> Rule {
 
 /// `MaxUnpool`: `[N, C, ...]`, each spatial dim `(size - 1) x stride - pads + kernel`, or the
 /// given `output_shape`. The input has a batch and a channel axis, the attributes one value
-/// (pads two) per spatial axis, `kernel_shape` given; the indices have the input's dims, and
-/// `output_shape` is a vector of one value per axis of the input.
+/// (pads two) per spatial axis, `kernel_shape` given; `output_shape` is a vector of one value
+/// per axis of the input. The indices have the input's dims: as onnx, the channels are read
+/// from them.
 pub fn max_unpool(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let Some(x) = node.shape_of(0) else {
@@ -1139,16 +1140,6 @@ pub fn max_unpool(node: &mut Node) -> Rule {
     let Some(kernel) = spatial_list(node, "kernel_shape", n, 1)? else {
         return Err(conflict(0, "the attribute kernel_shape is needed"));
     };
-    if let Some(indices) = node.dims(1)
-        && (indices.len() != x.len() || indices.iter().zip(&x).any(|(i, d)| !i.compatible(d)))
-    {
-        let message = format!(
-            "operand 1 (I) {} must have the dims of the input {}",
-            show_shape(indices),
-            show_shape(&x)
-        );
-        return Err(conflict(1, message));
-    }
     if node.has_input(2) {
         if let Some(count) = node.ranked(2, "output_shape", &[1])?
             && !count[0].compatible(&Dim::Known(x.len() as i64))
@@ -1164,7 +1155,9 @@ pub fn max_unpool(node: &mut Node) -> Rule {
         node.set_tensor(0, elem, shape);
         return Ok(());
     }
-    let mut out = x[..2].to_vec();
+    node.rank_at_least(1, "I", 2)?;
+    let channels = node.dims(1).map_or(x[1].clone(), |i| i[1].clone());
+    let mut out = vec![x[0].clone(), channels];
     for i in 0..n {
         out.push(match x[i + 2].known() {
             Some(size) => known(
