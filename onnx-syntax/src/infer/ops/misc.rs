@@ -593,7 +593,10 @@ pub fn einsum(node: &mut Node) -> Rule {
     };
     let terms: Vec<&str> = inputs.split(',').collect();
     // An empty equation is one whose string was left out, which onnx does not check.
-    if terms.len() != node.inputs.len() && !equation.is_empty() {
+    if equation.is_empty() {
+        return Ok(());
+    }
+    if terms.len() != node.inputs.len() {
         return Err(super::elementwise::general(format!(
             "the equation has {} operand terms, the node {} operands",
             terms.len(),
