@@ -144,14 +144,63 @@ pub fn where_(node: &mut Node) -> Rule {
     broadcast_operands(node, &[0, 1, 2], Some(elem))
 }
 
-/// `PRelu`: the slope broadcasts to the operand, whose shape the result has (from opset 7:
-/// both ways).
+/// `PRelu`: the result has the operand's type; from opset 7 the slope broadcasts to the
+/// operand one way (it never widens the result).
 pub fn prelu(node: &mut Node) -> Rule {
+    node.same_as_input(0, 0);
     if node.opset < 7 {
-        node.same_as_input(0, 0);
         return Ok(());
     }
-    broadcast_operands(node, &[0, 1], None)
+    let (Some(x), Some(slope)) = (node.dims(0), node.dims(1)) else {
+        return Ok(());
+    };
+    let fits = slope.len() <= x.len()
+        && slope
+            .iter()
+            .rev()
+            .zip(x.iter().rev())
+            .all(|(s, d)| s.known() == Some(1) || s.compatible(d));
+    if !fits {
+        let message = format!(
+            "operand 1 (slope) {} does not broadcast to the input {}",
+            show_shape(slope),
+            show_shape(x)
+        );
+        return Err(conflict(1, message));
+    }
+    Ok(())
+}
+
+/// `SwiGLU`: the gate and the value have one shape (no broadcasting), which the result has;
+/// each dim the more specific of the two.
+pub fn swiglu(node: &mut Node) -> Rule {
+    let elem = node.elem(0);
+    let (Some(a), Some(b)) = (node.dims(0), node.dims(1)) else {
+        let shape = node.shape_of(0).or_else(|| node.shape_of(1));
+        node.set_tensor(0, elem, shape);
+        return Ok(());
+    };
+    let mismatch = || {
+        let message = format!(
+            "operand 1 (B) {} must have the shape of operand 0 (A) {}",
+            show_shape(b),
+            show_shape(a)
+        );
+        conflict(1, message)
+    };
+    if a.len() != b.len() {
+        return Err(mismatch());
+    }
+    let mut out = Vec::with_capacity(a.len());
+    for (da, db) in a.iter().zip(b) {
+        out.push(match (da, db) {
+            (Dim::Known(x), Dim::Known(y)) if x != y => return Err(mismatch()),
+            (Dim::Known(_), _) | (Dim::Symbol(_), Dim::Symbol(_) | Dim::Unknown) => da.clone(),
+            _ => db.clone(),
+        });
+    }
+    node.set_tensor(0, elem, Some(out));
+    Ok(())
 }
 
 /// Elementwise arithmetic on propagated integer values (shape computations).

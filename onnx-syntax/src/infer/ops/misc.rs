@@ -2,6 +2,7 @@
 
 use crate::infer::node::{Conflict, Node, Rule, conflict, dtype};
 use crate::infer::ty::{Dim, Ty, show_shape};
+use onnx_runtime_types::AttributeProto;
 
 /// `NegativeLogLikelihoodLoss`: the input is `[N, C, d1, ..., dk]`, the target
 /// `[N, d1, ..., dk]` and the weight `[C]`; the loss has the target's shape without
@@ -223,11 +224,28 @@ pub fn grid_sample(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// `RoiAlign`: `[rois, C, output_height, output_width]`.
+/// `RoiAlign`: `[rois, C, output_height, output_width]`, from the input `[N, C, H, W]`, the
+/// boxes `[rois, 4]` and their batch indices `[rois]`.
 pub fn roi_align(node: &mut Node) -> Rule {
     let elem = node.elem(0);
-    let rois = node.dim(1, 0);
-    let channels = node.dim(0, 1);
+    let [mut batch, mut channels, mut height, mut width] = [const { Dim::Unknown }; 4];
+    node.unify_operand(
+        0,
+        "X",
+        &mut [
+            ("batch", &mut batch),
+            ("channels", &mut channels),
+            ("height", &mut height),
+            ("width", &mut width),
+        ],
+    )?;
+    let (mut rois, mut four) = (Dim::Unknown, Dim::Known(4));
+    node.unify_operand(
+        1,
+        "rois",
+        &mut [("rois", &mut rois), ("box size", &mut four)],
+    )?;
+    node.unify_operand(2, "batch_indices", &mut [("rois", &mut rois)])?;
     let h = Dim::Known(node.int("output_height", 1));
     let w = Dim::Known(node.int("output_width", 1));
     node.set_tensor(0, elem, Some(vec![rois, channels, h, w]));
@@ -271,9 +289,19 @@ pub fn regex_full_match(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// `StringNormalizer`: strings of the operand's rank; stop words can remove any number of
-/// them, so the last dim is unknown.
+/// `StringNormalizer`: strings of the operand's rank, `[C]` or `[1, C]`; stop words can remove
+/// any number of them, so the last dim is unknown.
 pub fn string_normalizer(node: &mut Node) -> Rule {
+    if let Some(dims) = node.ranked(0, "X", &[1, 2])?
+        && let [first, _] = dims
+        && !first.compatible(&Dim::Known(1))
+    {
+        let message = format!(
+            "operand 0 (X) must be [C] or [1, C], found {}",
+            show_shape(dims)
+        );
+        return Err(conflict(0, message));
+    }
     let shape = node.dims(0).map(|dims| {
         let mut out = dims.to_vec();
         if let Some(last) = out.last_mut() {
@@ -313,6 +341,21 @@ pub fn label_encoder(node: &mut Node) -> Rule {
     if node.opset >= 4 {
         let keys = one_of(node, "keys")?;
         one_of(node, "values")?;
+        let count = |kind: &str| -> Result<Option<usize>, Conflict> {
+            let names = ["tensor", "strings", "int64s", "floats"].map(|s| format!("{kind}_{s}"));
+            names
+                .iter()
+                .find_map(|name| node.attr(name))
+                .map_or(Ok(None), attr_len)
+        };
+        if let (Some(keys), Some(values)) = (count("keys")?, count("values")?)
+            && keys != values
+        {
+            return Err(conflict(
+                0,
+                format!("{keys} keys map to {values} values: they must be as many"),
+            ));
+        }
         if let (Some(key), Some(elem)) = (keys, node.elem(0))
             && key != elem
         {
@@ -334,6 +377,27 @@ pub fn label_encoder(node: &mut Node) -> Rule {
     let shape = node.shape_of(0);
     node.set_tensor(0, elem, shape);
     Ok(())
+}
+
+/// How many values a list attribute holds (a tensor attribute must be one-dim).
+fn attr_len(attr: &AttributeProto) -> Result<Option<usize>, Conflict> {
+    let lists = [attr.ints.len(), attr.floats.len(), attr.strings.len()];
+    if let Some(&n) = lists.iter().find(|&&n| n > 0) {
+        return Ok(Some(n));
+    }
+    let Some(tensor) = attr.t.as_deref() else {
+        return Ok(None);
+    };
+    match tensor.dims.as_slice() {
+        [n] => Ok(usize::try_from(*n).ok()),
+        dims => Err(conflict(
+            0,
+            format!(
+                "the attribute {} must be a one-dim tensor, found dims {dims:?}",
+                attr.name.as_deref().unwrap_or("")
+            ),
+        )),
+    }
 }
 
 /// The element type of the one attribute `KIND_tensor`, `KIND_strings`, `KIND_int64s` or
@@ -416,10 +480,16 @@ fn byte_width(elem: i32) -> Option<u32> {
 /// `BitCast`: the element type `to`; the shape stays when both types are as wide.
 pub fn bit_cast(node: &mut Node) -> Rule {
     let to = node.int("to", 0) as i32;
-    let same_width = node
-        .elem(0)
-        .and_then(byte_width)
-        .is_some_and(|w| Some(w) == byte_width(to));
+    let widths = (node.elem(0).and_then(byte_width), byte_width(to));
+    if let (Some(from), Some(into)) = widths
+        && from != into
+    {
+        let message = format!(
+            "the element types must be as wide: operand 0 has {from}-byte elements, `to` {into}-byte ones"
+        );
+        return Err(conflict(0, message));
+    }
+    let same_width = widths.0.is_some() && widths.0 == widths.1;
     let shape = if same_width { node.shape_of(0) } else { None };
     node.set_tensor(0, Some(to), shape);
     Ok(())
@@ -437,10 +507,11 @@ pub fn center_crop_pad(node: &mut Node) -> Rule {
 }
 
 /// `Col2Im`: `[N, C, ...image_shape]`, with `C` the input's second dim over the block's size.
-/// Where every operand's shape is known, onnx checks them: the image and block shapes are
-/// vectors of one value per spatial axis, the input has rank 3.
+/// The input has rank 3 (`[N, C x block size, L]`); where every operand's shape is known,
+/// onnx checks the image and block shapes: vectors of one value per spatial axis.
 pub fn col2im(node: &mut Node) -> Rule {
     let elem = node.elem(0);
+    node.ranked(0, "input", &[3])?;
     if (0..3).all(|i| node.dims(i).is_some())
         && let (Some(image), Some(block)) = (
             node.ranked(1, "image_shape", &[1])?,
@@ -521,8 +592,16 @@ pub fn einsum(node: &mut Node) -> Rule {
         None => (equation.clone(), None),
     };
     let terms: Vec<&str> = inputs.split(',').collect();
-    if terms.len() != node.inputs.len() {
+    // An empty equation is one whose string was left out, which onnx does not check.
+    if equation.is_empty() {
         return Ok(());
+    }
+    if terms.len() != node.inputs.len() {
+        return Err(super::elementwise::general(format!(
+            "the equation has {} operand terms, the node {} operands",
+            terms.len(),
+            node.inputs.len()
+        )));
     }
     let mut letters: Vec<(char, Dim)> = Vec::new();
     let mut counts: Vec<(char, usize)> = Vec::new();
@@ -634,9 +713,46 @@ pub fn array_feature_extractor(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// `TreeEnsemble` (ai.onnx.ml): `[N, n_targets]` of the input's element type.
+/// `TreeEnsemble` (ai.onnx.ml): `[N, n_targets]` of the input's element type. The input is
+/// `[N, features]`; every `nodes_*` attribute has one value per tree node (as many as
+/// `nodes_splits`), and `leaf_targetids` one per leaf weight.
 pub fn tree_ensemble(node: &mut Node) -> Rule {
     let elem = node.elem(0);
+    node.ranked(0, "X", &[2])?;
+    if let Some(splits) = node.attr("nodes_splits")
+        && let Some(nodes) = attr_len(splits)?
+    {
+        let per_node = [
+            "nodes_featureids",
+            "nodes_hitrates",
+            "nodes_modes",
+            "nodes_truenodeids",
+            "nodes_falsenodeids",
+            "nodes_trueleafs",
+            "nodes_falseleafs",
+            "nodes_missing_value_tracks_true",
+        ];
+        for name in per_node {
+            if let Some(attr) = node.attr(name)
+                && let Some(found) = attr_len(attr)?
+                && found != nodes
+            {
+                let message = format!(
+                    "the attribute {name} must have {nodes} values (one per tree node, as nodes_splits), found {found}"
+                );
+                return Err(conflict(0, message));
+            }
+        }
+    }
+    if let (Some(targets), Some(weights)) = (node.attr("leaf_targetids"), node.attr("leaf_weights"))
+        && let (Some(targets), Some(weights)) = (attr_len(targets)?, attr_len(weights)?)
+        && targets != weights
+    {
+        let message = format!(
+            "the attribute leaf_targetids must have {weights} values (one per leaf weight), found {targets}"
+        );
+        return Err(conflict(0, message));
+    }
     let n = node.dim(0, 0);
     let targets = node
         .attr("n_targets")

@@ -57,12 +57,10 @@ pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
         | "GroupNormalization"
         | "HardSigmoid"
         | "HardSwish"
-        | "Hardmax"
         | "Identity"
         | "InstanceNormalization"
         | "LeakyRelu"
         | "Log"
-        | "LogSoftmax"
         | "LpNormalization"
         | "LRN"
         | "MeanVarianceNormalization"
@@ -70,7 +68,6 @@ pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
         | "Neg"
         | "Reciprocal"
         | "Relu"
-        | "ReverseSequence"
         | "RMSNormalization"
         | "Round"
         | "Scatter"
@@ -82,7 +79,6 @@ pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
         | "Sign"
         | "Sin"
         | "Sinh"
-        | "Softmax"
         | "Softplus"
         | "Softsign"
         | "Sqrt"
@@ -91,8 +87,10 @@ pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
         | "Tanh"
         | "ThresholdedRelu"
         | "Trilu"
-        | "BitwiseNot"
-        | "SwiGLU" => e::same,
+        | "BitwiseNot" => e::same,
+        "SwiGLU" => e::swiglu,
+        "Softmax" | "LogSoftmax" | "Hardmax" => nn::softmax,
+        "ReverseSequence" => shape::reverse_sequence,
         "IsNaN" | "IsInf" | "Not" => e::to_bool,
         "Cast" => e::cast,
         "CastLike" => e::cast_like,

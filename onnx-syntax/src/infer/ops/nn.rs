@@ -533,6 +533,23 @@ pub fn batch_norm(node: &mut Node) -> Rule {
             }
         }
     }
+    if node.opset >= 14 {
+        // Only training mode has the running statistics as results.
+        let training = node.int("training_mode", 0) != 0;
+        let wanted = if training { 3 } else { 1 };
+        let found = node.proto.output.len();
+        if found != wanted {
+            let mode = if training {
+                "in training mode"
+            } else {
+                "outside training mode"
+            };
+            return Err(conflict(
+                0,
+                format!("{mode} the operator has {wanted} results, found {found}"),
+            ));
+        }
+    }
     let channels = node.dim(0, 1);
     let elem = node.elem(1).or(node.elem(0));
     for i in 1..node.outputs.len().min(5) {
@@ -591,14 +608,15 @@ pub fn dropout(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// `ReduceSum`, `ReduceMean`, ...: the reduced axes become 1 (`keepdims`) or go.
+/// `ReduceSum`, `ReduceMean`, ...: the reduced axes become 1 (`keepdims` 1) or go (any other
+/// value: the definition keeps them only where `keepdims` equals 1).
 pub fn reduce(node: &mut Node) -> Rule {
     let op = node.proto.op_type.as_deref().unwrap_or("");
     // The axes became an operand in opset 13 for ReduceSum, in 18 for the others.
     let since = if op == "ReduceSum" { 13 } else { 18 };
     let from_input = node.opset >= since;
     let elem = node.elem(0);
-    let keep = node.int("keepdims", 1) != 0;
+    let keep = node.int("keepdims", 1) == 1;
     let Some(dims) = node.shape_of(0) else {
         node.set_tensor(0, elem, None);
         return Ok(());
@@ -630,6 +648,21 @@ pub fn reduce(node: &mut Node) -> Rule {
         })
         .collect();
     node.set_tensor(0, elem, Some(out));
+    Ok(())
+}
+
+/// `Softmax`, `LogSoftmax`, `Hardmax`: the operand's type; from opset 11 the operand has a
+/// rank and `axis` is one of its axes.
+pub fn softmax(node: &mut Node) -> Rule {
+    node.same_as_input(0, 0);
+    if node.opset < 11 {
+        return Ok(());
+    }
+    let default = if node.opset < 13 { 1 } else { -1 };
+    if let Some(dims) = node.dims(0) {
+        node.rank_at_least(0, "input", 1)?;
+        node.axis(node.int("axis", default), dims.len(), 0)?;
+    }
     Ok(())
 }
 
@@ -1089,32 +1122,42 @@ pub fn dft(node: &mut Node) -> Rule {
 }
 
 /// `MaxUnpool`: `[N, C, ...]`, each spatial dim `(size - 1) x stride - pads + kernel`, or the
-/// given `output_shape`.
+/// given `output_shape`. The input has a batch and a channel axis, the attributes one value
+/// (pads two) per spatial axis, `kernel_shape` given; `output_shape` is a vector of one value
+/// per axis of the input. The indices have the input's dims: as onnx, the channels are read
+/// from them.
 pub fn max_unpool(node: &mut Node) -> Rule {
     let elem = node.elem(0);
+    let Some(x) = node.shape_of(0) else {
+        let shape = node.has_input(2).then(|| node.values(2)).flatten();
+        node.set_tensor(0, elem, shape);
+        return Ok(());
+    };
+    node.rank_at_least(0, "X", 2)?;
+    let n = x.len().saturating_sub(2);
+    let pads = spatial_list(node, "pads", n, 2)?.unwrap_or(vec![0; 2 * n]);
+    let strides = spatial_list(node, "strides", n, 1)?.unwrap_or(vec![1; n]);
+    let Some(kernel) = spatial_list(node, "kernel_shape", n, 1)? else {
+        return Err(conflict(0, "the attribute kernel_shape is needed"));
+    };
     if node.has_input(2) {
+        if let Some(count) = node.ranked(2, "output_shape", &[1])?
+            && !count[0].compatible(&Dim::Known(x.len() as i64))
+        {
+            let message = format!(
+                "operand 2 (output_shape) {} must hold one value per axis of the input {}",
+                show_shape(count),
+                show_shape(&x)
+            );
+            return Err(conflict(2, message));
+        }
         let shape = node.values(2);
         node.set_tensor(0, elem, shape);
         return Ok(());
     }
-    let Some(x) = node.shape_of(0).filter(|x| x.len() > 2) else {
-        node.set_tensor(0, elem, None);
-        return Ok(());
-    };
-    let n = x.len() - 2;
-    let Some(kernel) = node.int_list("kernel_shape").filter(|k| k.len() == n) else {
-        node.set_tensor(0, elem, Some(vec![Dim::Unknown; x.len()]));
-        return Ok(());
-    };
-    let strides = node
-        .int_list("strides")
-        .filter(|s| s.len() == n)
-        .unwrap_or(vec![1; n]);
-    let pads = node
-        .int_list("pads")
-        .filter(|p| p.len() == 2 * n)
-        .unwrap_or(vec![0; 2 * n]);
-    let mut out = x[..2].to_vec();
+    node.rank_at_least(1, "I", 2)?;
+    let channels = node.dims(1).map_or(x[1].clone(), |i| i[1].clone());
+    let mut out = vec![x[0].clone(), channels];
     for i in 0..n {
         out.push(match x[i + 2].known() {
             Some(size) => known(

@@ -1,7 +1,7 @@
 //! Operators that move, select or build data: their result shapes, and the values of the
 //! small integer tensors that shape computations pass along.
 
-use crate::infer::node::{Node, Rule, conflict, dtype, tensor_ints, tensor_type};
+use crate::infer::node::{Conflict, Node, Rule, conflict, dtype, tensor_ints, tensor_type};
 use crate::infer::ty::{Dim, Shape, Ty, show_shape};
 
 use super::elementwise::{broadcast, general};
@@ -411,6 +411,7 @@ pub fn unsqueeze(node: &mut Node) -> Rule {
 /// `Expand`: the operand broadcast with the shape its second operand gives.
 pub fn expand(node: &mut Node) -> Rule {
     let elem = node.elem(0);
+    node.ranked(1, "shape", &[1])?;
     let (Some(dims), Some(target)) = (node.shape_of(0), node.values(1)) else {
         let rank = node.dims(1).and_then(|d| unknown_dims(d.first()?));
         let shape = match (rank, node.dims(0)) {
@@ -638,10 +639,44 @@ fn slice_len(start: i64, end: i64, step: i64, size: i64) -> i64 {
     len as i64 // at most `size`
 }
 
+/// `ReverseSequence`: the operand's type; the input has rank 2 or more and the sequence
+/// lengths are a vector.
+pub fn reverse_sequence(node: &mut Node) -> Rule {
+    node.same_as_input(0, 0);
+    node.rank_at_least(0, "input", 2)?;
+    node.ranked(1, "sequence_lens", &[1])?;
+    Ok(())
+}
+
 /// `Split`: along `axis`, by the given sizes or into equal parts.
 pub fn split(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let count = node.outputs.len();
+    if node.opset >= 18 {
+        // From opset 18 the parts come from exactly one of the sizes and `num_outputs`.
+        let num_outputs = node.attr("num_outputs").map(|a| a.i.unwrap_or(0));
+        match (node.has_input(1), num_outputs) {
+            (true, Some(_)) => {
+                return Err(conflict(
+                    1,
+                    "the split sizes and num_outputs cannot both be given",
+                ));
+            }
+            (false, None) => {
+                return Err(conflict(
+                    0,
+                    "the split sizes (operand 1) or the attribute num_outputs is needed",
+                ));
+            }
+            (_, Some(n)) if n < 1 => {
+                return Err(conflict(
+                    0,
+                    format!("num_outputs must be 1 or more, found {n}"),
+                ));
+            }
+            _ => {}
+        }
+    }
     let Some(dims) = node.shape_of(0) else {
         for i in 0..count {
             node.set_tensor(i, elem, None);
@@ -727,11 +762,10 @@ pub fn pad(node: &mut Node) -> Rule {
         node.ints(1)
     };
     let axes: Option<Vec<usize>> = if node.opset >= 18 && node.has_input(3) {
-        node.ints(3).map(|a| {
-            a.iter()
-                .filter_map(|&a| node.axis(a, dims.len(), 3).ok())
-                .collect()
-        })
+        match node.ints(3) {
+            Some(given) => Some(distinct_axes(node, &given, dims.len(), 3)?),
+            None => None,
+        }
     } else {
         Some((0..dims.len()).collect())
     };
@@ -761,10 +795,39 @@ pub fn pad(node: &mut Node) -> Rule {
     Ok(())
 }
 
+/// The axes `given` (for operand `input`) made non-negative for rank `rank`; a conflict when
+/// one is out of range or two name the same axis.
+fn distinct_axes(
+    node: &Node,
+    given: &[i64],
+    rank: usize,
+    input: usize,
+) -> Result<Vec<usize>, Conflict> {
+    let mut axes = Vec::with_capacity(given.len());
+    for &a in given {
+        let k = node.axis(a, rank, input)?;
+        if axes.contains(&k) {
+            return Err(conflict(input, format!("axis {a} is in axes twice")));
+        }
+        axes.push(k);
+    }
+    Ok(axes)
+}
+
 /// `ConstantOfShape`: the shape its operand gives, the element type of `value` (float
-/// without it).
+/// without it). The shape is a vector and `value` a one-dim tensor.
 pub fn constant_of_shape(node: &mut Node) -> Rule {
     let value = node.tensor("value");
+    if let Some(value) = value
+        && value.dims.len() != 1
+    {
+        let message = format!(
+            "the attribute value must be a one-dim tensor, found dims {:?}",
+            value.dims
+        );
+        return Err(conflict(0, message));
+    }
+    node.ranked(0, "shape", &[1])?;
     let elem = value.and_then(|t| t.data_type).unwrap_or(dtype::FLOAT);
     let shape = match node.values(0) {
         Some(values) => Some(values),
@@ -839,10 +902,14 @@ pub fn depth_space(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     let to_space = node.proto.op_type.as_deref() == Some("DepthToSpace");
     let b = node.int("blocksize", 0);
+    if b <= 0 {
+        return Err(conflict(
+            0,
+            format!("blocksize must be positive, found {b}"),
+        ));
+    }
+    node.ranked(0, "input", &[4])?;
     let shape = node.shape_of(0).map(|d| {
-        if d.len() != 4 || b <= 0 {
-            return vec![Dim::Unknown; d.len()];
-        }
         let f = |d: &Dim, by: Option<i64>, mul: bool| match (d.known(), by) {
             (Some(n), Some(by)) if mul => n.checked_mul(by).map_or(Dim::Unknown, Dim::Known),
             (Some(n), Some(by)) => Dim::Known(n / by),
@@ -919,14 +986,7 @@ pub fn resize(node: &mut Node) -> Rule {
             ));
         }
     };
-    let mut axes = Vec::new();
-    for a in node.int_list("axes").unwrap_or_default() {
-        let k = node.axis(a, rank, 0)?;
-        if axes.contains(&k) {
-            return Err(conflict(0, format!("axis {a} is in axes twice")));
-        }
-        axes.push(k);
-    }
+    let mut axes = distinct_axes(node, &node.int_list("axes").unwrap_or_default(), rank, 0)?;
     // An empty `sizes` counts as left out. A `scales` counts as given where its shape says it
     // holds values (onnx also leaves out an empty constant, whose constness is not known here).
     let sizes_given = node.has_input(3) && node.values(3).is_none_or(|v| !v.is_empty());
