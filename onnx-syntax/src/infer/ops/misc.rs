@@ -438,7 +438,8 @@ pub fn affine_grid(node: &mut Node) -> Rule {
     let elem = node.elem(0);
     if node.dims(0).is_some() {
         node.ranked(1, "size", &[1])?;
-        if let Some(size) = node.data(1)
+        // Its length, from its value or from its declared shape.
+        if let Some(size) = node.values(1)
             && !matches!(size.len(), 4 | 5)
         {
             return Err(conflict(
