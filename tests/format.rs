@@ -202,16 +202,16 @@ fn a_comment_at_every_token_boundary_survives_formatting() {
                 }
                 let out = format_checked(entry, &commented, &what);
                 formatted += 1;
+                let found = tokens_with_comments(&out).unwrap();
+                let inserted = insertion.trim();
+                let comment = found
+                    .comments
+                    .iter()
+                    .find(|c| &out[c.span.range()] == inserted)
+                    .expect("the inserted comment");
                 // Whether the comment's neighbour on its side (the token before a trailing
                 // comment, the token after one on its own line) is written as in the text.
                 {
-                    let found = tokens_with_comments(&out).unwrap();
-                    let inserted = insertion.trim();
-                    let comment = found
-                        .comments
-                        .iter()
-                        .find(|c| &out[c.span.range()] == inserted)
-                        .expect("the inserted comment");
                     let (theirs, ours) = match (insertion.starts_with(' '), i.checked_sub(1)) {
                         (true, Some(before)) => (
                             comment.before.checked_sub(1).map(|k| &found.tokens[k]),
@@ -240,13 +240,6 @@ fn a_comment_at_every_token_boundary_survives_formatting() {
                 // A comment line before a node stays on a line of its own right before it.
                 if insertion.starts_with('\n') && text_nodes.contains(&token.span.start) {
                     before_node += 1;
-                    let found = tokens_with_comments(&out).unwrap();
-                    let inserted = insertion.trim();
-                    let comment = found
-                        .comments
-                        .iter()
-                        .find(|c| &out[c.span.range()] == inserted)
-                        .expect("the inserted comment");
                     // The next token starts the same node: the comment's node in the text.
                     let next = found.tokens[comment.before].span.start;
                     let out_nodes = node_starts(entry, &out);

@@ -115,6 +115,17 @@ impl<'p> Scope<'p> {
         }
         mismatches
     }
+
+    /// Records the types a graph declares for its outputs and value infos, which what its
+    /// nodes compute is checked against.
+    fn declare_graph(&mut self, graph: &'p GraphProto) {
+        for info in graph.value_info.iter().chain(&graph.output) {
+            let ty = info.r#type.as_ref().and_then(Ty::from_proto);
+            if let (Some(name), Some(ty)) = (&info.name, ty) {
+                self.declare(name, ty);
+            }
+        }
+    }
 }
 
 /// The type of a macro literal's tensor whose dims or data hold holes: the written dims stay
@@ -265,12 +276,7 @@ pub(crate) fn infer_model<'a>(model: &'a ModelProto, library: &[&'a FunctionProt
     let mut scope = Scope::for_graph(None, graph);
     let mut initializers = scope.bind_graph(graph);
     redeclared_outputs(graph, &scope, &mut initializers);
-    for info in graph.value_info.iter().chain(&graph.output) {
-        if let (Some(name), Some(ty)) = (&info.name, info.r#type.as_ref().and_then(Ty::from_proto))
-        {
-            scope.declare(name, ty);
-        }
-    }
+    scope.declare_graph(graph);
     let mut run = engine.run(&graph.node, scope);
     run.mismatches.splice(0..0, initializers);
     run
@@ -557,12 +563,7 @@ impl Subgraphs for Engine<'_> {
         let mut scope = Scope::for_graph(Some(outer), graph);
         // An initializer of a subgraph against its input is not looked at (onnx neither).
         let _ = scope.bind_graph(graph);
-        for info in graph.value_info.iter().chain(&graph.output) {
-            let ty = info.r#type.as_ref().and_then(Ty::from_proto);
-            if let (Some(name), Some(ty)) = (&info.name, ty) {
-                scope.declare(name, ty);
-            }
-        }
+        scope.declare_graph(graph);
         for (input, ty) in graph.input.iter().zip(inputs) {
             let name = input.name.as_deref().unwrap_or("");
             if let Some(ty) = ty {

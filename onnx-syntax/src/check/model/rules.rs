@@ -14,7 +14,7 @@ use onnx_runtime_types::{
     tensor_shape_proto::dimension::Value as Dimension, type_proto,
 };
 
-use super::place::quoted;
+use super::place::{named_step, node_step, quoted};
 use super::{ModelProblem, NEWEST_IR_VERSION, Place};
 use crate::check::imports::canonical_domain;
 use crate::check::schema::since_version;
@@ -170,10 +170,7 @@ impl Rules<'_> {
     /// A graph input's or output's name, and in the main graph its type.
     fn value_info(&mut self, list: &str, index: usize, info: &ValueInfoProto, kind: GraphKind) {
         let name = info.name.as_deref().unwrap_or_default();
-        let step = match name {
-            "" => format!("{list} {index}"),
-            _ => format!("{list} {}", quoted(name)),
-        };
+        let step = named_step(list, index, name);
         self.at(step, |rules| {
             if name.is_empty() {
                 rules.report(
@@ -286,10 +283,7 @@ impl Rules<'_> {
             .collect();
         for (index, tensor) in graph.initializer.iter().enumerate() {
             let name = tensor.name.as_deref().unwrap_or_default();
-            let step = match name {
-                "" => format!("initializer {index}"),
-                _ => format!("initializer {}", quoted(name)),
-            };
+            let step = named_step("initializer", index, name);
             self.at(step, |rules| {
                 if name.is_empty() {
                     rules.report(Check::MissingField, "the initializer has no name".into());
@@ -323,12 +317,7 @@ impl Rules<'_> {
     }
 
     fn node(&mut self, index: usize, node: &NodeProto) {
-        let output = node.output.iter().find(|o| !o.is_empty());
-        let step = match output {
-            Some(output) => format!("node {index} (output {})", quoted(output)),
-            None => format!("node {index}"),
-        };
-        self.at(step, |rules| {
+        self.at(node_step(index, node), |rules| {
             let op_type = node.op_type.as_deref().unwrap_or_default();
             if op_type.is_empty() {
                 rules.report(Check::EmptyOpType, "the node has no op_type".into());
@@ -520,10 +509,12 @@ impl Rules<'_> {
             let name = function.name.as_deref().unwrap_or_default();
             let domain = function.domain.as_deref().unwrap_or_default();
             let overload = function.overload.as_deref().unwrap_or_default();
-            let step = match name {
-                "" => format!("function {index}"),
-                _ => format!("function {}", quoted(&key_text(domain, name, overload))),
+            let key = if name.is_empty() {
+                String::new()
+            } else {
+                key_text(domain, name, overload)
             };
+            let step = named_step("function", index, &key);
             self.at(step, |rules| {
                 if name.is_empty() {
                     rules.report(Check::MissingField, "the function has no name".into());
@@ -555,11 +546,7 @@ impl Rules<'_> {
             self.node(index, node);
             let domain = node.domain.as_deref().unwrap_or_default();
             let op_type = node.op_type.as_deref().unwrap_or_default();
-            let output = node.output.iter().find(|o| !o.is_empty());
-            let step = match output {
-                Some(output) => format!("node {index} (output {})", quoted(output)),
-                None => format!("node {index}"),
-            };
+            let step = node_step(index, node);
             let Some(&version) = own.get(domain) else {
                 let message = format!(
                     "node `{op_type}` is in the domain {}, which the function does not import",

@@ -71,12 +71,17 @@ impl Lean {
         if printable {
             return word.clone();
         }
+        Some(self.placeholder(text))
+    }
+
+    /// The placeholder of `text`, the same for each use.
+    fn placeholder(&mut self, text: &str) -> String {
         let next = self.placeholders.len() + 1;
         let placeholder = self
             .placeholders
             .entry(text.to_owned())
             .or_insert_with(|| format!("unprintable_{next}"));
-        Some(placeholder.clone())
+        placeholder.clone()
     }
 
     /// A value's name: quoted, the syntax writes any name but one with a control character
@@ -85,12 +90,7 @@ impl Lean {
         if !name.chars().any(char::is_control) {
             return name.to_owned();
         }
-        let next = self.placeholders.len() + 1;
-        let placeholder = self
-            .placeholders
-            .entry(name.to_owned())
-            .or_insert_with(|| format!("unprintable_{next}"));
-        placeholder.clone()
+        self.placeholder(name)
     }
 
     fn values(&mut self, names: &[String]) -> Vec<String> {
