@@ -86,12 +86,13 @@ pub fn broadcast(shapes: &[&[Dim]]) -> Result<Vec<Dim>, (usize, String)> {
     Ok(out)
 }
 
-/// Broadcasts the given operands; the element type is `elem` (`Some(0)`: unknown), or else the
-/// first operand's that is known.
+/// The element type of the first of `operands` whose type is known.
+fn first_elem(node: &Node, operands: &[usize]) -> Option<i32> {
+    operands.iter().find_map(|&i| node.elem(i))
+}
+
+/// Broadcasts the given operands into a result of element type `elem` (`None`: unknown).
 fn broadcast_operands(node: &mut Node, operands: &[usize], elem: Option<i32>) -> Rule {
-    let elem = elem
-        .or_else(|| operands.iter().find_map(|&i| node.elem(i)))
-        .filter(|&e| e != 0);
     let shapes: Option<Vec<&[Dim]>> = operands.iter().map(|&i| node.dims(i)).collect();
     let shape = match shapes {
         Some(shapes) => Some(broadcast(&shapes).map_err(|(i, m)| conflict(operands[i], m))?),
@@ -110,7 +111,7 @@ pub fn binary(node: &mut Node) -> Rule {
         node.same_as_input(0, 0);
         return Ok(());
     }
-    broadcast_operands(node, &[0, 1], None)?;
+    broadcast_operands(node, &[0, 1], first_elem(node, &[0, 1]))?;
     arithmetic_data(node);
     Ok(())
 }
@@ -132,7 +133,8 @@ pub fn variadic(node: &mut Node) -> Rule {
         node.same_as_input(0, 0);
         return Ok(());
     }
-    broadcast_operands(node, &operands, None)?;
+    let elem = first_elem(node, &operands);
+    broadcast_operands(node, &operands, elem)?;
     arithmetic_data(node);
     Ok(())
 }
@@ -140,8 +142,8 @@ pub fn variadic(node: &mut Node) -> Rule {
 /// `Where`: the condition and both branches broadcast; the branches' element type.
 pub fn where_(node: &mut Node) -> Rule {
     // Never the condition's bool: where neither branch's type is known, neither is the result's.
-    let elem = node.elem(1).or(node.elem(2)).unwrap_or(0);
-    broadcast_operands(node, &[0, 1, 2], Some(elem))
+    let elem = first_elem(node, &[1, 2]);
+    broadcast_operands(node, &[0, 1, 2], elem)
 }
 
 /// `PRelu`: the result has the operand's type; from opset 7 the slope broadcasts to the
