@@ -370,10 +370,22 @@ impl Tree {
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
     pub fn check(&self, source: &str, options: &CheckOptions) -> Report {
+        // Inference works on the lowering, of a copy here.
+        self.check_lowered(source, options, || self.clone().lower())
+    }
+
+    /// Runs the checks as [`check`](Tree::check) does, the shape checks inferring on
+    /// `lowered`, which gives the messages the tree stands for (made only if those checks
+    /// run). The checks of binary models give the model the tree was raised from.
+    pub(crate) fn check_lowered(
+        &self,
+        source: &str,
+        options: &CheckOptions,
+        lowered: impl FnOnce() -> Proto,
+    ) -> Report {
         let mut report = self.walk(source, options, &[]);
         if let Some(sites) = Sites::wanted(self, &report, options) {
-            // Inference works on the lowering, of a copy here.
-            sites.check(&self.clone().lower(), &mut report, source, options, &[]);
+            sites.check(&lowered(), &mut report, source, options, &[]);
         }
         report
     }

@@ -204,6 +204,35 @@ fn strings_never_in_raw_data() {
 }
 
 #[test]
+fn the_checks_of_the_syntax_read_the_model_even_where_its_text_cannot_be_read_back() {
+    // Printed, this model has `...` for its string data, and a node that reads `q` with a
+    // quote and a NUL in its name: no text the syntax reads. The checks still see the node.
+    let mut t = tensor("w", 8, &[1]);
+    t.raw_data = Some(b"abc".to_vec());
+    let mut model = with_initializer(t);
+    graph(&mut model).node[0].input[0] = "q\"\u{0}".to_owned();
+    assert_eq!(fired(&model), [Check::TensorData, Check::UndefinedValue]);
+    let err = ModelCheck::default().check(&model).unwrap_err();
+    let text = &err.text().unwrap()[0];
+    assert_eq!(text.message(), "value `q\"\u{0}` is used but never defined");
+    // Positioned on the name where `onnx-text print` shows it.
+    let printed = onnx_syntax::to_text(&model);
+    let at = printed.find("\"q\\\"\u{0}\"").unwrap();
+    let position = onnx_syntax::LineColumn::of(&printed, at);
+    let found = err.text().unwrap().line_column(0).unwrap();
+    assert_eq!((found.line, found.column), (position.line, position.column));
+    // An operator name that is no identifier is still looked up, and reported as written.
+    let mut model = base();
+    graph(&mut model).node[0].op_type = Some("Re lu".to_owned());
+    let err = ModelCheck::default().check(&model).unwrap_err();
+    assert_eq!(err.text().unwrap()[0].check(), Some(Check::UnknownOperator));
+    assert_eq!(
+        err.text().unwrap()[0].message(),
+        "`Re lu` is not an operator of ai.onnx; did you mean `Relu`?"
+    );
+}
+
+#[test]
 fn data_types_that_exist() {
     let mut t = tensor("w", 0, &[1]);
     t.float_data = vec![1.0];

@@ -36,7 +36,7 @@
 //! functions, `@ref`, duplicate attributes), `data` (tensor literals) and `schema` (operator
 //! schemas and types). `message` says how messages name things. [`model`] checks binary
 //! models: their decoding, the rules only protobuf messages can break (with places in the
-//! model instead of spans), and these checks on their printed text.
+//! model instead of spans), and these checks on the tree raised from their messages.
 //!
 //! # Scopes and contexts
 //!

@@ -41,6 +41,7 @@ use onnx_runtime_types::{
 };
 
 use crate::dtype::{elem_type_by_number, starts_type};
+use crate::span::Span;
 use crate::syntax::{ATTRIBUTE_TYPES, AttributeType, AttributeTypeSyntax};
 
 /// How to print: losslessly (the default) or exactly as the reference printer does.
@@ -194,6 +195,11 @@ impl ToText for Vec<FunctionProto> {
     }
 }
 
+/// True if the tensor's data is in external files.
+pub(crate) fn is_external(tensor: &TensorProto) -> bool {
+    tensor.data_location == Some(DataLocation::External as i32)
+}
+
 /// True if `s` is an identifier, `[A-Za-z_][A-Za-z0-9_]*`, which needs no quotes.
 ///
 /// ```
@@ -209,12 +215,27 @@ pub fn is_identifier(s: &str) -> bool {
         && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
+/// Prints `model` in the lossless style, with where each part of it went: the spans of the
+/// parts the syntax tree has a span for, in the order they start (a part before the parts
+/// inside it). The checks of binary models take their tree's spans from these
+/// (`check::model::raise`, which walks the model in the same order).
+pub(crate) fn marked_text(model: &ModelProto) -> (String, Vec<Span>) {
+    let mut out = String::new();
+    let mut marks = Vec::new();
+    let mut printer = Printer::new(&mut out, Style::Lossless);
+    printer.marks = Some(&mut marks);
+    printer.model(model);
+    (out, marks)
+}
+
 /// The printer's state: the output, the current indent and the style.
 struct Printer<'a> {
     out: &'a mut String,
     /// Spaces before a node; the reference starts at 3 and adds 3 per nested graph.
     indent: usize,
     style: Style,
+    /// Where the marked parts went, if they are wanted (see [`marked_text`]).
+    marks: Option<&'a mut Vec<Span>>,
 }
 
 impl<'a> Printer<'a> {
@@ -223,7 +244,29 @@ impl<'a> Printer<'a> {
             out,
             indent: 3,
             style,
+            marks: None,
         }
+    }
+
+    /// Writes a part with `write`, noting its span if marks are wanted. The span is noted
+    /// before those of the parts `write` marks inside it.
+    fn mark(&mut self, write: impl FnOnce(&mut Self)) {
+        let Some(marks) = self.marks.as_deref_mut() else {
+            return write(self);
+        };
+        let slot = marks.len();
+        marks.push(Span::default());
+        let start = self.offset();
+        write(self);
+        let end = self.offset();
+        if let Some(marks) = self.marks.as_deref_mut() {
+            marks[slot] = Span::new(start, end);
+        }
+    }
+
+    /// The output's length, as a span offset (saturated: no model the checks print is 4 GiB).
+    fn offset(&self) -> u32 {
+        u32::try_from(self.out.len()).unwrap_or(u32::MAX)
     }
 
     fn lossless(&self) -> bool {
@@ -318,7 +361,7 @@ impl<'a> Printer<'a> {
             if i > 0 {
                 self.out.push(',');
             }
-            self.dim(dim);
+            self.mark(|p| p.dim(dim));
         }
         self.out.push(']');
     }
@@ -335,6 +378,10 @@ impl<'a> Printer<'a> {
 
     /// A type; nothing at all for a type without a value.
     fn type_proto(&mut self, ty: &TypeProto) {
+        self.mark(|p| p.type_value(ty));
+    }
+
+    fn type_value(&mut self, ty: &TypeProto) {
         match &ty.value {
             Some(type_proto::Value::TensorType(t)) => {
                 self.tensor_type(t.elem_type, t.shape.as_ref())
@@ -385,7 +432,7 @@ impl<'a> Printer<'a> {
     fn value_info(&mut self, info: &ValueInfoProto) {
         self.opt_type(info.r#type.as_ref());
         self.out.push(' ');
-        self.value_name(info.name(), info.r#type.is_some());
+        self.mark(|p| p.value_name(info.name(), info.r#type.is_some()));
     }
 
     fn value_info_list(&mut self, infos: &[ValueInfoProto]) {
@@ -403,36 +450,41 @@ impl<'a> Printer<'a> {
     // Tensors
 
     /// A tensor constant: `type name`, then ` = ` for an initializer, then the data.
+    /// Marks the whole tensor, its type and each of its dims, its name (empty where none is
+    /// printed) and its data.
     fn tensor(&mut self, tensor: &TensorProto, is_initializer: bool) {
-        self.elem_type_name(tensor.data_type);
-        if !tensor.dims.is_empty() {
-            self.out.push('[');
-            for (i, d) in tensor.dims.iter().enumerate() {
-                if i > 0 {
-                    self.out.push(',');
-                }
-                self.int(*d);
+        self.mark(|p| p.tensor_parts(tensor, is_initializer));
+    }
+
+    fn tensor_parts(&mut self, tensor: &TensorProto, is_initializer: bool) {
+        self.mark(|p| {
+            p.elem_type_name(tensor.data_type);
+            if !tensor.dims.is_empty() {
+                p.list(&tensor.dims, ",", |p, d| p.mark(|p| p.int(*d)));
             }
-            self.out.push(']');
-        }
+        });
         let name = tensor.name();
         // An initializer's name is its value name: without it the text would not parse.
-        if !name.is_empty() || (is_initializer && self.lossless()) {
+        let named = !name.is_empty() || (is_initializer && self.lossless());
+        if named {
             self.out.push(' ');
-            self.id(name);
         }
-        let external = tensor.data_location == Some(DataLocation::External as i32);
+        self.mark(|p| {
+            if named {
+                p.id(name);
+            }
+        });
+        let external = is_external(tensor);
         if is_initializer {
             self.out.push_str(" = ");
         } else if external && name.is_empty() && self.lossless() {
             // `float[2] ["location": …]` would read as a type followed by a stray `[`.
             self.out.push_str(" = ");
         }
-        if external {
-            self.string_pairs(&tensor.external_data, ": ");
-        } else {
-            tensor::data(self, tensor);
-        }
+        self.mark(|p| match external {
+            true => p.string_pairs(&tensor.external_data, ": "),
+            false => tensor::data(p, tensor),
+        });
     }
 
     /// `[ "k": "v", … ]`
@@ -453,29 +505,36 @@ impl<'a> Printer<'a> {
     // Attributes
 
     /// `name: type = value`, or in the lossless style `name = @ref` for an untyped reference.
+    /// Marks the whole attribute, its name, its type keyword (empty where none is printed), its
+    /// value and, in a reference, the name it refers to.
     fn attribute(&mut self, attr: &AttributeProto, quotable_name: bool) {
-        let name = attr.name();
-        if quotable_name {
-            self.quotable_raw(name);
-        } else {
-            self.out.push_str(name);
-        }
+        self.mark(|p| p.attribute_parts(attr, quotable_name));
+    }
+
+    fn attribute_parts(&mut self, attr: &AttributeProto, quotable_name: bool) {
+        self.mark(|p| match quotable_name {
+            true => p.quotable_raw(attr.name()),
+            false => p.out.push_str(attr.name()),
+        });
         let ty = attr.r#type.unwrap_or(0);
-        if let Some(target) = &attr.ref_attr_name {
-            if self.lossless() && ty == 0 {
-                self.out.push_str(" = @");
-            } else {
-                self.out.push_str(": ");
-                self.out.push_str(attr_type_keyword(ty));
-                self.out.push_str(" = @");
-            }
-            self.quotable_raw(target);
+        let Some(target) = &attr.ref_attr_name else {
+            self.out.push_str(": ");
+            self.mark(|p| p.out.push_str(attr_type_keyword(ty)));
+            self.out.push_str(" = ");
+            self.mark(|p| p.attribute_value(attr, ty));
             return;
+        };
+        if self.lossless() && ty == 0 {
+            self.mark(|_| {});
+        } else {
+            self.out.push_str(": ");
+            self.mark(|p| p.out.push_str(attr_type_keyword(ty)));
         }
-        self.out.push_str(": ");
-        self.out.push_str(attr_type_keyword(ty));
         self.out.push_str(" = ");
-        self.attribute_value(attr, ty);
+        self.mark(|p| {
+            p.out.push('@');
+            p.mark(|p| p.quotable_raw(target));
+        });
     }
 
     fn attribute_value(&mut self, attr: &AttributeProto, ty: i32) {
@@ -546,51 +605,56 @@ impl<'a> Printer<'a> {
     // ---------------------------------------------------------------------------------------
     // Nodes and graphs
 
+    /// Names separated by commas, each marked.
     fn names(&mut self, names: &[String]) {
         for (i, name) in names.iter().enumerate() {
             if i > 0 {
                 self.out.push_str(", ");
             }
-            self.id(name);
+            self.mark(|p| p.id(name));
         }
     }
 
-    /// One node on its own line.
+    /// One node on its own line. Marks the node (without its indent), its label's name, its
+    /// outputs, its operator (with the domain), its overload (empty where none is printed),
+    /// then its attributes and inputs in the order they are printed.
     fn node(&mut self, node: &NodeProto) {
         self.spaces(self.indent);
+        self.mark(|p| p.node_parts(node));
+        self.out.push('\n');
+    }
+
+    fn node_parts(&mut self, node: &NodeProto) {
         if let Some(name) = &node.name {
             self.out.push('[');
-            self.id(name);
+            self.mark(|p| p.id(name));
             self.out.push_str("] ");
         }
         self.names(&node.output);
         self.out.push_str(" = ");
-        let domain = node.domain();
-        if !domain.is_empty() {
-            self.out.push_str(domain);
-            self.out.push('.');
-        }
-        self.out.push_str(node.op_type());
+        self.mark(|p| {
+            let domain = node.domain();
+            if !domain.is_empty() {
+                p.out.push_str(domain);
+                p.out.push('.');
+            }
+            p.out.push_str(node.op_type());
+        });
         let overload = node.overload();
         if !overload.is_empty() {
             self.out.push(':');
-            self.out.push_str(overload);
         }
-        // Attributes holding graphs go after the inputs, the others before.
-        let has_subgraph = node
-            .attribute
-            .iter()
-            .any(|a| a.g.is_some() || !a.graphs.is_empty());
-        if !has_subgraph && !node.attribute.is_empty() {
+        self.mark(|p| p.out.push_str(overload));
+        let after_inputs = attributes_after_inputs(node);
+        if !after_inputs && !node.attribute.is_empty() {
             self.attribute_list(&node.attribute);
         }
         self.out.push_str(" (");
         self.names(&node.input);
         self.out.push(')');
-        if has_subgraph && !node.attribute.is_empty() {
+        if after_inputs && !node.attribute.is_empty() {
             self.attribute_list(&node.attribute);
         }
-        self.out.push('\n');
     }
 
     fn node_list(&mut self, nodes: &[NodeProto]) {
@@ -604,8 +668,13 @@ impl<'a> Printer<'a> {
         self.out.push('}');
     }
 
+    /// Marks the whole graph and its name.
     fn graph(&mut self, graph: &GraphProto) {
-        self.id(graph.name());
+        self.mark(|p| p.graph_parts(graph));
+    }
+
+    fn graph_parts(&mut self, graph: &GraphProto) {
+        self.mark(|p| p.id(graph.name()));
         self.out.push(' ');
         self.value_info_list(&graph.input);
         self.out.push_str(" => ");
@@ -639,9 +708,11 @@ impl<'a> Printer<'a> {
     // Models and functions
 
     fn opset(&mut self, opset: &OperatorSetIdProto) {
-        self.quoted(opset.domain());
-        self.out.push_str(" : ");
-        self.int(opset.version());
+        self.mark(|p| {
+            p.quoted(opset.domain());
+            p.out.push_str(" : ");
+            p.int(opset.version());
+        });
     }
 
     fn model(&mut self, model: &ModelProto) {
@@ -653,7 +724,7 @@ impl<'a> Printer<'a> {
             }
             first = false;
             p.spaces(3);
-            p.out.push_str(key);
+            p.mark(|p| p.out.push_str(key));
             p.out.push_str(": ");
         };
         // The reference prints `ir_version: 0` for a model without one, which would read back
@@ -696,12 +767,25 @@ impl<'a> Printer<'a> {
         }
     }
 
+    /// Marks the whole function, the keys of its header, its name, its attributes, its inputs
+    /// and outputs (type, then name) and its value infos.
     fn function(&mut self, f: &FunctionProto) {
+        self.mark(|p| p.function_parts(f));
+    }
+
+    /// `  key: ` in a function's header.
+    fn function_key(&mut self, key: &str) {
+        self.out.push_str("  ");
+        self.mark(|p| p.out.push_str(key));
+        self.out.push_str(": ");
+    }
+
+    fn function_parts(&mut self, f: &FunctionProto) {
         let lossless = self.lossless();
         self.out.push_str("<\n");
         // The reference always prints the domain, even when there is none.
         if f.domain.is_some() || !lossless {
-            self.out.push_str("  domain: ");
+            self.function_key("domain");
             self.quoted(f.domain());
             self.out.push_str(",\n");
         }
@@ -711,19 +795,19 @@ impl<'a> Printer<'a> {
             !f.overload().is_empty()
         };
         if print_overload {
-            self.out.push_str("  overload: ");
+            self.function_key("overload");
             self.quoted(f.overload());
             self.out.push_str(",\n");
         }
         if lossless && let Some(doc) = &f.doc_string {
-            self.out.push_str("  doc_string: ");
+            self.function_key("doc_string");
             self.quoted(doc);
             self.out.push_str(",\n");
         }
-        self.out.push_str("  opset_import: ");
+        self.function_key("opset_import");
         self.list(&f.opset_import, ",", |p, o| p.opset(o));
         self.out.push_str("\n>\n");
-        self.id(f.name());
+        self.mark(|p| p.id(f.name()));
         self.out.push(' ');
         let defaults: &[AttributeProto] = if lossless { &f.attribute_proto } else { &[] };
         if !f.attribute.is_empty() || !defaults.is_empty() {
@@ -734,7 +818,7 @@ impl<'a> Printer<'a> {
                     self.out.push(',');
                 }
                 first = false;
-                self.quotable_raw(name);
+                self.mark(|p| p.quotable_raw(name));
             }
             for attr in defaults {
                 if !first {
@@ -746,21 +830,11 @@ impl<'a> Printer<'a> {
             self.out.push('>');
         }
         if lossless {
-            // Typed inputs and outputs are value infos, in order, ahead of the `<…>` list.
-            let mut infos = f.value_info.iter().peekable();
-            let mut typed_io = |names: &[String]| -> Vec<Option<&TypeProto>> {
-                names
-                    .iter()
-                    .map(|name| {
-                        let info =
-                            infos.next_if(|info| info.name() == name && info.r#type.is_some())?;
-                        info.r#type.as_ref()
-                    })
-                    .collect()
-            };
-            let input_types = typed_io(&f.input);
-            let output_types = typed_io(&f.output);
-            let rest: Vec<&ValueInfoProto> = infos.collect();
+            let FunctionTypes {
+                input_types,
+                output_types,
+                rest,
+            } = FunctionTypes::of(f);
             self.function_io(&f.input, &input_types);
             self.out.push_str(" => ");
             self.function_io(&f.output, &output_types);
@@ -797,7 +871,7 @@ impl<'a> Printer<'a> {
                 self.type_proto(ty);
                 self.out.push(' ');
             }
-            self.value_name(name, ty.is_some());
+            self.mark(|p| p.value_name(name, ty.is_some()));
         }
         self.out.push(')');
     }
@@ -805,25 +879,76 @@ impl<'a> Printer<'a> {
     /// An entry of `attribute_proto`: `name: type = default`, or `name: type` without a default.
     fn function_attribute(&mut self, attr: &AttributeProto) {
         let ty = attr.r#type.unwrap_or(0);
-        let has_value = attr.ref_attr_name.is_some()
-            || attr.f.is_some()
-            || attr.i.is_some()
-            || attr.s.is_some()
-            || attr.t.is_some()
-            || attr.g.is_some()
-            || attr.tp.is_some()
-            || attr.sparse_tensor.is_some()
-            || ATTRIBUTE_TYPES
-                .iter()
-                .any(|(t, _)| *t as i32 == ty && t.is_list());
-        if has_value {
+        if has_default(attr) {
             self.attribute(attr, true);
         } else {
-            self.quotable_raw(attr.name());
-            self.out.push_str(": ");
-            self.out.push_str(attr_type_keyword(ty));
+            // Marked as an attribute is, its value empty.
+            self.mark(|p| {
+                p.mark(|p| p.quotable_raw(attr.name()));
+                p.out.push_str(": ");
+                p.mark(|p| p.out.push_str(attr_type_keyword(ty)));
+                p.mark(|_| {});
+            });
         }
     }
+}
+
+/// True if an entry of a function's `attribute_proto` holds a default (a list type always
+/// does: an empty list).
+pub(crate) fn has_default(attr: &AttributeProto) -> bool {
+    let ty = attr.r#type.unwrap_or(0);
+    attr.ref_attr_name.is_some()
+        || attr.f.is_some()
+        || attr.i.is_some()
+        || attr.s.is_some()
+        || attr.t.is_some()
+        || attr.g.is_some()
+        || attr.tp.is_some()
+        || attr.sparse_tensor.is_some()
+        || ATTRIBUTE_TYPES
+            .iter()
+            .any(|(t, _)| *t as i32 == ty && t.is_list())
+}
+
+/// A function's value infos as the lossless style prints them: typed inputs and outputs are
+/// value infos, in order, ahead of the others (the `<…>` list after the outputs).
+pub(crate) struct FunctionTypes<'f> {
+    /// The type of each input, where the value infos give one.
+    pub input_types: Vec<Option<&'f TypeProto>>,
+    /// The type of each output, where the value infos give one.
+    pub output_types: Vec<Option<&'f TypeProto>>,
+    /// The other value infos.
+    pub rest: Vec<&'f ValueInfoProto>,
+}
+
+impl<'f> FunctionTypes<'f> {
+    pub(crate) fn of(f: &'f FunctionProto) -> FunctionTypes<'f> {
+        let mut infos = f.value_info.iter().peekable();
+        let mut typed_io = |names: &[String]| -> Vec<Option<&TypeProto>> {
+            names
+                .iter()
+                .map(|name| {
+                    let info =
+                        infos.next_if(|info| info.name() == name && info.r#type.is_some())?;
+                    info.r#type.as_ref()
+                })
+                .collect()
+        };
+        let input_types = typed_io(&f.input);
+        let output_types = typed_io(&f.output);
+        FunctionTypes {
+            input_types,
+            output_types,
+            rest: infos.collect(),
+        }
+    }
+}
+
+/// True if a node's attributes are printed after its inputs: those holding graphs go there.
+pub(crate) fn attributes_after_inputs(node: &NodeProto) -> bool {
+    node.attribute
+        .iter()
+        .any(|a| a.g.is_some() || !a.graphs.is_empty())
 }
 
 /// The annotation keyword of an attribute type number; `undefined` for 0 and unknown numbers.

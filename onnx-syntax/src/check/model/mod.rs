@@ -4,8 +4,9 @@
 //! [`ModelCheck`] decodes the bytes under [`DecodeLimits`] (`decode`), runs the rules that only
 //! protobuf messages can break on the messages themselves (`rules`, `tensor`, `external`), and
 //! the checks of the syntax (structure, declarations, operator schemas, shapes) on the model's
-//! printed text (`text`). A rule's finding names its place in the model ([`Place`]: graph, node
-//! index and output, attribute, tensor); a text check's finding is positioned in the text that
+//! syntax tree, raised from its messages (`raise`, `syntax`), never re-parsed from text. A
+//! rule's finding names its place in the model ([`Place`]: graph, node index and output,
+//! attribute, tensor); a finding of the syntax's checks is positioned in the text that
 //! `onnx-text print` shows.
 //!
 //! ```
@@ -28,9 +29,10 @@
 mod decode;
 mod external;
 mod place;
+mod raise;
 mod rules;
+mod syntax;
 mod tensor;
-mod text;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -156,7 +158,7 @@ impl ModelCheck {
             });
         }
         let problems = rules::check(model, &self.options, self.model_dir.as_deref());
-        let text = text::check(model, &self.options);
+        let text = syntax::check(model, &self.options);
         if problems.is_empty() && text.is_none() {
             Ok(())
         } else {
@@ -238,7 +240,7 @@ impl fmt::Display for ModelProblem {
 }
 
 /// Every problem of a binary model: those the rules found in its messages, with their places,
-/// and those the checks of the syntax found in its printed text, positioned in that text.
+/// and those the checks of the syntax found in its tree, positioned in its printed text.
 ///
 /// ```
 /// use onnx_syntax::check::model::ModelCheck;
@@ -246,7 +248,7 @@ impl fmt::Display for ModelProblem {
 /// model.metadata_props = vec![Default::default(), Default::default()];
 /// let err = ModelCheck::default().check(&model).unwrap_err();
 /// assert_eq!(err.problems().len(), 1); // duplicate_metadata
-/// assert_eq!(err.text().unwrap().len(), 1); // undefined_value, in the printed text
+/// assert_eq!(err.text().unwrap().len(), 1); // undefined_value, positioned in the printed text
 /// assert_eq!(err.len(), 2);
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
@@ -267,7 +269,7 @@ impl ModelDiagnostics {
         &self.problems
     }
 
-    /// The problems found in the printed text, positioned there, if any.
+    /// The problems the checks of the syntax found, positioned in the printed text, if any.
     ///
     /// ```
     /// let err = onnx_syntax::check::model::ModelCheck::default().check_bytes(b"").unwrap_err();

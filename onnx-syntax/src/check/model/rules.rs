@@ -3,7 +3,7 @@
 //! and metadata. Tensors are `tensor`'s, their external data `external`'s.
 //!
 //! What the syntax can write too (SSA, order, scopes, domains, operator schemas, shapes) is
-//! left to the checks of the syntax, which run on the printed text (`text`).
+//! left to the checks of the syntax, which run on the model's raised tree (`syntax`).
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;

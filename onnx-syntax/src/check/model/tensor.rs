@@ -3,12 +3,13 @@
 //! indices. Nothing here allocates from a declared size: counts are computed with overflow
 //! checks and compared with the data present.
 
-use onnx_runtime_types::{SparseTensorProto, TensorProto, tensor_proto::DataLocation};
+use onnx_runtime_types::{SparseTensorProto, TensorProto};
 
 use super::place::quoted;
 use super::rules::Rules;
 use crate::check::Check;
 use crate::dtype::{Storage, elem_type_by_number, raw_byte_count, typed_value_count};
+use crate::print::is_external;
 
 /// `TensorProto.DataType.STRING`.
 const STRING: i32 = 8;
@@ -74,7 +75,7 @@ pub(super) fn data_problem(t: &TensorProto) -> Option<(Check, String)> {
     };
     let fields = value_fields(t);
     let names = || fields.iter().map(|f| f.0).collect::<Vec<_>>().join(", ");
-    if t.data_location == Some(DataLocation::External as i32) {
+    if is_external(t) {
         if !fields.is_empty() {
             let message = format!(
                 "tensor {name} is stored externally but also holds {}",
@@ -143,7 +144,7 @@ impl Rules<'_> {
     /// The rules of one tensor, external data included; the first broken one is reported.
     pub(super) fn tensor(&mut self, t: &TensorProto) {
         let problem = data_problem(t).or_else(|| {
-            let external = t.data_location == Some(DataLocation::External as i32);
+            let external = is_external(t);
             let problem = external.then(|| self.external(t)).flatten();
             problem.map(|message| (Check::ExternalData, message))
         });
@@ -172,8 +173,6 @@ impl Rules<'_> {
         }
         if let Some(message) = sparse_problem(sparse, values) {
             self.report(Check::SparseTensor, message);
-            // The printer shows the values and indices as they are; only external data
-            // cannot be read back, and that is reported above.
         }
     }
 }
@@ -206,7 +205,7 @@ fn sparse_problem(sparse: &SparseTensorProto, values: &TensorProto) -> Option<St
             "sparse tensor {name} has indices {index_name} that are not int64"
         ));
     }
-    if indices.data_location == Some(DataLocation::External as i32) {
+    if is_external(indices) {
         return None; // their values are in a file; its size was checked
     }
     // The indices present, whatever their dims claim (their own count may be unchecked, when
