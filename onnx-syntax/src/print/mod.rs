@@ -221,47 +221,52 @@ pub fn is_identifier(s: &str) -> bool {
 /// (`check::model::raise`, which walks the model in the same order).
 pub(crate) fn marked_text(model: &ModelProto) -> (String, Vec<Span>) {
     let mut out = String::new();
-    let mut marks = Vec::new();
-    let mut printer = Printer::new(&mut out, Style::Lossless);
-    printer.marks = Some(&mut marks);
+    let mut printer = Printer::<true>::with(&mut out, Style::Lossless);
     printer.model(model);
+    let marks = printer.marks;
     (out, marks)
 }
 
-/// The printer's state: the output, the current indent and the style.
-struct Printer<'a> {
+/// The printer's state: the output, the current indent and the style; and with `MARKED`,
+/// where the marked parts went (see [`marked_text`]). Printing without marks compiles to the
+/// printer without them.
+struct Printer<'a, const MARKED: bool = false> {
     out: &'a mut String,
     /// Spaces before a node; the reference starts at 3 and adds 3 per nested graph.
     indent: usize,
     style: Style,
-    /// Where the marked parts went, if they are wanted (see [`marked_text`]).
-    marks: Option<&'a mut Vec<Span>>,
+    /// The spans of the marked parts, in the order they start (empty without `MARKED`).
+    marks: Vec<Span>,
 }
 
 impl<'a> Printer<'a> {
     fn new(out: &'a mut String, style: Style) -> Printer<'a> {
+        Printer::with(out, style)
+    }
+}
+
+impl<'a, const MARKED: bool> Printer<'a, MARKED> {
+    fn with(out: &'a mut String, style: Style) -> Printer<'a, MARKED> {
         Printer {
             out,
             indent: 3,
             style,
-            marks: None,
+            marks: Vec::new(),
         }
     }
 
-    /// Writes a part with `write`, noting its span if marks are wanted. The span is noted
-    /// before those of the parts `write` marks inside it.
+    /// Writes a part with `write`, noting its span if the printer is `MARKED`. The span is
+    /// noted before those of the parts `write` marks inside it.
+    #[inline(always)]
     fn mark(&mut self, write: impl FnOnce(&mut Self)) {
-        let Some(marks) = self.marks.as_deref_mut() else {
+        if !MARKED {
             return write(self);
-        };
-        let slot = marks.len();
-        marks.push(Span::default());
+        }
+        let slot = self.marks.len();
+        self.marks.push(Span::default());
         let start = self.offset();
         write(self);
-        let end = self.offset();
-        if let Some(marks) = self.marks.as_deref_mut() {
-            marks[slot] = Span::new(start, end);
-        }
+        self.marks[slot] = Span::new(start, self.offset());
     }
 
     /// The output's length, as a span offset (saturated: no model the checks print is 4 GiB).

@@ -62,7 +62,7 @@ fn reference_prints_typed(data_type: i32) -> bool {
 }
 
 /// Appends the data of `tensor` (not external): ` {1,2}`, `{"a", "b"}` or `...`.
-pub(super) fn data(p: &mut Printer<'_>, tensor: &TensorProto) {
+pub(super) fn data<const M: bool>(p: &mut Printer<'_, M>, tensor: &TensorProto) {
     let data_type = tensor.data_type.unwrap_or(0);
     if let Some(raw) = &tensor.raw_data {
         if !raw_data(p, data_type, raw, &tensor.dims) {
@@ -105,7 +105,7 @@ pub(super) fn data(p: &mut Printer<'_>, tensor: &TensorProto) {
     }
 }
 
-fn ints<T: Into<i128>>(p: &mut Printer<'_>, values: impl Iterator<Item = T>) {
+fn ints<T: Into<i128>, const M: bool>(p: &mut Printer<'_, M>, values: impl Iterator<Item = T>) {
     p.out.push_str(" {");
     for (i, v) in values.enumerate() {
         if i > 0 {
@@ -116,7 +116,10 @@ fn ints<T: Into<i128>>(p: &mut Printer<'_>, values: impl Iterator<Item = T>) {
     p.out.push('}');
 }
 
-fn floats<F: number::ShortestFloat>(p: &mut Printer<'_>, values: impl Iterator<Item = F>) {
+fn floats<F: number::ShortestFloat, const M: bool>(
+    p: &mut Printer<'_, M>,
+    values: impl Iterator<Item = F>,
+) {
     p.out.push_str(" {");
     for (i, v) in values.enumerate() {
         if i > 0 {
@@ -139,7 +142,12 @@ fn chunks<const N: usize>(raw: &[u8]) -> Option<impl Iterator<Item = [u8; N]> + 
 }
 
 /// Prints `raw` decoded for `data_type`; false if it cannot be printed as a list.
-fn raw_data(p: &mut Printer<'_>, data_type: i32, raw: &[u8], dims: &[i64]) -> bool {
+fn raw_data<const M: bool>(
+    p: &mut Printer<'_, M>,
+    data_type: i32,
+    raw: &[u8],
+    dims: &[i64],
+) -> bool {
     macro_rules! raw_ints {
         ($t:ty, $n:literal) => {
             match chunks::<$n>(raw) {

@@ -468,6 +468,18 @@ mod tests {
     use crate::syntax::AttributeTypeSyntax;
     use prost::Message;
 
+    /// [`raise`], checking that the walk took every span the printer marked.
+    fn raised(model: &ModelProto) -> (String, Model) {
+        let (text, marks) = marked_text(model);
+        let mut raise = Raise {
+            text: &text,
+            marks: marks.into_iter(),
+        };
+        let tree = raise.model(model);
+        assert_eq!(raise.marks.len(), 0, "spans left over");
+        (text, tree)
+    }
+
     /// What a span shows, quotes removed and escapes resolved.
     fn shown(text: &str, span: Span) -> String {
         let written = &text[span.range()];
@@ -576,7 +588,7 @@ mod tests {
                 z = Add (t, y)
             }"#;
         let model = crate::parse_model(text).unwrap();
-        let (printed, tree) = raise(&model);
+        let (printed, tree) = raised(&model);
         assert_placed(&printed, &tree);
         assert_eq!(tree.graph.nodes.len(), 3);
         assert_eq!(tree.functions[0].attributes.len(), 3);
@@ -592,7 +604,7 @@ mod tests {
         graph.node[0].op_type = Some("../Re lu".to_owned());
         graph.node[0].input[0] = "x\u{0}".to_owned();
         graph.name = Some("a graph".to_owned());
-        let (printed, tree) = raise(&model);
+        let (printed, tree) = raised(&model);
         let node = &tree.graph.nodes[0];
         assert_eq!(node.op_type, "../Re lu");
         assert_eq!(&printed[node.op_span.range()], "../Re lu");
@@ -613,7 +625,7 @@ mod tests {
             let Ok(model) = ModelProto::decode(bytes.as_slice()) else {
                 continue;
             };
-            let (printed, tree) = raise(&model);
+            let (printed, tree) = raised(&model);
             assert_placed(&printed, &tree);
             raised += 1;
         }
