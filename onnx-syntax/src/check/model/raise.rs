@@ -615,7 +615,7 @@ mod tests {
     #[test]
     fn every_corpus_binary_raises_with_its_spans_in_place() {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/corpus/backend");
-        let mut raised = 0;
+        let mut models = 0;
         for entry in std::fs::read_dir(root).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_none_or(|e| e != "pb") {
@@ -627,8 +627,8 @@ mod tests {
             };
             let (printed, tree) = raised(&model);
             assert_placed(&printed, &tree);
-            raised += 1;
+            models += 1;
         }
-        assert!(raised > 1000, "{raised}");
+        assert!(models > 1000, "{models}");
     }
 }
