@@ -209,3 +209,22 @@ for op, attr in [("Cast", "to"), ("Foo", "d")]:
     for label, tp in [("empty", onnx.TypeProto()), ("elem 0", h.make_tensor_type_proto(0, None))]:
         n = h.make_node(op, ["x"], ["y"]); a = n.attribute.add(name=attr, type=onnx.AttributeProto.TYPE_PROTO); a.tp.CopyFrom(tp)
         run(f"{op} {attr} type_proto {label}", model(nodes=[n]))
+# a sequence, optional or map whose element (or key, or value) type is missing: in a main-graph
+# input, in a value info, and inside an optional; and a valid sequence input
+def parts_missing(kind):
+    t = onnx.TypeProto()
+    if kind == "seq":
+        t.sequence_type.SetInParent()
+    elif kind == "opt of seq":
+        t.optional_type.elem_type.sequence_type.SetInParent()
+    elif kind == "map without key":
+        t.map_type.value_type.CopyFrom(h.make_tensor_type_proto(T.FLOAT, [2]))
+    elif kind == "map without value":
+        t.map_type.key_type = T.INT64
+    return t
+for kind in ("seq", "opt of seq", "map without key", "map without value"):
+    ty = parts_missing(kind)
+    run(f"input {kind}", model(inputs=[h.make_tensor_value_info("x", T.FLOAT, [2]), h.make_value_info("s", ty)]))
+    m = model(); m.graph.value_info.append(h.make_value_info("s", ty)); run(f"value_info {kind}", m)
+ty = h.make_sequence_type_proto(h.make_tensor_type_proto(T.FLOAT, [2]))
+run("input seq of float", model(inputs=[h.make_tensor_value_info("x", T.FLOAT, [2]), h.make_value_info("s", ty)]))

@@ -533,6 +533,74 @@ fn declared_types_have_real_element_types_and_dims() {
 }
 
 #[test]
+fn sequences_optionals_and_maps_hold_their_element_types() {
+    use onnx_runtime_types::{TypeProto, ValueInfoProto, type_proto};
+    use type_proto::Value;
+    let tensor = || TypeProto {
+        value: Some(Value::TensorType(type_proto::Tensor {
+            elem_type: Some(1),
+            shape: Some(Default::default()),
+        })),
+        ..Default::default()
+    };
+    let sequence = |elem: Option<TypeProto>| TypeProto {
+        value: Some(Value::SequenceType(Box::new(type_proto::Sequence {
+            elem_type: elem.map(Box::new),
+        }))),
+        ..Default::default()
+    };
+    let optional = |elem: TypeProto| TypeProto {
+        value: Some(Value::OptionalType(Box::new(type_proto::Optional {
+            elem_type: Some(Box::new(elem)),
+        }))),
+        ..Default::default()
+    };
+    let map = |key: Option<i32>, value: Option<TypeProto>| TypeProto {
+        value: Some(Value::MapType(Box::new(type_proto::Map {
+            key_type: key,
+            value_type: value.map(Box::new),
+        }))),
+        ..Default::default()
+    };
+    let info = |ty: TypeProto| ValueInfoProto {
+        name: Some("s".into()),
+        r#type: Some(ty),
+        ..Default::default()
+    };
+    let as_input = |ty: TypeProto| {
+        let mut model = base();
+        graph(&mut model).input.push(info(ty));
+        fired(&model)
+    };
+    let as_value_info = |ty: TypeProto| {
+        let mut model = base();
+        graph(&mut model).value_info.push(info(ty));
+        fired(&model)
+    };
+    let missing = [
+        sequence(None),
+        optional(sequence(None)),
+        map(None, Some(tensor())),
+        map(Some(7), None),
+    ];
+    for ty in missing {
+        // onnx rejects these parts missing from a main-graph input (`Field 'elem_type' of
+        // 'type' is required but missing`), except inside an optional, and accepts them in a
+        // value info: stricter there, as onnx.proto says each MUST be present.
+        assert_eq!(as_input(ty.clone()), [Check::MissingType]);
+        assert_eq!(as_value_info(ty), [Check::MissingType]);
+    }
+    assert_eq!(as_input(sequence(Some(tensor()))), []);
+    assert_eq!(as_value_info(map(Some(7), Some(tensor()))), []);
+    let mut model = base();
+    graph(&mut model).input.push(info(sequence(None)));
+    assert_eq!(
+        message(&model),
+        "the type of `s` has a sequence without its element type"
+    );
+}
+
+#[test]
 fn type_attributes_name_a_type_and_constants_hold_a_value() {
     let cast = |to: i64| {
         let mut model = onnx_syntax::parse_model(

@@ -210,17 +210,8 @@ impl Rules<'_> {
                 (_, None) => Some(missing("shape")),
                 _ => None,
             },
-            Some(Some(Value::SequenceType(t))) => {
-                t.elem_type.is_none().then(|| missing("element type"))
-            }
-            Some(Some(Value::OptionalType(t))) => {
-                t.elem_type.is_none().then(|| missing("element type"))
-            }
-            Some(Some(Value::MapType(t))) => match (t.key_type, &t.value_type) {
-                (None, _) => Some(missing("key type")),
-                (_, None) => Some(missing("value type")),
-                _ => None,
-            },
+            // Their parts, required in every graph, are `declared_type`'s.
+            Some(Some(Value::SequenceType(_) | Value::OptionalType(_) | Value::MapType(_))) => None,
             Some(Some(Value::OpaqueType(t))) => {
                 let empty = t.name.as_deref().unwrap_or_default().is_empty();
                 empty.then(|| missing("opaque type name"))
@@ -578,13 +569,15 @@ impl Rules<'_> {
 /// What is wrong in a type: element types that do not exist, negative dims, element types of
 /// sequences, optionals and maps that say nothing (onnx's inference rejects them).
 fn type_problems(ty: &TypeProto, out: &mut Vec<(Check, String)>) {
-    fn nested(ty: &Option<Box<TypeProto>>, out: &mut Vec<(Check, String)>) {
+    /// The type a sequence, optional or map holds, which onnx.proto says MUST be present, in
+    /// every graph (onnx's checker looks only at the main graph's inputs and outputs).
+    fn nested(ty: &Option<Box<TypeProto>>, missing: &str, out: &mut Vec<(Check, String)>) {
         match ty.as_deref() {
             Some(TypeProto { value: None, .. }) => {
                 out.push((Check::MissingType, "an element type that is empty".into()));
             }
             Some(ty) => type_problems(ty, out),
-            None => {}
+            None => out.push((Check::MissingType, missing.into())),
         }
     }
     use type_proto::Value;
@@ -617,11 +610,18 @@ fn type_problems(ty: &TypeProto, out: &mut Vec<(Check, String)>) {
             elem(t.elem_type, out);
             shape(&t.shape, out);
         }
-        Some(Value::SequenceType(t)) => nested(&t.elem_type, out),
-        Some(Value::OptionalType(t)) => nested(&t.elem_type, out),
+        Some(Value::SequenceType(t)) => {
+            nested(&t.elem_type, "a sequence without its element type", out)
+        }
+        Some(Value::OptionalType(t)) => {
+            nested(&t.elem_type, "an optional without its element type", out)
+        }
         Some(Value::MapType(t)) => {
+            if t.key_type.is_none() {
+                out.push((Check::MissingType, "a map without its key type".into()));
+            }
             elem(t.key_type, out);
-            nested(&t.value_type, out);
+            nested(&t.value_type, "a map without its value type", out);
         }
     }
 }

@@ -209,7 +209,8 @@ impl<'t> Types<'t> {
 /// How deep [`type_name`] follows nested types; the parser nests less deeply.
 const MAX_TYPE_DEPTH: usize = 64;
 
-/// A type in the schemas' spelling, if it can be written so (not `opaque`).
+/// A type in the schemas' spelling, if it can be written so. An opaque type is spelled as the
+/// text writes it (`opaque(domain,name)`): no standard operator's type constraint allows one.
 fn type_name(ty: &Type) -> Option<String> {
     spell(ty, MAX_TYPE_DEPTH)
 }
@@ -228,7 +229,13 @@ fn spell(ty: &Type, depth: usize) -> Option<String> {
             }
             _ => format!("map({}, {})", elem_name(*key)?, spell(value, depth)?),
         },
-        TypeKind::Opaque { .. } => return None,
+        TypeKind::Opaque { domain, name } => {
+            let name = name.as_deref().unwrap_or_default();
+            match domain.as_deref().filter(|d| !d.is_empty()) {
+                Some(domain) => format!("opaque({domain},{name})"),
+                None => format!("opaque({name})"),
+            }
+        }
     })
 }
 

@@ -4,6 +4,7 @@ use crate::infer::node::{Node, Rule, conflict, dtype};
 use crate::infer::ty::{Dim, Ty};
 
 use super::control::unify;
+use super::elementwise::general;
 
 /// `SequenceEmpty`: a sequence of `dtype` (float without it) tensors.
 pub fn empty(node: &mut Node) -> Rule {
@@ -134,10 +135,18 @@ pub fn concat_from_sequence(node: &mut Node) -> Rule {
     Ok(())
 }
 
-/// `Optional`: an optional of the operand's type, or of `type`.
+/// `Optional`: an optional of the operand's type, or of `type`; with neither, the operator
+/// has no type to give.
 pub fn optional(node: &mut Node) -> Rule {
+    let attribute = node.attr("type");
+    if !node.has_input(0) && attribute.is_none() {
+        return Err(general(
+            "`Optional` needs an operand or a `type` attribute: without either, the optional's \
+             type is unknown",
+        ));
+    }
     let ty = node.input(0).cloned().or_else(|| {
-        node.attr("type")
+        attribute
             .and_then(|a| a.tp.as_deref())
             .and_then(Ty::from_proto)
     });
