@@ -2,6 +2,8 @@
 
 use crate::infer::node::{Conflict, Node, Rule, conflict, dtype};
 use crate::infer::ty::{Dim, Ty, show_shape};
+
+use super::elementwise::general;
 use onnx_runtime_types::AttributeProto;
 
 /// `NegativeLogLikelihoodLoss`: the input is `[N, C, d1, ..., dk]`, the target
@@ -322,9 +324,17 @@ pub fn optimizer(node: &mut Node) -> Rule {
         Some("Adam") => 4,
         _ => 3,
     };
+    let operands = node.inputs.len().saturating_sub(2);
+    if operands % groups != 0 {
+        return Err(general(format!(
+            "after the rate and the step count come {groups} groups of one operand per tensor \
+             to optimize (the tensors, their gradients, then the state), found {operands} \
+             operands"
+        )));
+    }
     // Each tensor to optimize, gradient and state goes into a result's type.
     node.written(2..node.inputs.len())?;
-    let n = node.inputs.len().saturating_sub(2) / groups;
+    let n = operands / groups;
     for out in 0..node.outputs.len() {
         let (group, j) = (out / n.max(1), out % n.max(1));
         // The gradients (group 1 of the inputs) have no result of their own.
@@ -528,6 +538,23 @@ pub fn col2im(node: &mut Node) -> Rule {
                 show_shape(block)
             ),
         ));
+    }
+    // One dilation and stride per spatial axis, a pad at each end of each.
+    let spatial = [1, 2].iter().find_map(|&i| node.dims(i)?.first()?.known());
+    for (attribute, per_axis, each) in [
+        ("dilations", 1, "one value"),
+        ("strides", 1, "one value"),
+        ("pads", 2, "two values"),
+    ] {
+        let expected = spatial.and_then(|axes| axes.checked_mul(per_axis));
+        if let (Some(expected), Some(list)) = (expected, node.int_list(attribute))
+            && i64::try_from(list.len()) != Ok(expected)
+        {
+            return Err(general(format!(
+                "`{attribute}` must hold {each} per spatial axis ({expected} here), found {}",
+                list.len()
+            )));
+        }
     }
     let (Some(input), Some(image)) = (node.shape_of(0), node.values(1)) else {
         node.set_tensor(0, elem, None);
