@@ -325,7 +325,7 @@ pub fn optimizer(node: &mut Node) -> Rule {
         _ => 3,
     };
     let operands = node.inputs.len().saturating_sub(2);
-    if operands % groups != 0 {
+    if !operands.is_multiple_of(groups) {
         return Err(general(format!(
             "after the rate and the step count come {groups} groups of one operand per tensor \
              to optimize (the tensors, their gradients, then the state), found {operands} \
