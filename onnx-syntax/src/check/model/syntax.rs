@@ -9,8 +9,9 @@
 //!   inference follows only small constants);
 //! - an attribute without a `type` takes the type of its value field, and one without either
 //!   is left out;
-//! - a declared type whose element type does not exist (`0` is onnx's "unknown") is left out;
-//!   a type held by an attribute that names one becomes the empty opaque type.
+//! - a declared type with an element type that does not exist (which the rules report), or a
+//!   nested type left out, is left out; a type held by an attribute becomes the empty opaque
+//!   type then. Element type 0, onnx's "unknown", stays unknown: the shape still counts.
 //!
 //! Element counts are the rules' business here, so `element_count_mismatch` is off for the
 //! tree.
@@ -157,8 +158,8 @@ fn lean_sparse(sparse: &SparseTensorProto) -> SparseTensorProto {
     }
 }
 
-/// Value infos, untyped where their type has an element type that does not exist (`0`, which
-/// onnx reads as unknown, or a number no type has, which the rules report).
+/// Value infos, untyped where their type has an element type that does not exist (a number
+/// no type has, which the rules report) or a nested type left out.
 fn lean_infos(infos: &[ValueInfoProto]) -> Vec<ValueInfoProto> {
     (infos.iter())
         .map(|info| ValueInfoProto {
@@ -215,11 +216,12 @@ fn printable_type(ty: &TypeProto) -> TypeProto {
     }
 }
 
-/// True if `ty` is complete enough to print: every element type in it (nested ones included)
-/// given and existing, every nested type given.
+/// True if `ty` is complete enough for the checks: every nested type given, every element type
+/// in it (nested ones included) existing, or unknown (0 or missing, as onnx reads it: the rest
+/// of the type, its shape, still counts).
 fn known_elem_types(ty: &TypeProto) -> bool {
     use type_proto::Value;
-    let known = |elem: Option<i32>| elem.is_some_and(|n| elem_type_by_number(n).is_some());
+    let known = |elem: Option<i32>| elem.is_none_or(|n| n == 0 || elem_type_by_number(n).is_some());
     let nested = |ty: &Option<Box<TypeProto>>| ty.as_deref().is_some_and(known_elem_types);
     match &ty.value {
         None => false,

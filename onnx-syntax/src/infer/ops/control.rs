@@ -62,7 +62,7 @@ pub fn if_(node: &mut Node) -> Rule {
 }
 
 /// A conflict where the subgraph `name` gives `count` results and the node takes `expected`.
-fn body_results(name: &str, count: usize, expected: usize) -> Rule {
+pub(super) fn body_results(name: &str, count: usize, expected: usize) -> Rule {
     if count == expected {
         return Ok(());
     }

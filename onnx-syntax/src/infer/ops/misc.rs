@@ -3,6 +3,7 @@
 use crate::infer::node::{Conflict, Node, Rule, conflict, dtype};
 use crate::infer::ty::{Dim, Ty, show_shape};
 
+use super::control::body_results;
 use super::elementwise::general;
 use onnx_runtime_types::AttributeProto;
 
@@ -798,6 +799,16 @@ pub fn sequence_map(node: &mut Node) -> Rule {
     let Some(body) = node.graph("body") else {
         return Ok(());
     };
+    // The body takes one element (or operand) of each operand, and gives one result for each
+    // of the node's.
+    if body.input.len() != node.inputs.len() {
+        let count = body.input.len();
+        return Err(general(format!(
+            "the body takes {count} input{}, but the node gives it {}",
+            if count == 1 { "" } else { "s" },
+            node.inputs.len()
+        )));
+    }
     let inputs: Vec<Option<Ty>> = (0..node.inputs.len())
         .map(|i| match node.input(i)? {
             Ty::Sequence(inner) => Some((**inner).clone()),
@@ -805,6 +816,7 @@ pub fn sequence_map(node: &mut Node) -> Rule {
         })
         .collect();
     let outputs = node.subgraph(body, &inputs);
+    body_results("the body", outputs.len(), node.outputs.len())?;
     for (i, ty) in outputs.into_iter().enumerate() {
         if let Some(ty) = ty {
             node.set(i, Ty::Sequence(Box::new(ty)));

@@ -674,6 +674,13 @@ pub fn split(node: &mut Node) -> Rule {
                     format!("num_outputs must be 1 or more, found {n}"),
                 ));
             }
+            // The node's results are the parts.
+            (_, Some(n)) if usize::try_from(n) != Ok(count) => {
+                return Err(conflict(
+                    0,
+                    format!("num_outputs is {n}, but the node has {count} results"),
+                ));
+            }
             _ => {}
         }
     }
