@@ -156,6 +156,27 @@ pub fn scan(node: &mut Node) -> Rule {
     node.written(0..node.inputs.len())?;
     let scans = node.int("num_scan_inputs", 0).max(0) as usize;
     let states = node.inputs.len().saturating_sub(scans);
+    // Each list, where given, has one value per scanned input, or per scan output.
+    let scan_outputs = node.outputs.len().saturating_sub(states);
+    for (name, count, what) in [
+        ("scan_input_axes", scans, "scanned input"),
+        ("scan_input_directions", scans, "scanned input"),
+        ("scan_output_axes", scan_outputs, "scan output"),
+        ("scan_output_directions", scan_outputs, "scan output"),
+    ] {
+        if let Some(list) = node.int_list(name)
+            && list.len() != count
+        {
+            return Err(Conflict {
+                input: None,
+                message: format!(
+                    "`{name}` has {} values, but the node has {count} {what}{}",
+                    list.len(),
+                    if count == 1 { "" } else { "s" }
+                ),
+            });
+        }
+    }
     let in_axes = node.int_list("scan_input_axes").unwrap_or_default();
     let out_axes = node.int_list("scan_output_axes").unwrap_or_default();
     let mut length = Dim::Unknown;

@@ -375,6 +375,18 @@ pub fn label_encoder(node: &mut Node) -> Rule {
                 format!("the keys have element type {key}, operand 0 has {elem}"),
             ));
         }
+        // The value of keys not found: one value, as a one-dim tensor.
+        if let Some(default) = node.tensor("default_tensor")
+            && default.dims != [1]
+        {
+            return Err(conflict(
+                0,
+                format!(
+                    "default_tensor must be a one-dim tensor of one value, found dims {:?}",
+                    default.dims
+                ),
+            ));
+        }
     }
     let elem = if node.attr("values_strings").is_some() {
         Some(dtype::STRING)
@@ -783,10 +795,14 @@ pub fn tree_ensemble(node: &mut Node) -> Rule {
         return Err(conflict(0, message));
     }
     let n = node.dim(0, 0);
-    let targets = node
-        .attr("n_targets")
-        .and_then(|a| a.i)
-        .map_or(Dim::Unknown, Dim::Known);
+    let targets = node.attr("n_targets").and_then(|a| a.i);
+    if let Some(n) = targets.filter(|&n| n < 0) {
+        return Err(conflict(
+            0,
+            format!("n_targets is {n}: a count of targets is 0 or more"),
+        ));
+    }
+    let targets = targets.map_or(Dim::Unknown, Dim::Known);
     node.set_tensor(0, elem, Some(vec![n, targets]));
     Ok(())
 }
