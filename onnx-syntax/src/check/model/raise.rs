@@ -366,8 +366,9 @@ impl Raise<'_> {
             }
             AttributeType::TypeProto => AttrValue::TypeProto(Box::new(self.ty(a.tp.as_deref()?)?)),
             AttributeType::TypeProtos => {
-                let types: Option<Vec<Type>> = a.type_protos.iter().map(|t| self.ty(t)).collect();
-                AttrValue::TypeProtos(types?)
+                // Every type raised, so that each takes its spans, before any may be missing.
+                let types: Vec<Option<Type>> = a.type_protos.iter().map(|t| self.ty(t)).collect();
+                AttrValue::TypeProtos(types.into_iter().collect::<Option<_>>()?)
             }
             AttributeType::SparseTensor
             | AttributeType::SparseTensors
@@ -610,6 +611,44 @@ mod tests {
         assert_eq!(&printed[node.op_span.range()], "../Re lu");
         assert_eq!(node.inputs[0].text, "x\u{0}");
         assert_eq!(tree.graph.name.text, "a graph");
+    }
+
+    #[test]
+    fn incomplete_types_and_attributes_take_exactly_the_spans_printed() {
+        let text = r#"<ir_version: 10, opset_import: ["" : 21]>
+            g (float[2] x) => (float[2] y) {
+                y = Foo <ts: type_protos = [float, seq(float)], t: type_proto = float, b: int = 1> (x)
+            }"#;
+        let mut model = crate::parse_model(text).unwrap();
+        let node = &mut model.graph.as_mut().unwrap().node[0];
+        // A type without a value, a sequence without its element type, a type attribute
+        // without its type, and attributes that hold no field of their type.
+        node.attribute[0]
+            .type_protos
+            .insert(0, TypeProto::default());
+        if let Some(type_proto::Value::SequenceType(s)) =
+            &mut node.attribute[0].type_protos[2].value
+        {
+            s.elem_type = None;
+        }
+        node.attribute[1].tp = None;
+        node.attribute[2].i = None;
+        node.attribute.push(AttributeProto {
+            name: Some("g".into()),
+            r#type: Some(AttributeType::Graph as i32),
+            ..AttributeProto::default()
+        });
+        let (printed, tree) = raised(&model);
+        assert_placed(&printed, &tree);
+        let node = &tree.graph.nodes[0];
+        assert_eq!(node.attributes.len(), 4);
+        assert_eq!(node.attributes[0].value, None);
+        assert_eq!(node.attributes[2].value, Some(AttrValue::Int(0)));
+        assert!(matches!(
+            node.attributes[3].value,
+            Some(AttrValue::Graph(_))
+        ));
+        assert_eq!(node.inputs[0].text, "x");
     }
 
     #[test]
