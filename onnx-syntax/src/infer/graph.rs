@@ -12,7 +12,7 @@ use crate::check::hash::{HashMap, NameMap};
 use crate::check::schema::body_input_types;
 use crate::hole::{ListHole, ListHoles, Site, has_reserved, is_spread};
 
-use super::node::{Node, Subgraphs, tensor_ints, tensor_type};
+use super::node::{Conflict, Node, Subgraphs, tensor_ints, tensor_type};
 use super::ty::{Dim, Ty};
 use super::{Against, Mismatch, ShapeError, ops};
 
@@ -480,6 +480,7 @@ impl<'a> Engine<'a> {
             data,
             outputs: vec![None; count],
             out_data: Vec::new(),
+            negative: None,
             scope,
             engine: self,
         };
@@ -488,8 +489,25 @@ impl<'a> Engine<'a> {
             inputs,
             outputs,
             out_data,
+            negative,
             ..
         } = view;
+        // A result with a negative dim that no operand has: the operands or attributes give
+        // a size that cannot be (an attribute of -1, an axis of size 0 where the operator
+        // takes one away, ...). `Node::set` keeps such a dim unknown; `set_computed` keeps it.
+        let negative = || {
+            let operand_negative = (inputs.iter().flatten()).any(|ty| ty.negative_dim().is_some());
+            let kept = (outputs.iter().enumerate())
+                .find_map(|(i, ty)| Some((i, ty.as_deref()?.negative_dim()?)));
+            let (index, dim) = negative.or(kept)?;
+            (!operand_negative).then(|| Conflict {
+                input: None,
+                message: format!(
+                    "its operands and attributes give result {index} the negative dim {dim}"
+                ),
+            })
+        };
+        let ruled = ruled.and_then(|()| negative().map_or(Ok(()), Err));
         self.spare_inputs = inputs;
         match ruled {
             Ok(()) => (outputs, out_data),

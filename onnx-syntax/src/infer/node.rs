@@ -40,6 +40,8 @@ pub struct Node<'a, 's> {
     pub outputs: Vec<Option<Arc<Ty>>>,
     /// The inferred values of the results; empty until a rule sets one (most set none).
     pub out_data: Vec<Option<Vec<Dim>>>,
+    /// The first negative dim a rule gave a result (`set` keeps it unknown), with the result.
+    pub negative: Option<(usize, i64)>,
     /// The scope the node is in, for its subgraphs.
     pub(super) scope: &'s Scope<'s>,
     /// The engine, for the node's subgraphs.
@@ -194,6 +196,9 @@ impl<'a> Node<'a, '_> {
 
     /// Sets result `i` to `ty`. A negative dim (from hostile values) becomes unknown.
     pub fn set(&mut self, i: usize, mut ty: Ty) {
+        if let Some(dim) = ty.negative_dim() {
+            self.negative.get_or_insert((i, dim));
+        }
         ty.forget_negative_dims();
         if let Some(slot) = self.outputs.get_mut(i) {
             *slot = Some(Arc::new(ty));

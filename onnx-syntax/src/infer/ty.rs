@@ -133,6 +133,25 @@ impl Ty {
         }
     }
 
+    /// A known negative dim anywhere in the type, nested ones included.
+    ///
+    /// ```
+    /// # use onnx_syntax::infer::{Dim, Ty};
+    /// let seq = Ty::Sequence(Box::new(Ty::tensor(1, Some(vec![Dim::Known(2), Dim::Known(-1)]))));
+    /// assert_eq!(seq.negative_dim(), Some(-1));
+    /// assert_eq!(Ty::tensor(1, Some(vec![Dim::Known(0)])).negative_dim(), None);
+    /// ```
+    pub fn negative_dim(&self) -> Option<i64> {
+        match self {
+            Ty::Tensor { shape, .. } | Ty::Sparse { shape, .. } => shape
+                .iter()
+                .flatten()
+                .find_map(|d| d.known().filter(|&n| n < 0)),
+            Ty::Sequence(inner) | Ty::Optional(inner) => inner.negative_dim(),
+            Ty::Map { value, .. } => value.negative_dim(),
+        }
+    }
+
     /// The dims of a tensor or sparse tensor with a known rank.
     ///
     /// ```

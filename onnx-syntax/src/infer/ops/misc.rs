@@ -795,14 +795,11 @@ pub fn tree_ensemble(node: &mut Node) -> Rule {
         return Err(conflict(0, message));
     }
     let n = node.dim(0, 0);
-    let targets = node.attr("n_targets").and_then(|a| a.i);
-    if let Some(n) = targets.filter(|&n| n < 0) {
-        return Err(conflict(
-            0,
-            format!("n_targets is {n}: a count of targets is 0 or more"),
-        ));
-    }
-    let targets = targets.map_or(Dim::Unknown, Dim::Known);
+    // A negative n_targets is a negative dim, which the engine reports.
+    let targets = node
+        .attr("n_targets")
+        .and_then(|a| a.i)
+        .map_or(Dim::Unknown, Dim::Known);
     node.set_tensor(0, elem, Some(vec![n, targets]));
     Ok(())
 }
