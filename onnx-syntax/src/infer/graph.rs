@@ -405,7 +405,8 @@ impl<'a> Engine<'a> {
                 }
                 (d, t) => t.or(d),
             };
-            // A negative dim from `Node::set_computed` was only there to be compared.
+            // A negative dim passed on from an operand's declared type (which `negative_dim`
+            // reports) was only there to be compared.
             let ty = ty.map(|mut t| {
                 if t.dims()
                     .is_some_and(|d| d.iter().any(|d| d.known().is_some_and(|n| n < 0)))
@@ -494,12 +495,10 @@ impl<'a> Engine<'a> {
         } = view;
         // A result with a negative dim that no operand has: the operands or attributes give
         // a size that cannot be (an attribute of -1, an axis of size 0 where the operator
-        // takes one away, ...). `Node::set` keeps such a dim unknown; `set_computed` keeps it.
+        // takes one away, ...). `Node::set` keeps such a dim unknown.
         let negative = || {
             let operand_negative = (inputs.iter().flatten()).any(|ty| ty.negative_dim().is_some());
-            let kept = (outputs.iter().enumerate())
-                .find_map(|(i, ty)| Some((i, ty.as_deref()?.negative_dim()?)));
-            let (index, dim) = negative.or(kept)?;
+            let (index, dim) = negative?;
             (!operand_negative).then(|| Conflict {
                 input: None,
                 message: format!(

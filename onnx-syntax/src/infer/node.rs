@@ -210,14 +210,6 @@ impl<'a> Node<'a, '_> {
         self.set(i, Ty::tensor(elem.unwrap_or(0), shape));
     }
 
-    /// Sets result `i` to a tensor of computed dims, negative ones kept: as in onnx, a
-    /// negative dim contradicts a declared size (the engine forgets it after comparing).
-    pub fn set_computed(&mut self, i: usize, elem: Option<i32>, dims: Vec<Dim>) {
-        if let Some(slot) = self.outputs.get_mut(i) {
-            *slot = Some(Arc::new(Ty::tensor(elem.unwrap_or(0), Some(dims))));
-        }
-    }
-
     /// Sets the value of result `i`.
     pub fn set_data(&mut self, i: usize, values: Vec<Dim>) {
         if values.len() > MAX_DATA || i >= self.outputs.len() {

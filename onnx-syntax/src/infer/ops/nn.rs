@@ -336,7 +336,7 @@ fn conv_of(node: &mut Node, xi: usize, wi: usize, elem: Option<i32>) -> Rule {
         Some(window) => out.extend(x[2..].iter().enumerate().map(|(i, d)| window.output(i, d))),
         None => out.extend(vec![Dim::Unknown; n]),
     }
-    node.set_computed(0, elem, out);
+    node.set_tensor(0, elem, Some(out));
     Ok(())
 }
 
@@ -463,7 +463,7 @@ pub fn conv_transpose(node: &mut Node) -> Rule {
             None => Dim::Unknown,
         });
     }
-    node.set_computed(0, elem, out);
+    node.set_tensor(0, elem, Some(out));
     Ok(())
 }
 
@@ -483,9 +483,9 @@ pub fn pool(node: &mut Node) -> Rule {
     if let Some(window) = Window::of(node, x.len() - 2, Some(kernel))? {
         out.extend(x[2..].iter().enumerate().map(|(i, d)| window.output(i, d)));
     }
-    node.set_computed(0, elem, out.clone());
+    node.set_tensor(0, elem, Some(out.clone()));
     if node.outputs.len() > 1 {
-        node.set_computed(1, Some(dtype::INT64), out);
+        node.set_tensor(1, Some(dtype::INT64), Some(out));
     }
     Ok(())
 }
