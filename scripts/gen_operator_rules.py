@@ -18,13 +18,14 @@ Usage: python3 scripts/gen_operator_rules.py
 
 from __future__ import annotations
 
-import os
 import pathlib
 import sys
 
 import onnx
 import onnx.checker
 import onnx.parser
+
+from in_child import run_in_child
 
 REFERENCE_VERSION = "1.23.2"
 assert onnx.__version__ == REFERENCE_VERSION, f"onnx=={REFERENCE_VERSION} is required"
@@ -45,20 +46,9 @@ def checked(text: str) -> str:
 def verdict(text: str) -> str:
     """onnx's verdict, from a forked child: onnx aborts on some malformed models (a failed
     assertion), which is recorded as a rejection that names the signal."""
-    read, write = os.pipe()
-    child = os.fork()
-    if child == 0:
-        os.close(read)
-        # What onnx prints as it crashes is not a verdict.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
-        os.write(write, checked(text).encode())
-        os._exit(0)
-    os.close(write)
-    with os.fdopen(read, "rb") as pipe:
-        out = pipe.read().decode()
-    _, status = os.waitpid(child, 0)
-    if os.WIFSIGNALED(status):
-        return f"- onnx {REFERENCE_VERSION} crashed (signal {os.WTERMSIG(status)})"
+    out = run_in_child(lambda: checked(text))
+    if isinstance(out, int):
+        return f"- onnx {REFERENCE_VERSION} crashed (signal {out})"
     return out
 
 

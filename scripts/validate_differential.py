@@ -29,13 +29,14 @@ import argparse
 import os
 import pathlib
 import random
-import resource
 import re
 import sys
 import tempfile
 
 import onnx
 import onnx.checker
+
+from in_child import run_in_child
 
 REFERENCE_VERSION = "1.23.2"
 assert onnx.__version__ == REFERENCE_VERSION, f"onnx=={REFERENCE_VERSION} is required"
@@ -177,29 +178,12 @@ def edits(fd, wire, payload, rng, names):
 # --- the reference's verdict ------------------------------------------------------------------
 
 
-# A child's address space: a mutant that makes onnx allocate without bound gets a
-# `std::bad_alloc` (a rejection) instead of the machine's OOM killer.
-CHILD_MEMORY = 8 << 30
-
-
 def verdict(data: bytes) -> str:
     """onnx's verdict, from a forked child: onnx crashes on some mutants (a failed assertion,
     a segmentation fault), which is recorded as a rejection by its checker naming the signal."""
-    read, write = os.pipe()
-    child = os.fork()
-    if child == 0:
-        os.close(read)
-        # What onnx prints as it crashes is not a verdict.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
-        resource.setrlimit(resource.RLIMIT_AS, (CHILD_MEMORY, CHILD_MEMORY))
-        os.write(write, checked(data).encode())
-        os._exit(0)
-    os.close(write)
-    with os.fdopen(read, "rb") as pipe:
-        out = pipe.read().decode()
-    _, status = os.waitpid(child, 0)
-    if os.WIFSIGNALED(status):
-        return f"err:onnx crashed (signal {os.WTERMSIG(status)})"
+    out = run_in_child(lambda: checked(data))
+    if isinstance(out, int):
+        return f"err:onnx crashed (signal {out})"
     return out
 
 
