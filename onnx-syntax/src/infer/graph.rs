@@ -408,9 +408,7 @@ impl<'a> Engine<'a> {
             // A negative dim passed on from an operand's declared type (which `negative_dim`
             // reports) was only there to be compared.
             let ty = ty.map(|mut t| {
-                if t.dims()
-                    .is_some_and(|d| d.iter().any(|d| d.known().is_some_and(|n| n < 0)))
-                {
+                if t.negative_dim().is_some() {
                     Arc::make_mut(&mut t).forget_negative_dims();
                 }
                 t
@@ -497,8 +495,8 @@ impl<'a> Engine<'a> {
         // a size that cannot be (an attribute of -1, an axis of size 0 where the operator
         // takes one away, ...). `Node::set` keeps such a dim unknown.
         let negative = || {
-            let operand_negative = (inputs.iter().flatten()).any(|ty| ty.negative_dim().is_some());
             let (index, dim) = negative?;
+            let operand_negative = (inputs.iter().flatten()).any(|ty| ty.negative_dim().is_some());
             (!operand_negative).then(|| Conflict {
                 input: None,
                 message: format!(

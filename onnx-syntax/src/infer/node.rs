@@ -196,10 +196,9 @@ impl<'a> Node<'a, '_> {
 
     /// Sets result `i` to `ty`. A negative dim (from hostile values) becomes unknown.
     pub fn set(&mut self, i: usize, mut ty: Ty) {
-        if let Some(dim) = ty.negative_dim() {
+        if let Some(dim) = ty.forget_negative_dims() {
             self.negative.get_or_insert((i, dim));
         }
-        ty.forget_negative_dims();
         if let Some(slot) = self.outputs.get_mut(i) {
             *slot = Some(Arc::new(ty));
         }

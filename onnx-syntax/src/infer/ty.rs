@@ -210,25 +210,29 @@ impl Ty {
         }
     }
 
-    /// Makes negative dims unknown: they are no sizes.
+    /// Makes negative dims unknown: they are no sizes. Gives the first one it forgot.
     ///
     /// ```
     /// # use onnx_syntax::infer::{Dim, Ty};
     /// let mut ty = Ty::tensor(1, Some(vec![Dim::Known(-2)]));
-    /// ty.forget_negative_dims();
+    /// assert_eq!(ty.forget_negative_dims(), Some(-2));
     /// assert_eq!(ty.dims(), Some(&[Dim::Unknown][..]));
+    /// assert_eq!(ty.forget_negative_dims(), None);
     /// ```
-    pub fn forget_negative_dims(&mut self) {
+    pub fn forget_negative_dims(&mut self) -> Option<i64> {
         match self {
             Ty::Tensor { shape, .. } | Ty::Sparse { shape, .. } => {
+                let mut first = None;
                 for d in shape.iter_mut().flatten() {
-                    if d.known().is_some_and(|n| n < 0) {
+                    if let Some(n) = d.known().filter(|&n| n < 0) {
+                        first.get_or_insert(n);
                         *d = Dim::Unknown;
                     }
                 }
+                first
             }
             Ty::Sequence(inner) | Ty::Optional(inner) | Ty::Map { value: inner, .. } => {
-                inner.forget_negative_dims();
+                inner.forget_negative_dims()
             }
         }
     }
