@@ -50,6 +50,8 @@ impl Place {
 #[derive(Debug)]
 pub struct IoError {
     pub message: String,
+    /// The file was read but holds nothing: the input is invalid, not unreadable.
+    pub empty: bool,
 }
 
 impl std::fmt::Display for IoError {
@@ -61,12 +63,15 @@ impl std::fmt::Display for IoError {
 fn io_error(what: &str, name: &str, err: &io::Error) -> IoError {
     IoError {
         message: format!("cannot {what} `{name}`: {err}"),
+        empty: false,
     }
 }
 
 const CHUNK: usize = 1 << 20;
 
-/// Reads all of `place`, showing progress on `progress`.
+/// Reads all of `place`, showing progress on `progress`. Nothing at all is an error: no entry
+/// point of the syntax is empty, and the protobuf decoding of zero bytes is an empty model that
+/// would pass for a real one.
 pub fn read(place: &Place, progress: &Progress) -> Result<Vec<u8>, IoError> {
     let name = place.display("<stdin>");
     let (mut reader, size): (Box<dyn Read>, u64) = match place {
@@ -77,6 +82,7 @@ pub fn read(place: &Place, progress: &Progress) -> Result<Vec<u8>, IoError> {
             if file.metadata().is_ok_and(|m| m.is_dir()) {
                 return Err(IoError {
                     message: format!("cannot read `{name}`: it is a directory"),
+                    empty: false,
                 });
             }
             (Box::new(file), size)
@@ -96,11 +102,18 @@ pub fn read(place: &Place, progress: &Progress) -> Result<Vec<u8>, IoError> {
             Err(e) => return Err(io_error("read", &name, &e)),
         }
     }
+    if data.is_empty() {
+        return Err(IoError {
+            message: format!("`{name}` is empty: it holds no model, text or binary"),
+            empty: true,
+        });
+    }
     Ok(data)
 }
 
 /// Writes `data` to `place`. A file is written next to its destination under a temporary name,
-/// synced, and renamed over it, keeping the permissions of a file it replaces.
+/// synced, and renamed over it, keeping the permissions of a file it replaces. A new file gets
+/// the usual mode, 0666 less the umask, as `cp` gives.
 pub fn write(place: &Place, data: &[u8], progress: &Progress) -> Result<(), IoError> {
     let name = place.display("<stdout>");
     progress.stage(&format!("writing {name}"), Some(data.len() as u64));
@@ -133,10 +146,17 @@ fn write_file(path: &Path, data: &[u8], progress: &Progress) -> io::Result<()> {
     let name = path
         .file_name()
         .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-    let mut temp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".onnx-text.tmp")
-        .tempfile_in(dir)?;
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".onnx-text.tmp");
+    // A temporary file is private (0600) by default; the output is an ordinary file. The mode
+    // is given at creation, so the kernel takes the umask off it.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    let mut temp = builder.tempfile_in(dir)?;
     write_chunks(temp.as_file_mut(), data, progress)?;
     temp.as_file().sync_all()?;
     if let Ok(meta) = fs::metadata(path) {

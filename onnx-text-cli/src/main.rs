@@ -4,11 +4,13 @@
 //! an unformatted file under `fmt --check`, bytes that are not a model), 2 for usage errors and
 //! files that cannot be read or written.
 
+mod external;
 mod io;
 mod lsp;
 mod message;
 mod progress;
 
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -128,9 +130,14 @@ struct ConvertArgs {
     #[arg(value_name = "INPUT")]
     input: PathBuf,
     /// The output file; `-` writes standard output. By default, the input with the other
-    /// extension (model.onnxtxt → model.onnx, model.onnx → model.onnxtxt).
+    /// extension (model.onnxtxt → model.onnx, model.onnx → model.onnxtxt), which must not
+    /// exist yet unless --force is given.
     #[arg(short, long, value_name = "OUTPUT")]
     output: Option<PathBuf>,
+    /// Replace the default output (the input with the other extension) if it exists. A file
+    /// named with -o is always replaced: naming it is the permission.
+    #[arg(long)]
+    force: bool,
     /// The input's format; by default from its extension, or else from its content.
     #[arg(long, value_enum)]
     from: Option<Format>,
@@ -143,6 +150,26 @@ struct ConvertArgs {
     /// Print text exactly as onnx.printer.to_text does, including what it loses.
     #[arg(long)]
     reference: bool,
+    /// Write the model's large tensors to this file, in onnx's external data layout, and name
+    /// them in the text as `["location": …, "offset": …, "length": …]`. The file must be in the
+    /// output's folder or below it (for standard output, the current folder). Tensors stored
+    /// outside already keep their place.
+    #[arg(long, value_name = "FILE")]
+    external_data: Option<PathBuf>,
+    /// With --external-data: the initializers whose raw data takes at least this many bytes move
+    /// to the file, counted as onnx's `save_model(..., size_threshold=…)` counts them (Python's
+    /// size of the bytes: 33 more than their length). 0 moves every tensor with raw data.
+    #[arg(
+        long,
+        value_name = "BYTES",
+        default_value_t = 1024,
+        requires = "external_data"
+    )]
+    size_threshold: u64,
+    /// Read the model's external data (from the input's folder, under the rules of `check`)
+    /// into the output, which then stands alone.
+    #[arg(long, conflicts_with = "external_data")]
+    inline_data: bool,
     /// What the input holds.
     #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
     kind: Entry,
@@ -156,6 +183,22 @@ struct PrintArgs {
     /// Print exactly as onnx.printer.to_text does, including what it loses.
     #[arg(long)]
     reference: bool,
+    /// Write the model's large tensors to this file, in onnx's external data layout, and name
+    /// them in the text as `["location": …, "offset": …, "length": …]`. The file must be in the
+    /// output's folder or below it (for standard output, the current folder). Tensors stored
+    /// outside already keep their place.
+    #[arg(long, value_name = "FILE")]
+    external_data: Option<PathBuf>,
+    /// With --external-data: the initializers whose raw data takes at least this many bytes move
+    /// to the file, counted as onnx's `save_model(..., size_threshold=…)` counts them (Python's
+    /// size of the bytes: 33 more than their length). 0 moves every tensor with raw data.
+    #[arg(
+        long,
+        value_name = "BYTES",
+        default_value_t = 1024,
+        requires = "external_data"
+    )]
+    size_threshold: u64,
     /// What the files hold.
     #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
     kind: Entry,
@@ -213,7 +256,11 @@ fn main() -> ExitCode {
 
 fn report_io(err: &IoError) -> Outcome {
     eprintln!("error: {err}");
-    Outcome::Fatal
+    if err.empty {
+        Outcome::Failed
+    } else {
+        Outcome::Fatal
+    }
 }
 
 /// Reads `place` as UTF-8 text.
@@ -468,12 +515,33 @@ fn convert(args: &ConvertArgs, show_progress: bool) -> Outcome {
         eprintln!("error: `{name}` would be both the input and the output; name another with -o");
         return Outcome::Fatal;
     }
+    // The default output is a file the user did not name: it may be a hand-written text with
+    // comments that the converted model would silently replace.
+    if let (None, Place::File(path)) = (&args.output, &output)
+        && !args.force
+        && fs::symlink_metadata(path).is_ok()
+    {
+        let target = path.display();
+        eprintln!(
+            "error: `{target}` exists; convert will not replace a file it was not told to \
+             write: name the output with -o, or pass --force"
+        );
+        return Outcome::Fatal;
+    }
     let every_check = CheckOptions::default();
     let checks = args.check.then_some(&every_check);
-    let message = match load(&data, from, args.kind, checks, &name, &progress) {
+    let mut message = match load(&data, from, args.kind, checks, &name, &progress) {
         Ok(message) => message,
         Err(outcome) => return outcome,
     };
+    let placed = match (&args.external_data, args.inline_data) {
+        (Some(file), _) => write_external_data(&mut message, file, args.size_threshold, &output),
+        (None, true) => read_external_data(&mut message, &input, &name),
+        (None, false) => Ok(()),
+    };
+    if let Err(outcome) = placed {
+        return outcome;
+    }
     let style = if args.reference {
         Style::Reference
     } else {
@@ -553,6 +621,63 @@ fn load(
             }
         }
     }
+}
+
+/// The folder a model read from or written to `place` keeps its external data in.
+fn model_folder(place: &Place) -> &Path {
+    match place {
+        Place::File(path) => path.parent().filter(|p| !p.as_os_str().is_empty()),
+        Place::Std => None,
+    }
+    .unwrap_or(Path::new("."))
+}
+
+/// `--external-data FILE`: moves the large tensors of the model in `message` to FILE, named
+/// from the folder of `output`, and writes FILE.
+fn write_external_data(
+    message: &mut Proto,
+    file: &Path,
+    threshold: u64,
+    output: &Place,
+) -> Result<(), Outcome> {
+    let Proto::Model(model) = message else {
+        eprintln!("error: --external-data applies to models (--kind model)");
+        return Err(Outcome::Fatal);
+    };
+    let shown = file.display();
+    if *output == Place::File(file.to_owned()) {
+        eprintln!("error: `{shown}` cannot be both the model and its external data");
+        return Err(Outcome::Fatal);
+    }
+    let moved = external::location(file, model_folder(output))
+        .and_then(|location| external::externalize(model, &location, threshold));
+    let data = moved.map_err(|why| {
+        eprintln!("error: --external-data: {why}");
+        Outcome::Fatal
+    })?;
+    if data.tensors == 0 {
+        eprintln!(
+            "note: no initializer has {threshold} bytes of raw data or more; `{shown}` is not written"
+        );
+        return Ok(());
+    }
+    let progress = Progress::new(false, 0);
+    io::write(&Place::File(file.to_owned()), &data.bytes, &progress).map_err(|e| report_io(&e))
+}
+
+/// `--inline-data`: reads the external data of the model in `message` from the folder of
+/// `input` (named `name`) into the model.
+fn read_external_data(message: &mut Proto, input: &Place, name: &str) -> Result<(), Outcome> {
+    let Proto::Model(model) = message else {
+        eprintln!("error: --inline-data applies to models (--kind model)");
+        return Err(Outcome::Fatal);
+    };
+    external::inline_data(model, model_folder(input))
+        .map(drop)
+        .map_err(|why| {
+            eprintln!("error: `{name}`: {why}");
+            Outcome::Failed
+        })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -642,6 +767,12 @@ fn print(args: &PrintArgs, show_progress: bool) -> Outcome {
     };
     let mut outcome = Outcome::Ok;
     let many = args.files.len() > 1;
+    if many && args.external_data.is_some() {
+        eprintln!(
+            "error: --external-data takes one model: the data of several cannot share a file"
+        );
+        return Outcome::Fatal;
+    }
     for file in &args.files {
         let place = Place::new(file);
         let name = place.display("<stdin>");
@@ -654,13 +785,20 @@ fn print(args: &PrintArgs, show_progress: bool) -> Outcome {
             }
         };
         let from = Format::from_extension(file).unwrap_or_else(|| Format::sniff(&data));
-        let message = match load(&data, from, args.kind, None, &name, &progress) {
+        let mut message = match load(&data, from, args.kind, None, &name, &progress) {
             Ok(message) => message,
             Err(o) => {
                 outcome = outcome.max(o);
                 continue;
             }
         };
+        if let Some(file) = &args.external_data {
+            let moved = write_external_data(&mut message, file, args.size_threshold, &Place::Std);
+            if let Err(o) = moved {
+                outcome = outcome.max(o);
+                continue;
+            }
+        }
         progress.stage(&format!("printing {name}"), None);
         let mut text = message::text(&message, style);
         if many {

@@ -654,7 +654,7 @@ fn a_bad_input_never_leaves_an_output_file() {
     let dir = temp_dir("no-partial-output");
     std::fs::write(dir.join("bad.onnxtxt"), "g (x) => (y) { y = Neg(x) ").unwrap();
     std::fs::write(dir.join("bad.onnx"), b"\x0a\xff\xff\xff\xff\x0f").unwrap();
-    let r = run(&dir, &["convert", "bad.onnxtxt"], b"");
+    let r = run(&dir, &["convert", "bad.onnxtxt", "-o", "out.onnx"], b"");
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains(" --> bad.onnxtxt:1:27"), "{}", r.stderr);
     let r = run(&dir, &["convert", "bad.onnx", "-o", "out.onnxtxt"], b"");
@@ -1008,4 +1008,186 @@ g (float[N] x) => (float[N] y) { t = my.Qaud(x)  y = my.Half(t, t) }
          my.Half(t, t) }\n  |                                                                 ^\n\n\
          error: 2 problems in 1 file\n"
     );
+}
+
+/// Runs the binary through `sh` under `umask`, in `dir`.
+#[cfg(unix)]
+fn run_with_umask(dir: &Path, umask: &str, args: &[&str]) -> Run {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("umask {umask} && exec \"$0\" \"$@\""))
+        .arg(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("sh runs");
+    Run {
+        code: out.status.code().expect("exit code"),
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[cfg(unix)]
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+#[test]
+fn convert_never_replaces_a_file_it_was_not_told_to_write() {
+    // The user's story: a commented text, converted to binary and back, lost its comments.
+    let dir = temp_dir("convert-no-clobber");
+    let text = format!("# notes that only the text has\n{MESSY}");
+    std::fs::write(dir.join("m.onnxtxt"), &text).unwrap();
+    let r = run(&dir, &["convert", "m.onnxtxt"], b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    let r = run(&dir, &["convert", "m.onnx"], b"");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with(
+            "error: `m.onnxtxt` exists; convert will not replace a file it was not told to write"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("m.onnxtxt")).unwrap(),
+        text
+    );
+    assert_eq!(files_in(&dir), ["m.onnx", "m.onnxtxt"]);
+    // The same default output again, from text to binary: refused too.
+    let binary = std::fs::read(dir.join("m.onnx")).unwrap();
+    let r = run(&dir, &["convert", "m.onnxtxt"], b"");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(std::fs::read(dir.join("m.onnx")).unwrap(), binary);
+    // --force, or naming the file with -o, replaces it.
+    let r = run(&dir, &["convert", "--force", "m.onnx"], b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("m.onnxtxt")).unwrap(),
+        golden_file(CASE)
+    );
+    std::fs::write(dir.join("m.onnxtxt"), &text).unwrap();
+    let r = run(&dir, &["convert", "m.onnx", "-o", "m.onnxtxt"], b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("m.onnxtxt")).unwrap(),
+        golden_file(CASE)
+    );
+    assert_eq!(files_in(&dir), ["m.onnx", "m.onnxtxt"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn new_files_get_0666_less_the_umask_and_replaced_files_keep_their_mode() {
+    let dir = temp_dir("file-modes");
+    std::fs::write(dir.join("m.onnxtxt"), MESSY).unwrap();
+    for (umask, expected) in [("022", 0o644), ("027", 0o640), ("002", 0o664)] {
+        for out in ["c.onnx", "i.onnxtxt"] {
+            let _ = std::fs::remove_file(dir.join(out));
+        }
+        let r = run_with_umask(&dir, umask, &["convert", "m.onnxtxt", "-o", "c.onnx"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert_eq!(
+            mode(&dir.join("c.onnx")),
+            expected,
+            "convert, umask {umask}"
+        );
+        let r = run_with_umask(&dir, umask, &["infer", "c.onnx", "-o", "i.onnxtxt"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert_eq!(
+            mode(&dir.join("i.onnxtxt")),
+            expected,
+            "infer, umask {umask}"
+        );
+    }
+    // A file that is replaced keeps its mode, whatever the umask; so does one `fmt` rewrites.
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir.join("c.onnx"), std::fs::Permissions::from_mode(0o600)).unwrap();
+    let r = run_with_umask(&dir, "022", &["convert", "m.onnxtxt", "-o", "c.onnx"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(mode(&dir.join("c.onnx")), 0o600);
+    std::fs::set_permissions(
+        dir.join("m.onnxtxt"),
+        std::fs::Permissions::from_mode(0o640),
+    )
+    .unwrap();
+    let r = run_with_umask(&dir, "000", &["fmt", "m.onnxtxt"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("m.onnxtxt")).unwrap(),
+        golden_file(CASE)
+    );
+    assert_eq!(mode(&dir.join("m.onnxtxt")), 0o640);
+}
+
+#[test]
+fn an_empty_input_is_an_error_naming_it_in_every_subcommand() {
+    let dir = temp_dir("empty-input");
+    std::fs::write(dir.join("empty.onnx"), b"").unwrap();
+    std::fs::write(dir.join("empty.onnxtxt"), b"").unwrap();
+    for file in ["empty.onnx", "empty.onnxtxt"] {
+        for args in [
+            vec!["print", file],
+            vec!["convert", file, "-o", "out.onnx"],
+            vec!["convert", file, "-o", "out.onnxtxt"],
+            vec!["infer", file],
+            vec!["infer", file, "-o", "out.onnx"],
+            vec!["inline", file],
+            vec!["check", file],
+            vec!["fmt", file],
+            vec!["fmt", "--check", file],
+            vec!["check", "--library", file, "empty.onnx"],
+            vec!["inline", "--library", file, "empty.onnx"],
+        ] {
+            let r = run(&dir, &args, b"");
+            assert_eq!(r.code, 1, "{args:?}: {}", r.stderr);
+            assert!(
+                r.stderr
+                    .starts_with(&format!("error: `{file}` is empty: it holds no model")),
+                "{args:?}: {}",
+                r.stderr
+            );
+        }
+    }
+    for args in [
+        ["print", "-"],
+        ["check", "-"],
+        ["convert", "-"],
+        ["infer", "-"],
+    ] {
+        let r = run(&dir, &args, b"");
+        assert_eq!(r.code, 1, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.starts_with("error: `<stdin>` is empty"),
+            "{}",
+            r.stderr
+        );
+    }
+    assert_eq!(files_in(&dir), ["empty.onnx", "empty.onnxtxt"]);
+}
+
+#[test]
+fn a_failed_infer_or_fmt_leaves_the_old_file_whole() {
+    let dir = temp_dir("no-truncation");
+    std::fs::write(dir.join("old.onnxtxt"), "the old contents").unwrap();
+    // Shape inference fails on this model: MatMul's inner dims differ.
+    let text = "<ir_version: 10, opset_import: [\"\" : 21]>\ng (float[2, 3] x, float[4, 5] w) => (y) {\n  y = MatMul(x, w)\n}\n";
+    std::fs::write(dir.join("bad.onnxtxt"), text).unwrap();
+    let r = run(&dir, &["infer", "bad.onnxtxt", "-o", "old.onnxtxt"], b"");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("old.onnxtxt")).unwrap(),
+        "the old contents"
+    );
+    // fmt of a file that does not parse leaves it as it is.
+    let r = run(&dir, &["fmt", "old.onnxtxt"], b"");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("old.onnxtxt")).unwrap(),
+        "the old contents"
+    );
+    assert_eq!(files_in(&dir), ["bad.onnxtxt", "old.onnxtxt"]);
 }

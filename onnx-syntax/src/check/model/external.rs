@@ -7,6 +7,7 @@
 //! links (as onnx's checker requires); and it must be a regular file that holds the tensor's
 //! bytes at its offset.
 
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Component, Path, PathBuf};
 
 use onnx_runtime_types::TensorProto;
@@ -18,63 +19,125 @@ use crate::dtype::raw_byte_count;
 impl Rules<'_> {
     /// What is wrong with the external data of `tensor`, if anything.
     pub(super) fn external(&self, tensor: &TensorProto) -> Option<String> {
-        let name = quoted(tensor.name.as_deref().unwrap_or_default());
-        let entry = |key: &str| {
-            let found = tensor.external_data.iter().rev();
-            found
-                .filter(|e| e.key.as_deref() == Some(key))
-                .find_map(|e| e.value.as_deref())
-        };
-        let Some(location) = entry("location") else {
-            return Some(format!(
-                "tensor {name} is stored externally but has no location"
-            ));
-        };
-        let number = |key: &str| -> Result<Option<u64>, String> {
-            entry(key).map_or(Ok(None), |text| {
-                text.parse::<u64>().map(Some).map_err(|_| {
-                    format!(
-                        "tensor {name} has the external data {key} {}, not a number of bytes",
-                        quoted(text)
-                    )
-                })
+        external_problem(tensor, self.model_dir).err()
+    }
+}
+
+/// Where the external data of `tensor` is, once valid under the rules of
+/// [`ModelCheck`](super::ModelCheck): its file inside `model_dir`, the offset and the number of
+/// bytes; or what is wrong with it, as the `external_data` check says it.
+fn external_problem(
+    tensor: &TensorProto,
+    model_dir: Option<&Path>,
+) -> Result<(PathBuf, u64, Option<u64>), String> {
+    let name = quoted(tensor.name.as_deref().unwrap_or_default());
+    let entry = |key: &str| {
+        let found = tensor.external_data.iter().rev();
+        found
+            .filter(|e| e.key.as_deref() == Some(key))
+            .find_map(|e| e.value.as_deref())
+    };
+    let Some(location) = entry("location") else {
+        return Err(format!(
+            "tensor {name} is stored externally but has no location"
+        ));
+    };
+    let number = |key: &str| -> Result<Option<u64>, String> {
+        entry(key).map_or(Ok(None), |text| {
+            text.parse::<u64>().map(Some).map_err(|_| {
+                format!(
+                    "tensor {name} has the external data {key} {}, not a number of bytes",
+                    quoted(text)
+                )
             })
-        };
-        let (offset, length) = match (number("offset"), number("length")) {
-            (Ok(offset), Ok(length)) => (offset.unwrap_or(0), length),
-            (Err(why), _) | (_, Err(why)) => return Some(why),
-        };
-        let relative = match relative_inside(location) {
-            Ok(path) => path,
-            Err(why) => {
-                return Some(format!(
-                    "tensor {name} has its data at {}: {why}",
-                    quoted(location)
-                ));
-            }
-        };
-        let Some(dir) = self.model_dir else {
-            return Some(format!(
-                "tensor {name} has its data in {}, but no model folder was given to find it in",
+        })
+    };
+    let (offset, length) = match (number("offset"), number("length")) {
+        (Ok(offset), Ok(length)) => (offset.unwrap_or(0), length),
+        (Err(why), _) | (_, Err(why)) => return Err(why),
+    };
+    let relative = match relative_inside(location) {
+        Ok(path) => path,
+        Err(why) => {
+            return Err(format!(
+                "tensor {name} has its data at {}: {why}",
                 quoted(location)
             ));
-        };
-        let needed = tensor_bytes(tensor);
-        if let (Some(length), Some(needed)) = (length, needed)
-            && length != needed
-        {
-            return Some(format!(
-                "tensor {name} needs {needed} bytes but its external data length is {length}"
-            ));
         }
-        let at = quoted(location);
-        file_problem(
-            dir,
-            &relative,
-            offset.checked_add(length.or(needed).unwrap_or(0)),
-        )
-        .map(|why| format!("tensor {name} has its data in {at}, which {why}"))
+    };
+    let Some(dir) = model_dir else {
+        return Err(format!(
+            "tensor {name} has its data in {}, but no model folder was given to find it in",
+            quoted(location)
+        ));
+    };
+    let needed = tensor_bytes(tensor);
+    if let (Some(length), Some(needed)) = (length, needed)
+        && length != needed
+    {
+        return Err(format!(
+            "tensor {name} needs {needed} bytes but its external data length is {length}"
+        ));
     }
+    let at = quoted(location);
+    let length = length.or(needed);
+    match file_problem(dir, &relative, offset.checked_add(length.unwrap_or(0))) {
+        Some(why) => Err(format!("tensor {name} has its data in {at}, which {why}")),
+        None => Ok((dir.join(relative), offset, length)),
+    }
+}
+
+/// The bytes of `tensor`'s external data, read from its file in `model_dir` once the location,
+/// offset and length pass the rules of [`ModelCheck`](super::ModelCheck), with the same message
+/// as its `external_data` check when they do not. Nothing outside `model_dir` is read. Without a
+/// length (and without dims that give one), the data runs to the end of the file.
+///
+/// ```
+/// use onnx_runtime_types::{StringStringEntryProto, TensorProto};
+/// use onnx_syntax::check::model::read_external_data;
+///
+/// let dir = std::env::temp_dir().join("onnx-syntax-read-external-data-doc");
+/// std::fs::create_dir_all(&dir).unwrap();
+/// std::fs::write(dir.join("w.bin"), [0u8, 0, 0, 0, 0, 0, 0x80, 0x3f]).unwrap();
+/// let entry = |key: &str, value: &str| StringStringEntryProto {
+///     key: Some(key.into()),
+///     value: Some(value.into()),
+/// };
+/// let mut tensor = TensorProto {
+///     name: Some("w".into()),
+///     dims: vec![1],
+///     data_type: Some(1), // float
+///     data_location: Some(1), // external
+///     external_data: vec![entry("location", "w.bin"), entry("offset", "4")],
+///     ..TensorProto::default()
+/// };
+/// assert_eq!(read_external_data(&tensor, &dir).unwrap(), [0, 0, 0x80, 0x3f]); // 1.0f32
+/// tensor.external_data[0].value = Some("../w.bin".into());
+/// assert_eq!(
+///     read_external_data(&tensor, &dir).unwrap_err(),
+///     "tensor `w` has its data at `../w.bin`: a path that leaves the model's folder"
+/// );
+/// ```
+pub fn read_external_data(tensor: &TensorProto, model_dir: &Path) -> Result<Vec<u8>, String> {
+    let (path, offset, length) = external_problem(tensor, Some(model_dir))?;
+    let name = quoted(tensor.name.as_deref().unwrap_or_default());
+    let read = || -> std::io::Result<Vec<u8>> {
+        let mut file = std::fs::File::open(&path)?;
+        file.seek(SeekFrom::Start(offset))?;
+        let mut data = Vec::new();
+        match length {
+            Some(length) => {
+                let length = usize::try_from(length).map_err(std::io::Error::other)?;
+                data.resize(length, 0);
+                file.read_exact(&mut data)?;
+            }
+            None => {
+                file.read_to_end(&mut data)?;
+            }
+        }
+        Ok(data)
+    };
+    read().map_err(|e| format!("tensor {name}: cannot read its external data: {e}"))
 }
 
 /// `location` as a relative path with `.` and `..` resolved, if it stays inside its folder.

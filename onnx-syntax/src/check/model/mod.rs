@@ -42,6 +42,7 @@ use onnx_runtime_types::ModelProto;
 use super::{Check, CheckOptions, Diagnostics};
 
 pub use decode::DecodeLimits;
+pub use external::read_external_data;
 pub use place::Place;
 
 /// The newest IR version onnx 1.23.2 knows (`onnx.IR_VERSION`).

@@ -1,0 +1,337 @@
+//! Weights beside the text: moving the large tensors of a model into an external data file in
+//! onnx's layout (`--external-data`), and reading external data back in (`--inline-data`).
+//!
+//! The layout is what onnx 1.23.2's `save_model(..., save_as_external_data=True,
+//! all_tensors_to_one_file=True)` writes: the initializers (the main graph's, then those of its
+//! subgraphs, depth first) whose `raw_data` is large enough, one after the other in one file
+//! with no gap, each named by `location`, `offset` and `length` entries.
+
+use std::path::{Component, Path};
+
+use onnx_syntax::check::model::read_external_data;
+use onnx_text::{
+    AttributeProto, GraphProto, ModelProto, StringStringEntryProto, TensorProto,
+    attribute_proto::AttributeType, tensor_proto::DataLocation,
+};
+
+/// onnx compares Python's `sys.getsizeof` of a tensor's raw bytes with the threshold: their
+/// length plus the header of a CPython `bytes` object. Counting the same way moves the same
+/// tensors.
+const PYTHON_BYTES_HEADER: u64 = 33;
+
+/// What [`externalize`] moved: the bytes of the data file, and how many tensors they hold.
+pub struct DataFile {
+    pub bytes: Vec<u8>,
+    pub tensors: usize,
+}
+
+/// Moves every initializer whose raw data takes at least `threshold` bytes (as onnx counts
+/// them) into one data file named `location`, as onnx's `save_model` does; tensors already
+/// stored outside keep their place. Fails if one of them is stored in `location` already,
+/// which the new file would replace.
+pub fn externalize(
+    model: &mut ModelProto,
+    location: &str,
+    threshold: u64,
+) -> Result<DataFile, String> {
+    let mut clash = None;
+    for_each_tensor(model, &mut |tensor| {
+        if is_external(tensor) && location_of(tensor) == Some(location) {
+            clash = Some(tensor.name.clone().unwrap_or_default());
+        }
+    });
+    if let Some(name) = clash {
+        return Err(format!(
+            "tensor `{name}` already has its data in `{location}`, which --external-data would replace"
+        ));
+    }
+    let mut file = DataFile {
+        bytes: Vec::new(),
+        tensors: 0,
+    };
+    if let Some(graph) = &mut model.graph {
+        move_initializers(graph, location, threshold, &mut file);
+    }
+    Ok(file)
+}
+
+fn move_initializers(graph: &mut GraphProto, location: &str, threshold: u64, file: &mut DataFile) {
+    for tensor in &mut graph.initializer {
+        let Some(raw) = &tensor.raw_data else {
+            continue;
+        };
+        if is_external(tensor) || (raw.len() as u64) + PYTHON_BYTES_HEADER < threshold {
+            continue;
+        }
+        let raw = tensor.raw_data.take().unwrap_or_default();
+        let entry = |key: &str, value: String| StringStringEntryProto {
+            key: Some(key.into()),
+            value: Some(value),
+        };
+        tensor.external_data = vec![
+            entry("location", location.into()),
+            entry("offset", file.bytes.len().to_string()),
+            entry("length", raw.len().to_string()),
+        ];
+        tensor.data_location = Some(DataLocation::External as i32);
+        file.bytes.extend_from_slice(&raw);
+        file.tensors += 1;
+    }
+    // onnx follows the attribute's declared type, not whichever fields are set.
+    for node in &mut graph.node {
+        for attribute in &mut node.attribute {
+            if attribute.r#type == Some(AttributeType::Graph as i32)
+                && let Some(g) = &mut attribute.g
+            {
+                move_initializers(g, location, threshold, file);
+            }
+            if attribute.r#type == Some(AttributeType::Graphs as i32) {
+                for g in &mut attribute.graphs {
+                    move_initializers(g, location, threshold, file);
+                }
+            }
+        }
+    }
+}
+
+/// Reads the external data of every tensor of `model` that has some, from `model_dir` under
+/// the validator's rules, into its `raw_data`. The tensor then holds its bytes as if it had
+/// never left: no `data_location`, no `external_data`. Returns how many tensors were read.
+pub fn inline_data(model: &mut ModelProto, model_dir: &Path) -> Result<usize, String> {
+    let mut failure = None;
+    let mut count = 0;
+    for_each_tensor(model, &mut |tensor| {
+        if failure.is_some() || !is_external(tensor) {
+            return;
+        }
+        match read_external_data(tensor, model_dir) {
+            Ok(bytes) => {
+                tensor.raw_data = Some(bytes);
+                tensor.external_data.clear();
+                tensor.data_location = None;
+                count += 1;
+            }
+            Err(why) => failure = Some(why),
+        }
+    });
+    failure.map_or(Ok(count), Err)
+}
+
+/// `data` as a location in a model stored in `model_dir`: the path from that folder, with `/`
+/// between its parts. The file must be inside the folder, as the validator requires.
+pub fn location(data: &Path, model_dir: &Path) -> Result<String, String> {
+    let shown = data.display();
+    let (Some(parent), Some(file_name)) = (data.parent(), data.file_name()) else {
+        return Err(format!("`{shown}` is not a file name"));
+    };
+    let parent = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    let real = |dir: &Path| {
+        dir.canonicalize()
+            .map_err(|e| format!("cannot find the folder `{}`: {e}", dir.display()))
+    };
+    let (folder, model_folder) = (real(parent)?, real(model_dir)?);
+    let Ok(inside) = folder.strip_prefix(&model_folder) else {
+        return Err(format!(
+            "`{shown}` is outside the model's folder `{}`: external data must be inside it",
+            model_dir.display()
+        ));
+    };
+    let mut parts: Vec<String> = inside
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect();
+    parts.push(file_name.to_string_lossy().into_owned());
+    Ok(parts.join("/"))
+}
+
+fn is_external(tensor: &TensorProto) -> bool {
+    tensor.data_location == Some(DataLocation::External as i32)
+}
+
+fn location_of(tensor: &TensorProto) -> Option<&str> {
+    let entries = tensor.external_data.iter().rev();
+    entries
+        .filter(|e| e.key.as_deref() == Some("location"))
+        .find_map(|e| e.value.as_deref())
+}
+
+/// Calls `f` on every tensor of `model`: initializers, sparse initializers, attribute tensors,
+/// in every graph, subgraph and function.
+fn for_each_tensor(model: &mut ModelProto, f: &mut impl FnMut(&mut TensorProto)) {
+    if let Some(graph) = &mut model.graph {
+        graph_tensors(graph, f);
+    }
+    for function in &mut model.functions {
+        for node in &mut function.node {
+            node.attribute
+                .iter_mut()
+                .for_each(|a| attribute_tensors(a, f));
+        }
+    }
+}
+
+fn graph_tensors(graph: &mut GraphProto, f: &mut impl FnMut(&mut TensorProto)) {
+    graph.initializer.iter_mut().for_each(&mut *f);
+    for sparse in &mut graph.sparse_initializer {
+        sparse
+            .values
+            .iter_mut()
+            .chain(&mut sparse.indices)
+            .for_each(&mut *f);
+    }
+    for node in &mut graph.node {
+        node.attribute
+            .iter_mut()
+            .for_each(|a| attribute_tensors(a, f));
+    }
+}
+
+fn attribute_tensors(attribute: &mut AttributeProto, f: &mut impl FnMut(&mut TensorProto)) {
+    let single = attribute.t.as_deref_mut();
+    single
+        .into_iter()
+        .chain(&mut attribute.tensors)
+        .for_each(&mut *f);
+    let sparse = attribute.sparse_tensor.as_deref_mut();
+    for sparse in sparse.into_iter().chain(&mut attribute.sparse_tensors) {
+        sparse
+            .values
+            .iter_mut()
+            .chain(&mut sparse.indices)
+            .for_each(&mut *f);
+    }
+    for graph in attribute
+        .g
+        .as_deref_mut()
+        .into_iter()
+        .chain(&mut attribute.graphs)
+    {
+        graph_tensors(graph, f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(text: &str) -> ModelProto {
+        onnx_text::parse_model(text).unwrap()
+    }
+
+    /// A model whose initializers hold raw data of the given lengths, one in a subgraph.
+    fn raw_model(lengths: &[usize], in_subgraph: usize) -> ModelProto {
+        let mut m = model(
+            "<ir_version: 10, opset_import: [\"\" : 21]> g (bool c) => (float[1] y) {\n\
+             y = If (c) <then_branch = t () => (float[1] a) { a = Identity(s) }, \
+             else_branch = e () => (float[1] b) { b = Identity(s) }>\n}",
+        );
+        let raw = |name: &str, len: usize| TensorProto {
+            name: Some(name.into()),
+            dims: vec![len as i64],
+            data_type: Some(2), // uint8
+            raw_data: Some((0..len).map(|i| i as u8).collect()),
+            ..TensorProto::default()
+        };
+        let graph = model_graph(&mut m);
+        for (i, &len) in lengths.iter().enumerate() {
+            graph.initializer.push(raw(&format!("w{i}"), len));
+        }
+        let branch = graph.node[0].attribute[0].g.as_mut().unwrap();
+        branch.initializer.push(raw("s", in_subgraph));
+        m
+    }
+
+    fn model_graph(m: &mut ModelProto) -> &mut GraphProto {
+        m.graph.as_mut().unwrap()
+    }
+
+    #[test]
+    fn large_raw_tensors_move_in_onnx_order_and_come_back_byte_for_byte() {
+        use onnx_text::prost::Message;
+        let original = raw_model(&[2000, 10, 991, 990], 1500);
+        let mut m = original.clone();
+        let file = externalize(&mut m, "m.bin", 1024).unwrap();
+        // 991 + 33 reaches 1024; 990 does not.
+        assert_eq!(file.tensors, 3);
+        assert_eq!(file.bytes.len(), 2000 + 991 + 1500);
+        let entries = |t: &TensorProto| -> Vec<(String, String)> {
+            (t.external_data.iter())
+                .map(|e| (e.key.clone().unwrap(), e.value.clone().unwrap()))
+                .collect()
+        };
+        let graph = model_graph(&mut m);
+        let pair = |k: &str, v: &str| (k.to_owned(), v.to_owned());
+        assert_eq!(
+            entries(&graph.initializer[2]),
+            [
+                pair("location", "m.bin"),
+                pair("offset", "2000"),
+                pair("length", "991")
+            ]
+        );
+        assert_eq!(graph.initializer[1].raw_data.as_ref().unwrap().len(), 10);
+        let sub = &graph.node[0].attribute[0].g.as_ref().unwrap().initializer[0];
+        assert_eq!(entries(sub)[1], pair("offset", "2991"));
+
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("m.bin"), &file.bytes).unwrap();
+        assert_eq!(inline_data(&mut m, dir.path()), Ok(3));
+        assert_eq!(m.encode_to_vec(), original.encode_to_vec());
+    }
+
+    #[test]
+    fn a_threshold_of_zero_moves_every_raw_tensor_and_external_ones_stay() {
+        let mut m = raw_model(&[0, 5], 1);
+        assert_eq!(externalize(&mut m, "a.bin", 0).unwrap().tensors, 3);
+        // Already external: kept where it is, and never overwritten by a new file of its name.
+        assert_eq!(externalize(&mut m, "b.bin", 0).unwrap().tensors, 0);
+        let clash = externalize(&mut m, "a.bin", 0).err().unwrap();
+        assert!(clash.contains("already has its data in `a.bin`"), "{clash}");
+    }
+
+    #[test]
+    fn inlining_follows_the_validators_rules() {
+        let mut m = raw_model(&[2000], 0);
+        externalize(&mut m, "m.bin", 1024).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let err = inline_data(&mut m, dir.path()).unwrap_err();
+        assert_eq!(
+            err,
+            "tensor `w0` has its data in `m.bin`, which does not exist"
+        );
+        std::fs::write(dir.path().join("m.bin"), [0u8; 100]).unwrap();
+        let err = inline_data(&mut m, dir.path()).unwrap_err();
+        assert!(err.contains("has 100 bytes, fewer than the 2000"), "{err}");
+        let tensor = &mut model_graph(&mut m).initializer[0];
+        tensor.external_data[0].value = Some("../m.bin".into());
+        let err = inline_data(&mut m, dir.path()).unwrap_err();
+        assert!(
+            err.contains("a path that leaves the model's folder"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn locations_are_relative_to_the_models_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        let root = dir.path();
+        assert_eq!(location(&root.join("m.bin"), root).unwrap(), "m.bin");
+        assert_eq!(
+            location(&root.join("sub/m.bin"), root).unwrap(),
+            "sub/m.bin"
+        );
+        let outside = location(&root.join("m.bin"), &root.join("sub")).unwrap_err();
+        assert!(
+            outside.contains("is outside the model's folder"),
+            "{outside}"
+        );
+    }
+}
