@@ -461,14 +461,45 @@ fn check_file(
         }
         Format::Text => into_text(data, name, "is it a binary model? Name it `.onnx`")?,
     };
-    let found = kind.check_with(&text, options, libraries).err();
-    Ok(found.map(|diagnostics| {
+    let checked = kind.check_with(&text, options, libraries);
+    let external = match (&checked, kind) {
+        (Ok(Proto::Model(model)), _) => external_data_problems(model, place, options),
+        (Err(_), Entry::Model) => match message::parse(kind, &text) {
+            Ok(Proto::Model(model)) => external_data_problems(&model, place, options),
+            _ => None,
+        },
+        _ => None,
+    };
+    let found = checked.err().map(|diagnostics| {
         let mut report = diagnostics.clone().with_origin(name).to_string();
         if format == Format::Binary {
             report.push_str(&printed_note(name));
         }
         (diagnostics.len(), report)
-    }))
+    });
+    Ok(match (found, external) {
+        (found, None) => found,
+        (None, Some(problems)) => Some((problems.len(), problems.with_origin(name).to_string())),
+        (Some((count, mut report)), Some(problems)) => {
+            report.push_str(&problems.clone().with_origin(name).to_string());
+            Some((count + problems.len(), report))
+        }
+    })
+}
+
+/// The `external_data` rule of binary models, run on a model given as text: its external data
+/// is looked for in the text file's folder, under the same rules and with the same messages.
+fn external_data_problems(
+    model: &onnx_text::ModelProto,
+    place: &Place,
+    options: &CheckOptions,
+) -> Option<onnx_text::ModelDiagnostics> {
+    if !options.is_enabled(Check::ExternalData) {
+        return None;
+    }
+    let only_external = CheckOptions::none().deny(Check::ExternalData);
+    let check = ModelCheck::new(only_external).model_dir(model_folder(place));
+    check.check(model).err()
 }
 
 /// The note after problems positioned in the printed text of a binary file.

@@ -1191,3 +1191,229 @@ fn a_failed_infer_or_fmt_leaves_the_old_file_whole() {
     );
     assert_eq!(files_in(&dir), ["bad.onnxtxt", "old.onnxtxt"]);
 }
+
+const EXTERNAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/external");
+
+fn external_golden(path: &str) -> Vec<u8> {
+    std::fs::read(format!("{EXTERNAL}/{path}")).unwrap()
+}
+
+#[test]
+fn external_data_is_written_as_onnx_save_model_writes_it() {
+    // The goldens are onnx.save_model(..., save_as_external_data=True, location="model.bin",
+    // size_threshold=T) of model.onnx (scripts/gen_external_data.py).
+    for threshold in ["1024", "0"] {
+        let dir = temp_dir(&format!("external-as-onnx-{threshold}"));
+        std::fs::write(dir.join("in.onnx"), external_golden("model.onnx")).unwrap();
+        let args = [
+            "convert",
+            "in.onnx",
+            "-o",
+            "model.onnx",
+            "--external-data",
+            "model.bin",
+            "--size-threshold",
+            threshold,
+        ];
+        let r = run(&dir, &args, b"");
+        assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{threshold}");
+        let saved = format!("saved-{threshold}");
+        for file in ["model.onnx", "model.bin"] {
+            assert_eq!(
+                std::fs::read(dir.join(file)).unwrap(),
+                external_golden(&format!("{saved}/{file}")),
+                "{threshold}: {file}"
+            );
+        }
+    }
+}
+
+#[test]
+fn binary_to_text_and_data_to_binary_gives_the_model_back() {
+    let dir = temp_dir("external-round-trip");
+    std::fs::write(dir.join("in.onnx"), external_golden("model.onnx")).unwrap();
+    // Threshold 0: every tensor's raw data leaves the text, so nothing is left to normalize.
+    let args = [
+        "convert",
+        "in.onnx",
+        "-o",
+        "m.onnxtxt",
+        "--external-data",
+        "model.bin",
+        "--size-threshold",
+        "0",
+    ];
+    let r = run(&dir, &args, b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    let text = std::fs::read_to_string(dir.join("m.onnxtxt")).unwrap();
+    assert!(
+        text.contains(
+            r#"float[16,32] w = ["location": "model.bin", "offset": "0", "length": "2048"]"#
+        ),
+        "{text}"
+    );
+    assert!(text.len() < 2000, "the weights stayed in the text: {text}");
+    // The text alone: the external references, as onnx saves them.
+    let r = run(&dir, &["convert", "m.onnxtxt", "-o", "refs.onnx"], b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    assert_eq!(
+        std::fs::read(dir.join("refs.onnx")).unwrap(),
+        external_golden("saved-0/model.onnx")
+    );
+    // With --inline-data: the model we started from, byte for byte.
+    let r = run(
+        &dir,
+        &["convert", "m.onnxtxt", "-o", "back.onnx", "--inline-data"],
+        b"",
+    );
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    assert_eq!(
+        std::fs::read(dir.join("back.onnx")).unwrap(),
+        external_golden("model.onnx")
+    );
+    // onnx's own file, data in the folder: inlined, it is the original model too.
+    std::fs::write(
+        dir.join("model.onnx"),
+        external_golden("saved-1024/model.onnx"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("model.bin"),
+        external_golden("saved-1024/model.bin"),
+    )
+    .unwrap();
+    let r = run(
+        &dir,
+        &["convert", "model.onnx", "-o", "whole.onnx", "--inline-data"],
+        b"",
+    );
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    assert_eq!(
+        std::fs::read(dir.join("whole.onnx")).unwrap(),
+        external_golden("model.onnx")
+    );
+}
+
+#[test]
+fn print_writes_the_data_file_and_refuses_locations_outside_the_folder() {
+    let dir = temp_dir("external-print");
+    std::fs::write(dir.join("in.onnx"), external_golden("model.onnx")).unwrap();
+    let r = run(&dir, &["print", "in.onnx", "--external-data", "w.bin"], b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+    assert!(
+        r.stdout_text()
+            .contains(r#"["location": "w.bin", "offset": "0""#)
+    );
+    assert_eq!(
+        std::fs::read(dir.join("w.bin")).unwrap(),
+        external_golden("saved-1024/model.bin")
+    );
+    let r = run(
+        &dir,
+        &["print", "in.onnx", "--external-data", "../w.bin"],
+        b"",
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("is outside the model's folder"),
+        "{}",
+        r.stderr
+    );
+    let r = run(
+        &dir,
+        &[
+            "convert",
+            "in.onnx",
+            "-o",
+            "x.onnx",
+            "--external-data",
+            "x.onnx",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("cannot be both the model and its external data")
+    );
+    assert_eq!(files_in(&dir), ["in.onnx", "w.bin"]);
+}
+
+#[test]
+fn check_of_a_text_follows_its_external_data_as_the_binary_check_does() {
+    let dir = temp_dir("external-check");
+    std::fs::write(dir.join("in.onnx"), external_golden("model.onnx")).unwrap();
+    let r = run(
+        &dir,
+        &[
+            "convert",
+            "in.onnx",
+            "-o",
+            "m.onnxtxt",
+            "--external-data",
+            "m.bin",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run(&dir, &["check", "m.onnxtxt"], b"");
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (0, "1 file checked, no problems\n")
+    );
+    let text = std::fs::read_to_string(dir.join("m.onnxtxt")).unwrap();
+    let full = std::fs::read(dir.join("m.bin")).unwrap();
+    // A missing file, a range past its end, a path out of the folder: the text and the same
+    // model as a binary get the same messages.
+    type Breakage<'a> = Box<dyn Fn() + 'a>;
+    let cases: [(&str, Breakage, &str); 3] = [
+        (
+            "missing",
+            Box::new(|| std::fs::remove_file(dir.join("m.bin")).unwrap()),
+            "tensor `w` has its data in `m.bin`, which does not exist",
+        ),
+        (
+            "short",
+            Box::new(|| std::fs::write(dir.join("m.bin"), &full[..3000]).unwrap()),
+            "which has 3000 bytes, fewer than the",
+        ),
+        (
+            "outside",
+            Box::new(|| {
+                std::fs::write(dir.join("m.bin"), &full).unwrap();
+                let escaped = text.replace(r#""location": "m.bin""#, r#""location": "../m.bin""#);
+                std::fs::write(dir.join("m.onnxtxt"), escaped).unwrap();
+            }),
+            "has its data at `../m.bin`: a path that leaves the model's folder",
+        ),
+    ];
+    for (case, break_it, message) in cases {
+        break_it();
+        let as_text = run(&dir, &["check", "m.onnxtxt"], b"");
+        assert_eq!(as_text.code, 1, "{case}: {}", as_text.stderr);
+        assert!(
+            as_text.stderr.contains(message),
+            "{case}: {}",
+            as_text.stderr
+        );
+        let r = run(&dir, &["convert", "--force", "m.onnxtxt"], b"");
+        assert_eq!(r.code, 0, "{case}: {}", r.stderr);
+        let as_binary = run(&dir, &["check", "m.onnx"], b"");
+        assert_eq!(as_binary.code, 1, "{case}: {}", as_binary.stderr);
+        let errors = |stderr: &str| -> Vec<String> {
+            let lines = stderr
+                .lines()
+                .filter(|l| l.starts_with("error[external_data]"));
+            lines.map(str::to_owned).collect()
+        };
+        assert_eq!(errors(&as_text.stderr), errors(&as_binary.stderr), "{case}");
+        assert!(!errors(&as_text.stderr).is_empty(), "{case}");
+    }
+    // --allow external_data turns it off for text, as for binaries.
+    let r = run(
+        &dir,
+        &["check", "--allow", "external_data", "m.onnxtxt"],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
