@@ -6,6 +6,7 @@
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use quote::quote;
 
+use onnx_runtime_types::ModelProto;
 use onnx_syntax::check::{Check, CheckOptions, Diagnostic, Diagnostics, Libraries};
 use onnx_syntax::parse::Parser;
 use onnx_syntax::syntax::Function;
@@ -439,6 +440,15 @@ pub fn include(input: TokenStream) -> TokenStream {
                     .collect::<Vec<String>>()
             })
         });
+    let checked = checked.and_then(|mut checked| {
+        if options.is_enabled(Check::ExternalData)
+            && let Proto::Model(model) = &mut checked.proto
+            && let Some(message) = external_data(model, &relative)
+        {
+            return Err(vec![message]);
+        }
+        Ok(checked)
+    });
     match checked {
         Ok(checked) => match settings.finish(checked.proto, &in_view) {
             Ok(proto) => {
@@ -458,6 +468,29 @@ pub fn include(input: TokenStream) -> TokenStream {
             )
         }
     }
+}
+
+/// Why `include_onnx!` refuses a model whose tensors keep their data in files: the value is
+/// built into the program, and a reference to a file beside the text would be resolved, if
+/// ever, against whatever folder the program runs in.
+fn external_data(model: &mut ModelProto, file: &str) -> Option<String> {
+    let mut named = Vec::new();
+    onnx_syntax::tensors::for_each_tensor(model, &mut |tensor| {
+        if onnx_syntax::tensors::is_external(tensor) {
+            named.push(format!("`{}`", tensor.name.as_deref().unwrap_or_default()));
+        }
+    });
+    let first = named.first()?;
+    let more = match named.len() {
+        1 => String::new(),
+        n => format!(" (and {} more)", n - 1),
+    };
+    Some(format!(
+        "[external_data]: tensor {first}{more} of `{file}` keeps its data in a file, which \
+         `include_onnx!` does not read: write the data into the text with \
+         `onnx-text convert {file} --inline-data -o OTHER.onnxtxt`, or keep the reference as it \
+         is with `#![allow(external_data)]`"
+    ))
 }
 
 /// A rendered snippet without its `error: ` or `error[check]: ` title (the compiler error that

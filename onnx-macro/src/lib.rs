@@ -131,6 +131,18 @@ pub fn onnx_library(input: TokenStream) -> TokenStream {
 /// let model = onnx_text::include_onnx!("tests/data/relu.onnxtxt");
 /// assert_eq!(model.graph.unwrap().node[0].op_type.as_deref(), Some("Relu"));
 /// ```
+///
+/// A model whose tensors keep their data in a file beside the text (`float[2] w = ["location":
+/// "w.bin", …]`) is an `external_data` error: the value is built into the program, which does
+/// not read files at run time on the literal's behalf. Write the data into the text first
+/// (`onnx-text convert model.onnxtxt --inline-data -o whole.onnxtxt`), or keep the reference as
+/// it is, for a test of a loader, with `#![allow(external_data)]`:
+///
+/// ```
+/// let model = onnx_text::include_onnx!(#![allow(external_data)] "tests/data/external.onnxtxt");
+/// let w = &model.graph.unwrap().initializer[0];
+/// assert_eq!(w.external_data[0].value.as_deref(), Some("w.bin"));
+/// ```
 #[proc_macro]
 pub fn include_onnx(input: TokenStream) -> TokenStream {
     expand::include(input.into()).into()

@@ -256,6 +256,24 @@ fn include_errors_name_the_file_line_and_column() {
     assert!(missing.contains("cannot read"), "{missing}");
 }
 
+#[test]
+fn include_refuses_external_data_unless_allowed() {
+    let expansion = include(tokens("\"tests/data/external.onnxtxt\"")).to_string();
+    assert!(expansion.contains("compile_error"), "{expansion}");
+    assert!(
+        expansion.contains(
+            "tensor `w` of `tests/data/external.onnxtxt` keeps its data in a file, which \
+             `include_onnx!` does not read"
+        ),
+        "{expansion}"
+    );
+    // Allowed, the model keeps the reference, as `onnx!` and the runtime parser do.
+    let allowed = "#![allow(external_data)] \"tests/data/external.onnxtxt\"";
+    let expansion = include(tokens(allowed)).to_string();
+    assert!(!expansion.contains("compile_error"), "{expansion}");
+    assert!(expansion.contains("include_bytes"), "{expansion}");
+}
+
 /// A fixed-seed xorshift, so that failures reproduce.
 struct XorShift(u64);
 

@@ -10,7 +10,8 @@
 //! - [`dtype`]: tensor element types, their names and numbers;
 //! - [`hole`]: the places where the macros put Rust values;
 //! - [`infer`]: shape inference over protobuf models, and what the shape checks use;
-//! - [`library`]: function libraries, inlining and the standard operators' bodies.
+//! - [`library`]: function libraries, inlining and the standard operators' bodies;
+//! - [`tensors`]: every tensor of a model, for moving external data.
 //!
 //! ```
 //! let model = onnx_syntax::parse_model(r#"
@@ -34,6 +35,7 @@ pub mod print;
 mod render;
 mod span;
 pub mod syntax;
+pub mod tensors;
 
 pub use entry::{Entry, Proto, Tree, UnknownEntry};
 pub use error::{ParseError, ParseErrorKind};

@@ -9,9 +9,10 @@
 use std::path::{Component, Path};
 
 use onnx_syntax::check::model::read_external_data;
+use onnx_syntax::tensors::{for_each_tensor, is_external};
 use onnx_text::{
-    AttributeProto, GraphProto, ModelProto, StringStringEntryProto, TensorProto,
-    attribute_proto::AttributeType, tensor_proto::DataLocation,
+    GraphProto, ModelProto, StringStringEntryProto, TensorProto, attribute_proto::AttributeType,
+    tensor_proto::DataLocation,
 };
 
 /// onnx compares Python's `sys.getsizeof` of a tensor's raw bytes with the threshold: their
@@ -151,70 +152,11 @@ pub fn location(data: &Path, model_dir: &Path) -> Result<String, String> {
     Ok(parts.join("/"))
 }
 
-fn is_external(tensor: &TensorProto) -> bool {
-    tensor.data_location == Some(DataLocation::External as i32)
-}
-
 fn location_of(tensor: &TensorProto) -> Option<&str> {
     let entries = tensor.external_data.iter().rev();
     entries
         .filter(|e| e.key.as_deref() == Some("location"))
         .find_map(|e| e.value.as_deref())
-}
-
-/// Calls `f` on every tensor of `model`: initializers, sparse initializers, attribute tensors,
-/// in every graph, subgraph and function.
-fn for_each_tensor(model: &mut ModelProto, f: &mut impl FnMut(&mut TensorProto)) {
-    if let Some(graph) = &mut model.graph {
-        graph_tensors(graph, f);
-    }
-    for function in &mut model.functions {
-        for node in &mut function.node {
-            node.attribute
-                .iter_mut()
-                .for_each(|a| attribute_tensors(a, f));
-        }
-    }
-}
-
-fn graph_tensors(graph: &mut GraphProto, f: &mut impl FnMut(&mut TensorProto)) {
-    graph.initializer.iter_mut().for_each(&mut *f);
-    for sparse in &mut graph.sparse_initializer {
-        sparse
-            .values
-            .iter_mut()
-            .chain(&mut sparse.indices)
-            .for_each(&mut *f);
-    }
-    for node in &mut graph.node {
-        node.attribute
-            .iter_mut()
-            .for_each(|a| attribute_tensors(a, f));
-    }
-}
-
-fn attribute_tensors(attribute: &mut AttributeProto, f: &mut impl FnMut(&mut TensorProto)) {
-    let single = attribute.t.as_deref_mut();
-    single
-        .into_iter()
-        .chain(&mut attribute.tensors)
-        .for_each(&mut *f);
-    let sparse = attribute.sparse_tensor.as_deref_mut();
-    for sparse in sparse.into_iter().chain(&mut attribute.sparse_tensors) {
-        sparse
-            .values
-            .iter_mut()
-            .chain(&mut sparse.indices)
-            .for_each(&mut *f);
-    }
-    for graph in attribute
-        .g
-        .as_deref_mut()
-        .into_iter()
-        .chain(&mut attribute.graphs)
-    {
-        graph_tensors(graph, f);
-    }
 }
 
 #[cfg(test)]

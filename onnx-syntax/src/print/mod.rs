@@ -35,7 +35,6 @@ use std::fmt;
 use onnx_runtime_types::{
     AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
     StringStringEntryProto, TensorProto, TensorShapeProto, TypeProto, ValueInfoProto,
-    tensor_proto::DataLocation,
     tensor_shape_proto::{Dimension, dimension},
     type_proto,
 };
@@ -195,10 +194,7 @@ impl ToText for Vec<FunctionProto> {
     }
 }
 
-/// True if the tensor's data is in external files.
-pub(crate) fn is_external(tensor: &TensorProto) -> bool {
-    tensor.data_location == Some(DataLocation::External as i32)
-}
+pub(crate) use crate::tensors::is_external;
 
 /// True if `s` is an identifier, `[A-Za-z_][A-Za-z0-9_]*`, which needs no quotes.
 ///
