@@ -59,6 +59,57 @@ impl Dim {
         dims.into_iter()
             .try_fold(1_i64, |acc, d| acc.checked_mul(d.known()?))
     }
+
+    /// The product of two dims as onnx's inference takes it: two sizes multiply; a size of 1
+    /// leaves the other dim as it is, a symbol included (`N` times 1 is `N`); anything else is
+    /// unknown.
+    ///
+    /// ```
+    /// # use onnx_syntax::infer::Dim;
+    /// let n = Dim::Symbol("N".into());
+    /// assert_eq!(n.times(&Dim::Known(1)), n);
+    /// assert_eq!(Dim::Known(2).times(&Dim::Known(3)), Dim::Known(6));
+    /// assert_eq!(n.times(&Dim::Known(2)), Dim::Unknown);
+    /// assert_eq!(n.times(&n), Dim::Unknown);
+    /// ```
+    pub fn times(&self, other: &Dim) -> Dim {
+        match (self, other) {
+            (Dim::Known(a), Dim::Known(b)) => a.checked_mul(*b).map_or(Dim::Unknown, Dim::Known),
+            (Dim::Known(1), kept) | (kept, Dim::Known(1)) => kept.clone(),
+            _ => Dim::Unknown,
+        }
+    }
+
+    /// The product of dims by [`times`](Dim::times), 1 for none: what onnx's inference makes
+    /// of a run of dims it multiplies (`Flatten`'s two halves).
+    ///
+    /// ```
+    /// # use onnx_syntax::infer::Dim;
+    /// let n = Dim::Symbol("N".into());
+    /// assert_eq!(Dim::times_all(&[n.clone(), Dim::Known(1)]), n);
+    /// assert_eq!(Dim::times_all(&[]), Dim::Known(1));
+    /// ```
+    pub fn times_all<'a>(dims: impl IntoIterator<Item = &'a Dim>) -> Dim {
+        dims.into_iter().fold(Dim::Known(1), |acc, d| acc.times(d))
+    }
+
+    /// The dim divided by a size as onnx's inference takes it: a size divides (rounding down);
+    /// a symbol divided by 1 stays itself; anything else is unknown.
+    ///
+    /// ```
+    /// # use onnx_syntax::infer::Dim;
+    /// let h = Dim::Symbol("H".into());
+    /// assert_eq!(h.divided(1), h);
+    /// assert_eq!(Dim::Known(8).divided(2), Dim::Known(4));
+    /// assert_eq!(h.divided(2), Dim::Unknown);
+    /// ```
+    pub fn divided(&self, by: i64) -> Dim {
+        match self {
+            Dim::Known(n) if by != 0 => Dim::Known(n / by),
+            kept if by == 1 => kept.clone(),
+            _ => Dim::Unknown,
+        }
+    }
 }
 
 impl std::fmt::Display for Dim {

@@ -220,12 +220,8 @@ pub fn flatten(node: &mut Node) -> Rule {
     } else {
         node.axis(axis, dims.len(), 0)?
     };
-    let part = |d: &[Dim]| Dim::product(d).map_or(Dim::Unknown, Dim::Known);
-    node.set_tensor(
-        0,
-        elem,
-        Some(vec![part(&dims[..axis]), part(&dims[axis..])]),
-    );
+    let halves = vec![Dim::times_all(&dims[..axis]), Dim::times_all(&dims[axis..])];
+    node.set_tensor(0, elem, Some(halves));
     Ok(())
 }
 
@@ -917,18 +913,19 @@ pub fn depth_space(node: &mut Node) -> Rule {
     }
     node.ranked(0, "input", &[4])?;
     let shape = node.shape_of(0).map(|d| {
-        let f = |d: &Dim, by: Option<i64>, mul: bool| match (d.known(), by) {
-            (Some(n), Some(by)) if mul => n.checked_mul(by).map_or(Dim::Unknown, Dim::Known),
-            (Some(n), Some(by)) => Dim::Known(n / by),
-            _ => Dim::Unknown,
+        // Depth grows by b² as space shrinks by b in each of two dims, or the other way.
+        let square = b.checked_mul(b);
+        let by = Dim::Known(b);
+        let (depth, space) = match (to_space, square) {
+            (_, None) => (Dim::Unknown, [Dim::Unknown, Dim::Unknown]),
+            (true, Some(square)) => (d[1].divided(square), [d[2].times(&by), d[3].times(&by)]),
+            (false, Some(square)) => (
+                d[1].times(&Dim::Known(square)),
+                [d[2].divided(b), d[3].divided(b)],
+            ),
         };
-        let b = Some(b);
-        vec![
-            d[0].clone(),
-            f(&d[1], b.and_then(|b| b.checked_mul(b)), !to_space),
-            f(&d[2], b, to_space),
-            f(&d[3], b, to_space),
-        ]
+        let [height, width] = space;
+        vec![d[0].clone(), depth, height, width]
     });
     node.set_tensor(0, elem, shape);
     Ok(())
