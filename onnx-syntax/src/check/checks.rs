@@ -117,7 +117,8 @@ pub enum Check {
     /// the model's folder (through `..` or a symbolic link), or names no regular file that covers
     /// its offset and length.
     ExternalData,
-    /// `negative_dim`: a type in a binary model with a negative `dim_value`.
+    /// `negative_dim`: a type with a negative dim (`float[2, -1]`), in text, literals and
+    /// binary models alike.
     NegativeDim,
 }
 
@@ -291,8 +292,10 @@ impl Check {
     /// assert!(!Check::UndefinedValue.is_binary_only());
     /// ```
     pub const fn is_binary_only(self) -> bool {
-        // `missing_type` is the one rule of the IR that text and literals can break too.
-        self as u32 >= Check::IrVersion as u32 && !matches!(self, Check::MissingType)
+        // `missing_type` and `negative_dim` are the rules of the IR that text and literals can
+        // break too.
+        self as u32 >= Check::IrVersion as u32
+            && !matches!(self, Check::MissingType | Check::NegativeDim)
     }
 
     pub(super) const fn bit(self) -> u64 {

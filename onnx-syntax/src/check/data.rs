@@ -1,4 +1,5 @@
-//! Data: a tensor's number of values against its dims, and each literal against its element type.
+//! Data: a tensor's number of values against its dims, each literal against its element type,
+//! and the dims of declared types.
 //!
 //! The tree keeps the typed values, the span of the `{…}` block and of each value written in it,
 //! so that an error points at the offending values.
@@ -9,7 +10,23 @@ use std::borrow::Cow;
 
 use crate::hole::{ListHole, Site};
 use crate::span::Span;
-use crate::syntax::{Tensor, TensorData, TensorValues};
+use crate::syntax::{DimValue, Tensor, TensorData, TensorValues, Type, TypeKind};
+
+/// What `negative_dim` says of a dim below zero, in a written type or a binary model's.
+///
+/// ```
+/// assert_eq!(
+///     onnx_syntax::check::negative_dim(-1, 1),
+///     "the negative dim -1 at axis 1: the IR makes a dim a size, 0 or more; \
+///      write an unknown size as a name or `?`"
+/// );
+/// ```
+pub fn negative_dim(dim: i64, axis: usize) -> String {
+    format!(
+        "the negative dim {dim} at axis {axis}: the IR makes a dim a size, 0 or more; \
+         write an unknown size as a name or `?`"
+    )
+}
 
 /// How data values map to elements.
 #[derive(Clone, Copy)]
@@ -101,7 +118,45 @@ fn value_spans<'a>(elements: &'a [Span], holes: &[ListHole]) -> Cow<'a, [Span]> 
 }
 
 impl<'t> Checker<'t> {
+    /// `negative_dim` in a written type, `of` saying whose (``the type of `x` ``), nested
+    /// types included.
+    pub(super) fn declared_type(&mut self, of: &dyn Fn() -> String, ty: &Type) {
+        if !self.on(Check::NegativeDim) {
+            return;
+        }
+        match &ty.kind {
+            TypeKind::Tensor(_, Some(dims)) | TypeKind::SparseTensor(_, Some(dims)) => {
+                for (axis, dim) in dims.iter().enumerate() {
+                    if let DimValue::Value(value @ ..0) = dim.value {
+                        let message = format!("{} has {}", of(), negative_dim(value, axis));
+                        self.report(Diagnostic::new(Check::NegativeDim, dim.span, message));
+                    }
+                }
+            }
+            TypeKind::Sequence(inner) | TypeKind::Optional(inner) | TypeKind::Map(_, inner) => {
+                self.declared_type(of, inner)
+            }
+            TypeKind::Tensor(_, None)
+            | TypeKind::SparseTensor(_, None)
+            | TypeKind::Opaque { .. } => {}
+        }
+    }
+
     pub(super) fn tensor(&mut self, tensor: &'t Tensor) {
+        if self.on(Check::NegativeDim) {
+            for (axis, &dim) in tensor.dims.iter().enumerate().filter(|(_, d)| **d < 0) {
+                let whose = match tensor.name.as_str() {
+                    "" => "the tensor".to_owned(),
+                    name => format!("the tensor `{name}`"),
+                };
+                let message = format!("{whose} has {}", negative_dim(dim, axis));
+                self.report(Diagnostic::new(
+                    Check::NegativeDim,
+                    tensor.type_span,
+                    message,
+                ));
+            }
+        }
         let TensorData::Values(values, block, spans) = &tensor.data else {
             return;
         };
@@ -141,16 +196,8 @@ impl<'t> Checker<'t> {
         let found = (value_count(values) + tensor.holes.len()) as u64;
         let mut elements = Some(1u64);
         for &dim in &tensor.dims {
+            // A negative dim is `negative_dim`'s; no count can match it.
             let Ok(size) = u64::try_from(dim) else {
-                let span = tensor.type_span;
-                self.report(Diagnostic::new(
-                    Check::ElementCountMismatch,
-                    span,
-                    format!(
-                        "{} has the negative dimension {dim}: expected sizes of 0 or more",
-                        Self::shown_type(tensor)
-                    ),
-                ));
                 return;
             };
             elements = elements.and_then(|e| e.checked_mul(size));

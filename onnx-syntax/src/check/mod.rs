@@ -119,6 +119,7 @@ mod tests;
 pub(crate) mod walk;
 
 pub use checks::{Check, UnknownCheck};
+pub use data::negative_dim;
 pub use diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Label, Report};
 pub use options::CheckOptions;
 pub use schema::{

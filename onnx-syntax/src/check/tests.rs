@@ -735,11 +735,40 @@ fn negative_dims_point_at_the_type() {
     assert_eq!(
         show(text, &on_node(text)),
         [(
-            Some(Check::ElementCountMismatch),
-            "`float[2, -1]` has the negative dimension -1: expected sizes of 0 or more".to_owned(),
+            Some(Check::NegativeDim),
+            "the tensor has the negative dim -1 at axis 1: the IR makes a dim a size, 0 or \
+             more; write an unknown size as a name or `?`"
+                .to_owned(),
             "float[2, -1]"
         )]
     );
+}
+
+#[test]
+fn negative_dims_of_declared_types_are_errors_wherever_written() {
+    let why = "the IR makes a dim a size, 0 or more; write an unknown size as a name or `?`";
+    let text = "g (float[2, -1] x) => (seq(float[-3]) y) <int64[-2] v> { y = Foo <t: type_proto = float[N, -4], g = b () => (float[-5] r) { r = Bar () }> (x) }";
+    let found: Vec<_> = show(text, &on_graph(text))
+        .into_iter()
+        .filter(|f| f.0 == Some(Check::NegativeDim))
+        .collect();
+    let expected = [
+        ("the type of `x` has the negative dim -1 at axis 1", "-1"),
+        ("the type of `y` has the negative dim -3 at axis 0", "-3"),
+        ("the type of `v` has the negative dim -2 at axis 0", "-2"),
+        (
+            "the attribute's type value has the negative dim -4 at axis 1",
+            "-4",
+        ),
+        ("the type of `r` has the negative dim -5 at axis 0", "-5"),
+    ];
+    let expected: Vec<_> = (expected.iter())
+        .map(|&(m, at)| (Some(Check::NegativeDim), format!("{m}: {why}"), at))
+        .collect();
+    assert_eq!(found, expected);
+    let function = "F (float[-1] x) => (y) { y = Abs(x) }";
+    assert_eq!(show(function, &on_function(function))[0].2, "-1");
+    assert!(on_graph("g (float[0, N, ?] x) => (y) { y = Abs(x) }").is_empty());
 }
 
 #[test]
@@ -860,7 +889,7 @@ error[literal_out_of_range]: `300` is out of range for uint8: expected 0..=255
 #[test]
 fn each_check_can_be_switched_off_alone() {
     let text = r#"<opset_import: ["" : 21, "local" : 1]>
-g (x, x, int64 n) => (y, out) <float[2] w = {1}, uint8[1] b = {300}> {
+g (x, x, int64 n) => (y, out) <float[2] w = {1}, uint8[1] b = {300}, float[-1] d> {
   t = Abs(q)
   t = Foo <a = @r, k = 1, k = 2> (u)
   u = Abs(x)

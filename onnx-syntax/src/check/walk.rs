@@ -14,7 +14,9 @@ use super::{Check, CheckOptions, Diagnostic, Libraries, Report};
 use crate::hole::is_marker;
 use crate::render::LineIndex;
 use crate::span::Span;
-use crate::syntax::{AttrValue, Attribute, Function, FunctionAttribute, Graph, Model, Node};
+use crate::syntax::{
+    AttrValue, Attribute, Function, FunctionAttribute, Graph, Model, Node, Type, ValueInfo,
+};
 
 /// Checks a model: its graph against the model's imports, its functions and those of
 /// `libraries`, then each function.
@@ -198,6 +200,14 @@ impl<'t> Checker<'t> {
                 self.tensor(tensor);
             }
         }
+        // An initializer's type is its tensor's, whose dims `tensor` checks.
+        let declared = graph.inputs.iter().chain(&graph.locals);
+        let infos = declared
+            .filter(|d| d.initializer.is_none())
+            .map(|d| &d.info);
+        for info in infos.chain(&graph.outputs) {
+            self.value_type(info);
+        }
         self.body(&graph.nodes);
         self.produced(graph.outputs.iter().map(|o| &o.name), "graph");
         self.types.pop();
@@ -233,6 +243,10 @@ impl<'t> Checker<'t> {
         let frame = self.function_frame(function);
         self.push_frame(frame);
         self.enter_function_types(function);
+        let infos = function.inputs.iter().chain(&function.outputs);
+        for info in infos.chain(&function.value_infos) {
+            self.value_type(info);
+        }
         self.body(&function.nodes);
         self.produced(function.outputs.iter().map(|o| &o.name), "function");
         self.types.pop();
@@ -285,7 +299,20 @@ impl<'t> Checker<'t> {
             AttrValue::Graph(graph) => self.graph(graph),
             AttrValue::Graphs(graphs) => graphs.iter().for_each(|g| self.graph(g)),
             AttrValue::Ref(name) => self.attribute_ref(name),
+            AttrValue::TypeProto(ty) => self.type_value(ty),
+            AttrValue::TypeProtos(types) => types.iter().for_each(|t| self.type_value(t)),
             _ => {}
         }
+    }
+
+    /// The declared type of a value, if written.
+    fn value_type(&mut self, info: &ValueInfo) {
+        if let Some(ty) = &info.ty {
+            self.declared_type(&|| format!("the type of `{}`", info.name.text), ty);
+        }
+    }
+
+    fn type_value(&mut self, ty: &Type) {
+        self.declared_type(&|| "the attribute's type value".to_owned(), ty);
     }
 }

@@ -18,7 +18,7 @@ use super::place::{named_step, node_step, quoted};
 use super::{ModelProblem, NEWEST_IR_VERSION, Place};
 use crate::check::imports::canonical_domain;
 use crate::check::schema::since_version;
-use crate::check::{Check, CheckOptions};
+use crate::check::{Check, CheckOptions, negative_dim};
 use crate::dtype::elem_type_by_number;
 
 /// Runs every rule on `model`; external data is looked for in `model_dir`.
@@ -593,10 +593,7 @@ fn type_problems(ty: &TypeProto, out: &mut Vec<(Check, String)>) {
         let dims = shape.iter().flat_map(|s| &s.dim);
         for (axis, dim) in dims.enumerate() {
             if let Some(&Dimension::DimValue(v @ ..0)) = dim.value.as_ref() {
-                out.push((
-                    Check::NegativeDim,
-                    format!("the negative dim {v} at axis {axis}"),
-                ));
+                out.push((Check::NegativeDim, negative_dim(v, axis)));
             }
         }
     };

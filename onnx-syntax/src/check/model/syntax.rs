@@ -34,10 +34,12 @@ pub(super) const LEAN_BYTES: usize = 4096;
 /// no graph (which the rules report).
 pub(super) fn check(model: &ModelProto, options: &CheckOptions) -> Option<Diagnostics> {
     model.graph.as_ref()?;
-    // The rules report an untyped main-graph input or output on the message itself.
+    // The rules report an untyped main-graph input or output, and a negative dim, on the
+    // message itself.
     let options = options
         .allow(Check::ElementCountMismatch)
-        .allow(Check::MissingType);
+        .allow(Check::MissingType)
+        .allow(Check::NegativeDim);
     let lean = lean_model(model);
     let (text, tree) = raise(&lean);
     let report = Tree::Model(tree).check_lowered(&text, &options, || Proto::Model(lean));
