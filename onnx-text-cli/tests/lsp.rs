@@ -572,3 +572,28 @@ fn a_missing_main_graph_type_gets_the_inferred_one_as_a_fix() {
     assert_eq!(edit["range"], range);
     client.shutdown();
 }
+
+#[test]
+fn an_undefined_value_has_a_quick_fix_to_the_closest_defined_one() {
+    let mut client = Client::start();
+    let text = "<ir_version: 10, opset_import: [\"\" : 21]>\ng (float[2] conv1_bn) => (float[2] y) {\n    y = Relu (conv1_bx)\n}\n";
+    let diagnostics = client.open(text)["diagnostics"].clone();
+    assert_eq!(
+        diagnostics[0]["message"],
+        "value `conv1_bx` is used but never defined; did you mean `conv1_bn`?"
+    );
+    let range =
+        json!({ "start": { "line": 2, "character": 0 }, "end": { "line": 3, "character": 0 } });
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": URI }, "range": range, "context": { "diagnostics": diagnostics } }),
+    );
+    assert_eq!(actions[0]["title"], "Replace with `conv1_bn`");
+    let edit = &actions[0]["edit"]["changes"][URI][0];
+    assert_eq!(edit["newText"], "conv1_bn");
+    assert_eq!(
+        edit["range"],
+        json!({ "start": { "line": 2, "character": 14 }, "end": { "line": 2, "character": 22 } })
+    );
+    client.shutdown();
+}

@@ -9,6 +9,7 @@
 use std::collections::hash_map::Entry;
 
 use super::hash::{HashMap, NameMap};
+use super::schema::{closest, edit_distance};
 use super::{Check, Checker, Diagnostic};
 use crate::hole::is_marker;
 use crate::span::Span;
@@ -264,14 +265,28 @@ impl<'t> Checker<'t> {
             Resolution::Later(definition) => self.used_too_early(name, definition),
             Resolution::Missing => {
                 if self.closed() && self.on(Check::UndefinedValue) {
-                    self.report(Diagnostic::new(
-                        Check::UndefinedValue,
-                        name.span,
-                        format!("value `{}` is used but never defined", name.text),
-                    ));
+                    let mut message = format!("value `{}` is used but never defined", name.text);
+                    if let Some(close) = self.closest_visible(&name.text) {
+                        message.push_str(&format!("; did you mean `{close}`?"));
+                    }
+                    self.report(Diagnostic::new(Check::UndefinedValue, name.span, message));
                 }
             }
         }
+    }
+
+    /// The value defined before the current node, in any enclosing scope, whose name is
+    /// closest to `name`: the innermost scope first, then each in the order of its definitions.
+    /// A name that shares nothing with `name` (`x` for `q`) is no suggestion.
+    fn closest_visible(&self, name: &str) -> Option<&'t str> {
+        let visible = self.scopes.frames.iter().rev().flat_map(|frame| {
+            let defs = frame.defs.iter();
+            defs.filter(|(_, def)| def.position <= frame.current)
+                .map(|(defined, _)| defined)
+        });
+        let close = closest(name, visible)?;
+        let edits = edit_distance(&name.to_lowercase(), &close.to_lowercase());
+        (edits < name.chars().count()).then_some(close)
     }
 
     fn used_too_early(&mut self, name: &Name, definition: Span) {

@@ -257,6 +257,33 @@ fn every_use_of_an_undefined_value_is_reported() {
 }
 
 #[test]
+fn an_undefined_value_gets_the_closest_visible_name_as_a_suggestion() {
+    let text = "g (conv1_bn, x) => (y) { t = Relu(conv1_bx) u = Abs(later_v) later_w = Abs(x) y = Add(t, q) }";
+    let found = show(text, &on_graph(text));
+    let messages: Vec<&str> = found.iter().map(|f| f.1.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "value `conv1_bx` is used but never defined; did you mean `conv1_bn`?",
+            // Defined only after the use: not in scope there, so no suggestion.
+            "value `later_v` is used but never defined",
+            // A single letter shares nothing with `x`, `t` or `u`.
+            "value `q` is used but never defined",
+        ]
+    );
+    // Enclosing scopes are searched too.
+    let nested = "g (weight) => (y) { y = If (c) <then_branch = t () => (r) { r = Abs(wieght) }, else_branch = e () => (s) { s = Abs(weight) }> }";
+    let found = on_graph(nested);
+    assert!(
+        found
+            .iter()
+            .any(|d| d.message()
+                == "value `wieght` is used but never defined; did you mean `weight`?"),
+        "{found:?}"
+    );
+}
+
+#[test]
 fn subgraphs_in_lists_of_graphs_see_the_enclosing_scopes() {
     let text = "g (x) => (y) { y = Foo <gs = [a () => (r) { r = Abs(x) }, b () => (s) { s = Abs(z) }]> () }";
     assert_eq!(

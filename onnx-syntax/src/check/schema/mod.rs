@@ -27,7 +27,7 @@ mod types;
 pub use describe::{
     AttributeDoc, FormalDoc, OperatorDoc, describe_operator, operators_at, standard_domains,
 };
-pub(super) use similar::closest;
+pub(super) use similar::{closest, edit_distance};
 pub use types::Coverage;
 pub(super) use types::Types;
 pub(crate) use types::body_input_types;
