@@ -357,7 +357,13 @@ fn fmt_one(
 // check
 
 fn check(args: &CheckArgs, show_progress: bool) -> Outcome {
-    let libraries = match read_libraries(&args.library, show_progress) {
+    let options = args
+        .allow
+        .iter()
+        .fold(CheckOptions::default(), |options, &check| {
+            options.allow(check)
+        });
+    let libraries = match read_libraries(&args.library, Some(&options), show_progress) {
         Ok(libraries) => libraries,
         Err(outcome) => return outcome,
     };
@@ -365,12 +371,6 @@ fn check(args: &CheckArgs, show_progress: bool) -> Outcome {
         .iter()
         .map(|(name, l)| (name.as_str(), l))
         .collect();
-    let options = args
-        .allow
-        .iter()
-        .fold(CheckOptions::default(), |options, &check| {
-            options.allow(check)
-        });
     let mut outcome = Outcome::Ok;
     let mut problems = 0;
     let mut failed_files = 0;
@@ -845,9 +845,11 @@ fn print(args: &PrintArgs, show_progress: bool) -> Outcome {
 // ---------------------------------------------------------------------------------------------
 // inline
 
-/// Reads the `--library` files, each a function library in text, named by its file.
+/// Reads the `--library` files, each a function library in text, named by its file; with
+/// `checks`, each is checked as `check --kind functions` checks it.
 fn read_libraries(
     files: &[PathBuf],
+    checks: Option<&CheckOptions>,
     show_progress: bool,
 ) -> Result<Vec<(String, onnx_text::FunctionLibrary)>, Outcome> {
     let mut libraries = Vec::new();
@@ -856,10 +858,18 @@ fn read_libraries(
         let name = place.display("<stdin>");
         let progress = Progress::new(show_progress, place.size());
         let text = read_text(&place, &progress)?;
-        let functions = match onnx_text::parse_functions(&text) {
-            Ok(functions) => functions,
-            Err(e) => {
-                eprint!("{}", e.with_origin(name.as_str()));
+        let read = match checks {
+            Some(options) => message::check(Entry::Functions, &text, options)
+                .map_err(|d| d.with_origin(name.as_str()).to_string()),
+            None => message::parse(Entry::Functions, &text)
+                .map_err(|e| e.with_origin(name.as_str()).to_string()),
+        };
+        let functions = match read {
+            Ok(Proto::Functions(functions)) => functions,
+            Ok(_) => unreachable!("a function library was asked for"),
+            Err(report) => {
+                eprint!("{report}");
+                eprintln!("error: the library `{name}` has problems; nothing else is checked");
                 return Err(Outcome::Failed);
             }
         };
@@ -875,7 +885,7 @@ fn read_libraries(
 }
 
 fn inline(args: &InlineArgs, show_progress: bool) -> Outcome {
-    let libraries = match read_libraries(&args.library, show_progress) {
+    let libraries = match read_libraries(&args.library, None, show_progress) {
         Ok(libraries) => libraries,
         Err(outcome) => return outcome,
     };

@@ -1417,3 +1417,44 @@ fn check_of_a_text_follows_its_external_data_as_the_binary_check_does() {
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
+
+#[test]
+fn check_with_a_library_checks_the_library_itself() {
+    let dir = temp_dir("check-library-itself");
+    // An attribute reference to an attribute the function does not declare, and a call to a
+    // function of the library's own domain that it does not define.
+    let library = r#"<domain: "com.acme", opset_import: ["" : 21, "com.acme" : 1]>
+Affine <alpha> (x) => (y) { y = LeakyRelu <alpha = @alpah> (x) }
+<domain: "com.acme", opset_import: ["" : 21, "com.acme" : 1]>
+Twice (x) => (y) { y = com.acme.Afine (x) }
+"#;
+    std::fs::write(dir.join("lib.onnxtxt"), library).unwrap();
+    std::fs::write(dir.join("m.onnxtxt"), MESSY).unwrap();
+    let as_functions = run(&dir, &["check", "--kind", "functions", "lib.onnxtxt"], b"");
+    assert_eq!(as_functions.code, 1, "{}", as_functions.stderr);
+    let r = run(
+        &dir,
+        &["check", "--library", "lib.onnxtxt", "m.onnxtxt"],
+        b"",
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    // The same problems as the library checked on its own, then a word that nothing else was.
+    let (problems, summary) = as_functions.stderr.rsplit_once("\nerror: ").unwrap();
+    assert_eq!(summary, "2 problems in 1 file\n");
+    assert!(
+        problems.contains("error[invalid_attribute_ref]"),
+        "{problems}"
+    );
+    assert!(
+        problems.contains("error[unresolved_function]"),
+        "{problems}"
+    );
+    assert!(problems.contains("did you mean `Affine`"), "{problems}");
+    assert!(r.stderr.starts_with(problems), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .ends_with("error: the library `lib.onnxtxt` has problems; nothing else is checked\n"),
+        "{}",
+        r.stderr
+    );
+}
