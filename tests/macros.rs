@@ -138,3 +138,37 @@ fn groups_written_by_macro_rules_expand_as_their_tokens() {
         onnx_text::parse_graph("g (float x) => (float y) { y = Relu (x) }").unwrap()
     );
 }
+
+onnx_text::onnx_library! {
+    /// Functions with `///` comments.
+    pub static DOCUMENTED;
+    /// Squares its input.
+    ///
+    /// Elementwise: "x * x".
+    <domain: "doc.test", opset_import: ["" : 21]>
+    Square (x) => (y) { y = Mul (x, x) }
+    /// Without a header.
+    Twice (x) => (y) { y = Add (x, x) }
+    <domain: "doc.test", opset_import: ["" : 21], doc_string: "From the header.">
+    Neg2 (x) => (y) { y = Neg (x) }
+}
+
+#[test]
+fn doc_comments_on_library_functions_are_their_doc_strings() {
+    let docs: Vec<Option<&str>> = DOCUMENTED.iter().map(|f| f.doc_string.as_deref()).collect();
+    assert_eq!(
+        docs,
+        [
+            Some("Squares its input.\n\nElementwise: \"x * x\"."),
+            Some("Without a header."),
+            Some("From the header."),
+        ]
+    );
+    // A literal that attaches the function gets it from the library's text: the same doc.
+    let model = onnx! {
+        #![attach(DOCUMENTED)]
+        <ir_version: 10, opset_import: ["" : 21, "doc.test" : 1]>
+        g (float[2] x) => (float[2] y) { y = doc.test.Square (x) }
+    };
+    assert_eq!(model.functions[0], *DOCUMENTED.iter().next().unwrap());
+}

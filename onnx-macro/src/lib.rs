@@ -101,15 +101,18 @@ pub fn onnx_nodes(input: TokenStream) -> TokenStream {
 
 /// A function library in a static, for opset crates: checked as [`onnx_functions!`] is,
 /// documented with every function's signature, and seen at compile time by literals in other
-/// crates that name it in `#![library(…)]`, `#![attach(…)]` or `#![inline(…)]`.
+/// crates that name it in `#![library(…)]`, `#![attach(…)]` or `#![inline(…)]`. `///` comments
+/// before a function are its `doc_string`, as `doc_string:` in its header would be.
 ///
 /// ```
 /// onnx_text::onnx_library! {
 ///     /// Squares.
 ///     pub static SQUARES;
+///     /// `x * x`, elementwise.
 ///     <domain: "my.ops", opset_import: ["" : 21]>
 ///     Square (x) => (y) { y = Mul (x, x) }
 /// }
+/// assert_eq!(SQUARES.iter().next().unwrap().doc_string.as_deref(), Some("`x * x`, elementwise."));
 ///
 /// let model = onnx_text::onnx! {
 ///     #![attach(SQUARES)]

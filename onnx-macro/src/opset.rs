@@ -115,7 +115,8 @@ fn library_tokens(input: TokenStream) -> Result<TokenStream, syn::Error> {
     let declaration = Declaration::parse(body)?;
     let options = settings.options()?;
     let in_view = settings.in_view()?;
-    let (checked, source) = checked_source(Entry::Functions, declaration.text, &options, &in_view)?;
+    let text = documented_functions(declaration.text)?;
+    let (checked, source) = checked_source(Entry::Functions, text, &options, &in_view)?;
     if let Some(hole) = source.holes.first() {
         return Err(syn::Error::new(
             hole.span,
@@ -155,6 +156,119 @@ fn library_tokens(input: TokenStream) -> Result<TokenStream, syn::Error> {
         #[allow(unused_imports)]
         #(#visibility)* use #hidden as #name;
     })
+}
+
+/// The functions' text with each function's `///` comments (they arrive as `#[doc = "…"]`)
+/// made its header's `doc_string`, so that the static, the text other crates read and rustdoc
+/// all carry them: `/// Squares.` before `<domain: "d"> Square …` reads as
+/// `<doc_string: "Squares.", domain: "d"> Square …`. Lines are joined with line ends, each
+/// without the one space after `///`.
+fn documented_functions(text: TokenStream) -> Result<TokenStream, syn::Error> {
+    let mut out: Vec<TokenTree> = Vec::new();
+    let mut lines: Vec<(String, Span)> = Vec::new();
+    let mut tokens = text.into_iter().peekable();
+    while let Some(token) = tokens.next() {
+        if let TokenTree::Punct(hash) = &token
+            && hash.as_char() == '#'
+            && let Some(TokenTree::Group(group)) = tokens.peek()
+            && group.delimiter() == Delimiter::Bracket
+            && let Some(line) = doc_line(group.stream())
+        {
+            lines.push((line, hash.span()));
+            tokens.next();
+            continue;
+        }
+        if let Some(&(_, first)) = lines.first() {
+            let doc: Vec<&str> = lines.iter().map(|(line, _)| line.as_str()).collect();
+            let doc = onnx_string(&doc.join("\n"), first)?;
+            lines.clear();
+            match &token {
+                TokenTree::Punct(open) if open.as_char() == '<' => {
+                    if header_has_doc_string(tokens.clone()) {
+                        return Err(syn::Error::new(
+                            first,
+                            "this function has `///` comments and a `doc_string` in its header: \
+                             keep one",
+                        ));
+                    }
+                    out.push(token);
+                    out.extend(quote!(doc_string: #doc,));
+                }
+                TokenTree::Ident(_) => {
+                    out.extend(quote!(<doc_string: #doc>));
+                    out.push(token);
+                }
+                _ => {
+                    return Err(syn::Error::new(
+                        first,
+                        "a `///` comment documents the function that follows it: write it \
+                         before the function's header or name",
+                    ));
+                }
+            }
+            continue;
+        }
+        out.push(token);
+    }
+    if let Some(&(_, first)) = lines.first() {
+        return Err(syn::Error::new(
+            first,
+            "a `///` comment documents the function that follows it, and none follows",
+        ));
+    }
+    Ok(out.into_iter().collect())
+}
+
+/// `text` as a string literal of the syntax: `\` and `"` escaped as ONNX escapes them (a
+/// backslash before the character), line ends kept as they are, since the syntax has no `\n`.
+fn onnx_string(text: &str, span: Span) -> Result<Literal, syn::Error> {
+    let escaped = text.replace('\\', "\\\\").replace('"', "\\\"");
+    let mut literal: Literal = format!("\"{escaped}\"")
+        .parse()
+        .map_err(|_| syn::Error::new(span, "this `///` comment cannot be a doc string"))?;
+    literal.set_span(span);
+    Ok(literal)
+}
+
+/// The text of `doc = "…"`, the inside of a `///` comment's attribute, without its first space.
+fn doc_line(attribute: TokenStream) -> Option<String> {
+    let tokens: Vec<TokenTree> = attribute.into_iter().collect();
+    let [
+        TokenTree::Ident(doc),
+        TokenTree::Punct(eq),
+        TokenTree::Literal(text),
+    ] = &tokens[..]
+    else {
+        return None;
+    };
+    if doc != "doc" || eq.as_char() != '=' {
+        return None;
+    }
+    let text = syn::parse2::<syn::LitStr>(TokenTree::Literal(text.clone()).into()).ok()?;
+    let line = text.value();
+    Some(line.strip_prefix(' ').map(str::to_owned).unwrap_or(line))
+}
+
+/// Whether the header that the tokens after its `<` open sets `doc_string`.
+fn header_has_doc_string(tokens: impl Iterator<Item = TokenTree>) -> bool {
+    let mut depth = 0;
+    let mut key_next = true;
+    for token in tokens {
+        match &token {
+            TokenTree::Punct(p) if p.as_char() == '<' => depth += 1,
+            TokenTree::Punct(p) if p.as_char() == '>' && depth == 0 => return false,
+            TokenTree::Punct(p) if p.as_char() == '>' => depth -= 1,
+            TokenTree::Punct(p) if p.as_char() == ',' && depth == 0 => key_next = true,
+            TokenTree::Ident(key) if key_next && depth == 0 => {
+                if key == "doc_string" {
+                    return true;
+                }
+                key_next = false;
+            }
+            _ => key_next = false,
+        }
+    }
+    false
 }
 
 /// A name no other library's macro has: `macro_export` puts every one at the crate root.

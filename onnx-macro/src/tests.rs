@@ -846,3 +846,36 @@ fn libraries_in_view_share_identical_functions_only() {
         "library `q::B` defines `a.F` otherwise than a library named before it"
     );
 }
+
+#[test]
+fn doc_comments_in_a_library_become_doc_strings_or_say_what_is_wrong() {
+    let library = |text: &str| crate::opset::library(tokens(text)).to_string();
+    let both = library(
+        "pub static L; /// Docs. \n <domain: \"d\", doc_string: \"also\"> F (x) => (y) { y = Abs(x) }",
+    );
+    assert!(
+        both.contains("has `///` comments and a `doc_string` in its header: keep one"),
+        "{both}"
+    );
+    let dangling = library("pub static L; <domain: \"d\"> F (x) => (y) { y = Abs(x) } /// Docs.");
+    assert!(dangling.contains("and none follows"), "{dangling}");
+    // The listing in rustdoc shows the doc string under the function.
+    let listed = library(
+        "pub static L; /// Squares.\n <domain: \"d\", opset_import: [\"\" : 21]> Sq (x) => (y) { y = Mul(x, x) }",
+    );
+    assert!(listed.starts_with("# [doc = "), "{listed}");
+    assert!(listed.contains(r"\nSquares.\n"), "{listed}");
+}
+
+#[test]
+fn a_doc_comment_outside_a_library_says_what_it_is() {
+    let expansion = expand(
+        Entry::Graph,
+        tokens("g (x) => (y) { /// Negates.\n y = Neg(x) }"),
+    )
+    .to_string();
+    assert!(
+        expansion.contains("a `///` doc comment is not available here"),
+        "{expansion}"
+    );
+}

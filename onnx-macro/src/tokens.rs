@@ -386,6 +386,18 @@ fn hole_at(trees: &[TokenTree]) -> Result<Option<(HoleExpr, usize)>, TokenError>
         return Ok(None);
     }
     let next = trees.get(hash_at + 1);
+    if let Some(TokenTree::Group(group)) = next
+        && group.delimiter() == Delimiter::Bracket
+        && matches!(group.stream().into_iter().next(), Some(TokenTree::Ident(doc)) if doc == "doc")
+    {
+        return Err(TokenError {
+            span: hash.span(),
+            message: "a `///` doc comment is not available here: inside the macros, comments \
+                      are `//` or `/* */`; in `onnx_library!`, `///` before a function is its \
+                      doc string"
+                .into(),
+        });
+    }
     if next.is_some_and(|next| apart(hash.span(), next.span())) {
         return Err(TokenError {
             span: hash.span(),

@@ -22,7 +22,8 @@ onnx_text::onnx_library! {
         s = Sigmoid (bx)
         y = Mul (x, s)
     }
-    <domain: "com.acme", opset_import: ["" : 21], doc_string: "x * alpha, alpha required.">
+    /// x * alpha, alpha required.
+    <domain: "com.acme", opset_import: ["" : 21]>
     Scale <alpha: float> (x) => (y) {
         a = Constant <value_float: float = @alpha> ()
         y = Mul (x, a)
