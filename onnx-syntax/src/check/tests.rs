@@ -1454,3 +1454,60 @@ fn operand_types_are_checked_through_called_bodies() {
     );
     assert_eq!(with_acme("g (float[N] x) => (y) { y = local.Own (x) }"), []);
 }
+
+#[test]
+fn a_call_may_leave_out_only_inputs_its_function_reads_as_optional() {
+    let text = r#"<ir_version: 10, opset_import: ["" : 21, "local" : 1]>
+g (float[2] x, float[2] w) => (y1, y2, y3, y4) {
+  y1 = local.Dense (x, w)
+  y2 = local.Dense (x, w, "")
+  y3 = local.Clamp (x)
+  y4 = local.Captured (x)
+}
+<domain: "local", opset_import: ["" : 21]> Dense (x, w, b) => (y) { t = Mul (x, w)  y = Add (t, b) }
+<domain: "local", opset_import: ["" : 21]> Clamp (x, lo, hi) => (y) { y = Clip (x, lo, hi) }
+<domain: "local", opset_import: ["" : 21]> Captured (x, c) => (y) { y = If (x) <then_branch = t () => (a) { a = Identity (c) }, else_branch = e () => (b) { b = Identity (x) }> }"#;
+    let found: Vec<_> = show(text, &on_model(text))
+        .into_iter()
+        .filter(|f| f.0 == Some(Check::FunctionSignature))
+        .collect();
+    let dense = "of function `local.Dense`, which its body reads as a required operand of `Add`";
+    assert_eq!(
+        found,
+        [
+            (
+                Some(Check::FunctionSignature),
+                format!("the call leaves out input 3 (`b`) {dense}"),
+                "local.Dense"
+            ),
+            (
+                Some(Check::FunctionSignature),
+                format!("the call gives `\"\"` for input 3 (`b`) {dense}"),
+                "\"\""
+            ),
+            // Clip's `min` and `max` are optional: leaving them out is fine.
+            (
+                Some(Check::FunctionSignature),
+                "the call leaves out input 2 (`c`) of function `local.Captured`, which its body \
+                 reads as a required operand of `If`"
+                    .to_owned(),
+                "local.Captured"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_call_into_a_library_may_not_leave_out_a_required_input() {
+    let found = with_acme("g (float[N, 8] x) => (y) { y = com.acme.Dense (x) }");
+    assert_eq!(
+        found,
+        [(
+            Some(Check::FunctionSignature),
+            "the call leaves out input 2 (`w`) of function `com.acme.Dense` (library `acme`), \
+             which its body reads as a required operand of `MatMul`"
+                .to_owned(),
+            "com.acme.Dense".to_owned()
+        )]
+    );
+}

@@ -1,29 +1,37 @@
 //! Calls to model-local functions against the function's signature.
 //!
 //! - At most as many inputs and outputs as the function declares. Fewer are allowed: trailing
-//!   inputs left out are absent, as `""` is, and trailing outputs left out are unused.
+//!   inputs left out are absent, as `""` is, and trailing outputs left out are unused. An
+//!   absent input must be one the body takes as optional: every node that reads it reads it as
+//!   an optional operand of a standard operator; anything else would inline to an invalid node.
 //! - Only attributes the function declares, of the declared type where the declaration has one.
 //! - Every attribute declared without a default (`F <a>`, or `F <a: int>`) is given.
 //!
 //! onnx's checker verifies none of this (it does not look into calls); these are the mistakes
 //! that make the inlined body wrong or silently drop what the caller wrote.
 
-use onnx_runtime_types::{AttributeProto, FunctionProto};
+use onnx_runtime_types::{AttributeProto, FunctionProto, GraphProto, NodeProto};
 
+use super::lookup::{AtVersion, at_version};
 use super::operator::{bounds, covering};
 use super::similar::closest;
+use super::table::{Arity, table};
 use crate::check::declarations::Callee;
+use crate::check::imports::{canonical_domain, function_imports};
 use crate::check::message::{backticks, list, operator};
 use crate::check::{Check, Checker, Diagnostic};
-use crate::hole::is_spread;
+use crate::hole::{is_marker, is_spread};
 use crate::syntax::{
-    Attribute, AttributeType, AttributeTypeSyntax, Function, FunctionAttribute, Node,
+    AttrValue, Attribute, AttributeType, AttributeTypeSyntax, Function, FunctionAttribute, Graph,
+    Node,
 };
 
 /// What a call is checked against, read from the function written in the text or from a
 /// library's `FunctionProto` alike.
 struct Signature<'t> {
     inputs: usize,
+    /// The body, to see how it reads an input a call leaves out.
+    body: Body<'t>,
     outputs: usize,
     /// Each declared attribute: its name, its type where declared, and whether it has a
     /// default.
@@ -55,6 +63,7 @@ impl<'t> Signature<'t> {
         });
         Signature {
             inputs: function.inputs.len(),
+            body: Body::Text(function),
             outputs: function.outputs.len(),
             attributes: attributes.collect(),
             subject,
@@ -78,6 +87,7 @@ impl<'t> Signature<'t> {
         });
         Signature {
             inputs: function.input.len(),
+            body: Body::Proto(function),
             outputs: function.output.len(),
             attributes: untyped.chain(typed).collect(),
             subject,
@@ -87,6 +97,121 @@ impl<'t> Signature<'t> {
     fn names(&self) -> impl Iterator<Item = &'t str> + '_ {
         self.attributes.iter().map(|&(name, ..)| name)
     }
+}
+
+/// A function's body, as written in the text or as a library holds it.
+#[derive(Clone, Copy)]
+enum Body<'t> {
+    Text(&'t Function),
+    Proto(&'t FunctionProto),
+}
+
+/// A node that reads an input of the function: what it is, and whether it reads it only as
+/// optional operands.
+struct Reader {
+    operator: String,
+    optional: bool,
+}
+
+impl Body<'_> {
+    /// The declared name of input `index`.
+    fn input(&self, index: usize) -> Option<&str> {
+        match self {
+            Body::Text(f) => f.inputs.get(index).map(|i| i.name.text.as_str()),
+            Body::Proto(f) => f.input.get(index).map(String::as_str),
+        }
+    }
+
+    /// Every node of the body that reads `name`, directly or in one of its subgraphs (which
+    /// read it as a captured value, never as an optional operand).
+    fn readers(&self, name: &str) -> Vec<Reader> {
+        let version = |domain: &str| -> Option<i64> {
+            let domain = canonical_domain(domain);
+            match self {
+                Body::Text(f) => (function_imports(f)?.into_iter())
+                    .filter(|i| canonical_domain(&i.domain) == domain)
+                    .map(|i| i.version)
+                    .next_back(),
+                Body::Proto(f) => (f.opset_import.iter())
+                    .filter(|i| canonical_domain(i.domain()) == domain)
+                    .map(|i| i.version())
+                    .next_back(),
+            }
+        };
+        let reader = |domain: &str, op_type: &str, inputs: Vec<&str>, captured: bool| {
+            let positions = inputs.iter().enumerate().filter(|(_, i)| **i == name);
+            let positions: Vec<usize> = positions.map(|(p, _)| p).collect();
+            if positions.is_empty() && !captured {
+                return None;
+            }
+            let optional = !captured
+                && positions
+                    .iter()
+                    .all(|&p| optional_operand(domain, op_type, version(domain), p));
+            let operator = match canonical_domain(domain) {
+                "" => op_type.to_owned(),
+                domain => format!("{domain}.{op_type}"),
+            };
+            Some(Reader { operator, optional })
+        };
+        match self {
+            Body::Text(f) => (f.nodes.iter())
+                .filter_map(|n| {
+                    let inputs = n.inputs.iter().map(|i| i.text.as_str()).collect();
+                    reader(&n.domain, &n.op_type, inputs, text_captures(n, name))
+                })
+                .collect(),
+            Body::Proto(f) => (f.node.iter())
+                .filter_map(|n| {
+                    let inputs = n.input.iter().map(String::as_str).collect();
+                    reader(n.domain(), n.op_type(), inputs, proto_captures(n, name))
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Whether operand `position` of `op_type` in `domain`, at `version`, is an optional parameter
+/// of its schema. Not for an operator without a known schema: a function, a custom domain.
+fn optional_operand(domain: &str, op_type: &str, version: Option<i64>, position: usize) -> bool {
+    let Some(table) = table() else { return false };
+    let versions = table.versions(domain, op_type);
+    let at = versions
+        .zip(version)
+        .and_then(|(v, version)| at_version(v, version));
+    let Some(AtVersion::Found(schema)) = at else {
+        return false;
+    };
+    schema
+        .inputs
+        .get(position)
+        .is_some_and(|formal| formal.arity == Arity::Optional)
+}
+
+/// Whether a subgraph of `node` reads `name`.
+fn text_captures(node: &Node, name: &str) -> bool {
+    fn graph(g: &Graph, name: &str) -> bool {
+        g.nodes
+            .iter()
+            .any(|n| n.inputs.iter().any(|i| i.text == name) || text_captures(n, name))
+    }
+    node.attributes.iter().any(|a| match &a.value {
+        Some(AttrValue::Graph(g)) => graph(g, name),
+        Some(AttrValue::Graphs(gs)) => gs.iter().any(|g| graph(g, name)),
+        _ => false,
+    })
+}
+
+/// Whether a subgraph of `node` reads `name`.
+fn proto_captures(node: &NodeProto, name: &str) -> bool {
+    fn graph(g: &GraphProto, name: &str) -> bool {
+        g.node
+            .iter()
+            .any(|n| n.input.iter().any(|i| i == name) || proto_captures(n, name))
+    }
+    node.attribute.iter().any(|a| {
+        a.g.as_deref().is_some_and(|g| graph(g, name)) || a.graphs.iter().any(|g| graph(g, name))
+    })
 }
 
 /// Whether a lowered function attribute has a default. Lowering writes no value for an empty
@@ -111,6 +236,7 @@ impl<'t> Checker<'t> {
         }
         let signature = Signature::of(callee, node);
         self.call_counts(node, &signature);
+        self.call_absent_inputs(node, &signature);
         for attribute in &node.attributes {
             self.call_attribute(attribute, &signature);
         }
@@ -134,6 +260,41 @@ impl<'t> Checker<'t> {
                 operands.len()
             );
             let span = covering(&operands[declared..]).unwrap_or(node.op_span);
+            self.report(Diagnostic::new(Check::FunctionSignature, span, message));
+        }
+    }
+
+    /// Each input the call leaves out (or gives as `""`) that a node of the body reads as a
+    /// required operand.
+    fn call_absent_inputs(&mut self, node: &Node, signature: &Signature<'_>) {
+        // Holes and spreads may stand for any number of operands.
+        if node.inputs.iter().any(|o| is_marker(&o.text)) {
+            return;
+        }
+        for index in 0..signature.inputs {
+            let given = node.inputs.get(index);
+            if given.is_some_and(|o| !o.text.is_empty()) {
+                continue;
+            }
+            let Some(name) = signature.body.input(index) else {
+                continue;
+            };
+            let readers = signature.body.readers(name);
+            let Some(required) = readers.iter().find(|r| !r.optional) else {
+                continue;
+            };
+            let how = match given {
+                Some(_) => "gives `\"\"` for",
+                None => "leaves out",
+            };
+            let message = format!(
+                "the call {how} input {} (`{name}`) of {}, which its body reads as a required \
+                 operand of `{}`",
+                index + 1,
+                signature.subject,
+                required.operator
+            );
+            let span = given.map_or(node.op_span, |o| o.span);
             self.report(Diagnostic::new(Check::FunctionSignature, span, message));
         }
     }
