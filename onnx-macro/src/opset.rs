@@ -20,7 +20,7 @@ use proc_macro2::{Delimiter, Ident, Literal, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote};
 
 use onnx_runtime_types::FunctionProto;
-use onnx_syntax::library::FunctionKey;
+use onnx_syntax::library::{FunctionKey, FunctionLibrary};
 use onnx_syntax::syntax::Function;
 use onnx_syntax::{Entry, Proto, Tree};
 
@@ -320,6 +320,15 @@ fn answer_macro(hidden: &Ident, name: &Ident, texts: &[String]) -> TokenStream {
 /// doc string.
 fn documentation(text: &str, own: &[FunctionProto], bases: &[String]) -> String {
     let mut doc = String::from("\n\n# Functions\n");
+    let provided = FunctionLibrary::from_functions(own.to_vec())
+        .map(|library| library.provided_domains())
+        .unwrap_or_default();
+    for (domain, version) in provided {
+        doc += &format!(
+            "\nProvides domain `{domain:?}` at version {version}: a model calling these functions \
+             imports `{domain:?} : {version}`.\n"
+        );
+    }
     let trees = match Entry::Functions.parse(text) {
         Ok(Tree::Functions(trees)) => trees,
         _ => Vec::new(),

@@ -865,6 +865,10 @@ fn doc_comments_in_a_library_become_doc_strings_or_say_what_is_wrong() {
     );
     assert!(listed.starts_with("# [doc = "), "{listed}");
     assert!(listed.contains(r"\nSquares.\n"), "{listed}");
+    assert!(
+        listed.contains(r#"Provides domain `\"d\"` at version 1"#),
+        "{listed}"
+    );
 }
 
 #[test]

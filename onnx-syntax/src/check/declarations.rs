@@ -12,7 +12,7 @@ use super::schema::closest;
 use super::{Check, Checker, Diagnostic, Libraries};
 use crate::hole::is_marker;
 use crate::span::Span;
-use crate::syntax::{Function, FunctionHeaderValue, Name, Node};
+use crate::syntax::{Function, FunctionHeaderValue, Name, Node, OpsetImport};
 
 /// The state of the declaration checks.
 pub(super) struct Declarations<'t> {
@@ -160,6 +160,43 @@ pub(super) enum RefContext<'t> {
 }
 
 impl<'t> Checker<'t> {
+    /// A library in view provides each of its domains at one version
+    /// ([`FunctionLibrary::provided_domains`](crate::library::FunctionLibrary::provided_domains)):
+    /// a model importing the domain at another version calls functions that are not there.
+    pub(super) fn library_versions(
+        &mut self,
+        imports: &[&'t OpsetImport],
+        libraries: &Libraries<'t>,
+    ) {
+        if !self.on(Check::UnresolvedFunction) {
+            return;
+        }
+        for &(library, functions) in libraries {
+            for (domain, version) in functions.provided_domains() {
+                // The last entry of a domain is the one that counts.
+                let entry = imports
+                    .iter()
+                    .rev()
+                    .find(|i| canonical_domain(&i.domain) == domain);
+                let Some(entry) = entry.filter(|e| e.version_hole.is_none()) else {
+                    continue;
+                };
+                if entry.version != version {
+                    let message = format!(
+                        "library `{library}` provides domain {domain:?} at version {version}, \
+                         but the model imports version {}",
+                        entry.version
+                    );
+                    self.report(Diagnostic::new(
+                        Check::UnresolvedFunction,
+                        entry.span,
+                        message,
+                    ));
+                }
+            }
+        }
+    }
+
     /// The function a node calls, if the local functions are known and it names one.
     pub(super) fn called_function(&self, node: &Node) -> Option<Callee<'t>> {
         self.declarations.locals.as_ref()?.called_by(node)

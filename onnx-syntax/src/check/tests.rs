@@ -1511,3 +1511,30 @@ fn a_call_into_a_library_may_not_leave_out_a_required_input() {
         )]
     );
 }
+
+#[test]
+fn importing_a_librarys_domain_at_another_version_is_an_error() {
+    let text = "<ir_version: 10, opset_import: [\"\" : 21, \"com.acme\" : 2]>\n\
+                g (float[N, 8] x) => (y) { y = com.acme.Swish2 (x) }";
+    let acme = acme();
+    assert_eq!(acme.provided_domains(), [("com.acme".to_owned(), 1)]);
+    let options = CheckOptions::default().allow(Check::MissingType);
+    let found = crate::Entry::Model
+        .check_with(text, &options, &[("acme", &acme)])
+        .unwrap_err();
+    let found: Vec<_> = (0..found.len()).map(|i| &found[i]).collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].check(), Some(Check::UnresolvedFunction));
+    assert_eq!(
+        found[0].message(),
+        "library `acme` provides domain \"com.acme\" at version 1, but the model imports version 2"
+    );
+    assert_eq!(&text[found[0].span().range()], "\"com.acme\" : 2");
+    // At the library's version, nothing to say.
+    let fixed = text.replace("\"com.acme\" : 2", "\"com.acme\" : 1");
+    assert!(
+        crate::Entry::Model
+            .check_with(&fixed, &options, &[("acme", &acme)])
+            .is_ok()
+    );
+}

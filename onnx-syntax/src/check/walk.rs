@@ -31,6 +31,7 @@ pub(crate) fn model<'t>(
     checker.declarations.locals = Some(LocalFunctions::new(&model.functions, libraries));
     checker.declarations.imports = Some(Imports::new(imported.clone(), "the model".to_owned()));
     checker.declarations.refs = RefContext::Forbidden;
+    checker.library_versions(&imported, libraries);
     checker.graph(&model.graph);
     checker.finish_imports();
     for function in spelled_out(&model.functions) {

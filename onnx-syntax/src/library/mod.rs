@@ -493,6 +493,39 @@ impl FunctionLibrary {
         self.functions
     }
 
+    /// The domains the functions are defined in, each with the version the library provides
+    /// it at: the version its functions import it at, else 1 (as [`opset_imports`] gives it).
+    /// A model that calls them imports the domain at that version. Empty if the functions
+    /// import one domain at two versions (an error of [`opset_imports`]).
+    ///
+    /// [`opset_imports`]: FunctionLibrary::opset_imports
+    ///
+    /// ```
+    /// let lib = onnx_syntax::library::FunctionLibrary::from_functions(onnx_syntax::parse_functions(r#"
+    ///     <domain: "my", opset_import: ["" : 21]> F (x) => (y) { y = Abs(x) }
+    ///     <domain: "my", opset_import: ["" : 21, "my" : 2]> G (x) => (y) { y = my.F(x) }
+    /// "#)?)?;
+    /// assert_eq!(lib.provided_domains(), [("my".to_owned(), 2)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn provided_domains(&self) -> Vec<(String, i64)> {
+        let Ok(imports) = self.opset_imports() else {
+            return Vec::new();
+        };
+        let mut provided: Vec<(String, i64)> = Vec::new();
+        for function in &self.functions {
+            let domain = normalise_domain(function.domain.as_deref().unwrap_or(""));
+            if provided.iter().any(|(d, _)| d == domain) {
+                continue;
+            }
+            let import = imports
+                .iter()
+                .find(|i| normalise_domain(i.domain.as_deref().unwrap_or("")) == domain);
+            provided.push((domain.to_owned(), import.map_or(1, |i| i.version())));
+        }
+        provided
+    }
+
     /// The opset imports that the functions need together: each function's imports, and its
     /// own domain at version 1 unless a function imports it. Two versions of one domain are
     /// an error.
