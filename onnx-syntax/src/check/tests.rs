@@ -1376,7 +1376,7 @@ fn shapes_are_inferred_through_library_bodies_nested_calls_included() {
             ),
             (
                 Some(Check::IncompatibleShapes),
-                "MatMul (in a subgraph or function body): inner dims differ: [N, 8] by [4, 8] (8 \
+                "in the body of `com.acme.Dense`: MatMul: inner dims differ: [N, 8] by [4, 8] (8 \
                  against 4)"
                     .to_owned(),
                 "com.acme.Dense".to_owned()

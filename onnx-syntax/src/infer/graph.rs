@@ -451,19 +451,14 @@ impl<'a> Engine<'a> {
             }
         }
         let opset = self.opsets.iter().find(|(known, _)| known == dom);
-        if let (Some(&(_, version)), Some(callee)) = (opset, self.callee)
+        if let (Some(&(_, version)), Some(within)) = (opset, self.within_body())
             && !holds_holes(node)
             && let Some(problem) = body_input_types(dom, op, version, &node.input, &inputs)
         {
-            let name = callee.name.as_deref().unwrap_or_default();
-            let callee = match callee.domain.as_deref().unwrap_or_default() {
-                "" => name.to_owned(),
-                domain => format!("{domain}.{name}"),
-            };
             self.type_errors.push(ShapeError {
                 node: Some(self.top_node),
                 input: None,
-                message: format!("in the body of `{callee}`: {problem}"),
+                message: format!("{within}{problem}"),
             });
         }
         let (Some(&(_, opset)), Some(rule)) = (opset, ops::rule(dom, op)) else {
@@ -511,20 +506,33 @@ impl<'a> Engine<'a> {
             Err(conflict) => {
                 let op = node.op_type.as_deref().unwrap_or("");
                 // Inside a subgraph or a function body, the operand is not one of the main
-                // graph's node, so only the node that holds it is named.
-                let (input, within) = match self.depth {
-                    0 => (conflict.input, ""),
-                    _ => (None, " (in a subgraph or function body)"),
+                // graph's node, so only the node that holds it (the call) is named, and the
+                // message says which body the operator is in.
+                let (input, message) = match (self.depth, self.within_body()) {
+                    (0, _) => (conflict.input, format!("{op}: {}", conflict.message)),
+                    (_, Some(within)) => (None, format!("{within}{op}: {}", conflict.message)),
+                    (_, None) => (None, format!("{op} (in a subgraph): {}", conflict.message)),
                 };
                 let error = ShapeError {
                     node: Some(self.top_node),
                     input,
-                    message: format!("{op}{within}: {}", conflict.message),
+                    message,
                 };
                 self.errors.push(error);
                 none()
             }
         }
+    }
+
+    /// `in the body of `com.acme.Dense`: `, the start of a message about a node of the
+    /// function body being inferred, if it is one.
+    fn within_body(&self) -> Option<String> {
+        let callee = self.callee?;
+        let name = callee.name.as_deref().unwrap_or_default();
+        Some(match callee.domain.as_deref().unwrap_or_default() {
+            "" => format!("in the body of `{name}`: "),
+            domain => format!("in the body of `{domain}.{name}`: "),
+        })
     }
 
     /// The result types of a call of a local function, inferred through its body.
