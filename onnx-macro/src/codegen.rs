@@ -48,11 +48,18 @@ pub fn decoded(entry: Entry, proto: Proto) -> TokenStream {
 /// that rustc reports nothing else.
 pub fn failed(entry: Entry, fallible: bool, errors: syn::Error) -> TokenStream {
     let errors = errors.to_compile_error();
+    let value = placeholder(entry, fallible);
+    quote!({ #errors #value })
+}
+
+/// A value of the right type for a literal that cannot be built (the default message, `Ok` if
+/// `fallible`), so that the code around it still type-checks.
+pub fn placeholder(entry: Entry, fallible: bool) -> TokenStream {
     let ty = value_type(entry);
     let value = quote!(<#ty as ::core::default::Default>::default());
     if fallible {
-        quote!({ #errors ::core::result::Result::<#ty, ::onnx_text::Diagnostics>::Ok(#value) })
+        quote!(::core::result::Result::<#ty, ::onnx_text::Diagnostics>::Ok(#value))
     } else {
-        quote!({ #errors #value })
+        value
     }
 }

@@ -29,6 +29,9 @@ pub struct Settings {
     pub finish_span: Option<Span>,
     /// The libraries' answers so far (see [`libraries`]), in the order of `libraries`.
     pub answers: Vec<Vec<String>>,
+    /// A library in view failed to build: its own error says why, and this value checks
+    /// nothing and stays a placeholder rather than pile up follow-on errors.
+    pub broken_library: bool,
     /// `#![unchecked]`: no semantic checks, syntax only.
     pub unchecked: bool,
     /// `#![allow(name, …)]`: checks switched off by name.
@@ -63,6 +66,9 @@ fn expand_tokens(entry: Entry, input: TokenStream) -> Result<TokenStream, syn::E
     let (settings, body) = settings(input.clone())?;
     if let Some(request) = settings.request(callback(entry), input) {
         return Ok(request);
+    }
+    if settings.broken_library {
+        return Ok(codegen::placeholder(entry, settings.fallible));
     }
     let options = settings.options()?;
     let in_view = settings.in_view()?;
@@ -341,7 +347,9 @@ pub fn settings(input: TokenStream) -> Result<(Settings, TokenStream), syn::Erro
                 if word == libraries::ANSWER && answer.delimiter() == Delimiter::Parenthesis =>
             {
                 // Answers come prepended: the last one read answers the first path.
-                settings.answers.insert(0, libraries::answer(answer)?);
+                let texts = libraries::answer(answer)?;
+                settings.broken_library |= texts.is_none();
+                settings.answers.insert(0, texts.unwrap_or_default());
             }
             [TokenTree::Ident(word), TokenTree::Group(names)]
                 if word == "allow" && names.delimiter() == Delimiter::Parenthesis =>
@@ -386,6 +394,9 @@ pub fn include(input: TokenStream) -> TokenStream {
     };
     if let Some(request) = settings.request(quote!(::onnx_text::include_onnx), input) {
         return request;
+    }
+    if settings.broken_library {
+        return codegen::placeholder(entry, false);
     }
     let literal: syn::LitStr = match syn::parse2(body) {
         Ok(literal) => literal,

@@ -135,9 +135,15 @@ fn path(tokens: Vec<TokenTree>, at: Span) -> Result<LibraryPath, syn::Error> {
     })
 }
 
+/// The word a library whose own macro failed answers with instead of its texts: its error is
+/// reported where it is written, and what builds on it checks nothing, so that one mistake
+/// gives one error.
+pub const BROKEN: &str = "broken";
+
 /// Reads an answer's setting: the format, the version and the texts of the library's
-/// functions. An answer of another format is an error on `at` (the path asked).
-pub fn answer(arguments: &Group) -> Result<Vec<String>, syn::Error> {
+/// functions, or `None` for a library that failed ([`BROKEN`]). An answer of another format is
+/// an error on `at` (the path asked).
+pub fn answer(arguments: &Group) -> Result<Option<Vec<String>>, syn::Error> {
     let malformed = || {
         syn::Error::new(
             arguments.span(),
@@ -164,13 +170,18 @@ pub fn answer(arguments: &Group) -> Result<Vec<String>, syn::Error> {
             ),
         ));
     }
+    let mut parts = parts.peekable();
+    if matches!(parts.peek(), Some(TokenTree::Ident(word)) if word == BROKEN) {
+        return Ok(None);
+    }
     parts
         .map(|text| {
             syn::parse2::<syn::LitStr>(text.into_token_stream())
                 .map(|text| text.value())
                 .map_err(|_| malformed())
         })
-        .collect()
+        .collect::<Result<Vec<String>, syn::Error>>()
+        .map(Some)
 }
 
 /// The request that asks the library at `path` for its text; it answers by calling

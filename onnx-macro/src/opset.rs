@@ -24,14 +24,53 @@ use onnx_syntax::library::{FunctionKey, FunctionLibrary};
 use onnx_syntax::syntax::Function;
 use onnx_syntax::{Entry, Proto, Tree};
 
-use crate::expand::{checked_source, settings};
-use crate::libraries::{ANSWER, FORMAT, Finish, VERSION};
+use crate::expand::{Settings, checked_source, settings};
+use crate::libraries::{self, ANSWER, FORMAT, Finish, VERSION};
 
-/// Expands `onnx_library!`.
+/// Expands `onnx_library!`. A library that fails to build is still declared, empty and
+/// marked broken, so that what names it reports nothing more than its own error.
 pub fn library(input: TokenStream) -> TokenStream {
-    match library_tokens(input) {
+    let (settings, body) = match settings(input.clone()) {
+        Ok(split) => split,
+        Err(errors) => return errors.to_compile_error(),
+    };
+    if let Some(request) = settings.request(quote!(::onnx_text::onnx_library), input) {
+        return request;
+    }
+    let declaration = match Declaration::parse(body) {
+        Ok(declaration) => declaration,
+        Err(errors) => return errors.to_compile_error(),
+    };
+    if settings.broken_library {
+        return broken(&declaration);
+    }
+    match library_tokens(&settings, &declaration) {
         Ok(tokens) => tokens,
-        Err(errors) => errors.to_compile_error(),
+        Err(errors) => {
+            let errors = errors.to_compile_error();
+            let broken = broken(&declaration);
+            quote!(#errors #broken)
+        }
+    }
+}
+
+/// The items of a library that failed: the static, empty, and a macro that answers every
+/// literal naming it that it is broken.
+fn broken(declaration: &Declaration) -> TokenStream {
+    let name = &declaration.name;
+    let hidden = hidden_name(name, &[]);
+    let broken = format_ident!("{}", libraries::BROKEN);
+    let answer = answer_macro(&hidden, name, quote!(#broken));
+    let attributes = &declaration.attributes;
+    let visibility = &declaration.visibility;
+    quote! {
+        #(#attributes)*
+        #(#visibility)* static #name: ::std::sync::LazyLock<::onnx_text::FunctionLibrary> =
+            ::std::sync::LazyLock::new(::onnx_text::FunctionLibrary::new);
+        #answer
+        #[doc(hidden)]
+        #[allow(unused_imports)]
+        #(#visibility)* use #hidden as #name;
     }
 }
 
@@ -100,11 +139,10 @@ fn error_at(token: Option<&TokenTree>, message: &str) -> syn::Error {
     syn::Error::new(token.map_or_else(Span::call_site, TokenTree::span), message)
 }
 
-fn library_tokens(input: TokenStream) -> Result<TokenStream, syn::Error> {
-    let (settings, body) = settings(input.clone())?;
-    if let Some(request) = settings.request(quote!(::onnx_text::onnx_library), input) {
-        return Ok(request);
-    }
+fn library_tokens(
+    settings: &Settings,
+    declaration: &Declaration,
+) -> Result<TokenStream, syn::Error> {
     if settings.finish != Finish::Check || settings.fallible {
         return Err(syn::Error::new(
             settings.finish_span.unwrap_or_else(Span::call_site),
@@ -112,10 +150,9 @@ fn library_tokens(input: TokenStream) -> Result<TokenStream, syn::Error> {
              `#![unchecked]`; `#![attach]`, `#![inline]` and `#![fallible]` are for literals",
         ));
     }
-    let declaration = Declaration::parse(body)?;
     let options = settings.options()?;
     let in_view = settings.in_view()?;
-    let text = documented_functions(declaration.text)?;
+    let text = documented_functions(declaration.text.clone())?;
     let (checked, source) = checked_source(Entry::Functions, text, &options, &in_view)?;
     if let Some(hole) = source.holes.first() {
         return Err(syn::Error::new(
@@ -143,7 +180,8 @@ fn library_tokens(input: TokenStream) -> Result<TokenStream, syn::Error> {
     let bytes = Literal::byte_string(&Proto::Functions(functions).encode());
     let listing = documentation(&source.text, &own, &settings.libraries_named());
     let hidden = hidden_name(name, &texts);
-    let answer = answer_macro(&hidden, name, &texts);
+    let literals = texts.iter().map(|text| Literal::string(text));
+    let answer = answer_macro(&hidden, name, quote!(#(#literals),*));
     let attributes = &declaration.attributes;
     let visibility = &declaration.visibility;
     Ok(quote! {
@@ -283,12 +321,12 @@ fn hidden_name(name: &Ident, texts: &[String]) -> Ident {
 }
 
 /// The library's macro: it answers a request of its format by calling the requester back with
-/// the library's texts, and any other request with an error naming both versions.
-fn answer_macro(hidden: &Ident, name: &Ident, texts: &[String]) -> TokenStream {
+/// `answer` (the library's texts, or the word that it is broken), and any other request with an
+/// error naming both versions.
+fn answer_macro(hidden: &Ident, name: &Ident, answer_tokens: TokenStream) -> TokenStream {
     let format = Literal::u32_unsuffixed(FORMAT);
     let version = Literal::string(VERSION);
     let answer = format_ident!("{}", ANSWER);
-    let texts = texts.iter().map(|text| Literal::string(text));
     let mismatch_start = format!(
         "`{name}` was made by onnx-text {VERSION} (library format {FORMAT}), but this literal is \
          read by onnx-text "
@@ -301,7 +339,7 @@ fn answer_macro(hidden: &Ident, name: &Ident, texts: &[String]) -> TokenStream {
         #[macro_export]
         macro_rules! #hidden {
             (@onnx_text_library #format $version:literal [$($callback:tt)*] { $($input:tt)* }) => {
-                $($callback)*! { #![#answer(#format, #version, #(#texts),*)] $($input)* }
+                $($callback)*! { #![#answer(#format, #version, #answer_tokens)] $($input)* }
             };
             (@onnx_text_library $format:tt $version:literal $($rest:tt)*) => {
                 ::core::compile_error!(::core::concat!(

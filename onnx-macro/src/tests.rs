@@ -883,3 +883,32 @@ fn a_doc_comment_outside_a_library_says_what_it_is() {
         "{expansion}"
     );
 }
+
+#[test]
+fn a_broken_library_is_declared_and_what_names_it_says_nothing_more() {
+    // The library has an error: it reports it, and still declares the static and its macro,
+    // which answers that it is broken.
+    let library = crate::opset::library(tokens(
+        "pub static BASE; <domain: \"d\", opset_import: [\"\" : 21]> F (x) => (y) { y = Rleu(x) }",
+    ))
+    .to_string();
+    assert!(library.contains("compile_error"), "{library}");
+    assert!(library.contains("pub static BASE"), "{library}");
+    assert!(
+        library.contains("__onnx_text_library (1 , \"0.1.0\" , broken)"),
+        "{library}"
+    );
+    // A literal that receives that answer is a placeholder with no error of its own.
+    let answered = "#![__onnx_text_library(1, \"0.1.0\", broken)] #![library(crate::BASE)] \
+                    <ir_version: 10, opset_import: [\"\" : 21, \"d\" : 1]> g (x) => (y) { y = d.F(x) }";
+    let literal = expand(Entry::Model, tokens(answered)).to_string();
+    assert!(!literal.contains("compile_error"), "{literal}");
+    assert!(literal.contains("default"), "{literal}");
+    // So is a library built on it, which passes the word on.
+    let built_on = "#![__onnx_text_library(1, \"0.1.0\", broken)] #![library(crate::BASE)] \
+                    pub static LAYERS; <domain: \"e\", opset_import: [\"d\" : 1]> G (x) => (y) { y = d.F(x) }";
+    let layers = crate::opset::library(tokens(built_on)).to_string();
+    // No error of its own: the expansion starts with the static.
+    assert!(layers.starts_with("pub static LAYERS"), "{layers}");
+    assert!(layers.contains("broken)"), "{layers}");
+}
