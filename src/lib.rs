@@ -89,10 +89,35 @@
 //! }
 //! ```
 //!
-//! A call is checked against the library's functions as a call of an operator is against its
-//! schema: `com.acme.Swish2 <bta = 2.0> (x)` in the literals above does not compile either,
-//! with ``function `com.acme.Swish2` (library `ACME`) has no attribute `bta`; did you mean
-//! `beta`?`` on `bta`.
+//! A call is checked against the library as an operator is against its schema:
+//!
+//! ```compile_fail
+//! # use onnx_text::{ModelProto, onnx, onnx_library};
+//! # onnx_library! {
+//! #     pub static ACME;
+//! #     <domain: "com.acme", opset_import: ["" : 21]>
+//! #     Swish2 <beta: float = 1.0> (x) => (y) {
+//! #         b = Constant <value_float: float = @beta> ()
+//! #         bx = Mul (b, x)
+//! #         s = Sigmoid (bx)
+//! #         y = Mul (x, s)
+//! #     }
+//! # }
+//! # fn main() {
+//! let model: ModelProto = onnx! {
+//!     #![inline(ACME)]
+//!     <ir_version: 10, opset_import: ["" : 21, "com.acme" : 1]>
+//!     g (float[N, 8] x) => (float[N, 8] y) { y = com.acme.Swish2 <bta = 2.0> (x) }
+//! };
+//! # print!("{}", onnx_text::to_text(&model));
+//! # }
+//! ```
+//!
+//! does not compile; rustc says, on `bta`:
+//!
+//! ```text
+//! error: function `com.acme.Swish2` (library `ACME`) has no attribute `bta`; did you mean `beta`?
+//! ```
 //!
 //! The same parser and checks run at runtime, for text read from files ([`parse_model`],
 //! [`check_model`], and the printer [`to_text`]), with positioned, rustc-style errors
