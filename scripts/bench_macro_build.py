@@ -4,7 +4,8 @@ model's bytes with `include_bytes!` + decode. Dependencies are built first (warm
 is rebuilt after touching its source, several times, and the best times are compared.
 
 With --optimize-macros, both crates build proc macros optimized
-(`[profile.dev.build-override] opt-level = 3`), as the README suggests for crates with big literals.
+(`[profile.dev.build-override] opt-level = 3`), as the literals guide
+(`src/guide/literals.md`) suggests for crates with big literals.
 
 With --holes K, K of the literal's `alpha` values are Rust values (`alpha = #alpha`), spread evenly:
 the build is timed as above, and a release binary then times evaluating the literal (decode the

@@ -1,51 +1,144 @@
-//! onnx-text: the ONNX textual model syntax for Rust.
+//! onnx-text: the ONNX textual model syntax for Rust, checked at compile time.
 //!
-//! Parse ONNX text into the protobuf types at runtime, byte for byte as the reference parser
-//! (onnx 1.23.2, `onnx.parser`) does, with positioned, rustc-style errors:
+//! Write a model as a literal instead of hundreds of lines of [`ModelProto`] struct literals or a
+//! binary file made by a Python script. [`onnx!`] parses and checks it when the crate compiles,
+//! and gives the protobuf message, byte for byte what the reference parser (onnx 1.23.2,
+//! `onnx.parser`) gives for the same text:
 //!
 //! ```
-//! use onnx_text::prost::Message;
+//! use onnx_text::{ModelProto, onnx};
 //!
-//! let model = onnx_text::parse_model(r#"
+//! let model: ModelProto = onnx! {
 //!     <ir_version: 10, opset_import: ["" : 21]>
 //!     agraph (float[N, 128] X, float[128, 10] W, float[10] B) => (float[N, 10] C) {
 //!         T = MatMul (X, W)
 //!         S = Add (T, B)
 //!         C = Softmax (S)
 //!     }
-//! "#)?;
-//! let graph = model.graph.as_ref().unwrap();
-//! assert_eq!(graph.node.len(), 3);
-//! let bytes = model.encode_to_vec(); // what `onnx.parser.parse_model(...).SerializeToString()` gives
-//! # let _ = bytes;
-//! # Ok::<(), onnx_text::ParseError>(())
-//! ```
-//!
-//! Function libraries ([`FunctionLibrary`]) are inlined into models for runtimes that do not run
-//! model-local functions ([`inline`], [`Inliner`]), or attached to models for those that do
-//! ([`attach`]):
-//!
-//! ```
-//! use std::sync::LazyLock;
-//! use onnx_text::{FunctionLibrary, ModelProto, onnx, onnx_functions};
-//!
-//! static OPS: LazyLock<FunctionLibrary> = LazyLock::new(|| {
-//!     FunctionLibrary::from_functions(onnx_functions! {
-//!         <domain: "my.ops", opset_import: ["" : 21]>
-//!         Sq (x) => (y) { y = Mul(x, x) }
-//!     })
-//!     .expect("no two functions share a key")
-//! });
-//!
-//! let mut model: ModelProto = onnx! {
-//!     <ir_version: 10, opset_import: ["" : 21, "my.ops" : 1]>
-//!     g (float[N] x) => (float[N] y) { y = my.ops.Sq(x) }
 //! };
-//! let report = onnx_text::inline(&mut model, &[&OPS])?;
-//! assert_eq!(report.total(), 1);
-//! assert_eq!(model.graph.unwrap().node[0].op_type.as_deref(), Some("Mul"));
-//! # Ok::<(), onnx_text::LibraryError>(())
+//! assert_eq!(model.graph.unwrap().node.len(), 3);
 //! ```
+//!
+//! A model that parses but is malformed does not compile. With `W` of the wrong shape,
+//!
+//! ```compile_fail
+//! use onnx_text::{ModelProto, onnx};
+//!
+//! fn main() {
+//!     let model: ModelProto = onnx! {
+//!         <ir_version: 10, opset_import: ["" : 21]>
+//!         agraph (float[N, 128] X, float[64, 10] W) => (float[N, 10] C) {
+//!             T = MatMul (X, W)
+//!             C = Softmax (T)
+//!         }
+//!     };
+//!     print!("{}", onnx_text::to_text(&model));
+//! }
+//! ```
+//!
+//! rustc says, on the offending token:
+//!
+//! ```text
+//! error: MatMul: inner dims differ: [N, 128] by [64, 10] (128 against 64)
+//!  --> src/main.rs:7:28
+//!   |
+//! 7 |             T = MatMul (X, W)
+//!   |                            ^
+//! ```
+//!
+//! Every independent problem is reported in one build; [`guide::literals`] has the other macros
+//! and [`guide::checks`] every check. Rust values go into literals as `#x` ([`guide::interpolation`]).
+//!
+//! Functions that models call live in libraries. [`onnx_library!`] defines one as a static,
+//! checked as it compiles and documented with every function's signature; literals in any crate
+//! see it with `#![library(...)]`, and `#![attach(...)]` or `#![inline(...)]` also carry its
+//! functions into the model or replace the calls by their bodies ([`guide::opset_crates`]):
+//!
+//! ```
+//! use onnx_text::{ModelProto, onnx, onnx_library};
+//!
+//! onnx_library! {
+//!     /// Activations of the `com.acme` domain.
+//!     pub static ACME;
+//!     <domain: "com.acme", opset_import: ["" : 21]>
+//!     Swish2 <beta: float = 1.0> (x) => (y) {
+//!         b = Constant <value_float: float = @beta> ()
+//!         bx = Mul (b, x)
+//!         s = Sigmoid (bx)
+//!         y = Mul (x, s)
+//!     }
+//! }
+//!
+//! fn main() {
+//!     // For runtimes that run model-local functions (onnxruntime): the model carries them.
+//!     let attached: ModelProto = onnx! {
+//!         #![attach(ACME)]
+//!         <ir_version: 10, opset_import: ["" : 21, "com.acme" : 1]>
+//!         g (float[N, 8] x) => (float[N, 8] y) { y = com.acme.Swish2 <beta = 2.0> (x) }
+//!     };
+//!     assert_eq!(attached.functions.len(), 1);
+//!
+//!     // For those that do not (tract, candle, burn): the calls are replaced by their bodies.
+//!     let inlined: ModelProto = onnx! {
+//!         #![inline(ACME)]
+//!         <ir_version: 10, opset_import: ["" : 21, "com.acme" : 1]>
+//!         g (float[N, 8] x) => (float[N, 8] y) { y = com.acme.Swish2 <beta = 2.0> (x) }
+//!     };
+//!     let ops: Vec<_> = inlined.graph.unwrap().node.iter().map(|n| n.op_type().to_owned()).collect();
+//!     assert_eq!(ops, ["Constant", "Mul", "Sigmoid", "Mul"]);
+//! }
+//! ```
+//!
+//! A call is checked against the library as an operator is against its schema:
+//!
+//! ```compile_fail
+//! # use onnx_text::{ModelProto, onnx, onnx_library};
+//! # onnx_library! {
+//! #     pub static ACME;
+//! #     <domain: "com.acme", opset_import: ["" : 21]>
+//! #     Swish2 <beta: float = 1.0> (x) => (y) {
+//! #         b = Constant <value_float: float = @beta> ()
+//! #         bx = Mul (b, x)
+//! #         s = Sigmoid (bx)
+//! #         y = Mul (x, s)
+//! #     }
+//! # }
+//! # fn main() {
+//! let model: ModelProto = onnx! {
+//!     #![inline(ACME)]
+//!     <ir_version: 10, opset_import: ["" : 21, "com.acme" : 1]>
+//!     g (float[N, 8] x) => (float[N, 8] y) { y = com.acme.Swish2 <bta = 2.0> (x) }
+//! };
+//! # print!("{}", onnx_text::to_text(&model));
+//! # }
+//! ```
+//!
+//! does not compile; rustc says, on `bta`:
+//!
+//! ```text
+//! error: function `com.acme.Swish2` (library `ACME`) has no attribute `bta`; did you mean `beta`?
+//! ```
+//!
+//! The same parser and checks run at runtime, for text read from files ([`parse_model`],
+//! [`check_model`], and the printer [`to_text`]), with positioned, rustc-style errors
+//! ([`guide::runtime`]):
+//!
+//! ```
+//! let model = onnx_text::check_model(r#"
+//!     <ir_version: 10, opset_import: ["" : 21]>
+//!     g (float[N] x) => (float[N] y) { y = Relu(x) }
+//! "#)?;
+//! assert!(onnx_text::to_text(&model).contains("y = Relu (x)"));
+//!
+//! let err = onnx_text::check_model(r#"<opset_import: ["" : 21]> g (x) => (y) { y = Rleu(x) }"#).unwrap_err();
+//! assert!(err.to_string().contains("did you mean `Relu`?"), "{err}");
+//! # Ok::<(), onnx_text::Diagnostics>(())
+//! ```
+//!
+//! The `onnx-text` command formats, checks, converts, prints and infers the shapes of models,
+//! and serves editors as a language server ([`guide::cli`], [`guide::editors`]). The
+//! [`guide`] has the rest: function libraries at runtime, validating untrusted binary models,
+//! shape inference, conformance with the reference, and limits.
 //!
 //! Every ONNX protobuf message is re-exported here (`onnx_text::ModelProto`, …), with the nested
 //! modules prost generates (`onnx_text::tensor_proto::DataType`, …) and `onnx_text::prost`.
@@ -80,6 +173,7 @@ pub use onnx_macro::{
     onnx_nodes,
 };
 
+pub mod guide;
 pub mod interpolate;
 
 /// What the macros' expansions call. Not public API: it may change in any release.

@@ -1,5 +1,6 @@
-//! The README's property test: holes vary a model's shape, attribute and data, and the value
-//! always equals the runtime parse of the text with the values written in.
+//! The property test of the interpolation guide (`src/guide/interpolation.md`): holes vary a
+//! model's shape, attribute and data, and the value always equals the runtime parse of the text
+//! with the values written in.
 
 use onnx_text::{onnx, parse_model};
 use proptest::prelude::*;

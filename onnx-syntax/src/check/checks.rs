@@ -123,7 +123,8 @@ pub enum Check {
 }
 
 impl Check {
-    /// Every check, in the order of the README.
+    /// Every check: those of the syntax first (the table of `onnx_text::guide::checks`), then the
+    /// rules of binary models (that of `onnx_text::guide::validating_models`).
     ///
     /// ```
     /// use onnx_syntax::check::Check;
