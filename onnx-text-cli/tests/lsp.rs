@@ -788,14 +788,15 @@ fn incremental_changes_apply_in_order_in_utf16_units() {
 #[test]
 fn semantic_tokens_of_a_range_are_those_of_the_whole_text_there() {
     let mut client = Client::start();
-    // Initializers on one line, as `print` writes them, with a non-ASCII name among them.
-    let weights: Vec<String> = (0..200)
+    // Initializers on one line, as `print` writes them, with a non-ASCII name among them; over
+    // 64 KiB, so that the server reads the text in place (its transport's lifted string).
+    let weights: Vec<String> = (0..3000)
         .map(|i| format!("float[1] w{i} = {{0.5}}"))
         .collect();
     let text = format!(
         "<ir_version: 10, opset_import: [\"\" : 21]>\ng (float[1] x) => (float[1] y)\n   <{}, float[1] \"é𝑥\" = {{1}}, {}>\n{{\n   t = Add (x, w7)\n   y = Add (t, \"é𝑥\")\n}}\n",
-        weights[..100].join(", "),
-        weights[100..].join(", ")
+        weights[..1500].join(", "),
+        weights[1500..].join(", ")
     );
     client.open(&text);
     let whole = tokens(&client.request(
@@ -811,6 +812,7 @@ fn semantic_tokens_of_a_range_are_those_of_the_whole_text_there() {
             at["character"].as_u64().unwrap(),
         )
     };
+    assert!(text.len() > 64 * 1024);
     let w150 = named("w150", 0);
     assert!(
         whole.iter().any(|t| (t[0], t[1]) == w150 && t[2] == 4),
@@ -822,12 +824,12 @@ fn semantic_tokens_of_a_range_are_those_of_the_whole_text_there() {
         "{quoted:?}"
     );
     // x and y in the signature, then `t = Add (x, w7)` and `y = Add (t, "é𝑥")`.
-    assert_eq!(whole.len(), 201 + 2 + 4 + 4, "{whole:?}");
+    assert_eq!(whole.len(), 3001 + 2 + 4 + 4, "{whole:?}");
     // Ranges: within the long line, across lines, and all of it.
     let ranges = [
         (
-            position_of(&text, text.find("w50").unwrap()),
-            position_of(&text, text.find("w150").unwrap()),
+            position_of(&text, text.find("w50 ").unwrap()),
+            position_of(&text, text.find("w2150 ").unwrap()),
         ),
         (
             json!({ "line": 2, "character": 9000 }),

@@ -17,6 +17,7 @@ mod edits;
 mod features;
 mod index;
 mod position;
+mod transport;
 
 use std::collections::{HashMap, HashSet};
 use std::error::Error;
@@ -55,7 +56,7 @@ pub const LARGE_FILE_LIMIT: usize = 32 * 1024 * 1024;
 
 /// Serves until the client says `exit`.
 pub fn run() -> Result<(), Failure> {
-    let (connection, threads) = Connection::stdio();
+    let (connection, threads) = transport::stdio();
     serve(&connection)?;
     drop(connection);
     threads.join()?;
@@ -202,6 +203,9 @@ impl Server<'_> {
         }
         for key in changed {
             let document = &self.documents[&key];
+            if document.is_large() {
+                release_freed_memory();
+            }
             let uri: Uri = key.parse()?;
             if document.is_large() && !self.told.contains(&key) {
                 self.tell(&uri, document.text.len())?;
@@ -387,6 +391,16 @@ impl Server<'_> {
             None => Err(Answer::Refused(format!("{} is not open", uri.as_str()))),
         }
     }
+}
+
+/// Returns the memory freed so far to the system. The binary's allocator, mimalloc, keeps freed
+/// pages for a while: a large document's tree, freed once indexed, stayed resident while the
+/// next edit's tree was built, and the peak grew by a tree (ResNet-50 with inline weights: 3.3
+/// times the text instead of 2.2).
+fn release_freed_memory() {
+    // SAFETY: `mi_collect` only walks mimalloc's own structures; the global allocator is
+    // mimalloc (main.rs), and without it the call finds nothing to collect.
+    unsafe { libmimalloc_sys::mi_collect(true) }
 }
 
 /// Why a request gets an error.
