@@ -7,9 +7,9 @@ of semantic tokens).
 For each text: open (didOpen until the first diagnostics), then repeated rounds of an edit (one
 space inserted or removed in a node line, an incremental change, until its diagnostics arrive),
 hover on an operator and on a value, completion of operands, semantic tokens of the whole text
-and of a screen of 60 lines, and formatting; the median and worst of each in milliseconds, and
-the server's peak resident memory (VmHWM) against the file's size. Not a test: figures for
-docs/performance.md.
+and of a screen of 60 lines, and formatting; then a few hovers sent right after an edit, which
+wait for its analysis. The median and worst of each in milliseconds, and the server's peak
+resident memory (VmHWM) against the file's size. Not a test: figures for docs/performance.md.
 
     python3 scripts/bench_lsp_resnet.py [--runs 20] [--large-runs 3] [--skip-build] [--keep DIR]
 """
@@ -66,12 +66,13 @@ def session(text, uri, runs, name):
             "uri": uri, "languageId": "onnxtxt", "version": 1, "text": text}}),
         server.diagnostics())[1])
     errors = diagnostics["params"]["diagnostics"]
-    # A Conv node in the middle of the graph: `   [conv_k] conv_k_out = Conv <…> (x, w)`.
+    # A Conv node in the middle of the graph: `   [conv_k] conv_k_out = Conv <…> (x, w)`. The
+    # edits insert a space before `Conv` and take it out again.
     nodes = [m.start(1) for m in re.finditer(r"\n   \[conv_\d+\] (conv_\d+_out) = Conv ", text)]
     node = nodes[len(nodes) // 2]
     line_end = text.index("\n", node)
     equals = text.index(" = ", node) + 3
-    operator = position(text, equals + 1)
+    operator = position(text, equals)
     value = position(text, node + 2)
     operands = position(text, text.rindex("(", node, line_end) + 1)
     line = operator["line"]
@@ -94,7 +95,8 @@ def session(text, uri, runs, name):
             server.diagnostics())[1])
         assert published["params"]["version"] == run + 2, published
         timings["diagnostics after an edit"].append(seconds)
-        answers["diagnostics after an edit"] = {"result": published["params"]["diagnostics"]}
+        answers.setdefault("diagnostics after an edit",
+                           {"result": published["params"]["diagnostics"]})
         shift = 1 if run % 2 == 0 else 0
         requests = [
             ("hover (operator)", "textDocument/hover",
@@ -111,7 +113,25 @@ def session(text, uri, runs, name):
         for key, method, params in requests:
             seconds, reply = timed(lambda: server.request(method, params))
             timings[key].append(seconds)
-            answers[key] = reply
+            answers.setdefault(key, reply)
+    # A hover sent right after an edit, as while typing: it waits for the edit's analysis.
+    spaced = runs % 2 == 1
+    timings["hover right after an edit"] = []
+    for k in range(min(runs, 4)):
+        at = dict(operator)
+        if spaced:
+            after = {"line": at["line"], "character": at["character"] + 1}
+            change = {"range": {"start": at, "end": after}, "text": ""}
+        else:
+            change = {"range": {"start": at, "end": at}, "text": " "}
+        spaced = not spaced
+        server.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri, "version": runs + 2 + k}, "contentChanges": [change]})
+        hover = {"line": line, "character": operator["character"] + spaced + 1}
+        seconds, reply = timed(lambda: server.request(
+            "textDocument/hover", {"textDocument": doc, "position": hover}))
+        timings["hover right after an edit"].append(seconds)
+        answers.setdefault("hover right after an edit", reply)
     peak, resident = memory(server.p.pid)
     server.request("shutdown", None)
     server.notify("exit", None)
@@ -121,7 +141,7 @@ def session(text, uri, runs, name):
     for key, values in timings.items():
         values = [ms(v) for v in values]
         print(f"  {key}: median {statistics.median(values):.1f}, worst {max(values):.1f}  "
-              f"[{summary(answers[key])}]")
+              f"[first answer: {summary(answers[key])}]")
     print(f"  peak memory (VmHWM): {peak / 1e6:.0f} MB = {peak / len(text):.2f}x the text; "
           f"resident at the end {resident / 1e6:.0f} MB")
 

@@ -7,12 +7,12 @@
 //! Here, in a body over [`LIFT_OVER`] bytes, the longest string (the document's text, in a
 //! `didOpen` or a whole-text change) is unescaped where it is, moved to the front of the body's
 //! own buffer, and becomes the `String` the message holds; serde_json parses the rest, with a
-//! placeholder in its place.
+//! placeholder in its place, and the message is built from that value without another copy.
 
 use std::io::{self, BufRead, Write};
 use std::thread::{self, JoinHandle};
 
-use lsp_server::{Connection, Message};
+use lsp_server::{Connection, Message, Notification, Request};
 use serde_json::Value;
 
 /// Bodies over this many bytes have their longest string lifted out.
@@ -152,8 +152,30 @@ fn lifted(mut body: Vec<u8>, (start, end): (usize, usize)) -> io::Result<Message
     if text.is_some() {
         return Err(invalid("the lifted string has no place in the message"));
     }
-    // Strings move from the value into the message: none is copied.
-    serde_json::from_value(message).map_err(invalid)
+    message_of(message)
+}
+
+/// The message a JSON value holds, its params moved into it. (lsp-server's `Message` is an
+/// untagged enum, which serde reads from a copy of every string.)
+fn message_of(mut value: Value) -> io::Result<Message> {
+    let Value::Object(fields) = &mut value else {
+        return Err(invalid("a message that is not an object"));
+    };
+    let Some(method) = fields.remove("method") else {
+        return serde_json::from_value(value).map_err(invalid); // a response
+    };
+    let Value::String(method) = method else {
+        return Err(invalid("a method that is not a string"));
+    };
+    let params = fields.remove("params").unwrap_or(Value::Null);
+    Ok(match fields.remove("id") {
+        Some(id) => Message::Request(Request {
+            id: serde_json::from_value(id).map_err(invalid)?,
+            method,
+            params,
+        }),
+        None => Message::Notification(Notification { method, params }),
+    })
 }
 
 /// Puts `text` where the placeholder is.
