@@ -982,6 +982,67 @@ fn a_large_document_keeps_to_syntax_symbols_and_navigation_and_says_so_once() {
 }
 
 #[test]
+fn a_large_document_reports_syntax_errors_wherever_the_edits_are() {
+    let mut client = Client::start_with(json!({ "largeFileLimit": 100 }));
+    let mut text = "<ir_version: 10, opset_import: [\"\" : 21]>\ng (float[2] x) => (float[2] y)\n   <float[2] a = {0.5, 1.5}, float[2] b = {2.5,\n 3.5}>\n{\n   t = Add (x, a)\n   y = Mul (t, b)\n}\n".to_owned();
+    assert_eq!(client.open(&text)["diagnostics"], json!([]));
+    let mut version = 1;
+    let mut edit = |client: &mut Client, text: &mut String, from: usize, to: usize, by: &str| {
+        version += 1;
+        let change = replace(text, from, to, by);
+        client.edit(version, json!([change]))["diagnostics"].clone()
+    };
+    let codes = |diagnostics: &Value| -> Vec<String> {
+        diagnostics
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["message"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // Edits in the nodes: the lists, untouched, are not read again, and the errors are found.
+    let t = text.find("t = Add").unwrap();
+    let published = edit(&mut client, &mut text, t + 4, t + 7, "Add Add");
+    assert_eq!(codes(&published).len(), 1, "{published}");
+    let published = edit(&mut client, &mut text, t + 4, t + 11, "Sub");
+    assert_eq!(published, json!([]));
+    // A number broken inside a list.
+    let b = text.find("3.5").unwrap();
+    let published = edit(&mut client, &mut text, b + 1, b + 2, "..");
+    // As a server that reads the whole text finds it.
+    let mut whole = Client::start();
+    assert_eq!(published, whole.open(&text)["diagnostics"]);
+    assert_eq!(published[0]["range"]["start"], position_of(&text, b + 2));
+    let published = edit(&mut client, &mut text, b + 1, b + 3, ".");
+    assert_eq!(published, json!([]));
+    // A type that no longer takes the list's numbers.
+    let a = text.find("float[2] a").unwrap();
+    let published = edit(&mut client, &mut text, a, a + 5, "int64");
+    let messages = codes(&published);
+    assert!(
+        messages[0].contains("expected an integer element"),
+        "{messages:?}"
+    );
+    assert_eq!(published, whole.change(2, &text)["diagnostics"]);
+    whole.shutdown();
+    let published = edit(&mut client, &mut text, a, a + 5, "float");
+    assert_eq!(published, json!([]));
+    // The symbols are those of the text as it is.
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": URI } }),
+    );
+    let nodes: Vec<&str> = symbols[0]["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["detail"].as_str().unwrap())
+        .collect();
+    assert_eq!(nodes, ["Sub", "Mul"]);
+    client.shutdown();
+}
+
+#[test]
 fn a_missing_main_graph_type_gets_the_inferred_one_as_a_fix() {
     let mut client = Client::start();
     let text = "<ir_version: 10, opset_import: [\"\" : 21]>\ng (float[N, 128] x, float[128, 10] w) => (y) {\n    y = MatMul (x, w)\n}\n";

@@ -9,9 +9,10 @@
 //! again, up to a few times. Hover, definition and completion keep working everywhere else; the
 //! diagnostics are those of the text as written.
 //!
-//! A text over the size limit is only parsed and indexed: syntax errors, symbols and navigation,
-//! each in about the time of a parse; no checks, types, recovery or formatting, which on a model
-//! of hundreds of megabytes of inline weights take many seconds and gigabytes.
+//! A text over the size limit is only parsed and indexed: syntax errors, symbols and navigation;
+//! no checks, types, recovery or formatting, which on a model of hundreds of megabytes of inline
+//! weights take many seconds and gigabytes. Its number lists that no edit touched are not read
+//! again ([`settled`](super::settled)).
 
 use std::collections::HashMap;
 
@@ -22,6 +23,7 @@ use onnx_syntax::{Entry, ParseError, Proto, Tree};
 
 use super::index::Index;
 use super::position::LineIndex;
+use super::settled::Settled;
 
 /// How many lines recovery blanks before it gives up.
 const RECOVERY_ATTEMPTS: usize = 16;
@@ -36,6 +38,8 @@ pub struct Document {
     limit: usize,
     /// Whether what follows is of the text as it is.
     analysed: bool,
+    /// Of a large document: the number lists the next parse need not read.
+    settled: Settled,
     /// The problems of the text as written, in text order.
     pub diagnostics: Vec<Diagnostic>,
     /// The index, of the text as written or of its recovered form.
@@ -54,6 +58,7 @@ impl Document {
             version,
             limit,
             analysed: false,
+            settled: Settled::default(),
             diagnostics: Vec::new(),
             index: Index::default(),
             types: HashMap::new(),
@@ -72,11 +77,13 @@ impl Document {
             Some(range) => {
                 let bytes = self.lines.bytes(&self.text, range);
                 self.text.replace_range(bytes.clone(), &text);
+                self.settled.edit(bytes.clone(), text.len());
                 self.lines.edit(bytes, &text);
             }
             None => {
                 self.lines = LineIndex::new(&text);
                 self.text = text;
+                self.settled.clear();
             }
         }
         self.analysed = false;
@@ -91,11 +98,19 @@ impl Document {
         self.index = Index::default();
         self.types = HashMap::new();
         let large = self.is_large();
-        match parse(&self.text) {
+        let masked = if large {
+            self.settled.masked(&self.text)
+        } else {
+            self.settled.clear();
+            None
+        };
+        match parse(masked.as_deref().unwrap_or(&self.text)) {
             Ok(tree) => {
                 self.index = index_of(&tree, &self.text);
                 self.diagnostics = Vec::new();
-                if !large {
+                if large {
+                    self.settled.record(&tree, &self.text);
+                } else {
                     let (diagnostics, types) = check(tree, &self.text);
                     self.diagnostics = diagnostics;
                     self.types = types;

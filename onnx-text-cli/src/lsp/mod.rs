@@ -17,6 +17,7 @@ mod edits;
 mod features;
 mod index;
 mod position;
+mod settled;
 mod transport;
 
 use std::collections::{HashMap, HashSet};
