@@ -13,13 +13,7 @@ use onnx_syntax::Span;
 pub fn between<'n>(old: &str, new: &'n str) -> Vec<(Span, &'n str)> {
     let a: Vec<&str> = old.split_inclusive('\n').collect();
     let b: Vec<&str> = new.split_inclusive('\n').collect();
-    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let suffix = a[prefix..]
-        .iter()
-        .rev()
-        .zip(b[prefix..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
+    let (prefix, suffix) = common_ends(&a, &b);
     let (a_end, b_end) = (a.len() - suffix, b.len() - suffix);
     // Runs of lines, `(first, end)` in `a` and in `b`.
     let mut runs: Vec<((usize, usize), (usize, usize))> = Vec::new();
@@ -46,7 +40,7 @@ pub fn between<'n>(old: &str, new: &'n str) -> Vec<(Span, &'n str)> {
             let from = a_starts[a_first];
             let replaced = &old[from..a_starts[a_end]];
             let by = &new[b_starts[b_first]..b_starts[b_end]];
-            let (head, tail) = common_ends(replaced, by);
+            let (head, tail) = common_characters(replaced, by);
             let span = Span::new((from + head) as u32, (from + replaced.len() - tail) as u32);
             (span, &by[head..by.len() - tail])
         })
@@ -65,22 +59,26 @@ fn line_starts(lines: &[&str]) -> Vec<usize> {
     starts
 }
 
-/// The bytes two texts share at their start and at their end (not overlapping), at character
-/// boundaries of both.
-fn common_ends(a: &str, b: &str) -> (usize, usize) {
-    let (x, y) = (a.as_bytes(), b.as_bytes());
-    let mut head = x.iter().zip(y).take_while(|(p, q)| p == q).count();
+/// How many elements two slices share at their start, and then at their end.
+fn common_ends<T: PartialEq>(a: &[T], b: &[T]) -> (usize, usize) {
+    let head = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (a, b) = (&a[head..], &b[head..]);
+    let tail = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    (head, tail)
+}
+
+/// The bytes two texts share at their start and then at their end, at character boundaries of
+/// both.
+fn common_characters(a: &str, b: &str) -> (usize, usize) {
+    let (mut head, mut tail) = common_ends(a.as_bytes(), b.as_bytes());
     while !(a.is_char_boundary(head) && b.is_char_boundary(head)) {
         head -= 1;
     }
-    let most = x.len().min(y.len()) - head;
-    let mut tail = x
-        .iter()
-        .rev()
-        .zip(y.iter().rev())
-        .take(most)
-        .take_while(|(p, q)| p == q)
-        .count();
     while !(a.is_char_boundary(a.len() - tail) && b.is_char_boundary(b.len() - tail)) {
         tail -= 1;
     }
