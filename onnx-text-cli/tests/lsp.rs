@@ -947,7 +947,7 @@ fn a_large_document_keeps_to_syntax_symbols_and_navigation_and_says_so_once() {
     let shown = client.shown();
     assert_eq!(shown.len(), 1, "{shown:?}");
     assert!(
-        shown[0].contains("model.onnxtxt is 0 MB, over the language server's limit"),
+        shown[0].contains("model.onnxtxt is 0 MiB, over the language server's limit"),
         "{shown:?}"
     );
     // Syntax errors are still reported; the message is not repeated.
@@ -995,6 +995,14 @@ fn a_large_document_keeps_to_syntax_symbols_and_navigation_and_says_so_once() {
         client.change(4, small)["diagnostics"][0]["code"],
         "undefined_value"
     );
+    // Closed and opened again, large: the user is told again.
+    client.notify(
+        "textDocument/didClose",
+        json!({ "textDocument": { "uri": URI } }),
+    );
+    assert_eq!(client.diagnostics()["diagnostics"], json!([]));
+    client.open(text);
+    assert_eq!(client.shown().len(), 2);
     client.shutdown();
 }
 

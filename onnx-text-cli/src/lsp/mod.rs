@@ -154,7 +154,7 @@ struct Server<'c> {
     documents: HashMap<String, Document>,
     /// The size over which a document is large.
     limit: usize,
-    /// The large documents the user was told of, by URI.
+    /// The large documents the user was told of since they were opened, by URI.
     told: HashSet<String>,
 }
 
@@ -186,6 +186,7 @@ impl Server<'_> {
                 let params: lsp_types::DidCloseTextDocumentParams =
                     serde_json::from_value(notification.params)?;
                 self.documents.remove(params.text_document.uri.as_str());
+                self.told.remove(params.text_document.uri.as_str());
                 self.publish(&params.text_document.uri, Vec::new(), None)?;
             }
             _ => {}
@@ -218,15 +219,15 @@ impl Server<'_> {
     }
 
     fn tell(&self, uri: &Uri, size: usize) -> Result<(), Failure> {
-        let mb = |bytes: usize| bytes as f64 / (1024.0 * 1024.0);
+        let mib = |bytes: usize| bytes as f64 / (1024.0 * 1024.0);
         let message = format!(
-            "onnx-text: {} is {:.0} MB, over the language server's limit of {:.0} MB: it shows \
+            "onnx-text: {} is {:.0} MiB, over the language server's limit of {:.0} MiB: it shows \
              syntax errors, symbols and navigation only, no checks, inferred types or \
              formatting (`onnx-text check` and `onnx-text fmt` still do them; keeping the \
              weights in external data makes the text small)",
             uri.as_str().rsplit('/').next().unwrap_or_default(),
-            mb(size),
-            mb(self.limit),
+            mib(size),
+            mib(self.limit),
         );
         self.notify::<ShowMessage>(ShowMessageParams {
             typ: MessageType::WARNING,
