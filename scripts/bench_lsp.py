@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Times `onnx-text lsp` as an editor sees it, on a model of N nodes (default 10,000).
 
-Builds the release binary, opens the model, then repeats: an edit (a full-text change, as the
-server synchronises whole documents) timed until its diagnostics arrive, a hover on a value in
+Builds the release binary, opens the model, then repeats: an edit (a full-text change, which the
+server takes as well as ranges) timed until its diagnostics arrive, a hover on a value in
 the middle, and a completion of operands there. Prints the median and the worst of each, in
 milliseconds, against the targets (100 ms for diagnostics, 20 ms for hover and completion).
 """

@@ -1,79 +1,126 @@
-"""ResNet-50 (v1.5, 1000 classes) built with onnx.helper, with seeded random weights.
+#!/usr/bin/env python3
+"""ResNet-50 (v1, 224x224, 1000 classes), built with onnx.helper: a real-size model without a
+download. 175 nodes (53 Conv each followed by a BatchNormalization, Relu, MaxPool, 16 residual
+Add, GlobalAveragePool, Flatten, Gemm), 25.6 M parameters, opset 17, every weight seeded random
+and stored as `raw_data` (`numpy_helper.from_array`), every node's domain written as `""`. It
+passes onnx's full checker.
 
-The real-size model of the external-data and language-server checks: 25.6 M parameters, every
-weight a raw_data tensor (numpy_helper.from_array), opset 17, every node's domain "" (as the
-text gives it back). No download: the architecture is written out here.
-
-    python3 scripts/resnet50.py OUT.onnx
+    python3 scripts/resnet50.py OUT.onnx [--external-data]   # --external-data: OUT.onnx.data beside it
 """
-
+import argparse
+import os
 import sys
 
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+OPSET = 17
 
-def build(seed: int = 50) -> onnx.ModelProto:
-    rng = np.random.default_rng(seed)
-    nodes, inits = [], []
 
-    def weight(name, shape):
-        data = (rng.standard_normal(shape) * 0.05).astype(np.float32)
-        inits.append(numpy_helper.from_array(data, name))
+def make_node(*args, **kwargs):
+    """A node of the default domain with `domain: ""` written out, as the text gives it back,
+    so that binary -> text -> binary is byte-identical."""
+    return helper.make_node(*args, domain="", **kwargs)
+
+
+class Builder:
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)
+        self.nodes = []
+        self.initializers = []
+        self.count = 0
+
+    def weight(self, name, shape, scale):
+        values = (self.rng.standard_normal(shape) * scale).astype(np.float32)
+        self.initializers.append(numpy_helper.from_array(values, name))
         return name
 
-    def node(op, inputs, output, **attrs):
-        nodes.append(helper.make_node(op, inputs, [output], name=output, domain="", **attrs))
-        return output
+    def fresh(self, prefix):
+        self.count += 1
+        return f"{prefix}_{self.count}"
 
-    def conv_bn(x, name, cin, cout, k, stride, relu=True):
-        w = weight(f"{name}_w", (cout, cin, k, k))
-        pad = k // 2
-        y = node("Conv", [x, w], f"{name}_conv", kernel_shape=[k, k], strides=[stride, stride],
-                 pads=[pad, pad, pad, pad])
-        params = [weight(f"{name}_bn_{p}", (cout,)) for p in ("scale", "bias", "mean")]
+    def conv_bn(self, x, channels_in, channels_out, kernel, stride, relu):
+        name = self.fresh("conv")
+        w = self.weight(f"{name}_w", (channels_out, channels_in, kernel, kernel),
+                        (2.0 / (channels_in * kernel * kernel)) ** 0.5)
+        pad = kernel // 2
+        conv = f"{name}_out"
+        self.nodes.append(make_node(
+            "Conv", [x, w], [conv], name=name, kernel_shape=[kernel, kernel],
+            strides=[stride, stride], pads=[pad] * 4))
+        scale = self.weight(f"{name}_bn_scale", (channels_out,), 0.1)
+        bias = self.weight(f"{name}_bn_bias", (channels_out,), 0.1)
+        mean = self.weight(f"{name}_bn_mean", (channels_out,), 0.1)
         var = f"{name}_bn_var"
-        inits.append(numpy_helper.from_array(
-            (rng.random(cout) + 0.5).astype(np.float32), var))
-        y = node("BatchNormalization", [y, *params, var], f"{name}_bn", epsilon=1e-5)
-        return node("Relu", [y], f"{name}_relu") if relu else y
+        variance = self.rng.uniform(0.5, 1.5, (channels_out,)).astype(np.float32)
+        self.initializers.append(numpy_helper.from_array(variance, var))
+        out = f"{name}_bn"
+        self.nodes.append(make_node(
+            "BatchNormalization", [conv, scale, bias, mean, var], [out], name=f"{name}_bn"))
+        if relu:
+            activated = f"{name}_relu"
+            self.nodes.append(make_node("Relu", [out], [activated]))
+            return activated
+        return out
 
-    x = conv_bn("input", "conv1", 3, 64, 7, 2)
-    x = node("MaxPool", [x], "pool1", kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])
-    cin = 64
-    for stage, (blocks, width) in enumerate([(3, 64), (4, 128), (6, 256), (3, 512)]):
-        for block in range(blocks):
-            name = f"layer{stage + 1}_{block}"
-            stride = 2 if block == 0 and stage > 0 else 1
-            y = conv_bn(x, f"{name}_a", cin, width, 1, 1)
-            y = conv_bn(y, f"{name}_b", width, width, 3, stride)
-            y = conv_bn(y, f"{name}_c", width, width * 4, 1, 1, relu=False)
-            shortcut = x
-            if block == 0:
-                shortcut = conv_bn(x, f"{name}_down", cin, width * 4, 1, stride, relu=False)
-            x = node("Relu", [node("Add", [y, shortcut], f"{name}_add")], f"{name}_out")
-            cin = width * 4
-    x = node("GlobalAveragePool", [x], "avgpool")
-    x = node("Flatten", [x], "flatten", axis=1)
-    fc_w = weight("fc_w", (1000, 2048))
-    fc_b = weight("fc_b", (1000,))
-    node("Gemm", [x, fc_w, fc_b], "logits", transB=1)
+    def bottleneck(self, x, channels_in, width, stride):
+        out_channels = width * 4
+        y = self.conv_bn(x, channels_in, width, 1, 1, True)
+        y = self.conv_bn(y, width, width, 3, stride, True)
+        y = self.conv_bn(y, width, out_channels, 1, 1, False)
+        shortcut = x
+        if stride != 1 or channels_in != out_channels:
+            shortcut = self.conv_bn(x, channels_in, out_channels, 1, stride, False)
+        added = self.fresh("add")
+        self.nodes.append(make_node("Add", [y, shortcut], [added]))
+        out = f"{added}_relu"
+        self.nodes.append(make_node("Relu", [added], [out]))
+        return out, out_channels
+
+
+def build(seed=0):
+    """The model, its weights drawn from `seed`."""
+    b = Builder(seed)
+    x = b.conv_bn("input", 3, 64, 7, 2, True)
+    b.nodes.append(make_node(
+        "MaxPool", [x], ["pool"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]))
+    x, channels = "pool", 64
+    for width, blocks, stride in [(64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)]:
+        for i in range(blocks):
+            x, channels = b.bottleneck(x, channels, width, stride if i == 0 else 1)
+    b.nodes.append(make_node("GlobalAveragePool", [x], ["gap"]))
+    b.nodes.append(make_node("Flatten", ["gap"], ["flat"], axis=1))
+    fc_w = b.weight("fc_w", (1000, channels), (1.0 / channels) ** 0.5)
+    fc_b = b.weight("fc_b", (1000,), 0.01)
+    b.nodes.append(make_node("Gemm", ["flat", fc_w, fc_b], ["logits"], transB=1))
     graph = helper.make_graph(
-        nodes, "resnet50",
+        b.nodes, "resnet50",
         [helper.make_tensor_value_info("input", TensorProto.FLOAT, ["N", 3, 224, 224])],
         [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", 1000])],
-        initializer=inits,
-    )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+        b.initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
     model.ir_version = 8
     return model
 
 
-if __name__ == "__main__":
-    model = build()
-    params = sum(int(np.prod(t.dims)) for t in model.graph.initializer)
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--external-data", action="store_true",
+                    help="weights over 1 KiB in OUT.data, as save_model(..., size_threshold=1024)")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    model = build(args.seed)
     onnx.checker.check_model(model, full_check=True)
-    with open(sys.argv[1], "wb") as f:
-        f.write(model.SerializeToString())
-    print(f"{len(model.graph.node)} nodes, {params / 1e6:.1f} M parameters -> {sys.argv[1]}")
+    if args.external_data:
+        onnx.save_model(model, args.out, save_as_external_data=True, all_tensors_to_one_file=True,
+                        location=os.path.basename(args.out) + ".data", size_threshold=1024)
+    else:
+        onnx.save_model(model, args.out)
+    parameters = sum(int(np.prod(t.dims)) for t in model.graph.initializer)
+    print(f"{args.out}: {len(model.graph.node)} nodes, {parameters:,} parameters")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,19 +1,29 @@
 //! One open document: its text, the problems the checks find in it, and the index the editor
 //! features read.
 //!
+//! Changes edit the text in place (the editor sends only what changed) and leave the analysis
+//! stale until [`Document::analyse`]: the server analyses once for a burst of changes.
+//!
 //! A text with a syntax error still gets an index: the lines holding errors are blanked (their
 //! bytes turned into spaces, so every other offset stays where it is) and the text is parsed
 //! again, up to a few times. Hover, definition and completion keep working everywhere else; the
 //! diagnostics are those of the text as written.
+//!
+//! A text over the size limit is only parsed and indexed: syntax errors, symbols and navigation;
+//! no checks, types, recovery or formatting, which on a model of hundreds of megabytes of inline
+//! weights take many seconds and gigabytes. Its number lists that no edit touched are not read
+//! again ([`settled`](super::settled)).
 
 use std::collections::HashMap;
 
+use lsp_types::Range;
 use onnx_syntax::check::{CheckOptions, Diagnostic};
 use onnx_syntax::infer::Inference;
 use onnx_syntax::{Entry, ParseError, Proto, Tree};
 
 use super::index::Index;
 use super::position::LineIndex;
+use super::settled::Settled;
 
 /// How many lines recovery blanks before it gives up.
 const RECOVERY_ATTEMPTS: usize = 16;
@@ -22,6 +32,14 @@ const RECOVERY_ATTEMPTS: usize = 16;
 pub struct Document {
     pub text: String,
     pub lines: LineIndex,
+    /// The editor's version of the text.
+    pub version: i32,
+    /// Over this many bytes, the document is large: parsed and indexed only.
+    limit: usize,
+    /// Whether what follows is of the text as it is.
+    analysed: bool,
+    /// Of a large document: the number lists the next parse need not read.
+    settled: Settled,
     /// The problems of the text as written, in text order.
     pub diagnostics: Vec<Diagnostic>,
     /// The index, of the text as written or of its recovered form.
@@ -31,36 +49,98 @@ pub struct Document {
 }
 
 impl Document {
-    pub fn new(text: String) -> Document {
+    /// A document not analysed yet.
+    pub fn new(text: String, version: i32, limit: usize) -> Document {
         let lines = LineIndex::new(&text);
-        let mut document = Document {
+        Document {
             text,
             lines,
+            version,
+            limit,
+            analysed: false,
+            settled: Settled::default(),
             diagnostics: Vec::new(),
             index: Index::default(),
             types: HashMap::new(),
-        };
-        document.analyse();
-        document
+        }
     }
 
-    fn analyse(&mut self) {
-        match parse(&self.text) {
+    /// Whether the document is over the size limit.
+    pub fn is_large(&self) -> bool {
+        self.text.len() > self.limit
+    }
+
+    /// Replaces `range` (UTF-16 positions, in the text as the changes before left it) with
+    /// `text`; without a range, the whole text.
+    pub fn change(&mut self, range: Option<Range>, text: String) {
+        match range {
+            Some(range) => {
+                let bytes = self.lines.bytes(&self.text, range);
+                self.text.replace_range(bytes.clone(), &text);
+                self.settled.edit(bytes.clone(), text.len());
+                self.lines.edit(bytes, &text);
+            }
+            None => {
+                self.lines = LineIndex::new(&text);
+                self.text = text;
+                self.settled.clear();
+            }
+        }
+        self.analysed = false;
+    }
+
+    /// Analyses the text if it changed since the last analysis; whether it did.
+    pub fn analyse(&mut self) -> bool {
+        if self.analysed {
+            return false;
+        }
+        self.analysed = true;
+        self.index = Index::default();
+        self.types = HashMap::new();
+        let large = self.is_large();
+        let masked = if large {
+            self.settled.masked(&self.text)
+        } else {
+            self.settled.clear();
+            None
+        };
+        match parse(masked.as_deref().unwrap_or(&self.text)) {
             Ok(tree) => {
                 self.index = index_of(&tree, &self.text);
-                let (diagnostics, types) = check(tree, &self.text);
-                self.diagnostics = diagnostics;
-                self.types = types;
+                self.diagnostics = Vec::new();
+                if large {
+                    self.settled.record(&tree, &self.text);
+                } else {
+                    let (diagnostics, types) = check(tree, &self.text);
+                    self.diagnostics = diagnostics;
+                    self.types = types;
+                }
             }
             Err(error) => {
                 self.diagnostics = vec![Diagnostic::from(&error)];
-                if let Some(tree) = recover(&self.text, error) {
-                    self.index = index_of(&tree.1, &tree.0);
-                    let (_, types) = check(tree.1, &tree.0);
+                let recovered = if large {
+                    None
+                } else {
+                    recover(&self.text, error)
+                };
+                if let Some((text, tree)) = recovered {
+                    self.index = index_of(&tree, &text);
+                    let (_, types) = check(tree, &text);
                     self.types = types;
                 }
             }
         }
+        true
+    }
+}
+
+#[cfg(test)]
+impl Document {
+    /// A document of `text`, analysed, under the server's default limit.
+    pub fn analysed(text: &str) -> Document {
+        let mut document = Document::new(text.to_owned(), 1, super::LARGE_FILE_LIMIT);
+        document.analyse();
+        document
     }
 }
 
@@ -167,7 +247,7 @@ g (float[N] x) => (float[N] y) {
     u = Abs (t
     y = Neg (t)
 }"#;
-        let document = Document::new(text.to_owned());
+        let document = Document::analysed(text);
         assert!(recovered(&document));
         assert_eq!(document.diagnostics.len(), 1);
         let use_of_t = text.rfind("(t)").unwrap() as u32 + 1;
@@ -182,7 +262,7 @@ g (float[N] x) => (float[N] y) {
     fn checks_and_inferred_types_of_a_model() {
         let text = r#"<ir_version: 10, opset_import: ["" : 21]>
 g (float[N, 128] x, float[128, 10] w) => (float[N, 10] y) { t = MatMul (x, w)  y = Relu (q) }"#;
-        let document = Document::new(text.to_owned());
+        let document = Document::analysed(text);
         assert!(!recovered(&document));
         assert_eq!(
             document.types.get("t").map(String::as_str),

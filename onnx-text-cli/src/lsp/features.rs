@@ -12,7 +12,7 @@ use onnx_syntax::check::{DiagnosticKind, describe_operator, operators_at, standa
 use onnx_syntax::dtype::ELEM_TYPES;
 
 use super::document::Document;
-use super::index::{Role, SymbolKind, same_domain};
+use super::index::{Outline, OutlineKind, Role, SymbolKind, same_domain};
 
 /// The semantic token types, in the order of the legend the server announces.
 pub const TOKEN_TYPES: [&str; 3] = ["variable", "function", "namespace"];
@@ -192,7 +192,7 @@ impl Document {
 
     pub fn completion(&self, position: Position) -> Vec<CompletionItem> {
         let offset = self.offset(position) as usize;
-        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let line_start = self.lines.line_start(offset as u32) as usize;
         let line = &self.text[line_start..offset];
         let scope = self.index.scope_at(offset as u32);
         match completion_context(line) {
@@ -319,48 +319,37 @@ impl Document {
             .collect()
     }
 
-    #[allow(deprecated)] // `DocumentSymbol::deprecated` must still be written.
+    /// The outline: the main graph and the functions, their nodes by outputs, and the graphs of
+    /// nodes' attributes.
     pub fn symbols(&self) -> Vec<DocumentSymbol> {
-        let mut symbols = Vec::new();
-        let symbol = |name: &str, detail: Option<String>, kind, span: Span, selection: Span| {
-            DocumentSymbol {
-                name: if name.is_empty() {
-                    "(unnamed)".into()
-                } else {
-                    name.to_owned()
-                },
-                detail,
-                kind,
-                tags: None,
-                deprecated: None,
-                range: self.range(span),
-                selection_range: self.range(selection),
-                children: None,
-            }
-        };
-        if let Some((name, span)) = &self.index.graph {
-            symbols.push(symbol(
-                name,
-                Some("graph".into()),
-                LspSymbolKind::MODULE,
-                *span,
-                *span,
-            ));
+        self.index
+            .outline
+            .iter()
+            .map(|entry| self.symbol(entry))
+            .collect()
+    }
+
+    #[allow(deprecated)] // `DocumentSymbol::deprecated` must still be written.
+    fn symbol(&self, entry: &Outline) -> DocumentSymbol {
+        let children: Vec<DocumentSymbol> = entry.children.iter().map(|c| self.symbol(c)).collect();
+        DocumentSymbol {
+            name: if entry.name.is_empty() {
+                "(unnamed)".into()
+            } else {
+                entry.name.clone()
+            },
+            detail: (!entry.detail.is_empty()).then(|| entry.detail.clone()),
+            kind: match entry.kind {
+                OutlineKind::Graph => LspSymbolKind::MODULE,
+                OutlineKind::Function => LspSymbolKind::FUNCTION,
+                OutlineKind::Node => LspSymbolKind::VARIABLE,
+            },
+            tags: None,
+            deprecated: None,
+            range: self.range(entry.span),
+            selection_range: self.range(entry.selection),
+            children: (!children.is_empty()).then_some(children),
         }
-        for function in &self.index.functions {
-            let name_span = self.index.symbols[function.symbol]
-                .definition
-                .unwrap_or(function.span);
-            let detail = Some(function.signature.clone());
-            symbols.push(symbol(
-                &function.name,
-                detail,
-                LspSymbolKind::FUNCTION,
-                function.span,
-                name_span,
-            ));
-        }
-        symbols
     }
 
     pub fn folding_ranges(&self) -> Vec<FoldingRange> {
@@ -382,17 +371,34 @@ impl Document {
             .collect()
     }
 
-    /// Semantic tokens: values, functions and operators, and the domains of operators.
-    pub fn semantic_tokens(&self) -> Vec<SemanticToken> {
+    /// Semantic tokens: values, functions and operators, and the domains of operators; of the
+    /// whole text, or of the tokens that start in `range`. The work is in proportion to the
+    /// tokens given.
+    pub fn semantic_tokens(&self, range: Option<Range>) -> Vec<SemanticToken> {
+        let (from, to) = match range {
+            Some(range) => (self.offset(range.start), self.offset(range.end)),
+            None => (0, u32::MAX),
+        };
+        let index = &self.index;
+        let within = |start: u32| from <= start && start < to;
+        let first = index.occurrences.partition_point(|o| o.span.start < from);
         let mut marks: Vec<(Span, u32)> = Vec::new();
-        for occurrence in &self.index.occurrences {
-            let kind = match self.index.symbols[occurrence.symbol].kind {
+        for occurrence in index.occurrences[first..]
+            .iter()
+            .take_while(|o| within(o.span.start))
+        {
+            let kind = match index.symbols[occurrence.symbol].kind {
                 SymbolKind::Value => 0,
                 SymbolKind::Function => 1,
             };
             marks.push((occurrence.span, kind));
         }
-        for site in &self.index.operators {
+        // An operator's domain starts where it does; its name comes later.
+        let first = index.operators.partition_point(|o| o.span.start < from);
+        for site in index.operators[first..]
+            .iter()
+            .take_while(|o| within(o.span.start))
+        {
             if site.function.is_some() {
                 continue; // marked as the function's occurrence
             }
@@ -400,15 +406,16 @@ impl Document {
             if name.start > site.span.start {
                 marks.push((Span::new(site.span.start, name.start - 1), 2));
             }
-            marks.push((name, 1));
+            if within(name.start) {
+                marks.push((name, 1));
+            }
         }
         marks.sort_by_key(|(span, _)| span.start);
         marks.dedup_by_key(|(span, _)| span.start);
-        let mut tokens = Vec::new();
+        let mut tokens = Vec::with_capacity(marks.len());
         let (mut line, mut column) = (0, 0);
         for (span, kind) in marks {
-            let start = self.lines.position(&self.text, span.start);
-            let end = self.lines.position(&self.text, span.end);
+            let Range { start, end } = self.range(span);
             if start.line != end.line {
                 continue; // a token may not span lines
             }
@@ -651,7 +658,7 @@ mod tests {
 g (float[2] x) => (float[2] y) { y = local.F (x) }
 <domain: "local", opset_import: ["" : 21]>
 F (x) => (y) { y = com.acme.Swish (x) }"#;
-        let document = Document::new(text.to_owned());
+        let document = Document::analysed(text);
         let uri: Uri = "file:///m.onnxtxt".parse().unwrap();
         let whole = Range::new(Position::new(0, 0), Position::new(4, 0));
         let actions = document.code_actions(&uri, whole);

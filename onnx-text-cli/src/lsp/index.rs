@@ -118,10 +118,29 @@ pub struct FunctionSite {
     pub domain: String,
     pub name: String,
     pub symbol: usize,
-    /// From the header or name to the closing brace.
-    pub span: Span,
     /// `name <attributes> (inputs) => (outputs)`, as written.
     pub signature: String,
+}
+
+/// An entry of the document's outline: a graph or a function with its nodes, a node (named by its
+/// outputs) with the graphs of its attributes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outline {
+    pub name: String,
+    pub kind: OutlineKind,
+    /// `graph`, a function's signature, a node's operator as written.
+    pub detail: String,
+    pub span: Span,
+    /// The name, or a node's outputs.
+    pub selection: Span,
+    pub children: Vec<Outline>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutlineKind {
+    Graph,
+    Function,
+    Node,
 }
 
 /// Everything the editor features read.
@@ -133,8 +152,8 @@ pub struct Index {
     pub scopes: Vec<Scope>,
     pub operators: Vec<OperatorSite>,
     pub functions: Vec<FunctionSite>,
-    /// The main graph's span and name, if the document is a model or graph.
-    pub graph: Option<(String, Span)>,
+    /// The main graph, then the functions, in text order.
+    pub outline: Vec<Outline>,
 }
 
 impl Index {
@@ -143,8 +162,8 @@ impl Index {
         let imports = model_imports(model);
         let mut builder = Builder::new(text);
         builder.declare_functions(&model.functions);
-        builder.index.graph = Some((model.graph.name.text.clone(), model.graph.span));
-        builder.graph(&model.graph, None, &imports, true);
+        let graph = builder.graph(&model.graph, None, &imports, true);
+        builder.index.outline.push(graph);
         builder.bodies(&model.functions, &imports);
         builder.finish()
     }
@@ -160,8 +179,8 @@ impl Index {
     /// The index of a lone graph.
     pub fn of_graph(graph: &Graph, text: &str) -> Index {
         let mut builder = Builder::new(text);
-        builder.index.graph = Some((graph.name.text.clone(), graph.span));
-        builder.graph(graph, None, &Imports::default(), false);
+        let graph = builder.graph(graph, None, &Imports::default(), false);
+        builder.index.outline.push(graph);
         builder.finish()
     }
 
@@ -182,9 +201,10 @@ impl Index {
 
     /// The operator written at `offset`.
     pub fn operator_at(&self, offset: u32) -> Option<&OperatorSite> {
-        self.operators
-            .iter()
-            .find(|o| o.span.start <= offset && offset <= o.span.end)
+        let after = self.operators.partition_point(|o| o.span.start <= offset);
+        self.operators[..after]
+            .last()
+            .filter(|o| offset <= o.span.end)
     }
 
     /// The innermost scope holding `offset`.
@@ -261,6 +281,7 @@ impl<'t> Builder<'t> {
 
     fn finish(mut self) -> Index {
         self.index.occurrences.sort_by_key(|o| o.span.start);
+        self.index.operators.sort_by_key(|o| o.span.start);
         self.index
     }
 
@@ -355,14 +376,13 @@ impl<'t> Builder<'t> {
                 domain,
                 name: function.name.text.clone(),
                 symbol,
-                span: function.span,
                 signature,
             });
         }
     }
 
     fn bodies(&mut self, functions: &[Function], model_imports: &Imports) {
-        for function in functions {
+        for (i, function) in functions.iter().enumerate() {
             let own = Imports::of(
                 function
                     .header
@@ -382,7 +402,15 @@ impl<'t> Builder<'t> {
             for input in &function.inputs {
                 self.define(scope, &input.name, input.ty.as_ref());
             }
-            self.nodes(&function.nodes, scope, &imports);
+            let nodes = self.nodes(&function.nodes, scope, &imports);
+            self.index.outline.push(Outline {
+                name: function.name.text.clone(),
+                kind: OutlineKind::Function,
+                detail: self.index.functions[i].signature.clone(),
+                span: function.span,
+                selection: function.name.span,
+                children: nodes,
+            });
             for info in &function.value_infos {
                 self.refer(scope, &info.name, Role::Declaration, info.ty.as_ref());
             }
@@ -392,7 +420,13 @@ impl<'t> Builder<'t> {
         }
     }
 
-    fn graph(&mut self, graph: &Graph, parent: Option<usize>, imports: &Imports, main: bool) {
+    fn graph(
+        &mut self,
+        graph: &Graph,
+        parent: Option<usize>,
+        imports: &Imports,
+        main: bool,
+    ) -> Outline {
         let scope = self.scope(graph.span, parent, imports);
         self.index.scopes[scope].main = main;
         for decl in &graph.inputs {
@@ -403,7 +437,7 @@ impl<'t> Builder<'t> {
                 self.define(scope, &decl.info.name, decl.info.ty.as_ref());
             }
         }
-        self.nodes(&graph.nodes, scope, imports);
+        let nodes = self.nodes(&graph.nodes, scope, imports);
         for decl in &graph.locals {
             if decl.initializer.is_none() {
                 self.refer(
@@ -417,11 +451,20 @@ impl<'t> Builder<'t> {
         for output in &graph.outputs {
             self.refer(scope, &output.name, Role::Declaration, output.ty.as_ref());
         }
+        Outline {
+            name: graph.name.text.clone(),
+            kind: OutlineKind::Graph,
+            detail: "graph".into(),
+            span: graph.span,
+            selection: graph.name.span,
+            children: nodes,
+        }
     }
 
     /// A list of nodes: every output is defined before any input is resolved, so that a use
-    /// before its definition (an error the checks report) still finds it.
-    fn nodes(&mut self, nodes: &[Node], scope: usize, imports: &Imports) {
+    /// before its definition (an error the checks report) still finds it. Their outlines.
+    fn nodes(&mut self, nodes: &[Node], scope: usize, imports: &Imports) -> Vec<Outline> {
+        let mut outline = Vec::with_capacity(nodes.len());
         for node in nodes {
             for output in &node.outputs {
                 self.define(scope, output, None);
@@ -447,17 +490,43 @@ impl<'t> Builder<'t> {
             for input in &node.inputs {
                 self.refer(scope, input, Role::Use, None);
             }
+            let mut graphs = Vec::new();
             for attribute in &node.attributes {
                 match &attribute.value {
-                    Some(AttrValue::Graph(graph)) => self.graph(graph, Some(scope), imports, false),
-                    Some(AttrValue::Graphs(graphs)) => {
-                        for graph in graphs {
-                            self.graph(graph, Some(scope), imports, false);
+                    Some(AttrValue::Graph(graph)) => {
+                        graphs.push(self.graph(graph, Some(scope), imports, false));
+                    }
+                    Some(AttrValue::Graphs(list)) => {
+                        for graph in list {
+                            graphs.push(self.graph(graph, Some(scope), imports, false));
                         }
                     }
                     _ => {}
                 }
             }
+            outline.push(self.node_outline(node, graphs));
+        }
+        outline
+    }
+
+    /// A node, named by its outputs (`a, b`), or by its operator if it has none.
+    fn node_outline(&self, node: &Node, graphs: Vec<Outline>) -> Outline {
+        let op = self.text.get(node.op_span.range()).unwrap_or_default();
+        let outputs: Vec<&Name> = node.outputs.iter().filter(|o| !o.text.is_empty()).collect();
+        let (name, selection) = match (outputs.first(), outputs.last()) {
+            (Some(first), Some(last)) => {
+                let names: Vec<&str> = outputs.iter().map(|o| o.text.as_str()).collect();
+                (names.join(", "), Span::new(first.span.start, last.span.end))
+            }
+            _ => (format!("({op})"), node.op_span),
+        };
+        Outline {
+            name,
+            kind: OutlineKind::Node,
+            detail: op.to_owned(),
+            span: node.span,
+            selection,
+            children: graphs,
         }
     }
 }

@@ -1,25 +1,43 @@
 //! Byte offsets of the text against LSP positions: a zero-based line and a column counted in
 //! UTF-16 code units, as LSP 3.17 requires unless the client negotiates otherwise.
+//!
+//! Every conversion takes time in the logarithm of the text's size, whatever the length of its
+//! lines: `print` writes a model's initializers on one line, which can hold hundreds of
+//! megabytes, and counting UTF-16 units from the start of the line at each of its names made
+//! semantic tokens quadratic in the line's length. Instead the index knows where each line
+//! starts and where each non-ASCII character is, with the units saved by it and every one before
+//! it; between two of those, a byte is a unit.
+
+use std::ops::Range as Bytes;
 
 use lsp_types::{Position, Range};
 use onnx_syntax::Span;
 
-/// Where each line of a text starts.
+/// Where each line of a text starts, and where its characters take fewer UTF-16 units than
+/// UTF-8 bytes.
 #[derive(Clone, Debug)]
 pub struct LineIndex {
     starts: Vec<u32>,
+    /// The non-ASCII characters, in text order.
+    wide: Vec<Wide>,
+}
+
+/// A non-ASCII character: where it starts, and the bytes-minus-units of it and of every
+/// non-ASCII character before it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Wide {
+    offset: u32,
+    saved: u32,
 }
 
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
-        let mut starts = vec![0];
-        starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i as u32 + 1),
-        );
-        LineIndex { starts }
+        let mut index = LineIndex {
+            starts: vec![0],
+            wide: Vec::new(),
+        };
+        index.edit(0..0, text);
+        index
     }
 
     /// The position of byte `offset` (clamped to the text, and back to a character boundary).
@@ -28,13 +46,15 @@ impl LineIndex {
         while !text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let line = self.starts.partition_point(|&s| s as usize <= offset) - 1;
-        let start = self.starts[line] as usize;
-        let character = text[start..offset].encode_utf16().count();
-        Position::new(line as u32, character as u32)
+        let offset = offset as u32;
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.starts[line];
+        let saved = self.saved_before(offset) - self.saved_before(start);
+        Position::new(line as u32, offset - start - saved)
     }
 
-    /// The byte offset of `position`; past the end of its line, the line's end; past the last
+    /// The byte offset of `position`; inside a character (between the two units of a surrogate
+    /// pair), the character's start; past the end of its line, the line's end; past the last
     /// line, the end of the text.
     pub fn offset(&self, text: &str, position: Position) -> u32 {
         let Some(&start) = self.starts.get(position.line as usize) else {
@@ -43,16 +63,33 @@ impl LineIndex {
         let line_end = self
             .starts
             .get(position.line as usize + 1)
-            .map_or(text.len(), |&next| next as usize - 1);
-        let line = &text[start as usize..line_end];
-        let mut units = 0;
-        for (i, c) in line.char_indices() {
-            if units >= position.character as usize {
-                return start + i as u32;
+            .map_or(text.len() as u32, |&next| next - 1);
+        let wanted = position.character;
+        let base = self.saved_before(start);
+        // The units before a character that starts on this line.
+        let units_at = |offset: u32| offset - start - (self.saved_before(offset) - base);
+        let first = self.wide.partition_point(|w| w.offset < start);
+        let on_line = &self.wide[first..self.wide.partition_point(|w| w.offset < line_end)];
+        // The non-ASCII characters of the line that start before the wanted column.
+        let before = on_line.partition_point(|w| units_at(w.offset) < wanted);
+        let (from, from_units) = match before.checked_sub(1).map(|i| on_line[i].offset) {
+            None => (start, 0),
+            Some(last) => {
+                let c = text[last as usize..].chars().next().unwrap_or(' ');
+                let units = units_at(last);
+                if wanted < units + c.len_utf16() as u32 {
+                    return last;
+                }
+                (last + c.len_utf8() as u32, units + c.len_utf16() as u32)
             }
-            units += c.len_utf16();
-        }
-        line_end as u32
+        };
+        // ASCII from there to the next non-ASCII character, or to the line's end.
+        (from + (wanted - from_units)).min(line_end)
+    }
+
+    /// Where the line holding byte `offset` starts.
+    pub fn line_start(&self, offset: u32) -> u32 {
+        self.starts[self.starts.partition_point(|&s| s <= offset) - 1]
     }
 
     pub fn range(&self, text: &str, span: Span) -> Range {
@@ -61,11 +98,93 @@ impl LineIndex {
             self.position(text, span.end),
         )
     }
+
+    /// The byte range of an LSP range.
+    pub fn bytes(&self, text: &str, range: Range) -> Bytes<usize> {
+        let start = self.offset(text, range.start) as usize;
+        let end = self.offset(text, range.end) as usize;
+        start..end.max(start)
+    }
+
+    /// Follows the text's bytes `replaced` (character boundaries) becoming `inserted`: the lines
+    /// and characters of the rest only move.
+    pub fn edit(&mut self, replaced: Bytes<usize>, inserted: &str) {
+        let (from, to) = (replaced.start as u32, replaced.end as u32);
+        let shift =
+            |offset: u32| (offset as i64 + inserted.len() as i64 - (to - from) as i64) as u32;
+        // Lines: those that started inside the replaced bytes go, those of the inserted text
+        // come, those after move.
+        let first = self.starts.partition_point(|&s| s <= from);
+        let last = self.starts.partition_point(|&s| s <= to);
+        let lines: Vec<u32> = newlines(inserted).map(|i| from + i + 1).collect();
+        let added = lines.len();
+        self.starts.splice(first..last, lines);
+        for start in &mut self.starts[first + added..] {
+            *start = shift(*start);
+        }
+        // Non-ASCII characters: the same, and what they save adds up again from the first.
+        let base = self.saved_before(from);
+        let removed = self.saved_before(to) - base;
+        let first = self.wide.partition_point(|w| w.offset < from);
+        let last = self.wide.partition_point(|w| w.offset < to);
+        let mut saved = base;
+        let wide: Vec<Wide> = inserted
+            .char_indices()
+            .filter(|(_, c)| !c.is_ascii())
+            .map(|(i, c)| {
+                saved += (c.len_utf8() - c.len_utf16()) as u32;
+                Wide {
+                    offset: from + i as u32,
+                    saved,
+                }
+            })
+            .collect();
+        let added = wide.len();
+        let gained = saved - base;
+        self.wide.splice(first..last, wide);
+        for w in &mut self.wide[first + added..] {
+            w.offset = shift(w.offset);
+            w.saved = w.saved - removed + gained;
+        }
+    }
+
+    /// What the non-ASCII characters before byte `offset` save.
+    fn saved_before(&self, offset: u32) -> u32 {
+        match self.wide.partition_point(|w| w.offset < offset) {
+            0 => 0,
+            n => self.wide[n - 1].saved,
+        }
+    }
+}
+
+/// The offsets of the newlines of a text.
+fn newlines(text: &str) -> impl Iterator<Item = u32> + '_ {
+    text.bytes()
+        .enumerate()
+        .filter(|&(_, b)| b == b'\n')
+        .map(|(i, _)| i as u32)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Positions counted the slow way, from the start of the line.
+    fn counted(text: &str, offset: usize) -> Position {
+        let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        Position::new(
+            text[..offset].matches('\n').count() as u32,
+            text[line_start..offset].encode_utf16().count() as u32,
+        )
+    }
+
+    fn assert_agrees(index: &LineIndex, text: &str) {
+        for (offset, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            let position = counted(text, offset);
+            assert_eq!(index.position(text, offset as u32), position, "{offset}");
+            assert_eq!(index.offset(text, position), offset as u32, "{position:?}");
+        }
+    }
 
     #[test]
     fn columns_count_utf16_code_units() {
@@ -83,5 +202,40 @@ mod tests {
         // Inside a character: back to its start.
         let inside = text.find('é').unwrap() as u32 + 1;
         assert_eq!(index.position(text, inside), Position::new(1, 1));
+        let pair = text.find('𝑥').unwrap() as u32;
+        assert_eq!(index.offset(text, Position::new(1, 3)), pair);
+        assert_agrees(&index, text);
+    }
+
+    #[test]
+    fn edits_keep_the_index_that_of_the_edited_text() {
+        let mut text = String::from("ab\n\"é𝑥\" = b\n中文 x\nlast");
+        let mut index = LineIndex::new(&text);
+        // (start, bytes replaced, inserted), moved to character boundaries.
+        let edits = [
+            (4, 2, "ü\n"),    // a character for another and a new line
+            (0, 0, "𝑥𝑥\r\n"), // before everything
+            (7, 5, ""),       // across a line end and characters
+            (3, 0, "\n\n"),   // empty lines
+            (0, 0, ""),       // nothing
+            (2, 0, "中"),
+            (99, 0, "tail é"),
+        ];
+        for (start, len, inserted) in edits {
+            let boundary = |mut i: usize| {
+                i = i.min(text.len());
+                while !text.is_char_boundary(i) {
+                    i += 1;
+                }
+                i
+            };
+            let (start, end) = (boundary(start), boundary(start + len));
+            text.replace_range(start..end, inserted);
+            index.edit(start..end, inserted);
+            let fresh = LineIndex::new(&text);
+            assert_eq!(index.starts, fresh.starts, "{text:?}");
+            assert_eq!(index.wide, fresh.wide, "{text:?}");
+            assert_agrees(&index, &text);
+        }
     }
 }
