@@ -511,6 +511,11 @@ fn completion_of_operators_attributes_values_and_types() {
     for name in ["x", "w", "c", "t", "r"] {
         assert!(values.contains(&name.to_owned()), "{name} in {values:?}");
     }
+    // What is in scope at that operand, and nothing else: not the node's own output `s`, nor
+    // `v` and `y`, defined after it.
+    for name in ["s", "v", "y"] {
+        assert!(!values.contains(&name.to_owned()), "{name} in {values:?}");
+    }
     let types = labels(&client.at(
         "textDocument/completion",
         &text,

@@ -197,7 +197,9 @@ impl Document {
         let scope = self.index.scope_at(offset as u32);
         match completion_context(line) {
             Context::Operator { domain } => self.operator_items(scope, domain),
-            Context::Operand => scope.map(|s| self.value_items(s)).unwrap_or_default(),
+            Context::Operand => scope
+                .map(|s| self.value_items(s, offset as u32))
+                .unwrap_or_default(),
             Context::Attribute { domain, op_type } => {
                 let version = scope
                     .and_then(|s| self.version(s, &domain))
@@ -279,10 +281,18 @@ impl Document {
         items
     }
 
-    fn value_items(&self, scope: usize) -> Vec<CompletionItem> {
+    /// The values an operand at `offset` may name: those of `scope` and the scopes around it
+    /// that are defined before the node being written (its own outputs and later ones would be
+    /// `use_before_definition`).
+    fn value_items(&self, scope: usize, offset: u32) -> Vec<CompletionItem> {
         self.index
             .visible(scope)
             .into_iter()
+            .filter(|&symbol| {
+                self.index.symbols[symbol]
+                    .usable_after
+                    .is_none_or(|end| end <= offset)
+            })
             .map(|symbol| {
                 let detail = self.value_type(symbol).unwrap_or_default();
                 item(

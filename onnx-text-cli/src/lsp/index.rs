@@ -25,6 +25,9 @@ pub struct Symbol {
     pub scope: usize,
     /// The type written for it (at its definition or in a value info), as written.
     pub declared: Option<Span>,
+    /// Where the node that defines it ends: only text after that may use it. `None` for a
+    /// graph's inputs and initializers, which the whole graph may use.
+    pub usable_after: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -304,6 +307,7 @@ impl<'t> Builder<'t> {
             definition: None,
             scope,
             declared: None,
+            usable_after: None,
         });
         let symbol = self.index.symbols.len() - 1;
         if kind == SymbolKind::Value {
@@ -322,9 +326,9 @@ impl<'t> Builder<'t> {
 
     /// Defines `name` in `scope` (a second definition is another occurrence of the first's
     /// symbol: the checks report it, navigation finds both).
-    fn define(&mut self, scope: usize, name: &Name, ty: Option<&Type>) {
+    fn define(&mut self, scope: usize, name: &Name, ty: Option<&Type>) -> Option<usize> {
         if name.text.is_empty() {
-            return;
+            return None;
         }
         let own = self.index.scopes[scope].by_name.get(&name.text).copied();
         let symbol = own.unwrap_or_else(|| self.new_symbol(scope, name, SymbolKind::Value));
@@ -334,6 +338,7 @@ impl<'t> Builder<'t> {
             entry.declared.get_or_insert(ty.span);
         }
         self.occurrence(name.span, symbol, Role::Definition);
+        Some(symbol)
     }
 
     /// A use or declaration of `name` from `scope`; a name that nothing defines gets a symbol of
@@ -467,7 +472,10 @@ impl<'t> Builder<'t> {
         let mut outline = Vec::with_capacity(nodes.len());
         for node in nodes {
             for output in &node.outputs {
-                self.define(scope, output, None);
+                if let Some(symbol) = self.define(scope, output, None) {
+                    let entry = &mut self.index.symbols[symbol];
+                    entry.usable_after.get_or_insert(node.span.end);
+                }
             }
         }
         for node in nodes {
