@@ -318,7 +318,25 @@ error[x]: boom
         let line = "é".repeat(1000);
         for from in [0, 1, 2, 3, 999, 1000, 1001, 1999, 2000] {
             let excerpt = Excerpt::new(&line, from, from + 1);
-            let _ = render_one(&excerpt, from + 1, 1);
+            let shown = render_one(&excerpt, from + 1, 1);
+            let rows: Vec<&str> = shown.lines().collect();
+            let text = rows[3].strip_prefix("1 | ").expect("the source row");
+            // Whole characters only, with `…` where the window cuts the line.
+            let inner = text.trim_start_matches('…').trim_end_matches('…');
+            assert!(inner.chars().all(|c| c == 'é'), "{from}: {shown}");
+            assert!(inner.len() <= LONG_LINE + 1, "{from}: {shown}");
+            assert_eq!(text.starts_with('…'), excerpt.start > 0, "{from}: {shown}");
+            assert_eq!(
+                text.ends_with('…'),
+                excerpt.end < line.len(),
+                "{from}: {shown}"
+            );
+            // One caret, under the character that holds byte `from` (or just past the end).
+            let underline = rows[4].strip_prefix("  | ").expect("the underline row");
+            assert_eq!(underline.matches('^').count(), 1, "{from}: {shown}");
+            let lead = usize::from(excerpt.start > 0);
+            let marked = lead + (from.min(line.len()) - excerpt.start) / 'é'.len_utf8();
+            assert_eq!(underline.find('^'), Some(marked), "{from}: {shown}");
         }
     }
 
