@@ -7,6 +7,7 @@
 //! node, …) and runs the stages for any of them. Most users want the `parse_*` functions.
 //!
 //! Beside the pipeline:
+//! - [`domain`]: operator domains, and how a node's domain finds its import;
 //! - [`dtype`]: tensor element types, their names and numbers;
 //! - [`hole`]: the places where the macros put Rust values;
 //! - [`infer`]: shape inference over protobuf models, and what the shape checks use;
@@ -21,6 +22,7 @@
 //! ```
 
 pub mod check;
+pub mod domain;
 pub mod dtype;
 mod entry;
 mod error;
@@ -29,6 +31,7 @@ pub mod infer;
 pub mod lex;
 pub mod library;
 pub mod lower;
+mod named;
 pub mod parse;
 pub mod print;
 mod render;
@@ -39,7 +42,7 @@ pub use entry::{Entry, Proto, Tree, UnknownEntry};
 pub use error::{ParseError, ParseErrorKind};
 pub use lex::text_from_bytes;
 pub use print::{Style, ToText, to_text, to_text_with};
-pub use span::{LineColumn, Span};
+pub use span::{LineColumn, LineIndex, Span};
 
 use entry::{FromProto, typed};
 use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};

@@ -1,9 +1,7 @@
 //! The rustc-style snippet renderer shared by [`ParseError`](crate::ParseError) and the
-//! diagnostics of [`check`](crate::check), and a line index for positioning many spans at once.
+//! diagnostics of [`check`](crate::check).
 
 use std::fmt;
-
-use crate::span::LineColumn;
 
 /// One underlined range of one source line.
 pub(crate) struct Mark<'a> {
@@ -157,83 +155,9 @@ fn underline(f: &mut dyn fmt::Write, gutter: usize, mark: &Mark<'_>) -> fmt::Res
     }
 }
 
-/// The start offsets of the lines of a text, to turn many byte offsets into lines and columns
-/// in logarithmic time each.
-pub(crate) struct LineIndex {
-    starts: Vec<usize>,
-    len: usize,
-}
-
-impl LineIndex {
-    /// Indexes `source` (linear time).
-    pub fn new(source: &str) -> LineIndex {
-        let mut starts = vec![0];
-        starts.extend(
-            source
-                .bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
-        LineIndex {
-            starts,
-            len: source.len(),
-        }
-    }
-
-    /// The 0-based line holding `offset` (clamped to the end of the text).
-    fn line_of(&self, offset: usize) -> usize {
-        let offset = offset.min(self.len);
-        self.starts.partition_point(|&s| s <= offset) - 1
-    }
-
-    /// The 1-based line and column of `offset`, as [`LineColumn::of`] gives them.
-    pub fn line_column(&self, offset: usize) -> LineColumn {
-        let offset = offset.min(self.len);
-        let line = self.line_of(offset);
-        LineColumn {
-            line: line + 1,
-            column: offset - self.starts[line] + 1,
-        }
-    }
-
-    /// The text of the line holding `offset`, without its terminator.
-    pub fn line_text<'s>(&self, source: &'s str, offset: usize) -> &'s str {
-        let line = self.line_of(offset);
-        let start = self.starts[line].min(source.len());
-        let end = self
-            .starts
-            .get(line + 1)
-            .map_or(source.len(), |&next| next - 1)
-            .clamp(start, source.len());
-        source.get(start..end).unwrap_or("").trim_end_matches('\r')
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::span::line_text;
-
-    #[test]
-    fn line_index_agrees_with_line_column_of() {
-        let source = "a\r\nbc\n\nd é\n";
-        let index = LineIndex::new(source);
-        for offset in 0..=source.len() + 2 {
-            assert_eq!(
-                index.line_column(offset),
-                LineColumn::of(source, offset),
-                "{offset}"
-            );
-            if source.is_char_boundary(offset.min(source.len())) {
-                assert_eq!(
-                    index.line_text(source, offset),
-                    line_text(source, offset),
-                    "{offset}"
-                );
-            }
-        }
-    }
 
     #[test]
     fn marks_on_several_lines_render_in_line_order_with_gaps() {

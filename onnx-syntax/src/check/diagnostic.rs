@@ -6,7 +6,8 @@ use std::fmt;
 
 use super::{Check, Coverage};
 use crate::error::{ParseError, ParseErrorKind};
-use crate::render::{Excerpt, LineIndex, Mark, render};
+use crate::render::{Excerpt, Mark, render};
+use crate::span::LineIndex;
 use crate::span::{LineColumn, Span};
 
 /// A secondary span of a diagnostic, with what it shows, such as "first defined here".

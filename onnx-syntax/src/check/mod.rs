@@ -118,7 +118,7 @@ mod structure;
 mod tests;
 pub(crate) mod walk;
 
-pub use checks::{Check, UnknownCheck};
+pub use checks::{Category, Check, UnknownCheck};
 pub use diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Label, Report};
 pub use options::CheckOptions;
 pub use schema::{

@@ -17,7 +17,7 @@ use crate::span::Span;
 use crate::syntax::{Function, Graph, Node, ValueInfo};
 
 use super::walk::Checker;
-use super::{Check, CheckOptions, Diagnostic, Libraries, Report};
+use super::{Category, Check, CheckOptions, Diagnostic, Libraries, Report};
 
 /// Where the findings of the shape checks go in a tree: for each body inference walks, the
 /// spans of its nodes and of the types it declares.
@@ -63,8 +63,7 @@ impl Sites {
     /// inference over a malformed graph would report what those problems cause.
     pub(crate) fn wanted(tree: &Tree, report: &Report, options: &CheckOptions) -> Option<Sites> {
         // `type_constraint` too: inference through calls knows the types in called bodies.
-        let on = options.is_enabled(Check::IncompatibleShapes)
-            || options.is_enabled(Check::ShapeMismatch)
+        let on = options.any_enabled(Category::Shapes)
             || options.is_enabled(Check::TypeConstraint)
             || options.is_enabled(Check::MissingType);
         if !on || !report.diagnostics.is_empty() {

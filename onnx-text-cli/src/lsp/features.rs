@@ -55,7 +55,7 @@ impl Document {
                     format!(
                         "```onnx\n{}\n```\nfunction of domain `{}`",
                         function.signature,
-                        display_domain(&function.domain)
+                        onnx_syntax::domain::display(&function.domain)
                     )
                 }
                 None => {
@@ -250,7 +250,7 @@ impl Document {
                         format!(
                             "{} (since {} {})",
                             d.signature(),
-                            display_domain(imported),
+                            onnx_syntax::domain::display(imported),
                             d.since_version
                         )
                     })
@@ -527,10 +527,6 @@ fn item(label: &str, kind: CompletionItemKind, detail: String) -> CompletionItem
         detail: (!detail.is_empty()).then_some(detail),
         ..CompletionItem::default()
     }
-}
-
-fn display_domain(domain: &str) -> &str {
-    if domain.is_empty() { "ai.onnx" } else { domain }
 }
 
 fn operator_markdown(doc: &onnx_syntax::check::OperatorDoc, imported: i64) -> String {

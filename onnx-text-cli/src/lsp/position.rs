@@ -4,22 +4,13 @@
 use lsp_types::{Position, Range};
 use onnx_syntax::Span;
 
-/// Where each line of a text starts.
+/// Where each line of a text starts: the syntax's line index, with LSP positions.
 #[derive(Clone, Debug)]
-pub struct LineIndex {
-    starts: Vec<u32>,
-}
+pub struct LineIndex(onnx_syntax::LineIndex);
 
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
-        let mut starts = vec![0];
-        starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i as u32 + 1),
-        );
-        LineIndex { starts }
+        LineIndex(onnx_syntax::LineIndex::new(text))
     }
 
     /// The position of byte `offset` (clamped to the text, and back to a character boundary).
@@ -28,8 +19,8 @@ impl LineIndex {
         while !text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let line = self.starts.partition_point(|&s| s as usize <= offset) - 1;
-        let start = self.starts[line] as usize;
+        let line = self.0.line_of(offset);
+        let start = self.0.line_start(line).unwrap_or(0);
         let character = text[start..offset].encode_utf16().count();
         Position::new(line as u32, character as u32)
     }
@@ -37,18 +28,14 @@ impl LineIndex {
     /// The byte offset of `position`; past the end of its line, the line's end; past the last
     /// line, the end of the text.
     pub fn offset(&self, text: &str, position: Position) -> u32 {
-        let Some(&start) = self.starts.get(position.line as usize) else {
+        let line = position.line as usize;
+        let (Some(start), Some(line_end)) = (self.0.line_start(line), self.0.line_end(line)) else {
             return text.len() as u32;
         };
-        let line_end = self
-            .starts
-            .get(position.line as usize + 1)
-            .map_or(text.len(), |&next| next as usize - 1);
-        let line = &text[start as usize..line_end];
         let mut units = 0;
-        for (i, c) in line.char_indices() {
+        for (i, c) in text[start..line_end].char_indices() {
             if units >= position.character as usize {
-                return start + i as u32;
+                return (start + i) as u32;
             }
             units += c.len_utf16();
         }

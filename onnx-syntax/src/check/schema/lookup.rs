@@ -3,9 +3,10 @@
 
 use super::similar::closest;
 use super::table::{Schema, Table, table};
-use crate::check::imports::{Import, canonical_domain};
+use crate::check::imports::Import;
 use crate::check::message::operator;
 use crate::check::{Check, Checker, Diagnostic};
+use crate::domain;
 use crate::syntax::Node;
 
 /// What the versions of an operator say about one imported version.
@@ -34,11 +35,6 @@ pub(super) fn at_version(versions: &[Schema], version: i64) -> Option<AtVersion<
         }
     }
     Some(AtVersion::NotYet(first.since))
-}
-
-/// How a domain reads in messages: the default domain by its name.
-pub(super) fn domain_name(domain: &str) -> &str {
-    if domain.is_empty() { "ai.onnx" } else { domain }
 }
 
 impl<'t> Checker<'t> {
@@ -104,7 +100,7 @@ impl<'t> Checker<'t> {
         at: AtVersion<'_>,
     ) -> String {
         let op = operator(node);
-        let domain = domain_name(canonical_domain(&node.domain));
+        let domain = domain::display(domain::canonical(&node.domain));
         let owner = self.owner();
         match at {
             AtVersion::Found(_) => String::new(),
@@ -140,17 +136,17 @@ impl<'t> Checker<'t> {
 /// The message for an operator that no version of the domain has: a suggestion from the
 /// operators in effect at `version`, or the standard domain that has this exact name.
 fn unknown(table: &Table, node: &Node, version: i64) -> String {
-    let domain = canonical_domain(&node.domain);
+    let domain = domain::canonical(&node.domain);
     if node.op_type.is_empty() {
         return format!(
             "a node without an operator name: {} has no such operator",
-            domain_name(domain)
+            domain::display(domain)
         );
     }
     let mut message = format!(
         "`{}` is not an operator of {}",
         operator(node),
-        domain_name(domain)
+        domain::display(domain)
     );
     let elsewhere = table
         .domain_names()
@@ -162,7 +158,7 @@ fn unknown(table: &Table, node: &Node, version: i64) -> String {
             "" => node.op_type.clone(),
             _ => format!("{other}.{}", node.op_type),
         };
-        message += &format!(", but of {}: write `{qualified}`", domain_name(other));
+        message += &format!(", but of {}: write `{qualified}`", domain::display(other));
         return message;
     }
     let current = table

@@ -34,19 +34,8 @@ pub(crate) use types::body_input_types;
 
 use super::declarations::Callee;
 use super::imports::Import;
-use super::{Check, Checker};
+use super::{Category, Checker};
 use crate::syntax::{AttributeType, Node};
-
-/// The checks of this module; when all are off, nothing is looked up.
-const CHECKS: [Check; 7] = [
-    Check::UnknownOperator,
-    Check::OperatorArity,
-    Check::MissingAttribute,
-    Check::UnknownAttribute,
-    Check::AttributeType,
-    Check::TypeConstraint,
-    Check::FunctionSignature,
-];
 
 impl<'t> Checker<'t> {
     /// The schema checks of one node, once its subgraphs are checked.
@@ -58,7 +47,8 @@ impl<'t> Checker<'t> {
         import: Option<Import>,
         called: Option<Callee<'t>>,
     ) {
-        if !CHECKS.iter().any(|&check| self.on(check)) {
+        // When every check of this module is off, nothing is looked up.
+        if !self.any_on(Category::Schema) {
             return;
         }
         if let Some(function) = called {

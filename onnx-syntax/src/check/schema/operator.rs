@@ -1,11 +1,11 @@
 //! A node against its operator's schema: input and output counts, operands left out, and
 //! attributes (required, unknown, of the wrong type), as onnx's checker verifies a node.
 
-use super::lookup::domain_name;
 use super::similar::closest;
 use super::table::{Arity, AttributeSpec, Formal, Schema, table};
 use crate::check::message::operator;
 use crate::check::{Check, Checker, Diagnostic};
+use crate::domain;
 use crate::hole::is_spread;
 use crate::span::Span;
 use crate::syntax::{
@@ -166,7 +166,7 @@ impl<'t> Checker<'t> {
         let mut message = format!(
             "`{}` has no attribute `{name}` in {} opset {}",
             operator(node),
-            domain_name(&node.domain),
+            domain::display(&node.domain),
             self.imported(node)
         );
         if let Some(history) = attribute_history(schema, name) {

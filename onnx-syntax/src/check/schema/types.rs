@@ -636,7 +636,7 @@ fn infer(schema: &Schema, formal: &Formal, binding: &Binding, node: &Node) -> Op
 
 /// The output type of the standard operators whose attributes give it.
 fn from_attributes(schema: &Schema, node: &Node) -> Option<TypeName> {
-    if schema.domain != "ai.onnx" {
+    if !crate::domain::is_default(schema.domain) {
         return None;
     }
     let value = |name: &str| {
