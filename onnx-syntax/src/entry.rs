@@ -25,7 +25,6 @@ use crate::check::{self, CheckOptions, Diagnostic, Diagnostics, Libraries, Repor
 use crate::error::ParseError;
 use crate::lower::{self, encode};
 use crate::parse::Parser;
-use crate::print::{Style, ToText};
 use crate::syntax::{Function, Graph, Model, Node, NodeForm};
 
 crate::named_enum! {
@@ -288,8 +287,18 @@ impl Tree {
 
     /// Runs the checks as [`check`](Tree::check) does, the shape checks inferring on
     /// `lowered`, which gives the messages the tree stands for (made only if those checks
-    /// run). The checks of binary models give the model the tree was raised from.
-    pub(crate) fn check_lowered(
+    /// run). The checks of binary models (the `onnx-validate` crate) give the model the tree
+    /// was raised from.
+    ///
+    /// ```
+    /// use onnx_syntax::{Entry, check::CheckOptions};
+    /// let text = "<opset_import: [\"\" : 21]> g (float[2] x) => (float[3] y) { y = Relu(x) }";
+    /// let tree = Entry::Model.parse(text)?;
+    /// let report = tree.check_lowered(text, &CheckOptions::default(), || tree.clone().lower());
+    /// assert_eq!(report.diagnostics[0].check(), Some(onnx_syntax::check::Check::ShapeMismatch));
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
+    pub fn check_lowered(
         &self,
         source: &str,
         options: &CheckOptions,
@@ -425,36 +434,6 @@ impl Proto {
             Proto::Functions(functions) => list(&functions),
             Proto::Node(node) => node.encode_to_vec(),
             Proto::Nodes(nodes) | Proto::NodeList(nodes) => list(&nodes),
-        }
-    }
-}
-
-/// Prints the messages in the form their entry point reads back: nodes one after the other, in
-/// braces for a node list.
-///
-/// ```
-/// use onnx_syntax::{Entry, Style, ToText};
-/// let nodes = Entry::Nodes.parse("t = Abs(x)  y = Neg(t)")?.lower();
-/// assert_eq!(nodes.to_text(), "   t = Abs (x)\n   y = Neg (t)\n");
-/// let list = Entry::NodeList.parse("{ y = Neg(x) }")?.lower();
-/// assert_eq!(list.to_text(), "{\n   y = Neg (x)\n}");
-/// assert_eq!(Entry::NodeList.parse(&list.to_text())?.lower(), list);
-/// # Ok::<(), onnx_syntax::ParseError>(())
-/// ```
-impl ToText for Proto {
-    fn write_text(&self, out: &mut String, style: Style) {
-        match self {
-            Proto::Model(model) => model.write_text(out, style),
-            Proto::Graph(graph) => graph.write_text(out, style),
-            Proto::Function(function) => function.write_text(out, style),
-            Proto::Functions(functions) => functions.as_slice().write_text(out, style),
-            Proto::Node(node) => node.write_text(out, style),
-            Proto::Nodes(nodes) => nodes.iter().for_each(|node| node.write_text(out, style)),
-            Proto::NodeList(nodes) => {
-                out.push_str("{\n");
-                nodes.iter().for_each(|node| node.write_text(out, style));
-                out.push('}');
-            }
         }
     }
 }

@@ -184,7 +184,7 @@ impl Check {
 
     /// The checks that only binary models can break, as the syntax cannot write what they
     /// catch (a text always has one value field per tensor, a type on each attribute, ...);
-    /// [`crate::check::model`] runs them on decoded protobuf messages.
+    /// the `onnx-validate` crate runs them on decoded protobuf messages.
     ///
     /// ```
     /// use onnx_syntax::check::Check;

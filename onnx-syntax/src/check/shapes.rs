@@ -249,7 +249,7 @@ impl Checker<'_> {
             return;
         }
         for value in untyped {
-            let shown = match crate::print::is_identifier(&value.name) {
+            let shown = match crate::lex::is_identifier(&value.name) {
                 true => value.name.clone(),
                 false => format!("{:?}", value.name),
             };

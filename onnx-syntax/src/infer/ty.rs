@@ -67,7 +67,7 @@ impl std::fmt::Display for Dim {
             Dim::Known(n) => write!(f, "{n}"),
             // A macro literal's hole stays its marker, for the macro to write the hole's Rust
             // expression in its place (`#b`); no runtime text holds one.
-            Dim::Symbol(s) if crate::print::is_identifier(s) || crate::hole::is_marker(s) => {
+            Dim::Symbol(s) if crate::lex::is_identifier(s) || crate::hole::is_marker(s) => {
                 f.write_str(s)
             }
             Dim::Symbol(s) => write!(f, "{s:?}"),

@@ -587,6 +587,3 @@ fn imported_version(imports: &[OperatorSetIdProto], domain: &str) -> Option<i64>
         .find(|o| normalise_domain(o.domain.as_deref().unwrap_or("")) == domain)
         .map(|o| o.version.unwrap_or(0))
 }
-
-#[cfg(test)]
-mod tests;

@@ -60,3 +60,19 @@ pub fn standard_function(operator: &str, opset: i64) -> Option<&'static Function
         .max_by_key(|((.., body_opset, _), _)| *body_opset)
         .map(|(_, body)| body)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::CheckOptions;
+
+    #[test]
+    fn every_body_as_generated_passes_the_checks() {
+        for (name, since, opset, text) in BODIES {
+            if let Err(d) = CheckOptions::default().check_function(text) {
+                panic!("{name} (schema {since}, opset {opset}):\n{d}");
+            }
+        }
+        assert_eq!(PARSED.len(), BODIES.len());
+    }
+}

@@ -145,7 +145,7 @@ impl Document {
             .index
             .occurrence_at(self.offset(position))
             .ok_or("no value or function here")?;
-        if !onnx_syntax::print::is_identifier(new_name) {
+        if !onnx_syntax::lex::is_identifier(new_name) {
             return Err(format!(
                 "`{new_name}` is not a name the text can write without quotes"
             ));

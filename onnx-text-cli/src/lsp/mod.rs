@@ -32,8 +32,8 @@ use lsp_types::{
     SemanticTokensServerCapabilities, ServerCapabilities, TextDocumentSyncCapability,
     TextDocumentSyncKind, TextEdit, Uri,
 };
+use onnx_print::format_message;
 use onnx_syntax::Entry;
-use onnx_syntax::print::format_message;
 use serde_json::Value;
 
 use document::Document;

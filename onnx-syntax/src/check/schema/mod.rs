@@ -95,7 +95,14 @@ pub fn schema_attribute_type(
 /// domain `domain`; `None` for other domains, unknown operators, and versions before the first.
 /// Two imports give one operator when this agrees (onnx's checker compares a function's
 /// imports with its model's this way).
-pub(crate) fn since_version(domain: &str, op_type: &str, version: i64) -> Option<i64> {
+///
+/// ```
+/// use onnx_syntax::check::since_version;
+/// assert_eq!(since_version("", "Relu", 21), Some(14));
+/// assert_eq!(since_version("ai.onnx", "Relu", 13), Some(13));
+/// assert_eq!(since_version("com.example", "Relu", 21), None);
+/// ```
+pub fn since_version(domain: &str, op_type: &str, version: i64) -> Option<i64> {
     let versions = table::table()?.versions(domain, op_type)?;
     match lookup::at_version(versions, version)? {
         lookup::AtVersion::Found(schema) | lookup::AtVersion::Removed(schema) => Some(schema.since),

@@ -13,7 +13,7 @@ use onnx_runtime_types::TensorProto;
 
 use super::place::quoted;
 use super::rules::Rules;
-use crate::dtype::raw_byte_count;
+use onnx_syntax::dtype::raw_byte_count;
 
 impl Rules<'_> {
     /// What is wrong with the external data of `tensor`, if anything.

@@ -16,10 +16,10 @@ use onnx_runtime_types::{
 
 use super::place::{named_step, node_step, quoted};
 use super::{ModelProblem, NEWEST_IR_VERSION, Place};
-use crate::check::schema::since_version;
-use crate::check::{Check, CheckOptions};
-use crate::domain::{self, canonical as canonical_domain};
-use crate::dtype::elem_type_by_number;
+use onnx_syntax::check::since_version;
+use onnx_syntax::check::{Check, CheckOptions};
+use onnx_syntax::domain::{self, canonical as canonical_domain};
+use onnx_syntax::dtype::elem_type_by_number;
 
 /// Runs every rule on `model`; external data is looked for in `model_dir`.
 pub(super) fn check(
