@@ -1,4 +1,4 @@
-//! The rules of binary models (`onnx_syntax::check::model`): for each, a model that breaks it
+//! The rules of binary models (`onnx-validate`): for each, a model that breaks it
 //! and a valid neighbour that passes. Each verdict was checked against
 //! `onnx.checker.check_model(full_check=True)` of onnx 1.23.2 on the same model built with
 //! `onnx.helper` (`python3 scripts/validate_rule_probes.py` prints onnx's verdict on each),
