@@ -5,8 +5,9 @@ use std::collections::hash_map::Entry;
 
 use super::hash::HashMap;
 use super::message::{list, operator, quoted};
-use super::{Check, Checker, Diagnostic};
+use super::{Check, Checker, Diagnostic, Edit, Fix};
 use crate::domain;
+use crate::span::Span;
 use crate::syntax::{Function, FunctionHeaderValue, Model, ModelHeaderValue, Node, OpsetImport};
 
 /// What the imports say about a domain that nodes name.
@@ -28,6 +29,8 @@ pub(super) struct Imports<'t> {
     default: Option<Import>,
     /// Who imports: "the model", "function `F`".
     owner: String,
+    /// Where the last entry of the list ends: a fix writes a missing import after it.
+    end: Option<u32>,
     missing: Vec<(&'t Node, usize)>,
     index: HashMap<&'t str, usize>,
 }
@@ -49,6 +52,7 @@ impl<'t> Imports<'t> {
             imports,
             default,
             owner,
+            end: entries.last().map(|entry| entry.span.end),
             missing: Vec::new(),
             index: HashMap::default(),
         }
@@ -68,6 +72,22 @@ impl Imports<'_> {
             return self.default;
         }
         self.imports.get(domain)
+    }
+}
+
+/// The fix that imports `domain` with an entry after the one that ends at `end`: at the newest
+/// version of a standard domain, else at version 1.
+fn import_fix(domain: &str, end: u32) -> Fix {
+    let version = match domain::STANDARD.contains(&domain) {
+        true => super::newest_opset(domain).unwrap_or(1),
+        false => 1,
+    };
+    Fix {
+        title: format!("Import domain {domain:?}"),
+        edits: vec![Edit {
+            span: Span::at(end),
+            text: format!(", {domain:?} : {version}"),
+        }],
     }
 }
 
@@ -131,7 +151,7 @@ impl<'t> Checker<'t> {
                 2 => " (1 more node uses it)".to_owned(),
                 n => format!(" ({} more nodes use it)", n - 1),
             };
-            self.report(Diagnostic::new(
+            let diagnostic = Diagnostic::new(
                 Check::UndeclaredDomain,
                 node.op_span,
                 format!(
@@ -140,7 +160,11 @@ impl<'t> Checker<'t> {
                     node.domain,
                     imports.owner
                 ),
-            ));
+            );
+            self.report(match imports.end {
+                Some(end) => diagnostic.with_fix(import_fix(&node.domain, end)),
+                None => diagnostic,
+            });
         }
     }
 }

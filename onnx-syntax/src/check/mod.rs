@@ -118,10 +118,10 @@ mod tests;
 pub(crate) mod walk;
 
 pub use checks::{Category, Check, UnknownCheck};
-pub use diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Label, Report};
+pub use diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Edit, Fix, Label, Report, Severity};
 pub use options::CheckOptions;
 pub use schema::{
-    AttributeDoc, Coverage, FormalDoc, OperatorDoc, describe_operator, operators_at,
+    AttributeDoc, Coverage, FormalDoc, OperatorDoc, describe_operator, newest_opset, operators_at,
     schema_attribute_type, since_version, standard_domains,
 };
 

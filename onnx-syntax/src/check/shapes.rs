@@ -17,7 +17,7 @@ use crate::span::Span;
 use crate::syntax::{Function, Graph, Node, ValueInfo};
 
 use super::walk::Checker;
-use super::{Category, Check, CheckOptions, Diagnostic, Libraries, Report};
+use super::{Category, Check, CheckOptions, Diagnostic, Edit, Fix, Libraries, Report};
 
 /// Where the findings of the shape checks go in a tree: for each body inference walks, the
 /// spans of its nodes and of the types it declares.
@@ -261,6 +261,11 @@ impl Checker<'_> {
             let known = inferred.ty(&value.name).filter(
                 |ty| matches!(ty, crate::infer::Ty::Tensor { shape: Some(_), elem } if *elem != 0),
             );
+            // An untyped name whose type inference knows: the fix writes that type before it.
+            let typed = match (known, &value.written) {
+                (Some(ty), None) => Some(format!("{ty} {shown}")),
+                _ => None,
+            };
             let fix = match (known, &value.written) {
                 (Some(ty), _) => format!("write `{ty} {shown}`"),
                 (None, Some(elem)) => format!(
@@ -275,7 +280,17 @@ impl Checker<'_> {
                 "the main graph's {} `{}` has no {lacks}, which the IR requires: {fix}",
                 value.list, value.name
             );
-            self.report(Diagnostic::new(Check::MissingType, value.span, message));
+            let diagnostic = Diagnostic::new(Check::MissingType, value.span, message);
+            self.report(match typed {
+                Some(typed) => diagnostic.with_fix(Fix {
+                    title: format!("Write `{typed}`"),
+                    edits: vec![Edit {
+                        span: value.span,
+                        text: typed,
+                    }],
+                }),
+                None => diagnostic,
+            });
         }
     }
 

@@ -91,6 +91,22 @@ pub fn schema_attribute_type(
     }
 }
 
+/// The newest opset version of the standard domain `domain` (either name of the default one):
+/// the newest `since_version` of its schemas. `None` for other domains.
+///
+/// ```
+/// use onnx_syntax::check::newest_opset;
+/// assert!(newest_opset("").unwrap() >= 21);
+/// assert_eq!(newest_opset("ai.onnx"), newest_opset(""));
+/// assert_eq!(newest_opset("com.example"), None);
+/// ```
+pub fn newest_opset(domain: &str) -> Option<i64> {
+    let table = table::table()?;
+    let operators = table.sorted_operators(domain);
+    let newest = operators.iter().flat_map(|(_, versions)| versions.iter());
+    newest.map(|schema| schema.since).max()
+}
+
 /// The `since_version` of the schema of `op_type` in effect at opset `version` of the standard
 /// domain `domain`; `None` for other domains, unknown operators, and versions before the first.
 /// Two imports give one operator when this agrees (onnx's checker compares a function's

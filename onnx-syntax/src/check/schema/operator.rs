@@ -1,6 +1,7 @@
 //! A node against its operator's schema: input and output counts, operands left out, and
 //! attributes (required, unknown, of the wrong type), as onnx's checker verifies a node.
 
+use super::lookup::with_replacement;
 use super::similar::closest;
 use super::table::{Arity, AttributeSpec, Formal, Schema, table};
 use crate::check::message::operator;
@@ -173,16 +174,16 @@ impl<'t> Checker<'t> {
             message += &format!(" ({history})");
         }
         let known = schema.attributes.iter().map(|spec| spec.name);
-        if let Some(suggestion) = closest(name, known) {
+        let suggestion = closest(name, known);
+        if let Some(suggestion) = suggestion {
             message += &format!("; did you mean `{suggestion}`?");
         } else if schema.attributes.is_empty() {
             message += "; it has no attributes";
         }
-        self.report(Diagnostic::new(
-            Check::UnknownAttribute,
-            attribute.name.span,
-            message,
-        ));
+        let span = attribute.name.span;
+        let diagnostic = Diagnostic::new(Check::UnknownAttribute, span, message);
+        let replacement = suggestion.map(str::to_owned);
+        self.report(with_replacement(diagnostic, span, replacement));
     }
 
     fn attribute_type(&mut self, node: &Node, attribute: &Attribute, spec: &AttributeSpec) {

@@ -10,6 +10,7 @@
 
 use onnx_runtime_types::{AttributeProto, FunctionProto};
 
+use super::lookup::with_replacement;
 use super::operator::{bounds, covering};
 use super::similar::closest;
 use crate::check::declarations::Callee;
@@ -143,18 +144,18 @@ impl<'t> Checker<'t> {
         let subject = &signature.subject;
         let Some(&(_, expected, _)) = signature.attributes.iter().find(|(n, ..)| n == name) else {
             let mut message = format!("{subject} has no attribute `{name}`");
-            if let Some(suggestion) = closest(name, signature.names()) {
+            let suggestion = closest(name, signature.names());
+            if let Some(suggestion) = suggestion {
                 message += &format!("; did you mean `{suggestion}`?");
             } else if signature.attributes.is_empty() {
                 message += "; it declares none";
             } else {
                 message += &format!("; it declares {}", list(signature.names(), backticks));
             }
-            self.report(Diagnostic::new(
-                Check::FunctionSignature,
-                attribute.name.span,
-                message,
-            ));
+            let span = attribute.name.span;
+            let diagnostic = Diagnostic::new(Check::FunctionSignature, span, message);
+            let replacement = suggestion.map(str::to_owned);
+            self.report(with_replacement(diagnostic, span, replacement));
             return;
         };
         if let (Some(expected), Some(found)) = (expected, attribute.ty)
