@@ -29,6 +29,7 @@ pub mod domain;
 pub mod dtype;
 mod entry;
 mod error;
+mod hash;
 pub mod hole;
 pub mod infer;
 pub mod lex;

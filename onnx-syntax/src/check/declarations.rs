@@ -5,12 +5,12 @@ use std::collections::hash_map::Entry;
 
 use onnx_runtime_types::FunctionProto;
 
-use super::hash::{HashMap, HashSet, RandomKey};
 use super::imports::Imports;
 use super::message::{backticks, list, operator};
 use super::schema::closest;
 use super::{Check, Checker, Diagnostic, Libraries};
 use crate::domain::{self, canonical as canonical_domain};
+use crate::hash::{HashMap, HashSet, RandomKey};
 use crate::hole::is_marker;
 use crate::span::Span;
 use crate::syntax::{Function, FunctionHeaderValue, Name, Node};

@@ -3,10 +3,10 @@
 
 use std::collections::hash_map::Entry;
 
-use super::hash::HashMap;
 use super::message::{list, operator, quoted};
 use super::{Check, Checker, Diagnostic, Edit, Fix};
 use crate::domain;
+use crate::hash::HashMap;
 use crate::span::Span;
 use crate::syntax::{Function, FunctionHeaderValue, Model, ModelHeaderValue, Node, OpsetImport};
 

@@ -106,7 +106,6 @@ mod checks;
 mod data;
 mod declarations;
 mod diagnostic;
-pub(crate) mod hash;
 mod imports;
 mod message;
 mod options;

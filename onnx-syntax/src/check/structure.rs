@@ -8,8 +8,8 @@
 
 use std::collections::hash_map::Entry;
 
-use super::hash::{HashMap, NameMap};
 use super::{Check, Checker, Diagnostic};
+use crate::hash::{HashMap, NameMap};
 use crate::hole::is_marker;
 use crate::span::Span;
 use crate::syntax::{Function, Graph, Name, Node};

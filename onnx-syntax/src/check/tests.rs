@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::Tree;
-use crate::check::hash::HashSet;
+use crate::hash::HashSet;
 use crate::parse::Parser;
 use crate::span::Span;
 use crate::syntax::{AttrValue, Function, Graph, Model, Node, TensorData, TensorValues};

@@ -6,11 +6,11 @@
 //! A new check adds its state as a field here and its visit as a call in the walk.
 
 use super::declarations::{Declarations, LocalFunctions, RefContext};
-use super::hash::{HashSet, RandomKey};
 use super::imports::{Imports, function_imports, model_imports};
 use super::schema::Types;
 use super::structure::{Frame, Scopes};
 use super::{Category, Check, CheckOptions, Diagnostic, Libraries, Report};
+use crate::hash::{HashSet, RandomKey};
 use crate::hole::is_marker;
 use crate::span::LineIndex;
 use crate::span::Span;

@@ -8,8 +8,8 @@ use onnx_runtime_types::{
     AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
 };
 
-use crate::check::hash::{HashMap, NameMap};
 use crate::check::schema::body_input_types;
+use crate::hash::{HashMap, NameMap};
 use crate::hole::{ListHole, ListHoles, Site, has_reserved, is_spread};
 
 use super::node::{Conflict, Node, Subgraphs, tensor_ints, tensor_type};
