@@ -152,6 +152,14 @@ fn ints_data(tensor: &onnx_runtime_types::TensorProto) -> Option<Vec<Dim>> {
     Some(tensor_ints(tensor)?.into_iter().map(Dim::Known).collect())
 }
 
+/// The operand types in the schemas' spelling, where known.
+fn schema_names(types: &[Option<Arc<Ty>>]) -> Vec<Option<String>> {
+    let names = types
+        .iter()
+        .map(|ty| ty.as_deref().and_then(Ty::schema_name));
+    names.collect()
+}
+
 /// The canonical name of a node's or function's domain.
 fn domain(name: Option<&str>) -> &str {
     crate::domain::canonical(name.unwrap_or(""))
@@ -435,7 +443,8 @@ impl<'a> Engine<'a> {
         let opset = self.opsets.get(dom);
         if let (Some(version), Some(callee)) = (opset, self.callee)
             && !holds_holes(node)
-            && let Some(problem) = body_input_types(dom, op, version, &node.input, &inputs)
+            && let Some(problem) =
+                body_input_types(dom, op, version, &node.input, &schema_names(&inputs))
         {
             let name = callee.name.as_deref().unwrap_or_default();
             let callee = match callee.domain.as_deref().unwrap_or_default() {

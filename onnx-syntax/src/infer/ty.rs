@@ -109,6 +109,24 @@ pub enum Ty {
 }
 
 impl Ty {
+    /// The type in the operator schemas' spelling (`tensor(float)`, `seq(tensor(int64))`), if its
+    /// element types are known: what the type constraints of a called body are checked with.
+    pub(crate) fn schema_name(&self) -> Option<String> {
+        let elem = |number: i32| crate::dtype::elem_type_by_number(number).map(|info| info.name);
+        Some(match self {
+            Ty::Tensor { elem: number, .. } => format!("tensor({})", elem(*number)?),
+            Ty::Sparse { elem: number, .. } => format!("sparse_tensor({})", elem(*number)?),
+            Ty::Sequence(inner) => format!("seq({})", inner.schema_name()?),
+            Ty::Optional(inner) => format!("optional({})", inner.schema_name()?),
+            Ty::Map { key, value } => match &**value {
+                Ty::Tensor { elem: number, .. } => {
+                    format!("map({}, {})", elem(*key)?, elem(*number)?)
+                }
+                other => format!("map({}, {})", elem(*key)?, other.schema_name()?),
+            },
+        })
+    }
+
     /// A tensor type.
     ///
     /// ```
