@@ -144,6 +144,7 @@
 //! modules prost generates (`onnx_text::tensor_proto::DataType`, …) and `onnx_text::prost`.
 
 // Re-exported by name, not by glob, so that nothing lands in this API by accident.
+pub use onnx_print::{Style, ToText, to_text, to_text_with};
 pub use onnx_runtime_types::{
     AttributeProto, DeviceConfigurationProto, FILE_DESCRIPTOR_SET, FunctionProto, GraphProto,
     IntIntListEntryProto, ModelProto, NodeDeviceConfigurationProto, NodeProto, OperatorSetIdProto,
@@ -152,7 +153,6 @@ pub use onnx_runtime_types::{
     TypeProto, ValueInfoProto, Version, attribute_proto, prost, simple_sharded_dim_proto,
     tensor_proto, tensor_shape_proto, type_proto,
 };
-pub use onnx_syntax::print::{Style, ToText, to_text, to_text_with};
 // `Entry`, `Tree` and `Proto` stay in onnx-syntax: the names of their variants (`Function`,
 // `Node`, …) would make rustc print our traits of the same names with their full paths.
 pub use onnx_syntax::{
@@ -214,20 +214,18 @@ pub mod __private {
     }
 }
 
-pub use onnx_syntax::check::model::{
-    DecodeLimits, ModelCheck, ModelDiagnostics, ModelProblem, Place,
-};
 pub use onnx_syntax::check::{
     Check, CheckOptions, Coverage, Diagnostic, DiagnosticKind, Diagnostics, Label, Libraries,
     Report, UnknownCheck,
 };
+pub use onnx_validate::{DecodeLimits, ModelCheck, ModelDiagnostics, ModelProblem, Place};
 
 /// Formats the text of a model in the printer's layout (that of `onnx.printer.to_text`), keeping
 /// its comments (`#` and `//`) in their places: a comment after a node stays at the end of its
 /// line, comment lines before a node, a header entry or a function stay before it, and comments
 /// inside lists stay between the same neighbours. The model is unchanged, and formatting the
 /// result again changes nothing. This is what `onnx-text fmt` does; for texts that hold a
-/// graph, functions or nodes, see `onnx_syntax::print::format_text_as`.
+/// graph, functions or nodes, see `onnx_print::format_text_as`.
 ///
 /// ```
 /// let text = "<ir_version: 10, opset_import: [\"\" : 21]>\n\
@@ -246,7 +244,7 @@ pub use onnx_syntax::check::{
 /// # Ok::<(), onnx_text::ParseError>(())
 /// ```
 pub fn format_text(text: &str) -> Result<String, ParseError> {
-    onnx_syntax::print::format_text(text)
+    onnx_print::format_text(text)
 }
 
 /// Decodes an untrusted binary model and runs every check on it, as

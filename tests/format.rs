@@ -5,11 +5,12 @@
 
 use std::path::{Path, PathBuf};
 
+use onnx_print::Style;
+use onnx_print::{file_text, format_text_as};
 use onnx_syntax::Tree;
 use onnx_syntax::lex::{Token, tokens_with_comments};
-use onnx_syntax::print::{file_text, format_text_as};
 use onnx_syntax::syntax::{AttrValue, Graph, Node};
-use onnx_syntax::{Entry, Proto, Style};
+use onnx_syntax::{Entry, Proto};
 
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")

@@ -110,11 +110,17 @@ fn corpus_texts() -> Vec<String> {
     let mut texts = Vec::new();
     for dir in ["handwritten", "divergent", "defs-cc", "schema-functions"] {
         let mut paths: Vec<_> = std::fs::read_dir(root.join(dir))
-            .unwrap()
+            .unwrap_or_else(|e| panic!("cannot read tests/corpus/{dir}: {e}"))
             .map(|e| e.unwrap().path())
             .filter(|p| p.extension().is_some_and(|e| e == "onnxtxt"))
             .collect();
         paths.sort();
+        // An emptied or missing folder would leave nothing to mutate, and the test would pass.
+        assert!(
+            paths.len() >= 20,
+            "tests/corpus/{dir} holds {} texts: the corpus is incomplete",
+            paths.len()
+        );
         texts.extend(
             paths
                 .iter()
@@ -127,7 +133,10 @@ fn corpus_texts() -> Vec<String> {
 #[test]
 fn mutated_corpus_texts_never_panic() {
     let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
-    for text in corpus_texts() {
+    let texts = corpus_texts();
+    // handwritten/, divergent/, defs-cc/ and schema-functions/ hold 1,510 texts (MANIFEST.txt).
+    assert!(texts.len() >= 1500, "only {} corpus texts", texts.len());
+    for text in texts {
         for _ in 0..8 {
             parse_everything(&mutate(&text, &mut rng));
         }

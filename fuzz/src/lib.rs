@@ -130,7 +130,7 @@ pub fn format_target(data: &[u8]) {
         return;
     };
     let entry = from_selector(selector);
-    let Ok((message, formatted)) = onnx_syntax::print::format_message(text, entry) else {
+    let Ok((message, formatted)) = onnx_print::format_message(text, entry) else {
         return;
     };
     // Bytes, not `==`: a NaN is not equal to itself.
@@ -152,8 +152,7 @@ pub fn format_target(data: &[u8]) {
         comments(text),
         "comments lost or reordered"
     );
-    let again =
-        onnx_syntax::print::format_text_as(&formatted, entry).expect("formatted text parses");
+    let again = onnx_print::format_text_as(&formatted, entry).expect("formatted text parses");
     assert_eq!(again, formatted, "a second pass changes the text");
 }
 

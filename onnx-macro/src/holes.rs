@@ -109,29 +109,20 @@ impl HeaderHoles {
 
 /// The opset versions that apply to nodes, by domain; `None` where the version is a hole.
 #[derive(Clone, Default)]
-pub struct Imports(Vec<(String, Option<i64>)>);
+pub struct Imports<'p>(onnx_syntax::domain::Imports<'p, Option<i64>>);
 
-impl Imports {
-    fn of(list: &[OperatorSetIdProto]) -> Imports {
-        Imports(
-            list.iter()
-                .map(|i| {
-                    let version = i.version.filter(|&v| v != 0);
-                    (i.domain.clone().unwrap_or_default(), version)
-                })
-                .collect(),
-        )
+impl<'p> Imports<'p> {
+    fn of(list: &'p [OperatorSetIdProto]) -> Imports<'p> {
+        Imports(onnx_syntax::domain::Imports::new(list.iter().map(|i| {
+            let version = i.version.filter(|&v| v != 0);
+            (i.domain.as_deref().unwrap_or_default(), version)
+        })))
     }
 
-    /// The version of `domain`, if it is imported with a known version (the last entry wins).
+    /// The version of `domain`, if it is imported with a known version.
     fn version(&self, domain: &str) -> Option<i64> {
-        let same = |d: &str| d == domain || (is_default(d) && is_default(domain));
-        self.0.iter().rev().find(|(d, _)| same(d))?.1
+        self.0.get(domain).flatten()
     }
-}
-
-fn is_default(domain: &str) -> bool {
-    domain.is_empty() || domain == "ai.onnx"
 }
 
 /// A place in the decoded value: the Rust path from the root, one step at a time.

@@ -17,9 +17,6 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::fmt;
-use std::str::FromStr;
-
 use onnx_runtime_types::prost::{DecodeError, Message};
 use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};
 
@@ -28,70 +25,40 @@ use crate::check::{self, CheckOptions, Diagnostic, Diagnostics, Libraries, Repor
 use crate::error::ParseError;
 use crate::lower::{self, encode};
 use crate::parse::Parser;
-use crate::print::{Style, ToText};
 use crate::syntax::{Function, Graph, Model, Node, NodeForm};
 
-/// Which form a text takes: the entry points of the parser.
-///
-/// ```
-/// use onnx_syntax::Entry;
-/// assert_eq!(Entry::NodeList.name(), "node_list");
-/// assert_eq!("node_list".parse::<Entry>(), Ok(Entry::NodeList));
-/// assert_eq!(Entry::ALL.len(), 7);
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Entry {
-    /// A model: an optional `<…>` header, a graph, then any number of functions.
-    #[default]
-    Model,
-    /// A graph.
-    Graph,
-    /// One function, with its optional `<…>` header.
-    Function,
-    /// A function library: functions one after the other, each with an optional header.
-    Functions,
-    /// One node.
-    Node,
-    /// Nodes one after the other, without braces.
-    Nodes,
-    /// A braced node list `{ node* }`, the form of ONNX function bodies.
-    NodeList,
+crate::named_enum! {
+    path "onnx_syntax::Entry";
+    /// Which form a text takes: the entry points of the parser.
+    ///
+    /// ```
+    /// use onnx_syntax::Entry;
+    /// assert_eq!(Entry::NodeList.name(), "node_list");
+    /// assert_eq!("node_list".parse::<Entry>(), Ok(Entry::NodeList));
+    /// assert_eq!(Entry::ALL.len(), 7);
+    /// ```
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+    pub enum Entry {
+        /// A model: an optional `<…>` header, a graph, then any number of functions.
+        #[default]
+        Model = "model",
+        /// A graph.
+        Graph = "graph",
+        /// One function, with its optional `<…>` header.
+        Function = "function",
+        /// A function library: functions one after the other, each with an optional header.
+        Functions = "functions",
+        /// One node.
+        Node = "node",
+        /// Nodes one after the other, without braces.
+        Nodes = "nodes",
+        /// A braced node list `{ node* }`, the form of ONNX function bodies.
+        NodeList = "node_list",
+    }
+    unknown UnknownEntry("entry point", "entry points");
 }
 
 impl Entry {
-    /// Every entry point.
-    ///
-    /// ```
-    /// let names: Vec<&str> = onnx_syntax::Entry::ALL.iter().map(|e| e.name()).collect();
-    /// assert_eq!(names, ["model", "graph", "function", "functions", "node", "nodes", "node_list"]);
-    /// ```
-    pub const ALL: [Entry; 7] = [
-        Entry::Model,
-        Entry::Graph,
-        Entry::Function,
-        Entry::Functions,
-        Entry::Node,
-        Entry::Nodes,
-        Entry::NodeList,
-    ];
-
-    /// The snake_case name of the entry point.
-    ///
-    /// ```
-    /// assert_eq!(onnx_syntax::Entry::Functions.name(), "functions");
-    /// ```
-    pub const fn name(self) -> &'static str {
-        match self {
-            Entry::Model => "model",
-            Entry::Graph => "graph",
-            Entry::Function => "function",
-            Entry::Functions => "functions",
-            Entry::Node => "node",
-            Entry::Nodes => "nodes",
-            Entry::NodeList => "node_list",
-        }
-    }
-
     /// Parses `text` as this form, to its syntax tree. Text after the form is an error.
     ///
     /// ```
@@ -230,62 +197,6 @@ impl Entry {
     }
 }
 
-/// Shows the entry point's name.
-///
-/// ```
-/// assert_eq!(onnx_syntax::Entry::Model.to_string(), "model");
-/// ```
-impl fmt::Display for Entry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Reads an entry point's name.
-///
-/// ```
-/// use onnx_syntax::Entry;
-/// assert_eq!("graph".parse::<Entry>(), Ok(Entry::Graph));
-/// assert_eq!("Graph".parse::<Entry>().unwrap_err().to_string(),
-///     "unknown entry point `Graph`; expected model, graph, function, functions, node, nodes or node_list");
-/// ```
-impl FromStr for Entry {
-    type Err = UnknownEntry;
-
-    fn from_str(name: &str) -> Result<Entry, UnknownEntry> {
-        Entry::ALL
-            .into_iter()
-            .find(|entry| entry.name() == name)
-            .ok_or_else(|| UnknownEntry(name.to_owned()))
-    }
-}
-
-/// A name that is no entry point's name, from parsing an [`Entry`].
-///
-/// ```
-/// assert!("tensor".parse::<onnx_syntax::Entry>().is_err());
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownEntry(String);
-
-impl fmt::Display for UnknownEntry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown entry point `{}`; expected ", self.0)?;
-        let last = Entry::ALL.len() - 1;
-        for (i, entry) in Entry::ALL.iter().enumerate() {
-            let separator = match i {
-                0 => "",
-                _ if i == last => " or ",
-                _ => ", ",
-            };
-            write!(f, "{separator}{entry}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for UnknownEntry {}
-
 /// The syntax tree of a text of any form, with spans into the text. Its bodies hold [`Node`]s,
 /// or for [`Entry::parse_proto`] nodes already lowered (see [`NodeForm`]).
 ///
@@ -376,8 +287,18 @@ impl Tree {
 
     /// Runs the checks as [`check`](Tree::check) does, the shape checks inferring on
     /// `lowered`, which gives the messages the tree stands for (made only if those checks
-    /// run). The checks of binary models give the model the tree was raised from.
-    pub(crate) fn check_lowered(
+    /// run). The checks of binary models (the `onnx-validate` crate) give the model the tree
+    /// was raised from.
+    ///
+    /// ```
+    /// use onnx_syntax::{Entry, check::CheckOptions};
+    /// let text = "<opset_import: [\"\" : 21]> g (float[2] x) => (float[3] y) { y = Relu(x) }";
+    /// let tree = Entry::Model.parse(text)?;
+    /// let report = tree.check_lowered(text, &CheckOptions::default(), || tree.clone().lower());
+    /// assert_eq!(report.diagnostics[0].check(), Some(onnx_syntax::check::Check::ShapeMismatch));
+    /// # Ok::<(), onnx_syntax::ParseError>(())
+    /// ```
+    pub fn check_lowered(
         &self,
         source: &str,
         options: &CheckOptions,
@@ -513,36 +434,6 @@ impl Proto {
             Proto::Functions(functions) => list(&functions),
             Proto::Node(node) => node.encode_to_vec(),
             Proto::Nodes(nodes) | Proto::NodeList(nodes) => list(&nodes),
-        }
-    }
-}
-
-/// Prints the messages in the form their entry point reads back: nodes one after the other, in
-/// braces for a node list.
-///
-/// ```
-/// use onnx_syntax::{Entry, Style, ToText};
-/// let nodes = Entry::Nodes.parse("t = Abs(x)  y = Neg(t)")?.lower();
-/// assert_eq!(nodes.to_text(), "   t = Abs (x)\n   y = Neg (t)\n");
-/// let list = Entry::NodeList.parse("{ y = Neg(x) }")?.lower();
-/// assert_eq!(list.to_text(), "{\n   y = Neg (x)\n}");
-/// assert_eq!(Entry::NodeList.parse(&list.to_text())?.lower(), list);
-/// # Ok::<(), onnx_syntax::ParseError>(())
-/// ```
-impl ToText for Proto {
-    fn write_text(&self, out: &mut String, style: Style) {
-        match self {
-            Proto::Model(model) => model.write_text(out, style),
-            Proto::Graph(graph) => graph.write_text(out, style),
-            Proto::Function(function) => function.write_text(out, style),
-            Proto::Functions(functions) => functions.as_slice().write_text(out, style),
-            Proto::Node(node) => node.write_text(out, style),
-            Proto::Nodes(nodes) => nodes.iter().for_each(|node| node.write_text(out, style)),
-            Proto::NodeList(nodes) => {
-                out.push_str("{\n");
-                nodes.iter().for_each(|node| node.write_text(out, style));
-                out.push('}');
-            }
         }
     }
 }

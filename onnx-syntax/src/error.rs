@@ -166,111 +166,55 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-/// What kind of syntax error a [`ParseError`] is, as serde_json's `Category` classifies its
-/// errors: callers tell errors apart by kind, not by message. Each kind has a stable snake_case
-/// [`name`](ParseErrorKind::name), for logs and tests.
-///
-/// ```
-/// use onnx_syntax::ParseErrorKind;
-/// let kind = |text| onnx_syntax::parse_node(text).unwrap_err().kind();
-/// assert_eq!(kind("y = Foo(x"), ParseErrorKind::Unexpected);
-/// assert_eq!(kind("y = Foo <a = 99999999999999999999> (x)"), ParseErrorKind::OutOfRange);
-/// assert_eq!(kind("y = Foo(x) ¿"), ParseErrorKind::InvalidCharacter);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ParseErrorKind {
-    /// The input is not UTF-8 (text read as bytes, [`text_from_bytes`](crate::text_from_bytes)).
-    InvalidUtf8,
-    /// The input holds a NUL byte, or is 4 GiB or larger.
-    InvalidInput,
-    /// A character that starts no token: a control character, a byte order mark, or a
-    /// non-ASCII character outside a quoted string.
-    InvalidCharacter,
-    /// A string literal without its closing `"`.
-    UnterminatedString,
-    /// A number that is not well formed: an exponent without digits, `-` not followed by a
-    /// number, `inf` running into other text.
-    MalformedNumber,
-    /// A number that does not fit its type: an integer beyond 64 bits, a value beyond the
-    /// storage of its tensor.
-    OutOfRange,
-    /// A token that the grammar does not allow where it stands ("expected X, found Y").
-    Unexpected,
-    /// A header key (`<key: value>`) that the model or function header does not have.
-    UnknownHeaderKey,
-    /// An attribute type annotation that names no attribute type.
-    UnknownAttributeType,
-    /// An attribute value that does not match its type annotation, a list mixing types, a
-    /// nested list, or an empty list without a type.
-    InvalidAttributeValue,
-    /// A tensor constant or initializer without the element type, known shape or integer dims
-    /// that its data needs.
-    TensorType,
-    /// Graphs and types nested deeper than [`MAX_NESTING`](crate::parse::MAX_NESTING).
-    TooDeep,
-    /// A hole (`#x`, `..#xs`) where the macros cannot splice a value.
-    MisplacedHole,
-    /// A Rust value spliced into a hole that does not convert to what the text needs there
-    /// (found when the macro's value is built, at runtime).
-    HoleValue,
-}
-
-impl ParseErrorKind {
-    /// Every kind.
+crate::named_enum! {
+    path "onnx_syntax::ParseErrorKind";
+    /// What kind of syntax error a [`ParseError`] is, as serde_json's `Category` classifies its
+    /// errors: callers tell errors apart by kind, not by message. Each kind has a stable snake_case
+    /// [`name`](ParseErrorKind::name), for logs and tests.
     ///
     /// ```
-    /// assert_eq!(onnx_syntax::ParseErrorKind::ALL.len(), 14);
+    /// use onnx_syntax::ParseErrorKind;
+    /// let kind = |text| onnx_syntax::parse_node(text).unwrap_err().kind();
+    /// assert_eq!(kind("y = Foo(x"), ParseErrorKind::Unexpected);
+    /// assert_eq!(kind("y = Foo <a = 99999999999999999999> (x)"), ParseErrorKind::OutOfRange);
+    /// assert_eq!(kind("y = Foo(x) ¿"), ParseErrorKind::InvalidCharacter);
     /// ```
-    pub const ALL: [ParseErrorKind; 14] = [
-        ParseErrorKind::InvalidUtf8,
-        ParseErrorKind::InvalidInput,
-        ParseErrorKind::InvalidCharacter,
-        ParseErrorKind::UnterminatedString,
-        ParseErrorKind::MalformedNumber,
-        ParseErrorKind::OutOfRange,
-        ParseErrorKind::Unexpected,
-        ParseErrorKind::UnknownHeaderKey,
-        ParseErrorKind::UnknownAttributeType,
-        ParseErrorKind::InvalidAttributeValue,
-        ParseErrorKind::TensorType,
-        ParseErrorKind::TooDeep,
-        ParseErrorKind::MisplacedHole,
-        ParseErrorKind::HoleValue,
-    ];
-
-    /// The stable snake_case name of the kind.
-    ///
-    /// ```
-    /// assert_eq!(onnx_syntax::ParseErrorKind::UnterminatedString.name(), "unterminated_string");
-    /// ```
-    pub const fn name(self) -> &'static str {
-        match self {
-            ParseErrorKind::InvalidUtf8 => "invalid_utf8",
-            ParseErrorKind::InvalidInput => "invalid_input",
-            ParseErrorKind::InvalidCharacter => "invalid_character",
-            ParseErrorKind::UnterminatedString => "unterminated_string",
-            ParseErrorKind::MalformedNumber => "malformed_number",
-            ParseErrorKind::OutOfRange => "out_of_range",
-            ParseErrorKind::Unexpected => "unexpected",
-            ParseErrorKind::UnknownHeaderKey => "unknown_header_key",
-            ParseErrorKind::UnknownAttributeType => "unknown_attribute_type",
-            ParseErrorKind::InvalidAttributeValue => "invalid_attribute_value",
-            ParseErrorKind::TensorType => "tensor_type",
-            ParseErrorKind::TooDeep => "too_deep",
-            ParseErrorKind::MisplacedHole => "misplaced_hole",
-            ParseErrorKind::HoleValue => "hole_value",
-        }
-    }
-}
-
-/// Shows the kind's name.
-///
-/// ```
-/// assert_eq!(onnx_syntax::ParseErrorKind::TooDeep.to_string(), "too_deep");
-/// ```
-impl fmt::Display for ParseErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[non_exhaustive]
+    pub enum ParseErrorKind {
+        /// The input is not UTF-8 (text read as bytes, [`text_from_bytes`](crate::text_from_bytes)).
+        InvalidUtf8 = "invalid_utf8",
+        /// The input holds a NUL byte, or is 4 GiB or larger.
+        InvalidInput = "invalid_input",
+        /// A character that starts no token: a control character, a byte order mark, or a
+        /// non-ASCII character outside a quoted string.
+        InvalidCharacter = "invalid_character",
+        /// A string literal without its closing `"`.
+        UnterminatedString = "unterminated_string",
+        /// A number that is not well formed: an exponent without digits, `-` not followed by a
+        /// number, `inf` running into other text.
+        MalformedNumber = "malformed_number",
+        /// A number that does not fit its type: an integer beyond 64 bits, a value beyond the
+        /// storage of its tensor.
+        OutOfRange = "out_of_range",
+        /// A token that the grammar does not allow where it stands ("expected X, found Y").
+        Unexpected = "unexpected",
+        /// A header key (`<key: value>`) that the model or function header does not have.
+        UnknownHeaderKey = "unknown_header_key",
+        /// An attribute type annotation that names no attribute type.
+        UnknownAttributeType = "unknown_attribute_type",
+        /// An attribute value that does not match its type annotation, a list mixing types, a
+        /// nested list, or an empty list without a type.
+        InvalidAttributeValue = "invalid_attribute_value",
+        /// A tensor constant or initializer without the element type, known shape or integer dims
+        /// that its data needs.
+        TensorType = "tensor_type",
+        /// Graphs and types nested deeper than [`MAX_NESTING`](crate::parse::MAX_NESTING).
+        TooDeep = "too_deep",
+        /// A hole (`#x`, `..#xs`) where the macros cannot splice a value.
+        MisplacedHole = "misplaced_hole",
+        /// A Rust value spliced into a hole that does not convert to what the text needs there
+        /// (found when the macro's value is built, at runtime).
+        HoleValue = "hole_value",
     }
 }

@@ -1,12 +1,16 @@
 //! The engine of onnx-text: the ONNX textual syntax, parsed to a syntax tree with spans and
-//! lowered to the ONNX protobuf types, byte for byte as onnx 1.23.2's parser does.
+//! lowered to the ONNX protobuf types, byte for byte as onnx 1.23.2's parser does; the checks,
+//! shape inference and function libraries that work on them.
 //!
 //! The pipeline is one module per stage: [`lex`] (text to tokens), [`parse`] (tokens to the
-//! [`syntax`] tree), [`check`] (diagnostics on the tree), [`lower`] (tree to protobuf) and
-//! [`print`](mod@print) (protobuf to text). [`Entry`] names the forms a text can take (a model, a graph, a
-//! node, …) and runs the stages for any of them. Most users want the `parse_*` functions.
+//! [`syntax`] tree), [`check`] (diagnostics on the tree) and [`lower`] (tree to protobuf).
+//! [`Entry`] names the forms a text can take (a model, a graph, a node, …) and runs the stages
+//! for any of them. Most users want the `parse_*` functions. The layers above are crates of
+//! their own, so that the proc macro builds without them: `onnx-print` (protobuf to text, and the
+//! formatter) and `onnx-validate` (binary models).
 //!
 //! Beside the pipeline:
+//! - [`domain`]: operator domains, and how a node's domain finds its import;
 //! - [`dtype`]: tensor element types, their names and numbers;
 //! - [`hole`]: the places where the macros put Rust values;
 //! - [`infer`]: shape inference over protobuf models, and what the shape checks use;
@@ -22,16 +26,18 @@
 //! ```
 
 pub mod check;
+pub mod domain;
 pub mod dtype;
 mod entry;
 mod error;
+mod hash;
 pub mod hole;
 pub mod infer;
 pub mod lex;
 pub mod library;
 pub mod lower;
+mod named;
 pub mod parse;
-pub mod print;
 mod render;
 mod span;
 pub mod syntax;
@@ -40,8 +46,7 @@ pub mod tensors;
 pub use entry::{Entry, Proto, Tree, UnknownEntry};
 pub use error::{ParseError, ParseErrorKind};
 pub use lex::text_from_bytes;
-pub use print::{Style, ToText, to_text, to_text_with};
-pub use span::{LineColumn, Span};
+pub use span::{LineColumn, LineIndex, Span};
 
 use entry::{FromProto, typed};
 use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};

@@ -1,9 +1,7 @@
 //! The rustc-style snippet renderer shared by [`ParseError`](crate::ParseError) and the
-//! diagnostics of [`check`](crate::check), and a line index for positioning many spans at once.
+//! diagnostics of [`check`](crate::check).
 
 use std::fmt;
-
-use crate::span::LineColumn;
 
 /// One underlined range of one source line.
 pub(crate) struct Mark<'a> {
@@ -157,83 +155,9 @@ fn underline(f: &mut dyn fmt::Write, gutter: usize, mark: &Mark<'_>) -> fmt::Res
     }
 }
 
-/// The start offsets of the lines of a text, to turn many byte offsets into lines and columns
-/// in logarithmic time each.
-pub(crate) struct LineIndex {
-    starts: Vec<usize>,
-    len: usize,
-}
-
-impl LineIndex {
-    /// Indexes `source` (linear time).
-    pub fn new(source: &str) -> LineIndex {
-        let mut starts = vec![0];
-        starts.extend(
-            source
-                .bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
-        LineIndex {
-            starts,
-            len: source.len(),
-        }
-    }
-
-    /// The 0-based line holding `offset` (clamped to the end of the text).
-    fn line_of(&self, offset: usize) -> usize {
-        let offset = offset.min(self.len);
-        self.starts.partition_point(|&s| s <= offset) - 1
-    }
-
-    /// The 1-based line and column of `offset`, as [`LineColumn::of`] gives them.
-    pub fn line_column(&self, offset: usize) -> LineColumn {
-        let offset = offset.min(self.len);
-        let line = self.line_of(offset);
-        LineColumn {
-            line: line + 1,
-            column: offset - self.starts[line] + 1,
-        }
-    }
-
-    /// The text of the line holding `offset`, without its terminator.
-    pub fn line_text<'s>(&self, source: &'s str, offset: usize) -> &'s str {
-        let line = self.line_of(offset);
-        let start = self.starts[line].min(source.len());
-        let end = self
-            .starts
-            .get(line + 1)
-            .map_or(source.len(), |&next| next - 1)
-            .clamp(start, source.len());
-        source.get(start..end).unwrap_or("").trim_end_matches('\r')
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::span::line_text;
-
-    #[test]
-    fn line_index_agrees_with_line_column_of() {
-        let source = "a\r\nbc\n\nd é\n";
-        let index = LineIndex::new(source);
-        for offset in 0..=source.len() + 2 {
-            assert_eq!(
-                index.line_column(offset),
-                LineColumn::of(source, offset),
-                "{offset}"
-            );
-            if source.is_char_boundary(offset.min(source.len())) {
-                assert_eq!(
-                    index.line_text(source, offset),
-                    line_text(source, offset),
-                    "{offset}"
-                );
-            }
-        }
-    }
 
     #[test]
     fn marks_on_several_lines_render_in_line_order_with_gaps() {
@@ -318,7 +242,25 @@ error[x]: boom
         let line = "é".repeat(1000);
         for from in [0, 1, 2, 3, 999, 1000, 1001, 1999, 2000] {
             let excerpt = Excerpt::new(&line, from, from + 1);
-            let _ = render_one(&excerpt, from + 1, 1);
+            let shown = render_one(&excerpt, from + 1, 1);
+            let rows: Vec<&str> = shown.lines().collect();
+            let text = rows[3].strip_prefix("1 | ").expect("the source row");
+            // Whole characters only, with `…` where the window cuts the line.
+            let inner = text.trim_start_matches('…').trim_end_matches('…');
+            assert!(inner.chars().all(|c| c == 'é'), "{from}: {shown}");
+            assert!(inner.len() <= LONG_LINE + 1, "{from}: {shown}");
+            assert_eq!(text.starts_with('…'), excerpt.start > 0, "{from}: {shown}");
+            assert_eq!(
+                text.ends_with('…'),
+                excerpt.end < line.len(),
+                "{from}: {shown}"
+            );
+            // One caret, under the character that holds byte `from` (or just past the end).
+            let underline = rows[4].strip_prefix("  | ").expect("the underline row");
+            assert_eq!(underline.matches('^').count(), 1, "{from}: {shown}");
+            let lead = usize::from(excerpt.start > 0);
+            let marked = lead + (from.min(line.len()) - excerpt.start) / 'é'.len_utf8();
+            assert_eq!(underline.find('^'), Some(marked), "{from}: {shown}");
         }
     }
 

@@ -1,4 +1,5 @@
-//! Byte spans into the source text, and their translation to 1-based line and column.
+//! Byte spans into the source text, and their translation to lines and columns: one at a time
+//! ([`LineColumn::of`]), or many through a [`LineIndex`].
 
 /// A half-open byte range `start..end` into the parsed text.
 ///
@@ -127,4 +128,166 @@ pub(crate) fn line_text(source: &str, offset: usize) -> &str {
         .position(|&b| b == b'\n')
         .map_or(bytes.len(), |i| offset + i);
     source[start..end].trim_end_matches('\r')
+}
+
+/// Where each line of a text starts, to turn many byte offsets into lines and columns in
+/// logarithmic time each. The one line index of the project: the snippets of diagnostics and the
+/// language server's positions both use it. A line ends at `\n`; a `\r` before it belongs to
+/// the line's text but not to what [`line_text`](LineIndex::line_text) gives.
+///
+/// ```
+/// use onnx_syntax::{LineColumn, LineIndex};
+/// let source = "a\r\nbc\n";
+/// let index = LineIndex::new(source);
+/// assert_eq!(index.line_column(4), LineColumn { line: 2, column: 2 });
+/// assert_eq!(index.line_text(source, 0), "a");
+/// assert_eq!((index.line_of(4), index.line_start(1), index.line_end(1)), (1, Some(3), Some(5)));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl LineIndex {
+    /// Indexes `source` (linear time).
+    ///
+    /// ```
+    /// assert_eq!(onnx_syntax::LineIndex::new("a\nb\n").line_count(), 3);
+    /// ```
+    pub fn new(source: &str) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(
+            source
+                .bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        LineIndex {
+            starts,
+            len: source.len(),
+        }
+    }
+
+    /// How many lines the text has: one more than it has `\n`.
+    ///
+    /// ```
+    /// assert_eq!(onnx_syntax::LineIndex::new("").line_count(), 1);
+    /// ```
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The 0-based line holding `offset` (clamped to the end of the text).
+    ///
+    /// ```
+    /// assert_eq!(onnx_syntax::LineIndex::new("a\nb").line_of(99), 1);
+    /// ```
+    pub fn line_of(&self, offset: usize) -> usize {
+        let offset = offset.min(self.len);
+        self.starts.partition_point(|&s| s <= offset) - 1
+    }
+
+    /// The byte offset where 0-based line `line` starts, if the text has that line.
+    ///
+    /// ```
+    /// assert_eq!(onnx_syntax::LineIndex::new("a\nb").line_start(1), Some(2));
+    /// ```
+    pub fn line_start(&self, line: usize) -> Option<usize> {
+        self.starts.get(line).copied()
+    }
+
+    /// The byte offset where 0-based line `line` ends, before its `\n` (a `\r` before that is
+    /// part of the line), if the text has that line.
+    ///
+    /// ```
+    /// assert_eq!(onnx_syntax::LineIndex::new("ab\ncd").line_end(0), Some(2));
+    /// ```
+    pub fn line_end(&self, line: usize) -> Option<usize> {
+        self.starts.get(line)?;
+        Some(self.starts.get(line + 1).map_or(self.len, |&next| next - 1))
+    }
+
+    /// Follows the indexed text's bytes `replaced` becoming `inserted`: the lines that started
+    /// inside the replaced bytes go, those of the inserted text come, those after move (an
+    /// editor's edit costs the lines after it, not the whole text).
+    ///
+    /// ```
+    /// let mut text = String::from("a\nbc\nd");
+    /// let mut index = onnx_syntax::LineIndex::new(&text);
+    /// text.replace_range(1..4, "\n\nx");
+    /// index.edit(1..4, "\n\nx");
+    /// assert_eq!(index, onnx_syntax::LineIndex::new(&text));
+    /// ```
+    pub fn edit(&mut self, replaced: std::ops::Range<usize>, inserted: &str) {
+        let (from, to) = (replaced.start, replaced.end);
+        let shift = |offset: usize| offset + inserted.len() - (to - from);
+        let first = self.starts.partition_point(|&s| s <= from);
+        let last = self.starts.partition_point(|&s| s <= to);
+        let lines = inserted.bytes().enumerate().filter(|&(_, b)| b == b'\n');
+        let lines: Vec<usize> = lines.map(|(i, _)| from + i + 1).collect();
+        let added = lines.len();
+        self.starts.splice(first..last, lines);
+        for start in &mut self.starts[first + added..] {
+            *start = shift(*start);
+        }
+        self.len = shift(self.len);
+    }
+
+    /// The 1-based line and column of `offset`, as [`LineColumn::of`] gives them.
+    ///
+    /// ```
+    /// use onnx_syntax::{LineColumn, LineIndex};
+    /// assert_eq!(LineIndex::new("a\nbc").line_column(3), LineColumn::of("a\nbc", 3));
+    /// ```
+    pub fn line_column(&self, offset: usize) -> LineColumn {
+        let offset = offset.min(self.len);
+        let line = self.line_of(offset);
+        LineColumn {
+            line: line + 1,
+            column: offset - self.starts[line] + 1,
+        }
+    }
+
+    /// The text of the line holding `offset`, without its terminator. `source` must be the
+    /// indexed text.
+    ///
+    /// ```
+    /// assert_eq!(onnx_syntax::LineIndex::new("a\nbc\r\n").line_text("a\nbc\r\n", 3), "bc");
+    /// ```
+    pub fn line_text<'s>(&self, source: &'s str, offset: usize) -> &'s str {
+        let line = self.line_of(offset);
+        let start = self.starts[line].min(source.len());
+        let end = self
+            .line_end(line)
+            .unwrap_or(source.len())
+            .clamp(start, source.len());
+        source.get(start..end).unwrap_or("").trim_end_matches('\r')
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_index_agrees_with_line_column_of() {
+        let source = "a\r\nbc\n\nd é\n";
+        let index = LineIndex::new(source);
+        for offset in 0..=source.len() + 2 {
+            assert_eq!(
+                index.line_column(offset),
+                LineColumn::of(source, offset),
+                "{offset}"
+            );
+            if source.is_char_boundary(offset.min(source.len())) {
+                assert_eq!(
+                    index.line_text(source, offset),
+                    line_text(source, offset),
+                    "{offset}"
+                );
+            }
+        }
+    }
 }

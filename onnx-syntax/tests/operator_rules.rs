@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use onnx_syntax::check::CheckOptions;
-use onnx_syntax::check::model::ModelCheck;
+use onnx_validate::ModelCheck;
 use prost::Message;
 
 const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/operator_rules");

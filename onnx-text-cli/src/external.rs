@@ -8,12 +8,12 @@
 
 use std::path::{Component, Path};
 
-use onnx_syntax::check::model::read_external_data;
 use onnx_syntax::tensors::{for_each_tensor, is_external};
 use onnx_text::{
     GraphProto, ModelProto, StringStringEntryProto, TensorProto, attribute_proto::AttributeType,
     tensor_proto::DataLocation,
 };
+use onnx_validate::read_external_data;
 
 /// onnx compares Python's `sys.getsizeof` of a tensor's raw bytes with the threshold: their
 /// length plus the header of a CPython `bytes` object. Counting the same way moves the same

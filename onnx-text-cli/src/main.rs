@@ -15,11 +15,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use onnx_print::format_message;
 use onnx_syntax::check::Libraries;
-use onnx_syntax::check::model::ModelCheck;
-use onnx_syntax::print::format_message;
 use onnx_syntax::{Entry, Proto};
 use onnx_text::{Check, CheckOptions, Style};
+use onnx_validate::ModelCheck;
 
 use crate::io::{IoError, Place};
 use crate::message::Format;

@@ -51,7 +51,7 @@ pub fn decode(entry: Entry, bytes: &[u8]) -> Result<Proto, String> {
 
 /// The text of the message, ending with a newline.
 pub fn text(proto: &Proto, style: Style) -> String {
-    onnx_syntax::print::file_text(proto, style)
+    onnx_print::file_text(proto, style)
 }
 
 /// The protobuf encoding of the message.

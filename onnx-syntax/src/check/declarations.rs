@@ -5,11 +5,12 @@ use std::collections::hash_map::Entry;
 
 use onnx_runtime_types::FunctionProto;
 
-use super::hash::{HashMap, HashSet, RandomKey};
-use super::imports::{Imports, STANDARD_DOMAINS, canonical_domain};
+use super::imports::Imports;
 use super::message::{backticks, list, operator};
 use super::schema::closest;
 use super::{Check, Checker, Diagnostic, Libraries};
+use crate::domain::{self, canonical as canonical_domain};
+use crate::hash::{HashMap, HashSet, RandomKey};
 use crate::hole::is_marker;
 use crate::span::Span;
 use crate::syntax::{Function, FunctionHeaderValue, Name, Node, OpsetImport};
@@ -89,7 +90,7 @@ impl<'t> LocalFunctions<'t> {
             let name = function.name.text.as_str();
             keys.entry((domain, name, overload))
                 .or_insert(Callee::Local(function));
-            if !STANDARD_DOMAINS.contains(&domain) {
+            if !domain::STANDARD.contains(&domain) {
                 by_domain
                     .entry(domain)
                     .or_default()
@@ -103,7 +104,7 @@ impl<'t> LocalFunctions<'t> {
                 let overload = function.overload.as_deref().unwrap_or("");
                 keys.entry((domain, name, overload))
                     .or_insert(Callee::Library { function, library });
-                if !STANDARD_DOMAINS.contains(&domain) {
+                if !domain::STANDARD.contains(&domain) {
                     let listed = (name, overload, Some(library));
                     by_domain.entry(domain).or_default().push(listed);
                 }

@@ -6,7 +6,8 @@ use std::fmt;
 
 use super::{Check, Coverage};
 use crate::error::{ParseError, ParseErrorKind};
-use crate::render::{Excerpt, LineIndex, Mark, render};
+use crate::render::{Excerpt, Mark, render};
+use crate::span::LineIndex;
 use crate::span::{LineColumn, Span};
 
 /// A secondary span of a diagnostic, with what it shows, such as "first defined here".
@@ -22,6 +23,76 @@ pub struct Label {
     pub span: Span,
     /// What the range shows.
     pub message: String,
+}
+
+/// How bad a [`Diagnostic`] is. Every check and syntax error is an error today; the type is
+/// here so that tools (the language server) read the severity instead of assuming it.
+///
+/// ```
+/// use onnx_syntax::{Span, check::{Check, Diagnostic, Severity}};
+/// let d = Diagnostic::new(Check::UndefinedValue, Span::new(0, 1), "value `q` is used but never defined");
+/// assert_eq!(d.severity(), Severity::Error);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Severity {
+    /// The text is invalid: the macros fail to compile, the CLI exits with 1.
+    Error,
+}
+
+/// One change to the source text: replace the bytes of `span` with `text` (an empty span
+/// inserts).
+///
+/// ```
+/// use onnx_syntax::{Span, check::Edit};
+/// let edit = Edit { span: Span::new(4, 8), text: "Relu".into() };
+/// let mut source = String::from("y = Rleu(x)");
+/// source.replace_range(edit.span.range(), &edit.text);
+/// assert_eq!(source, "y = Relu(x)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    /// The bytes replaced.
+    pub span: Span,
+    /// What replaces them.
+    pub text: String,
+}
+
+/// A fix a diagnostic suggests: what it does, in a few words, and the edits that make it. The
+/// checks build their fixes where they know what to write, so that tools apply them without
+/// reading the message.
+///
+/// ```
+/// use onnx_syntax::check::CheckOptions;
+/// let text = "<opset_import: [\"\" : 21]> g (float x) => (float y) { y = Rleu(x) }";
+/// let found = CheckOptions::default().check_model(text).unwrap_err();
+/// let fix = &found[0].fixes()[0];
+/// assert_eq!(fix.title, "Replace with `Relu`");
+/// assert_eq!(&text[fix.edits[0].span.range()], "Rleu");
+/// assert_eq!(fix.edits[0].text, "Relu");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    /// What the fix does ("Replace with `Relu`").
+    pub title: String,
+    /// The changes, in no particular order, none overlapping.
+    pub edits: Vec<Edit>,
+}
+
+impl Fix {
+    /// The fix that replaces `span` with `text`, titled "Replace with `text`".
+    ///
+    /// ```
+    /// use onnx_syntax::{Span, check::Fix};
+    /// let fix = Fix::replace(Span::new(4, 8), "Relu");
+    /// assert_eq!((fix.title.as_str(), fix.edits.len()), ("Replace with `Relu`", 1));
+    /// ```
+    pub fn replace(span: Span, text: impl Into<String>) -> Fix {
+        let text = text.into();
+        Fix {
+            title: format!("Replace with `{text}`"),
+            edits: vec![Edit { span, text }],
+        }
+    }
 }
 
 /// What kind of problem a [`Diagnostic`] is: a syntax error of some [`ParseErrorKind`], or what
@@ -89,6 +160,7 @@ pub struct Diagnostic {
     message: String,
     span: Span,
     labels: Vec<Label>,
+    fixes: Vec<Fix>,
 }
 
 impl Diagnostic {
@@ -109,7 +181,43 @@ impl Diagnostic {
             message: message.into(),
             span,
             labels: Vec::new(),
+            fixes: Vec::new(),
         }
+    }
+
+    /// The same diagnostic with a fix it suggests.
+    ///
+    /// ```
+    /// use onnx_syntax::{Span, check::{Check, Diagnostic, Fix}};
+    /// let d = Diagnostic::new(Check::UnknownOperator, Span::new(4, 8), "`Rleu` is not an operator of ai.onnx")
+    ///     .with_fix(Fix::replace(Span::new(4, 8), "Relu"));
+    /// assert_eq!(d.fixes()[0].edits[0].text, "Relu");
+    /// ```
+    pub fn with_fix(mut self, fix: Fix) -> Diagnostic {
+        self.fixes.push(fix);
+        self
+    }
+
+    /// The fixes the diagnostic suggests, if any.
+    ///
+    /// ```
+    /// use onnx_syntax::{Span, check::{Check, Diagnostic}};
+    /// let d = Diagnostic::new(Check::UndefinedValue, Span::new(0, 1), "value `q` is used but never defined");
+    /// assert!(d.fixes().is_empty());
+    /// ```
+    pub fn fixes(&self) -> &[Fix] {
+        &self.fixes
+    }
+
+    /// How bad the problem is.
+    ///
+    /// ```
+    /// use onnx_syntax::{ParseErrorKind, Span, check::{Diagnostic, Severity}};
+    /// let d = Diagnostic::new(ParseErrorKind::Unexpected, Span::at(0), "expected a graph");
+    /// assert_eq!(d.severity(), Severity::Error);
+    /// ```
+    pub fn severity(&self) -> Severity {
+        Severity::Error
     }
 
     /// The same diagnostic with a secondary labelled span.

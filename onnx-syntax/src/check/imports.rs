@@ -3,25 +3,12 @@
 
 use std::collections::hash_map::Entry;
 
-use super::hash::HashMap;
 use super::message::{list, operator, quoted};
-use super::{Check, Checker, Diagnostic};
+use super::{Check, Checker, Diagnostic, Edit, Fix};
+use crate::domain;
+use crate::hash::HashMap;
+use crate::span::Span;
 use crate::syntax::{Function, FunctionHeaderValue, Model, ModelHeaderValue, Node, OpsetImport};
-
-/// The domains that onnx itself defines operators in: nodes there may be standard operators, so
-/// a local function in one of them does not make the other names unresolved.
-pub(super) const STANDARD_DOMAINS: [&str; 5] = [
-    "",
-    "ai.onnx",
-    "ai.onnx.ml",
-    "ai.onnx.preview",
-    "ai.onnx.preview.training",
-];
-
-/// The one name of a domain: `ai.onnx` and `""` name the same domain.
-pub(super) fn canonical_domain(domain: &str) -> &str {
-    if domain == "ai.onnx" { "" } else { domain }
-}
 
 /// What the imports say about a domain that nodes name.
 #[derive(Clone, Copy)]
@@ -35,14 +22,15 @@ pub(super) struct Import {
 /// The imports that apply to the nodes being checked, and the domains found missing so far.
 pub(super) struct Imports<'t> {
     listed: Vec<&'t str>,
-    /// The import of each domain as nodes may write it: the last entry of a domain wins, as in
-    /// onnx's checker, and `""` and `ai.onnx` stand for each other when only one is listed. A node
-    /// needs one lookup here for both its domain check and its schema.
-    imports: HashMap<&'t str, Import>,
+    /// The import of each domain as nodes may write it. A node needs one lookup here for both
+    /// its domain check and its schema.
+    imports: domain::Imports<'t, Import>,
     /// The import of the default domain (`""`), which nearly every node names: without a lookup.
     default: Option<Import>,
     /// Who imports: "the model", "function `F`".
     owner: String,
+    /// Where the last entry of the list ends: a fix writes a missing import after it.
+    end: Option<u32>,
     missing: Vec<(&'t Node, usize)>,
     index: HashMap<&'t str, usize>,
 }
@@ -50,29 +38,21 @@ pub(super) struct Imports<'t> {
 impl<'t> Imports<'t> {
     pub fn new(entries: Vec<&'t OpsetImport>, owner: String) -> Imports<'t> {
         let listed: Vec<&str> = entries.iter().map(|i| i.domain.as_str()).collect();
-        let import = |_: &str, version, deferred| Import { version, deferred };
-        let mut imports: HashMap<&str, Import> = entries
-            .iter()
-            .map(|i| {
-                let deferred = i.version_hole.is_some();
-                (i.domain.as_str(), import(&i.domain, i.version, deferred))
-            })
-            .collect();
-        for (name, other) in [("", "ai.onnx"), ("ai.onnx", "")] {
-            if !imports.contains_key(name)
-                && let Some(&Import {
-                    version, deferred, ..
-                }) = imports.get(other)
-            {
-                imports.insert(name, import(name, version, deferred));
-            }
-        }
-        let default = imports.get("").copied();
+        let imports = domain::Imports::new(entries.iter().map(|i| {
+            let deferred = i.version_hole.is_some();
+            let import = Import {
+                version: i.version,
+                deferred,
+            };
+            (i.domain.as_str(), import)
+        }));
+        let default = imports.get("");
         Imports {
             listed,
             imports,
             default,
             owner,
+            end: entries.last().map(|entry| entry.span.end),
             missing: Vec::new(),
             index: HashMap::default(),
         }
@@ -91,7 +71,23 @@ impl Imports<'_> {
         if domain.is_empty() {
             return self.default;
         }
-        self.imports.get(domain).copied()
+        self.imports.get(domain)
+    }
+}
+
+/// The fix that imports `domain` with an entry after the one that ends at `end`: at the newest
+/// version of a standard domain, else at version 1.
+fn import_fix(domain: &str, end: u32) -> Fix {
+    let version = match domain::STANDARD.contains(&domain) {
+        true => super::newest_opset(domain).unwrap_or(1),
+        false => 1,
+    };
+    Fix {
+        title: format!("Import domain {domain:?}"),
+        edits: vec![Edit {
+            span: Span::at(end),
+            text: format!(", {domain:?} : {version}"),
+        }],
     }
 }
 
@@ -129,7 +125,7 @@ impl<'t> Checker<'t> {
         if import.is_some() || !check {
             return import;
         }
-        match imports.index.entry(canonical_domain(&node.domain)) {
+        match imports.index.entry(domain::canonical(&node.domain)) {
             Entry::Occupied(entry) => imports.missing[*entry.get()].1 += 1,
             Entry::Vacant(entry) => {
                 entry.insert(imports.missing.len());
@@ -155,7 +151,7 @@ impl<'t> Checker<'t> {
                 2 => " (1 more node uses it)".to_owned(),
                 n => format!(" ({} more nodes use it)", n - 1),
             };
-            self.report(Diagnostic::new(
+            let diagnostic = Diagnostic::new(
                 Check::UndeclaredDomain,
                 node.op_span,
                 format!(
@@ -164,7 +160,11 @@ impl<'t> Checker<'t> {
                     node.domain,
                     imports.owner
                 ),
-            ));
+            );
+            self.report(match imports.end {
+                Some(end) => diagnostic.with_fix(import_fix(&node.domain, end)),
+                None => diagnostic,
+            });
         }
     }
 }

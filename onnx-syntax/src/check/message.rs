@@ -1,6 +1,6 @@
 //! How messages name things: lists of names, quoted names, operators.
 
-use super::hash::HashSet;
+use crate::hash::HashSet;
 use crate::syntax::Node;
 
 /// At most this many names are listed in a message.

@@ -34,9 +34,9 @@
 //! report (`diagnostic`). The walk over a tree is `walk`; each check keeps its own state in its
 //! own module: `structure` (SSA, order, scopes), `imports` (domains), `declarations` (local
 //! functions, `@ref`, duplicate attributes), `data` (tensor literals) and `schema` (operator
-//! schemas and types). `message` says how messages name things. [`model`] checks binary
-//! models: their decoding, the rules only protobuf messages can break (with places in the
-//! model instead of spans), and these checks on the tree raised from their messages.
+//! schemas and types). `message` says how messages name things. Binary models are
+//! checked by the `onnx-validate` crate, which runs these checks on the tree raised from their
+//! messages, beside the rules only protobuf messages can break.
 //!
 //! # Scopes and contexts
 //!
@@ -106,10 +106,8 @@ mod checks;
 mod data;
 mod declarations;
 mod diagnostic;
-pub(crate) mod hash;
 mod imports;
 mod message;
-pub mod model;
 mod options;
 pub(crate) mod schema;
 pub(crate) mod shapes;
@@ -118,13 +116,13 @@ mod structure;
 mod tests;
 pub(crate) mod walk;
 
-pub use checks::{Check, UnknownCheck};
+pub use checks::{Category, Check, UnknownCheck};
 pub use data::negative_dim;
-pub use diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Label, Report};
+pub use diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Edit, Fix, Label, Report, Severity};
 pub use options::CheckOptions;
 pub use schema::{
-    AttributeDoc, Coverage, FormalDoc, OperatorDoc, describe_operator, operators_at,
-    schema_attribute_type, standard_domains,
+    AttributeDoc, Coverage, FormalDoc, OperatorDoc, describe_operator, newest_opset, operators_at,
+    schema_attribute_type, since_version, standard_domains,
 };
 
 use walk::Checker;

@@ -2,7 +2,7 @@
 
 use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};
 
-use super::{Check, Diagnostics, Libraries, Report};
+use super::{Category, Check, Diagnostics, Libraries, Report};
 use crate::entry::{Entry, FromProto, typed};
 
 /// Which checks run, and how line numbers in messages are counted. The default runs them all.
@@ -90,6 +90,17 @@ impl CheckOptions {
     /// ```
     pub const fn is_enabled(&self, check: Check) -> bool {
         self.enabled & check.bit() != 0
+    }
+
+    /// True if any check of `category` runs.
+    ///
+    /// ```
+    /// use onnx_syntax::check::{Category, Check, CheckOptions};
+    /// assert!(!CheckOptions::none().deny(Check::DataType).any_enabled(Category::Schema));
+    /// assert!(CheckOptions::none().deny(Check::AttributeType).any_enabled(Category::Schema));
+    /// ```
+    pub const fn any_enabled(&self, category: Category) -> bool {
+        self.enabled & category.bits() != 0
     }
 
     /// The same options, counting the first line of the source text as line `line` in messages

@@ -17,7 +17,7 @@ use crate::span::Span;
 use crate::syntax::{Function, Graph, Node, ValueInfo};
 
 use super::walk::Checker;
-use super::{Check, CheckOptions, Diagnostic, Libraries, Report};
+use super::{Category, Check, CheckOptions, Diagnostic, Edit, Fix, Libraries, Report};
 
 /// Where the findings of the shape checks go in a tree: for each body inference walks, the
 /// spans of its nodes and of the types it declares.
@@ -63,8 +63,7 @@ impl Sites {
     /// inference over a malformed graph would report what those problems cause.
     pub(crate) fn wanted(tree: &Tree, report: &Report, options: &CheckOptions) -> Option<Sites> {
         // `type_constraint` too: inference through calls knows the types in called bodies.
-        let on = options.is_enabled(Check::IncompatibleShapes)
-            || options.is_enabled(Check::ShapeMismatch)
+        let on = options.any_enabled(Category::Shapes)
             || options.is_enabled(Check::TypeConstraint)
             || options.is_enabled(Check::MissingType);
         if !on || !report.diagnostics.is_empty() {
@@ -250,7 +249,7 @@ impl Checker<'_> {
             return;
         }
         for value in untyped {
-            let shown = match crate::print::is_identifier(&value.name) {
+            let shown = match crate::lex::is_identifier(&value.name) {
                 true => value.name.clone(),
                 false => format!("{:?}", value.name),
             };
@@ -262,6 +261,11 @@ impl Checker<'_> {
             let known = inferred.ty(&value.name).filter(
                 |ty| matches!(ty, crate::infer::Ty::Tensor { shape: Some(_), elem } if *elem != 0),
             );
+            // An untyped name whose type inference knows: the fix writes that type before it.
+            let typed = match (known, &value.written) {
+                (Some(ty), None) => Some(format!("{ty} {shown}")),
+                _ => None,
+            };
             let fix = match (known, &value.written) {
                 (Some(ty), _) => format!("write `{ty} {shown}`"),
                 (None, Some(elem)) => format!(
@@ -276,7 +280,17 @@ impl Checker<'_> {
                 "the main graph's {} `{}` has no {lacks}, which the IR requires: {fix}",
                 value.list, value.name
             );
-            self.report(Diagnostic::new(Check::MissingType, value.span, message));
+            let diagnostic = Diagnostic::new(Check::MissingType, value.span, message);
+            self.report(match typed {
+                Some(typed) => diagnostic.with_fix(Fix {
+                    title: format!("Write `{typed}`"),
+                    edits: vec![Edit {
+                        span: value.span,
+                        text: typed,
+                    }],
+                }),
+                None => diagnostic,
+            });
         }
     }
 

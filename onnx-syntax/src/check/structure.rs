@@ -8,9 +8,9 @@
 
 use std::collections::hash_map::Entry;
 
-use super::hash::{HashMap, NameMap};
 use super::schema::{closest, edit_distance};
-use super::{Check, Checker, Diagnostic};
+use super::{Check, Checker, Diagnostic, Fix};
+use crate::hash::{HashMap, NameMap};
 use crate::hole::is_marker;
 use crate::span::Span;
 use crate::syntax::{Function, Graph, Name, Node};
@@ -265,11 +265,17 @@ impl<'t> Checker<'t> {
             Resolution::Later(definition) => self.used_too_early(name, definition),
             Resolution::Missing => {
                 if self.closed() && self.on(Check::UndefinedValue) {
-                    let mut message = format!("value `{}` is used but never defined", name.text);
-                    if let Some(close) = self.closest_visible(&name.text) {
-                        message.push_str(&format!("; did you mean `{close}`?"));
-                    }
-                    self.report(Diagnostic::new(Check::UndefinedValue, name.span, message));
+                    let message = format!("value `{}` is used but never defined", name.text);
+                    let diagnostic = match self.closest_visible(&name.text) {
+                        Some(close) => Diagnostic::new(
+                            Check::UndefinedValue,
+                            name.span,
+                            format!("{message}; did you mean `{close}`?"),
+                        )
+                        .with_fix(Fix::replace(name.span, close)),
+                        None => Diagnostic::new(Check::UndefinedValue, name.span, message),
+                    };
+                    self.report(diagnostic);
                 }
             }
         }

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::Tree;
-use crate::check::hash::HashSet;
+use crate::hash::HashSet;
 use crate::parse::Parser;
 use crate::span::Span;
 use crate::syntax::{AttrValue, Function, Graph, Model, Node, TensorData, TensorValues};
@@ -1537,4 +1537,78 @@ fn importing_a_librarys_domain_at_another_version_is_an_error() {
             .check_with(&fixed, &options, &[("acme", &acme)])
             .is_ok()
     );
+}
+
+/// The text with every edit of `fix` made (edits do not overlap; the later ones first).
+fn fixed(text: &str, fix: &Fix) -> String {
+    let mut edits = fix.edits.clone();
+    edits.sort_by_key(|edit| std::cmp::Reverse(edit.span.start));
+    let mut text = text.to_owned();
+    for edit in edits {
+        text.replace_range(edit.span.range(), &edit.text);
+    }
+    text
+}
+
+/// Each fix the checks suggest makes the problem go away: applied to the text, the check it
+/// came from finds nothing more.
+#[test]
+fn fixes_repair_what_they_are_attached_to() {
+    let cases: [(&str, Check, &str); 7] = [
+        (
+            r#"<opset_import: ["" : 21]> g (float conv1_bn) => (float y) { y = Relu(conv1_bx) }"#,
+            Check::UndefinedValue,
+            "Replace with `conv1_bn`",
+        ),
+        (
+            r#"<opset_import: ["" : 21]> g (float x) => (float y) { y = Rleu(x) }"#,
+            Check::UnknownOperator,
+            "Replace with `Relu`",
+        ),
+        (
+            r#"<opset_import: ["" : 21]> g (int64 x) => (string y) { y = LabelEncoder(x) }"#,
+            Check::UnknownOperator,
+            "Replace with `ai.onnx.ml.LabelEncoder`",
+        ),
+        (
+            r#"<opset_import: ["" : 21]> g (float x) => (float y) { y = Elu <alpah = 1.0> (x) }"#,
+            Check::UnknownAttribute,
+            "Replace with `alpha`",
+        ),
+        (
+            r#"<opset_import: ["" : 21, "local" : 1]> g (float x) => (float y) { y = local.Scale <factr = 2.0> (x) }
+<domain: "local", opset_import: ["" : 21]> Scale <factor: float = 1.0> (x) => (y) { y = Identity(x) }"#,
+            Check::FunctionSignature,
+            "Replace with `factor`",
+        ),
+        (
+            r#"<opset_import: ["" : 21]> g (float[2, 3] x) => (y) { y = Relu(x) }"#,
+            Check::MissingType,
+            "Write `float[2, 3] y`",
+        ),
+        (
+            r#"<opset_import: ["" : 21]> g (float[2] x) => (float[2] y) { y = com.acme.Swish(x) }"#,
+            Check::UndeclaredDomain,
+            "Import domain \"com.acme\"",
+        ),
+    ];
+    for (text, check, title) in cases {
+        let found = CheckOptions::default().check_model(text).unwrap_err();
+        let diagnostic = found
+            .iter()
+            .find(|d| d.check() == Some(check))
+            .unwrap_or_else(|| panic!("{check} not found in {text}"));
+        assert_eq!(diagnostic.fixes().len(), 1, "{text}");
+        let fix = &diagnostic.fixes()[0];
+        assert_eq!(fix.title, title, "{text}");
+        let repaired = fixed(text, fix);
+        let remaining = match CheckOptions::default().check_model(&repaired) {
+            Ok(_) => Vec::new(),
+            Err(found) => {
+                assert!(found.iter().all(|d| d.check().is_some()), "{found}");
+                found.iter().filter_map(|d| d.check()).collect()
+            }
+        };
+        assert!(!remaining.contains(&check), "{repaired}: {remaining:?}");
+    }
 }

@@ -6,13 +6,13 @@
 //! A new check adds its state as a field here and its visit as a call in the walk.
 
 use super::declarations::{Declarations, LocalFunctions, RefContext};
-use super::hash::{HashSet, RandomKey};
 use super::imports::{Imports, function_imports, model_imports};
 use super::schema::Types;
 use super::structure::{Frame, Scopes};
-use super::{Check, CheckOptions, Diagnostic, Libraries, Report};
+use super::{Category, Check, CheckOptions, Diagnostic, Libraries, Report};
+use crate::hash::{HashSet, RandomKey};
 use crate::hole::is_marker;
-use crate::render::LineIndex;
+use crate::span::LineIndex;
 use crate::span::Span;
 use crate::syntax::{
     AttrValue, Attribute, Function, FunctionAttribute, Graph, Model, Node, Type, ValueInfo,
@@ -159,6 +159,11 @@ impl<'t> Checker<'t> {
 
     pub(super) fn on(&self, check: Check) -> bool {
         self.options.is_enabled(check)
+    }
+
+    /// True if any check of `category` runs.
+    pub(super) fn any_on(&self, category: Category) -> bool {
+        self.options.any_enabled(category)
     }
 
     pub(super) fn report(&mut self, diagnostic: Diagnostic) {

@@ -8,8 +8,8 @@ use onnx_runtime_types::{
     AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
 };
 
-use crate::check::hash::{HashMap, NameMap};
 use crate::check::schema::body_input_types;
+use crate::hash::{HashMap, NameMap};
 use crate::hole::{ListHole, ListHoles, Site, has_reserved, is_spread};
 
 use super::node::{Conflict, Node, Subgraphs, tensor_ints, tensor_type};
@@ -152,19 +152,23 @@ fn ints_data(tensor: &onnx_runtime_types::TensorProto) -> Option<Vec<Dim>> {
     Some(tensor_ints(tensor)?.into_iter().map(Dim::Known).collect())
 }
 
-/// The normalised name of a domain: the default domain is `""`.
+/// The operand types in the schemas' spelling, where known.
+fn schema_names(types: &[Option<Arc<Ty>>]) -> Vec<Option<String>> {
+    let names = types
+        .iter()
+        .map(|ty| ty.as_deref().and_then(Ty::schema_name));
+    names.collect()
+}
+
+/// The canonical name of a node's or function's domain.
 fn domain(name: Option<&str>) -> &str {
-    match name.unwrap_or("") {
-        "ai.onnx" => "",
-        other => other,
-    }
+    crate::domain::canonical(name.unwrap_or(""))
 }
 
 /// The state of one inference run.
 pub struct Engine<'a> {
-    /// The imported opset version of each domain, for the graph or function being walked: a
-    /// few entries, looked up for every node, so a list rather than a hash map.
-    opsets: Vec<(String, i64)>,
+    /// The imported opset version of each domain, for the graph or function being walked.
+    opsets: crate::domain::Imports<'a, i64>,
     /// The model's local functions, by domain, name and overload.
     functions: HashMap<(String, String, String), &'a FunctionProto>,
     /// The index of the main graph's node being inferred.
@@ -180,31 +184,17 @@ pub struct Engine<'a> {
     spare_inputs: Vec<Option<Arc<Ty>>>,
 }
 
-/// Adds `imports` to `opsets`, each replacing an import of the same domain.
-fn import(opsets: &mut Vec<(String, i64)>, imports: &[OperatorSetIdProto]) {
-    for import in imports {
-        let domain = domain(import.domain.as_deref());
-        let version = import.version.unwrap_or(0);
-        match opsets.iter_mut().find(|(known, _)| known == domain) {
-            Some(known) => known.1 = version,
-            None => opsets.push((domain.to_owned(), version)),
-        }
-    }
-}
-
 impl<'a> Engine<'a> {
     /// An engine for a graph or function that imports `imports`, with these local functions
     /// and those of libraries in view (`library`; a local function hides a library's with its
     /// key).
     fn new(
-        imports: &[OperatorSetIdProto],
+        imports: &'a [OperatorSetIdProto],
         functions: &'a [FunctionProto],
         library: &[&'a FunctionProto],
     ) -> Engine<'a> {
-        let mut opsets = Vec::new();
-        import(&mut opsets, imports);
         Engine {
-            opsets,
+            opsets: crate::domain::Imports::of_protos(imports),
             functions: library
                 .iter()
                 .copied()
@@ -450,10 +440,11 @@ impl<'a> Engine<'a> {
                 );
             }
         }
-        let opset = self.opsets.iter().find(|(known, _)| known == dom);
-        if let (Some(&(_, version)), Some(within)) = (opset, self.within_body())
+        let opset = self.opsets.get(dom);
+        if let (Some(version), Some(within)) = (opset, self.within_body())
             && !holds_holes(node)
-            && let Some(problem) = body_input_types(dom, op, version, &node.input, &inputs)
+            && let Some(problem) =
+                body_input_types(dom, op, version, &node.input, &schema_names(&inputs))
         {
             self.type_errors.push(ShapeError {
                 node: Some(self.top_node),
@@ -461,7 +452,7 @@ impl<'a> Engine<'a> {
                 message: format!("{within}{problem}"),
             });
         }
-        let (Some(&(_, opset)), Some(rule)) = (opset, ops::rule(dom, op)) else {
+        let (Some(opset), Some(rule)) = (opset, ops::rule(dom, op)) else {
             return none();
         };
         if holds_holes(node) {
@@ -549,7 +540,11 @@ impl<'a> Engine<'a> {
         self.depth += 1;
         let outer_callee = self.callee.replace(function);
         let outer_opsets = self.opsets.clone();
-        import(&mut self.opsets, &function.opset_import);
+        // The body's nodes resolve under the function's own imports, as `infer_function` has
+        // them, else under the caller's.
+        if !function.opset_import.is_empty() {
+            self.opsets = crate::domain::Imports::of_protos(&function.opset_import);
+        }
         let mut scope = Scope::new(None, function.input.len() + function.node.len());
         for (formal, ty) in function.input.iter().zip(inputs) {
             scope.define(formal, ty.as_deref().cloned(), None);

@@ -26,7 +26,7 @@ mod ty;
 
 use std::sync::Arc;
 
-use crate::check::hash::HashMap;
+use crate::hash::HashMap;
 
 use onnx_runtime_types::{FunctionProto, ModelProto, OperatorSetIdProto, ValueInfoProto};
 

@@ -118,7 +118,7 @@ impl std::fmt::Display for Dim {
             Dim::Known(n) => write!(f, "{n}"),
             // A macro literal's hole stays its marker, for the macro to write the hole's Rust
             // expression in its place (`#b`); no runtime text holds one.
-            Dim::Symbol(s) if crate::print::is_identifier(s) || crate::hole::is_marker(s) => {
+            Dim::Symbol(s) if crate::lex::is_identifier(s) || crate::hole::is_marker(s) => {
                 f.write_str(s)
             }
             Dim::Symbol(s) => write!(f, "{s:?}"),
@@ -160,6 +160,24 @@ pub enum Ty {
 }
 
 impl Ty {
+    /// The type in the operator schemas' spelling (`tensor(float)`, `seq(tensor(int64))`), if its
+    /// element types are known: what the type constraints of a called body are checked with.
+    pub(crate) fn schema_name(&self) -> Option<String> {
+        let elem = |number: i32| crate::dtype::elem_type_by_number(number).map(|info| info.name);
+        Some(match self {
+            Ty::Tensor { elem: number, .. } => format!("tensor({})", elem(*number)?),
+            Ty::Sparse { elem: number, .. } => format!("sparse_tensor({})", elem(*number)?),
+            Ty::Sequence(inner) => format!("seq({})", inner.schema_name()?),
+            Ty::Optional(inner) => format!("optional({})", inner.schema_name()?),
+            Ty::Map { key, value } => match &**value {
+                Ty::Tensor { elem: number, .. } => {
+                    format!("map({}, {})", elem(*key)?, elem(*number)?)
+                }
+                other => format!("map({}, {})", elem(*key)?, other.schema_name()?),
+            },
+        })
+    }
+
     /// A tensor type.
     ///
     /// ```

@@ -512,6 +512,21 @@ pub fn unescape(literal: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// True if `s` is an identifier, `[A-Za-z_][A-Za-z0-9_]*`, which needs no quotes.
+///
+/// ```
+/// assert!(onnx_syntax::lex::is_identifier("x_1"));
+/// assert!(!onnx_syntax::lex::is_identifier("x.1"));
+/// assert!(!onnx_syntax::lex::is_identifier(""));
+/// ```
+pub fn is_identifier(s: &str) -> bool {
+    let mut bytes = s.bytes();
+    bytes
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -48,7 +48,7 @@ const DEFAULT_MAX_NODES: usize = 1 << 22;
 /// let report = Inliner::new().model(&mut model)?;
 /// assert_eq!(report.total(), 2);
 /// assert!(model.functions.is_empty()); // no longer called
-/// assert_eq!(onnx_syntax::to_text(&model.graph.unwrap()), r#"g (float[N] x) => (float[N] y) {
+/// assert_eq!(onnx_print::to_text(&model.graph.unwrap()), r#"g (float[N] x) => (float[N] y) {
 ///    Scale__a = Constant <value_float: float = 2> ()
 ///    t = Mul (x, Scale__a)
 ///    Scale__a_1 = Constant <value_float: float = 0.5> ()
@@ -161,7 +161,7 @@ impl<'a> Inliner<'a> {
     /// let graph = model.graph.unwrap();
     /// assert!(graph.node.iter().all(|n| n.op_type.as_deref() != Some("LeakyRelu")));
     /// // The schema's default alpha, 0.01, is in the body: no `Constant ()` without a value.
-    /// assert!(onnx_syntax::to_text(&graph).contains("value_float: float = 0.01"));
+    /// assert!(onnx_print::to_text(&graph).contains("value_float: float = 0.01"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn expand(mut self, operator: &str) -> Inliner<'a> {

@@ -33,15 +33,7 @@ pub use inline::{InlineReport, Inliner, attach, inline};
 pub use standard::{STANDARD_FUNCTION_OPERATORS, standard_function};
 
 /// The domain as a key: `ai.onnx` is the default domain, `""`.
-///
-/// ```
-/// use onnx_syntax::library::normalise_domain;
-/// assert_eq!(normalise_domain("ai.onnx"), "");
-/// assert_eq!(normalise_domain("ai.onnx.ml"), "ai.onnx.ml");
-/// ```
-pub fn normalise_domain(domain: &str) -> &str {
-    if domain == "ai.onnx" { "" } else { domain }
-}
+pub use crate::domain::canonical as normalise_domain;
 
 /// What identifies a function: its normalised domain, its name and its overload (`""` for
 /// none), as a node's `domain`, `op_type` and `overload` name the function it calls.
@@ -628,6 +620,3 @@ fn imported_version(imports: &[OperatorSetIdProto], domain: &str) -> Option<i64>
         .find(|o| normalise_domain(o.domain.as_deref().unwrap_or("")) == domain)
         .map(|o| o.version.unwrap_or(0))
 }
-
-#[cfg(test)]
-mod tests;

@@ -5,7 +5,8 @@ use std::sync::LazyLock;
 
 use onnx_runtime_types::FunctionProto;
 
-use super::standard_data::{BODIES, SCHEMA_VERSIONS};
+use super::standard_data::{BODIES, OPERATORS};
+use crate::check::schema::since_version;
 
 /// The standard operators that have static function bodies, which [`Inliner::expand`]
 /// accepts. Context-dependent bodies (`Gelu`, `LayerNormalization`, `Softmax`, …) are built by
@@ -18,15 +19,7 @@ use super::standard_data::{BODIES, SCHEMA_VERSIONS};
 /// ```
 ///
 /// [`Inliner::expand`]: super::Inliner::expand
-pub const STANDARD_FUNCTION_OPERATORS: [&str; 28] = {
-    let mut names = [""; 28];
-    let mut i = 0;
-    while i < 28 {
-        names[i] = SCHEMA_VERSIONS[i].0;
-        i += 1;
-    }
-    names
-};
+pub const STANDARD_FUNCTION_OPERATORS: [&str; 28] = OPERATORS;
 
 /// The bodies of [`BODIES`], parsed.
 static PARSED: LazyLock<Vec<FunctionProto>> = LazyLock::new(|| {
@@ -56,14 +49,30 @@ static PARSED: LazyLock<Vec<FunctionProto>> = LazyLock::new(|| {
 /// assert_eq!(leaky.attribute_proto[0].f, Some(0.01)); // the schema's default
 /// ```
 pub fn standard_function(operator: &str, opset: i64) -> Option<&'static FunctionProto> {
-    let (_, versions) = SCHEMA_VERSIONS.iter().find(|(name, _)| *name == operator)?;
-    let in_force = versions.iter().rev().find(|&&v| v <= opset)?;
+    // The schema in force comes from the schema table, the one home of since-versions.
+    let in_force = since_version("", operator, opset)?;
     BODIES
         .iter()
         .zip(PARSED.iter())
         .filter(|((name, since, body_opset, _), _)| {
-            *name == operator && since == in_force && *body_opset <= opset
+            *name == operator && *since == in_force && *body_opset <= opset
         })
         .max_by_key(|((.., body_opset, _), _)| *body_opset)
         .map(|(_, body)| body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::CheckOptions;
+
+    #[test]
+    fn every_body_as_generated_passes_the_checks() {
+        for (name, since, opset, text) in BODIES {
+            if let Err(d) = CheckOptions::default().check_function(text) {
+                panic!("{name} (schema {since}, opset {opset}):\n{d}");
+            }
+        }
+        assert_eq!(PARSED.len(), BODIES.len());
+    }
 }

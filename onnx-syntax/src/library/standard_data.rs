@@ -3,37 +3,38 @@
 //! The static function bodies of the standard operators, with the schemas' attribute
 //! defaults as the bodies' defaults.
 
-/// Each operator's schema versions (`since_version`), oldest first.
+/// The operators with static bodies. Their schema versions are the schema table's
+/// (`check/schema/schemas.txt`).
 #[rustfmt::skip] // generated: the script's layout, so that --check compares bytes
-pub(super) const SCHEMA_VERSIONS: &[(&str, &[i64])] = &[
-    ("AffineGrid", &[20]),
-    ("BlackmanWindow", &[17]),
-    ("Celu", &[12, 28]),
-    ("DynamicQuantizeLinear", &[11]),
-    ("Elu", &[1, 6, 22]),
-    ("GreaterOrEqual", &[12, 16]),
-    ("HammingWindow", &[17]),
-    ("HannWindow", &[17]),
-    ("HardSigmoid", &[1, 6, 22]),
-    ("HardSwish", &[14, 22]),
-    ("LeakyRelu", &[1, 6, 16]),
-    ("LessOrEqual", &[12, 16]),
-    ("MeanVarianceNormalization", &[9, 13]),
-    ("Mish", &[18, 22]),
-    ("PRelu", &[1, 6, 7, 9, 16]),
-    ("ReduceL1", &[1, 11, 13, 18]),
-    ("ReduceL2", &[1, 11, 13, 18]),
-    ("ReduceLogSum", &[1, 11, 13, 18, 28]),
-    ("ReduceLogSumExp", &[1, 11, 13, 18, 28]),
-    ("ReduceSumSquare", &[1, 11, 13, 18]),
-    ("Relu", &[1, 6, 13, 14]),
-    ("Selu", &[1, 6, 22]),
-    ("Shrink", &[9]),
-    ("Softplus", &[1, 22]),
-    ("Softsign", &[1, 22]),
-    ("SwiGLU", &[28]),
-    ("Swish", &[24]),
-    ("ThresholdedRelu", &[10, 22]),
+pub(super) const OPERATORS: [&str; 28] = [
+    "AffineGrid",
+    "BlackmanWindow",
+    "Celu",
+    "DynamicQuantizeLinear",
+    "Elu",
+    "GreaterOrEqual",
+    "HammingWindow",
+    "HannWindow",
+    "HardSigmoid",
+    "HardSwish",
+    "LeakyRelu",
+    "LessOrEqual",
+    "MeanVarianceNormalization",
+    "Mish",
+    "PRelu",
+    "ReduceL1",
+    "ReduceL2",
+    "ReduceLogSum",
+    "ReduceLogSumExp",
+    "ReduceSumSquare",
+    "Relu",
+    "Selu",
+    "Shrink",
+    "Softplus",
+    "Softsign",
+    "SwiGLU",
+    "Swish",
+    "ThresholdedRelu",
 ];
 
 /// (operator, schema `since_version`, body opset version, body text).

@@ -8,7 +8,7 @@ use lsp_types::{
     SymbolKind as LspSymbolKind, TextEdit, Uri, WorkspaceEdit,
 };
 use onnx_syntax::Span;
-use onnx_syntax::check::{DiagnosticKind, describe_operator, operators_at, standard_domains};
+use onnx_syntax::check::{describe_operator, operators_at, standard_domains};
 use onnx_syntax::dtype::ELEM_TYPES;
 
 use super::document::Document;
@@ -55,7 +55,7 @@ impl Document {
                     format!(
                         "```onnx\n{}\n```\nfunction of domain `{}`",
                         function.signature,
-                        display_domain(&function.domain)
+                        onnx_syntax::domain::display(&function.domain)
                     )
                 }
                 None => {
@@ -145,7 +145,7 @@ impl Document {
             .index
             .occurrence_at(self.offset(position))
             .ok_or("no value or function here")?;
-        if !onnx_syntax::print::is_identifier(new_name) {
+        if !onnx_syntax::lex::is_identifier(new_name) {
             return Err(format!(
                 "`{new_name}` is not a name the text can write without quotes"
             ));
@@ -252,7 +252,7 @@ impl Document {
                         format!(
                             "{} (since {} {})",
                             d.signature(),
-                            display_domain(imported),
+                            onnx_syntax::domain::display(imported),
                             d.since_version
                         )
                     })
@@ -447,7 +447,9 @@ impl Document {
         tokens
     }
 
-    /// Quick fixes: each "did you mean" suggestion, and a missing opset import.
+    /// Quick fixes: the fixes of the diagnostics in `range` ("did you mean" suggestions, the
+    /// inferred type of an untyped main-graph value, a missing opset import), as the checks
+    /// built them.
     pub fn code_actions(&self, uri: &Uri, range: Range) -> Vec<CodeAction> {
         let (from, to) = (self.offset(range.start), self.offset(range.end));
         let mut actions = Vec::new();
@@ -456,85 +458,26 @@ impl Document {
             if span.end < from || span.start > to {
                 continue;
             }
-            let edit = |title: String, range: Range, text: String| CodeAction {
-                title,
-                kind: Some(CodeActionKind::QUICKFIX),
-                edit: Some(WorkspaceEdit {
-                    changes: Some(
-                        [(uri.clone(), vec![TextEdit::new(range, text)])]
-                            .into_iter()
-                            .collect(),
-                    ),
-                    ..WorkspaceEdit::default()
-                }),
-                is_preferred: Some(true),
-                ..CodeAction::default()
-            };
-            if let Some(suggestion) = suggestion(diagnostic.message()) {
-                // The suggestion replaces the last part of a dotted operator name, or the name.
-                let written = &self.text[span.start as usize..span.end as usize];
-                let replaced = match (written.rfind('.'), suggestion.rfind('.')) {
-                    (Some(dot), None) => Span::new(span.start + dot as u32 + 1, span.end),
-                    _ => span,
-                };
-                actions.push(edit(
-                    format!("Replace with `{suggestion}`"),
-                    self.range(replaced),
-                    suggestion.to_owned(),
-                ));
-            }
-            // `missing_type` with the inferred type (`write `float[N, 10] y``), on an untyped name.
-            if diagnostic.kind() == DiagnosticKind::Check(onnx_syntax::check::Check::MissingType)
-                && diagnostic.message().contains("has no type")
-                && let Some((_, typed)) = diagnostic
-                    .message()
-                    .strip_suffix('`')
-                    .and_then(|m| m.rsplit_once(": write `"))
-            {
-                actions.push(edit(
-                    format!("Write `{typed}`"),
-                    self.range(span),
-                    typed.to_owned(),
-                ));
-            }
-            if diagnostic.kind()
-                == DiagnosticKind::Check(onnx_syntax::check::Check::UndeclaredDomain)
-                && let Some((range, text, domain)) =
-                    self.import_fix(diagnostic.message(), span.start)
-            {
-                actions.push(edit(format!("Import domain {domain:?}"), range, text));
+            for fix in diagnostic.fixes() {
+                let edits = fix
+                    .edits
+                    .iter()
+                    .map(|edit| TextEdit::new(self.range(edit.span), edit.text.clone()))
+                    .collect();
+                actions.push(CodeAction {
+                    title: fix.title.clone(),
+                    kind: Some(CodeActionKind::QUICKFIX),
+                    edit: Some(WorkspaceEdit {
+                        changes: Some([(uri.clone(), edits)].into_iter().collect()),
+                        ..WorkspaceEdit::default()
+                    }),
+                    is_preferred: Some(true),
+                    ..CodeAction::default()
+                });
             }
         }
         actions
     }
-
-    /// Where and what to write to import the domain an `undeclared_domain` message names, for
-    /// the node at `at`: a new entry after the last of the imports in force there (the model's,
-    /// or its function's own). A header without imports gets none.
-    fn import_fix(&self, message: &str, at: u32) -> Option<(Range, String, String)> {
-        let domain = message.split('"').nth(1)?.to_owned();
-        let version = if standard_domains().iter().any(|d| same_domain(d, &domain)) {
-            newest_opset(&domain)?
-        } else {
-            1
-        };
-        let end = self.index.scopes[self.index.scope_at(at)?].imports.end?;
-        let position = self.lines.position(&self.text, end);
-        Some((
-            Range::new(position, position),
-            format!(", {domain:?} : {version}"),
-            domain,
-        ))
-    }
-}
-
-/// The newest opset version of a standard domain: the newest version of any of its schemas.
-fn newest_opset(domain: &str) -> Option<i64> {
-    operators_at(domain, i64::MAX)
-        .iter()
-        .filter_map(|name| describe_operator(domain, name, i64::MAX))
-        .map(|doc| doc.since_version)
-        .max()
 }
 
 fn item(label: &str, kind: CompletionItemKind, detail: String) -> CompletionItem {
@@ -544,10 +487,6 @@ fn item(label: &str, kind: CompletionItemKind, detail: String) -> CompletionItem
         detail: (!detail.is_empty()).then_some(detail),
         ..CompletionItem::default()
     }
-}
-
-fn display_domain(domain: &str) -> &str {
-    if domain.is_empty() { "ai.onnx" } else { domain }
 }
 
 fn operator_markdown(doc: &onnx_syntax::check::OperatorDoc, imported: i64) -> String {
@@ -573,12 +512,6 @@ fn operator_markdown(doc: &onnx_syntax::check::OperatorDoc, imported: i64) -> St
         text.push_str(&format!("\n- `{param}`: {}", types.join(", ")));
     }
     text
-}
-
-/// What `did you mean` names in a check's message.
-fn suggestion(message: &str) -> Option<&str> {
-    let rest = message.split("did you mean `").nth(1)?;
-    rest.split('`').next()
 }
 
 /// What the text before the cursor, on its line, asks to complete.
@@ -685,14 +618,5 @@ F (x) => (y) { y = com.acme.Swish (x) }"#;
         assert_eq!(edit.new_text, ", \"com.acme\" : 1");
         let in_function = text.rfind("21]").unwrap() as u32 + 2;
         assert_eq!(edit.range.start, document.lines.position(text, in_function));
-    }
-
-    #[test]
-    fn suggestions_are_read_from_messages() {
-        assert_eq!(
-            suggestion("`Rleu` is not an operator of ai.onnx; did you mean `Relu`?"),
-            Some("Relu")
-        );
-        assert_eq!(suggestion("value `q` is used but never defined"), None);
     }
 }

@@ -80,11 +80,7 @@ impl Imports {
     fn of<'a>(lists: impl IntoIterator<Item = &'a [OpsetImport]>) -> Imports {
         let mut imports = Imports::default();
         for import in lists.into_iter().flatten() {
-            let domain = if import.domain == "ai.onnx" {
-                ""
-            } else {
-                &import.domain
-            };
+            let domain = onnx_syntax::domain::canonical(&import.domain);
             match imports.versions.iter_mut().find(|(d, _)| d == domain) {
                 Some(known) => known.1 = import.version,
                 None => imports.versions.push((domain.to_owned(), import.version)),
@@ -256,9 +252,7 @@ impl Index {
 
 /// `""` and `ai.onnx` are one domain.
 pub fn same_domain(a: &str, b: &str) -> bool {
-    fn canonical(d: &str) -> &str {
-        if d == "ai.onnx" { "" } else { d }
-    }
+    use onnx_syntax::domain::canonical;
     canonical(a) == canonical(b)
 }
 

@@ -42,8 +42,9 @@ use lsp_types::{
     SemanticTokensOptions, SemanticTokensServerCapabilities, ServerCapabilities, ShowMessageParams,
     TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri,
 };
+use onnx_print::format_message;
 use onnx_syntax::Entry;
-use onnx_syntax::print::format_message;
+use onnx_syntax::check::Severity;
 use serde_json::Value;
 
 use document::Document;
@@ -439,7 +440,9 @@ fn diagnostics(uri: &Uri, document: &Document) -> Vec<lsp_types::Diagnostic> {
                 .collect();
             lsp_types::Diagnostic {
                 range: range(d.span()),
-                severity: Some(DiagnosticSeverity::ERROR),
+                severity: Some(match d.severity() {
+                    Severity::Error => DiagnosticSeverity::ERROR,
+                }),
                 code: Some(NumberOrString::String(d.kind().to_string())),
                 source: Some("onnx-text".into()),
                 message: d.message().to_owned(),

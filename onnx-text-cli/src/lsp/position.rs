@@ -13,11 +13,11 @@ use std::ops::Range as Bytes;
 use lsp_types::{Position, Range};
 use onnx_syntax::Span;
 
-/// Where each line of a text starts, and where its characters take fewer UTF-16 units than
-/// UTF-8 bytes.
+/// Where each line of a text starts (the syntax's [`onnx_syntax::LineIndex`]), and where its
+/// characters take fewer UTF-16 units than UTF-8 bytes.
 #[derive(Clone, Debug)]
 pub struct LineIndex {
-    starts: Vec<u32>,
+    lines: onnx_syntax::LineIndex,
     /// The non-ASCII characters, in text order.
     wide: Vec<Wide>,
 }
@@ -33,11 +33,19 @@ struct Wide {
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
         let mut index = LineIndex {
-            starts: vec![0],
+            lines: onnx_syntax::LineIndex::new(""),
             wide: Vec::new(),
         };
         index.edit(0..0, text);
         index
+    }
+
+    /// The line holding byte `offset`, and where it starts and ends (before its `\n`).
+    fn line(&self, offset: u32) -> (usize, u32, u32) {
+        let line = self.lines.line_of(offset as usize);
+        let start = self.lines.line_start(line).unwrap_or(0) as u32;
+        let end = self.lines.line_end(line).unwrap_or(0) as u32;
+        (line, start, end)
     }
 
     /// The position of byte `offset` (clamped to the text, and back to a character boundary).
@@ -47,8 +55,7 @@ impl LineIndex {
             offset -= 1;
         }
         let offset = offset as u32;
-        let line = self.starts.partition_point(|&s| s <= offset) - 1;
-        let start = self.starts[line];
+        let (line, start, _) = self.line(offset);
         let saved = self.saved_before(offset) - self.saved_before(start);
         Position::new(line as u32, offset - start - saved)
     }
@@ -57,13 +64,13 @@ impl LineIndex {
     /// pair), the character's start; past the end of its line, the line's end; past the last
     /// line, the end of the text.
     pub fn offset(&self, text: &str, position: Position) -> u32 {
-        let Some(&start) = self.starts.get(position.line as usize) else {
+        let line = position.line as usize;
+        let (Some(start), Some(line_end)) =
+            (self.lines.line_start(line), self.lines.line_end(line))
+        else {
             return text.len() as u32;
         };
-        let line_end = self
-            .starts
-            .get(position.line as usize + 1)
-            .map_or(text.len() as u32, |&next| next - 1);
+        let (start, line_end) = (start as u32, line_end as u32);
         let wanted = position.character;
         let base = self.saved_before(start);
         // The units before a character that starts on this line.
@@ -89,7 +96,7 @@ impl LineIndex {
 
     /// Where the line holding byte `offset` starts.
     pub fn line_start(&self, offset: u32) -> u32 {
-        self.starts[self.starts.partition_point(|&s| s <= offset) - 1]
+        self.line(offset).1
     }
 
     pub fn range(&self, text: &str, span: Span) -> Range {
@@ -109,20 +116,12 @@ impl LineIndex {
     /// Follows the text's bytes `replaced` (character boundaries) becoming `inserted`: the lines
     /// and characters of the rest only move.
     pub fn edit(&mut self, replaced: Bytes<usize>, inserted: &str) {
+        self.lines.edit(replaced.clone(), inserted);
         let (from, to) = (replaced.start as u32, replaced.end as u32);
         let shift =
             |offset: u32| (offset as i64 + inserted.len() as i64 - (to - from) as i64) as u32;
-        // Lines: those that started inside the replaced bytes go, those of the inserted text
-        // come, those after move.
-        let first = self.starts.partition_point(|&s| s <= from);
-        let last = self.starts.partition_point(|&s| s <= to);
-        let lines: Vec<u32> = newlines(inserted).map(|i| from + i + 1).collect();
-        let added = lines.len();
-        self.starts.splice(first..last, lines);
-        for start in &mut self.starts[first + added..] {
-            *start = shift(*start);
-        }
-        // Non-ASCII characters: the same, and what they save adds up again from the first.
+        // Non-ASCII characters: those inside the replaced bytes go, those of the inserted text
+        // come, those after move, and what they save adds up again from the first.
         let base = self.saved_before(from);
         let removed = self.saved_before(to) - base;
         let first = self.wide.partition_point(|w| w.offset < from);
@@ -155,14 +154,6 @@ impl LineIndex {
             n => self.wide[n - 1].saved,
         }
     }
-}
-
-/// The offsets of the newlines of a text.
-fn newlines(text: &str) -> impl Iterator<Item = u32> + '_ {
-    text.bytes()
-        .enumerate()
-        .filter(|&(_, b)| b == b'\n')
-        .map(|(i, _)| i as u32)
 }
 
 #[cfg(test)]
@@ -233,7 +224,7 @@ mod tests {
             text.replace_range(start..end, inserted);
             index.edit(start..end, inserted);
             let fresh = LineIndex::new(&text);
-            assert_eq!(index.starts, fresh.starts, "{text:?}");
+            assert_eq!(index.lines, fresh.lines, "{text:?}");
             assert_eq!(index.wide, fresh.wide, "{text:?}");
             assert_agrees(&index, &text);
         }

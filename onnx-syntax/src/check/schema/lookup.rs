@@ -3,9 +3,11 @@
 
 use super::similar::closest;
 use super::table::{Schema, Table, table};
-use crate::check::imports::{Import, canonical_domain};
+use crate::check::imports::Import;
 use crate::check::message::operator;
-use crate::check::{Check, Checker, Diagnostic};
+use crate::check::{Check, Checker, Diagnostic, Fix};
+use crate::domain;
+use crate::span::Span;
 use crate::syntax::Node;
 
 /// What the versions of an operator say about one imported version.
@@ -36,11 +38,6 @@ pub(super) fn at_version(versions: &[Schema], version: i64) -> Option<AtVersion<
     Some(AtVersion::NotYet(first.since))
 }
 
-/// How a domain reads in messages: the default domain by its name.
-pub(super) fn domain_name(domain: &str) -> &str {
-    if domain.is_empty() { "ai.onnx" } else { domain }
-}
-
 impl<'t> Checker<'t> {
     /// The schema a node is checked against, if its domain is a standard one imported here and
     /// its operator exists at that version; otherwise reports why not (unless the domain is
@@ -64,12 +61,9 @@ impl<'t> Checker<'t> {
             // The version is a hole: the schema is chosen when its value is known, but an
             // operator that no version has is misspelt whatever the value.
             if versions.is_none() && self.on(Check::UnknownOperator) {
-                let message = unknown(table, node, i64::MAX);
-                self.report(Diagnostic::new(
-                    Check::UnknownOperator,
-                    node.op_span,
-                    message,
-                ));
+                let (message, fix) = unknown(table, node, i64::MAX);
+                let diagnostic = Diagnostic::new(Check::UnknownOperator, node.op_span, message);
+                self.report(with_replacement(diagnostic, node.op_span, fix));
             }
             return None;
         }
@@ -81,8 +75,11 @@ impl<'t> Checker<'t> {
             return Some(schema);
         }
         if self.on(Check::UnknownOperator) {
-            let message = match found {
-                Some(at) => self.not_at_version(node, versions.unwrap_or_default(), version, at),
+            let (message, fix) = match found {
+                Some(at) => (
+                    self.not_at_version(node, versions.unwrap_or_default(), version, at),
+                    None,
+                ),
                 None => unknown(table, node, version),
             };
             let span = if node.op_span.is_empty() {
@@ -90,7 +87,8 @@ impl<'t> Checker<'t> {
             } else {
                 node.op_span
             };
-            self.report(Diagnostic::new(Check::UnknownOperator, span, message));
+            let diagnostic = Diagnostic::new(Check::UnknownOperator, span, message);
+            self.report(with_replacement(diagnostic, node.op_span, fix));
         }
         None
     }
@@ -104,7 +102,7 @@ impl<'t> Checker<'t> {
         at: AtVersion<'_>,
     ) -> String {
         let op = operator(node);
-        let domain = domain_name(canonical_domain(&node.domain));
+        let domain = domain::display(domain::canonical(&node.domain));
         let owner = self.owner();
         match at {
             AtVersion::Found(_) => String::new(),
@@ -137,20 +135,34 @@ impl<'t> Checker<'t> {
     }
 }
 
+/// `diagnostic`, with the fix that writes `replacement` over `span`, if there is one.
+pub(in crate::check) fn with_replacement(
+    diagnostic: Diagnostic,
+    span: Span,
+    replacement: Option<String>,
+) -> Diagnostic {
+    match replacement {
+        Some(text) if !span.is_empty() => diagnostic.with_fix(Fix::replace(span, text)),
+        _ => diagnostic,
+    }
+}
+
 /// The message for an operator that no version of the domain has: a suggestion from the
-/// operators in effect at `version`, or the standard domain that has this exact name.
-fn unknown(table: &Table, node: &Node, version: i64) -> String {
-    let domain = canonical_domain(&node.domain);
+/// operators in effect at `version`, or the standard domain that has this exact name; and the
+/// operator name to write instead, if the message suggests one.
+fn unknown(table: &Table, node: &Node, version: i64) -> (String, Option<String>) {
+    let domain = domain::canonical(&node.domain);
     if node.op_type.is_empty() {
-        return format!(
+        let message = format!(
             "a node without an operator name: {} has no such operator",
-            domain_name(domain)
+            domain::display(domain)
         );
+        return (message, None);
     }
     let mut message = format!(
         "`{}` is not an operator of {}",
         operator(node),
-        domain_name(domain)
+        domain::display(domain)
     );
     let elsewhere = table
         .domain_names()
@@ -162,8 +174,8 @@ fn unknown(table: &Table, node: &Node, version: i64) -> String {
             "" => node.op_type.clone(),
             _ => format!("{other}.{}", node.op_type),
         };
-        message += &format!(", but of {}: write `{qualified}`", domain_name(other));
-        return message;
+        message += &format!(", but of {}: write `{qualified}`", domain::display(other));
+        return (message, Some(qualified));
     }
     let current = table
         .sorted_operators(domain)
@@ -171,13 +183,14 @@ fn unknown(table: &Table, node: &Node, version: i64) -> String {
         .filter_map(|(name, versions)| {
             matches!(at_version(versions, version), Some(AtVersion::Found(_))).then_some(name)
         });
-    if let Some(suggestion) = closest(&node.op_type, current) {
-        let prefix = if node.domain.is_empty() {
-            String::new()
-        } else {
-            format!("{}.", node.domain)
-        };
-        message += &format!("; did you mean `{prefix}{suggestion}`?");
-    }
-    message
+    let Some(suggestion) = closest(&node.op_type, current) else {
+        return (message, None);
+    };
+    let prefix = if node.domain.is_empty() {
+        String::new()
+    } else {
+        format!("{}.", node.domain)
+    };
+    message += &format!("; did you mean `{prefix}{suggestion}`?");
+    (message, Some(format!("{prefix}{suggestion}")))
 }

@@ -34,19 +34,8 @@ pub(crate) use types::body_input_types;
 
 use super::declarations::Callee;
 use super::imports::Import;
-use super::{Check, Checker};
+use super::{Category, Checker};
 use crate::syntax::{AttributeType, Node};
-
-/// The checks of this module; when all are off, nothing is looked up.
-const CHECKS: [Check; 7] = [
-    Check::UnknownOperator,
-    Check::OperatorArity,
-    Check::MissingAttribute,
-    Check::UnknownAttribute,
-    Check::AttributeType,
-    Check::TypeConstraint,
-    Check::FunctionSignature,
-];
 
 impl<'t> Checker<'t> {
     /// The schema checks of one node, once its subgraphs are checked.
@@ -58,7 +47,8 @@ impl<'t> Checker<'t> {
         import: Option<Import>,
         called: Option<Callee<'t>>,
     ) {
-        if !CHECKS.iter().any(|&check| self.on(check)) {
+        // When every check of this module is off, nothing is looked up.
+        if !self.any_on(Category::Schema) {
             return;
         }
         if let Some(function) = called {
@@ -101,11 +91,34 @@ pub fn schema_attribute_type(
     }
 }
 
+/// The newest opset version of the standard domain `domain` (either name of the default one):
+/// the newest `since_version` of its schemas. `None` for other domains.
+///
+/// ```
+/// use onnx_syntax::check::newest_opset;
+/// assert!(newest_opset("").unwrap() >= 21);
+/// assert_eq!(newest_opset("ai.onnx"), newest_opset(""));
+/// assert_eq!(newest_opset("com.example"), None);
+/// ```
+pub fn newest_opset(domain: &str) -> Option<i64> {
+    let table = table::table()?;
+    let operators = table.sorted_operators(domain);
+    let newest = operators.iter().flat_map(|(_, versions)| versions.iter());
+    newest.map(|schema| schema.since).max()
+}
+
 /// The `since_version` of the schema of `op_type` in effect at opset `version` of the standard
 /// domain `domain`; `None` for other domains, unknown operators, and versions before the first.
 /// Two imports give one operator when this agrees (onnx's checker compares a function's
 /// imports with its model's this way).
-pub(crate) fn since_version(domain: &str, op_type: &str, version: i64) -> Option<i64> {
+///
+/// ```
+/// use onnx_syntax::check::since_version;
+/// assert_eq!(since_version("", "Relu", 21), Some(14));
+/// assert_eq!(since_version("ai.onnx", "Relu", 13), Some(13));
+/// assert_eq!(since_version("com.example", "Relu", 21), None);
+/// ```
+pub fn since_version(domain: &str, op_type: &str, version: i64) -> Option<i64> {
     let versions = table::table()?.versions(domain, op_type)?;
     match lookup::at_version(versions, version)? {
         lookup::AtVersion::Found(schema) | lookup::AtVersion::Removed(schema) => Some(schema.since),

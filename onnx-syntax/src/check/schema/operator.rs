@@ -1,11 +1,12 @@
 //! A node against its operator's schema: input and output counts, operands left out, and
 //! attributes (required, unknown, of the wrong type), as onnx's checker verifies a node.
 
-use super::lookup::domain_name;
+use super::lookup::with_replacement;
 use super::similar::closest;
 use super::table::{Arity, AttributeSpec, Formal, Schema, table};
 use crate::check::message::operator;
 use crate::check::{Check, Checker, Diagnostic};
+use crate::domain;
 use crate::hole::is_spread;
 use crate::span::Span;
 use crate::syntax::{
@@ -166,23 +167,23 @@ impl<'t> Checker<'t> {
         let mut message = format!(
             "`{}` has no attribute `{name}` in {} opset {}",
             operator(node),
-            domain_name(&node.domain),
+            domain::display(&node.domain),
             self.imported(node)
         );
         if let Some(history) = attribute_history(schema, name) {
             message += &format!(" ({history})");
         }
         let known = schema.attributes.iter().map(|spec| spec.name);
-        if let Some(suggestion) = closest(name, known) {
+        let suggestion = closest(name, known);
+        if let Some(suggestion) = suggestion {
             message += &format!("; did you mean `{suggestion}`?");
         } else if schema.attributes.is_empty() {
             message += "; it has no attributes";
         }
-        self.report(Diagnostic::new(
-            Check::UnknownAttribute,
-            attribute.name.span,
-            message,
-        ));
+        let span = attribute.name.span;
+        let diagnostic = Diagnostic::new(Check::UnknownAttribute, span, message);
+        let replacement = suggestion.map(str::to_owned);
+        self.report(with_replacement(diagnostic, span, replacement));
     }
 
     fn attribute_type(&mut self, node: &Node, attribute: &Attribute, spec: &AttributeSpec) {

@@ -12,14 +12,15 @@
 
 use onnx_runtime_types::{AttributeProto, FunctionProto, GraphProto, NodeProto};
 
-use super::lookup::{AtVersion, at_version};
+use super::lookup::{AtVersion, at_version, with_replacement};
 use super::operator::{bounds, covering};
 use super::similar::closest;
 use super::table::{Arity, table};
 use crate::check::declarations::Callee;
-use crate::check::imports::{canonical_domain, function_imports};
+use crate::check::imports::function_imports;
 use crate::check::message::{backticks, list, operator};
 use crate::check::{Check, Checker, Diagnostic};
+use crate::domain::{Imports, canonical as canonical_domain};
 use crate::hole::{is_marker, is_spread};
 use crate::syntax::{
     AttrValue, Attribute, AttributeType, AttributeTypeSyntax, Function, FunctionAttribute, Graph,
@@ -125,19 +126,14 @@ impl Body<'_> {
     /// Every node of the body that reads `name`, directly or in one of its subgraphs (which
     /// read it as a captured value, never as an optional operand).
     fn readers(&self, name: &str) -> Vec<Reader> {
-        let version = |domain: &str| -> Option<i64> {
-            let domain = canonical_domain(domain);
-            match self {
-                Body::Text(f) => (function_imports(f)?.into_iter())
-                    .filter(|i| canonical_domain(&i.domain) == domain)
-                    .map(|i| i.version)
-                    .next_back(),
-                Body::Proto(f) => (f.opset_import.iter())
-                    .filter(|i| canonical_domain(i.domain()) == domain)
-                    .map(|i| i.version())
-                    .next_back(),
+        let imports = match self {
+            Body::Text(f) => {
+                let entries = function_imports(f).unwrap_or_default();
+                Imports::new(entries.into_iter().map(|i| (i.domain.as_str(), i.version)))
             }
+            Body::Proto(f) => Imports::of_protos(&f.opset_import),
         };
+        let version = |domain: &str| imports.get(domain);
         let reader = |domain: &str, op_type: &str, inputs: Vec<&str>, captured: bool| {
             let positions = inputs.iter().enumerate().filter(|(_, i)| **i == name);
             let positions: Vec<usize> = positions.map(|(p, _)| p).collect();
@@ -304,18 +300,18 @@ impl<'t> Checker<'t> {
         let subject = &signature.subject;
         let Some(&(_, expected, _)) = signature.attributes.iter().find(|(n, ..)| n == name) else {
             let mut message = format!("{subject} has no attribute `{name}`");
-            if let Some(suggestion) = closest(name, signature.names()) {
+            let suggestion = closest(name, signature.names());
+            if let Some(suggestion) = suggestion {
                 message += &format!("; did you mean `{suggestion}`?");
             } else if signature.attributes.is_empty() {
                 message += "; it declares none";
             } else {
                 message += &format!("; it declares {}", list(signature.names(), backticks));
             }
-            self.report(Diagnostic::new(
-                Check::FunctionSignature,
-                attribute.name.span,
-                message,
-            ));
+            let span = attribute.name.span;
+            let diagnostic = Diagnostic::new(Check::FunctionSignature, span, message);
+            let replacement = suggestion.map(str::to_owned);
+            self.report(with_replacement(diagnostic, span, replacement));
             return;
         };
         if let (Some(expected), Some(found)) = (expected, attribute.ty)

@@ -7,8 +7,8 @@
 
 use std::sync::{LazyLock, OnceLock};
 
-use crate::check::hash::NameMap;
-use crate::check::imports::canonical_domain;
+use crate::domain::canonical as canonical_domain;
+use crate::hash::NameMap;
 use crate::syntax::{AttributeType, attribute_type};
 
 /// The generated data.

@@ -125,7 +125,7 @@ fn a_malformed_operator_is_left_out_when_it_is_looked_up() {
 // ---- the checks on small texts ----
 
 use crate::Tree;
-use crate::check::{Check, CheckOptions, Coverage, Diagnostic, Report};
+use crate::check::{Category, Check, CheckOptions, Coverage, Diagnostic, Report};
 use crate::parse::Parser;
 
 /// Which check fired, its message, and the text it points at.
@@ -618,17 +618,18 @@ fn the_schema_checks_switch_off_alone() {
     let text = r#"<opset_import: ["" : 21]>
 g (float x, int64 n) => (y) { a = Rleu(x)  b = Add(x)  c = Cast(x)  d = Elu <alpha = 1, beta = 2.0> (x)  y = Add(x, n) }"#;
     let tree = Parser::new(text).and_then(Parser::model).expect("parses");
-    for check in super::CHECKS {
+    for check in Category::Schema.checks() {
         let without = Tree::Model(tree.clone())
             .check(text, &CheckOptions::default().allow(check))
             .diagnostics;
         assert!(without.iter().all(|d| d.check() != Some(check)), "{check}");
     }
     // The outputs are untyped for brevity: `missing_type` is not a schema check.
-    let none = super::CHECKS.iter().fold(
-        CheckOptions::default().allow(Check::MissingType),
-        |o, &c| o.allow(c),
-    );
+    let none = Category::Schema
+        .checks()
+        .fold(CheckOptions::default().allow(Check::MissingType), |o, c| {
+            o.allow(c)
+        });
     let report = Tree::Model(tree.clone()).check(text, &none);
     assert!(report.diagnostics.is_empty());
     assert_eq!(report.coverage, Coverage::default());

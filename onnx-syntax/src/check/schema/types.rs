@@ -9,16 +9,14 @@
 //! What could be checked is counted in [`Coverage`].
 
 use std::rc::Rc;
-use std::sync::Arc;
 
 use super::lookup::{AtVersion, at_version};
 use super::operator::{Side, formal_at};
 use super::table::{Formal, Schema, table};
-use crate::check::hash::NameMap;
 use crate::check::message::{list, operator};
 use crate::check::{Check, Checker, Diagnostic};
 use crate::dtype::elem_type_by_number;
-use crate::infer::Ty;
+use crate::hash::NameMap;
 use crate::span::Span;
 use crate::syntax::{AttrValue, ElemType, Function, Graph, Name, Node, Type, TypeKind};
 
@@ -296,13 +294,13 @@ impl Mismatch<'_> {
 /// types only inference through the call knows (the body's own walk sees its inputs untyped):
 /// the first input that the schema of `op` (standard domain `domain`, opset `version`) does not
 /// allow, or that conflicts with an earlier one. `inputs` are the node's input names, `types`
-/// what inference knows of each.
+/// what inference knows of each, in the schemas' spelling (`tensor(float)`).
 pub(crate) fn body_input_types(
     domain: &str,
     op: &str,
     version: i64,
     inputs: &[String],
-    types: &[Option<Arc<Ty>>],
+    types: &[Option<String>],
 ) -> Option<String> {
     let versions = table()?.versions(domain, op)?;
     let AtVersion::Found(schema) = at_version(versions, version)? else {
@@ -320,9 +318,7 @@ pub(crate) fn body_input_types(
         let (Some(ty), Some(formal)) = (ty.as_deref(), formal_at(&schema.inputs, index)) else {
             continue;
         };
-        let Some(ty) = inferred_type_name(ty) else {
-            continue;
-        };
+        let ty = TypeName::from(ty);
         let operand = Operand {
             name,
             side: Side::Input,
@@ -338,22 +334,6 @@ pub(crate) fn body_input_types(
         }
     }
     None
-}
-
-/// An inferred type in the schemas' spelling, if its element types are known.
-fn inferred_type_name(ty: &Ty) -> Option<TypeName> {
-    let elem = |number: i32| elem_type_by_number(number).map(|info| info.name);
-    let name = match ty {
-        Ty::Tensor { elem: number, .. } => format!("tensor({})", elem(*number)?),
-        Ty::Sparse { elem: number, .. } => format!("sparse_tensor({})", elem(*number)?),
-        Ty::Sequence(inner) => format!("seq({})", inferred_type_name(inner)?),
-        Ty::Optional(inner) => format!("optional({})", inferred_type_name(inner)?),
-        Ty::Map { key, value } => match &**value {
-            Ty::Tensor { elem: number, .. } => format!("map({}, {})", elem(*key)?, elem(*number)?),
-            other => format!("map({}, {})", elem(*key)?, inferred_type_name(other)?),
-        },
-    };
-    Some(name.into())
 }
 
 /// One operand of a node being checked: its name, its side, and its formal parameter.
@@ -636,7 +616,7 @@ fn infer(schema: &Schema, formal: &Formal, binding: &Binding, node: &Node) -> Op
 
 /// The output type of the standard operators whose attributes give it.
 fn from_attributes(schema: &Schema, node: &Node) -> Option<TypeName> {
-    if schema.domain != "ai.onnx" {
+    if !crate::domain::is_default(schema.domain) {
         return None;
     }
     let value = |name: &str| {

@@ -264,3 +264,33 @@ pub fn general(message: impl Into<String>) -> Conflict {
         message: message.into(),
     }
 }
+
+/// The size in bytes of an element type of at least one byte.
+fn byte_width(elem: i32) -> Option<u32> {
+    Some(match elem {
+        2 | 3 | 9 | 17..=20 => 1,
+        4 | 5 | 10 | 16 => 2,
+        1 | 6 | 12 => 4,
+        7 | 11 | 13 | 14 => 8,
+        15 => 16,
+        _ => return None,
+    })
+}
+
+/// `BitCast`: the element type `to`; the shape stays when both types are as wide.
+pub fn bit_cast(node: &mut Node) -> Rule {
+    let to = node.int("to", 0) as i32;
+    let widths = (node.elem(0).and_then(byte_width), byte_width(to));
+    if let (Some(from), Some(into)) = widths
+        && from != into
+    {
+        let message = format!(
+            "the element types must be as wide: operand 0 has {from}-byte elements, `to` {into}-byte ones"
+        );
+        return Err(conflict(0, message));
+    }
+    let same_width = widths.0.is_some() && widths.0 == widths.1;
+    let shape = if same_width { node.shape_of(0) } else { None };
+    node.set_tensor(0, Some(to), shape);
+    Ok(())
+}

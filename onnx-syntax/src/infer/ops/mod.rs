@@ -2,12 +2,23 @@
 //! attributes and sets its results' types; it returns a conflict for operands the operator
 //! cannot take. An operator without a rule leaves its results unknown.
 
+mod attention;
 mod control;
+mod conv;
 mod elementwise;
-mod misc;
-mod nn;
+mod linalg;
+mod ml;
+mod normalization;
+mod quantization;
+mod random;
+mod recurrent;
+mod reduction;
 mod sequence;
 mod shape;
+mod signal;
+mod text;
+mod training;
+mod vision;
 
 use super::node::{Node, Rule};
 
@@ -16,20 +27,20 @@ pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
     match (domain, op) {
         ("", _) => {}
         ("ai.onnx.preview.training", "Adagrad" | "Momentum" | "Adam") => {
-            return Some(misc::optimizer);
+            return Some(training::optimizer);
         }
         ("ai.onnx.ml", "Binarizer") => return Some(elementwise::same),
-        ("ai.onnx.ml", "LabelEncoder") => return Some(misc::label_encoder),
-        ("ai.onnx.preview", "FlexAttention") => return Some(nn::flex_attention),
-        ("ai.onnx.ml", "ArrayFeatureExtractor") => return Some(misc::array_feature_extractor),
-        ("ai.onnx.ml", "TreeEnsemble") => return Some(misc::tree_ensemble),
-        ("ai.onnx.ml", "LinearClassifier") => return Some(misc::linear_classifier),
-        ("ai.onnx.ml", "SVMClassifier") => return Some(misc::svm_classifier),
-        ("ai.onnx.ml", "CategoryMapper") => return Some(misc::category_mapper),
-        ("ai.onnx.ml", "OneHotEncoder") => return Some(misc::one_hot_encoder),
-        ("ai.onnx.ml", "ZipMap") => return Some(misc::zip_map),
-        ("ai.onnx.ml", "DictVectorizer") => return Some(misc::dict_vectorizer),
-        ("ai.onnx.ml", "CastMap") => return Some(misc::cast_map),
+        ("ai.onnx.ml", "LabelEncoder") => return Some(ml::label_encoder),
+        ("ai.onnx.preview", "FlexAttention") => return Some(attention::flex_attention),
+        ("ai.onnx.ml", "ArrayFeatureExtractor") => return Some(ml::array_feature_extractor),
+        ("ai.onnx.ml", "TreeEnsemble") => return Some(ml::tree_ensemble),
+        ("ai.onnx.ml", "LinearClassifier") => return Some(ml::linear_classifier),
+        ("ai.onnx.ml", "SVMClassifier") => return Some(ml::svm_classifier),
+        ("ai.onnx.ml", "CategoryMapper") => return Some(ml::category_mapper),
+        ("ai.onnx.ml", "OneHotEncoder") => return Some(ml::one_hot_encoder),
+        ("ai.onnx.ml", "ZipMap") => return Some(ml::zip_map),
+        ("ai.onnx.ml", "DictVectorizer") => return Some(ml::dict_vectorizer),
+        ("ai.onnx.ml", "CastMap") => return Some(ml::cast_map),
         _ => return None,
     }
     use elementwise as e;
@@ -89,7 +100,7 @@ pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
         | "Trilu"
         | "BitwiseNot" => e::same,
         "SwiGLU" => e::swiglu,
-        "Softmax" | "LogSoftmax" | "Hardmax" => nn::softmax,
+        "Softmax" | "LogSoftmax" | "Hardmax" => reduction::softmax,
         "ReverseSequence" => shape::reverse_sequence,
         "IsNaN" | "IsInf" | "Not" => e::to_bool,
         "Cast" => e::cast,
@@ -121,51 +132,51 @@ pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
         "Pad" => shape::pad,
         "ConstantOfShape" => shape::constant_of_shape,
         "Range" => shape::range,
-        "EyeLike" => misc::like,
+        "EyeLike" => random::like,
         "NonZero" => shape::non_zero,
         "Compress" => shape::compress,
         "DepthToSpace" | "SpaceToDepth" => shape::depth_space,
         "OneHot" => shape::one_hot,
         "Resize" | "Upsample" => shape::resize,
-        "MatMul" => nn::matmul,
-        "MatMulInteger" => nn::matmul_integer,
-        "QLinearMatMul" => nn::qlinear_matmul,
-        "Gemm" => nn::gemm,
-        "Conv" => nn::conv,
-        "ConvInteger" => nn::conv_integer,
-        "QLinearConv" => nn::qlinear_conv,
-        "ConvTranspose" => nn::conv_transpose,
-        "MaxPool" | "AveragePool" | "LpPool" => nn::pool,
-        "GlobalAveragePool" | "GlobalMaxPool" | "GlobalLpPool" => nn::global_pool,
-        "BatchNormalization" => nn::batch_norm,
-        "LayerNormalization" => nn::layer_norm,
-        "Dropout" => nn::dropout,
+        "MatMul" => linalg::matmul,
+        "MatMulInteger" => linalg::matmul_integer,
+        "QLinearMatMul" => linalg::qlinear_matmul,
+        "Gemm" => linalg::gemm,
+        "Conv" => conv::conv,
+        "ConvInteger" => conv::conv_integer,
+        "QLinearConv" => conv::qlinear_conv,
+        "ConvTranspose" => conv::conv_transpose,
+        "MaxPool" | "AveragePool" | "LpPool" => conv::pool,
+        "GlobalAveragePool" | "GlobalMaxPool" | "GlobalLpPool" => conv::global_pool,
+        "BatchNormalization" => normalization::batch_norm,
+        "LayerNormalization" => normalization::layer_norm,
+        "Dropout" => normalization::dropout,
         "ReduceSum" | "ReduceMean" | "ReduceMax" | "ReduceMin" | "ReduceProd" | "ReduceL1"
-        | "ReduceL2" | "ReduceLogSum" | "ReduceLogSumExp" | "ReduceSumSquare" => nn::reduce,
-        "ArgMax" | "ArgMin" => nn::arg,
-        "TopK" => nn::top_k,
-        "QuantizeLinear" => nn::quantize,
-        "DequantizeLinear" => nn::dequantize,
-        "DynamicQuantizeLinear" => nn::dynamic_quantize,
-        "Attention" => nn::attention,
-        "TensorScatter" => nn::tensor_scatter,
-        "DFT" => nn::dft,
-        "MaxUnpool" => nn::max_unpool,
-        "AffineGrid" => misc::affine_grid,
-        "BitCast" => misc::bit_cast,
-        "CenterCropPad" => misc::center_crop_pad,
-        "Col2Im" => misc::col2im,
-        "TfIdfVectorizer" => misc::tf_idf,
-        "Einsum" => misc::einsum,
-        "STFT" => misc::stft,
-        "MelWeightMatrix" => misc::mel_weight_matrix,
-        "SequenceMap" => misc::sequence_map,
-        "DeformConv" => nn::conv,
-        "CausalConvWithState" => nn::causal_conv_with_state,
-        "MaxRoiPool" => misc::max_roi_pool,
-        "Multinomial" => misc::multinomial,
-        "LinearAttention" => nn::linear_attention,
-        "RNN" | "GRU" | "LSTM" => nn::recurrent,
+        | "ReduceL2" | "ReduceLogSum" | "ReduceLogSumExp" | "ReduceSumSquare" => reduction::reduce,
+        "ArgMax" | "ArgMin" => reduction::arg,
+        "TopK" => reduction::top_k,
+        "QuantizeLinear" => quantization::quantize,
+        "DequantizeLinear" => quantization::dequantize,
+        "DynamicQuantizeLinear" => quantization::dynamic_quantize,
+        "Attention" => attention::attention,
+        "TensorScatter" => attention::tensor_scatter,
+        "DFT" => signal::dft,
+        "MaxUnpool" => conv::max_unpool,
+        "AffineGrid" => vision::affine_grid,
+        "BitCast" => elementwise::bit_cast,
+        "CenterCropPad" => vision::center_crop_pad,
+        "Col2Im" => conv::col2im,
+        "TfIdfVectorizer" => text::tf_idf,
+        "Einsum" => linalg::einsum,
+        "STFT" => signal::stft,
+        "MelWeightMatrix" => signal::mel_weight_matrix,
+        "SequenceMap" => sequence::sequence_map,
+        "DeformConv" => conv::conv,
+        "CausalConvWithState" => conv::causal_conv_with_state,
+        "MaxRoiPool" => vision::max_roi_pool,
+        "Multinomial" => random::multinomial,
+        "LinearAttention" => attention::linear_attention,
+        "RNN" | "GRU" | "LSTM" => recurrent::recurrent,
         "If" => control::if_,
         "Loop" => control::loop_,
         "Scan" => control::scan,
@@ -180,20 +191,20 @@ pub(super) fn rule(domain: &str, op: &str) -> Option<fn(&mut Node) -> Rule> {
         "Optional" => sequence::optional,
         "OptionalHasElement" => sequence::has_element,
         "OptionalGetElement" => sequence::get_element,
-        "NegativeLogLikelihoodLoss" => misc::nll_loss,
-        "SoftmaxCrossEntropyLoss" => misc::softmax_cross_entropy,
-        "Unique" => misc::unique,
-        "NonMaxSuppression" => misc::non_max_suppression,
-        "RandomUniformLike" | "RandomNormalLike" | "Bernoulli" => misc::like,
-        "RandomUniform" | "RandomNormal" => misc::random,
-        "Det" => misc::det,
-        "GridSample" => misc::grid_sample,
-        "RoiAlign" => misc::roi_align,
-        "HannWindow" | "HammingWindow" | "BlackmanWindow" => misc::window,
-        "ImageDecoder" => misc::image_decoder,
-        "StringSplit" => misc::string_split,
-        "StringNormalizer" => misc::string_normalizer,
-        "RegexFullMatch" => misc::regex_full_match,
+        "NegativeLogLikelihoodLoss" => training::nll_loss,
+        "SoftmaxCrossEntropyLoss" => training::softmax_cross_entropy,
+        "Unique" => reduction::unique,
+        "NonMaxSuppression" => vision::non_max_suppression,
+        "RandomUniformLike" | "RandomNormalLike" | "Bernoulli" => random::like,
+        "RandomUniform" | "RandomNormal" => random::random,
+        "Det" => linalg::det,
+        "GridSample" => vision::grid_sample,
+        "RoiAlign" => vision::roi_align,
+        "HannWindow" | "HammingWindow" | "BlackmanWindow" => signal::window,
+        "ImageDecoder" => vision::image_decoder,
+        "StringSplit" => text::string_split,
+        "StringNormalizer" => text::string_normalizer,
+        "RegexFullMatch" => text::regex_full_match,
         _ => return None,
     })
 }

@@ -3,7 +3,7 @@
 use crate::infer::node::{Node, Rule, conflict, dtype};
 use crate::infer::ty::{Dim, Ty};
 
-use super::control::unify;
+use super::control::{body_results, unify};
 use super::elementwise::general;
 
 /// `SequenceEmpty`: a sequence of `dtype` (float without it) tensors.
@@ -168,6 +168,40 @@ pub fn get_element(node: &mut Node) -> Rule {
         Some(Ty::Optional(inner)) => node.set(0, *inner),
         Some(other) => node.set(0, other),
         None => {}
+    }
+    Ok(())
+}
+
+/// `SequenceMap`: the body runs on one element of each sequence operand (other operands as
+/// they are); each result is a sequence of what the body gives.
+pub fn sequence_map(node: &mut Node) -> Rule {
+    // Every operand's type is a body input's.
+    node.written(0..node.inputs.len())?;
+    let Some(body) = node.graph("body") else {
+        return Ok(());
+    };
+    // The body takes one element (or operand) of each operand, and gives one result for each
+    // of the node's.
+    if body.input.len() != node.inputs.len() {
+        let count = body.input.len();
+        return Err(general(format!(
+            "the body takes {count} input{}, but the node gives it {}",
+            if count == 1 { "" } else { "s" },
+            node.inputs.len()
+        )));
+    }
+    let inputs: Vec<Option<Ty>> = (0..node.inputs.len())
+        .map(|i| match node.input(i)? {
+            Ty::Sequence(inner) => Some((**inner).clone()),
+            other => Some(other.clone()),
+        })
+        .collect();
+    let outputs = node.subgraph(body, &inputs);
+    body_results("the body", outputs.len(), node.outputs.len())?;
+    for (i, ty) in outputs.into_iter().enumerate() {
+        if let Some(ty) = ty {
+            node.set(i, Ty::Sequence(Box::new(ty)));
+        }
     }
     Ok(())
 }

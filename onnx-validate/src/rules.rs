@@ -5,7 +5,7 @@
 //! What the syntax can write too (SSA, order, scopes, domains, operator schemas, shapes) is
 //! left to the checks of the syntax, which run on the model's raised tree (`syntax`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::Path;
 
 use onnx_runtime_types::{
@@ -16,10 +16,10 @@ use onnx_runtime_types::{
 
 use super::place::{named_step, node_step, quoted};
 use super::{ModelProblem, NEWEST_IR_VERSION, Place};
-use crate::check::imports::canonical_domain;
-use crate::check::schema::since_version;
-use crate::check::{Check, CheckOptions, negative_dim};
-use crate::dtype::elem_type_by_number;
+use onnx_syntax::check::since_version;
+use onnx_syntax::check::{Check, CheckOptions, negative_dim};
+use onnx_syntax::domain::{self, canonical as canonical_domain};
+use onnx_syntax::dtype::elem_type_by_number;
 
 /// Runs every rule on `model`; external data is looked for in `model_dir`.
 pub(super) fn check(
@@ -329,7 +329,7 @@ impl Rules<'_> {
     /// shape inference requires one), which holds its value: a single number, string or
     /// tensor is not read as a default there.
     fn constant_value(&mut self, node: &NodeProto) {
-        let standard = matches!(node.domain.as_deref().unwrap_or_default(), "" | "ai.onnx");
+        let standard = domain::is_default(node.domain.as_deref().unwrap_or_default());
         if !standard || node.op_type.as_deref() != Some("Constant") {
             return;
         }
@@ -369,7 +369,7 @@ impl Rules<'_> {
     /// `dtype`, `output_dtype`) name one that exists (`output_dtype` may be 0: "as the
     /// input").
     fn data_type_attributes(&mut self, node: &NodeProto) {
-        let standard = matches!(node.domain.as_deref().unwrap_or_default(), "" | "ai.onnx");
+        let standard = domain::is_default(node.domain.as_deref().unwrap_or_default());
         let op_type = node.op_type.as_deref().unwrap_or_default();
         if !standard {
             return;
@@ -494,7 +494,7 @@ impl Rules<'_> {
     /// Local functions: unique keys, their names and domains, and their imports against the
     /// model's (as onnx checks them from IR 8 on).
     fn functions(&mut self, model: &ModelProto) {
-        let model_imports = versions(&model.opset_import);
+        let model_imports = domain::Imports::of_protos(&model.opset_import);
         let mut keys = HashSet::new();
         for (index, function) in model.functions.iter().enumerate() {
             let name = function.name.as_deref().unwrap_or_default();
@@ -531,14 +531,20 @@ impl Rules<'_> {
         }
     }
 
-    fn function_body(&mut self, function: &FunctionProto, model_imports: &HashMap<&str, i64>) {
-        let own = versions(&function.opset_import);
+    fn function_body(
+        &mut self,
+        function: &FunctionProto,
+        model_imports: &domain::Imports<'_, i64>,
+    ) {
+        // onnx's checker looks a function's node domains up as written, without the default
+        // domain's other name.
+        let own = domain::Imports::of_protos(&function.opset_import);
         for (index, node) in function.node.iter().enumerate() {
             self.node(index, node);
             let domain = node.domain.as_deref().unwrap_or_default();
             let op_type = node.op_type.as_deref().unwrap_or_default();
             let step = node_step(index, node);
-            let Some(&version) = own.get(domain) else {
+            let Some(version) = own.exact(domain) else {
                 let message = format!(
                     "node `{op_type}` is in the domain {}, which the function does not import",
                     quoted(domain)
@@ -546,7 +552,7 @@ impl Rules<'_> {
                 self.at(step, |rules| rules.report(Check::FunctionOpset, message));
                 continue;
             };
-            let Some(&model_version) = model_imports.get(domain) else {
+            let Some(model_version) = model_imports.exact(domain) else {
                 continue;
             };
             if version == model_version {
@@ -634,19 +640,6 @@ const DTYPE_OPERATORS: [&str; 8] = [
     "RandomUniformLike",
     "SequenceEmpty",
 ];
-
-/// The version of each imported domain, as onnx's checker reads them (the last one wins).
-fn versions(imports: &[OperatorSetIdProto]) -> HashMap<&str, i64> {
-    imports
-        .iter()
-        .map(|i| {
-            (
-                i.domain.as_deref().unwrap_or_default(),
-                i.version.unwrap_or(0),
-            )
-        })
-        .collect()
-}
 
 /// `domain.name` or `domain.name:overload`.
 fn key_text(domain: &str, name: &str, overload: &str) -> String {

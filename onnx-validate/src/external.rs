@@ -14,7 +14,7 @@ use onnx_runtime_types::TensorProto;
 
 use super::place::quoted;
 use super::rules::Rules;
-use crate::dtype::raw_byte_count;
+use onnx_syntax::dtype::raw_byte_count;
 
 impl Rules<'_> {
     /// What is wrong with the external data of `tensor`, if anything.
@@ -94,7 +94,7 @@ fn external_problem(
 ///
 /// ```
 /// use onnx_runtime_types::{StringStringEntryProto, TensorProto};
-/// use onnx_syntax::check::model::read_external_data;
+/// use onnx_validate::read_external_data;
 ///
 /// let dir = std::env::temp_dir().join("onnx-syntax-read-external-data-doc");
 /// std::fs::create_dir_all(&dir).unwrap();

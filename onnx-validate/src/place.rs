@@ -6,7 +6,7 @@ use std::fmt;
 /// such as ``graph `g`, node 3 (output `y`), attribute `value` ``. Empty for the model itself.
 ///
 /// ```
-/// use onnx_syntax::check::model::Place;
+/// use onnx_validate::Place;
 /// assert_eq!(Place::default().to_string(), "the model");
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -19,7 +19,7 @@ impl Place {
     /// The steps, outermost first, as they read: ``graph `g` ``, `node 3 (output `y`)`.
     ///
     /// ```
-    /// assert!(onnx_syntax::check::model::Place::default().steps().is_empty());
+    /// assert!(onnx_validate::Place::default().steps().is_empty());
     /// ```
     pub fn steps(&self) -> &[String] {
         &self.steps

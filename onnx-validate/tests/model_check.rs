@@ -1,4 +1,4 @@
-//! The rules of binary models (`onnx_syntax::check::model`): for each, a model that breaks it
+//! The rules of binary models (`onnx-validate`): for each, a model that breaks it
 //! and a valid neighbour that passes. Each verdict was checked against
 //! `onnx.checker.check_model(full_check=True)` of onnx 1.23.2 on the same model built with
 //! `onnx.helper` (`python3 scripts/validate_rule_probes.py` prints onnx's verdict on each),
@@ -6,13 +6,13 @@
 
 use std::path::{Path, PathBuf};
 
+use onnx_runtime_types::prost::Message;
 use onnx_runtime_types::{
     AttributeProto, FunctionProto, ModelProto, NodeProto, OperatorSetIdProto, SparseTensorProto,
     StringStringEntryProto, TensorProto, attribute_proto::AttributeType,
 };
-use onnx_syntax::check::model::{DecodeLimits, ModelCheck};
 use onnx_syntax::check::{Check, CheckOptions};
-use prost::Message;
+use onnx_validate::{DecodeLimits, ModelCheck};
 
 const BASE: &str = r#"<ir_version: 10, opset_import: ["" : 21]>
 g (float[2] x) => (float[2] y) { y = Relu(x) }"#;
@@ -216,7 +216,7 @@ fn the_checks_of_the_syntax_read_the_model_even_where_its_text_cannot_be_read_ba
     let text = &err.text().unwrap()[0];
     assert_eq!(text.message(), "value `q\"\u{0}` is used but never defined");
     // Positioned on the name where `onnx-text print` shows it.
-    let printed = onnx_syntax::to_text(&model);
+    let printed = onnx_print::to_text(&model);
     let at = printed.find("\"q\\\"\u{0}\"").unwrap();
     let position = onnx_syntax::LineColumn::of(&printed, at);
     let found = err.text().unwrap().line_column(0).unwrap();

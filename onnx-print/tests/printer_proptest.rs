@@ -8,6 +8,8 @@
 //!
 //! Case counts are kept modest so that the suite stays fast on two cores.
 
+use onnx_print::{Style, to_text, to_text_with};
+use onnx_runtime_types::prost::Message;
 use onnx_runtime_types::{
     AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
     StringStringEntryProto, TensorProto, TensorShapeProto, TypeProto, ValueInfoProto,
@@ -15,11 +17,9 @@ use onnx_runtime_types::{
     type_proto,
 };
 use onnx_syntax::dtype::{ELEM_TYPES, Storage, elem_type_by_number};
-use onnx_syntax::{Style, to_text, to_text_with};
 use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
-use prost::Message;
 
 // ---------------------------------------------------------------------------------------------
 // Names and scalars

@@ -29,10 +29,11 @@
 
 use std::borrow::Cow;
 
-use crate::lex::{Comment, Token, TokenKind, Tokens, tokens_with_comments, unescape};
-use crate::print::ToText;
-use crate::syntax::{AttrValue, Function, Graph, Node};
-use crate::{Entry, ParseError, Proto, Style, Tree};
+use crate::Style;
+use crate::ToText;
+use onnx_syntax::lex::{Comment, Token, TokenKind, Tokens, tokens_with_comments, unescape};
+use onnx_syntax::syntax::{AttrValue, Function, Graph, Node};
+use onnx_syntax::{Entry, ParseError, Proto, Tree};
 
 /// Formats the text of a model, keeping its comments (`#` and `//`).
 ///
@@ -46,10 +47,10 @@ use crate::{Entry, ParseError, Proto, Style, Tree};
 /// ```
 /// let text = "<ir_version: 10, opset_import: [\"\" : 21]>\n// Doubles x.\n\
 ///             g (float x) => (float y) {\n    y = Add(x, x)   # twice\n}";
-/// let formatted = onnx_syntax::print::format_text(text)?;
+/// let formatted = onnx_print::format_text(text)?;
 /// assert_eq!(formatted, "<\n   ir_version: 10,\n   opset_import: [\"\" : 21]\n>\n// Doubles x.\n\
 ///                        g (float x) => (float y) {\n   y = Add (x, x) # twice\n}\n");
-/// assert_eq!(onnx_syntax::print::format_text(&formatted)?, formatted);
+/// assert_eq!(onnx_print::format_text(&formatted)?, formatted);
 /// # Ok::<(), onnx_syntax::ParseError>(())
 /// ```
 pub fn format_text(text: &str) -> Result<String, ParseError> {
@@ -60,7 +61,8 @@ pub fn format_text(text: &str) -> Result<String, ParseError> {
 /// a model.
 ///
 /// ```
-/// use onnx_syntax::{Entry, print::format_text_as};
+/// use onnx_print::format_text_as;
+/// use onnx_syntax::Entry;
 /// let text = "g (float x) => (float y) {\n    y = Add(x, x)   # twice\n}";
 /// let formatted = format_text_as(text, Entry::Graph)?;
 /// assert_eq!(formatted, "g (float x) => (float y) {\n   y = Add (x, x) # twice\n}\n");
@@ -75,7 +77,8 @@ pub fn format_text_as(text: &str, entry: Entry) -> Result<String, ParseError> {
 /// without parsing the text twice.
 ///
 /// ```
-/// use onnx_syntax::{Entry, Proto, print::format_message};
+/// use onnx_print::format_message;
+/// use onnx_syntax::{Entry, Proto};
 /// let (message, formatted) = format_message("y = Neg(x) // negated", Entry::Node)?;
 /// assert!(matches!(message, Proto::Node(_)));
 /// assert_eq!(formatted, "y = Neg (x) // negated\n");
@@ -119,7 +122,8 @@ pub fn format_message(text: &str, entry: Entry) -> Result<(Proto, String), Parse
 /// node on its own at the margin rather than indented as in a graph.
 ///
 /// ```
-/// use onnx_syntax::{Entry, Style, print::file_text};
+/// use onnx_print::{Style, file_text};
+/// use onnx_syntax::Entry;
 /// let node = Entry::Node.parse("y = Neg(x)")?.lower();
 /// assert_eq!(file_text(&node, Style::Lossless), "y = Neg (x)\n");
 /// # Ok::<(), onnx_syntax::ParseError>(())

@@ -19,12 +19,12 @@ use onnx_runtime_types::{
 use prost::Message;
 
 use super::{ModelProblem, Place};
-use crate::parse::MAX_NESTING;
+use onnx_syntax::parse::MAX_NESTING;
 
 /// The limits of decoding a binary model.
 ///
 /// ```
-/// use onnx_syntax::check::model::DecodeLimits;
+/// use onnx_validate::DecodeLimits;
 /// let limits = DecodeLimits::default();
 /// assert_eq!(limits.depth(), onnx_syntax::parse::MAX_NESTING as usize);
 /// assert_eq!(limits.memory(), 1 << 30);
@@ -52,7 +52,7 @@ impl DecodeLimits {
     /// attribute, a type in a sequence, map or optional type, each count one).
     ///
     /// ```
-    /// assert_eq!(onnx_syntax::check::model::DecodeLimits::default().max_depth(4).depth(), 4);
+    /// assert_eq!(onnx_validate::DecodeLimits::default().max_depth(4).depth(), 4);
     /// ```
     pub fn max_depth(self, depth: usize) -> DecodeLimits {
         DecodeLimits {
@@ -67,7 +67,7 @@ impl DecodeLimits {
     /// numbers or scalar fields).
     ///
     /// ```
-    /// assert_eq!(onnx_syntax::check::model::DecodeLimits::default().max_memory(1024).memory(), 1024);
+    /// assert_eq!(onnx_validate::DecodeLimits::default().max_memory(1024).memory(), 1024);
     /// ```
     pub fn max_memory(self, bytes: u64) -> DecodeLimits {
         DecodeLimits {
@@ -79,7 +79,7 @@ impl DecodeLimits {
     /// The nesting limit.
     ///
     /// ```
-    /// assert!(onnx_syntax::check::model::DecodeLimits::default().depth() > 0);
+    /// assert!(onnx_validate::DecodeLimits::default().depth() > 0);
     /// ```
     pub fn depth(&self) -> usize {
         self.max_depth
@@ -88,7 +88,7 @@ impl DecodeLimits {
     /// The memory limit beyond twice the input's size, in bytes.
     ///
     /// ```
-    /// assert!(onnx_syntax::check::model::DecodeLimits::default().memory() > 0);
+    /// assert!(onnx_validate::DecodeLimits::default().memory() > 0);
     /// ```
     pub fn memory(&self) -> u64 {
         self.max_memory

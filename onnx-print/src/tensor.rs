@@ -8,8 +8,8 @@
 //! size, and unknown element types.
 
 use super::{Printer, Style, number};
-use crate::dtype::{Storage, elem_type_by_number};
 use onnx_runtime_types::TensorProto;
+use onnx_syntax::dtype::{Storage, elem_type_by_number};
 
 // `TensorProto.DataType` numbers.
 const UINT8: i32 = 2;

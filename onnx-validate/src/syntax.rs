@@ -23,9 +23,9 @@ use onnx_runtime_types::{
 
 use super::raise::raise;
 use super::tensor::data_problem;
-use crate::check::{Check, CheckOptions, Diagnostics};
-use crate::dtype::elem_type_by_number;
-use crate::entry::{Proto, Tree};
+use onnx_syntax::check::{Check, CheckOptions, Diagnostics};
+use onnx_syntax::dtype::elem_type_by_number;
+use onnx_syntax::{Proto, Tree};
 
 /// Tensors with more bytes of data than this are raised without it.
 pub(super) const LEAN_BYTES: usize = 4096;

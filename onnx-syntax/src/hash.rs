@@ -1,4 +1,4 @@
-//! The hash maps of the checks, whose keys are names from the text.
+//! The hash maps of the checks and of shape inference, whose keys are names from the text.
 //!
 //! std's maps hash with SipHash, which costs over a thousand instructions per name when the
 //! checks run unoptimized, as the proc macros run them in the default dev profile: hashing was a

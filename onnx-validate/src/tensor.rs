@@ -7,9 +7,9 @@ use onnx_runtime_types::{SparseTensorProto, TensorProto};
 
 use super::place::quoted;
 use super::rules::Rules;
-use crate::check::Check;
-use crate::dtype::{Storage, elem_type_by_number, raw_byte_count, typed_value_count};
-use crate::print::is_external;
+use onnx_syntax::check::Check;
+use onnx_syntax::dtype::{Storage, elem_type_by_number, raw_byte_count, typed_value_count};
+use onnx_syntax::tensors::is_external;
 
 /// `TensorProto.DataType.STRING`.
 const STRING: i32 = 8;

@@ -20,7 +20,7 @@
 //!     <ir_version: 10, opset_import: ["" : 21]>
 //!     g (float[N] x) => (float[N] y) { y = Relu(x) }
 //! "#).unwrap();
-//! let text = onnx_syntax::to_text(&model);
+//! let text = onnx_print::to_text(&model);
 //! assert_eq!(onnx_syntax::parse_model(&text).unwrap(), model);
 //! ```
 
@@ -39,14 +39,15 @@ use onnx_runtime_types::{
     type_proto,
 };
 
-use crate::dtype::{elem_type_by_number, starts_type};
-use crate::span::Span;
-use crate::syntax::{ATTRIBUTE_TYPES, AttributeType, AttributeTypeSyntax};
+use onnx_syntax::dtype::{elem_type_by_number, starts_type};
+use onnx_syntax::lex::is_identifier;
+use onnx_syntax::syntax::{ATTRIBUTE_TYPES, AttributeType, AttributeTypeSyntax};
+use onnx_syntax::{Proto, Span};
 
 /// How to print: losslessly (the default) or exactly as the reference printer does.
 ///
 /// ```
-/// use onnx_syntax::{Style, to_text_with};
+/// use onnx_print::{Style, to_text_with};
 /// let f = onnx_syntax::parse_function("<domain: \"d\"> F <a: int = 1> (x) => (y) { y = Abs(x) }").unwrap();
 /// assert!(to_text_with(&f, Style::Lossless).contains("F <a: int = 1>(x)"));
 /// assert!(to_text_with(&f, Style::Reference).contains("F (x)")); // the reference drops the default
@@ -64,7 +65,7 @@ pub enum Style {
 /// [`FunctionProto`] and [`NodeProto`], and a function library (`[FunctionProto]`).
 ///
 /// ```
-/// use onnx_syntax::ToText;
+/// use onnx_print::ToText;
 /// let node = onnx_syntax::parse_node("y = Relu(x)").unwrap();
 /// assert_eq!(node.to_text(), "   y = Relu (x)\n");
 /// ```
@@ -72,7 +73,7 @@ pub trait ToText {
     /// Appends the text of `self` to `out` in the given style.
     ///
     /// ```
-    /// use onnx_syntax::{Style, ToText};
+    /// use onnx_print::{Style, ToText};
     /// let node = onnx_syntax::parse_node("y = Neg(x)").unwrap();
     /// let mut out = String::from("# a node\n");
     /// node.write_text(&mut out, Style::Reference);
@@ -83,7 +84,7 @@ pub trait ToText {
     /// The text of `self`, in the lossless style.
     ///
     /// ```
-    /// use onnx_syntax::ToText;
+    /// use onnx_print::ToText;
     /// let graph = onnx_syntax::parse_graph("g (x) => (y) { y = Neg(x) }").unwrap();
     /// assert_eq!(graph.to_text(), "g ( x) => ( y) {\n   y = Neg (x)\n}");
     /// ```
@@ -98,7 +99,7 @@ pub trait ToText {
     /// pushes, no error to pass on at every token) and hands it over in one write.
     ///
     /// ```
-    /// use onnx_syntax::{Style, ToText};
+    /// use onnx_print::{Style, ToText};
     /// use onnx_runtime_types::NodeProto;
     ///
     /// struct Shown(NodeProto);
@@ -124,7 +125,7 @@ pub trait ToText {
 ///
 /// ```
 /// let graph = onnx_syntax::parse_graph("g (float[2] x) => (float[2] y) { y = Neg(x) }").unwrap();
-/// assert_eq!(onnx_syntax::to_text(&graph), "g (float[2] x) => (float[2] y) {\n   y = Neg (x)\n}");
+/// assert_eq!(onnx_print::to_text(&graph), "g (float[2] x) => (float[2] y) {\n   y = Neg (x)\n}");
 /// ```
 pub fn to_text<T: ToText + ?Sized>(item: &T) -> String {
     to_text_with(item, Style::Lossless)
@@ -133,7 +134,7 @@ pub fn to_text<T: ToText + ?Sized>(item: &T) -> String {
 /// Prints `item` as ONNX text in the given [`Style`].
 ///
 /// ```
-/// use onnx_syntax::{Style, to_text_with};
+/// use onnx_print::{Style, to_text_with};
 /// let node = onnx_syntax::parse_node("y = Foo <r = @x> (a)").unwrap();
 /// assert_eq!(to_text_with(&node, Style::Reference), "   y = Foo <r: undefined = @x> (a)\n");
 /// assert_eq!(to_text_with(&node, Style::Lossless), "   y = Foo <r = @x> (a)\n");
@@ -194,28 +195,16 @@ impl ToText for Vec<FunctionProto> {
     }
 }
 
-pub(crate) use crate::tensors::is_external;
-
-/// True if `s` is an identifier, `[A-Za-z_][A-Za-z0-9_]*`, which needs no quotes.
-///
-/// ```
-/// assert!(onnx_syntax::print::is_identifier("x_1"));
-/// assert!(!onnx_syntax::print::is_identifier("x.1"));
-/// assert!(!onnx_syntax::print::is_identifier(""));
-/// ```
-pub fn is_identifier(s: &str) -> bool {
-    let mut bytes = s.bytes();
-    bytes
-        .next()
-        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
-}
+use onnx_syntax::tensors::is_external;
 
 /// Prints `model` in the lossless style, with where each part of it went: the spans of the
 /// parts the syntax tree has a span for, in the order they start (a part before the parts
 /// inside it). The checks of binary models take their tree's spans from these
-/// (`check::model::raise`, which walks the model in the same order).
-pub(crate) fn marked_text(model: &ModelProto) -> (String, Vec<Span>) {
+/// (onnx-validate's `raise`, which walks the model in the same order).
+// For onnx-validate, which raises a binary model to a tree in the order and form this printer
+// prints it: not public API.
+#[doc(hidden)]
+pub fn marked_text(model: &ModelProto) -> (String, Vec<Span>) {
     let mut out = String::new();
     let mut printer = Printer::<true>::with(&mut out, Style::Lossless);
     printer.model(model);
@@ -896,7 +885,10 @@ impl<'a, const MARKED: bool> Printer<'a, MARKED> {
 
 /// True if an entry of a function's `attribute_proto` holds a default (a list type always
 /// does: an empty list).
-pub(crate) fn has_default(attr: &AttributeProto) -> bool {
+// For onnx-validate, which raises a binary model to a tree in the order and form this printer
+// prints it: not public API.
+#[doc(hidden)]
+pub fn has_default(attr: &AttributeProto) -> bool {
     let ty = attr.r#type.unwrap_or(0);
     attr.ref_attr_name.is_some()
         || attr.f.is_some()
@@ -913,7 +905,10 @@ pub(crate) fn has_default(attr: &AttributeProto) -> bool {
 
 /// A function's value infos as the lossless style prints them: typed inputs and outputs are
 /// value infos, in order, ahead of the others (the `<…>` list after the outputs).
-pub(crate) struct FunctionTypes<'f> {
+// For onnx-validate, which raises a binary model to a tree in the order and form this printer
+// prints it: not public API.
+#[doc(hidden)]
+pub struct FunctionTypes<'f> {
     /// The type of each input, where the value infos give one.
     pub input_types: Vec<Option<&'f TypeProto>>,
     /// The type of each output, where the value infos give one.
@@ -923,7 +918,8 @@ pub(crate) struct FunctionTypes<'f> {
 }
 
 impl<'f> FunctionTypes<'f> {
-    pub(crate) fn of(f: &'f FunctionProto) -> FunctionTypes<'f> {
+    /// The value infos of `f`, sorted as the printer prints them.
+    pub fn of(f: &'f FunctionProto) -> FunctionTypes<'f> {
         let mut infos = f.value_info.iter().peekable();
         let mut typed_io = |names: &[String]| -> Vec<Option<&TypeProto>> {
             names
@@ -946,7 +942,10 @@ impl<'f> FunctionTypes<'f> {
 }
 
 /// True if a node's attributes are printed after its inputs: those holding graphs go there.
-pub(crate) fn attributes_after_inputs(node: &NodeProto) -> bool {
+// For onnx-validate, which raises a binary model to a tree in the order and form this printer
+// prints it: not public API.
+#[doc(hidden)]
+pub fn attributes_after_inputs(node: &NodeProto) -> bool {
     node.attribute
         .iter()
         .any(|a| a.g.is_some() || !a.graphs.is_empty())
@@ -958,4 +957,35 @@ fn attr_type_keyword(ty: i32) -> &'static str {
         .iter()
         .find(|(t, _)| *t as i32 == ty)
         .map_or("undefined", |(_, kw)| kw)
+}
+
+/// Prints the messages in the form their entry point reads back: nodes one after the other, in
+/// braces for a node list.
+///
+/// ```
+/// use onnx_print::ToText;
+/// use onnx_syntax::Entry;
+/// let nodes = Entry::Nodes.parse("t = Abs(x)  y = Neg(t)")?.lower();
+/// assert_eq!(nodes.to_text(), "   t = Abs (x)\n   y = Neg (t)\n");
+/// let list = Entry::NodeList.parse("{ y = Neg(x) }")?.lower();
+/// assert_eq!(list.to_text(), "{\n   y = Neg (x)\n}");
+/// assert_eq!(Entry::NodeList.parse(&list.to_text())?.lower(), list);
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+impl ToText for Proto {
+    fn write_text(&self, out: &mut String, style: Style) {
+        match self {
+            Proto::Model(model) => model.write_text(out, style),
+            Proto::Graph(graph) => graph.write_text(out, style),
+            Proto::Function(function) => function.write_text(out, style),
+            Proto::Functions(functions) => functions.as_slice().write_text(out, style),
+            Proto::Node(node) => node.write_text(out, style),
+            Proto::Nodes(nodes) => nodes.iter().for_each(|node| node.write_text(out, style)),
+            Proto::NodeList(nodes) => {
+                out.push_str("{\n");
+                nodes.iter().for_each(|node| node.write_text(out, style));
+                out.push('}');
+            }
+        }
+    }
 }

@@ -14,9 +14,10 @@
 use std::fmt::Debug;
 use std::path::{Path, PathBuf};
 
+use onnx_print::{Style, ToText, to_text, to_text_with};
+use onnx_runtime_types::prost::Message;
 use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};
-use onnx_syntax::{ParseError, Style, ToText, to_text, to_text_with};
-use prost::Message;
+use onnx_syntax::ParseError;
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/corpus");
 

@@ -10,7 +10,7 @@
 //! `onnx-text print` shows.
 //!
 //! ```
-//! use onnx_syntax::check::model::ModelCheck;
+//! use onnx_validate::ModelCheck;
 //! use onnx_syntax::check::{Check, CheckOptions};
 //! use prost::Message;
 //!
@@ -39,7 +39,7 @@ use std::path::PathBuf;
 
 use onnx_runtime_types::ModelProto;
 
-use super::{Check, CheckOptions, Diagnostics};
+use onnx_syntax::check::{Check, CheckOptions, Diagnostics};
 
 pub use decode::DecodeLimits;
 pub use external::read_external_data;
@@ -52,7 +52,7 @@ pub const NEWEST_IR_VERSION: i64 = 14;
 /// data must stay in, and the limits of decoding.
 ///
 /// ```
-/// use onnx_syntax::check::model::{DecodeLimits, ModelCheck};
+/// use onnx_validate::{DecodeLimits, ModelCheck};
 /// use onnx_syntax::check::{Check, CheckOptions};
 ///
 /// let check = ModelCheck::new(CheckOptions::default().allow(Check::MissingType))
@@ -78,7 +78,7 @@ impl ModelCheck {
     /// error: there is no folder to find it in) and with the default [`DecodeLimits`].
     ///
     /// ```
-    /// let check = onnx_syntax::check::model::ModelCheck::new(Default::default());
+    /// let check = onnx_validate::ModelCheck::new(Default::default());
     /// assert_eq!(check.dir(), None);
     /// ```
     pub fn new(options: CheckOptions) -> ModelCheck {
@@ -93,7 +93,7 @@ impl ModelCheck {
     /// locations must be relative and stay inside it, symbolic links resolved.
     ///
     /// ```
-    /// let check = onnx_syntax::check::model::ModelCheck::default().model_dir("/srv/models");
+    /// let check = onnx_validate::ModelCheck::default().model_dir("/srv/models");
     /// assert!(check.dir().is_some());
     /// ```
     pub fn model_dir(self, dir: impl Into<PathBuf>) -> ModelCheck {
@@ -106,7 +106,7 @@ impl ModelCheck {
     /// The same check, with other decoding limits.
     ///
     /// ```
-    /// use onnx_syntax::check::model::{DecodeLimits, ModelCheck};
+    /// use onnx_validate::{DecodeLimits, ModelCheck};
     /// let check = ModelCheck::default().limits(DecodeLimits::default().max_memory(1 << 20));
     /// assert!(check.check_bytes(&[]).is_err()); // an empty message is a model without a graph
     /// ```
@@ -117,7 +117,7 @@ impl ModelCheck {
     /// The folder external data must stay in, if one was given.
     ///
     /// ```
-    /// assert_eq!(onnx_syntax::check::model::ModelCheck::default().dir(), None);
+    /// assert_eq!(onnx_validate::ModelCheck::default().dir(), None);
     /// ```
     pub fn dir(&self) -> Option<&std::path::Path> {
         self.model_dir.as_deref()
@@ -127,7 +127,7 @@ impl ModelCheck {
     /// is wrong, or every problem found.
     ///
     /// ```
-    /// use onnx_syntax::check::model::ModelCheck;
+    /// use onnx_validate::ModelCheck;
     /// let err = ModelCheck::default().check_bytes(b"\x0a\xff").unwrap_err();
     /// assert_eq!(err.problems()[0].check(), None); // not a model at all
     /// assert!(err.to_string().contains("cannot be decoded"), "{err}");
@@ -146,7 +146,7 @@ impl ModelCheck {
     /// [`check_bytes`](ModelCheck::check_bytes)).
     ///
     /// ```
-    /// use onnx_syntax::check::model::ModelCheck;
+    /// use onnx_validate::ModelCheck;
     /// let model = onnx_syntax::parse_model(r#"<ir_version: 10, opset_import: ["" : 21]> g (float[2] x) => (float[2] y) { y = Relu(x) }"#)?;
     /// assert!(ModelCheck::default().check(&model).is_ok());
     /// # Ok::<(), onnx_syntax::ParseError>(())
@@ -172,7 +172,7 @@ impl ModelCheck {
 /// the model, and what is wrong.
 ///
 /// ```
-/// use onnx_syntax::check::model::ModelCheck;
+/// use onnx_validate::ModelCheck;
 /// use onnx_syntax::check::Check;
 /// let mut model = onnx_syntax::parse_model(r#"<ir_version: 10, opset_import: ["" : 21]> g (float[2] x) => (float[2] y) { y = Relu(x) }"#)?;
 /// model.graph.as_mut().unwrap().node[0].op_type = Some(String::new());
@@ -201,7 +201,7 @@ impl ModelProblem {
     /// The check that found it; `None` when the bytes are not a model at all.
     ///
     /// ```
-    /// let err = onnx_syntax::check::model::ModelCheck::default().check_bytes(b"\xff").unwrap_err();
+    /// let err = onnx_validate::ModelCheck::default().check_bytes(b"\xff").unwrap_err();
     /// assert_eq!(err.problems()[0].check(), None);
     /// ```
     pub fn check(&self) -> Option<Check> {
@@ -211,7 +211,7 @@ impl ModelProblem {
     /// Where in the model it is.
     ///
     /// ```
-    /// let err = onnx_syntax::check::model::ModelCheck::default().check_bytes(b"").unwrap_err();
+    /// let err = onnx_validate::ModelCheck::default().check_bytes(b"").unwrap_err();
     /// assert_eq!(err.problems()[0].place().to_string(), "the model");
     /// ```
     pub fn place(&self) -> &Place {
@@ -221,7 +221,7 @@ impl ModelProblem {
     /// What is wrong.
     ///
     /// ```
-    /// let err = onnx_syntax::check::model::ModelCheck::default().check_bytes(b"").unwrap_err();
+    /// let err = onnx_validate::ModelCheck::default().check_bytes(b"").unwrap_err();
     /// assert_eq!(err.problems()[0].message(), "the model has no ir_version");
     /// ```
     pub fn message(&self) -> &str {
@@ -244,7 +244,7 @@ impl fmt::Display for ModelProblem {
 /// and those the checks of the syntax found in its tree, positioned in its printed text.
 ///
 /// ```
-/// use onnx_syntax::check::model::ModelCheck;
+/// use onnx_validate::ModelCheck;
 /// let mut model = onnx_syntax::parse_model(r#"<ir_version: 10, opset_import: ["" : 21]> g (float[2] x) => (float[2] y) { y = Relu(q) }"#)?;
 /// model.metadata_props = vec![Default::default(), Default::default()];
 /// let err = ModelCheck::default().check(&model).unwrap_err();
@@ -263,7 +263,7 @@ impl ModelDiagnostics {
     /// The problems found in the messages.
     ///
     /// ```
-    /// let err = onnx_syntax::check::model::ModelCheck::default().check_bytes(b"").unwrap_err();
+    /// let err = onnx_validate::ModelCheck::default().check_bytes(b"").unwrap_err();
     /// assert!(!err.problems().is_empty());
     /// ```
     pub fn problems(&self) -> &[ModelProblem] {
@@ -273,7 +273,7 @@ impl ModelDiagnostics {
     /// The problems the checks of the syntax found, positioned in the printed text, if any.
     ///
     /// ```
-    /// let err = onnx_syntax::check::model::ModelCheck::default().check_bytes(b"").unwrap_err();
+    /// let err = onnx_validate::ModelCheck::default().check_bytes(b"").unwrap_err();
     /// assert!(err.text().is_none());
     /// ```
     pub fn text(&self) -> Option<&Diagnostics> {
@@ -283,7 +283,7 @@ impl ModelDiagnostics {
     /// The number of problems.
     ///
     /// ```
-    /// let err = onnx_syntax::check::model::ModelCheck::default().check_bytes(b"").unwrap_err();
+    /// let err = onnx_validate::ModelCheck::default().check_bytes(b"").unwrap_err();
     /// assert_eq!(err.len(), 2); // no ir_version, no graph
     /// ```
     pub fn len(&self) -> usize {
@@ -293,7 +293,7 @@ impl ModelDiagnostics {
     /// True if there is no problem (never, for an `Err` of a check).
     ///
     /// ```
-    /// let err = onnx_syntax::check::model::ModelCheck::default().check_bytes(b"").unwrap_err();
+    /// let err = onnx_validate::ModelCheck::default().check_bytes(b"").unwrap_err();
     /// assert!(!err.is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
@@ -303,7 +303,7 @@ impl ModelDiagnostics {
     /// The same problems, with `origin` (a file name) in their ` --> ` lines.
     ///
     /// ```
-    /// let err = onnx_syntax::check::model::ModelCheck::default().check_bytes(b"").unwrap_err();
+    /// let err = onnx_validate::ModelCheck::default().check_bytes(b"").unwrap_err();
     /// assert!(err.with_origin("m.onnx").to_string().contains(" --> m.onnx: the model"));
     /// ```
     pub fn with_origin(self, origin: &str) -> ModelDiagnostics {

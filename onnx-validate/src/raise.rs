@@ -14,14 +14,15 @@ use onnx_runtime_types::{
     tensor_shape_proto::dimension, type_proto,
 };
 
-use crate::dtype::{Storage, elem_type_by_number};
-use crate::print::{FunctionTypes, attributes_after_inputs, has_default, is_external, marked_text};
-use crate::span::Span;
-use crate::syntax::{
+use onnx_print::{FunctionTypes, attributes_after_inputs, has_default, marked_text};
+use onnx_syntax::Span;
+use onnx_syntax::dtype::{Storage, elem_type_by_number};
+use onnx_syntax::syntax::{
     AttrValue, Attribute, Dim, DimValue, Function, FunctionAttribute, FunctionHeaderEntry,
     FunctionHeaderValue, Graph, Model, ModelHeaderEntry, ModelHeaderValue, Name, Node, OpsetImport,
     Tensor, TensorData, TensorValues, Type, TypeKind, ValueDecl, ValueInfo,
 };
+use onnx_syntax::tensors::is_external;
 
 /// The printed text of `model` and its syntax tree, positioned in that text.
 pub(super) fn raise(model: &ModelProto) -> (String, Model) {
@@ -465,8 +466,8 @@ fn typed_values(tensor: &TensorProto) -> TensorValues {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lex::unescape;
-    use crate::syntax::AttributeTypeSyntax;
+    use onnx_syntax::lex::unescape;
+    use onnx_syntax::syntax::AttributeTypeSyntax;
     use prost::Message;
 
     /// [`raise`], checking that the walk took every span the printer marked.
@@ -588,19 +589,19 @@ mod tests {
                 t = Elu <alpha: float = @alpha> (x)
                 z = Add (t, y)
             }"#;
-        let model = crate::parse_model(text).unwrap();
+        let model = onnx_syntax::parse_model(text).unwrap();
         let (printed, tree) = raised(&model);
         assert_placed(&printed, &tree);
         assert_eq!(tree.graph.nodes.len(), 3);
         assert_eq!(tree.functions[0].attributes.len(), 3);
         // Lowering the raised tree gives the model back.
-        assert_eq!(crate::lower::model(tree), model);
+        assert_eq!(onnx_syntax::lower::model(tree), model);
     }
 
     #[test]
     fn names_the_syntax_cannot_write_are_raised_as_they_are() {
         let text = r#"<ir_version: 10, opset_import: ["" : 21]> g (float[2] x) => (float[2] y) { y = Relu (x) }"#;
-        let mut model = crate::parse_model(text).unwrap();
+        let mut model = onnx_syntax::parse_model(text).unwrap();
         let graph = model.graph.as_mut().unwrap();
         graph.node[0].op_type = Some("../Re lu".to_owned());
         graph.node[0].input[0] = "x\u{0}".to_owned();
@@ -619,7 +620,7 @@ mod tests {
             g (float[2] x) => (float[2] y) {
                 y = Foo <ts: type_protos = [float, seq(float)], t: type_proto = float, b: int = 1> (x)
             }"#;
-        let mut model = crate::parse_model(text).unwrap();
+        let mut model = onnx_syntax::parse_model(text).unwrap();
         let node = &mut model.graph.as_mut().unwrap().node[0];
         // A type without a value, a sequence without its element type, a type attribute
         // without its type, and attributes that hold no field of their type.
