@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Cold build of a tiny crate that depends on onnx-conformance, against the same crate depending
+on onnx-text alone (issue 28: at most 1.5x), and the same with the kit's 1,884 `include_onnx!`
+literals checked at compile time instead of `#![unchecked]` (the choice the catalog makes).
+
+Each crate is built from an empty target directory (`cargo build --offline`, dev profile, as a
+user's first `cargo test` builds it), one after the other, `--runs` times in turn; the best time
+of each is reported, with the ratios.
+
+Run: python3 scripts/bench_conformance_build.py [--runs 2]
+The crates and their target directories are written under target/bench-conformance-build/;
+the checked variant is a copy of onnx-conformance whose catalog drops `#![unchecked]`.
+"""
+import argparse
+import os
+import pathlib
+import shutil
+import subprocess
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+KIT = ROOT / "onnx-conformance"
+WORK = ROOT / "target" / "bench-conformance-build"
+
+MAIN_WITHOUT = """use onnx_text::{ModelProto, onnx};
+
+fn main() {
+    let model: ModelProto = onnx! {
+        <ir_version: 10, opset_import: ["" : 21]>
+        g (float[N] x) => (float[N] y) { y = Relu (x) }
+    };
+    println!("{}", model.graph.unwrap().node.len());
+}
+"""
+
+MAIN_WITH = MAIN_WITHOUT.replace(
+    "    println!(", "    println!(\"{}\", onnx_conformance::cases().len());\n    println!("
+)
+
+
+def kit_copy(checked):
+    """onnx-conformance as a crate of its own, its catalog checked or not."""
+    crate = WORK / ("kit-checked" if checked else "kit-unchecked")
+    shutil.rmtree(crate, ignore_errors=True)
+    (crate / "src").mkdir(parents=True)
+    shutil.copytree(KIT / "src", crate / "src", dirs_exist_ok=True)
+    os.symlink(KIT / "data", crate / "data")
+    catalog = crate / "src" / "catalog.rs"
+    if checked:
+        catalog.write_text(catalog.read_text().replace("include_onnx!(#![unchecked] ", "include_onnx!("))
+    (crate / "Cargo.toml").write_text(
+        '[package]\nname = "onnx-conformance"\nversion = "0.1.0"\nedition = "2024"\n\n'
+        '[lib]\nname = "onnx_conformance"\n\n'
+        f'[dependencies]\nonnx-text = {{ path = "{ROOT}" }}\nprost = "0.14"\nlibtest-mimic = "0.8"\n'
+    )
+    return crate
+
+
+def write_crate(name, dependencies, main_rs):
+    crate = WORK / name
+    shutil.rmtree(crate, ignore_errors=True)
+    (crate / "src").mkdir(parents=True)
+    (crate / "Cargo.toml").write_text(
+        f'[package]\nname = "{name}"\nversion = "0.0.0"\nedition = "2024"\npublish = false\n\n'
+        f"[dependencies]\n{dependencies}\n[workspace]\n"
+    )
+    (crate / "src" / "main.rs").write_text(main_rs)
+    shutil.copy(ROOT / "Cargo.lock", crate / "Cargo.lock")
+    return crate
+
+
+def cold_build(crate):
+    target = crate / "target"
+    shutil.rmtree(target, ignore_errors=True)
+    start = time.perf_counter()
+    subprocess.run(
+        ["cargo", "build", "--quiet", "--offline", "--target-dir", str(target)], cwd=crate, check=True
+    )
+    return time.perf_counter() - start
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=2)
+    args = parser.parse_args()
+    WORK.mkdir(parents=True, exist_ok=True)
+    crates = {
+        "onnx-text alone": write_crate("without-kit", f'onnx-text = {{ path = "{ROOT}" }}\n', MAIN_WITHOUT),
+    }
+    for checked in (False, True):
+        kit = kit_copy(checked)
+        name = "with kit, checked literals" if checked else "with kit, #![unchecked] literals"
+        crate = write_crate(
+            "with-kit-checked" if checked else "with-kit",
+            f'onnx-text = {{ path = "{ROOT}" }}\nonnx-conformance = {{ path = "{kit}" }}\n',
+            MAIN_WITH,
+        )
+        crates[name] = crate
+    for crate in crates.values():
+        subprocess.run(["cargo", "fetch", "--quiet"], cwd=crate, check=True)
+    best = {}
+    for run in range(args.runs):
+        for name, crate in crates.items():
+            seconds = cold_build(crate)
+            print(f"run {run + 1}: {name}: {seconds:.1f} s", flush=True)
+            best[name] = min(best.get(name, seconds), seconds)
+    base = best["onnx-text alone"]
+    print(f"\nbest of {args.runs} cold builds (dev profile, empty target directory):")
+    for name, seconds in best.items():
+        print(f"  {name:34} {seconds:6.1f} s  {seconds / base:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
