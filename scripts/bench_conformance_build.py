@@ -16,11 +16,18 @@ import os
 import pathlib
 import shutil
 import subprocess
+import sys
 import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import bench_cold_build  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 KIT = ROOT / "onnx-conformance"
 WORK = ROOT / "target" / "bench-conformance-build"
+# bench_cold_build's crate writer, pointed at this script's folder.
+bench_cold_build.WORK = WORK
+write_crate = bench_cold_build.write_crate
 
 MAIN_WITHOUT = """use onnx_text::{ModelProto, onnx};
 
@@ -53,19 +60,6 @@ def kit_copy(checked):
         '[lib]\nname = "onnx_conformance"\n\n'
         f'[dependencies]\nonnx-text = {{ path = "{ROOT}" }}\nprost = "0.14"\nlibtest-mimic = "0.8"\n'
     )
-    return crate
-
-
-def write_crate(name, dependencies, main_rs):
-    crate = WORK / name
-    shutil.rmtree(crate, ignore_errors=True)
-    (crate / "src").mkdir(parents=True)
-    (crate / "Cargo.toml").write_text(
-        f'[package]\nname = "{name}"\nversion = "0.0.0"\nedition = "2024"\npublish = false\n\n'
-        f"[dependencies]\n{dependencies}\n[workspace]\n"
-    )
-    (crate / "src" / "main.rs").write_text(main_rs)
-    shutil.copy(ROOT / "Cargo.lock", crate / "Cargo.lock")
     return crate
 
 

@@ -106,7 +106,7 @@ impl fmt::Display for Mismatch {
             } => write!(
                 f,
                 "element {index} (at {at:?}): expected {expected}, got {actual} \
-                 (rtol {}, atol {})",
+                 (rtol {:?}, atol {:?})",
                 details.tolerance.rtol, details.tolerance.atol
             )?,
             Difference::Unreadable(why) => write!(f, "cannot read the tensor: {why}")?,
@@ -308,12 +308,13 @@ fn close(expected: f64, actual: f64, tolerance: Tolerance) -> bool {
     (actual - expected).abs() <= tolerance.atol + tolerance.rtol * expected.abs()
 }
 
-/// A float as short as it reads: f32-exact values print as f32.
+/// A float as short as it reads (f32-exact values as f32), in scientific notation when very
+/// large or small, as Rust's `Debug` writes floats.
 fn show(v: f64) -> String {
     if f64::from(v as f32) == v || v.is_nan() {
-        format!("{}", v as f32)
+        format!("{:?}", v as f32)
     } else {
-        format!("{v}")
+        format!("{v:?}")
     }
 }
 

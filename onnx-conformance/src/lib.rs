@@ -246,7 +246,7 @@ impl Case {
     /// y.raw_data.as_mut().unwrap()[0..4].copy_from_slice(&7.5f32.to_le_bytes());
     /// let mismatch = case.check(&outputs).unwrap_err().to_string();
     /// assert!(mismatch.starts_with("test_abs: output 0 (`y`): element 0 (at [0, 0, 0]): expected "));
-    /// assert!(mismatch.contains(", got 7.5 (rtol 0.001, atol 0.0000001)\nthe model:\n<"));
+    /// assert!(mismatch.contains(", got 7.5 (rtol 0.001, atol 1e-7)\nthe model:\n<"));
     /// ```
     pub fn check(&self, actual: &[Value]) -> Result<(), Mismatch> {
         let graph = self.model().graph.unwrap_or_default();

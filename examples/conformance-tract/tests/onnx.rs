@@ -5,9 +5,9 @@
 //! every input instead.
 
 use onnx_conformance::{Case, Value};
+use onnx_text::TensorProto;
 use onnx_text::prost::Message;
 use onnx_text::tensor_proto::DataType;
-use onnx_text::TensorProto;
 use tract_onnx::data_resolver::FopenDataResolver;
 use tract_onnx::prelude::*;
 use tract_onnx::tensor::{load_tensor, proto_from_reader};
@@ -15,7 +15,7 @@ use tract_onnx::tract_hir::ops::konst::Const;
 
 fn to_tract(value: &Value) -> TractResult<Tensor> {
     let Value::Tensor(tensor) = value else {
-        bail!("tract takes tensors only, not {value:?}");
+        anyhow::bail!("tract takes tensors only, not {value:?}");
     };
     let proto = proto_from_reader(&*tensor.encode_to_vec())?;
     load_tensor(&FopenDataResolver, &proto, None)
@@ -35,7 +35,7 @@ fn to_onnx(tensor: &Tensor) -> TractResult<Value> {
         DatumType::F16 => DataType::Float16,
         DatumType::F32 => DataType::Float,
         DatumType::F64 => DataType::Double,
-        DatumType::TDim => return to_onnx(&tensor.cast_to::<i64>()?),
+        DatumType::TDim => return to_onnx(&*tensor.cast_to::<i64>()?),
         DatumType::String => {
             let strings = tensor.to_plain_array_view::<String>()?;
             return Ok(Value::Tensor(TensorProto {
@@ -45,7 +45,7 @@ fn to_onnx(tensor: &Tensor) -> TractResult<Value> {
                 ..TensorProto::default()
             }));
         }
-        other => bail!("no ONNX element type for tract's {other:?}"),
+        other => anyhow::bail!("no ONNX element type for tract's {other:?}"),
     };
     Ok(Value::Tensor(TensorProto {
         dims: tensor.shape().iter().map(|&d| d as i64).collect(),
@@ -59,7 +59,10 @@ fn run(case: &Case, inputs: Vec<Value>) -> TractResult<Vec<Value>> {
     let constants = std::env::var("TRACT_CONSTANT_INPUTS").map_or(true, |v| v != "0");
     let bytes = case.model().encode_to_vec();
     let mut model = tract_onnx::onnx().model_for_read(&mut bytes.as_slice())?;
-    let tensors = inputs.iter().map(to_tract).collect::<TractResult<Vec<_>>>()?;
+    let tensors = inputs
+        .iter()
+        .map(to_tract)
+        .collect::<TractResult<Vec<_>>>()?;
     let outlets = model.input_outlets()?.to_vec();
     let mut fed = Vec::new();
     let mut kept = Vec::new();
