@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Cold build of a tiny crate that depends on onnx-conformance, against the same crate depending
-on onnx-text alone (issue 28: at most 1.5x), and the same with the kit's 1,884 `include_onnx!`
-literals checked at compile time instead of `#![unchecked]` (the choice the catalog makes).
+on onnx-text alone (issue 28: at most 1.5x), on onnx-text and libtest-mimic (what the harness
+crate costs by itself), and on a copy of the kit whose 1,884 `include_onnx!` literals are
+`#![unchecked]` (the catalog's literals are checked).
 
 Each crate is built from an empty target directory (`cargo build --offline`, dev profile, as a
 user's first `cargo test` builds it), one after the other, `--runs` times in turn; the best time
@@ -9,7 +10,7 @@ of each is reported, with the ratios.
 
 Run: python3 scripts/bench_conformance_build.py [--runs 2]
 The crates and their target directories are written under target/bench-conformance-build/;
-the checked variant is a copy of onnx-conformance whose catalog drops `#![unchecked]`.
+the kits are copies of onnx-conformance, one with `#![unchecked]` added to every literal.
 """
 import argparse
 import os
@@ -53,8 +54,8 @@ def kit_copy(checked):
     shutil.copytree(KIT / "src", crate / "src", dirs_exist_ok=True)
     os.symlink(KIT / "data", crate / "data")
     catalog = crate / "src" / "catalog.rs"
-    if checked:
-        catalog.write_text(catalog.read_text().replace("include_onnx!(#![unchecked] ", "include_onnx!("))
+    if not checked:
+        catalog.write_text(catalog.read_text().replace("include_onnx!(", "include_onnx!(#![unchecked] "))
     (crate / "Cargo.toml").write_text(
         '[package]\nname = "onnx-conformance"\nversion = "0.1.0"\nedition = "2024"\n\n'
         '[lib]\nname = "onnx_conformance"\n\n'
@@ -80,6 +81,12 @@ def main():
     WORK.mkdir(parents=True, exist_ok=True)
     crates = {
         "onnx-text alone": write_crate("without-kit", f'onnx-text = {{ path = "{ROOT}" }}\n', MAIN_WITHOUT),
+        # What the kit's harness crate costs by itself (it brings clap with its derive).
+        "onnx-text + libtest-mimic": write_crate(
+            "libtest-mimic-only",
+            f'onnx-text = {{ path = "{ROOT}" }}\nlibtest-mimic = "0.8"\n',
+            MAIN_WITHOUT.replace("fn main() {", "fn main() {\n    let _ = libtest_mimic::Arguments::from_args();"),
+        ),
     }
     for checked in (False, True):
         kit = kit_copy(checked)

@@ -39,7 +39,9 @@
 //! more), with numpy's and Python's generators seeded so that every run gives the same bytes.
 //! Each case keeps:
 //! - its model as ONNX text ([`Case::text`]), printed by this project's printer; the model
-//!   itself ([`Case::model`]) is that text parsed;
+//!   itself ([`Case::model`]) is that text built in by `include_onnx!`, with every check on, so
+//!   each model is checked when the kit compiles (the checks add about a second to the kit's
+//!   own compile, measured against `#![unchecked]` literals; see `docs/conformance.md`);
 //! - its inputs and expected outputs, exactly as onnx's generator serialized them: a
 //!   `TensorProto` (`raw_data` or a typed field, as onnx made it), or a `SequenceProto`,
 //!   `OptionalProto` or `MapProto` when the graph's value has that type;
