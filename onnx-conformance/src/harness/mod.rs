@@ -171,28 +171,48 @@ where
 mod tests {
     use super::*;
 
+    /// The cases whose names contain `filter`, one at a time, libtest's lines going to a file of
+    /// their own (so that this test's output shows no inner "FAILED").
     fn arguments(filter: &str) -> Arguments {
+        let log = std::env::temp_dir().join(format!(
+            "onnx-conformance-{filter}-{}.log",
+            std::process::id()
+        ));
         Arguments {
             filter: Some(filter.to_string()),
             test_threads: Some(1),
-            quiet: true,
+            logfile: Some(log.display().to_string()),
             ..Arguments::default()
         }
+    }
+
+    /// The line of libtest's report that starts so (names are padded to one width).
+    fn line_of<'a>(log: &'a str, start: &str) -> &'a str {
+        log.lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_default()
+    }
+
+    /// libtest's report of a run, read back and removed.
+    fn report(arguments: &Arguments) -> String {
+        let path = arguments.logfile.as_ref().unwrap();
+        let text = std::fs::read_to_string(path).unwrap();
+        std::fs::remove_file(path).unwrap();
+        text
     }
 
     /// A runtime that errs on one case, panics on another and answers the third right: each is
     /// one case's verdict, and the run goes on to the end.
     #[test]
     fn errors_and_panics_fail_their_case_only() {
-        let (conclusion, summary) = run_cases(
-            &arguments("test_softsign"),
-            Arc::default(),
-            |case: &Case, _| match case.name() {
+        let arguments = arguments("test_softsign");
+        let (conclusion, summary) = run_cases(&arguments, Arc::default(), |case: &Case, _| {
+            match case.name() {
                 "test_softsign" => Err("no Softsign"),
                 "test_softsign_example" => panic!("Softsign exploded"),
                 _ => Ok(case.outputs()),
-            },
-        );
+            }
+        });
         let found: Vec<(&str, &Verdict)> = summary
             .verdicts()
             .map(|(case, verdict)| (case.name(), verdict))
@@ -219,6 +239,15 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("\n  Softsign 2/4\n"), "{text}");
+        let log = report(&arguments);
+        assert!(
+            line_of(&log, "test test_softsign_example ").ends_with(" ... FAILED"),
+            "{log}"
+        );
+        assert!(
+            log.contains("the runtime panicked: Softsign exploded"),
+            "{log}"
+        );
     }
 
     #[test]
@@ -227,8 +256,9 @@ mod tests {
             "[expected-failures]\ntest_relu = \"r\"\ntest_reshape_extended_dims = \"x\"\n",
         )
         .unwrap();
+        let arguments = arguments("test_re");
         let (conclusion, summary) = run_cases(
-            &arguments("test_re"),
+            &arguments,
             Arc::new(expectations),
             |case: &Case, inputs: Vec<Value>| {
                 match case.name() {
@@ -264,5 +294,12 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("1 expected failures"), "{text}");
+        let log = report(&arguments);
+        assert!(
+            log.contains("passes now: remove `test_relu` from onnx-conformance.toml"),
+            "{log}"
+        );
+        let reshape = line_of(&log, "test [expected to fail] test_reshape_extended_dims ");
+        assert!(reshape.ends_with(" ... ok"), "{log}");
     }
 }
