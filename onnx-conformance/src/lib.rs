@@ -1,0 +1,289 @@
+//! onnx's node test suite as a Rust crate: every node case of onnx 1.23.2 (1,884), each a small
+//! model with its inputs and expected outputs, for Rust ONNX runtimes to run in `cargo test`,
+//! with no Python and no download.
+//!
+//! A runtime's whole integration is one test file with `harness = false`:
+//!
+//! ```no_run
+//! // tests/onnx.rs
+//! use onnx_conformance::{Case, Value};
+//!
+//! fn run(case: &Case, inputs: Vec<Value>) -> Result<Vec<Value>, String> {
+//!     // Build the runtime's model from case.model(), feed it the inputs.
+//!     Err(format!("{} is not implemented", case.op_type()))
+//! }
+//!
+//! fn main() {
+//!     onnx_conformance::harness(run)
+//! }
+//! ```
+//!
+//! Each case is its own test (`cargo test --test onnx -- abs` filters, `-- --list` lists). The
+//! cases a runtime is known to fail go in `onnx-conformance.toml` beside its `Cargo.toml`, each
+//! with a reason; a listed case that passes fails the run, so the list only shrinks:
+//!
+//! ```toml
+//! [expected-failures]
+//! test_abs = "Abs is not implemented"
+//! ```
+//!
+//! `ONNX_CONFORMANCE_WRITE=1 cargo test --test onnx` writes that file with every case that
+//! fails, so a runtime starts from its current state. The run ends with a summary: how many
+//! cases passed, failed (wrong outputs), erred (the runtime returned an error or panicked) and
+//! failed as expected, and the coverage of each operator.
+//!
+//! # The data
+//!
+//! `scripts/gen_conformance.py` builds onnx's cases in memory
+//! (`onnx.backend.test.loader.load_model_tests(kind="node")`; onnx ships no files of them any
+//! more), with numpy's and Python's generators seeded so that every run gives the same bytes.
+//! Each case keeps:
+//! - its model as ONNX text ([`Case::text`]), printed by this project's printer; the model
+//!   itself ([`Case::model`]) is that text built in by `include_onnx!`, with every check on, so
+//!   each model is checked when the kit compiles (the checks add about a second to the kit's
+//!   own compile, measured against `#![unchecked]` literals; see `docs/conformance.md`);
+//! - its inputs and expected outputs, exactly as onnx's generator serialized them: a
+//!   `TensorProto` (`raw_data` or a typed field, as onnx made it), or a `SequenceProto`,
+//!   `OptionalProto` or `MapProto` when the graph's value has that type;
+//! - its tolerances (onnx's runner: `rtol = 1e-3`, `atol = 1e-7` for every node case), its
+//!   operator, domain and opset version, and which inputs a runtime may take as constants
+//!   ([`Case::constant_inputs`]).
+//!
+//! # What the text form changes
+//!
+//! [`Case::model`] is the same model as onnx's `model.onnx`, but not the same bytes, in three
+//! ways that the text cannot carry and that do not change what the model computes:
+//! - a node without a `domain` field comes back with `domain: ""` (the default domain either
+//!   way);
+//! - a tensor inside an attribute (a `Constant`'s value, in the `If` cases) without a `name`
+//!   comes back named `""`;
+//! - such a tensor's `raw_data` comes back as its typed field (`float_data`, …), with the same
+//!   values.
+//!
+//! The generator checks each text against onnx's model with exactly these differences undone,
+//! and `scripts/conformance_onnxruntime.py` runs both in onnxruntime on the kit's inputs (see
+//! `docs/conformance.md` for its figures).
+//!
+//! # Comparison
+//!
+//! [`Case::check`] compares as onnx's runner does, and more exactly where it is silent: floating
+//! types within `|actual - expected| <= atol + rtol * |expected|` (rtol at least 2^-6 for
+//! bfloat16, as onnx's runner widens it), NaN equal to NaN, an infinity equal only to itself;
+//! integers, bool and strings exactly; element types and shapes must be equal. The kit decodes
+//! float16, bfloat16, the float8 kinds (e4m3fn, e4m3fnuz, e5m2, e5m2fnuz, e8m0), float6, float4,
+//! and 4-bit and 2-bit integers itself.
+
+mod catalog;
+mod compare;
+mod data_proto;
+mod elements;
+mod harness;
+mod value;
+
+pub use compare::Mismatch;
+pub use harness::harness;
+pub use value::{Map, MapKey, Value};
+
+use compare::Tolerance;
+use onnx_text::ModelProto;
+
+/// One node case of onnx 1.23.2: a model, its inputs and its expected outputs.
+///
+/// ```
+/// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_relu").unwrap();
+/// assert_eq!((case.op_type(), case.domain(), case.opset_version()), ("Relu", "", 14));
+/// // The expected outputs pass their own check.
+/// assert!(case.check(&case.outputs()).is_ok());
+/// ```
+#[derive(Debug)]
+pub struct Case {
+    name: &'static str,
+    op_type: &'static str,
+    domain: &'static str,
+    opset_version: i64,
+    rtol: f64,
+    atol: f64,
+    text: &'static str,
+    model: fn() -> ModelProto,
+    inputs: &'static [&'static [u8]],
+    outputs: &'static [&'static [u8]],
+    constant_inputs: &'static [usize],
+}
+
+/// Every case, sorted by name.
+///
+/// ```
+/// let cases = onnx_conformance::cases();
+/// assert_eq!(cases.len(), 1884);
+/// assert!(cases.windows(2).all(|w| w[0].name() < w[1].name()));
+/// ```
+pub fn cases() -> &'static [Case] {
+    &catalog::CASES
+}
+
+impl Case {
+    /// The case's name, as onnx names it (`test_abs`, `test_abs_expanded`, …).
+    ///
+    /// ```
+    /// assert_eq!(onnx_conformance::cases()[0].name(), "test_abs");
+    /// ```
+    pub fn name(&self) -> &str {
+        self.name
+    }
+
+    /// The operator the case tests. An `_expanded` case runs the operator's function body, and
+    /// is counted under the operator it expands.
+    ///
+    /// ```
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_softsign_expanded_ver18").unwrap();
+    /// assert_eq!(case.op_type(), "Softsign");
+    /// assert!(case.model().graph.unwrap().node.iter().all(|n| n.op_type() != "Softsign"));
+    /// ```
+    pub fn op_type(&self) -> &str {
+        self.op_type
+    }
+
+    /// The operator's domain: `""` for the default one, or `ai.onnx.ml`,
+    /// `ai.onnx.preview.training`, ….
+    ///
+    /// ```
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_adam").unwrap();
+    /// assert_eq!(case.domain(), "ai.onnx.preview.training");
+    /// ```
+    pub fn domain(&self) -> &str {
+        self.domain
+    }
+
+    /// The version of the operator's domain the model imports.
+    ///
+    /// ```
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_abs").unwrap();
+    /// assert_eq!(case.opset_version(), 13);
+    /// ```
+    pub fn opset_version(&self) -> i64 {
+        self.opset_version
+    }
+
+    /// The model as ONNX text.
+    ///
+    /// ```
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_abs").unwrap();
+    /// assert!(case.text().contains("y = Abs (x)"));
+    /// ```
+    pub fn text(&self) -> &str {
+        self.text
+    }
+
+    /// The model: [`Case::text`] parsed (see the crate docs for how it differs from onnx's
+    /// `model.onnx`).
+    ///
+    /// ```
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_abs").unwrap();
+    /// assert_eq!(case.model(), onnx_text::parse_model(case.text()).unwrap());
+    /// ```
+    pub fn model(&self) -> ModelProto {
+        (self.model)()
+    }
+
+    /// The inputs, one per graph input, in order.
+    ///
+    /// ```
+    /// use onnx_conformance::Value;
+    ///
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_sequence_insert_at_back").unwrap();
+    /// assert!(matches!(&case.inputs()[0], Value::Sequence(items) if items.len() == 3));
+    /// ```
+    pub fn inputs(&self) -> Vec<Value> {
+        let graph = self.model().graph.unwrap_or_default();
+        self.decode(self.inputs, &graph.input)
+    }
+
+    /// The expected outputs, one per graph output, in order.
+    ///
+    /// ```
+    /// use onnx_conformance::Value;
+    ///
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_optional_has_element_empty_optional_input").unwrap();
+    /// assert!(matches!(case.inputs()[..], [Value::Optional(None)]));
+    /// assert!(matches!(case.outputs()[..], [Value::Tensor(_)]));
+    /// ```
+    pub fn outputs(&self) -> Vec<Value> {
+        let graph = self.model().graph.unwrap_or_default();
+        self.decode(self.outputs, &graph.output)
+    }
+
+    /// The positions (in [`Case::inputs`]) of the inputs a runtime may take as constants: every
+    /// tensor input but the first. onnx's node tests feed as data what real models usually
+    /// hold as initializers (a reduction's `axes`, a `Reshape`'s shape, `BatchNormalization`'s
+    /// scale, bias, mean and variance); a runtime that needs those to be constant folds them
+    /// into the model.
+    ///
+    /// ```
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_reshape_reordered_all_dims").unwrap();
+    /// assert_eq!(case.constant_inputs(), [1]);
+    /// ```
+    pub fn constant_inputs(&self) -> &[usize] {
+        self.constant_inputs
+    }
+
+    /// The tolerances (`rtol`, `atol`) of floating outputs; bfloat16 outputs take
+    /// `rtol.max(2^-6)`.
+    ///
+    /// ```
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_abs").unwrap();
+    /// assert_eq!(case.tolerance(), (1e-3, 1e-7));
+    /// ```
+    pub fn tolerance(&self) -> (f64, f64) {
+        (self.rtol, self.atol)
+    }
+
+    /// Compares a runtime's outputs with the expected ones (see the crate docs for how).
+    ///
+    /// ```
+    /// use onnx_conformance::Value;
+    ///
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_abs").unwrap();
+    /// let mut outputs = case.outputs();
+    /// let Value::Tensor(y) = &mut outputs[0] else { unreachable!() };
+    /// y.raw_data.as_mut().unwrap()[0..4].copy_from_slice(&7.5f32.to_le_bytes());
+    /// let mismatch = case.check(&outputs).unwrap_err().to_string();
+    /// assert!(mismatch.starts_with("test_abs: output 0 (`y`): element 0 (at [0, 0, 0]): expected "));
+    /// assert!(mismatch.contains(", got 7.5 (rtol 0.001, atol 1e-7)\nthe model:\n<"));
+    /// ```
+    pub fn check(&self, actual: &[Value]) -> Result<(), Mismatch> {
+        let graph = self.model().graph.unwrap_or_default();
+        let names: Vec<String> = graph.output.iter().map(|o| o.name().to_string()).collect();
+        let expected = self.decode(self.outputs, &graph.output);
+        let tolerance = Tolerance {
+            rtol: self.rtol,
+            atol: self.atol,
+        };
+        compare::outputs(&expected, actual, &names, tolerance).map_err(|(place, difference)| {
+            Mismatch(Box::new(compare::Details {
+                case: self.name,
+                text: self.text,
+                place,
+                difference,
+                tolerance,
+            }))
+        })
+    }
+
+    fn decode(&self, files: &[&[u8]], infos: &[onnx_text::ValueInfoProto]) -> Vec<Value> {
+        files
+            .iter()
+            .enumerate()
+            .map(|(i, bytes)| {
+                value::decode(infos.get(i).and_then(|v| v.r#type.as_ref()), bytes).unwrap_or_else(
+                    |why| {
+                        // The committed data is read back by the kit's own tests.
+                        panic!(
+                            "{}: value {i} of the kit's data cannot be read: {why}",
+                            self.name
+                        )
+                    },
+                )
+            })
+            .collect()
+    }
+}
