@@ -39,7 +39,7 @@
 //! rustc says, on the offending token:
 //!
 //! ```text
-//! error: MatMul: inner dims differ: [N, 128] by [64, 10] (128 against 64)
+//! error: [incompatible_shapes] MatMul: inner dims differ: [N, 128] by [64, 10] (128 against 64)
 //!  --> src/main.rs:7:28
 //!   |
 //! 7 |             T = MatMul (X, W)
@@ -116,7 +116,7 @@
 //! does not compile; rustc says, on `bta`:
 //!
 //! ```text
-//! error: function `com.acme.Swish2` (library `ACME`) has no attribute `bta`; did you mean `beta`?
+//! error: [function_signature] function `com.acme.Swish2` (library `ACME`) has no attribute `bta`; did you mean `beta`?
 //! ```
 //!
 //! The same parser and checks run at runtime, for text read from files ([`parse_model`],
