@@ -21,7 +21,7 @@ use onnx_runtime_types::prost::{DecodeError, Message};
 use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};
 
 use crate::check::shapes::Sites;
-use crate::check::{self, CheckOptions, Diagnostic, Diagnostics, Libraries, Report};
+use crate::check::{self, CheckOptions, Diagnostics, Libraries, Report};
 use crate::error::ParseError;
 use crate::lower::{self, encode};
 use crate::parse::Parser;
@@ -161,10 +161,10 @@ impl Entry {
         Ok((tree, report))
     }
 
-    /// Parses `text` as this form, a syntax error being a diagnostic.
+    /// Parses `text` as this form, a syntax error being a diagnostic (the one conversion of a
+    /// `ParseError`, which has its line already).
     fn parse_diagnosed(self, text: &str) -> Result<Tree, Diagnostics> {
-        self.parse(text)
-            .map_err(|err| Diagnostics::new(text, vec![Diagnostic::from(&err)]))
+        self.parse(text).map_err(Diagnostics::from)
     }
 
     /// Decodes protobuf bytes as this form; a list (functions, nodes) is its messages
