@@ -150,6 +150,20 @@ struct ConvertArgs {
     /// Print text exactly as onnx.printer.to_text does, including what it loses.
     #[arg(long)]
     reference: bool,
+    #[command(flatten)]
+    data: DataArgs,
+    /// Read the model's external data (from the input's folder, under the rules of `check`)
+    /// into the output, which then stands alone.
+    #[arg(long, conflicts_with = "external_data")]
+    inline_data: bool,
+    /// What the input holds.
+    #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
+    kind: Entry,
+}
+
+/// Weights beside the text: `--external-data FILE` and its threshold.
+#[derive(Args, Debug)]
+struct DataArgs {
     /// Write the model's large tensors to this file, in onnx's external data layout, and name
     /// them in the text as `["location": …, "offset": …, "length": …]`. The file must be in the
     /// output's folder or below it (for standard output, the current folder). Tensors stored
@@ -166,13 +180,6 @@ struct ConvertArgs {
         requires = "external_data"
     )]
     size_threshold: u64,
-    /// Read the model's external data (from the input's folder, under the rules of `check`)
-    /// into the output, which then stands alone.
-    #[arg(long, conflicts_with = "external_data")]
-    inline_data: bool,
-    /// What the input holds.
-    #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
-    kind: Entry,
 }
 
 #[derive(Args, Debug)]
@@ -183,22 +190,8 @@ struct PrintArgs {
     /// Print exactly as onnx.printer.to_text does, including what it loses.
     #[arg(long)]
     reference: bool,
-    /// Write the model's large tensors to this file, in onnx's external data layout, and name
-    /// them in the text as `["location": …, "offset": …, "length": …]`. The file must be in the
-    /// output's folder or below it (for standard output, the current folder). Tensors stored
-    /// outside already keep their place.
-    #[arg(long, value_name = "FILE")]
-    external_data: Option<PathBuf>,
-    /// With --external-data: the initializers whose raw data takes at least this many bytes move
-    /// to the file, counted as onnx's `save_model(..., size_threshold=…)` counts them (Python's
-    /// size of the bytes: 33 more than their length). 0 moves every tensor with raw data.
-    #[arg(
-        long,
-        value_name = "BYTES",
-        default_value_t = 1024,
-        requires = "external_data"
-    )]
-    size_threshold: u64,
+    #[command(flatten)]
+    data: DataArgs,
     /// What the files hold.
     #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
     kind: Entry,
@@ -565,8 +558,10 @@ fn convert(args: &ConvertArgs, show_progress: bool) -> Outcome {
         Ok(message) => message,
         Err(outcome) => return outcome,
     };
-    let placed = match (&args.external_data, args.inline_data) {
-        (Some(file), _) => write_external_data(&mut message, file, args.size_threshold, &output),
+    let placed = match (&args.data.external_data, args.inline_data) {
+        (Some(file), _) => {
+            write_external_data(&mut message, file, args.data.size_threshold, &output)
+        }
         (None, true) => read_external_data(&mut message, &input, &name),
         (None, false) => Ok(()),
     };
@@ -798,7 +793,7 @@ fn print(args: &PrintArgs, show_progress: bool) -> Outcome {
     };
     let mut outcome = Outcome::Ok;
     let many = args.files.len() > 1;
-    if many && args.external_data.is_some() {
+    if many && args.data.external_data.is_some() {
         eprintln!(
             "error: --external-data takes one model: the data of several cannot share a file"
         );
@@ -823,8 +818,9 @@ fn print(args: &PrintArgs, show_progress: bool) -> Outcome {
                 continue;
             }
         };
-        if let Some(file) = &args.external_data {
-            let moved = write_external_data(&mut message, file, args.size_threshold, &Place::Std);
+        if let Some(file) = &args.data.external_data {
+            let threshold = args.data.size_threshold;
+            let moved = write_external_data(&mut message, file, threshold, &Place::Std);
             if let Err(o) = moved {
                 outcome = outcome.max(o);
                 continue;
