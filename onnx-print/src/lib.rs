@@ -42,6 +42,7 @@ use onnx_runtime_types::{
 use onnx_syntax::dtype::{elem_type_by_number, starts_type};
 use onnx_syntax::lex::is_identifier;
 use onnx_syntax::syntax::{ATTRIBUTE_TYPES, AttributeType, AttributeTypeSyntax};
+use onnx_syntax::tensors::is_external;
 use onnx_syntax::{Proto, Span};
 
 /// How to print: losslessly (the default) or exactly as the reference printer does.
@@ -194,8 +195,6 @@ impl ToText for Vec<FunctionProto> {
         self.as_slice().write_text(out, style);
     }
 }
-
-use onnx_syntax::tensors::is_external;
 
 /// Prints `model` in the lossless style, with where each part of it went: the spans of the
 /// parts the syntax tree has a span for, in the order they start (a part before the parts

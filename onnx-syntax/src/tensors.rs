@@ -17,6 +17,26 @@ pub fn is_external(tensor: &TensorProto) -> bool {
     tensor.data_location == Some(DataLocation::External as i32)
 }
 
+/// The value of a tensor's external-data entry `key` (`location`, `offset`, `length`): the
+/// last entry of that key counts, as onnx reads them.
+///
+/// ```
+/// use onnx_runtime_types::{StringStringEntryProto, TensorProto};
+/// let entry = |k: &str, v: &str| StringStringEntryProto { key: Some(k.into()), value: Some(v.into()) };
+/// let tensor = TensorProto {
+///     external_data: vec![entry("location", "a.bin"), entry("location", "b.bin")],
+///     ..TensorProto::default()
+/// };
+/// assert_eq!(onnx_syntax::tensors::external_entry(&tensor, "location"), Some("b.bin"));
+/// assert_eq!(onnx_syntax::tensors::external_entry(&tensor, "offset"), None);
+/// ```
+pub fn external_entry<'t>(tensor: &'t TensorProto, key: &str) -> Option<&'t str> {
+    let entries = tensor.external_data.iter().rev();
+    entries
+        .filter(|e| e.key.as_deref() == Some(key))
+        .find_map(|e| e.value.as_deref())
+}
+
 /// Calls `f` on every tensor of `model`: the initializers and sparse initializers (values and
 /// indices) of every graph and subgraph, and the tensors of every attribute, in the graphs and
 /// in the model's functions.

@@ -8,9 +8,9 @@
 
 use std::path::{Component, Path};
 
-use onnx_syntax::tensors::{for_each_tensor, is_external};
+use onnx_syntax::tensors::{external_entry, for_each_tensor, is_external};
 use onnx_text::{
-    GraphProto, ModelProto, StringStringEntryProto, TensorProto, attribute_proto::AttributeType,
+    GraphProto, ModelProto, StringStringEntryProto, attribute_proto::AttributeType,
     tensor_proto::DataLocation,
 };
 use onnx_validate::read_external_data;
@@ -37,7 +37,7 @@ pub fn externalize(
 ) -> Result<DataFile, String> {
     let mut clash = None;
     for_each_tensor(model, &mut |tensor| {
-        if is_external(tensor) && location_of(tensor) == Some(location) {
+        if is_external(tensor) && external_entry(tensor, "location") == Some(location) {
             clash = Some(tensor.name.clone().unwrap_or_default());
         }
     });
@@ -152,16 +152,10 @@ pub fn location(data: &Path, model_dir: &Path) -> Result<String, String> {
     Ok(parts.join("/"))
 }
 
-fn location_of(tensor: &TensorProto) -> Option<&str> {
-    let entries = tensor.external_data.iter().rev();
-    entries
-        .filter(|e| e.key.as_deref() == Some("location"))
-        .find_map(|e| e.value.as_deref())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use onnx_text::TensorProto;
 
     fn model(text: &str) -> ModelProto {
         onnx_text::parse_model(text).unwrap()

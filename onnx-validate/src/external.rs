@@ -11,6 +11,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::{Component, Path, PathBuf};
 
 use onnx_runtime_types::TensorProto;
+use onnx_syntax::tensors::external_entry;
 
 use super::place::quoted;
 use super::rules::Rules;
@@ -31,12 +32,7 @@ fn external_problem(
     model_dir: Option<&Path>,
 ) -> Result<(PathBuf, u64, Option<u64>), String> {
     let name = quoted(tensor.name.as_deref().unwrap_or_default());
-    let entry = |key: &str| {
-        let found = tensor.external_data.iter().rev();
-        found
-            .filter(|e| e.key.as_deref() == Some(key))
-            .find_map(|e| e.value.as_deref())
-    };
+    let entry = |key: &str| external_entry(tensor, key);
     let Some(location) = entry("location") else {
         return Err(format!(
             "tensor {name} is stored externally but has no location"

@@ -40,6 +40,14 @@ pub(super) fn check(model: &ModelProto, options: &CheckOptions) -> Option<Diagno
         .allow(Check::ElementCountMismatch)
         .allow(Check::MissingType)
         .allow(Check::NegativeDim);
+    // With only the rules on (the CLI's check of a text's external data), there is nothing to
+    // raise and print the model for.
+    if Check::ALL
+        .iter()
+        .all(|&c| c.is_binary_only() || !options.is_enabled(c))
+    {
+        return None;
+    }
     let lean = lean_model(model);
     let (text, tree) = raise(&lean);
     let report = Tree::Model(tree).check_lowered(&text, &options, || Proto::Model(lean));

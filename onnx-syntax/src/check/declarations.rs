@@ -172,13 +172,11 @@ impl<'t> Checker<'t> {
         if !self.on(Check::UnresolvedFunction) {
             return;
         }
+        // Each domain's entry as nodes resolve it, kept whole for its span.
+        let entries = domain::Imports::new(imports.iter().map(|&i| (i.domain.as_str(), i)));
         for &(library, functions) in libraries {
             for (domain, version) in functions.provided_domains() {
-                // The last entry of a domain is the one that counts.
-                let entry = imports
-                    .iter()
-                    .rev()
-                    .find(|i| canonical_domain(&i.domain) == domain);
+                let entry = entries.get(&domain);
                 let Some(entry) = entry.filter(|e| e.version_hole.is_none()) else {
                     continue;
                 };
