@@ -160,13 +160,11 @@ pub use onnx_syntax::{
     parse_model, parse_node, parse_node_list, parse_nodes, text_from_bytes,
 };
 
-pub use onnx_syntax::infer::{
-    Against, Dim, Inference, Mismatch, Shape, ShapeError, Ty, infer_shapes,
-};
-pub use onnx_syntax::library::{
+pub use onnx_check::library::{
     FunctionKey, FunctionLibrary, InlineReport, Inliner, LibraryError, Operands,
     STANDARD_FUNCTION_OPERATORS, attach, inline, standard_function,
 };
+pub use onnx_infer::{Against, Dim, Inference, Mismatch, Shape, ShapeError, Ty, infer_shapes};
 
 pub use onnx_macro::{
     include_onnx, onnx, onnx_function, onnx_functions, onnx_graph, onnx_library, onnx_node,
@@ -214,7 +212,7 @@ pub mod __private {
     }
 }
 
-pub use onnx_syntax::check::{
+pub use onnx_check::{
     Check, CheckOptions, Coverage, Diagnostic, DiagnosticKind, Diagnostics, Label, Libraries,
     Report, UnknownCheck,
 };

@@ -2,8 +2,8 @@
 //! `ParseErrorKind::ALL`, through the runtime parse functions, the checks' diagnostics and, for
 //! the kinds that only holes can cause, the macros.
 
+use onnx_check::{CheckOptions, DiagnosticKind};
 use onnx_syntax::ParseErrorKind;
-use onnx_syntax::check::{CheckOptions, DiagnosticKind};
 use onnx_syntax::parse::Parser;
 use onnx_text::onnx_graph;
 

@@ -8,6 +8,7 @@
 //! deep into it for one (a node, a type) is a good seed for the others, and libFuzzer's corpus
 //! and coverage feedback are shared among them.
 
+use onnx_check::CheckEntry;
 use onnx_syntax::{Entry, Proto, Tree};
 use onnx_text::prost::Message;
 use onnx_text::{CheckOptions, ModelProto, NodeProto, ParseError, Style, ToText};

@@ -19,7 +19,7 @@ pub fn at_text(source: &Source, span: onnx_syntax::Span, message: &str) -> syn::
 /// The message of `diagnostic` as the macros report it: a check's problem starts with the
 /// check's name in brackets, the name `#![allow(...)]` takes (the CLI's `error[name]:`, which
 /// `compile_error!` cannot write); a syntax error is its message alone.
-pub fn titled(diagnostic: &onnx_syntax::check::Diagnostic) -> String {
+pub fn titled(diagnostic: &onnx_check::Diagnostic) -> String {
     match diagnostic.check() {
         Some(check) => format!("[{check}] {}", diagnostic.message()),
         None => diagnostic.message().to_owned(),

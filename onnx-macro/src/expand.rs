@@ -6,8 +6,9 @@
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use quote::quote;
 
+use onnx_check::CheckTree;
+use onnx_check::{Check, CheckOptions, Diagnostic, Diagnostics, Libraries};
 use onnx_runtime_types::ModelProto;
-use onnx_syntax::check::{Check, CheckOptions, Diagnostic, Diagnostics, Libraries};
 use onnx_syntax::parse::Parser;
 use onnx_syntax::syntax::Function;
 use onnx_syntax::{Entry, ParseError, Proto, Tree};

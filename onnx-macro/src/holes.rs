@@ -12,11 +12,11 @@ use std::fmt::Write;
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 
+use onnx_check::schema_attribute_type;
 use onnx_runtime_types::{
     AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
     TensorProto, TypeProto, ValueInfoProto, tensor_shape_proto::dimension, type_proto,
 };
-use onnx_syntax::check::schema_attribute_type;
 use onnx_syntax::hole::{Hole, ListHole, ListHoles, Site};
 use onnx_syntax::syntax::{
     AttributeType, AttributeTypeSyntax, Function, FunctionHeaderValue, Model, ModelHeaderValue,

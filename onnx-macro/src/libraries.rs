@@ -24,10 +24,10 @@
 use proc_macro2::{Delimiter, Group, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
 
+use onnx_check::library::{FunctionKey, FunctionLibrary, attach, inline};
 use onnx_runtime_types::{FunctionProto, ModelProto};
 use onnx_syntax::Entry;
 use onnx_syntax::Proto;
-use onnx_syntax::library::{FunctionKey, FunctionLibrary, attach, inline};
 
 use crate::diagnostics;
 

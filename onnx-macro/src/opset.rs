@@ -19,8 +19,8 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use proc_macro2::{Delimiter, Ident, Literal, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote};
 
+use onnx_check::library::{FunctionKey, FunctionLibrary};
 use onnx_runtime_types::FunctionProto;
-use onnx_syntax::library::{FunctionKey, FunctionLibrary};
 use onnx_syntax::syntax::Function;
 use onnx_syntax::{Entry, Proto, Tree};
 

@@ -1,17 +1,16 @@
 //! The entry points of the syntax, as one type: [`Entry`] says which form a text takes (a model,
 //! a graph, a function, …), [`Tree`] is what parsing it gives, and [`Proto`] what lowering the
 //! tree gives. Every caller that serves several forms (the `parse_*` and `check_*` functions,
-//! the macros, the CLI, the fuzz targets) dispatches here, as rust-analyzer's `TopEntryPoint`
+//! the macros, the CLI, the fuzz targets) dispatches here (the checks add theirs in
+//! `onnx-check`), as rust-analyzer's `TopEntryPoint`
 //! serves all its entry points.
 //!
 //! ```
-//! use onnx_syntax::check::CheckOptions;
 //! use onnx_syntax::{Entry, Proto};
 //!
 //! let text = "t = Abs(x)  y = Neg(t)";
 //! let entry: Entry = "nodes".parse()?;
 //! let tree = entry.parse(text)?;
-//! assert!(tree.check(text, &CheckOptions::default()).diagnostics.is_empty());
 //! let Proto::Nodes(nodes) = tree.lower() else { unreachable!() };
 //! assert_eq!(nodes[1].input, ["t"]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -20,8 +19,6 @@
 use onnx_runtime_types::prost::{DecodeError, Message};
 use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};
 
-use crate::check::shapes::Sites;
-use crate::check::{self, CheckOptions, Diagnostics, Libraries, Report};
 use crate::error::ParseError;
 use crate::lower::{self, encode};
 use crate::parse::Parser;
@@ -98,73 +95,6 @@ impl Entry {
     pub fn parse_proto(self, text: &str) -> Result<Proto, ParseError> {
         let tree: Tree<NodeProto> = Parser::new(text)?.entry(self)?;
         Ok(tree.lower())
-    }
-
-    /// Parses `text` as this form, runs the checks `options` enable, and lowers the tree if
-    /// there is no problem. A syntax error is a diagnostic too.
-    ///
-    /// ```
-    /// use onnx_syntax::{Entry, check::CheckOptions};
-    /// let options = CheckOptions::default();
-    /// assert!(Entry::Graph.check("g (x) => (y) { y = Neg(x) }", &options).is_ok());
-    /// let err = Entry::Graph.check("g (x) => (y) { y = Neg(z) }", &options).unwrap_err();
-    /// assert_eq!(err[0].message(), "value `z` is used but never defined");
-    /// ```
-    pub fn check(self, text: &str, options: &CheckOptions) -> Result<Proto, Diagnostics> {
-        self.check_with(text, options, &[])
-    }
-
-    /// [`check`](Entry::check) with function libraries in view: calls into their domains
-    /// are checked as calls of the text's own functions are, each message naming the library.
-    ///
-    /// ```
-    /// use onnx_syntax::{Entry, check::CheckOptions, library::FunctionLibrary};
-    /// let ops = FunctionLibrary::from_functions(onnx_syntax::parse_functions(
-    ///     r#"<domain: "acme", opset_import: ["" : 21]> Sq (x) => (y) { y = Mul(x, x) }"#,
-    /// )?)?;
-    /// let text = r#"<opset_import: ["" : 21, "acme" : 1]> g (x) => (y) { y = acme.Sq(x, x) }"#;
-    /// let err = Entry::Model.check_with(text, &CheckOptions::default(), &[("ops", &ops)]).unwrap_err();
-    /// assert_eq!(err[0].message(), "function `acme.Sq` (library `ops`) declares 1 input, found 2");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn check_with(
-        self,
-        text: &str,
-        options: &CheckOptions,
-        libraries: &Libraries<'_>,
-    ) -> Result<Proto, Diagnostics> {
-        let tree = self.parse_diagnosed(text)?;
-        let (report, proto) = tree.check_and_lower_with(text, options, libraries);
-        if report.diagnostics.is_empty() {
-            Ok(proto)
-        } else {
-            Err(Diagnostics::new(text, report.diagnostics))
-        }
-    }
-
-    /// Parses `text` as this form and checks it, giving the tree, every problem and what the
-    /// type checks covered. Only a syntax error is an `Err`.
-    ///
-    /// ```
-    /// use onnx_syntax::{Entry, check::{Check, CheckOptions}};
-    /// // `y` and `z` untyped: the main graph's types are not the point here.
-    /// let text = r#"<opset_import: ["" : 21]> g (float x, y) => (z) { t = Relu(x)  z = Add(t, y) }"#;
-    /// let options = CheckOptions::default().allow(Check::MissingType);
-    /// let (_, report) = Entry::Model.report(text, &options)?;
-    /// assert!(report.diagnostics.is_empty());
-    /// assert_eq!((report.coverage.typed, report.coverage.partially_typed), (1, 1));
-    /// # Ok::<(), onnx_syntax::check::Diagnostics>(())
-    /// ```
-    pub fn report(self, text: &str, options: &CheckOptions) -> Result<(Tree, Report), Diagnostics> {
-        let tree = self.parse_diagnosed(text)?;
-        let report = tree.check(text, options);
-        Ok((tree, report))
-    }
-
-    /// Parses `text` as this form, a syntax error being a diagnostic (the one conversion of a
-    /// `ParseError`, which has its line already).
-    fn parse_diagnosed(self, text: &str) -> Result<Tree, Diagnostics> {
-        self.parse(text).map_err(Diagnostics::from)
     }
 
     /// Decodes protobuf bytes as this form; a list (functions, nodes) is its messages
@@ -268,117 +198,6 @@ impl<N: NodeForm> Tree<N> {
     }
 }
 
-impl Tree {
-    /// Runs the checks that `options` enable on the tree, parsed from `source`, as the
-    /// [`check`](crate::check) module describes for its form; also counts what the type checks
-    /// covered.
-    ///
-    /// ```
-    /// use onnx_syntax::{Entry, check::{Check, CheckOptions}};
-    /// let text = "g (x) => (y) { y = Relu(t) t = Abs(x) }";
-    /// let report = Entry::Graph.parse(text)?.check(text, &CheckOptions::default());
-    /// assert_eq!(report.diagnostics[0].check(), Some(Check::UseBeforeDefinition));
-    /// # Ok::<(), onnx_syntax::ParseError>(())
-    /// ```
-    pub fn check(&self, source: &str, options: &CheckOptions) -> Report {
-        // Inference works on the lowering, of a copy here.
-        self.check_lowered(source, options, || self.clone().lower())
-    }
-
-    /// Runs the checks as [`check`](Tree::check) does, the shape checks inferring on
-    /// `lowered`, which gives the messages the tree stands for (made only if those checks
-    /// run). The checks of binary models (the `onnx-validate` crate) give the model the tree
-    /// was raised from.
-    ///
-    /// ```
-    /// use onnx_syntax::{Entry, check::CheckOptions};
-    /// let text = "<opset_import: [\"\" : 21]> g (float[2] x) => (float[3] y) { y = Relu(x) }";
-    /// let tree = Entry::Model.parse(text)?;
-    /// let report = tree.check_lowered(text, &CheckOptions::default(), || tree.clone().lower());
-    /// assert_eq!(report.diagnostics[0].check(), Some(onnx_syntax::check::Check::ShapeMismatch));
-    /// # Ok::<(), onnx_syntax::ParseError>(())
-    /// ```
-    pub fn check_lowered(
-        &self,
-        source: &str,
-        options: &CheckOptions,
-        lowered: impl FnOnce() -> Proto,
-    ) -> Report {
-        let mut report = self.walk(source, options, &[]);
-        if let Some(sites) = Sites::wanted(self, &report, options) {
-            sites.check(&lowered(), &mut report, source, options, &[]);
-        }
-        report
-    }
-
-    /// Checks the tree as [`check`](Tree::check) does, and lowers it, doing the work once:
-    /// the shape checks, which work on protobuf messages, infer on the lowering given back
-    /// rather than on a copy. The macros use it.
-    ///
-    /// ```
-    /// use onnx_syntax::{Entry, Proto, check::CheckOptions};
-    /// let text = "<opset_import: [\"\" : 21]> g (float[2, 3] x) => (float[3, 2] y) { y = Relu(x) }";
-    /// let (report, proto) = Entry::Model.parse(text)?.check_and_lower(text, &CheckOptions::default());
-    /// assert_eq!(report.diagnostics[0].message(),
-    ///     "`y` is declared float[3, 2] but the graph computes float[2, 3] (`Relu` at line 1)");
-    /// assert!(matches!(proto, Proto::Model(_)));
-    /// # Ok::<(), onnx_syntax::ParseError>(())
-    /// ```
-    pub fn check_and_lower(self, source: &str, options: &CheckOptions) -> (Report, Proto) {
-        self.check_and_lower_with(source, options, &[])
-    }
-
-    /// [`check_and_lower`](Tree::check_and_lower) with function libraries in view (see
-    /// [`Entry::check_with`]).
-    ///
-    /// ```
-    /// use onnx_syntax::{Entry, check::CheckOptions, library::FunctionLibrary};
-    /// let ops = FunctionLibrary::from_functions(onnx_syntax::parse_functions(
-    ///     r#"<domain: "acme", opset_import: ["" : 21]> Sq (x) => (y) { y = Mul(x, x) }"#,
-    /// )?)?;
-    /// let text = r#"<opset_import: ["" : 21, "acme" : 1]> g (x) => (y) { y = acme.Sqr(x) }"#;
-    /// let tree = Entry::Model.parse(text)?;
-    /// let (report, _) = tree.check_and_lower_with(text, &CheckOptions::default(), &[("ops", &ops)]);
-    /// assert_eq!(report.diagnostics[0].message(),
-    ///     "no function `acme.Sqr` is defined in domain \"acme\"; did you mean `Sq` (library `ops`)?");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn check_and_lower_with(
-        self,
-        source: &str,
-        options: &CheckOptions,
-        libraries: &Libraries<'_>,
-    ) -> (Report, Proto) {
-        let mut report = self.walk(source, options, libraries);
-        let sites = Sites::wanted(&self, &report, options);
-        let proto = self.lower();
-        if let Some(sites) = sites {
-            sites.check(&proto, &mut report, source, options, libraries);
-        }
-        (report, proto)
-    }
-
-    /// Every check but the shape checks.
-    fn walk(&self, source: &str, options: &CheckOptions, libraries: &Libraries<'_>) -> Report {
-        use check::walk;
-        match self {
-            Tree::Model(model) => walk::model(model, source, options, libraries),
-            Tree::Graph(graph) => walk::graph(graph, source, options, libraries),
-            Tree::Function(function) => {
-                let function = std::slice::from_ref(function);
-                walk::library(function, false, source, options, libraries)
-            }
-            Tree::Functions(functions) => {
-                walk::library(functions, true, source, options, libraries)
-            }
-            Tree::Node(node) => walk::nodes(std::slice::from_ref(node), source, options, libraries),
-            Tree::Nodes(nodes) | Tree::NodeList(nodes) => {
-                walk::nodes(nodes, source, options, libraries)
-            }
-        }
-    }
-}
-
 /// The protobuf messages of a text of any form.
 ///
 /// ```
@@ -440,7 +259,7 @@ impl Proto {
 
 /// The typed value of a [`Proto`] of the one form that gives it, for the `parse_*` and
 /// `check_*` functions.
-pub(crate) trait FromProto: Sized {
+pub trait FromProto: Sized {
     /// The form that gives `Self`.
     fn from_proto(proto: Proto) -> Option<Self>;
 }
@@ -468,6 +287,6 @@ from_proto! {
 }
 
 /// The typed value that `entry` gives for `proto`, which `entry` made.
-pub(crate) fn typed<T: FromProto>(entry: Entry, proto: Proto) -> T {
+pub fn typed<T: FromProto>(entry: Entry, proto: Proto) -> T {
     T::from_proto(proto).unwrap_or_else(|| unreachable!("entry point {entry} gave another form"))
 }

@@ -11,14 +11,14 @@ use std::cell::Cell;
 use std::hash::{BuildHasher, Hasher, RandomState};
 
 /// std's `HashMap` with [`RandomKey`] hashing.
-pub(crate) type HashMap<K, V> = std::collections::HashMap<K, V, RandomKey>;
+pub type HashMap<K, V> = std::collections::HashMap<K, V, RandomKey>;
 
 /// std's `HashSet` with [`RandomKey`] hashing.
-pub(crate) type HashSet<T> = std::collections::HashSet<T, RandomKey>;
+pub type HashSet<T> = std::collections::HashSet<T, RandomKey>;
 
 /// A map's random key; it builds [`NameHasher`]s starting from it.
 #[derive(Clone, Debug)]
-pub(crate) struct RandomKey(u64);
+pub struct RandomKey(u64);
 
 impl Default for RandomKey {
     /// A new key: random once per thread, then stepped per map, as std's `RandomState` does.
@@ -43,7 +43,7 @@ impl BuildHasher for RandomKey {
 }
 
 /// FNV-1a from a random start.
-pub(crate) struct NameHasher(u64);
+pub struct NameHasher(u64);
 
 /// FNV-1a's multiplier.
 const PRIME: u64 = 0x0000_0100_0000_01b3;
@@ -79,7 +79,7 @@ impl Hasher for NameHasher {
 /// group probing is many small calls there) and one here a few hundred. Names hash with
 /// [`NameHasher`] from a random key of the map's own, as in [`HashMap`].
 #[derive(Debug)]
-pub(crate) struct NameMap<'t, V> {
+pub struct NameMap<'t, V> {
     /// (hash, name, value), in insertion order.
     entries: Vec<(u64, &'t str, V)>,
     /// For each bucket, 1 + the index of its entry, or 0 for none: zeros, so that making the

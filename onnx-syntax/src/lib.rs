@@ -1,20 +1,24 @@
-//! The engine of onnx-text: the ONNX textual syntax, parsed to a syntax tree with spans and
-//! lowered to the ONNX protobuf types, byte for byte as onnx 1.23.2's parser does; the checks,
-//! shape inference and function libraries that work on them.
+//! The syntax layer of onnx-text: the ONNX textual syntax, parsed to a syntax tree with spans
+//! and lowered to the ONNX protobuf types, byte for byte as onnx 1.23.2's parser does, and the
+//! one diagnostic model every layer reports in.
 //!
 //! The pipeline is one module per stage: [`lex`] (text to tokens), [`parse`] (tokens to the
-//! [`syntax`] tree), [`check`] (diagnostics on the tree) and [`lower`] (tree to protobuf).
-//! [`Entry`] names the forms a text can take (a model, a graph, a node, …) and runs the stages
-//! for any of them. Most users want the `parse_*` functions. The layers above are crates of
-//! their own, so that the proc macro builds without them: `onnx-print` (protobuf to text, and the
-//! formatter) and `onnx-validate` (binary models).
+//! [`syntax`] tree) and [`lower`] (tree to protobuf). [`Entry`] names the forms a text can take
+//! (a model, a graph, a node, …) and runs the stages for any of them. Most users want the
+//! `parse_*` functions.
+//!
+//! The layers above are crates of their own, each depending only on those below, so that cargo
+//! refuses an import up the pipeline and the proc macro builds only what it uses:
+//! `onnx-schema` (operator schemas), `onnx-infer` (shape inference), `onnx-check` (the checks,
+//! function libraries and the inliner), then `onnx-print` (protobuf to text, and the formatter)
+//! and `onnx-validate` (binary models).
 //!
 //! Beside the pipeline:
+//! - [`diagnostic`]: what every layer reports: [`Diagnostic`](diagnostic::Diagnostic), with its
+//!   code ([`Check`](diagnostic::Check)), severity, labels and fixes;
 //! - [`domain`]: operator domains, and how a node's domain finds its import;
 //! - [`dtype`]: tensor element types, their names and numbers;
 //! - [`hole`]: the places where the macros put Rust values;
-//! - [`infer`]: shape inference over protobuf models, and what the shape checks use;
-//! - [`library`]: function libraries, inlining and the standard operators' bodies;
 //! - [`tensors`]: every tensor of a model, for moving external data.
 //!
 //! ```
@@ -25,20 +29,18 @@
 //! assert_eq!(model.graph.unwrap().node[0].op_type.as_deref(), Some("Relu"));
 //! ```
 
-pub mod check;
+pub mod diagnostic;
 pub mod domain;
 pub mod dtype;
 mod entry;
 mod error;
-mod hash;
+pub mod hash;
 pub mod hole;
-pub mod infer;
 pub mod lex;
-pub mod library;
 pub mod lower;
 mod named;
 pub mod parse;
-mod render;
+pub mod render;
 mod span;
 pub mod syntax;
 pub mod tensors;
@@ -48,7 +50,8 @@ pub use error::{ParseError, ParseErrorKind};
 pub use lex::text_from_bytes;
 pub use span::{LineColumn, LineIndex, Span};
 
-use entry::{FromProto, typed};
+#[doc(hidden)]
+pub use entry::{FromProto, typed};
 use onnx_runtime_types::{FunctionProto, GraphProto, ModelProto, NodeProto};
 
 /// Parses a model: an optional `<…>` header, a graph, then any number of functions.

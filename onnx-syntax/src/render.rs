@@ -1,5 +1,5 @@
 //! The rustc-style snippet renderer shared by [`ParseError`](crate::ParseError) and the
-//! diagnostics of [`check`](crate::check).
+//! [`Diagnostics`](crate::diagnostic::Diagnostics).
 
 use std::fmt;
 

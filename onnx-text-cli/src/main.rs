@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use onnx_check::{CheckEntry, Libraries};
 use onnx_print::format_message;
-use onnx_syntax::check::Libraries;
 use onnx_syntax::{Entry, Proto};
 use onnx_text::{Check, CheckOptions, Style};
 use onnx_validate::ModelCheck;

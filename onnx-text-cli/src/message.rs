@@ -4,6 +4,7 @@
 
 use clap::ValueEnum;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
+use onnx_check::CheckEntry;
 use onnx_syntax::{Entry, Proto, Tree};
 use onnx_text::{CheckOptions, Diagnostics, ParseError, Style};
 

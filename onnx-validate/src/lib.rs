@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use onnx_validate::ModelCheck;
-//! use onnx_syntax::check::{Check, CheckOptions};
+//! use onnx_check::{Check, CheckOptions};
 //! use prost::Message;
 //!
 //! let text = r#"<ir_version: 10, opset_import: ["" : 21]> g (float[2] x) => (float[2] y) { y = Relu(x) }"#;
@@ -39,7 +39,7 @@ use std::path::PathBuf;
 
 use onnx_runtime_types::ModelProto;
 
-use onnx_syntax::check::{Check, CheckOptions, Diagnostics};
+use onnx_check::{Check, CheckOptions, Diagnostics};
 
 pub use decode::DecodeLimits;
 pub use external::read_external_data;
@@ -53,7 +53,7 @@ pub const NEWEST_IR_VERSION: i64 = 14;
 ///
 /// ```
 /// use onnx_validate::{DecodeLimits, ModelCheck};
-/// use onnx_syntax::check::{Check, CheckOptions};
+/// use onnx_check::{Check, CheckOptions};
 ///
 /// let check = ModelCheck::new(CheckOptions::default().allow(Check::MissingType))
 ///     .model_dir("models")
@@ -173,7 +173,7 @@ impl ModelCheck {
 ///
 /// ```
 /// use onnx_validate::ModelCheck;
-/// use onnx_syntax::check::Check;
+/// use onnx_check::Check;
 /// let mut model = onnx_syntax::parse_model(r#"<ir_version: 10, opset_import: ["" : 21]> g (float[2] x) => (float[2] y) { y = Relu(x) }"#)?;
 /// model.graph.as_mut().unwrap().node[0].op_type = Some(String::new());
 /// let err = ModelCheck::default().check(&model).unwrap_err();

@@ -16,8 +16,8 @@ use onnx_runtime_types::{
 
 use super::place::{named_step, node_step, quoted};
 use super::{ModelProblem, NEWEST_IR_VERSION, Place};
-use onnx_syntax::check::since_version;
-use onnx_syntax::check::{Check, CheckOptions, negative_dim};
+use onnx_check::since_version;
+use onnx_check::{Check, CheckOptions, negative_dim};
 use onnx_syntax::domain::{self, canonical as canonical_domain};
 use onnx_syntax::dtype::elem_type_by_number;
 

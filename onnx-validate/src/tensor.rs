@@ -7,7 +7,7 @@ use onnx_runtime_types::{SparseTensorProto, TensorProto};
 
 use super::place::quoted;
 use super::rules::Rules;
-use onnx_syntax::check::Check;
+use onnx_check::Check;
 use onnx_syntax::dtype::{Storage, elem_type_by_number, raw_byte_count, typed_value_count};
 use onnx_syntax::tensors::is_external;
 

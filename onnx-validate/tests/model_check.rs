@@ -6,12 +6,12 @@
 
 use std::path::{Path, PathBuf};
 
+use onnx_check::{Check, CheckOptions};
 use onnx_runtime_types::prost::Message;
 use onnx_runtime_types::{
     AttributeProto, FunctionProto, ModelProto, NodeProto, OperatorSetIdProto, SparseTensorProto,
     StringStringEntryProto, TensorProto, attribute_proto::AttributeType,
 };
-use onnx_syntax::check::{Check, CheckOptions};
 use onnx_validate::{DecodeLimits, ModelCheck};
 
 const BASE: &str = r#"<ir_version: 10, opset_import: ["" : 21]>

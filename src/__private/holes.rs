@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use onnx_syntax::check::{Check, CheckOptions, Diagnostic, Diagnostics};
+use onnx_check::{Check, CheckOptions, CheckTree, Diagnostic, Diagnostics};
 use onnx_syntax::parse::Parser;
 use onnx_syntax::syntax;
 use onnx_syntax::{Entry, Tree};

@@ -1,6 +1,6 @@
 //! Operator summaries and attribute defaults for hover and completion, generated from the onnx
 //! wheel by `scripts/gen_schema_docs.py`. The signatures come from the checks' table
-//! (`onnx_syntax::check::describe_operator`); this adds only what the checks never need.
+//! (`onnx_check::describe_operator`); this adds only what the checks never need.
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
@@ -79,8 +79,8 @@ mod tests {
             Some("\"NOTSET\"")
         );
         // Every schema of the checks' table has its entry.
-        for name in onnx_syntax::check::operators_at("", 21) {
-            let doc = onnx_syntax::check::describe_operator("", name, 21).unwrap();
+        for name in onnx_check::operators_at("", 21) {
+            let doc = onnx_check::describe_operator("", name, 21).unwrap();
             assert!(
                 docs(doc.domain, name, doc.since_version).is_some(),
                 "{name}"

@@ -17,8 +17,8 @@
 use std::collections::HashMap;
 
 use lsp_types::Range;
-use onnx_syntax::check::{CheckOptions, Diagnostic};
-use onnx_syntax::infer::Inference;
+use onnx_check::{CheckOptions, CheckTree, Diagnostic};
+use onnx_infer::Inference;
 use onnx_syntax::{Entry, ParseError, Proto, Tree};
 
 use super::index::Index;
@@ -228,7 +228,7 @@ fn check(tree: Tree, text: &str) -> (Vec<Diagnostic>, HashMap<String, String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use onnx_syntax::check::DiagnosticKind;
+    use onnx_check::DiagnosticKind;
 
     /// The text as written does not parse: its one diagnostic is the syntax error, and the
     /// index comes from the recovered text.

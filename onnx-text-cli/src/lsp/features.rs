@@ -7,8 +7,8 @@ use lsp_types::{
     InlayHintLabel, Location, MarkupContent, MarkupKind, Position, Range, SemanticToken,
     SymbolKind as LspSymbolKind, TextEdit, Uri, WorkspaceEdit,
 };
+use onnx_check::{describe_operator, operators_at, standard_domains};
 use onnx_syntax::Span;
-use onnx_syntax::check::{describe_operator, operators_at, standard_domains};
 use onnx_syntax::dtype::ELEM_TYPES;
 
 use super::document::Document;
@@ -489,7 +489,7 @@ fn item(label: &str, kind: CompletionItemKind, detail: String) -> CompletionItem
     }
 }
 
-fn operator_markdown(doc: &onnx_syntax::check::OperatorDoc, imported: i64) -> String {
+fn operator_markdown(doc: &onnx_check::OperatorDoc, imported: i64) -> String {
     let docs = super::docs::docs(doc.domain, doc.name, doc.since_version);
     let mut text = format!("```onnx\n{}\n```\n", doc.signature());
     if let Some(docs) = docs.filter(|d| !d.summary.is_empty()) {

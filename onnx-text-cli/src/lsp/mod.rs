@@ -42,9 +42,9 @@ use lsp_types::{
     SemanticTokensOptions, SemanticTokensServerCapabilities, ServerCapabilities, ShowMessageParams,
     TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri,
 };
+use onnx_check::Severity;
 use onnx_print::format_message;
 use onnx_syntax::Entry;
-use onnx_syntax::check::Severity;
 use serde_json::Value;
 
 use document::Document;
