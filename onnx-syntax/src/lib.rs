@@ -45,10 +45,11 @@ mod span;
 pub mod syntax;
 pub mod tensors;
 
-pub use entry::{Entry, Proto, Tree, UnknownEntry};
+pub use entry::Proto;
 pub use error::{ParseError, ParseErrorKind};
 pub use lex::text_from_bytes;
 pub use span::{LineColumn, LineIndex, Span};
+pub use syntax::{Entry, Tree, UnknownEntry};
 
 #[doc(hidden)]
 pub use entry::{FromProto, typed};

@@ -1,5 +1,5 @@
 //! Enums whose variants have stable snake_case names ([`Entry`](crate::Entry),
-//! [`ParseErrorKind`](crate::ParseErrorKind), [`Check`](crate::check::Check)): one macro writes
+//! [`ParseErrorKind`](crate::ParseErrorKind), [`Check`](crate::diagnostic::Check)): one macro writes
 //! the list of every variant, the names both ways and `Display`, so that none of them can
 //! forget a variant.
 

@@ -24,12 +24,11 @@ mod node;
 mod tensor;
 mod types;
 
-use crate::entry::{Entry, Tree};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::hole::Hole;
 use crate::lex::{Lexer, Token, TokenKind, unescape};
 use crate::span::Span;
-use crate::syntax::{Attribute, Function, Graph, Model, Name, Node, NodeForm};
+use crate::syntax::{Attribute, Entry, Function, Graph, Model, Name, Node, NodeForm, Tree};
 
 /// How deeply graphs and types may nest. Deeper input gets an error instead of exhausting the
 /// stack. At the limit an unoptimized build needs about 1 MiB of stack (an optimized one far less);

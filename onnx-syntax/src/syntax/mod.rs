@@ -3,6 +3,10 @@
 //! Literal values are already converted for the context they appear in (a tensor's element type
 //! or an attribute's annotation), so lowering never fails and the checks can inspect typed data.
 
+mod form;
+
+pub use form::{Entry, Tree, UnknownEntry};
+
 use onnx_runtime_types::NodeProto;
 pub use onnx_runtime_types::attribute_proto::AttributeType;
 
