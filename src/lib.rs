@@ -216,7 +216,8 @@ pub use onnx_check::{
     Check, CheckOptions, Coverage, Diagnostic, DiagnosticKind, Diagnostics, Label, Libraries,
     Report, UnknownCheck,
 };
-pub use onnx_validate::{DecodeLimits, ModelCheck, ModelDiagnostics, ModelProblem, Place};
+pub use onnx_syntax::diagnostic::Place;
+pub use onnx_validate::{DecodeLimits, ModelCheck};
 
 /// Formats the text of a model in the printer's layout (that of `onnx.printer.to_text`), keeping
 /// its comments (`#` and `//`) in their places: a comment after a node stays at the end of its
@@ -267,7 +268,7 @@ pub fn format_text(text: &str) -> Result<String, ParseError> {
 pub fn check_binary_model(
     bytes: &[u8],
     model_dir: impl AsRef<std::path::Path>,
-) -> Result<ModelProto, ModelDiagnostics> {
+) -> Result<ModelProto, Diagnostics> {
     ModelCheck::default()
         .model_dir(model_dir.as_ref())
         .check_bytes(bytes)

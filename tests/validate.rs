@@ -75,9 +75,8 @@ fn main() -> ExitCode {
         }
         let reason = match ours {
             Err(err) => {
-                let first = err.problems().first().map(|p| p.check());
-                let first = first.or_else(|| err.text().map(|t| t[0].check()));
-                let name = first.flatten().map_or("decoding", |c| c.name());
+                let first = err.first().and_then(|d| d.check());
+                let name = first.map_or("decoding", |c| c.name());
                 format!("stricter: {name}")
             }
             Ok(_) => match reference {

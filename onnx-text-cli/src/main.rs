@@ -18,7 +18,7 @@ use clap::{Args, Parser, Subcommand};
 use onnx_check::{CheckEntry, Libraries};
 use onnx_print::format_message;
 use onnx_syntax::{Entry, Proto};
-use onnx_text::{Check, CheckOptions, Style};
+use onnx_text::{Check, CheckOptions, DiagnosticKind, Style};
 use onnx_validate::ModelCheck;
 
 use crate::io::{IoError, Place};
@@ -432,8 +432,8 @@ fn check_file(
             }
             return Ok(check.check_bytes(&data).err().map(|found| {
                 // Not a model at all (or past the decoding limits).
-                if let [problem] = found.problems()
-                    && problem.check().is_none()
+                if let [problem] = &found[..]
+                    && problem.kind() == DiagnosticKind::Decode
                 {
                     let message = problem.message();
                     let report = format!(
@@ -442,7 +442,7 @@ fn check_file(
                     return (1, report);
                 }
                 let mut report = found.clone().with_origin(name).to_string();
-                if found.text().is_some() {
+                if found.iter().any(|d| d.place().is_none()) {
                     report.push_str(&printed_note(name));
                 }
                 (found.len(), report)
@@ -486,7 +486,7 @@ fn external_data_problems(
     model: &onnx_text::ModelProto,
     place: &Place,
     options: &CheckOptions,
-) -> Option<onnx_text::ModelDiagnostics> {
+) -> Option<onnx_text::Diagnostics> {
     if !options.is_enabled(Check::ExternalData) {
         return None;
     }

@@ -18,7 +18,7 @@ use onnx_runtime_types::{
 };
 use prost::Message;
 
-use super::{ModelProblem, Place};
+use onnx_syntax::diagnostic::{Diagnostic, DiagnosticKind, Place};
 use onnx_syntax::parse::MAX_NESTING;
 
 /// The limits of decoding a binary model.
@@ -96,7 +96,7 @@ impl DecodeLimits {
 }
 
 /// Checks `bytes` against `limits`, then decodes them.
-pub(super) fn decode(bytes: &[u8], limits: &DecodeLimits) -> Result<ModelProto, ModelProblem> {
+pub(super) fn decode(bytes: &[u8], limits: &DecodeLimits) -> Result<ModelProto, Diagnostic> {
     let input = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
     let mut walk = Walk {
         depth: limits.max_depth,
@@ -110,7 +110,7 @@ pub(super) fn decode(bytes: &[u8], limits: &DecodeLimits) -> Result<ModelProto, 
 /// A problem if graphs and types in `model` (decoded already, or built in memory) nest deeper
 /// than `limits` allow, counted as the walk over bytes counts them; an explicit stack, so that
 /// no depth overflows ours.
-pub(super) fn too_deep(model: &ModelProto, limits: &DecodeLimits) -> Option<ModelProblem> {
+pub(super) fn too_deep(model: &ModelProto, limits: &DecodeLimits) -> Option<Diagnostic> {
     use type_proto::Value;
     enum Item<'a> {
         Graph(&'a GraphProto),
@@ -181,8 +181,8 @@ pub(super) fn too_deep(model: &ModelProto, limits: &DecodeLimits) -> Option<Mode
     None
 }
 
-fn problem(message: String) -> ModelProblem {
-    ModelProblem::new(None, Place::default(), message)
+fn problem(message: String) -> Diagnostic {
+    Diagnostic::in_message(DiagnosticKind::Decode, Place::default(), message)
 }
 
 /// The messages of onnx.proto, as the walk tells their fields apart.

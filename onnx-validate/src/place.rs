@@ -1,54 +1,5 @@
-//! [`Place`]: where in a binary model a problem is, as the steps from the model down to it.
-
-use std::fmt;
-
-/// Where a problem is in a model with no text to point into: the steps from the model down,
-/// such as ``graph `g`, node 3 (output `y`), attribute `value` ``. Empty for the model itself.
-///
-/// ```
-/// use onnx_validate::Place;
-/// assert_eq!(Place::default().to_string(), "the model");
-/// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Place {
-    file: Option<String>,
-    steps: Vec<String>,
-}
-
-impl Place {
-    /// The steps, outermost first, as they read: ``graph `g` ``, `node 3 (output `y`)`.
-    ///
-    /// ```
-    /// assert!(onnx_validate::Place::default().steps().is_empty());
-    /// ```
-    pub fn steps(&self) -> &[String] {
-        &self.steps
-    }
-
-    pub(super) fn new(steps: Vec<String>) -> Place {
-        Place { file: None, steps }
-    }
-
-    pub(super) fn in_file(self, file: &str) -> Place {
-        Place {
-            file: Some(file.to_owned()),
-            ..self
-        }
-    }
-}
-
-/// The file (if known), then the steps joined by commas, or "the model".
-impl fmt::Display for Place {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(file) = &self.file {
-            write!(f, "{file}: ")?;
-        }
-        if self.steps.is_empty() {
-            return f.write_str("the model");
-        }
-        f.write_str(&self.steps.join(", "))
-    }
-}
+//! The steps of a [`Place`](onnx_syntax::diagnostic::Place): how the rules name the items of a
+//! model on the way down to a problem.
 
 /// The step to a named item of a list (`initializer \`w\``), or to its index where it has no
 /// name (`initializer 2`).

@@ -14,10 +14,11 @@ use onnx_runtime_types::{
     tensor_shape_proto::dimension::Value as Dimension, type_proto,
 };
 
+use super::NEWEST_IR_VERSION;
 use super::place::{named_step, node_step, quoted};
-use super::{ModelProblem, NEWEST_IR_VERSION, Place};
 use onnx_check::since_version;
 use onnx_check::{Check, CheckOptions, negative_dim};
+use onnx_syntax::diagnostic::{Diagnostic, Place};
 use onnx_syntax::domain::{self, canonical as canonical_domain};
 use onnx_syntax::dtype::elem_type_by_number;
 
@@ -26,7 +27,7 @@ pub(super) fn check(
     model: &ModelProto,
     options: &CheckOptions,
     model_dir: Option<&Path>,
-) -> Vec<ModelProblem> {
+) -> Vec<Diagnostic> {
     let mut rules = Rules {
         options,
         model_dir,
@@ -45,7 +46,7 @@ pub(super) struct Rules<'a> {
     ir_version: i64,
     /// Where the walk is, as [`Place`] steps.
     steps: Vec<String>,
-    pub problems: Vec<ModelProblem>,
+    pub problems: Vec<Diagnostic>,
 }
 
 /// Whether a graph is the model's main graph, whose inputs and outputs need types.
@@ -60,7 +61,7 @@ impl Rules<'_> {
     pub fn report(&mut self, check: Check, message: String) {
         if self.options.is_enabled(check) {
             let place = Place::new(self.steps.clone());
-            let problem = ModelProblem::new(Some(check), place, message);
+            let problem = Diagnostic::in_message(check, place, message);
             self.problems.push(problem);
         }
     }

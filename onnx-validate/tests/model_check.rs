@@ -35,9 +35,11 @@ fn fired_in(model: &ModelProto, dir: Option<&Path>) -> Vec<Check> {
     match check.check_bytes(&model.encode_to_vec()) {
         Ok(_) => Vec::new(),
         Err(found) => {
-            let mut checks: Vec<Check> =
-                found.problems().iter().filter_map(|p| p.check()).collect();
-            let text = found.text().into_iter().flatten();
+            // The rules' problems, placed in the messages, come before the syntax checks',
+            // which are positioned in the printed text and are never syntax errors.
+            let placed = found.iter().take_while(|d| d.place().is_some());
+            let mut checks: Vec<Check> = placed.filter_map(|d| d.check()).collect();
+            let text = found.iter().skip_while(|d| d.place().is_some());
             checks.extend(text.map(|d| d.check().expect("text checks, never a syntax error")));
             checks
         }
@@ -47,7 +49,7 @@ fn fired_in(model: &ModelProto, dir: Option<&Path>) -> Vec<Check> {
 /// The first rule problem's message.
 fn message(model: &ModelProto) -> String {
     let err = ModelCheck::default().check(model).unwrap_err();
-    err.problems()[0].message().to_owned()
+    err[0].message().to_owned()
 }
 
 fn graph(model: &mut ModelProto) -> &mut onnx_runtime_types::GraphProto {
@@ -213,21 +215,24 @@ fn the_checks_of_the_syntax_read_the_model_even_where_its_text_cannot_be_read_ba
     graph(&mut model).node[0].input[0] = "q\"\u{0}".to_owned();
     assert_eq!(fired(&model), [Check::TensorData, Check::UndefinedValue]);
     let err = ModelCheck::default().check(&model).unwrap_err();
-    let text = &err.text().unwrap()[0];
+    // The rule's problem (tensor_data) first, placed; then the text's.
+    assert!(err[0].place().is_some() && err[1].place().is_none());
+    let text = &err[1];
     assert_eq!(text.message(), "value `q\"\u{0}` is used but never defined");
     // Positioned on the name where `onnx-text print` shows it.
     let printed = onnx_print::to_text(&model);
     let at = printed.find("\"q\\\"\u{0}\"").unwrap();
     let position = onnx_syntax::LineColumn::of(&printed, at);
-    let found = err.text().unwrap().line_column(0).unwrap();
+    let found = err.line_column(1).unwrap();
     assert_eq!((found.line, found.column), (position.line, position.column));
     // An operator name that is no identifier is still looked up, and reported as written.
     let mut model = base();
     graph(&mut model).node[0].op_type = Some("Re lu".to_owned());
     let err = ModelCheck::default().check(&model).unwrap_err();
-    assert_eq!(err.text().unwrap()[0].check(), Some(Check::UnknownOperator));
+    assert_eq!(err[0].check(), Some(Check::UnknownOperator));
+    assert!(err[0].place().is_none(), "positioned in the printed text");
     assert_eq!(
-        err.text().unwrap()[0].message(),
+        err[0].message(),
         "`Re lu` is not an operator of ai.onnx; did you mean `Relu`?"
     );
 }
@@ -351,7 +356,7 @@ fn sparse_indices_in_range_and_sorted() {
     s.indices.as_mut().unwrap().dims = vec![1 << 40];
     let options = CheckOptions::default().allow(Check::ElementCountMismatch);
     let err = ModelCheck::new(options).check(&model).unwrap_err();
-    let checks: Vec<_> = err.problems().iter().map(|p| p.check()).collect();
+    let checks: Vec<_> = err.iter().map(|p| p.check()).collect();
     assert_eq!(checks, [Some(Check::SparseTensor)]);
     // Indices must be int64; values of rank 1.
     let mut model = sparse(&[1.0, 2.0], Some((&[0, 1], &[2])), &[4]);
@@ -648,14 +653,14 @@ fn places_name_the_graph_node_attribute_and_tensor() {
         .check(&with_initializer(t))
         .unwrap_err();
     assert_eq!(
-        err.problems()[0].place().to_string(),
+        err[0].place().unwrap().to_string(),
         "graph `g`, initializer `w`"
     );
     let mut a = alpha();
     a.i = Some(1);
     let err = ModelCheck::default().check(&leaky(a)).unwrap_err();
     assert_eq!(
-        err.problems()[0].place().to_string(),
+        err[0].place().unwrap().to_string(),
         "graph `g`, node 0 (output `y`), attribute `alpha`"
     );
     let rendered = err.with_origin("m.onnx").to_string();
@@ -766,8 +771,7 @@ fn external_data_stays_inside_the_model_folder() {
     let message = ModelCheck::default()
         .model_dir(&dir)
         .check(&external("../outside.bin", &[]))
-        .unwrap_err()
-        .problems()[0]
+        .unwrap_err()[0]
         .message()
         .to_owned();
     assert_eq!(
@@ -816,12 +820,12 @@ fn bytes_that_are_no_model_are_an_error_not_a_panic() {
     let err = ModelCheck::default()
         .check_bytes(&[0x3a, 0x05, 0x0a])
         .unwrap_err();
-    assert_eq!(err.problems()[0].check(), None);
+    assert_eq!(err[0].check(), None);
     let tight = ModelCheck::default().limits(DecodeLimits::default().max_memory(1000));
     let err = tight.check_bytes(&bytes).unwrap_err();
     let limit = 1000 + 2 * bytes.len(); // beyond twice the input
     let expected = format!("decoding would take more than {limit} bytes of memory");
-    assert_eq!(err.problems()[0].message(), expected);
+    assert_eq!(err[0].message(), expected);
 }
 
 /// The element type of a tensor inside an input's sequence or optional type, set to `elem`.

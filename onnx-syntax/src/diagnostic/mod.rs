@@ -8,8 +8,10 @@ use std::fmt;
 
 mod code;
 pub mod message;
+mod place;
 
 pub use code::{Category, Check, UnknownCheck};
+pub use place::Place;
 
 use crate::error::{ParseError, ParseErrorKind};
 use crate::render::{Excerpt, Mark, render};
@@ -123,8 +125,11 @@ impl Fix {
 pub enum DiagnosticKind {
     /// A syntax error: the text does not parse.
     Syntax(ParseErrorKind),
-    /// A problem that a check found in text that parses.
+    /// A problem that a check found in text that parses, or a rule in a binary model.
     Check(Check),
+    /// Bytes that are not a model at all: they do not decode as one, or go past the decoding
+    /// limits.
+    Decode,
 }
 
 impl From<Check> for DiagnosticKind {
@@ -145,13 +150,15 @@ impl fmt::Display for DiagnosticKind {
         match self {
             DiagnosticKind::Syntax(kind) => kind.fmt(f),
             DiagnosticKind::Check(check) => check.fmt(f),
+            DiagnosticKind::Decode => f.write_str("decode"),
         }
     }
 }
 
-/// One problem found in a text: its [`DiagnosticKind`] (the check that found it, or the kind of
-/// syntax error), what is wrong, the smallest offending byte range, and secondary labelled
-/// ranges.
+/// One problem: its [`DiagnosticKind`] (the check that found it, or the kind of syntax error),
+/// what is wrong, where, and the fixes it suggests. In a text, where is the smallest offending
+/// byte range and secondary labelled ranges; in a binary model, which has no text, a [`Place`]
+/// in its messages.
 ///
 /// ```
 /// use onnx_syntax::Entry;
@@ -173,6 +180,7 @@ pub struct Diagnostic {
     span: Span,
     labels: Vec<Label>,
     fixes: Vec<Fix>,
+    place: Option<Place>,
 }
 
 impl Diagnostic {
@@ -195,7 +203,38 @@ impl Diagnostic {
             span,
             labels: Vec::new(),
             fixes: Vec::new(),
+            place: None,
         }
+    }
+
+    /// A diagnostic of `kind` at `place` in the messages of a binary model, which has no text.
+    ///
+    /// ```
+    /// use onnx_syntax::diagnostic::{Check, Diagnostic, Place};
+    /// let d = Diagnostic::in_message(Check::EmptyOpType, Place::new(vec!["graph `g`".into()]), "node has no op_type");
+    /// assert_eq!(d.place().unwrap().to_string(), "graph `g`");
+    /// assert_eq!(d.to_string(), "error[empty_op_type]: node has no op_type (at graph `g`)");
+    /// ```
+    pub fn in_message(
+        kind: impl Into<DiagnosticKind>,
+        place: Place,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic {
+            place: Some(place),
+            ..Diagnostic::new(kind, Span::default(), message)
+        }
+    }
+
+    /// Where in the messages of a binary model the problem is; `None` for a problem located in
+    /// a text by its spans.
+    ///
+    /// ```
+    /// let err = onnx_syntax::parse_node("y = ").unwrap_err();
+    /// assert!(onnx_syntax::diagnostic::Diagnostic::from(&err).place().is_none());
+    /// ```
+    pub fn place(&self) -> Option<&Place> {
+        self.place.as_ref()
     }
 
     /// The same diagnostic with a fix it suggests.
@@ -274,7 +313,7 @@ impl Diagnostic {
     pub fn check(&self) -> Option<Check> {
         match self.kind {
             DiagnosticKind::Check(check) => Some(check),
-            DiagnosticKind::Syntax(_) => None,
+            DiagnosticKind::Syntax(_) | DiagnosticKind::Decode => None,
         }
     }
 
@@ -344,12 +383,13 @@ impl Diagnostic {
     fn title(&self) -> String {
         match self.kind {
             DiagnosticKind::Check(check) => format!("error[{}]", check.name()),
-            DiagnosticKind::Syntax(_) => "error".to_owned(),
+            DiagnosticKind::Syntax(_) | DiagnosticKind::Decode => "error".to_owned(),
         }
     }
 }
 
-/// A one-line form without the source: `error[name]: message (bytes a..b)`.
+/// A one-line form without the source: `error[name]: message (bytes a..b)`, or
+/// `(at place)` for a diagnostic of a binary model.
 ///
 /// ```
 /// use onnx_syntax::Span;
@@ -359,6 +399,9 @@ impl Diagnostic {
 /// ```
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(place) = &self.place {
+            return write!(f, "{}: {} (at {place})", self.title(), self.message);
+        }
         write!(
             f,
             "{}: {} (bytes {}..{})",
@@ -403,6 +446,9 @@ struct Resolved {
 
 impl Resolved {
     fn new(diagnostic: &Diagnostic, source: &str, index: &LineIndex) -> Resolved {
+        if diagnostic.place.is_some() {
+            return Resolved { marks: Vec::new() };
+        }
         let ranges: Vec<(Span, bool, &str)> = std::iter::once((diagnostic.span, true, ""))
             .chain(
                 diagnostic
@@ -454,6 +500,13 @@ impl Resolved {
         diagnostic: &Diagnostic,
         origin: Option<&str>,
     ) -> fmt::Result {
+        if let Some(place) = &diagnostic.place {
+            writeln!(f, "{}: {}", diagnostic.title(), diagnostic.message)?;
+            return match origin {
+                Some(origin) => writeln!(f, " --> {}", place.clone().in_file(origin)),
+                None => writeln!(f, " --> {place}"),
+            };
+        }
         let marks: Vec<Mark<'_>> = self
             .marks
             .iter()
@@ -510,6 +563,21 @@ impl Diagnostics {
             resolved,
             origin: None,
         }
+    }
+
+    /// Adds the diagnostics of `other` after these (as syn's `Error::combine` does), each
+    /// keeping its position in its own text.
+    ///
+    /// ```
+    /// use onnx_check::CheckOptions;
+    /// let mut err = CheckOptions::default().check_node("y = ").unwrap_err();
+    /// err.combine(CheckOptions::default().check_graph("g () => (y) {}").unwrap_err());
+    /// assert_eq!(err.len(), 2);
+    /// assert_eq!(err.line_column(1).map(|p| (p.line, p.column)), Some((1, 10)));
+    /// ```
+    pub fn combine(&mut self, other: Diagnostics) {
+        self.list.extend(other.list);
+        self.resolved.extend(other.resolved);
     }
 
     /// The same diagnostics, naming where the text came from (a file name) in `Display`.
