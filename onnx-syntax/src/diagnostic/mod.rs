@@ -180,7 +180,8 @@ pub struct Diagnostic {
     span: Span,
     labels: Vec<Label>,
     fixes: Vec<Fix>,
-    place: Option<Place>,
+    // Boxed: most diagnostics are in a text and have none.
+    place: Option<Box<Place>>,
 }
 
 impl Diagnostic {
@@ -221,7 +222,7 @@ impl Diagnostic {
         message: impl Into<String>,
     ) -> Diagnostic {
         Diagnostic {
-            place: Some(place),
+            place: Some(Box::new(place)),
             ..Diagnostic::new(kind, Span::default(), message)
         }
     }
@@ -234,7 +235,7 @@ impl Diagnostic {
     /// assert!(onnx_syntax::diagnostic::Diagnostic::from(&err).place().is_none());
     /// ```
     pub fn place(&self) -> Option<&Place> {
-        self.place.as_ref()
+        self.place.as_deref()
     }
 
     /// The same diagnostic with a fix it suggests.
@@ -503,7 +504,7 @@ impl Resolved {
         if let Some(place) = &diagnostic.place {
             writeln!(f, "{}: {}", diagnostic.title(), diagnostic.message)?;
             return match origin {
-                Some(origin) => writeln!(f, " --> {}", place.clone().in_file(origin)),
+                Some(origin) => writeln!(f, " --> {}", (**place).clone().in_file(origin)),
                 None => writeln!(f, " --> {place}"),
             };
         }
