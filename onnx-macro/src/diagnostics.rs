@@ -26,6 +26,23 @@ pub fn titled(diagnostic: &onnx_check::Diagnostic) -> String {
     }
 }
 
+/// `diagnostic` as errors on the tokens: the problem on its primary range, then each label on
+/// its own range (stable proc macros cannot attach a note to a span, so a label is an error of
+/// its own, which names the problem it belongs to).
+pub fn on_tokens(source: &Source, diagnostic: &onnx_check::Diagnostic) -> Vec<syn::Error> {
+    let title = titled(diagnostic);
+    let mut errors = vec![at_text(source, diagnostic.span(), &title)];
+    for label in diagnostic.labels() {
+        let message = match diagnostic.check() {
+            Some(check) => format!("[{check}] {}", label.message),
+            None => label.message.clone(),
+        };
+        let message = format!("{message}\nnote: of the error: {}", diagnostic.message());
+        errors.push(at_text(source, label.span, &message));
+    }
+    errors
+}
+
 /// An error from the token `first` to the token `last`.
 ///
 /// `Span::join` is unstable, so the range is carried the way syn carries it: by a token stream

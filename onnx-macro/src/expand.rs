@@ -127,7 +127,7 @@ pub fn checked_source(
     };
     let errors = problems
         .iter()
-        .map(|d| diagnostics::at_text(&faithful, d.span(), &diagnostics::titled(d)));
+        .flat_map(|d| diagnostics::on_tokens(&faithful, d));
     Err(diagnostics::combine(errors)
         .unwrap_or_else(|| syn::Error::new(Span::call_site(), "invalid ONNX text")))
 }
