@@ -232,8 +232,10 @@ fn errors_expand_to_compile_errors_and_a_default_value() {
         tokens("g (x) => (y) { t = Abs(q) t = Neg(r) }"),
     )
     .to_string();
-    assert_eq!(expansion.matches("compile_error").count(), 4, "{expansion}");
+    // q and r undefined, t defined twice (and its label, "first defined here"), y never made.
+    assert_eq!(expansion.matches("compile_error").count(), 5, "{expansion}");
     assert!(expansion.contains("value `q` is used but never defined"));
+    assert!(expansion.contains("[duplicate_definition] first defined here"));
     assert!(
         expansion.contains(
             "< :: onnx_text :: GraphProto as :: core :: default :: Default > :: default ()"
