@@ -7,7 +7,7 @@ shape and type inference (`NAME.bad.onnxtxt`) or is its valid neighbour (`NAME.o
 (onnx accepts it, ours rejects it: docs/divergences.md).
 onnx 1.23.2 parses it (`onnx.parser.parse_model`) and checks it with
 `onnx.checker.check_model(full_check=True)`; the verdicts go to
-tests/operator_rules/verdicts.txt, which `cargo test -p onnx-syntax --test operator_rules`
+tests/operator_rules/verdicts.txt, which `cargo test -p onnx-check --test operator_rules`
 compares with ours, without Python:
 
     <file> +                  onnx accepts it

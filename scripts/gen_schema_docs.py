@@ -3,7 +3,7 @@
 each standard operator beside its signature (which comes from the checks' own table): a one-line
 summary and the attributes' defaults, from onnx==1.23.2.
 
-Kept apart from the checks' table (onnx-syntax/src/check/schema/schemas.txt) so that the proc
+Kept apart from the checks' table (onnx-schema/src/schemas.txt) so that the proc
 macro, which embeds that one, never carries documentation. Usage:
 
     pip install -r scripts/requirements.txt

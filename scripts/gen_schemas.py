@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerate onnx-syntax/src/check/schema/schemas.txt: the operator schemas that the
+"""Regenerate onnx-schema/src/schemas.txt: the operator schemas that the
 schema checks use, taken from onnx==1.23.2 (onnx.defs.get_all_schemas_with_history()).
 
 Only the standard domains are kept: ai.onnx (written "ai.onnx", the default domain ""),
@@ -48,7 +48,7 @@ assert onnx.__version__ == REFERENCE_VERSION, (
 )
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
-OUTPUT = REPO / "onnx-syntax" / "src" / "check" / "schema" / "schemas.txt"
+OUTPUT = REPO / "onnx-schema" / "src" / "schemas.txt"
 
 # The domains onnx defines operators in; "" is written as its other name, ai.onnx.
 DOMAINS = {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerate onnx-syntax/src/library/standard_data.rs: the static function bodies of the
+"""Regenerate onnx-schema/src/standard_data.rs: the static function bodies of the
 standard operators of onnx==1.23.2, as ONNX text, for `Inliner::expand`.
 
 For each of the 28 operators below, every schema version (onnx.defs history, default domain)
@@ -37,7 +37,7 @@ assert onnx.__version__ == REFERENCE_VERSION, (
 )
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
-OUTPUT = REPO / "onnx-syntax" / "src" / "library" / "standard_data.rs"
+OUTPUT = REPO / "onnx-schema" / "src" / "standard_data.rs"
 
 # The operators whose schemas have static function bodies (context-dependent ones, such as
 # Gelu or LayerNormalization, build their bodies per call and are not data). Range also has a
