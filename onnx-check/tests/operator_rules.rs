@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use onnx_check::CheckOptions;
+use onnx_runtime_types::prost::Message;
 use onnx_validate::ModelCheck;
-use prost::Message;
 
 const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/operator_rules");
 
