@@ -45,11 +45,17 @@ pub fn generate(fds: &FileDescriptorSet, prost_build_output: &str) -> Output {
         panic!("expected one file in the descriptor set");
     };
     // protoc and protox leave `syntax` unset for proto2.
-    assert!(matches!(file.syntax(), "" | "proto2"), "only proto2 is supported");
+    assert!(
+        matches!(file.syntax(), "" | "proto2"),
+        "only proto2 is supported"
+    );
     let package = file.package();
 
     let mut schema = Schema::default();
-    let scope = Scope { proto: format!(".{package}"), rust: Vec::new() };
+    let scope = Scope {
+        proto: format!(".{package}"),
+        rust: Vec::new(),
+    };
     for message in &file.message_type {
         schema.collect_names(&scope, message);
     }
@@ -179,7 +185,10 @@ impl Scope {
     fn nested(&self, message: &DescriptorProto) -> Scope {
         let mut rust = self.rust.clone();
         rust.push(to_snake(message.name()));
-        Scope { proto: format!("{}.{}", self.proto, message.name()), rust }
+        Scope {
+            proto: format!("{}.{}", self.proto, message.name()),
+            rust,
+        }
     }
 }
 
@@ -195,7 +204,8 @@ struct Schema {
 impl Schema {
     fn collect_names(&mut self, scope: &Scope, message: &DescriptorProto) {
         let proto = format!("{}.{}", scope.proto, message.name());
-        self.types.insert(proto, scope.rust_path(&to_upper_camel(message.name())));
+        self.types
+            .insert(proto, scope.rust_path(&to_upper_camel(message.name())));
         let nested = scope.nested(message);
         for inner in &message.nested_type {
             self.collect_names(&nested, inner);
@@ -207,7 +217,8 @@ impl Schema {
 
     fn collect_enum_name(&mut self, scope: &Scope, e: &EnumDescriptorProto) {
         let proto = format!("{}.{}", scope.proto, e.name());
-        self.types.insert(proto, scope.rust_path(&to_upper_camel(e.name())));
+        self.types
+            .insert(proto, scope.rust_path(&to_upper_camel(e.name())));
     }
 
     fn ty(&self, field: &prost_types::FieldDescriptorProto) -> Ty {
@@ -244,13 +255,19 @@ impl Schema {
         let mut fields = Vec::new();
         for field in message.field.iter().filter(|f| f.oneof_index.is_none()) {
             let at = format!("{name}.{}", field.name());
-            assert!(field.default_value.is_none(), "{at}: explicit defaults are not supported");
+            assert!(
+                field.default_value.is_none(),
+                "{at}: explicit defaults are not supported"
+            );
             let tag = u32::try_from(field.number()).unwrap();
             let ty = self.ty(field);
             let kind = match field.label() {
                 Label::Optional => FieldKind::Optional { tag, ty },
                 Label::Repeated => {
-                    assert!(!matches!(ty, Ty::Enum(_)), "{at}: repeated enums are not supported");
+                    assert!(
+                        !matches!(ty, Ty::Enum(_)),
+                        "{at}: repeated enums are not supported"
+                    );
                     // proto2 packs only what asks for it ([packed = true]), and only numbers.
                     let packed = field.options.as_ref().is_some_and(|o| o.packed());
                     assert!(
@@ -261,7 +278,10 @@ impl Schema {
                 }
                 Label::Required => panic!("{at}: required fields are not supported"),
             };
-            fields.push(Field { ident: to_snake(field.name()), kind });
+            fields.push(Field {
+                ident: to_snake(field.name()),
+                kind,
+            });
         }
         for (index, oneof) in message.oneof_decl.iter().enumerate() {
             let enum_name = to_upper_camel(oneof.name());
@@ -283,11 +303,22 @@ impl Schema {
             let tags = variants.iter().map(|&(_, tag, _)| tag).collect();
             fields.push(Field {
                 ident: to_snake(oneof.name()),
-                kind: FieldKind::Oneof { path: path.clone(), tags },
+                kind: FieldKind::Oneof {
+                    path: path.clone(),
+                    tags,
+                },
             });
-            self.oneofs.push(Oneof { path, name: enum_name, variants });
+            self.oneofs.push(Oneof {
+                path,
+                name: enum_name,
+                variants,
+            });
         }
-        self.messages.push(Message { path: scope.rust_path(&name), name, fields });
+        self.messages.push(Message {
+            path: scope.rust_path(&name),
+            name,
+            fields,
+        });
         for inner in &message.nested_type {
             self.add_message(&nested, inner);
         }
@@ -301,9 +332,18 @@ impl Schema {
         let variants = e
             .value
             .iter()
-            .map(|v| (strip_enum_prefix(&name, &to_upper_camel(v.name())), v.number()))
+            .map(|v| {
+                (
+                    strip_enum_prefix(&name, &to_upper_camel(v.name())),
+                    v.number(),
+                )
+            })
             .collect();
-        self.enums.push(Enum { path: scope.rust_path(&name), name, variants });
+        self.enums.push(Enum {
+            path: scope.rust_path(&name),
+            name,
+            variants,
+        });
     }
 
     /// The names prost-build must have given the types, fields and variants.
@@ -341,7 +381,11 @@ fn strip_prost_derives(items: &mut [syn::Item], prefix: &str, found: &mut Names)
         match item {
             syn::Item::Struct(s) => {
                 let path = format!("{prefix}{}", s.ident);
-                assert_eq!(edit_derive(&mut s.attrs), Some(ProstDerive::Message), "{path}");
+                assert_eq!(
+                    edit_derive(&mut s.attrs),
+                    Some(ProstDerive::Message),
+                    "{path}"
+                );
                 let mut fields = Vec::new();
                 for field in &mut s.fields {
                     field.attrs.retain(|a| !is_prost_attr(a));
@@ -363,11 +407,17 @@ fn strip_prost_derives(items: &mut [syn::Item], prefix: &str, found: &mut Names)
                 };
             }
             syn::Item::Mod(m) => {
-                let (_, items) = m.content.as_mut().expect("prost-build writes inline modules");
+                let (_, items) = m
+                    .content
+                    .as_mut()
+                    .expect("prost-build writes inline modules");
                 strip_prost_derives(items, &format!("{prefix}{}::", m.ident), found);
             }
             syn::Item::Impl(_) => {} // as_str_name and from_str_name, which prost-build writes
-            other => panic!("unexpected item in prost-build's output: {}", quote!(#other)),
+            other => panic!(
+                "unexpected item in prost-build's output: {}",
+                quote!(#other)
+            ),
         }
     }
 }
@@ -392,7 +442,12 @@ fn edit_derive(attrs: &mut [syn::Attribute]) -> Option<ProstDerive> {
         let mut kept: Vec<syn::Path> = Vec::new();
         for path in paths {
             let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-            match segments.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+            match segments
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .as_slice()
+            {
                 ["prost", "Message"] => {
                     found = Some(ProstDerive::Message);
                     kept.push(syn::parse_quote!(Default));
@@ -444,9 +499,15 @@ fn message_impls(message: &Message) -> TokenStream {
                 let module = ty.module();
                 let tag = Literal::u32_unsuffixed(*tag);
                 let (encode_fn, len_fn) = if *packed {
-                    (format_ident!("encode_packed"), format_ident!("encoded_len_packed"))
+                    (
+                        format_ident!("encode_packed"),
+                        format_ident!("encoded_len_packed"),
+                    )
                 } else {
-                    (format_ident!("encode_repeated"), format_ident!("encoded_len_repeated"))
+                    (
+                        format_ident!("encode_repeated"),
+                        format_ident!("encoded_len_repeated"),
+                    )
                 };
                 encode.push(quote!(encoding::#module::#encode_fn(#tag, &self.#f, buf);));
                 encoded_len.push(quote!(encoding::#module::#len_fn(#tag, &self.#f)));
@@ -467,7 +528,10 @@ fn message_impls(message: &Message) -> TokenStream {
                 encoded_len.push(quote!(self.#f.as_ref().map_or(0, #oneof::encoded_len)));
                 clear.push(quote!(self.#f = None;));
                 let call = quote!(#oneof::merge(&mut self.#f, tag, wire_type, buf, ctx));
-                (tags.iter().map(|t| Literal::u32_unsuffixed(*t)).collect(), call)
+                (
+                    tags.iter().map(|t| Literal::u32_unsuffixed(*t)).collect(),
+                    call,
+                )
             }
         };
         // The field's place in the error, as prost's derive pushed it.
@@ -481,7 +545,9 @@ fn message_impls(message: &Message) -> TokenStream {
         let f = ident(&field.ident);
         let field_name = &field.ident;
         match &field.kind {
-            FieldKind::Optional { ty: Ty::Enum(e), .. } => {
+            FieldKind::Optional {
+                ty: Ty::Enum(e), ..
+            } => {
                 let e = path(e);
                 quote!(.field(#field_name, &self.#f.map(EnumDebug::<#e>::new)))
             }
@@ -673,7 +739,11 @@ fn oneof_impls(oneof: &Oneof) -> TokenStream {
 
 fn enum_impls(e: &Enum) -> TokenStream {
     let ty = path(&e.path);
-    let numbers: Vec<_> = e.variants.iter().map(|(_, n)| Literal::i32_unsuffixed(*n)).collect();
+    let numbers: Vec<_> = e
+        .variants
+        .iter()
+        .map(|(_, n)| Literal::i32_unsuffixed(*n))
+        .collect();
     let variants: Vec<_> = e.variants.iter().map(|(v, _)| ident(v)).collect();
     let default = &variants[0];
     let is_valid_doc = format!(" Returns `true` if `value` is a variant of `{}`.", e.name);
@@ -772,16 +842,18 @@ fn sanitize(ident: String) -> String {
     const KEYWORDS: &[&str] = &[
         "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do",
         "dyn", "else", "enum", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let",
-        "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
-        "return", "static", "struct", "trait", "true", "try", "type", "typeof", "unsafe",
-        "unsized", "use", "virtual", "where", "while", "yield",
+        "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref", "return",
+        "static", "struct", "trait", "true", "try", "type", "typeof", "unsafe", "unsized", "use",
+        "virtual", "where", "while", "yield",
     ];
     if KEYWORDS.contains(&ident.as_str()) {
         format!("r#{ident}")
     } else {
         assert!(
-            !matches!(ident.as_str(), "_" | "super" | "self" | "Self" | "extern" | "crate")
-                && !ident.starts_with(|c: char| c.is_numeric()),
+            !matches!(
+                ident.as_str(),
+                "_" | "super" | "self" | "Self" | "extern" | "crate"
+            ) && !ident.starts_with(|c: char| c.is_numeric()),
             "{ident}: prost-build renames it, this generator does not"
         );
         ident

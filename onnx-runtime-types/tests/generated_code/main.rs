@@ -29,7 +29,10 @@ const BLESS: &str = "ONNX_TEXT_BLESS";
 const FILES: [(&str, &str); 4] = [
     ("onnx.rs", "src/generated/onnx.rs"),
     ("onnx_impls.rs", "src/generated/onnx_impls.rs"),
-    ("onnx_descriptor_set.bin", "src/generated/onnx_descriptor_set.bin"),
+    (
+        "onnx_descriptor_set.bin",
+        "src/generated/onnx_descriptor_set.bin",
+    ),
     ("prost_derive.rs", "tests/prost_derive/onnx.rs"),
 ];
 
