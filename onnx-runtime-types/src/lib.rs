@@ -1,6 +1,13 @@
-//! ONNX protobuf message types, generated with [prost] from `proto/onnx.proto`,
+//! ONNX protobuf message types for [prost], generated from `proto/onnx.proto`,
 //! a proto2 schema identical in messages, fields, numbers, labels, types and
 //! enums to onnx 1.23.2's `onnx-ml.proto` (IR version 14).
+//!
+//! The types are prost-build's, and implement what prost's derive macros
+//! would: [`prost::Message`], `Debug`, `Default`, the typed getters and
+//! setters, and the enums' conversions. The impls are written out by the
+//! repository's own generator (a test), so this crate depends on prost
+//! without its `derive` feature and on nothing else: a dependent's cold build
+//! can compile it while syn compiles, instead of after syn and prost-derive.
 //!
 //! Every message type is available at the crate root (`ModelProto`,
 //! `GraphProto`, `NodeProto`, ...); nested messages, enums and oneofs live in
