@@ -11,7 +11,9 @@
 //! that both encode and decode alike.
 //!
 //! Regenerate with `ONNX_TEXT_BLESS=1 cargo test -p onnx-runtime-types --test generated_code`,
-//! then review the diff.
+//! then review the diff. The test links the crate, so it runs only while the committed code
+//! compiles: should a change to the schema or the generator leave it broken, restore
+//! `src/generated/` from git (whose code compiles, if stale) and run the test again.
 
 mod codegen;
 
