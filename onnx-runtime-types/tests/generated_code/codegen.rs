@@ -18,6 +18,11 @@
 //! (`AttributeProto.t`, ...) need nothing of their own: prost implements `Message` for `Box<M>`,
 //! which is what the macros' expansion used too.
 //!
+//! `prost::encoding` (and `DecodeError::push`) are public for the derive's expansion but hidden
+//! from prost's docs: the derive always matches its prost release, this code the release it was
+//! generated for (0.14). A prost release that changed them would fail to compile this crate, not
+//! change its bytes; regenerating, and `tests/derive_equivalence.rs`, would then tell.
+//!
 //! Only what this proto2 schema uses is supported; anything else (proto3, groups, maps, required
 //! fields, explicit defaults, repeated enum fields, enums inside oneofs) panics with its name.
 
