@@ -1,5 +1,5 @@
 //! Checks that `proto/onnx.proto`, as compiled by protox (the committed `FILE_DESCRIPTOR_SET`,
-//! which `tests/generated_code.rs` keeps current), describes exactly the schema of onnx 1.23.2
+//! which `tests/generated_code/` keeps current), describes exactly the schema of onnx 1.23.2
 //! recorded in `proto/onnx-1.23.2.facts` (written by `scripts/dump_proto_facts.py` from the
 //! wheel's descriptors), and that prost writes the same bytes as the reference serializer.
 

@@ -1,12 +1,21 @@
-//! The prost code and the descriptor set in `src/generated/` are committed, so that a crate
-//! depending on onnx-text never builds the generator (protox, prost-build and what they pull in
-//! cost a dependent's cold build several times what its own code does; see
-//! `docs/performance.md`). This test keeps them honest: it runs the generator on
-//! `proto/onnx.proto` as the build script used to, and fails on any difference, so a schema
-//! change or a generator upgrade cannot be forgotten.
+//! The code and the descriptor set in `src/generated/` are committed, so that a crate depending
+//! on onnx-text never builds the generator (protox, prost-build and what they pull in cost a
+//! dependent's cold build several times what its own code does; see `docs/performance.md`). This
+//! test keeps them honest: it runs the generator on `proto/onnx.proto` as the build script used
+//! to, and fails on any difference, so a schema change or a generator upgrade cannot be forgotten.
+//!
+//! The generator is prost-build, for the types, and our `codegen` for what prost's derive macros
+//! implemented (so that the crate needs prost without its `derive` feature, and a dependent's
+//! build does not wait for syn and prost-derive). prost-build's own output, derives and all, is
+//! committed too, under `tests/prost_derive/`: `tests/derive_equivalence.rs` compiles it and checks
+//! that both encode and decode alike.
 //!
 //! Regenerate with `ONNX_TEXT_BLESS=1 cargo test -p onnx-runtime-types --test generated_code`,
-//! then review the diff.
+//! then review the diff. The test links the crate, so it runs only while the committed code
+//! compiles: should a change to the schema or the generator leave it broken, restore
+//! `src/generated/` from git (whose code compiles, if stale) and run the test again.
+
+mod codegen;
 
 use std::path::{Path, PathBuf};
 
@@ -14,14 +23,27 @@ use std::path::{Path, PathBuf};
 const PROTO_DIR: &str = "../proto";
 /// The schema file, relative to `PROTO_DIR`; also its name inside the descriptor set.
 const PROTO_FILE: &str = "onnx.proto";
-/// Where the generated files are committed, relative to this crate.
-const GENERATED_DIR: &str = "src/generated";
 /// The environment variable that makes the test rewrite the committed files.
 const BLESS: &str = "ONNX_TEXT_BLESS";
 
-/// Runs the generator into `out_dir`, writing:
-/// - `onnx.rs`: the prost-generated module for package `onnx`;
-/// - `onnx_descriptor_set.bin`: the encoded `FileDescriptorSet` (without source info).
+/// Each file the generator writes, as (name in its output directory, committed path relative to
+/// this crate).
+const FILES: [(&str, &str); 4] = [
+    ("onnx.rs", "src/generated/onnx.rs"),
+    ("onnx_impls.rs", "src/generated/onnx_impls.rs"),
+    (
+        "onnx_descriptor_set.bin",
+        "src/generated/onnx_descriptor_set.bin",
+    ),
+    ("prost_derive.rs", "tests/prost_derive/onnx.rs"),
+];
+
+/// Runs the generator into `out_dir`, writing the files of `FILES`:
+/// - `onnx.rs`: the types of package `onnx`, as prost-build writes them but without prost's
+///   derives;
+/// - `onnx_impls.rs`: what those derives implemented, from `codegen`;
+/// - `onnx_descriptor_set.bin`: the encoded `FileDescriptorSet` (without source info);
+/// - `prost_derive.rs`: prost-build's own output, with the derives.
 fn generate(out_dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let proto_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(PROTO_DIR);
     // With source info, so the proto comments become doc comments on the types.
@@ -37,7 +59,15 @@ fn generate(out_dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
     for field in ["t", "g", "tp", "sparse_tensor"] {
         config.boxed(format!(".onnx.AttributeProto.{field}"));
     }
-    config.out_dir(out_dir).compile_fds(fds.clone())?;
+    let prost_dir = out_dir.join("prost-build");
+    std::fs::create_dir_all(&prost_dir)?;
+    config.out_dir(&prost_dir).compile_fds(fds.clone())?;
+    let prost_output = std::fs::read_to_string(prost_dir.join("onnx.rs"))?;
+
+    let code = codegen::generate(&fds, &prost_output);
+    std::fs::write(out_dir.join("onnx.rs"), code.types)?;
+    std::fs::write(out_dir.join("onnx_impls.rs"), code.impls)?;
+    std::fs::write(out_dir.join("prost_derive.rs"), prost_output)?;
 
     // The published descriptor set carries no source info: smaller, and stable under comment edits.
     for file in &mut fds.file {
@@ -57,29 +87,30 @@ fn committed_code_is_what_the_generator_makes_of_the_schema() {
     std::fs::create_dir_all(&out_dir).unwrap();
     generate(&out_dir).expect("the generator runs on proto/onnx.proto");
 
-    let committed_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(GENERATED_DIR);
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let bless = std::env::var_os(BLESS).is_some_and(|v| v == "1");
     let mut stale = Vec::new();
-    for name in ["onnx.rs", "onnx_descriptor_set.bin"] {
+    for (name, committed) in FILES {
         let fresh = std::fs::read(out_dir.join(name)).unwrap();
-        let committed_path = committed_dir.join(name);
-        let committed = std::fs::read(&committed_path).unwrap_or_default();
-        if fresh == committed {
+        let committed_path = crate_dir.join(committed);
+        let committed_bytes = std::fs::read(&committed_path).unwrap_or_default();
+        if fresh == committed_bytes {
             continue;
         }
         if bless {
+            std::fs::create_dir_all(committed_path.parent().unwrap()).unwrap();
             std::fs::write(&committed_path, &fresh).unwrap();
             eprintln!("rewrote {}", committed_path.display());
         } else {
             stale.push(format!(
-                "{GENERATED_DIR}/{name}: {}",
-                first_difference(&committed, &fresh)
+                "{committed}: {}",
+                first_difference(&committed_bytes, &fresh)
             ));
         }
     }
     assert!(
         stale.is_empty(),
-        "the committed generated code is not what prost-build and protox make of \
+        "the committed generated code is not what protox, prost-build and codegen make of \
          proto/{PROTO_FILE}:\n  {}\nRegenerate with `{BLESS}=1 cargo test -p onnx-runtime-types \
          --test generated_code` and review the diff.",
         stale.join("\n  ")
