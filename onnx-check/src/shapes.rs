@@ -12,6 +12,7 @@
 use onnx_runtime_types::{FunctionProto, ModelProto, NodeProto, OperatorSetIdProto};
 
 use onnx_infer::{Against, Run, infer_function, infer_model};
+use onnx_schema::constraints::body_input_types;
 use onnx_syntax::Span;
 use onnx_syntax::syntax::{Function, Graph, Node, ValueInfo};
 use onnx_syntax::{Proto, Tree};
@@ -119,7 +120,7 @@ impl Sites {
 
     fn model(&self, checker: &mut Checker<'_>, model: &ModelProto, library: &[&FunctionProto]) {
         if let (Some(graph), Some(proto)) = (&self.graph, &model.graph) {
-            let inferred = infer_model(model, library);
+            let inferred = infer_model(model, library, Some(body_input_types));
             checker.report_shapes(&inferred, graph, &proto.node);
             checker.report_untyped(&inferred, &self.untyped);
         }
@@ -140,7 +141,7 @@ impl Sites {
             return;
         }
         for (body, proto) in self.functions.iter().zip(lowered) {
-            let inferred = infer_function(proto, imports, lowered, library);
+            let inferred = infer_function(proto, imports, lowered, library, Some(body_input_types));
             checker.report_shapes(&inferred, body, &proto.node);
         }
     }

@@ -8,7 +8,6 @@ use onnx_runtime_types::{
     AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
 };
 
-use onnx_schema::constraints::body_input_types;
 use onnx_syntax::hash::{HashMap, NameMap};
 use onnx_syntax::hole::{ListHole, ListHoles, Site, has_reserved, is_spread};
 
@@ -177,6 +176,9 @@ pub struct Engine<'a> {
     /// The function whose body is being inferred through a call, if any.
     callee: Option<&'a FunctionProto>,
     errors: Vec<ShapeError>,
+    /// Checks the operand types of a node inside a called function's body, if a caller gave
+    /// one.
+    body_types: Option<BodyTypeCheck>,
     /// Operand types that break a type constraint inside a called function's body.
     type_errors: Vec<ShapeError>,
     mismatches: Vec<Mismatch>,
@@ -192,8 +194,10 @@ impl<'a> Engine<'a> {
         imports: &'a [OperatorSetIdProto],
         functions: &'a [FunctionProto],
         library: &[&'a FunctionProto],
+        body_types: Option<BodyTypeCheck>,
     ) -> Engine<'a> {
         Engine {
+            body_types,
             opsets: onnx_syntax::domain::Imports::of_protos(imports),
             functions: library
                 .iter()
@@ -252,9 +256,28 @@ impl Run<'_> {
     }
 }
 
-/// Infers the main graph of `model`; calls may also go to `library`.
-pub fn infer_model<'a>(model: &'a ModelProto, library: &[&'a FunctionProto]) -> Run<'a> {
-    let engine = Engine::new(&model.opset_import, &model.functions, library);
+/// What checks the operand types of a node inside a called function's body against its
+/// operator's type constraints, which only inference through the call knows: given the node's
+/// standard domain, operator, imported opset version, input names and the types inference
+/// found for them (in the schemas' spelling, `tensor(float)`), the problem, if any. The checks
+/// give `onnx_schema::constraints::body_input_types`; inference alone looks for none, so that
+/// it needs no schemas (and builds beside them).
+pub type BodyTypeCheck = fn(
+    domain: &str,
+    op: &str,
+    version: i64,
+    inputs: &[String],
+    types: &[Option<String>],
+) -> Option<String>;
+
+/// Infers the main graph of `model`; calls may also go to `library`; `body_types` checks the
+/// operands inside called bodies (their problems are [`Run::type_errors`]).
+pub fn infer_model<'a>(
+    model: &'a ModelProto,
+    library: &[&'a FunctionProto],
+    body_types: Option<BodyTypeCheck>,
+) -> Run<'a> {
+    let engine = Engine::new(&model.opset_import, &model.functions, library, body_types);
     let Some(graph) = &model.graph else {
         return Run {
             values: NameMap::with_capacity(0),
@@ -309,13 +332,14 @@ pub fn infer_function<'a>(
     imports: &'a [OperatorSetIdProto],
     functions: &'a [FunctionProto],
     library: &[&'a FunctionProto],
+    body_types: Option<BodyTypeCheck>,
 ) -> Run<'a> {
     let own = if function.opset_import.is_empty() {
         imports
     } else {
         &function.opset_import
     };
-    let engine = Engine::new(own, functions, library);
+    let engine = Engine::new(own, functions, library, body_types);
     let mut scope = Scope::new(None, function.input.len() + function.node.len());
     for info in &function.value_info {
         let (Some(name), Some(ty)) = (&info.name, info.r#type.as_ref().and_then(Ty::from_proto))
@@ -441,10 +465,10 @@ impl<'a> Engine<'a> {
             }
         }
         let opset = self.opsets.get(dom);
-        if let (Some(version), Some(within)) = (opset, self.within_body())
+        if let (Some(version), Some(within), Some(body_types)) =
+            (opset, self.within_body(), self.body_types)
             && !holds_holes(node)
-            && let Some(problem) =
-                body_input_types(dom, op, version, &node.input, &schema_names(&inputs))
+            && let Some(problem) = body_types(dom, op, version, &node.input, &schema_names(&inputs))
         {
             self.type_errors.push(ShapeError {
                 node: Some(self.top_node),

@@ -31,7 +31,7 @@ use onnx_syntax::hash::HashMap;
 use onnx_runtime_types::{FunctionProto, ModelProto, OperatorSetIdProto, ValueInfoProto};
 
 #[doc(hidden)]
-pub use graph::{Run, infer_function, infer_model};
+pub use graph::{BodyTypeCheck, Run, infer_function, infer_model};
 pub use ty::{Dim, Shape, Ty};
 
 /// An operator's operands that it cannot take (`incompatible_shapes`).
@@ -116,7 +116,7 @@ impl Inference {
     /// assert_eq!(inferred.show("y").as_deref(), Some("float[3, 2]"));
     /// ```
     pub fn of_model(model: &ModelProto) -> Inference {
-        Inference::from(graph::infer_model(model, &[]))
+        Inference::from(graph::infer_model(model, &[], None))
     }
 
     /// Infers the body of a function from the types its signature declares for its inputs,
@@ -134,7 +134,13 @@ impl Inference {
         imports: &[OperatorSetIdProto],
         functions: &[FunctionProto],
     ) -> Inference {
-        Inference::from(graph::infer_function(function, imports, functions, &[]))
+        Inference::from(graph::infer_function(
+            function,
+            imports,
+            functions,
+            &[],
+            None,
+        ))
     }
 
     /// The type of the value `name` of the main graph, if anything is known of it: inferred for
