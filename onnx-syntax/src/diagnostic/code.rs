@@ -291,9 +291,15 @@ impl Category {
             .filter(move |check| check.category() as u8 == self as u8)
     }
 
-    /// The bits of [`CheckOptions`](super::CheckOptions) that this group's checks take.
+    /// The bits of `CheckOptions` that this group's checks take. Read from a table made at
+    /// compile time: the checks ask for it at every node, unoptimized in the macros.
     #[doc(hidden)]
     pub const fn bits(self) -> u64 {
+        CATEGORY_BITS[self as usize]
+    }
+
+    /// The bits of the group, counted over every check (once, at compile time).
+    const fn count_bits(self) -> u64 {
         let mut bits = 0;
         let mut i = 0;
         while i < Check::ALL.len() {
@@ -305,3 +311,14 @@ impl Category {
         bits
     }
 }
+
+/// [`Category::bits`] of each category, by its discriminant.
+const CATEGORY_BITS: [u64; Category::ALL.len()] = {
+    let mut table = [0; Category::ALL.len()];
+    let mut i = 0;
+    while i < Category::ALL.len() {
+        table[Category::ALL[i] as usize] = Category::ALL[i].count_bits();
+        i += 1;
+    }
+    table
+};
