@@ -1,4 +1,4 @@
-//! Measures the pathological inputs of `tests/limits.rs`: time of each stage, for one case per
+//! Measures the pathological inputs of `tests/it/limits.rs`: time of each stage, for one case per
 //! run, so that the peak memory of the process (`/usr/bin/time -v`) is that case's.
 //!
 //! Run: cargo run --release --example limits -- <case>

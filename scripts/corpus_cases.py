@@ -727,7 +727,7 @@ N("tensor-form-negative-dim", "x = Foo <a = float[-1] {1}> ()")
 N("tensor-form-many-values", "x = Foo <a = float[100] {" + ", ".join(str(i / 4) for i in range(100)) + "}> ()")
 
 # Literal boundaries per element type: one value per case, so that each verdict is pinned on
-# its own (tests/literals.rs holds the checks to these cases). Stems are
+# its own (tests/it/literals.rs holds the checks to these cases). Stems are
 # `lit-<dtype>-<label>`; labels starting with `above`/`below` are outside the element type's
 # range, where the reference rejects the text or the data check must report the literal.
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Differential test of `onnx-text inline` against onnx.inliner (onnx==1.23.2), writing the
-goldens of tests/inline.rs to tests/inline/ (so that `cargo test` needs no Python).
+goldens of tests/it/inline.rs to tests/inline/ (so that `cargo test` needs no Python).
 
 For each case of scripts/inline_cases.py (every corpus model with local functions, and
 generated models), both inliners run on the same ModelProto:

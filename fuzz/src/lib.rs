@@ -1,5 +1,5 @@
 //! What the fuzz targets do with one input, shared with the regression test that replays every
-//! input the fuzzers ever found (`tests/fuzz_regressions.rs` includes this file), so that a
+//! input the fuzzers ever found (`tests/it/fuzz_regressions.rs` includes this file), so that a
 //! replayed input meets exactly the assertions that caught it.
 //!
 //! Every target reads its first byte as a selector of the entry point (one of `Entry::ALL`, or

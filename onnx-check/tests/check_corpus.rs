@@ -442,7 +442,7 @@ const FLAGGED: &[(&str, &[Check], &[&str])] = &[
     ),
     (
         "the literal boundary cases just outside their element type that the reference accepts \
-         (scripts/corpus_cases.py, `lit-<type>-above…`/`below…`; tests/literals.rs)",
+         (scripts/corpus_cases.py, `lit-<type>-above…`/`below…`; tests/it/literals.rs)",
         &[Check::LiteralOutOfRange],
         &[
             "handwritten/lit-bfloat16-above-max.node",

@@ -1,5 +1,5 @@
 //! Generators of pathological inputs: very long lines, deep nesting, huge claimed shapes and
-//! huge attribute lists. Shared by `tests/limits.rs` (which checks the results) and
+//! huge attribute lists. Shared by `tests/it/limits.rs` (which checks the results) and
 //! `examples/limits.rs` (which measures time and memory).
 #![allow(dead_code)] // each includer uses some of them
 

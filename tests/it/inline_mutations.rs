@@ -7,9 +7,7 @@
 //!
 //! The mutations are deterministic (a fixed-seed xorshift), so a failure reproduces exactly.
 
-#[path = "../fuzz/src/lib.rs"]
-#[allow(dead_code)] // the other targets are `tests/no_panic.rs`'s
-mod harness;
+use crate::harness;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -17,9 +15,7 @@ use std::time::{Duration, Instant};
 use onnx_text::prost::Message;
 use onnx_text::{AttributeProto, ModelProto, NodeProto};
 
-#[path = "support/xorshift.rs"]
-mod xorshift;
-use xorshift::XorShift;
+use crate::xorshift::XorShift;
 
 /// Calls `f` on the `n`th node of the model (graph and function bodies, subgraphs included,
 /// depth first), if there is one; returns how many nodes there are.

@@ -4,8 +4,7 @@
 //!
 //! To add one: copy `fuzz/artifacts/<target>/crash-…` here under a name that says what it was.
 
-#[path = "../fuzz/src/lib.rs"]
-mod harness;
+use crate::harness;
 
 use std::path::Path;
 

@@ -76,7 +76,7 @@ fn include_onnx_reads_a_file() {
 
 #[test]
 fn include_onnx_reads_crlf_line_ends_and_a_comment_at_the_very_end() {
-    let bytes = include_bytes!("data/relu-crlf.onnxtxt");
+    let bytes = include_bytes!("../data/relu-crlf.onnxtxt");
     assert!(bytes.windows(2).any(|w| w == b"\r\n") && !bytes.ends_with(b"\n"));
     let crlf = onnx_text::include_onnx!("tests/data/relu-crlf.onnxtxt");
     assert_eq!(crlf, onnx_text::include_onnx!("tests/data/relu.onnxtxt"));

@@ -5,8 +5,7 @@
 //!
 //! They run on the default test thread stack, in debug builds too.
 
-#[path = "support/pathological.rs"]
-mod pathological;
+use crate::pathological;
 
 use onnx_text::ParseError;
 use onnx_text::prost::Message;

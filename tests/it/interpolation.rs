@@ -280,7 +280,7 @@ fn a_name_hole_that_breaks_ssa_is_reported_at_evaluation() {
         Some(onnx_text::Check::DuplicateDefinition)
     );
     let shown = problems.to_string();
-    assert!(shown.contains("tests/interpolation.rs:"), "{shown}");
+    assert!(shown.contains("tests/it/interpolation.rs:"), "{shown}");
     let fine =
         onnx_graph!(#![fallible] g (x) => (y) { t = Abs (x)  #("u") = Neg (x)  y = Relu (t) });
     assert!(fine.is_ok());

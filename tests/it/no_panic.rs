@@ -4,9 +4,7 @@
 //!
 //! The mutations are deterministic (a fixed-seed xorshift), so a failure reproduces exactly.
 
-#[path = "../fuzz/src/lib.rs"]
-#[allow(dead_code)] // the protobuf target is `tests/fuzz_regressions.rs`'s
-mod harness;
+use crate::harness;
 
 use std::path::Path;
 
@@ -31,8 +29,7 @@ fn parse_everything(text: &str) {
     assert!(outcome.is_ok(), "panicked on input {text:?}");
 }
 
-#[path = "support/xorshift.rs"]
-mod xorshift;
+use crate::xorshift;
 use xorshift::XorShift;
 
 /// Fragments that steer mutants into the grammar's corners.

@@ -10,7 +10,7 @@
 //!   compared by what our macros decide: the message and the line:column it points at (the file
 //!   too, by name). What rustc draws around them is not compared.
 //!
-//! After a compiler upgrade, re-bless consciously: `TRYBUILD=overwrite cargo test --test ui`,
+//! After a compiler upgrade, re-bless consciously: `TRYBUILD=overwrite cargo test --test it ui::`,
 //! review the diff, and update `ui-tests/TOOLCHAIN`.
 
 use std::io::Write;
@@ -19,7 +19,7 @@ use std::process::Command;
 
 #[test]
 fn ui() {
-    let pinned = include_str!("../ui-tests/TOOLCHAIN").trim();
+    let pinned = include_str!("../../ui-tests/TOOLCHAIN").trim();
     // trybuild builds the cases with the `RUSTC` that cargo would use, so ask that one.
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_owned());
     let output = Command::new(&rustc)
