@@ -1,4 +1,4 @@
-//! The operator schemas of onnx 1.23.2, as onnx-text's checks and inference read them: which
+//! The operator schemas of onnx 1.23.2, as onnx-text's checks read them: which
 //! schema of an operator is in effect at an imported opset version, its formal inputs, outputs
 //! and attributes, its type constraints, and the bodies of the standard operators that onnx
 //! defines as functions. Pure data and queries: the diagnostics built on them are
@@ -6,9 +6,9 @@
 //!
 //! - `table`: the schema table, generated from the wheel into `schemas.txt` and indexed on
 //!   first use;
-//! - [`constraints`]: type parameters and the types they allow;
+//! - `constraints`: type parameters and the types they allow;
 //! - `describe`: an operator's documentation, for hovers and `onnx-text print --describe`;
-//! - [`similar`]: "did you mean", by edit distance;
+//! - `similar`: "did you mean", by edit distance;
 //! - `standard`: the standard functions' bodies.
 //!
 //! ```
@@ -17,8 +17,11 @@
 //! assert_eq!(doc.inputs[0].name, "X");
 //! ```
 
+// Shared with the checks and inference; not API for users.
+#[doc(hidden)]
 pub mod constraints;
 mod describe;
+#[doc(hidden)]
 pub mod similar;
 mod standard;
 mod standard_data;

@@ -34,12 +34,16 @@ pub mod domain;
 pub mod dtype;
 mod entry;
 mod error;
+// Shared with the layers above (schemas, inference, checks); not API for users.
+#[doc(hidden)]
 pub mod hash;
 pub mod hole;
 pub mod lex;
 pub mod lower;
 mod named;
 pub mod parse;
+// Shared with the layers above (schemas, inference, checks); not API for users.
+#[doc(hidden)]
 pub mod render;
 mod span;
 pub mod syntax;

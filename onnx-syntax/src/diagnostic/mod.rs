@@ -7,6 +7,8 @@
 use std::fmt;
 
 mod code;
+// Shared with the layers above, whose messages name things this way; not API for users.
+#[doc(hidden)]
 pub mod message;
 mod place;
 
