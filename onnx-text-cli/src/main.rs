@@ -6,7 +6,6 @@
 
 mod external;
 mod io;
-mod lsp;
 mod message;
 mod progress;
 
@@ -24,6 +23,7 @@ use onnx_validate::ModelCheck;
 use crate::io::{IoError, Place};
 use crate::message::Format;
 use crate::progress::Progress;
+use onnx_text_cli::lsp;
 
 /// The binary sets its allocator, as ruff and uv do; the libraries leave the choice to their
 /// users. A parse is mostly small allocations (every name and list of the model).

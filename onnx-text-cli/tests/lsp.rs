@@ -1,12 +1,16 @@
-//! `onnx-text lsp` driven as an editor drives it: JSON-RPC with `Content-Length` headers over
-//! the child's standard input and output, one capability after another. Positions are checked
-//! against conversions done here the slow way, from the start of each line.
+//! The language server driven as an editor drives it, one capability after another: in process
+//! (`onnx_text_cli::lsp::serve` over an in-memory connection) for the capabilities, and once as
+//! `onnx-text lsp`, JSON-RPC with `Content-Length` headers over the child's standard input and
+//! output, for the command and its transport. Positions are checked against conversions done
+//! here the slow way, from the start of each line.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
+use lsp_server::{Connection, Message};
 use serde_json::{Value, json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_onnx-text");
@@ -14,11 +18,24 @@ const URI: &str = "file:///work/model.onnxtxt";
 /// A reply slower than this is a hang (the server answers in milliseconds).
 const PATIENCE: Duration = Duration::from_secs(60);
 
-/// A server process and what it has sent.
+/// How the client reaches the server.
+enum Link {
+    /// `lsp::serve` on a thread of this process, over an in-memory connection.
+    InProcess {
+        connection: Connection,
+        server: JoinHandle<()>,
+    },
+    /// `onnx-text lsp` as a child process, over its standard input and output.
+    Process {
+        child: Child,
+        stdin: ChildStdin,
+        incoming: Receiver<Value>,
+    },
+}
+
+/// A server and what it has sent.
 struct Client {
-    child: Child,
-    stdin: ChildStdin,
-    incoming: Receiver<Value>,
+    link: Link,
     next_id: i64,
     /// Notifications seen while waiting for responses.
     notifications: Vec<Value>,
@@ -29,8 +46,17 @@ impl Client {
         Client::start_with(json!(null))
     }
 
-    /// A server given these `initializationOptions`.
+    /// A server in process given these `initializationOptions`.
     fn start_with(options: Value) -> Client {
+        let (server, connection) = Connection::memory();
+        let server = std::thread::spawn(move || {
+            onnx_text_cli::lsp::serve(&server).expect("the server stops cleanly")
+        });
+        Client::initialized(Link::InProcess { connection, server }, options)
+    }
+
+    /// `onnx-text lsp`, the command, as an editor starts it.
+    fn spawn() -> Client {
         let mut child = Command::new(BIN)
             .arg("lsp")
             .stdin(Stdio::piped())
@@ -48,10 +74,18 @@ impl Client {
                 }
             }
         });
-        let mut client = Client {
+        let link = Link::Process {
             child,
             stdin,
             incoming,
+        };
+        Client::initialized(link, json!(null))
+    }
+
+    /// The client of a server on `link`, after the initialize handshake.
+    fn initialized(link: Link, options: Value) -> Client {
+        let mut client = Client {
+            link,
             next_id: 0,
             notifications: Vec::new(),
         };
@@ -67,9 +101,20 @@ impl Client {
     }
 
     fn send(&mut self, message: Value) {
-        let body = message.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
-        self.stdin.flush().unwrap();
+        match &mut self.link {
+            Link::InProcess { connection, .. } => {
+                let message: Message = serde_json::from_value(message).expect("a JSON-RPC message");
+                connection
+                    .sender
+                    .send(message)
+                    .expect("the server is running");
+            }
+            Link::Process { stdin, .. } => {
+                let body = message.to_string();
+                write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+                stdin.flush().unwrap();
+            }
+        }
     }
 
     fn notify(&mut self, method: &str, params: Value) {
@@ -94,10 +139,21 @@ impl Client {
     }
 
     fn receive(&mut self) -> Value {
-        match self.incoming.recv_timeout(PATIENCE) {
+        // Whether the wait timed out, where the channel says why it failed.
+        let received = match &self.link {
+            Link::InProcess { connection, .. } => connection
+                .receiver
+                .recv_timeout(PATIENCE)
+                .map(|message| serde_json::to_value(message).expect("messages encode"))
+                .map_err(|e| e.is_timeout()),
+            Link::Process { incoming, .. } => incoming
+                .recv_timeout(PATIENCE)
+                .map_err(|e| e == RecvTimeoutError::Timeout),
+        };
+        match received {
             Ok(message) => message,
-            Err(RecvTimeoutError::Timeout) => panic!("the server did not answer in {PATIENCE:?}"),
-            Err(RecvTimeoutError::Disconnected) => panic!("the server exited"),
+            Err(true) => panic!("the server did not answer in {PATIENCE:?}"),
+            Err(false) => panic!("the server exited"),
         }
     }
 
@@ -195,8 +251,13 @@ impl Client {
     fn shutdown(mut self) {
         assert_eq!(self.request("shutdown", Value::Null), Value::Null);
         self.notify("exit", Value::Null);
-        let status = self.child.wait().unwrap();
-        assert!(status.success(), "{status}");
+        match self.link {
+            Link::InProcess { server, .. } => server.join().expect("the server thread ends"),
+            Link::Process { mut child, .. } => {
+                let status = child.wait().unwrap();
+                assert!(status.success(), "{status}");
+            }
+        }
     }
 }
 
@@ -318,6 +379,25 @@ g (float[N, 128] x, float[128, 10] w, bool c) => (float[N, 10] y) {
                 else_branch = g2 () => (float[N, 10] b) { b = Neg (t) }>
 }
 "#;
+
+/// The command, as an editor starts it: the handshake, a document and its diagnostics, a
+/// request, and a clean exit, over framed standard input and output.
+#[test]
+fn the_command_serves_over_standard_input_and_output() {
+    let mut client = Client::spawn();
+    let text = "<ir_version: 10, opset_import: [\"\" : 21]>\ng (float[2] x) => (float[2] y) {\n    y = Relu (q)\n}\n";
+    let published = client.open(text);
+    assert_eq!(published["diagnostics"][0]["code"], "undefined_value");
+    let hover = client.at("textDocument/hover", text, "Relu", 0, 1, json!({}));
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("Relu"),
+        "{hover}"
+    );
+    client.shutdown();
+}
 
 #[test]
 fn diagnostics_are_the_checks_with_related_information_and_utf16_columns() {

@@ -3,7 +3,7 @@
 //! synchronous stack of rust-analyzer.
 //!
 //! Documents are synchronised incrementally: a change sends only the edited ranges, which edit
-//! the text and its line index in place. A document is analysed again ([`document`]) when the
+//! the text and its line index in place. A document is analysed again (`document`) when the
 //! messages that arrived together are handled, once for a burst of changes, or before a request
 //! that reads it; then its diagnostics are published.
 //!
@@ -49,14 +49,20 @@ use serde_json::Value;
 
 use document::Document;
 
-type Failure = Box<dyn Error + Send + Sync>;
+/// What stops the server: the connection broke, or a message could not be encoded.
+pub type Failure = Box<dyn Error + Send + Sync>;
 
 /// The size over which a document is large: parsed and indexed, not checked. A model with its
 /// weights inline (ResNet-50: 313 MB) takes seconds to check and gigabytes to hold checked; its
 /// architecture with the weights in external data is a few hundred kilobytes.
 pub const LARGE_FILE_LIMIT: usize = 32 * 1024 * 1024;
 
-/// Serves until the client says `exit`.
+/// Serves over standard input and output until the client says `exit`: `onnx-text lsp`.
+///
+/// ```no_run
+/// // Blocks, reading JSON-RPC from standard input, until the editor says `exit`.
+/// onnx_text_cli::lsp::run().unwrap();
+/// ```
 pub fn run() -> Result<(), Failure> {
     let (connection, threads) = transport::stdio();
     serve(&connection)?;
@@ -65,7 +71,36 @@ pub fn run() -> Result<(), Failure> {
     Ok(())
 }
 
-/// The initialize handshake, then the requests and notifications until shutdown.
+/// The initialize handshake, then the requests and notifications until shutdown, over any
+/// connection: standard input and output for [`run`], or memory, in process.
+///
+/// ```
+/// use lsp_server::{Connection, Message, Notification, Request, RequestId};
+/// use serde_json::json;
+///
+/// let (server, client) = Connection::memory();
+/// let serving = std::thread::spawn(move || onnx_text_cli::lsp::serve(&server).unwrap());
+/// let request = |id: i32, method: &str, params| {
+///     Message::Request(Request::new(RequestId::from(id), method.to_owned(), params))
+/// };
+/// let notify = |method: &str, params| Message::Notification(Notification::new(method.to_owned(), params));
+///
+/// client.sender.send(request(1, "initialize", json!({ "capabilities": {} }))).unwrap();
+/// let Message::Response(answer) = client.receiver.recv().unwrap() else { panic!() };
+/// assert_eq!(answer.result.unwrap()["capabilities"]["positionEncoding"], "utf-16");
+/// client.sender.send(notify("initialized", json!({}))).unwrap();
+///
+/// let text = r#"<ir_version: 10, opset_import: ["" : 21]> g (float x) => (float y) { y = Relu(q) }"#;
+/// let document = json!({ "uri": "file:///m.onnxtxt", "languageId": "onnxtxt", "version": 1, "text": text });
+/// client.sender.send(notify("textDocument/didOpen", json!({ "textDocument": document }))).unwrap();
+/// let Message::Notification(published) = client.receiver.recv().unwrap() else { panic!() };
+/// assert_eq!(published.params["diagnostics"][0]["code"], "undefined_value");
+///
+/// client.sender.send(request(2, "shutdown", json!(null))).unwrap();
+/// client.receiver.recv().unwrap();
+/// client.sender.send(notify("exit", json!(null))).unwrap();
+/// serving.join().unwrap();
+/// ```
 pub fn serve(connection: &Connection) -> Result<(), Failure> {
     let capabilities = serde_json::to_value(capabilities())?;
     let initialize = connection.initialize(capabilities)?;
