@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use onnx_check::{Check, CheckOptions};
+use onnx_check::{Check, CheckOptions, DiagnosticKind};
 use onnx_runtime_types::prost::Message;
 use onnx_runtime_types::{
     AttributeProto, FunctionProto, ModelProto, NodeProto, OperatorSetIdProto, SparseTensorProto,
@@ -821,6 +821,13 @@ fn bytes_that_are_no_model_are_an_error_not_a_panic() {
         .check_bytes(&[0x3a, 0x05, 0x0a])
         .unwrap_err();
     assert_eq!(err[0].check(), None);
+    // Not a model at all: a diagnostic of its own kind, placed at the model, titled without a check.
+    assert_eq!(err[0].kind(), DiagnosticKind::Decode);
+    assert_eq!(
+        err[0].place().map(ToString::to_string).as_deref(),
+        Some("the model")
+    );
+    assert!(err.to_string().starts_with("error: "), "{err}");
     let tight = ModelCheck::default().limits(DecodeLimits::default().max_memory(1000));
     let err = tight.check_bytes(&bytes).unwrap_err();
     let limit = 1000 + 2 * bytes.len(); // beyond twice the input
