@@ -126,14 +126,14 @@ def measure(nodes, runs, optimize_macros=False, holes=0):
 
 # Functions whose inclusive instructions make up the expansion, as callgrind names them.
 STAGES = [
-    ("expansion", "onnx_macro::expand::expand "),
+    ("expansion", "onnx_macro_core::expand::expand "),
     ("  parse", "onnx_syntax::entry::<impl onnx_syntax::syntax::form::Entry>::parse_with "),
     ("  checks and lowering", "<onnx_syntax::syntax::form::Tree as onnx_check::driver::CheckTree>::check_and_lower_with "),
     ("    checks but shapes", "onnx_check::driver::walk_tree "),
     ("    lowering", "onnx_syntax::entry::<impl onnx_syntax::syntax::form::Tree<N>>::lower "),
     ("    shape checks", "onnx_check::shapes::Sites::check "),
     ("      inference", "onnx_infer::graph::infer_model "),
-    ("  code generation", "onnx_macro::codegen::decoded "),
+    ("  code generation", "onnx_macro_core::codegen::decoded "),
     ("    encoding", "onnx_syntax::entry::Proto::encode "),
 ]
 

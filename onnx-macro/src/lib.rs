@@ -1,23 +1,8 @@
 //! Procedural macros of `onnx-text`. Use them through the `onnx-text` crate, which re-exports
 //! them with documentation and examples.
 //!
-//! The crate is thin: `tokens` turns the macro input back into ONNX text (taking whole
-//! groups' source text where `verbatim` allows, and writing a marker for each Rust value
-//! `#x`), the `onnx-syntax` engine parses, checks and lowers it, `diagnostics` puts errors on
-//! the offending tokens, `codegen` emits the expression that decodes the encoded value,
-//! and `holes` the patches that put the Rust values into it. `expand` ties them together.
-
-mod codegen;
-mod diagnostics;
-mod expand;
-mod holes;
-mod libraries;
-mod opset;
-mod tokens;
-mod verbatim;
-
-#[cfg(test)]
-mod tests;
+//! The crate is thin: each macro hands its input to `onnx-macro-core`, a plain library that
+//! does the work (and is unit-tested there, without rustc).
 
 use onnx_syntax::Entry;
 use proc_macro::TokenStream;
@@ -35,7 +20,7 @@ use proc_macro::TokenStream;
 /// ```
 #[proc_macro]
 pub fn onnx(input: TokenStream) -> TokenStream {
-    expand::expand(Entry::Model, input.into()).into()
+    onnx_macro_core::expand(Entry::Model, input.into()).into()
 }
 
 /// A `GraphProto` from ONNX text.
@@ -46,7 +31,7 @@ pub fn onnx(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn onnx_graph(input: TokenStream) -> TokenStream {
-    expand::expand(Entry::Graph, input.into()).into()
+    onnx_macro_core::expand(Entry::Graph, input.into()).into()
 }
 
 /// A `FunctionProto` from ONNX text, with an optional header.
@@ -60,7 +45,7 @@ pub fn onnx_graph(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn onnx_function(input: TokenStream) -> TokenStream {
-    expand::expand(Entry::Function, input.into()).into()
+    onnx_macro_core::expand(Entry::Function, input.into()).into()
 }
 
 /// A `Vec<FunctionProto>` from a sequence of functions (a function library).
@@ -74,7 +59,7 @@ pub fn onnx_function(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn onnx_functions(input: TokenStream) -> TokenStream {
-    expand::expand(Entry::Functions, input.into()).into()
+    onnx_macro_core::expand(Entry::Functions, input.into()).into()
 }
 
 /// A `NodeProto` from one node.
@@ -85,7 +70,7 @@ pub fn onnx_functions(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn onnx_node(input: TokenStream) -> TokenStream {
-    expand::expand(Entry::Node, input.into()).into()
+    onnx_macro_core::expand(Entry::Node, input.into()).into()
 }
 
 /// A `Vec<NodeProto>` from a sequence of nodes, without braces.
@@ -96,7 +81,7 @@ pub fn onnx_node(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn onnx_nodes(input: TokenStream) -> TokenStream {
-    expand::expand(Entry::Nodes, input.into()).into()
+    onnx_macro_core::expand(Entry::Nodes, input.into()).into()
 }
 
 /// A function library in a static, for opset crates: checked as [`onnx_functions!`] is,
@@ -124,7 +109,7 @@ pub fn onnx_nodes(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn onnx_library(input: TokenStream) -> TokenStream {
-    opset::library(input.into()).into()
+    onnx_macro_core::library(input.into()).into()
 }
 
 /// A `ModelProto` from a `.onnxtxt` file, relative to `CARGO_MANIFEST_DIR`. Errors name the file,
@@ -148,5 +133,5 @@ pub fn onnx_library(input: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn include_onnx(input: TokenStream) -> TokenStream {
-    expand::include(input.into()).into()
+    onnx_macro_core::include(input.into()).into()
 }

@@ -243,34 +243,35 @@ fn errors_expand_to_compile_errors_and_a_default_value() {
     );
 }
 
+// The files are the proc-macro crate's, whose doc examples include them too.
 #[test]
 fn include_errors_name_the_file_line_and_column() {
-    let expansion = include(tokens("\"tests/data/broken.onnxtxt\"")).to_string();
+    let expansion = include(tokens("\"../onnx-macro/tests/data/broken.onnxtxt\"")).to_string();
     assert!(
-        expansion.contains("--> tests/data/broken.onnxtxt:4:16"),
+        expansion.contains("--> ../onnx-macro/tests/data/broken.onnxtxt:4:16"),
         "{expansion}"
     );
     assert!(
         expansion.contains("include_bytes"),
         "the file is a dependency: {expansion}"
     );
-    let missing = include(tokens("\"tests/data/missing.onnxtxt\"")).to_string();
+    let missing = include(tokens("\"../onnx-macro/tests/data/missing.onnxtxt\"")).to_string();
     assert!(missing.contains("cannot read"), "{missing}");
 }
 
 #[test]
 fn include_refuses_external_data_unless_allowed() {
-    let expansion = include(tokens("\"tests/data/external.onnxtxt\"")).to_string();
+    let expansion = include(tokens("\"../onnx-macro/tests/data/external.onnxtxt\"")).to_string();
     assert!(expansion.contains("compile_error"), "{expansion}");
     assert!(
         expansion.contains(
-            "tensor `w` of `tests/data/external.onnxtxt` keeps its data in a file, which \
+            "tensor `w` of `../onnx-macro/tests/data/external.onnxtxt` keeps its data in a file, which \
              `include_onnx!` does not read"
         ),
         "{expansion}"
     );
     // Allowed, the model keeps the reference, as `onnx!` and the runtime parser do.
-    let allowed = "#![allow(external_data)] \"tests/data/external.onnxtxt\"";
+    let allowed = "#![allow(external_data)] \"../onnx-macro/tests/data/external.onnxtxt\"";
     let expansion = include(tokens(allowed)).to_string();
     assert!(!expansion.contains("compile_error"), "{expansion}");
     assert!(expansion.contains("include_bytes"), "{expansion}");

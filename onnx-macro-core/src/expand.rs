@@ -42,7 +42,20 @@ pub struct Settings {
     pub fallible: bool,
 }
 
-/// Expands a macro whose input is ONNX text as Rust tokens.
+/// Expands a macro whose input is ONNX text as Rust tokens: `onnx!` for [`Entry::Model`],
+/// `onnx_graph!` for [`Entry::Graph`], and so on. A text that fails its checks expands to the
+/// errors, on the offending tokens, and a placeholder value.
+///
+/// ```
+/// use onnx_syntax::Entry;
+/// let input: proc_macro2::TokenStream = "y = Relu(x)".parse().unwrap();
+/// let expansion = onnx_macro_core::expand(Entry::Node, input).to_string();
+/// assert!(expansion.contains("decode"), "{expansion}");
+///
+/// let wrong: proc_macro2::TokenStream = "g (x) => (y) { y = Relu(q) }".parse().unwrap();
+/// let expansion = onnx_macro_core::expand(Entry::Graph, wrong).to_string();
+/// assert!(expansion.contains("compile_error"), "{expansion}");
+/// ```
 pub fn expand(entry: Entry, input: TokenStream) -> TokenStream {
     let fallible = matches!(settings(input.clone()), Ok((settings, _)) if settings.fallible);
     match expand_tokens(entry, input) {
@@ -387,6 +400,12 @@ pub fn settings(input: TokenStream) -> Result<(Settings, TokenStream), syn::Erro
 
 /// `include_onnx!("path")`: a model read from a `.onnxtxt` file, relative to the crate root.
 /// Settings may come first: `include_onnx!(#![library(acme::ACME)] "model.onnxtxt")`.
+///
+/// ```
+/// let input: proc_macro2::TokenStream = r#""no/such/file.onnxtxt""#.parse().unwrap();
+/// let expansion = onnx_macro_core::include(input).to_string();
+/// assert!(expansion.contains("compile_error"), "{expansion}");
+/// ```
 pub fn include(input: TokenStream) -> TokenStream {
     let entry = Entry::Model;
     let (settings, body) = match settings(input.clone()) {

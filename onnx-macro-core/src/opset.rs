@@ -29,6 +29,16 @@ use crate::libraries::{self, ANSWER, FORMAT, Finish, VERSION};
 
 /// Expands `onnx_library!`. A library that fails to build is still declared, empty and
 /// marked broken, so that what names it reports nothing more than its own error.
+///
+/// ```
+/// let input: proc_macro2::TokenStream = r#"
+///     pub static ACME;
+///     <domain: "com.acme", opset_import: ["" : 21]> Sq (x) => (y) { y = Mul(x, x) }
+/// "#.parse().unwrap();
+/// let expansion = onnx_macro_core::library(input).to_string();
+/// // The library's static, decoding the functions encoded at compile time.
+/// assert!(expansion.contains("pub static ACME"), "{expansion}");
+/// ```
 pub fn library(input: TokenStream) -> TokenStream {
     let (settings, body) = match settings(input.clone()) {
         Ok(split) => split,
