@@ -112,6 +112,7 @@ mod data;
 mod declarations;
 mod driver;
 mod imports;
+pub mod library;
 mod options;
 pub(crate) mod schema;
 pub(crate) mod shapes;
@@ -122,8 +123,6 @@ pub(crate) mod walk;
 
 pub use data::negative_dim;
 pub use driver::{CheckEntry, CheckTree};
-/// Function libraries and the inliner, which the checks see calls into (`onnx-library`).
-pub use onnx_library as library;
 pub use onnx_schema::{
     AttributeDoc, FormalDoc, OperatorDoc, describe_operator, newest_opset, operators_at,
     schema_attribute_type, since_version, standard_domains,

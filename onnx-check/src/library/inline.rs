@@ -37,7 +37,7 @@ const DEFAULT_MAX_NODES: usize = 1 << 22;
 /// function bodies.
 ///
 /// ```
-/// use onnx_library::Inliner;
+/// use onnx_check::library::Inliner;
 ///
 /// let mut model = onnx_syntax::parse_model(r#"
 ///     <ir_version: 10, opset_import: ["" : 21, "local" : 1]>
@@ -75,7 +75,7 @@ impl<'a> Inliner<'a> {
     /// An inliner of model-local functions, with no libraries.
     ///
     /// ```
-    /// let inliner = onnx_library::Inliner::new();
+    /// let inliner = onnx_check::library::Inliner::new();
     /// # let _ = inliner;
     /// ```
     pub fn new() -> Inliner<'a> {
@@ -92,7 +92,7 @@ impl<'a> Inliner<'a> {
     /// precedence, and so does a library added before.
     ///
     /// ```
-    /// use onnx_library::{FunctionLibrary, Inliner};
+    /// use onnx_check::library::{FunctionLibrary, Inliner};
     /// let lib = FunctionLibrary::from_functions(onnx_syntax::parse_functions(
     ///     r#"<domain: "my", opset_import: ["" : 21]> Sq (x) => (y) { y = Mul(x, x) }"#)?)?;
     /// let mut model = onnx_syntax::parse_model(
@@ -110,7 +110,7 @@ impl<'a> Inliner<'a> {
     /// Naming a function that neither the model nor a library defines is an error.
     ///
     /// ```
-    /// use onnx_library::Inliner;
+    /// use onnx_check::library::Inliner;
     /// let mut model = onnx_syntax::parse_model(r#"
     ///     <opset_import: ["" : 21, "my" : 1]> g (x) => (y) { t = my.A(x)  y = my.B(t) }
     ///     <domain: "my", opset_import: ["" : 21]> A (x) => (y) { y = Abs(x) }
@@ -133,7 +133,7 @@ impl<'a> Inliner<'a> {
     /// function that neither the model nor a library defines is an error.
     ///
     /// ```
-    /// use onnx_library::Inliner;
+    /// use onnx_check::library::Inliner;
     /// let mut model = onnx_syntax::parse_model(r#"
     ///     <opset_import: ["" : 21, "my" : 1]> g (x) => (y) { t = my.A(x)  y = my.B(t) }
     ///     <domain: "my", opset_import: ["" : 21]> A (x) => (y) { y = Abs(x) }
@@ -154,7 +154,7 @@ impl<'a> Inliner<'a> {
     /// [`standard_function`]). An operator without a static body is an error.
     ///
     /// ```
-    /// use onnx_library::Inliner;
+    /// use onnx_check::library::Inliner;
     /// let mut model = onnx_syntax::parse_model(
     ///     r#"<opset_import: ["" : 21]> g (float[N] x) => (float[N] y) { y = LeakyRelu(x) }"#)?;
     /// Inliner::new().expand("LeakyRelu").model(&mut model)?;
@@ -173,7 +173,7 @@ impl<'a> Inliner<'a> {
     /// fails instead of running out of memory.
     ///
     /// ```
-    /// use onnx_library::{Inliner, LibraryError};
+    /// use onnx_check::library::{Inliner, LibraryError};
     /// let mut model = onnx_syntax::parse_model(r#"
     ///     <opset_import: ["" : 21, "my" : 1]> g (x) => (y) { y = my.F(x) }
     ///     <domain: "my", opset_import: ["" : 21]> F (x) => (y) { t = Abs(x)  y = Neg(t) }
@@ -193,7 +193,7 @@ impl<'a> Inliner<'a> {
     /// no longer called. On error the model is unchanged.
     ///
     /// ```
-    /// use onnx_library::{Inliner, LibraryError};
+    /// use onnx_check::library::{Inliner, LibraryError};
     /// let mut model = onnx_syntax::parse_model(r#"
     ///     <opset_import: ["" : 21, "my" : 1]> g (x) => (y) { y = my.F(x) }
     ///     <domain: "my", opset_import: ["" : 21, "my" : 1]> F (x) => (y) { y = my.G(x) }
@@ -266,7 +266,7 @@ impl<'a> Inliner<'a> {
     /// functions' imports are merged. On error nothing is changed.
     ///
     /// ```
-    /// use onnx_library::{FunctionLibrary, Inliner};
+    /// use onnx_check::library::{FunctionLibrary, Inliner};
     /// let lib = FunctionLibrary::from_functions(onnx_syntax::parse_functions(
     ///     r#"<domain: "my", opset_import: ["" : 21, "ai.onnx.ml" : 5]> F (x) => (y) { y = ai.onnx.ml.Binarizer(x) }"#)?)?;
     /// let mut graph = onnx_syntax::parse_graph("g (x) => (y) { y = my.F(x) }")?;
@@ -297,7 +297,7 @@ impl<'a> Inliner<'a> {
     /// is recursion. On error nothing is changed.
     ///
     /// ```
-    /// use onnx_library::{FunctionLibrary, Inliner};
+    /// use onnx_check::library::{FunctionLibrary, Inliner};
     /// let lib = FunctionLibrary::from_functions(onnx_syntax::parse_functions(
     ///     r#"<domain: "my", opset_import: ["" : 21]> Sq (x) => (y) { y = Mul(x, x) }"#)?)?;
     /// let mut quad = onnx_syntax::parse_function(
@@ -366,7 +366,7 @@ fn selection_key(domain: &str, name: &str) -> (String, String) {
 ///     <opset_import: ["" : 21, "my" : 1]> g (x) => (y) { y = my.F(x) }
 ///     <domain: "my", opset_import: ["" : 21]> F (x) => (y) { y = Abs(x) }
 /// "#)?;
-/// let report = onnx_library::inline(&mut model, &[])?;
+/// let report = onnx_check::library::inline(&mut model, &[])?;
 /// assert_eq!(report.to_string(), "inlined 1 call of `my.F`\nremoved `my.F`\n");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -386,7 +386,7 @@ pub fn inline(
 /// the model is unchanged.
 ///
 /// ```
-/// use onnx_library::{FunctionLibrary, attach};
+/// use onnx_check::library::{FunctionLibrary, attach};
 /// let lib = FunctionLibrary::from_functions(onnx_syntax::parse_functions(r#"
 ///     <domain: "my", opset_import: ["" : 21]> Sq (x) => (y) { y = Mul(x, x) }
 ///     <domain: "my", opset_import: ["" : 21, "my" : 1]> Quad (x) => (y) { s = my.Sq(x)  y = my.Sq(s) }
@@ -455,7 +455,7 @@ pub fn attach(
 /// were removed because nothing calls them any more.
 ///
 /// ```
-/// use onnx_library::{FunctionKey, Inliner};
+/// use onnx_check::library::{FunctionKey, Inliner};
 /// let mut model = onnx_syntax::parse_model(r#"
 ///     <opset_import: ["" : 21, "my" : 1]> g (x) => (y) { t = my.F(x)  y = my.F(t) }
 ///     <domain: "my", opset_import: ["" : 21]> F (x) => (y) { y = Abs(x) }
@@ -475,8 +475,8 @@ impl InlineReport {
     /// How many calls of `key` were inlined (nested calls count once per expansion).
     ///
     /// ```
-    /// let report = onnx_library::InlineReport::default();
-    /// assert_eq!(report.calls(&onnx_library::FunctionKey::new("", "F", "")), 0);
+    /// let report = onnx_check::library::InlineReport::default();
+    /// assert_eq!(report.calls(&onnx_check::library::FunctionKey::new("", "F", "")), 0);
     /// ```
     pub fn calls(&self, key: &FunctionKey) -> usize {
         self.calls.get(key).copied().unwrap_or(0)
@@ -485,7 +485,7 @@ impl InlineReport {
     /// The functions inlined and their numbers of calls, ordered by key.
     ///
     /// ```
-    /// assert_eq!(onnx_library::InlineReport::default().iter().count(), 0);
+    /// assert_eq!(onnx_check::library::InlineReport::default().iter().count(), 0);
     /// ```
     pub fn iter(&self) -> impl Iterator<Item = (&FunctionKey, usize)> {
         self.calls.iter().map(|(key, &n)| (key, n))
@@ -494,7 +494,7 @@ impl InlineReport {
     /// How many calls were inlined in all.
     ///
     /// ```
-    /// assert_eq!(onnx_library::InlineReport::default().total(), 0);
+    /// assert_eq!(onnx_check::library::InlineReport::default().total(), 0);
     /// ```
     pub fn total(&self) -> usize {
         self.calls.values().sum()
@@ -503,7 +503,7 @@ impl InlineReport {
     /// The local functions removed from the model, in the model's order.
     ///
     /// ```
-    /// assert!(onnx_library::InlineReport::default().removed().is_empty());
+    /// assert!(onnx_check::library::InlineReport::default().removed().is_empty());
     /// ```
     pub fn removed(&self) -> &[FunctionKey] {
         &self.removed

@@ -4,7 +4,7 @@
 //! ([`standard_function`]).
 //!
 //! ```
-//! use onnx_library::{FunctionLibrary, Inliner};
+//! use onnx_check::library::{FunctionLibrary, Inliner};
 //!
 //! let library = FunctionLibrary::from_functions(onnx_syntax::parse_functions(r#"
 //!     <domain: "local", opset_import: ["" : 21]> Sq (x) => (y) { y = Mul(x, x) }
@@ -37,7 +37,7 @@ pub use onnx_syntax::domain::canonical as normalise_domain;
 /// none), as a node's `domain`, `op_type` and `overload` name the function it calls.
 ///
 /// ```
-/// use onnx_library::FunctionKey;
+/// use onnx_check::library::FunctionKey;
 /// let key = FunctionKey::new("ai.onnx", "Celu", "");
 /// assert_eq!(key, FunctionKey::new("", "Celu", ""));
 /// assert_eq!(FunctionKey::new("local", "F", "v2").to_string(), "local.F:v2");
@@ -53,7 +53,7 @@ impl FunctionKey {
     /// The key of `name` in `domain` with `overload`; the domain is normalised.
     ///
     /// ```
-    /// let key = onnx_library::FunctionKey::new("my", "Sq", "");
+    /// let key = onnx_check::library::FunctionKey::new("my", "Sq", "");
     /// assert_eq!((key.domain(), key.name(), key.overload()), ("my", "Sq", ""));
     /// ```
     pub fn new(domain: &str, name: &str, overload: &str) -> FunctionKey {
@@ -68,7 +68,7 @@ impl FunctionKey {
     ///
     /// ```
     /// let f = onnx_syntax::parse_function(r#"<domain: "my", overload: "a"> F (x) => (y) { y = Abs(x) }"#)?;
-    /// assert_eq!(onnx_library::FunctionKey::of_function(&f).to_string(), "my.F:a");
+    /// assert_eq!(onnx_check::library::FunctionKey::of_function(&f).to_string(), "my.F:a");
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
     pub fn of_function(function: &FunctionProto) -> FunctionKey {
@@ -83,7 +83,7 @@ impl FunctionKey {
     ///
     /// ```
     /// let node = onnx_syntax::parse_node("y = my.F(x)")?;
-    /// assert_eq!(onnx_library::FunctionKey::of_node(&node).to_string(), "my.F");
+    /// assert_eq!(onnx_check::library::FunctionKey::of_node(&node).to_string(), "my.F");
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
     pub fn of_node(node: &NodeProto) -> FunctionKey {
@@ -97,7 +97,7 @@ impl FunctionKey {
     /// The normalised domain (`""` for `ai.onnx`).
     ///
     /// ```
-    /// assert_eq!(onnx_library::FunctionKey::new("ai.onnx", "Relu", "").domain(), "");
+    /// assert_eq!(onnx_check::library::FunctionKey::new("ai.onnx", "Relu", "").domain(), "");
     /// ```
     pub fn domain(&self) -> &str {
         &self.domain
@@ -106,7 +106,7 @@ impl FunctionKey {
     /// The function's name (the `op_type` of its calls).
     ///
     /// ```
-    /// assert_eq!(onnx_library::FunctionKey::new("", "Relu", "").name(), "Relu");
+    /// assert_eq!(onnx_check::library::FunctionKey::new("", "Relu", "").name(), "Relu");
     /// ```
     pub fn name(&self) -> &str {
         &self.name
@@ -115,7 +115,7 @@ impl FunctionKey {
     /// The overload, `""` for none.
     ///
     /// ```
-    /// assert_eq!(onnx_library::FunctionKey::new("m", "F", "x").overload(), "x");
+    /// assert_eq!(onnx_check::library::FunctionKey::new("m", "F", "x").overload(), "x");
     /// ```
     pub fn overload(&self) -> &str {
         &self.overload
@@ -141,7 +141,7 @@ impl fmt::Display for FunctionKey {
 /// function and node path, outermost first).
 ///
 /// ```
-/// use onnx_library::{FunctionLibrary, LibraryError};
+/// use onnx_check::library::{FunctionLibrary, LibraryError};
 /// let twice = onnx_syntax::parse_functions(r#"
 ///     <domain: "my"> F (x) => (y) { y = Abs(x) }
 ///     <domain: "my"> F (x) => (y) { y = Neg(x) }
@@ -221,7 +221,7 @@ pub enum LibraryError {
 /// The inputs or the outputs of a call, in [`LibraryError::Arity`].
 ///
 /// ```
-/// assert_eq!(onnx_library::Operands::Inputs.to_string(), "inputs");
+/// assert_eq!(onnx_check::library::Operands::Inputs.to_string(), "inputs");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Operands {
@@ -310,7 +310,7 @@ impl std::error::Error for LibraryError {}
 ///
 /// ```
 /// use std::sync::LazyLock;
-/// use onnx_library::{FunctionKey, FunctionLibrary};
+/// use onnx_check::library::{FunctionKey, FunctionLibrary};
 ///
 /// static LIBRARY: LazyLock<FunctionLibrary> = LazyLock::new(|| {
 ///     FunctionLibrary::from_functions(onnx_syntax::parse_functions(r#"
@@ -329,7 +329,7 @@ impl FunctionLibrary {
     /// An empty library.
     ///
     /// ```
-    /// assert!(onnx_library::FunctionLibrary::new().is_empty());
+    /// assert!(onnx_check::library::FunctionLibrary::new().is_empty());
     /// ```
     pub fn new() -> FunctionLibrary {
         FunctionLibrary::default()
@@ -339,7 +339,7 @@ impl FunctionLibrary {
     /// one key are an error.
     ///
     /// ```
-    /// let lib = onnx_library::FunctionLibrary::from_functions(
+    /// let lib = onnx_check::library::FunctionLibrary::from_functions(
     ///     onnx_syntax::parse_functions(r#"<domain: "my"> F (x) => (y) { y = Abs(x) }"#)?,
     /// )?;
     /// assert_eq!(lib.len(), 1);
@@ -360,7 +360,7 @@ impl FunctionLibrary {
     ///     <opset_import: ["" : 21, "my" : 1]> g (x) => (y) { y = my.F(x) }
     ///     <domain: "my", opset_import: ["" : 21]> F (x) => (y) { y = Abs(x) }
     /// "#)?;
-    /// let lib = onnx_library::FunctionLibrary::from_model(&model)?;
+    /// let lib = onnx_check::library::FunctionLibrary::from_model(&model)?;
     /// assert_eq!(lib.iter().next().unwrap().name.as_deref(), Some("F"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -372,7 +372,7 @@ impl FunctionLibrary {
     /// is left unchanged.
     ///
     /// ```
-    /// let mut lib = onnx_library::FunctionLibrary::new();
+    /// let mut lib = onnx_check::library::FunctionLibrary::new();
     /// let f = onnx_syntax::parse_function("F (x) => (y) { y = Abs(x) }")?;
     /// lib.insert(f.clone())?;
     /// assert!(lib.insert(f).is_err());
@@ -392,7 +392,7 @@ impl FunctionLibrary {
     /// them share one, nothing is added and the error names the key.
     ///
     /// ```
-    /// use onnx_library::FunctionLibrary;
+    /// use onnx_check::library::FunctionLibrary;
     /// let mut lib = FunctionLibrary::from_functions(onnx_syntax::parse_functions("<domain: \"a\"> F (x) => (y) { y = Abs(x) }")?)?;
     /// lib.extend(onnx_syntax::parse_functions("<domain: \"b\"> F (x) => (y) { y = Neg(x) }")?)?;
     /// assert_eq!(lib.len(), 2);
@@ -417,7 +417,7 @@ impl FunctionLibrary {
     /// The function with `key`.
     ///
     /// ```
-    /// use onnx_library::{FunctionKey, FunctionLibrary};
+    /// use onnx_check::library::{FunctionKey, FunctionLibrary};
     /// let lib = FunctionLibrary::from_functions(onnx_syntax::parse_functions("<domain: \"ai.onnx\"> F (x) => (y) { y = Abs(x) }")?)?;
     /// assert!(lib.get(&FunctionKey::new("", "F", "")).is_some()); // the domain is normalised
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -429,7 +429,7 @@ impl FunctionLibrary {
     /// The function `node` calls, if it is here.
     ///
     /// ```
-    /// use onnx_library::FunctionLibrary;
+    /// use onnx_check::library::FunctionLibrary;
     /// let lib = FunctionLibrary::from_functions(onnx_syntax::parse_functions("<domain: \"my\"> F (x) => (y) { y = Abs(x) }")?)?;
     /// assert!(lib.called_by(&onnx_syntax::parse_node("y = my.F(x)")?).is_some());
     /// assert!(lib.called_by(&onnx_syntax::parse_node("y = F(x)")?).is_none());
@@ -442,7 +442,7 @@ impl FunctionLibrary {
     /// The functions, in the order they were added.
     ///
     /// ```
-    /// let lib = onnx_library::FunctionLibrary::from_functions(
+    /// let lib = onnx_check::library::FunctionLibrary::from_functions(
     ///     onnx_syntax::parse_functions("F (x) => (y) { y = Abs(x) } G (x) => (y) { y = F(x) }")?,
     /// )?;
     /// let names: Vec<_> = lib.iter().map(|f| f.name.as_deref().unwrap()).collect();
@@ -456,7 +456,7 @@ impl FunctionLibrary {
     /// How many functions there are.
     ///
     /// ```
-    /// assert_eq!(onnx_library::FunctionLibrary::new().len(), 0);
+    /// assert_eq!(onnx_check::library::FunctionLibrary::new().len(), 0);
     /// ```
     pub fn len(&self) -> usize {
         self.functions.len()
@@ -465,7 +465,7 @@ impl FunctionLibrary {
     /// True if there are no functions.
     ///
     /// ```
-    /// assert!(onnx_library::FunctionLibrary::default().is_empty());
+    /// assert!(onnx_check::library::FunctionLibrary::default().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
         self.functions.is_empty()
@@ -475,7 +475,7 @@ impl FunctionLibrary {
     ///
     /// ```
     /// let fs = onnx_syntax::parse_functions("F (x) => (y) { y = Abs(x) }")?;
-    /// let lib = onnx_library::FunctionLibrary::from_functions(fs.clone())?;
+    /// let lib = onnx_check::library::FunctionLibrary::from_functions(fs.clone())?;
     /// assert_eq!(lib.into_functions(), fs);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -491,7 +491,7 @@ impl FunctionLibrary {
     /// [`opset_imports`]: FunctionLibrary::opset_imports
     ///
     /// ```
-    /// let lib = onnx_library::FunctionLibrary::from_functions(onnx_syntax::parse_functions(r#"
+    /// let lib = onnx_check::library::FunctionLibrary::from_functions(onnx_syntax::parse_functions(r#"
     ///     <domain: "my", opset_import: ["" : 21]> F (x) => (y) { y = Abs(x) }
     ///     <domain: "my", opset_import: ["" : 21, "my" : 2]> G (x) => (y) { y = my.F(x) }
     /// "#)?)?;
@@ -521,7 +521,7 @@ impl FunctionLibrary {
     /// an error.
     ///
     /// ```
-    /// let lib = onnx_library::FunctionLibrary::from_functions(onnx_syntax::parse_functions(r#"
+    /// let lib = onnx_check::library::FunctionLibrary::from_functions(onnx_syntax::parse_functions(r#"
     ///     <domain: "my", opset_import: ["" : 21]> F (x) => (y) { y = Abs(x) }
     ///     <domain: "my", opset_import: ["ai.onnx" : 21, "ai.onnx.ml" : 5]> G (x) => (y) { y = Neg(x) }
     /// "#)?)?;
