@@ -18,52 +18,6 @@ use crate::{CheckOptions, Diagnostics, Libraries, Report, walk};
 pub trait CheckEntry {
     /// Parses `text` as this form, runs the checks `options` enable, and lowers the tree if
     /// there is no problem. A syntax error is a diagnostic too.
-    fn check(self, text: &str, options: &CheckOptions) -> Result<Proto, Diagnostics>;
-    /// [`check`](CheckEntry::check) with function libraries in view.
-    fn check_with(
-        self,
-        text: &str,
-        options: &CheckOptions,
-        libraries: &Libraries<'_>,
-    ) -> Result<Proto, Diagnostics>;
-    /// Parses `text` as this form and checks it, giving the tree, every problem and what the
-    /// type checks covered. Only a syntax error is an `Err`.
-    fn report(self, text: &str, options: &CheckOptions) -> Result<(Tree, Report), Diagnostics>;
-}
-
-/// The checks of a syntax tree.
-///
-/// ```
-/// use onnx_check::{CheckOptions, CheckTree};
-/// use onnx_syntax::Entry;
-/// let text = "g (x) => (y) { y = Neg(x) }";
-/// assert!(Entry::Graph.parse(text)?.check(text, &CheckOptions::default()).diagnostics.is_empty());
-/// # Ok::<(), onnx_syntax::ParseError>(())
-/// ```
-pub trait CheckTree: Sized {
-    /// Runs the checks that `options` enable on the tree, parsed from `source`.
-    fn check(&self, source: &str, options: &CheckOptions) -> Report;
-    /// Runs the checks, the shape checks inferring on `lowered`.
-    fn check_lowered(
-        &self,
-        source: &str,
-        options: &CheckOptions,
-        lowered: impl FnOnce() -> Proto,
-    ) -> Report;
-    /// Checks the tree and lowers it, doing the work once.
-    fn check_and_lower(self, source: &str, options: &CheckOptions) -> (Report, Proto);
-    /// [`check_and_lower`](CheckTree::check_and_lower) with function libraries in view.
-    fn check_and_lower_with(
-        self,
-        source: &str,
-        options: &CheckOptions,
-        libraries: &Libraries<'_>,
-    ) -> (Report, Proto);
-}
-
-impl CheckEntry for Entry {
-    /// Parses `text` as this form, runs the checks `options` enable, and lowers the tree if
-    /// there is no problem. A syntax error is a diagnostic too.
     ///
     /// ```
     /// use onnx_check::CheckEntry;
@@ -74,11 +28,8 @@ impl CheckEntry for Entry {
     /// let err = Entry::Graph.check("g (x) => (y) { y = Neg(z) }", &options).unwrap_err();
     /// assert_eq!(err[0].message(), "value `z` is used but never defined");
     /// ```
-    fn check(self, text: &str, options: &CheckOptions) -> Result<Proto, Diagnostics> {
-        self.check_with(text, options, &[])
-    }
-
-    /// [`check`](Entry::check) with function libraries in view: calls into their domains
+    fn check(self, text: &str, options: &CheckOptions) -> Result<Proto, Diagnostics>;
+    /// [`check`](CheckEntry::check) with function libraries in view: calls into their domains
     /// are checked as calls of the text's own functions are, each message naming the library.
     ///
     /// ```
@@ -99,16 +50,7 @@ impl CheckEntry for Entry {
         text: &str,
         options: &CheckOptions,
         libraries: &Libraries<'_>,
-    ) -> Result<Proto, Diagnostics> {
-        let tree = parse_diagnosed(self, text)?;
-        let (report, proto) = tree.check_and_lower_with(text, options, libraries);
-        if report.diagnostics.is_empty() {
-            Ok(proto)
-        } else {
-            Err(Diagnostics::new(text, report.diagnostics))
-        }
-    }
-
+    ) -> Result<Proto, Diagnostics>;
     /// Parses `text` as this form and checks it, giving the tree, every problem and what the
     /// type checks covered. Only a syntax error is an `Err`.
     ///
@@ -124,20 +66,19 @@ impl CheckEntry for Entry {
     /// assert_eq!((report.coverage.typed, report.coverage.partially_typed), (1, 1));
     /// # Ok::<(), onnx_check::Diagnostics>(())
     /// ```
-    fn report(self, text: &str, options: &CheckOptions) -> Result<(Tree, Report), Diagnostics> {
-        let tree = parse_diagnosed(self, text)?;
-        let report = tree.check(text, options);
-        Ok((tree, report))
-    }
+    fn report(self, text: &str, options: &CheckOptions) -> Result<(Tree, Report), Diagnostics>;
 }
 
-/// Parses `text` as the form `entry` names, a syntax error being a diagnostic (the one
-/// conversion of a `ParseError`, which has its line already).
-fn parse_diagnosed(entry: Entry, text: &str) -> Result<Tree, Diagnostics> {
-    entry.parse(text).map_err(Diagnostics::from)
-}
-
-impl CheckTree for Tree {
+/// The checks of a syntax tree.
+///
+/// ```
+/// use onnx_check::{CheckOptions, CheckTree};
+/// use onnx_syntax::Entry;
+/// let text = "g (x) => (y) { y = Neg(x) }";
+/// assert!(Entry::Graph.parse(text)?.check(text, &CheckOptions::default()).diagnostics.is_empty());
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+pub trait CheckTree: Sized {
     /// Runs the checks that `options` enable on the tree, parsed from `source`, as the
     /// crate's documentation describes for its form; also counts what the type checks
     /// covered.
@@ -151,12 +92,8 @@ impl CheckTree for Tree {
     /// assert_eq!(report.diagnostics[0].check(), Some(Check::UseBeforeDefinition));
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
-    fn check(&self, source: &str, options: &CheckOptions) -> Report {
-        // Inference works on the lowering, of a copy here.
-        self.check_lowered(source, options, || self.clone().lower())
-    }
-
-    /// Runs the checks as [`check`](Tree::check) does, the shape checks inferring on
+    fn check(&self, source: &str, options: &CheckOptions) -> Report;
+    /// Runs the checks as [`check`](CheckTree::check) does, the shape checks inferring on
     /// `lowered`, which gives the messages the tree stands for (made only if those checks
     /// run). The checks of binary models (the `onnx-validate` crate) give the model the tree
     /// was raised from.
@@ -176,15 +113,8 @@ impl CheckTree for Tree {
         source: &str,
         options: &CheckOptions,
         lowered: impl FnOnce() -> Proto,
-    ) -> Report {
-        let mut report = walk_tree(self, source, options, &[]);
-        if let Some(sites) = Sites::wanted(self, &report, options) {
-            sites.check(&lowered(), &mut report, source, options, &[]);
-        }
-        report
-    }
-
-    /// Checks the tree as [`check`](Tree::check) does, and lowers it, doing the work once:
+    ) -> Report;
+    /// Checks the tree as [`check`](CheckTree::check) does, and lowers it, doing the work once:
     /// the shape checks, which work on protobuf messages, infer on the lowering given back
     /// rather than on a copy. The macros use it.
     ///
@@ -199,12 +129,9 @@ impl CheckTree for Tree {
     /// assert!(matches!(proto, Proto::Model(_)));
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
-    fn check_and_lower(self, source: &str, options: &CheckOptions) -> (Report, Proto) {
-        self.check_and_lower_with(source, options, &[])
-    }
-
-    /// [`check_and_lower`](Tree::check_and_lower) with function libraries in view (see
-    /// [`Entry::check_with`]).
+    fn check_and_lower(self, source: &str, options: &CheckOptions) -> (Report, Proto);
+    /// [`check_and_lower`](CheckTree::check_and_lower) with function libraries in view (see
+    /// [`CheckEntry::check_with`]).
     ///
     /// ```
     /// use onnx_check::CheckTree;
@@ -221,6 +148,70 @@ impl CheckTree for Tree {
     ///     "no function `acme.Sqr` is defined in domain \"acme\"; did you mean `Sq` (library `ops`)?");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    fn check_and_lower_with(
+        self,
+        source: &str,
+        options: &CheckOptions,
+        libraries: &Libraries<'_>,
+    ) -> (Report, Proto);
+}
+
+impl CheckEntry for Entry {
+    fn check(self, text: &str, options: &CheckOptions) -> Result<Proto, Diagnostics> {
+        self.check_with(text, options, &[])
+    }
+
+    fn check_with(
+        self,
+        text: &str,
+        options: &CheckOptions,
+        libraries: &Libraries<'_>,
+    ) -> Result<Proto, Diagnostics> {
+        let tree = parse_diagnosed(self, text)?;
+        let (report, proto) = tree.check_and_lower_with(text, options, libraries);
+        if report.diagnostics.is_empty() {
+            Ok(proto)
+        } else {
+            Err(Diagnostics::new(text, report.diagnostics))
+        }
+    }
+
+    fn report(self, text: &str, options: &CheckOptions) -> Result<(Tree, Report), Diagnostics> {
+        let tree = parse_diagnosed(self, text)?;
+        let report = tree.check(text, options);
+        Ok((tree, report))
+    }
+}
+
+/// Parses `text` as the form `entry` names, a syntax error being a diagnostic (the one
+/// conversion of a `ParseError`, which has its line already).
+fn parse_diagnosed(entry: Entry, text: &str) -> Result<Tree, Diagnostics> {
+    entry.parse(text).map_err(Diagnostics::from)
+}
+
+impl CheckTree for Tree {
+    fn check(&self, source: &str, options: &CheckOptions) -> Report {
+        // Inference works on the lowering, of a copy here.
+        self.check_lowered(source, options, || self.clone().lower())
+    }
+
+    fn check_lowered(
+        &self,
+        source: &str,
+        options: &CheckOptions,
+        lowered: impl FnOnce() -> Proto,
+    ) -> Report {
+        let mut report = walk_tree(self, source, options, &[]);
+        if let Some(sites) = Sites::wanted(self, &report, options) {
+            sites.check(&lowered(), &mut report, source, options, &[]);
+        }
+        report
+    }
+
+    fn check_and_lower(self, source: &str, options: &CheckOptions) -> (Report, Proto) {
+        self.check_and_lower_with(source, options, &[])
+    }
+
     fn check_and_lower_with(
         self,
         source: &str,
