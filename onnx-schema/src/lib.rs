@@ -39,6 +39,7 @@ use onnx_syntax::syntax::AttributeType;
 use table::{Schema, table};
 
 /// What the versions of an operator say about one imported version.
+#[doc(hidden)] // Over the hidden table's schemas: the checks' lookups, not API for users.
 pub enum AtVersion<'a> {
     /// This schema applies.
     Found(&'a Schema),
@@ -49,6 +50,7 @@ pub enum AtVersion<'a> {
 }
 
 /// The schema of `versions` (oldest first) in effect at `version`.
+#[doc(hidden)]
 pub fn at_version(versions: &[Schema], version: i64) -> Option<AtVersion<'_>> {
     let first = versions.first()?;
     // Newest first; an indexed loop, as iterator adapters cost calls unoptimized.
