@@ -50,11 +50,20 @@ use serde_json::Value;
 use document::Document;
 
 /// What stops the server: the connection broke, or a message could not be encoded.
+///
+/// ```
+/// let failure: onnx_text_cli::lsp::Failure = "the client went away".into();
+/// assert_eq!(failure.to_string(), "the client went away");
+/// ```
 pub type Failure = Box<dyn Error + Send + Sync>;
 
 /// The size over which a document is large: parsed and indexed, not checked. A model with its
 /// weights inline (ResNet-50: 313 MB) takes seconds to check and gigabytes to hold checked; its
 /// architecture with the weights in external data is a few hundred kilobytes.
+///
+/// ```
+/// assert_eq!(onnx_text_cli::lsp::LARGE_FILE_LIMIT, 32 << 20);
+/// ```
 pub const LARGE_FILE_LIMIT: usize = 32 * 1024 * 1024;
 
 /// Serves over standard input and output until the client says `exit`: `onnx-text lsp`.
