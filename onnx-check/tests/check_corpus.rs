@@ -13,11 +13,10 @@
 //! is listed in [`FLAGGED`], and each was confirmed with onnx 1.23.2's checker or shape
 //! inference. The test prints how many nodes had their types checked.
 
-use onnx_check::CheckTree;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use onnx_check::{Check, CheckOptions, Coverage, Diagnostic, Report};
+use onnx_check::{Check, CheckOptions, CheckTree, Coverage, Diagnostic, Report};
 use onnx_syntax::{Entry, UnknownEntry};
 
 /// The directories of accepted real models and bodies, and the hand-written set.

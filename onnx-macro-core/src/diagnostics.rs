@@ -16,13 +16,13 @@ pub fn at_text(source: &Source, span: onnx_syntax::Span, message: &str) -> syn::
     }
 }
 
-/// The message of `diagnostic` as the macros report it: a check's problem starts with the
-/// check's name in brackets, the name `#![allow(...)]` takes (the CLI's `error[name]:`, which
-/// `compile_error!` cannot write); a syntax error is its message alone.
-pub fn titled(diagnostic: &onnx_check::Diagnostic) -> String {
+/// `message`, a problem of `diagnostic` or one of its labels, as the macros report it: a
+/// check's starts with the check's name in brackets, the name `#![allow(...)]` takes (the CLI's
+/// `error[name]:`, which `compile_error!` cannot write); a syntax error's is the message alone.
+fn titled(diagnostic: &onnx_check::Diagnostic, message: &str) -> String {
     match diagnostic.check() {
-        Some(check) => format!("[{check}] {}", diagnostic.message()),
-        None => diagnostic.message().to_owned(),
+        Some(check) => format!("[{check}] {message}"),
+        None => message.to_owned(),
     }
 }
 
@@ -30,13 +30,10 @@ pub fn titled(diagnostic: &onnx_check::Diagnostic) -> String {
 /// its own range (stable proc macros cannot attach a note to a span, so a label is an error of
 /// its own, which names the problem it belongs to).
 pub fn on_tokens(source: &Source, diagnostic: &onnx_check::Diagnostic) -> Vec<syn::Error> {
-    let title = titled(diagnostic);
+    let title = titled(diagnostic, diagnostic.message());
     let mut errors = vec![at_text(source, diagnostic.span(), &title)];
     for label in diagnostic.labels() {
-        let message = match diagnostic.check() {
-            Some(check) => format!("[{check}] {}", label.message),
-            None => label.message.clone(),
-        };
+        let message = titled(diagnostic, &label.message);
         let message = format!("{message}\nnote: of the error: {}", diagnostic.message());
         errors.push(at_text(source, label.span, &message));
     }

@@ -6,8 +6,7 @@
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use quote::quote;
 
-use onnx_check::CheckTree;
-use onnx_check::{Check, CheckOptions, Diagnostic, Diagnostics, Libraries};
+use onnx_check::{Check, CheckOptions, CheckTree, Diagnostic, Diagnostics, Libraries};
 use onnx_runtime_types::ModelProto;
 use onnx_syntax::parse::Parser;
 use onnx_syntax::syntax::Function;

@@ -126,7 +126,7 @@ impl<'n> Binding<'n> {
     }
 
     /// The index of `param` in `bound`, if it is bound.
-    pub fn position(&self, param: &str) -> Option<usize> {
+    fn position(&self, param: &str) -> Option<usize> {
         // An indexed loop, as iterator adapters cost calls unoptimized.
         let mut index = 0;
         while index < self.bound.len() {

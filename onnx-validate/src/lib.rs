@@ -153,17 +153,12 @@ impl ModelCheck {
         }
         let problems = rules::check(model, &self.options, self.model_dir.as_deref());
         let text = syntax::check(model, &self.options);
-        match (problems.is_empty(), text) {
-            (true, None) => Ok(()),
-            (_, text) => {
-                // The rules' problems, placed in the messages, then the syntax checks', positioned
-                // in the printed text.
-                let mut found = Diagnostics::new("", problems);
-                if let Some(text) = text {
-                    found.combine(text);
-                }
-                Err(found)
-            }
+        // The rules' problems, placed in the messages, then the syntax checks', positioned in
+        // the printed text.
+        let mut found = Diagnostics::new("", problems);
+        if let Some(text) = text {
+            found.combine(text);
         }
+        if found.is_empty() { Ok(()) } else { Err(found) }
     }
 }

@@ -16,8 +16,7 @@ use onnx_runtime_types::{
 
 use super::NEWEST_IR_VERSION;
 use super::place::{named_step, node_step, quoted};
-use onnx_check::since_version;
-use onnx_check::{Check, CheckOptions, negative_dim};
+use onnx_check::{Check, CheckOptions, negative_dim, since_version};
 use onnx_syntax::diagnostic::{Diagnostic, Place};
 use onnx_syntax::domain::{self, canonical as canonical_domain};
 use onnx_syntax::dtype::elem_type_by_number;

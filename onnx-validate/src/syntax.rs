@@ -23,8 +23,7 @@ use onnx_runtime_types::{
 
 use super::raise::raise;
 use super::tensor::data_problem;
-use onnx_check::CheckTree;
-use onnx_check::{Check, CheckOptions, Diagnostics};
+use onnx_check::{Check, CheckOptions, CheckTree, Diagnostics};
 use onnx_syntax::dtype::elem_type_by_number;
 use onnx_syntax::{Proto, Tree};
 
