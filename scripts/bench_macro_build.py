@@ -128,13 +128,14 @@ def measure(nodes, runs, optimize_macros=False, holes=0):
 STAGES = [
     ("expansion", "onnx_macro_core::expand::expand "),
     ("  parse", "onnx_syntax::entry::<impl onnx_syntax::syntax::form::Entry>::parse_with "),
-    ("  checks and lowering", "<onnx_syntax::syntax::form::Tree as onnx_check::driver::CheckTree>::check_and_lower_with "),
+    ("  checks and lowering", "<onnx_syntax::syntax::form::Tree as onnx_check::driver::CheckTree>::check_and_lower_beside "),
     ("    checks but shapes", "onnx_check::driver::walk_tree "),
     ("    lowering", "onnx_syntax::entry::<impl onnx_syntax::syntax::form::Tree<N>>::lower "),
     ("    shape checks", "onnx_check::shapes::Sites::check "),
     ("      inference", "onnx_infer::graph::infer_model "),
+    ("    encoding (beside the shape checks, on a thread of its own)", "onnx_syntax::entry::Proto::encode "),
     ("  code generation", "onnx_macro_core::codegen::decoded "),
-    ("    encoding", "onnx_syntax::entry::Proto::encode "),
+    ("  freeing the messages (on a thread of its own)", "onnx_macro_core::expand::free_beside::{{closure}} "),
 ]
 
 
@@ -162,7 +163,7 @@ def callgrind(crate, target):
     print(f"callgrind, {crate.name}'s rustc (millions of instructions, inclusive):", file=sys.stderr)
     for label, _ in [("rustc", None)] + STAGES:
         if label in totals:
-            print(f"  {label:24} {totals[label] / 1e6:9.1f}", file=sys.stderr)
+            print(f"  {label:60} {totals[label] / 1e6:9.1f}", file=sys.stderr)
 
 
 def evaluation(literal_text, model_bytes, target):

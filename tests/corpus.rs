@@ -38,7 +38,7 @@ fn parse(entry: &str, text: &str) -> Result<Vec<u8>, ParseError> {
 fn tree_difference(entry: &str, text: &str) -> Option<String> {
     let entry: onnx_syntax::Entry = entry.parse().expect("a corpus entry point");
     // Bytes, not messages: a NaN is not equal to itself.
-    let direct = entry.parse_proto(text).map(onnx_syntax::Proto::encode);
+    let direct = entry.parse_proto(text).map(|proto| proto.encode());
     let through_tree = entry.parse(text).map(|tree| tree.lower().encode());
     (direct != through_tree).then(|| match (direct, through_tree) {
         (Err(direct), Err(through_tree)) => {

@@ -4,7 +4,7 @@
 //! This keeps the expansion to one byte-string literal whatever the model's size, so rustc's
 //! cost is that of `include_bytes!`, and getting the value is one `prost` decode.
 
-use onnx_syntax::{Entry, Proto};
+use onnx_syntax::Entry;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
@@ -33,9 +33,9 @@ pub fn value_type(entry: Entry) -> TokenStream {
     }
 }
 
-/// The expression that builds, at runtime, the value `proto` of `entry`, encoded now.
-pub fn decoded(entry: Entry, proto: Proto) -> TokenStream {
-    let bytes = Literal::byte_string(&proto.encode());
+/// The expression that builds, at runtime, the value of `entry` whose protobuf bytes are `bytes`.
+pub fn decoded(entry: Entry, bytes: &[u8]) -> TokenStream {
+    let bytes = Literal::byte_string(bytes);
     let ty = message_type(entry);
     if is_list(entry) {
         quote!(::onnx_text::__private::decode_list::<#ty>(#bytes))

@@ -6,7 +6,7 @@
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use quote::quote;
 
-use onnx_check::{Check, CheckOptions, CheckTree, Diagnostic, Diagnostics, Libraries};
+use onnx_check::{BIG_TEXT, Check, CheckOptions, CheckTree, Diagnostic, Diagnostics, Libraries};
 use onnx_runtime_types::ModelProto;
 use onnx_syntax::parse::Parser;
 use onnx_syntax::syntax::Function;
@@ -92,7 +92,13 @@ fn expand_tokens(entry: Entry, input: TokenStream) -> Result<TokenStream, syn::E
             settings.finish.name()
         )));
     }
-    let (checked, source) = checked_source(entry, body, &options, &in_view)?;
+    // `#![attach]` and `#![inline]` change the value after the checks: encode it then.
+    let bytes = if settings.finish == Finish::Check {
+        Bytes::Encode
+    } else {
+        Bytes::Later
+    };
+    let (checked, source) = checked_source(entry, body, &options, &in_view, bytes)?;
     match checked.headers {
         Some(headers) => {
             if settings.finish != Finish::Check {
@@ -103,12 +109,38 @@ fn expand_tokens(entry: Entry, input: TokenStream) -> Result<TokenStream, syn::E
                     settings.finish.name()
                 )));
             }
-            with_holes(entry, checked.proto, &headers, &source, &settings)
+            with_holes(
+                entry,
+                &checked.proto,
+                checked.bytes.as_deref(),
+                &headers,
+                &source,
+                &settings,
+            )
         }
         None => {
-            let proto = settings.finish(checked.proto, &in_view)?;
-            Ok(without_holes(entry, proto, &settings))
+            let (proto, bytes) = match checked.bytes {
+                Some(bytes) => (checked.proto, bytes),
+                None => {
+                    let proto = settings.finish(checked.proto, &in_view)?;
+                    let bytes = proto.encode();
+                    (proto, bytes)
+                }
+            };
+            let expansion = without_holes(entry, &bytes, &settings);
+            free_beside(proto, source.text.len());
+            Ok(expansion)
         }
+    }
+}
+
+/// Frees the messages of a big literal (a text of [`BIG_TEXT`] or more) on a thread of its own:
+/// for a 10,000-node model that is a tenth of the expansion when unoptimized (a default dev
+/// build), and nothing waits for it. A small one is freed here.
+fn free_beside(proto: Proto, text_len: usize) {
+    if text_len >= BIG_TEXT {
+        // Should no thread be had, the closure, and the value with it, is freed here.
+        let _ = std::thread::Builder::new().spawn(move || drop(proto));
     }
 }
 
@@ -119,12 +151,13 @@ pub fn checked_source(
     body: TokenStream,
     options: &CheckOptions,
     in_view: &InView,
+    bytes: Bytes,
 ) -> Result<(Checked, Source), syn::Error> {
     let view = in_view.view();
     let token_error = |e: TokenError| syn::Error::new(e.span, e.message);
     let compact = Source::from_tokens(body.clone(), Layout::Compact).map_err(token_error)?;
     let holes = !compact.holes.is_empty();
-    if let Ok(checked) = checked(entry, &compact.text, holes, options, &view) {
+    if let Ok(checked) = checked(entry, &compact.text, holes, options, &view, bytes) {
         return Ok((checked, compact));
     }
     // Report from the faithful layout, whose line numbers (quoted in some messages) are the
@@ -133,7 +166,7 @@ pub fn checked_source(
     // decide.
     let faithful = Source::from_tokens(body, Layout::Faithful).map_err(token_error)?;
     let holes = !faithful.holes.is_empty();
-    let problems = match checked(entry, &faithful.text, holes, options, &view) {
+    let problems = match checked(entry, &faithful.text, holes, options, &view, bytes) {
         Ok(checked) => return Ok((checked, faithful)),
         Err(problems) => problems,
     };
@@ -144,10 +177,23 @@ pub fn checked_source(
         .unwrap_or_else(|| syn::Error::new(Span::call_site(), "invalid ONNX text")))
 }
 
+/// Whether [`checked`] also encodes the messages: only when the value is the lowering as it
+/// stands, since the encoding runs beside the shape checks (on a thread of its own for a big
+/// text).
+#[derive(Clone, Copy, PartialEq)]
+pub enum Bytes {
+    /// Encode the lowering: [`Checked::bytes`] holds it.
+    Encode,
+    /// The caller changes the messages first, and encodes them itself.
+    Later,
+}
+
 /// A text that passed its checks.
 pub struct Checked {
     /// Its protobuf messages.
     pub proto: Proto,
+    /// Their bytes, if asked for with [`Bytes::Encode`].
+    pub bytes: Option<Vec<u8>>,
     /// With holes, where the headers hold them (lowering does not keep that).
     pub headers: Option<Headers>,
 }
@@ -180,6 +226,7 @@ pub fn checked(
     holes: bool,
     options: &CheckOptions,
     libraries: &Libraries<'_>,
+    bytes: Bytes,
 ) -> Result<Checked, Vec<Diagnostic>> {
     let syntax = |e: ParseError| vec![Diagnostic::from(&e)];
     let parser = if holes {
@@ -190,17 +237,22 @@ pub fn checked(
     .map_err(syntax)?;
     let tree = entry.parse_with(parser).map_err(syntax)?;
     let headers = holes.then(|| Headers::of(&tree));
-    let (report, proto) = tree.check_and_lower_with(text, options, libraries);
+    let encode = |proto: &Proto| (bytes == Bytes::Encode).then(|| proto.encode());
+    let (report, proto, bytes) = tree.check_and_lower_beside(text, options, libraries, encode);
     if report.diagnostics.is_empty() {
-        Ok(Checked { proto, headers })
+        Ok(Checked {
+            proto,
+            bytes,
+            headers,
+        })
     } else {
         Err(report.diagnostics)
     }
 }
 
 /// The expansion of a literal without holes: the value, decoded (`Ok` if fallible).
-fn without_holes(entry: Entry, lowered: Proto, settings: &Settings) -> TokenStream {
-    let value = codegen::decoded(entry, lowered);
+fn without_holes(entry: Entry, bytes: &[u8], settings: &Settings) -> TokenStream {
+    let value = codegen::decoded(entry, bytes);
     if settings.fallible {
         quote!(::core::result::Result::<_, ::onnx_text::Diagnostics>::Ok(#value))
     } else {
@@ -212,14 +264,15 @@ fn without_holes(entry: Entry, lowered: Proto, settings: &Settings) -> TokenStre
 /// values (see [`holes`]).
 fn with_holes(
     entry: Entry,
-    lowered: Proto,
+    lowered: &Proto,
+    bytes: Option<&[u8]>,
     headers: &Headers,
     source: &Source,
     settings: &Settings,
 ) -> Result<TokenStream, syn::Error> {
     let mut patcher = Patcher::new(&source.holes, !settings.unchecked);
     let (model_header, function_headers) = (&headers.model, &headers.functions);
-    match &lowered {
+    match lowered {
         Proto::Model(model) => patcher.model(model, model_header, function_headers),
         Proto::Graph(graph) => patcher.graph(graph, &Default::default()),
         Proto::Function(function) => patcher.function(function, model_header, None),
@@ -228,7 +281,11 @@ fn with_holes(
         Proto::Nodes(nodes) | Proto::NodeList(nodes) => patcher.node_list(nodes),
     }
     let expansion = patcher.finish()?;
-    let skeleton = codegen::decoded(entry, lowered);
+    let bytes = match bytes {
+        Some(bytes) => bytes,
+        None => &lowered.encode(),
+    };
+    let skeleton = codegen::decoded(entry, bytes);
     let patches = expansion.patches;
     let verify = expansion.verify;
     let allowed = if settings.unchecked {
@@ -463,12 +520,15 @@ pub fn include(input: TokenStream) -> TokenStream {
     let checked = onnx_syntax::text_from_bytes(&text)
         .map_err(|e| vec![e.with_origin(relative.clone()).to_string()])
         .and_then(|text| {
-            checked(entry, text, false, &options, &in_view.view()).map_err(|problems| {
-                let diagnostics = Diagnostics::new(text, problems).with_origin(relative.clone());
-                (0..diagnostics.len())
-                    .filter_map(|i| diagnostics.render(i))
-                    .collect::<Vec<String>>()
-            })
+            checked(entry, text, false, &options, &in_view.view(), Bytes::Later).map_err(
+                |problems| {
+                    let diagnostics =
+                        Diagnostics::new(text, problems).with_origin(relative.clone());
+                    (0..diagnostics.len())
+                        .filter_map(|i| diagnostics.render(i))
+                        .collect::<Vec<String>>()
+                },
+            )
         });
     let checked = checked.and_then(|mut checked| {
         if options.is_enabled(Check::ExternalData)
@@ -482,7 +542,7 @@ pub fn include(input: TokenStream) -> TokenStream {
     match checked {
         Ok(checked) => match settings.finish(checked.proto, &in_view) {
             Ok(proto) => {
-                let value = codegen::decoded(entry, proto);
+                let value = codegen::decoded(entry, &proto.encode());
                 quote!({ #dependency #value })
             }
             Err(e) => failed(e),

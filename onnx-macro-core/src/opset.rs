@@ -24,7 +24,7 @@ use onnx_runtime_types::FunctionProto;
 use onnx_syntax::syntax::Function;
 use onnx_syntax::{Entry, Proto, Tree};
 
-use crate::expand::{Settings, checked_source, settings};
+use crate::expand::{Bytes, Settings, checked_source, settings};
 use crate::libraries::{self, ANSWER, FORMAT, Finish, VERSION};
 
 /// Expands `onnx_library!`. A library that fails to build is still declared, empty and
@@ -163,7 +163,8 @@ fn library_tokens(
     let options = settings.options()?;
     let in_view = settings.in_view()?;
     let text = documented_functions(declaration.text.clone())?;
-    let (checked, source) = checked_source(Entry::Functions, text, &options, &in_view)?;
+    let (checked, source) =
+        checked_source(Entry::Functions, text, &options, &in_view, Bytes::Later)?;
     if let Some(hole) = source.holes.first() {
         return Err(syn::Error::new(
             hole.span,

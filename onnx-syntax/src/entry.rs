@@ -159,7 +159,7 @@ impl Proto {
     /// assert_eq!(Proto::Node(node.clone()).encode(), node.encode_to_vec());
     /// # Ok::<(), onnx_syntax::ParseError>(())
     /// ```
-    pub fn encode(self) -> Vec<u8> {
+    pub fn encode(&self) -> Vec<u8> {
         fn list<M: Message>(messages: &[M]) -> Vec<u8> {
             let mut bytes = Vec::new();
             for message in messages {
@@ -172,9 +172,9 @@ impl Proto {
             Proto::Model(model) => encode::model(model),
             Proto::Graph(graph) => encode::graph(graph),
             Proto::Function(function) => function.encode_to_vec(),
-            Proto::Functions(functions) => list(&functions),
+            Proto::Functions(functions) => list(functions),
             Proto::Node(node) => node.encode_to_vec(),
-            Proto::Nodes(nodes) | Proto::NodeList(nodes) => list(&nodes),
+            Proto::Nodes(nodes) | Proto::NodeList(nodes) => list(nodes),
         }
     }
 }

@@ -32,7 +32,7 @@ fn parse(entry: Entry, text: &str) -> Option<Proto> {
 
 /// The protobuf bytes of what `text` says: compared as bytes, since a NaN is not equal to itself.
 fn message_bytes(entry: Entry, text: &str) -> Option<Vec<u8>> {
-    parse(entry, text).map(Proto::encode)
+    parse(entry, text).map(|proto| proto.encode())
 }
 
 /// The comments of `text`, as the formatter writes them (without trailing white space).

@@ -1,5 +1,6 @@
 //! The protobuf bytes of a model or graph, as prost writes them, without prost's repeated
-//! measuring of nested messages.
+//! measuring of nested messages. The fields of models, graphs, nodes and attributes are written
+//! here in field-number order, as prost's generated `encode_raw` writes them.
 //!
 //! prost writes a nested message after its length, and finds the length by walking the message.
 //! The walk happens again at every level of nesting: a node of a model's graph is measured for
@@ -20,53 +21,71 @@
 
 use onnx_runtime_types::{AttributeProto, GraphProto, ModelProto, NodeProto};
 use prost::Message;
+use prost::bytes::BufMut;
 use prost::bytes::buf::UninitSlice;
-use prost::bytes::{Buf, BufMut};
-use prost::encoding::{WireType, decode_key, decode_varint, encode_key, encode_varint};
+use prost::encoding::{WireType, encode_key, encode_varint, int64, message, string};
 
-/// `ModelProto.graph` in onnx.proto.
-const MODEL_GRAPH: u32 = 7;
-/// `GraphProto.node` in onnx.proto.
-const GRAPH_NODE: u32 = 1;
-
-/// The bytes of `model`, the same as `model.encode_to_vec()`.
-pub(crate) fn model(mut model: ModelProto) -> Vec<u8> {
-    let Some(graph) = model.graph.take() else {
-        return model.encode_to_vec();
-    };
-    let rest = model.encode_to_vec();
-    // prost writes fields in field-number order: the graph goes between the fields numbered below
-    // it and the others.
-    let Some(split) = fields_before(&rest, MODEL_GRAPH) else {
-        // prost's bytes always decode; should they not, prost's own encoding is still right.
-        model.graph = Some(graph);
+/// The bytes of `model`, the same as `model.encode_to_vec()`. It takes a reference, so that the
+/// macros can encode a big literal on one thread while its shapes are checked on another.
+pub(crate) fn model(model: &ModelProto) -> Vec<u8> {
+    let Some(graph) = &model.graph else {
         return model.encode_to_vec();
     };
     let graph = self::graph(graph);
-    let mut bytes = Writer(Vec::with_capacity(rest.len() + graph.len() + 8));
-    bytes.put_slice(&rest[..split]);
-    length_delimited(MODEL_GRAPH, &graph, &mut bytes);
-    bytes.put_slice(&rest[split..]);
+    let mut bytes = Writer(Vec::with_capacity(graph.len() + 256));
+    // `ModelProto`'s fields in onnx.proto, in field-number order as prost writes them; only the
+    // graph is written by hand.
+    if let Some(value) = &model.ir_version {
+        int64::encode(1, value, &mut bytes);
+    }
+    if let Some(value) = &model.producer_name {
+        string::encode(2, value, &mut bytes);
+    }
+    if let Some(value) = &model.producer_version {
+        string::encode(3, value, &mut bytes);
+    }
+    if let Some(value) = &model.domain {
+        string::encode(4, value, &mut bytes);
+    }
+    if let Some(value) = &model.model_version {
+        int64::encode(5, value, &mut bytes);
+    }
+    if let Some(value) = &model.doc_string {
+        string::encode(6, value, &mut bytes);
+    }
+    length_delimited(7, &graph, &mut bytes);
+    message::encode_repeated(8, &model.opset_import, &mut bytes);
+    message::encode_repeated(14, &model.metadata_props, &mut bytes);
+    message::encode_repeated(20, &model.training_info, &mut bytes);
+    message::encode_repeated(25, &model.functions, &mut bytes);
+    message::encode_repeated(26, &model.configuration, &mut bytes);
     bytes.0
 }
 
 /// The bytes of `graph`, the same as `graph.encode_to_vec()`.
-pub(crate) fn graph(mut graph: GraphProto) -> Vec<u8> {
-    let nodes = std::mem::take(&mut graph.node);
-    let rest = graph.encode_to_vec();
-    let Some(split) = fields_before(&rest, GRAPH_NODE) else {
-        graph.node = nodes;
-        return graph.encode_to_vec();
-    };
-    let mut bytes = Writer(Vec::with_capacity(rest.len() + 64 * nodes.len()));
-    bytes.put_slice(&rest[..split]);
+pub(crate) fn graph(graph: &GraphProto) -> Vec<u8> {
+    let mut bytes = Writer(Vec::with_capacity(64 * graph.node.len() + 256));
+    // `GraphProto`'s fields in onnx.proto, in field-number order as prost writes them: the nodes
+    // (field 1) by hand, each to a buffer of its own so that its length is known once written.
     let (mut node_bytes, mut scratch) = (Writer(Vec::new()), Writer(Vec::new()));
-    for node in &nodes {
+    for node in &graph.node {
         node_bytes.0.clear();
         self::node(node, &mut node_bytes, &mut scratch);
-        length_delimited(GRAPH_NODE, &node_bytes.0, &mut bytes);
+        length_delimited(1, &node_bytes.0, &mut bytes);
     }
-    bytes.put_slice(&rest[split..]);
+    if let Some(value) = &graph.name {
+        string::encode(2, value, &mut bytes);
+    }
+    message::encode_repeated(5, &graph.initializer, &mut bytes);
+    if let Some(value) = &graph.doc_string {
+        string::encode(10, value, &mut bytes);
+    }
+    message::encode_repeated(11, &graph.input, &mut bytes);
+    message::encode_repeated(12, &graph.output, &mut bytes);
+    message::encode_repeated(13, &graph.value_info, &mut bytes);
+    message::encode_repeated(14, &graph.quantization_annotation, &mut bytes);
+    message::encode_repeated(15, &graph.sparse_initializer, &mut bytes);
+    message::encode_repeated(16, &graph.metadata_props, &mut bytes);
     bytes.0
 }
 
@@ -172,32 +191,6 @@ fn length_delimited(field: u32, message: &[u8], bytes: &mut Writer) {
         _ => encode_varint(message.len() as u64, bytes),
     }
     bytes.put_slice(message);
-}
-
-/// The length of the leading fields of an encoded message whose numbers are below `field`, or
-/// `None` if the bytes do not decode.
-fn fields_before(message: &[u8], field: u32) -> Option<usize> {
-    let mut rest = message;
-    while !rest.is_empty() {
-        let before = rest;
-        let (number, wire_type) = decode_key(&mut rest).ok()?;
-        if number >= field {
-            return Some(message.len() - before.len());
-        }
-        let skip = match wire_type {
-            WireType::Varint => decode_varint(&mut rest).map(|_| 0).ok()?,
-            WireType::SixtyFourBit => 8,
-            WireType::ThirtyTwoBit => 4,
-            WireType::LengthDelimited => usize::try_from(decode_varint(&mut rest).ok()?).ok()?,
-            // onnx.proto has no groups.
-            WireType::StartGroup | WireType::EndGroup => return None,
-        };
-        if skip > rest.len() {
-            return None;
-        }
-        rest.advance(skip);
-    }
-    Some(message.len())
 }
 
 /// A `Vec<u8>` that takes single bytes as pushes.
