@@ -163,9 +163,10 @@ pub trait CheckTree: Sized {
     /// use onnx_syntax::Entry;
     /// let mut text = String::from("<opset_import: [\"\" : 21]> g (float[N] x0) => (float[N] y) {\n");
     /// for i in 0..3000 {
-    ///     text += &format!("  x{} = Relu(x{i})\n", i + 1);
+    ///     text += &format!("  x{} = LeakyRelu(x{i})\n", i + 1);
     /// }
     /// text += "  y = Identity(x3000)\n}";
+    /// assert!(text.len() >= onnx_check::BIG_TEXT); // so the bytes are encoded on a thread
     /// let tree = Entry::Model.parse(&text)?;
     /// let (report, proto, bytes) =
     ///     tree.check_and_lower_beside(&text, &CheckOptions::default(), &[], |proto| proto.encode());
