@@ -166,7 +166,8 @@ pub fn checked_source(
     // decide.
     let faithful = Source::from_tokens(body, Layout::Faithful).map_err(token_error)?;
     let holes = !faithful.holes.is_empty();
-    let problems = match checked(entry, &faithful.text, holes, options, &view, bytes) {
+    // The retry almost always fails again: its caller encodes, should it pass.
+    let problems = match checked(entry, &faithful.text, holes, options, &view, Bytes::Later) {
         Ok(checked) => return Ok((checked, faithful)),
         Err(problems) => problems,
     };
@@ -180,7 +181,7 @@ pub fn checked_source(
 /// Whether [`checked`] also encodes the messages: only when the value is the lowering as it
 /// stands, since the encoding runs beside the shape checks (on a thread of its own for a big
 /// text).
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy)]
 pub enum Bytes {
     /// Encode the lowering: [`Checked::bytes`] holds it.
     Encode,
@@ -192,7 +193,8 @@ pub enum Bytes {
 pub struct Checked {
     /// Its protobuf messages.
     pub proto: Proto,
-    /// Their bytes, if asked for with [`Bytes::Encode`].
+    /// Their bytes, if asked for with [`Bytes::Encode`] (`None` after the retry from the faithful
+    /// layout: see [`checked_source`]).
     pub bytes: Option<Vec<u8>>,
     /// With holes, where the headers hold them (lowering does not keep that).
     pub headers: Option<Headers>,
@@ -237,8 +239,18 @@ pub fn checked(
     .map_err(syntax)?;
     let tree = entry.parse_with(parser).map_err(syntax)?;
     let headers = holes.then(|| Headers::of(&tree));
-    let encode = |proto: &Proto| (bytes == Bytes::Encode).then(|| proto.encode());
-    let (report, proto, bytes) = tree.check_and_lower_beside(text, options, libraries, encode);
+    let (report, proto, bytes) = match bytes {
+        Bytes::Encode => {
+            let encode = |proto: &Proto| proto.encode();
+            let (report, proto, bytes) =
+                tree.check_and_lower_beside(text, options, libraries, encode);
+            (report, proto, Some(bytes))
+        }
+        Bytes::Later => {
+            let (report, proto) = tree.check_and_lower_with(text, options, libraries);
+            (report, proto, None)
+        }
+    };
     if report.diagnostics.is_empty() {
         Ok(Checked {
             proto,

@@ -28,64 +28,92 @@ use prost::encoding::{WireType, encode_key, encode_varint, int64, message, strin
 /// The bytes of `model`, the same as `model.encode_to_vec()`. It takes a reference, so that the
 /// macros can encode a big literal on one thread while its shapes are checked on another.
 pub(crate) fn model(model: &ModelProto) -> Vec<u8> {
-    let Some(graph) = &model.graph else {
+    // Every field named, so that a field added to onnx.proto is a compile error here rather
+    // than one this encoder leaves out.
+    let ModelProto {
+        ir_version,
+        producer_name,
+        producer_version,
+        domain,
+        model_version,
+        doc_string,
+        graph,
+        opset_import,
+        metadata_props,
+        training_info,
+        functions,
+        configuration,
+    } = model;
+    let Some(graph) = graph else {
         return model.encode_to_vec();
     };
     let graph = self::graph(graph);
     let mut bytes = Writer(Vec::with_capacity(graph.len() + 256));
-    // `ModelProto`'s fields in onnx.proto, in field-number order as prost writes them; only the
-    // graph is written by hand.
-    if let Some(value) = &model.ir_version {
+    // In field-number order, as prost writes them; only the graph is written by hand.
+    if let Some(value) = ir_version {
         int64::encode(1, value, &mut bytes);
     }
-    if let Some(value) = &model.producer_name {
+    if let Some(value) = producer_name {
         string::encode(2, value, &mut bytes);
     }
-    if let Some(value) = &model.producer_version {
+    if let Some(value) = producer_version {
         string::encode(3, value, &mut bytes);
     }
-    if let Some(value) = &model.domain {
+    if let Some(value) = domain {
         string::encode(4, value, &mut bytes);
     }
-    if let Some(value) = &model.model_version {
+    if let Some(value) = model_version {
         int64::encode(5, value, &mut bytes);
     }
-    if let Some(value) = &model.doc_string {
+    if let Some(value) = doc_string {
         string::encode(6, value, &mut bytes);
     }
     length_delimited(7, &graph, &mut bytes);
-    message::encode_repeated(8, &model.opset_import, &mut bytes);
-    message::encode_repeated(14, &model.metadata_props, &mut bytes);
-    message::encode_repeated(20, &model.training_info, &mut bytes);
-    message::encode_repeated(25, &model.functions, &mut bytes);
-    message::encode_repeated(26, &model.configuration, &mut bytes);
+    message::encode_repeated(8, opset_import, &mut bytes);
+    message::encode_repeated(14, metadata_props, &mut bytes);
+    message::encode_repeated(20, training_info, &mut bytes);
+    message::encode_repeated(25, functions, &mut bytes);
+    message::encode_repeated(26, configuration, &mut bytes);
     bytes.0
 }
 
 /// The bytes of `graph`, the same as `graph.encode_to_vec()`.
 pub(crate) fn graph(graph: &GraphProto) -> Vec<u8> {
-    let mut bytes = Writer(Vec::with_capacity(64 * graph.node.len() + 256));
-    // `GraphProto`'s fields in onnx.proto, in field-number order as prost writes them: the nodes
-    // (field 1) by hand, each to a buffer of its own so that its length is known once written.
+    // Every field named, as for the model.
+    let GraphProto {
+        node: nodes,
+        name,
+        initializer,
+        doc_string,
+        input,
+        output,
+        value_info,
+        quantization_annotation,
+        sparse_initializer,
+        metadata_props,
+    } = graph;
+    let mut bytes = Writer(Vec::with_capacity(64 * nodes.len() + 256));
+    // In field-number order, as prost writes them: the nodes (field 1) by hand, each to a buffer
+    // of its own so that its length is known once written.
     let (mut node_bytes, mut scratch) = (Writer(Vec::new()), Writer(Vec::new()));
-    for node in &graph.node {
+    for node in nodes {
         node_bytes.0.clear();
         self::node(node, &mut node_bytes, &mut scratch);
         length_delimited(1, &node_bytes.0, &mut bytes);
     }
-    if let Some(value) = &graph.name {
+    if let Some(value) = name {
         string::encode(2, value, &mut bytes);
     }
-    message::encode_repeated(5, &graph.initializer, &mut bytes);
-    if let Some(value) = &graph.doc_string {
+    message::encode_repeated(5, initializer, &mut bytes);
+    if let Some(value) = doc_string {
         string::encode(10, value, &mut bytes);
     }
-    message::encode_repeated(11, &graph.input, &mut bytes);
-    message::encode_repeated(12, &graph.output, &mut bytes);
-    message::encode_repeated(13, &graph.value_info, &mut bytes);
-    message::encode_repeated(14, &graph.quantization_annotation, &mut bytes);
-    message::encode_repeated(15, &graph.sparse_initializer, &mut bytes);
-    message::encode_repeated(16, &graph.metadata_props, &mut bytes);
+    message::encode_repeated(11, input, &mut bytes);
+    message::encode_repeated(12, output, &mut bytes);
+    message::encode_repeated(13, value_info, &mut bytes);
+    message::encode_repeated(14, quantization_annotation, &mut bytes);
+    message::encode_repeated(15, sparse_initializer, &mut bytes);
+    message::encode_repeated(16, metadata_props, &mut bytes);
     bytes.0
 }
 
