@@ -25,6 +25,21 @@ fn onnx_matches_parse_model() {
     );
 }
 
+/// Every kind of byte in the expansion's byte string reaches the value unchanged: those a byte
+/// string must escape (`"`, `\\`, carriage return, non-ASCII) and control bytes (NUL, tab, DEL).
+#[test]
+fn every_kind_of_byte_reaches_the_value() {
+    let node = onnx_node!(
+        y = Constant <value_ints = [0, 9, 13, 34, 92, 127, 128, 200, -1], doc: string = "say \"é\" \\ 0.1"> ()
+    );
+    let text = r#"y = Constant <value_ints = [0, 9, 13, 34, 92, 127, 128, 200, -1], doc: string = "say \"é\" \\ 0.1"> ()"#;
+    let bytes = node.encode_to_vec();
+    for byte in [0, 9, 13, b'"', b'\\', 127, 200, 0xff, 0xc3] {
+        assert!(bytes.contains(&byte), "{byte:#04x} is in the test's bytes");
+    }
+    assert_eq!(bytes, onnx_text::parse_node(text).unwrap().encode_to_vec());
+}
+
 #[test]
 fn tokens_that_rust_splits_are_rejoined_by_position() {
     let node = onnx_node!(y = Foo <a = -5, b = 1.e5, c = -inf, d = [2.5, 1], e: float = -0> (x));
