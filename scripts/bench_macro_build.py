@@ -11,12 +11,17 @@ With --holes K, K of the literal's `alpha` values are Rust values (`alpha = #alp
 the build is timed as above, and a release binary then times evaluating the literal (decode the
 skeleton, patch the holes) against decoding the same model's bytes.
 
+With --floors, two more crates are timed in the same rounds, to show what no checking macro can
+go below: the text present but never expanded (`#[cfg(any())]`: rustc still lexes it), and a
+macro that reads nothing of its input and only writes the model's bytes, read from a file, as the
+byte-string literal `onnx!` expands to (proc_macro's escaping, then rustc's unescaping).
+
 With --callgrind, the literal crate's `rustc` invocation also runs under valgrind's callgrind,
 and the instructions of rustc, of the expansion and of its stages are printed: unlike wall times
 on a shared machine, they are stable enough to compare two versions of the code.
 
 Run: python3 scripts/bench_macro_build.py [--nodes 10000] [--runs 3] [--optimize-macros] [--holes 100]
-     [--callgrind]
+     [--callgrind] [--floors]
 Needs only cargo (and valgrind for --callgrind). The crates are written under target/bench-macro-build/.
 """
 import argparse
@@ -61,6 +66,51 @@ def write_crate(name, main_rs, extra=None):
     return crate
 
 
+EMIT_BYTES = """\
+//! The floor of a macro that expands to a literal's bytes: it reads nothing of its input.
+use proc_macro::{Delimiter, Group, Literal, TokenStream, TokenTree};
+
+#[proc_macro]
+pub fn emit_bytes(_text: TokenStream) -> TokenStream {
+    let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap();
+    let bytes = std::fs::read(format!("{dir}/model.pb")).unwrap();
+    let mut expansion: TokenStream =
+        "::onnx_text::__private::decode::<::onnx_text::ModelProto>".parse().unwrap();
+    let literal = TokenStream::from(TokenTree::Literal(Literal::byte_string(&bytes)));
+    expansion.extend([TokenTree::Group(Group::new(Delimiter::Parenthesis, literal))]);
+    expansion
+}
+"""
+
+
+def floor_crates(text, model_bytes):
+    """The two floors of --floors: the text never expanded, and a macro that only writes bytes."""
+    unexpanded = write_crate(
+        "with_floor",
+        "use onnx_text::prost::Message;\nfn main() {\n    #[cfg(any())]\n    onnx_text::onnx! {\n"
+        + text + "    };\n"
+        '    let model = onnx_text::ModelProto::decode(&include_bytes!("../model.pb")[..]).unwrap();\n'
+        '    println!("{}", model.graph.unwrap().node.len());\n}\n',
+        {"model.pb": model_bytes},
+    )
+    emitter = WORK / "emit_bytes"
+    (emitter / "src").mkdir(parents=True, exist_ok=True)
+    (emitter / "Cargo.toml").write_text(
+        '[package]\nname = "emit_bytes"\nversion = "0.0.0"\nedition = "2024"\npublish = false\n\n'
+        "[lib]\nproc-macro = true\n\n[workspace]\n")
+    (emitter / "src" / "lib.rs").write_text(EMIT_BYTES)
+    bytes_only = write_crate(
+        "with_emitted_bytes",
+        "fn main() {\n    let model = emit_bytes::emit_bytes! {\n" + text + "    };\n"
+        '    println!("{}", model.graph.unwrap().node.len());\n}\n',
+        {"model.pb": model_bytes},
+    )
+    manifest = bytes_only / "Cargo.toml"
+    manifest.write_text(manifest.read_text().replace(
+        "[dependencies]\n", f'[dependencies]\nemit_bytes = {{ path = "{emitter}" }}\n'))
+    return {"text unexpanded": unexpanded, "bytes only": bytes_only}
+
+
 def build_seconds(crate, target):
     (crate / "src" / "main.rs").touch()
     start = time.perf_counter()
@@ -68,7 +118,7 @@ def build_seconds(crate, target):
     return time.perf_counter() - start
 
 
-def measure(nodes, runs, optimize_macros=False, holes=0):
+def measure(nodes, runs, optimize_macros=False, holes=0, floors=False):
     """Best build seconds of each crate for an N-node literal: {"onnx!": s, "include_bytes!": s}."""
     global OPTIMIZE_MACROS
     OPTIMIZE_MACROS = optimize_macros
@@ -98,13 +148,16 @@ def measure(nodes, runs, optimize_macros=False, holes=0):
         '    println!("{}", model.graph.unwrap().node.len());\n}\n',
         {"model.pb": model_bytes},
     )
-    for crate in (literal, baseline):  # warm: dependencies built, first build done
+    crates = {"onnx!": literal, "include_bytes!": baseline}
+    if floors:
+        crates.update(floor_crates(text, model_bytes))
+    for crate in crates.values():  # warm: dependencies built, first build done
         build_seconds(crate, target)
-    times = {"onnx!": [], "include_bytes!": []}
+    times = {name: [] for name in crates}
     for _ in range(runs):
-        times["onnx!"].append(build_seconds(literal, target))
-        times["include_bytes!"].append(build_seconds(baseline, target))
-    for crate in (literal, baseline):
+        for name, crate in crates.items():
+            times[name].append(build_seconds(crate, target))
+    for crate in crates.values():
         out = subprocess.run(["cargo", "run", "--quiet", "--target-dir", str(target)], cwd=crate,
                              check=True, capture_output=True, text=True).stdout.strip()
         assert out == str(nodes + 1), out
@@ -117,6 +170,10 @@ def measure(nodes, runs, optimize_macros=False, holes=0):
               file=sys.stderr)
     print(f"ratio onnx! / include_bytes!: {best['onnx!'] / best['include_bytes!']:.2f} (target <= 1.25)"
           + (f", with {holes} holes" if holes else ""), file=sys.stderr)
+    for name in crates:
+        if name not in ("onnx!", "include_bytes!"):
+            print(f"  floor, {name} / include_bytes!: {best[name] / best['include_bytes!']:.2f}",
+                  file=sys.stderr)
     if holes:
         evaluation(literal_text, model_bytes, target)
     if CALLGRIND:
@@ -203,10 +260,11 @@ def main():
     parser.add_argument("--optimize-macros", action="store_true")
     parser.add_argument("--holes", type=int, default=0)
     parser.add_argument("--callgrind", action="store_true")
+    parser.add_argument("--floors", action="store_true")
     args = parser.parse_args()
     global CALLGRIND
     CALLGRIND = args.callgrind
-    measure(args.nodes, args.runs, args.optimize_macros, args.holes)
+    measure(args.nodes, args.runs, args.optimize_macros, args.holes, args.floors)
 
 
 if __name__ == "__main__":
