@@ -183,16 +183,15 @@ def measure(nodes, runs, optimize_macros=False, holes=0, floors=False):
 
 # Functions whose inclusive instructions make up the expansion, as callgrind names them.
 STAGES = [
-    ("expansion", "onnx_macro_core::expand::expand "),
-    ("  parse", "onnx_syntax::entry::<impl onnx_syntax::syntax::form::Entry>::parse_with "),
-    ("  checks and lowering", "<onnx_syntax::syntax::form::Tree as onnx_check::driver::CheckTree>::check_and_lower_beside "),
-    ("    checks but shapes", "onnx_check::driver::walk_tree "),
-    ("    lowering", "onnx_syntax::entry::<impl onnx_syntax::syntax::form::Tree<N>>::lower "),
-    ("    shape checks", "onnx_check::shapes::Sites::check "),
-    ("      inference", "onnx_infer::graph::infer_model "),
-    ("    encoding (beside the shape checks, on a thread of its own)", "onnx_syntax::entry::Proto::encode "),
-    ("  code generation", "onnx_macro_core::codegen::decoded "),
-    ("  freeing the messages (on a thread of its own)", "onnx_macro_core::expand::free_beside::{{closure}} "),
+    ("expansion (on rustc's thread)", "onnx_macro_core::expand::expand "),
+    ("  parse (twice for a big text: once on each thread)", "onnx_syntax::entry::<impl onnx_syntax::syntax::form::Entry>::parse_with "),
+    ("  checks but shapes (rustc's thread)", "onnx_check::driver::walk_tree "),
+    ("  lowering (the thread beside)", "onnx_syntax::entry::<impl onnx_syntax::syntax::form::Tree<N>>::lower "),
+    ("  shape checks (the thread beside)", "onnx_check::shapes::Sites::check "),
+    ("    inference", "onnx_infer::graph::infer_model "),
+    ("  encoding (a third thread, beside the shape checks)", "onnx_syntax::entry::Proto::encode "),
+    ("  code generation (rustc's thread)", "onnx_macro_core::codegen::decoded "),
+    ("  freeing the messages (a thread of its own)", "onnx_macro_core::expand::free_beside::{{closure}} "),
 ]
 
 

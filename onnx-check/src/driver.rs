@@ -3,10 +3,10 @@
 //! inferring on its lowering. The macros, the CLI, the language server and the validator all
 //! check through them.
 
-use onnx_syntax::{Entry, Proto, Tree};
+use onnx_syntax::{Entry, ParseError, Proto, Tree};
 
 use crate::shapes::Sites;
-use crate::{CheckOptions, Diagnostics, Libraries, Report, walk};
+use crate::{CheckOptions, Diagnostic, Diagnostics, Libraries, Report, walk};
 
 /// The checks of a text of the form an [`Entry`] names.
 ///
@@ -154,38 +154,11 @@ pub trait CheckTree: Sized {
         options: &CheckOptions,
         libraries: &Libraries<'_>,
     ) -> (Report, Proto);
-    /// [`check_and_lower_with`](CheckTree::check_and_lower_with), and `beside` run on the
-    /// lowering while the shape checks run, on a thread of its own for a big text ([`BIG_TEXT`] or
-    /// more), since two cores finish both sooner. The macros encode a literal's bytes there.
-    ///
-    /// ```
-    /// use onnx_check::{CheckOptions, CheckTree};
-    /// use onnx_syntax::Entry;
-    /// let mut text = String::from("<opset_import: [\"\" : 21]> g (float[N] x0) => (float[N] y) {\n");
-    /// for i in 0..3000 {
-    ///     text += &format!("  x{} = LeakyRelu(x{i})\n", i + 1);
-    /// }
-    /// text += "  y = Identity(x3000)\n}";
-    /// assert!(text.len() >= onnx_check::BIG_TEXT); // so the bytes are encoded on a thread
-    /// let tree = Entry::Model.parse(&text)?;
-    /// let (report, proto, bytes) =
-    ///     tree.check_and_lower_beside(&text, &CheckOptions::default(), &[], |proto| proto.encode());
-    /// assert!(report.diagnostics.is_empty());
-    /// assert_eq!(bytes, proto.encode());
-    /// # Ok::<(), onnx_syntax::ParseError>(())
-    /// ```
-    fn check_and_lower_beside<R: Send>(
-        self,
-        source: &str,
-        options: &CheckOptions,
-        libraries: &Libraries<'_>,
-        beside: impl Fn(&Proto) -> R + Sync,
-    ) -> (Report, Proto, R);
 }
 
 /// How long a text must be (in bytes) for work on it to be split between threads, as
-/// [`CheckTree::check_and_lower_beside`] does: below it, the work takes less than starting a
-/// thread. A 64 KiB text is about 1,500 nodes.
+/// [`check_and_lower_split`] does: below it, the work takes less than starting a thread. A
+/// 64 KiB text is about 1,500 nodes.
 ///
 /// ```
 /// assert_eq!(onnx_check::BIG_TEXT, 65536);
@@ -260,40 +233,128 @@ impl CheckTree for Tree {
         }
         (report, proto)
     }
+}
 
-    fn check_and_lower_beside<R: Send>(
-        self,
-        source: &str,
-        options: &CheckOptions,
-        libraries: &Libraries<'_>,
-        beside: impl Fn(&Proto) -> R + Sync,
-    ) -> (Report, Proto, R) {
-        let (mut report, proto, sites) = walk_and_lower(self, source, options, libraries);
-        let Some(sites) = sites else {
-            let result = beside(&proto);
-            return (report, proto, result);
-        };
-        let result = if source.len() < BIG_TEXT {
-            sites.check(&proto, &mut report, source, options, libraries);
-            beside(&proto)
-        } else {
-            let (proto, beside) = (&proto, &beside);
-            std::thread::scope(|scope| {
-                // The shape checks stay on this thread, whose stack the caller chose: inference
-                // recurses into nested graphs.
-                let thread = std::thread::Builder::new().spawn_scoped(scope, move || beside(proto));
-                sites.check(proto, &mut report, source, options, libraries);
-                match thread {
-                    Ok(thread) => thread
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                    // No thread to be had: one after the other.
-                    Err(_) => beside(proto),
-                }
-            })
-        };
-        (report, proto, result)
+/// Parses a text with `parse`, checks it as [`CheckTree::check_and_lower_with`] does and lowers
+/// it, runs `inspect` on the tree and `beside` on the lowering: the macros take the holes'
+/// places from the tree and encode the lowering. Only a syntax error is an `Err`.
+///
+/// For a big text ([`BIG_TEXT`] or more) the work is split between threads, since more cores
+/// finish it sooner. The checks walk the syntax tree, and the lowering consumes a tree, so the
+/// text is parsed twice, at the same time: this thread walks its tree, while another thread
+/// lowers its own and runs the shape checks on the lowering, with `beside` on a third. The
+/// results are those of one thread: the shape checks count only if the other checks found
+/// nothing.
+///
+/// ```
+/// use onnx_check::{CheckOptions, check_and_lower_split};
+/// use onnx_syntax::{Entry, Proto};
+/// let mut text = String::from("<opset_import: [\"\" : 21]> g (float[N] x0) => (float[N] y) {\n");
+/// for i in 0..3000 {
+///     text += &format!("  x{} = LeakyRelu(x{i})\n", i + 1);
+/// }
+/// text += "  y = Identity(x3000)\n}";
+/// assert!(text.len() >= onnx_check::BIG_TEXT); // so the work is split between threads
+/// let parse = || Entry::Model.parse(&text);
+/// let nodes = |tree: &onnx_syntax::Tree| match tree {
+///     onnx_syntax::Tree::Model(model) => model.graph.nodes.len(),
+///     _ => 0,
+/// };
+/// let options = CheckOptions::default();
+/// let (count, report, proto, bytes) =
+///     check_and_lower_split(parse, &text, &options, &[], nodes, Proto::encode)?;
+/// assert!(report.diagnostics.is_empty());
+/// assert_eq!(count, 3001);
+/// assert_eq!(bytes, proto.encode());
+///
+/// // A shape error is found by the thread that lowers, and reported.
+/// let wrong = text.replace("float[N] y", "float[N, 2] y");
+/// let parse = || Entry::Model.parse(&wrong);
+/// let (_, report, _, _) = check_and_lower_split(parse, &wrong, &options, &[], nodes, |_| ())?;
+/// assert_eq!(report.diagnostics[0].check(), Some(onnx_check::Check::ShapeMismatch));
+/// # Ok::<(), onnx_syntax::ParseError>(())
+/// ```
+pub fn check_and_lower_split<H, R: Send>(
+    parse: impl Fn() -> Result<Tree, ParseError> + Sync,
+    source: &str,
+    options: &CheckOptions,
+    libraries: &Libraries<'_>,
+    inspect: impl FnOnce(&Tree) -> H,
+    beside: impl Fn(&Proto) -> R + Sync,
+) -> Result<(H, Report, Proto, R), ParseError> {
+    let in_turn = |tree: Tree, inspected: H| {
+        let (report, proto) = tree.check_and_lower_with(source, options, libraries);
+        let result = beside(&proto);
+        Ok((inspected, report, proto, result))
+    };
+    if source.len() < BIG_TEXT {
+        let tree = parse()?;
+        let inspected = inspect(&tree);
+        return in_turn(tree, inspected);
     }
+    let shapes = Sites::enabled(options);
+    let (parse, beside) = (&parse, &beside);
+    std::thread::scope(|scope| {
+        let lowering =
+            std::thread::Builder::new()
+                .stack_size(STACK)
+                .spawn_scoped(scope, move || {
+                    let tree = parse().ok()?;
+                    let sites = if shapes { Sites::of(&tree) } else { None };
+                    let proto = tree.lower();
+                    let (diagnostics, result) =
+                        shapes_beside(&proto, sites, source, options, libraries, beside);
+                    Some((proto, diagnostics, result))
+                });
+        let tree = parse()?;
+        let inspected = inspect(&tree);
+        let Ok(lowering) = lowering else {
+            // No thread to be had: all here, in turn.
+            return in_turn(tree, inspected);
+        };
+        let mut report = walk_tree(&tree, source, options, libraries);
+        // Freed while the other thread finishes.
+        drop(tree);
+        let Some((proto, diagnostics, result)) = lowering.join().ok().flatten() else {
+            // The shape checks panicked. Inference would not have run after problems that
+            // the other checks found; otherwise, the panic comes back here.
+            return in_turn(parse()?, inspected);
+        };
+        if report.diagnostics.is_empty() {
+            report.diagnostics.extend(diagnostics);
+        }
+        Ok((inspected, report, proto, result))
+    })
+}
+
+/// The stack of the thread that parses again, lowers and infers in [`check_and_lower_split`]:
+/// both recurse into nested graphs, and the thread that calls is the compiler's, with 8 MiB.
+const STACK: usize = 8 << 20;
+
+/// The shape checks' diagnostics on `proto`, with `sites` (none: the checks do not run), and
+/// `beside` on `proto`, run on a thread of its own meanwhile.
+fn shapes_beside<R: Send>(
+    proto: &Proto,
+    sites: Option<Sites>,
+    source: &str,
+    options: &CheckOptions,
+    libraries: &Libraries<'_>,
+    beside: &(impl Fn(&Proto) -> R + Sync),
+) -> (Vec<Diagnostic>, R) {
+    std::thread::scope(|scope| {
+        let thread = std::thread::Builder::new().spawn_scoped(scope, move || beside(proto));
+        let mut report = Report::default();
+        if let Some(sites) = sites {
+            sites.check(proto, &mut report, source, options, libraries);
+        }
+        let result = match thread {
+            Ok(thread) => thread
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => beside(proto),
+        };
+        (report.diagnostics, result)
+    })
 }
 
 /// Every check but the shape checks, then the lowering, with the sites of the shape checks if

@@ -122,7 +122,7 @@ mod tests;
 pub(crate) mod walk;
 
 pub use data::negative_dim;
-pub use driver::{BIG_TEXT, CheckEntry, CheckTree};
+pub use driver::{BIG_TEXT, CheckEntry, CheckTree, check_and_lower_split};
 pub use onnx_schema::{
     AttributeDoc, FormalDoc, OperatorDoc, describe_operator, newest_opset, operators_at,
     schema_attribute_type, since_version, standard_domains,

@@ -63,13 +63,23 @@ impl Sites {
     /// model, a function or functions, and `report` (the other checks) found nothing, since
     /// inference over a malformed graph would report what those problems cause.
     pub(crate) fn wanted(tree: &Tree, report: &Report, options: &CheckOptions) -> Option<Sites> {
-        // `type_constraint` too: inference through calls knows the types in called bodies.
-        let on = options.any_enabled(Category::Shapes)
-            || options.is_enabled(Check::TypeConstraint)
-            || options.is_enabled(Check::MissingType);
-        if !on || !report.diagnostics.is_empty() {
+        if !Sites::enabled(options) || !report.diagnostics.is_empty() {
             return None;
         }
+        Sites::of(tree)
+    }
+
+    /// Whether `options` enable a check that the shape checks make.
+    pub(crate) fn enabled(options: &CheckOptions) -> bool {
+        // `type_constraint` too: inference through calls knows the types in called bodies.
+        options.any_enabled(Category::Shapes)
+            || options.is_enabled(Check::TypeConstraint)
+            || options.is_enabled(Check::MissingType)
+    }
+
+    /// The sites of `tree`, if it is a form the shape checks run on: a model, a function or
+    /// functions.
+    pub(crate) fn of(tree: &Tree) -> Option<Sites> {
         let functions = |functions: &[Function]| functions.iter().map(Body::function).collect();
         match tree {
             Tree::Model(model) => Some(Sites {

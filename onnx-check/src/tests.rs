@@ -1613,3 +1613,105 @@ fn fixes_repair_what_they_are_attached_to() {
         assert!(!remaining.contains(&check), "{repaired}: {remaining:?}");
     }
 }
+
+/// A big text is checked on two threads (`check_and_lower_split`), each with a parse of its own;
+/// what it finds and gives must be what the checks in turn give, on one thread.
+mod split {
+    use super::*;
+    use onnx_syntax::{Entry, Proto};
+
+    /// A chain of `nodes` nodes, big enough to be split, with `body` at its end.
+    fn chain(nodes: usize, output: &str, body: &str) -> String {
+        let mut text = format!(
+            "<opset_import: [\"\" : 21, \"local\" : 1]> g (float[N] x0) => ({output}) {{\n"
+        );
+        for i in 0..nodes {
+            text += &format!("  x{} = LeakyRelu <alpha = 0.5> (x{i})\n", i + 1);
+        }
+        text += body;
+        text += "}\n<domain: \"local\", opset_import: [\"\" : 21]> Twice (a) => (b) { b = Add (a, a) }\n";
+        assert!(text.len() >= BIG_TEXT);
+        text
+    }
+
+    fn in_turn_and_split(text: &str, options: &CheckOptions) -> [(Vec<String>, Vec<u8>); 2] {
+        let nodes = |tree: &Tree| match tree {
+            Tree::Model(model) => model.graph.nodes.len(),
+            _ => 0,
+        };
+        let tree = Entry::Model.parse(text).unwrap();
+        let node_count = nodes(&tree);
+        let (report, proto) = tree.check_and_lower_with(text, options, &[]);
+        let messages = |report: &Report| {
+            let diagnostics = report.diagnostics.iter();
+            diagnostics
+                .map(|d| format!("{:?} {}", d.span(), d.message()))
+                .collect()
+        };
+        let parse = || Entry::Model.parse(text);
+        let (count, split, split_proto, bytes) =
+            check_and_lower_split(parse, text, options, &[], nodes, Proto::encode).unwrap();
+        assert_eq!(count, node_count, "`inspect` sees the tree");
+        assert_eq!(bytes, split_proto.encode(), "`beside` sees the lowering");
+        [
+            (messages(&report), proto.encode()),
+            (messages(&split), bytes),
+        ]
+    }
+
+    #[test]
+    fn a_clean_text_gives_the_same_messages() {
+        let text = chain(2000, "float[N] y", "  y = local.Twice (x2000)\n");
+        let [in_turn, split] = in_turn_and_split(&text, &CheckOptions::default());
+        assert!(in_turn.0.is_empty());
+        assert_eq!(in_turn, split);
+    }
+
+    #[test]
+    fn shape_errors_come_from_the_thread_that_lowers() {
+        let text = chain(2000, "float[N, 3] y", "  y = local.Twice (x2000)\n");
+        let [in_turn, split] = in_turn_and_split(&text, &CheckOptions::default());
+        assert!(
+            in_turn.0[0].contains("is declared float[N, 3]"),
+            "{:?}",
+            in_turn.0
+        );
+        assert_eq!(in_turn, split);
+    }
+
+    #[test]
+    fn shape_errors_do_not_count_after_other_problems() {
+        // `Relu` has no attribute `bogus`, and `y`'s declared shape is wrong (which the shape
+        // checks find on their own: see above): only the first is reported.
+        let body = "  t = Relu <bogus = 1> (x0)\n  y = local.Twice (x2000)\n";
+        let text = chain(2000, "float[N, 3] y", body);
+        let [in_turn, split] = in_turn_and_split(&text, &CheckOptions::default());
+        assert_eq!(in_turn.0.len(), 1, "{:?}", in_turn.0);
+        assert!(in_turn.0[0].contains("bogus"), "{:?}", in_turn.0);
+        assert_eq!(in_turn, split);
+    }
+
+    #[test]
+    fn shape_checks_switched_off_stay_off() {
+        let text = chain(2000, "float[N, 3] y", "  y = local.Twice (x2000)\n");
+        let off = [Check::TypeConstraint, Check::MissingType];
+        let options = Check::ALL
+            .iter()
+            .filter(|check| check.category() == Category::Shapes || off.contains(check))
+            .fold(CheckOptions::default(), |options, &check| {
+                options.allow(check)
+            });
+        let [in_turn, split] = in_turn_and_split(&text, &options);
+        assert!(in_turn.0.is_empty(), "{:?}", in_turn.0);
+        assert_eq!(in_turn, split);
+    }
+
+    #[test]
+    fn a_syntax_error_is_the_error() {
+        let text = chain(2000, "float[N] y", "  y = Relu (x2000\n");
+        let parse = || Entry::Model.parse(&text);
+        let options = CheckOptions::default();
+        let error = check_and_lower_split(parse, &text, &options, &[], |_| (), |_| ()).unwrap_err();
+        assert_eq!(error, Entry::Model.parse(&text).unwrap_err());
+    }
+}

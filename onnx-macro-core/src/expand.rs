@@ -6,7 +6,10 @@
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use quote::quote;
 
-use onnx_check::{BIG_TEXT, Check, CheckOptions, CheckTree, Diagnostic, Diagnostics, Libraries};
+use onnx_check::{
+    BIG_TEXT, Check, CheckOptions, CheckTree, Diagnostic, Diagnostics, Libraries,
+    check_and_lower_split,
+};
 use onnx_runtime_types::ModelProto;
 use onnx_syntax::parse::Parser;
 use onnx_syntax::syntax::Function;
@@ -231,24 +234,26 @@ pub fn checked(
     bytes: Bytes,
 ) -> Result<Checked, Vec<Diagnostic>> {
     let syntax = |e: ParseError| vec![Diagnostic::from(&e)];
-    let parser = if holes {
-        Parser::with_holes(text)
-    } else {
-        Parser::new(text)
-    }
-    .map_err(syntax)?;
-    let tree = entry.parse_with(parser).map_err(syntax)?;
-    let headers = holes.then(|| Headers::of(&tree));
-    let (report, proto, bytes) = match bytes {
+    let parse = || {
+        let parser = if holes {
+            Parser::with_holes(text)
+        } else {
+            Parser::new(text)
+        };
+        entry.parse_with(parser?)
+    };
+    let (headers, report, proto, bytes) = match bytes {
         Bytes::Encode => {
-            let encode = |proto: &Proto| proto.encode();
-            let (report, proto, bytes) =
-                tree.check_and_lower_beside(text, options, libraries, encode);
-            (report, proto, Some(bytes))
+            let headers = |tree: &Tree| holes.then(|| Headers::of(tree));
+            let encode = |proto: &Proto| Some(proto.encode());
+            check_and_lower_split(parse, text, options, libraries, headers, encode)
+                .map_err(syntax)?
         }
         Bytes::Later => {
+            let tree = parse().map_err(syntax)?;
+            let headers = holes.then(|| Headers::of(&tree));
             let (report, proto) = tree.check_and_lower_with(text, options, libraries);
-            (report, proto, None)
+            (headers, report, proto, None)
         }
     };
     if report.diagnostics.is_empty() {

@@ -915,3 +915,35 @@ fn a_broken_library_is_declared_and_what_names_it_says_nothing_more() {
     assert!(layers.starts_with("pub static LAYERS"), "{layers}");
     assert!(layers.contains("broken)"), "{layers}");
 }
+
+/// A big literal is parsed twice, on two threads (`onnx_check::check_and_lower_split`): the
+/// holes' places come from this thread's tree, and errors are reported as for a small one.
+#[test]
+fn big_literals_expand_as_small_ones_do() {
+    let literal = |header: &str, last: &str| {
+        let mut text = format!("<{header}> g (float[N] x0) => (float[N] y) {{\n");
+        for i in 0..2000 {
+            text += &format!("  x{} = LeakyRelu <alpha = #alpha> (x{i})\n", i + 1);
+        }
+        text + last + "\n}"
+    };
+    let text = literal(
+        "ir_version: #version, opset_import: [\"\" : 21]",
+        "y = Identity (x2000)",
+    );
+    assert!(text.len() >= onnx_check::BIG_TEXT);
+    let expansion = expand(Entry::Model, tokens(&text)).to_string();
+    assert!(!expansion.contains("compile_error"), "{expansion}");
+    assert!(
+        expansion.contains("(version)"),
+        "the header's hole is patched"
+    );
+    assert_eq!(expansion.matches("(alpha)").count(), 2000);
+
+    let wrong = literal("opset_import: [\"\" : 21]", "y = Identity (x2001)");
+    let expansion = expand(Entry::Model, tokens(&wrong)).to_string();
+    assert!(
+        expansion.contains("value `x2001` is used but never defined"),
+        "{expansion}"
+    );
+}
