@@ -183,7 +183,7 @@ pub fn checked_source(
 
 /// Whether [`checked`] also encodes the messages: only when the value is the lowering as it
 /// stands, since the encoding runs beside the shape checks (on a thread of its own for a big
-/// text).
+/// text: see [`check_and_lower_split`]).
 #[derive(Clone, Copy)]
 pub enum Bytes {
     /// Encode the lowering: [`Checked::bytes`] holds it.
