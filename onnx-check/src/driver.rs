@@ -316,8 +316,9 @@ pub fn check_and_lower_split<H, R: Send>(
         // Freed while the other thread finishes.
         drop(tree);
         let Some((proto, diagnostics, result)) = lowering.join().ok().flatten() else {
-            // The shape checks panicked. Inference would not have run after problems that
-            // the other checks found; otherwise, the panic comes back here.
+            // The other thread panicked (its parse cannot fail where this one did not). Done
+            // in turn, inference runs only if the other checks found nothing, as always; if it
+            // panics then, the panic comes back here.
             return in_turn(parse()?, inspected);
         };
         if report.diagnostics.is_empty() {
