@@ -74,17 +74,13 @@
 //! and 4-bit and 2-bit integers itself.
 
 mod catalog;
-mod compare;
-mod data_proto;
-mod elements;
 mod harness;
-mod value;
 
-pub use compare::Mismatch;
 pub use harness::harness;
-pub use value::{Map, MapKey, Value};
+/// The values, their comparison and its tolerances, shared with the evaluator (`onnx_eval`):
+/// one `Value` type for both.
+pub use onnx_value::{Element, Map, MapKey, Mismatch, Tolerance, Value, compare, compare_named};
 
-use compare::Tolerance;
 use onnx_text::ModelProto;
 
 /// One node case of onnx 1.23.2: a model, its inputs and its expected outputs.
@@ -248,25 +244,18 @@ impl Case {
     /// y.raw_data.as_mut().unwrap()[0..4].copy_from_slice(&7.5f32.to_le_bytes());
     /// let mismatch = case.check(&outputs).unwrap_err().to_string();
     /// assert!(mismatch.starts_with("test_abs: output 0 (`y`): element 0 (at [0, 0, 0]): expected "));
-    /// assert!(mismatch.contains(", got 7.5 (rtol 0.001, atol 1e-7)\nthe model:\n<"));
+    /// assert!(mismatch.contains(", got 7.5 (rtol 0.001, atol 1e-7); 1 of 60 elements differs\nthe model:\n<"));
     /// ```
     pub fn check(&self, actual: &[Value]) -> Result<(), Mismatch> {
         let graph = self.model().graph.unwrap_or_default();
-        let names: Vec<String> = graph.output.iter().map(|o| o.name().to_string()).collect();
+        let names: Vec<&str> = graph.output.iter().map(|o| o.name()).collect();
         let expected = self.decode(self.outputs, &graph.output);
         let tolerance = Tolerance {
             rtol: self.rtol,
             atol: self.atol,
         };
-        compare::outputs(&expected, actual, &names, tolerance).map_err(|(place, difference)| {
-            Mismatch(Box::new(compare::Details {
-                case: self.name,
-                text: self.text,
-                place,
-                difference,
-                tolerance,
-            }))
-        })
+        compare_named(&expected, actual, &names, tolerance)
+            .map_err(|mismatch| mismatch.in_case(self.name, self.text))
     }
 
     fn decode(&self, files: &[&[u8]], infos: &[onnx_text::ValueInfoProto]) -> Vec<Value> {
@@ -274,7 +263,7 @@ impl Case {
             .iter()
             .enumerate()
             .map(|(i, bytes)| {
-                value::decode(infos.get(i).and_then(|v| v.r#type.as_ref()), bytes).unwrap_or_else(
+                Value::decode(infos.get(i).and_then(|v| v.r#type.as_ref()), bytes).unwrap_or_else(
                     |why| {
                         // The committed data is read back by the kit's own tests.
                         panic!(

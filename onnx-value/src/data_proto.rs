@@ -1,7 +1,7 @@
 //! The three messages of onnx's `onnx-data.proto` that hold a case's non-tensor values, with
 //! their field numbers as onnx 1.23.2 defines them (checked against the wheel's descriptors).
 
-use onnx_text::{SparseTensorProto, TensorProto};
+use onnx_runtime_types::{SparseTensorProto, TensorProto};
 
 /// What a `SequenceProto` or an `OptionalProto` holds (`elem_type`).
 pub(crate) mod elem_type {

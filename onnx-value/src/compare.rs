@@ -1,44 +1,83 @@
-//! The comparison of a runtime's outputs with a case's expected ones, as onnx's runner compares
-//! them (`numpy.testing.assert_allclose`), and exactly where it is silent.
+//! The comparison of a runtime's outputs with expected ones, as onnx's test runner compares them
+//! (`numpy.testing.assert_allclose`), and exactly where it is silent.
 
 use crate::elements::{self, Elements};
 use crate::value::{Map, Value};
-use onnx_text::TensorProto;
-use onnx_text::tensor_proto::DataType;
+use onnx_runtime_types::TensorProto;
+use onnx_runtime_types::tensor_proto::DataType;
 use std::fmt;
 
-/// Relative and absolute tolerance: `|actual - expected| <= atol + rtol * |expected|`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Tolerance {
+/// Relative and absolute tolerance of floating elements:
+/// `|actual - expected| <= atol + rtol * |expected|`. The default is onnx's runner's
+/// (`rtol = 1e-3`, `atol = 1e-7`); bfloat16 elements take `rtol.max(2^-6)`.
+///
+/// ```
+/// let tolerance = onnx_value::Tolerance { rtol: 1e-5, ..Default::default() };
+/// assert_eq!((tolerance.rtol, tolerance.atol), (1e-5, 1e-7));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tolerance {
+    /// Relative tolerance.
     pub rtol: f64,
+    /// Absolute tolerance.
     pub atol: f64,
+}
+
+impl Default for Tolerance {
+    fn default() -> Self {
+        Tolerance {
+            rtol: 1e-3,
+            atol: 1e-7,
+        }
+    }
 }
 
 /// onnx's runner widens rtol to two bfloat16 ULPs for bfloat16 outputs.
 const BFLOAT16_RTOL: f64 = 1.0 / 64.0;
 
-/// Why a runtime's outputs are not a case's expected outputs.
+/// Why outputs are not the expected ones: where the first difference is, and what it is.
 ///
 /// ```
-/// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_abs").unwrap();
-/// let mismatch = case.check(&[]).unwrap_err();
-/// assert!(mismatch.to_string().starts_with("test_abs: expected 1 outputs, got 0"));
+/// use onnx_value::{Tolerance, Value, compare};
+///
+/// let one = [Value::tensor(&[1i64], &[1]).unwrap()];
+/// let mismatch = compare(&one, &[], Tolerance::default()).unwrap_err();
+/// assert_eq!(mismatch.to_string(), "expected 1 outputs, got 0");
+/// let mismatch = mismatch.in_case("test_one", "<ir_version: 8> ...");
+/// assert_eq!(mismatch.to_string(), "test_one: expected 1 outputs, got 0\nthe model:\n<ir_version: 8> ...");
 /// ```
 #[derive(Clone, Debug)]
-pub struct Mismatch(pub(crate) Box<Details>);
+pub struct Mismatch(Box<Details>);
 
 #[derive(Clone, Debug)]
-pub(crate) struct Details {
-    pub(crate) case: &'static str,
-    pub(crate) text: &'static str,
+struct Details {
+    /// The case's name and its model's text, when the comparison was a case's.
+    case: Option<(String, String)>,
     /// Where: "" for the list of outputs, else "output 0 (`y`)" and any item path in it.
-    pub(crate) place: String,
-    pub(crate) difference: Difference,
-    pub(crate) tolerance: Tolerance,
+    place: String,
+    difference: Difference,
+    tolerance: Tolerance,
+}
+
+impl Mismatch {
+    /// The same mismatch, named as a test case's and followed by its model's text.
+    ///
+    /// ```
+    /// use onnx_value::{Tolerance, Value, compare};
+    ///
+    /// let expected = [Value::tensor(&[true], &[]).unwrap()];
+    /// let actual = [Value::tensor(&[false], &[]).unwrap()];
+    /// let mismatch = compare(&expected, &actual, Tolerance::default()).unwrap_err();
+    /// assert!(mismatch.in_case("test_not", "...").to_string().starts_with("test_not: output 0: element 0"));
+    /// ```
+    pub fn in_case(mut self, name: &str, model_text: &str) -> Mismatch {
+        self.0.case = Some((name.to_string(), model_text.to_string()));
+        self
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Difference {
+enum Difference {
     /// Outputs, sequence items or map entries.
     Count {
         expected: usize,
@@ -65,6 +104,9 @@ pub(crate) enum Difference {
         at: Vec<usize>,
         expected: String,
         actual: String,
+        /// How many elements differ, and of how many.
+        differing: usize,
+        count: usize,
     },
     /// The actual tensor's data cannot be read.
     Unreadable(String),
@@ -75,7 +117,9 @@ impl std::error::Error for Mismatch {}
 impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let details = &self.0;
-        write!(f, "{}: ", details.case)?;
+        if let Some((name, _)) = &details.case {
+            write!(f, "{name}: ")?;
+        }
         if !details.place.is_empty() {
             write!(f, "{}: ", details.place)?;
         }
@@ -103,23 +147,72 @@ impl fmt::Display for Mismatch {
                 at,
                 expected,
                 actual,
+                differing,
+                count,
             } => write!(
                 f,
                 "element {index} (at {at:?}): expected {expected}, got {actual} \
-                 (rtol {:?}, atol {:?})",
-                details.tolerance.rtol, details.tolerance.atol
+                 (rtol {:?}, atol {:?}); {differing} of {count} elements {}",
+                details.tolerance.rtol,
+                details.tolerance.atol,
+                if *differing == 1 { "differs" } else { "differ" }
             )?,
             Difference::Unreadable(why) => write!(f, "cannot read the tensor: {why}")?,
         }
-        write!(f, "\nthe model:\n{}", details.text)
+        if let Some((_, text)) = &details.case {
+            write!(f, "\nthe model:\n{text}")?;
+        }
+        Ok(())
     }
 }
 
-/// Compares outputs in order; the first difference wins.
-pub(crate) fn outputs(
+/// Compares values in order (outputs, say): equal counts, kinds, element types and shapes,
+/// floating elements within `tolerance`, NaN equal to NaN and an infinity only to itself, the
+/// rest exactly. The first difference is the mismatch, and it counts the elements that differ.
+///
+/// ```
+/// use onnx_value::{Tolerance, Value, compare};
+///
+/// let expected = [Value::tensor(&[1.0f32, f32::NAN], &[2]).unwrap()];
+/// let close = [Value::tensor(&[1.0005f32, f32::NAN], &[2]).unwrap()];
+/// assert!(compare(&expected, &close, Tolerance::default()).is_ok());
+/// assert!(compare(&expected, &close, Tolerance { rtol: 1e-4, atol: 0.0 }).is_err());
+/// ```
+pub fn compare(expected: &[Value], actual: &[Value], tolerance: Tolerance) -> Result<(), Mismatch> {
+    compare_named(expected, actual, &[], tolerance)
+}
+
+/// [`compare`], naming each output in the mismatch by its name in `names`.
+///
+/// ```
+/// use onnx_value::{Tolerance, Value, compare_named};
+///
+/// let expected = [Value::tensor(&[1u8], &[1]).unwrap()];
+/// let actual = [Value::tensor(&[1u8, 2], &[2]).unwrap()];
+/// let mismatch = compare_named(&expected, &actual, &["y"], Tolerance::default()).unwrap_err();
+/// assert_eq!(mismatch.to_string(), "output 0 (`y`): expected shape [1], got [2]");
+/// ```
+pub fn compare_named(
     expected: &[Value],
     actual: &[Value],
-    names: &[String],
+    names: &[&str],
+    tolerance: Tolerance,
+) -> Result<(), Mismatch> {
+    outputs(expected, actual, names, tolerance).map_err(|(place, difference)| {
+        Mismatch(Box::new(Details {
+            case: None,
+            place,
+            difference,
+            tolerance,
+        }))
+    })
+}
+
+/// Compares outputs in order; the first difference wins.
+fn outputs(
+    expected: &[Value],
+    actual: &[Value],
+    names: &[&str],
     tolerance: Tolerance,
 ) -> Result<(), (String, Difference)> {
     if expected.len() != actual.len() {
@@ -137,15 +230,6 @@ pub(crate) fn outputs(
         value(e, a, tolerance).map_err(|(path, d)| (format!("{place}{path}"), d))?;
     }
     Ok(())
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Tensor(_) => "tensor",
-        Value::Sequence(_) => "sequence",
-        Value::Optional(_) => "optional",
-        Value::Map(_) => "map",
-    }
 }
 
 /// Compares two values; the error's path says where inside them (", item 2").
@@ -185,8 +269,8 @@ fn value(
         (e, a) => Err((
             String::new(),
             Difference::Kind {
-                expected: kind(e),
-                actual: kind(a),
+                expected: e.kind(),
+                actual: a.kind(),
             },
         )),
     }
@@ -275,13 +359,16 @@ fn tensor(
     } else {
         tolerance
     };
+    let count = e.len();
     match first_difference(&e, &a, tolerance) {
         None => Ok(()),
-        Some((index, e, a)) => Err(Difference::Element {
+        Some((index, differing, e, a)) => Err(Difference::Element {
             index,
             at: coordinates(index, &expected.dims),
             expected: e,
             actual: a,
+            differing,
+            count,
         }),
     }
 }
@@ -318,50 +405,44 @@ fn show(v: f64) -> String {
     }
 }
 
-/// The first element that differs: (index, expected, actual) as text. The element counts
-/// agree, as the decoder checks them against the (equal) dims.
+/// The first element that differs, as (index, how many differ, expected, actual). The element
+/// counts agree, as the decoder checks them against the (equal) dims.
 fn first_difference(
     expected: &Elements,
     actual: &Elements,
     tolerance: Tolerance,
-) -> Option<(usize, String, String)> {
+) -> Option<(usize, usize, String, String)> {
+    /// The first differing index and the count, by `differs`.
+    fn scan<T>(e: &[T], a: &[T], differs: impl Fn(&T, &T) -> bool) -> Option<(usize, usize)> {
+        let mut flags = e.iter().zip(a).map(|(e, a)| differs(e, a));
+        let first = flags.position(|d| d)?;
+        Some((first, 1 + flags.filter(|&d| d).count()))
+    }
     match (expected, actual) {
-        (Elements::Float(e), Elements::Float(a)) => e
-            .iter()
-            .zip(a)
-            .position(|(&e, &a)| !close(e, a, tolerance))
-            .map(|i| (i, show(e[i]), show(a[i]))),
-        (Elements::Complex(e), Elements::Complex(a)) => e
-            .iter()
-            .zip(a)
-            .position(|(e, a)| {
-                let any_nan = [e.0, e.1, a.0, a.1].iter().any(|v| v.is_nan());
-                if any_nan || [e.0, e.1, a.0, a.1].iter().any(|v| v.is_infinite()) {
-                    return !(close(e.0, a.0, tolerance) && close(e.1, a.1, tolerance));
-                }
-                let distance = (a.0 - e.0).hypot(a.1 - e.1);
-                distance > tolerance.atol + tolerance.rtol * e.0.hypot(e.1)
-            })
-            .map(|i| {
-                let c = |(re, im): (f64, f64)| format!("{}{:+}i", show(re), im);
-                (i, c(e[i]), c(a[i]))
-            }),
-        (Elements::Int(e), Elements::Int(a)) => e
-            .iter()
-            .zip(a)
-            .position(|(e, a)| e != a)
-            .map(|i| (i, e[i].to_string(), a[i].to_string())),
-        (Elements::Bool(e), Elements::Bool(a)) => e
-            .iter()
-            .zip(a)
-            .position(|(e, a)| e != a)
-            .map(|i| (i, e[i].to_string(), a[i].to_string())),
-        (Elements::String(e), Elements::String(a)) => {
-            e.iter().zip(a).position(|(e, a)| e != a).map(|i| {
-                let s = |b: &[u8]| format!("{:?}", String::from_utf8_lossy(b));
-                (i, s(&e[i]), s(&a[i]))
-            })
+        (Elements::Float(e), Elements::Float(a)) => scan(e, a, |&e, &a| !close(e, a, tolerance))
+            .map(|(i, n)| (i, n, show(e[i]), show(a[i]))),
+        (Elements::Complex(e), Elements::Complex(a)) => scan(e, a, |e, a| {
+            let parts = [e.0, e.1, a.0, a.1];
+            if parts.iter().any(|v| v.is_nan() || v.is_infinite()) {
+                return !(close(e.0, a.0, tolerance) && close(e.1, a.1, tolerance));
+            }
+            let distance = (a.0 - e.0).hypot(a.1 - e.1);
+            distance > tolerance.atol + tolerance.rtol * e.0.hypot(e.1)
+        })
+        .map(|(i, n)| {
+            let c = |(re, im): (f64, f64)| format!("{}{:+}i", show(re), im);
+            (i, n, c(e[i]), c(a[i]))
+        }),
+        (Elements::Int(e), Elements::Int(a)) => {
+            scan(e, a, |e, a| e != a).map(|(i, n)| (i, n, e[i].to_string(), a[i].to_string()))
         }
+        (Elements::Bool(e), Elements::Bool(a)) => {
+            scan(e, a, |e, a| e != a).map(|(i, n)| (i, n, e[i].to_string(), a[i].to_string()))
+        }
+        (Elements::String(e), Elements::String(a)) => scan(e, a, |e, a| e != a).map(|(i, n)| {
+            let s = |b: &[u8]| format!("{:?}", String::from_utf8_lossy(b));
+            (i, n, s(&e[i]), s(&a[i]))
+        }),
         // The element types are equal, so the decoded kinds are too.
         _ => unreachable!("equal element types decode to the same kind"),
     }

@@ -1,0 +1,763 @@
+//! A tensor's elements, decoded from `raw_data` or its typed field into plain numbers, and
+//! encoded back, for every element type onnx 1.23.2 defines, including the ones no Rust type
+//! holds (the float8, float6 and float4 kinds, 4-bit and 2-bit integers). This is the one place
+//! that knows how those types are stored: the conformance kit and the evaluator both use it.
+//!
+//! ```
+//! use onnx_value::elements::{self, Elements};
+//! use onnx_runtime_types::tensor_proto::DataType;
+//!
+//! // 0.3 is no float8e4m3fn: it rounds to the nearest one, 0.3125.
+//! let tensor = elements::encode(DataType::Float8e4m3fn, &[2], &Elements::Float(vec![0.3, -448.0]), true).unwrap();
+//! assert_eq!(tensor.raw_data.as_deref(), Some(&[0x2a, 0xfe][..]));
+//! assert_eq!(elements::decode(&tensor).unwrap(), Elements::Float(vec![0.3125, -448.0]));
+//! ```
+
+use onnx_runtime_types::TensorProto;
+use onnx_runtime_types::tensor_proto::DataType;
+
+/// The elements of one tensor, row-major, each element type widened to the one Rust type that
+/// holds all its values exactly.
+///
+/// ```
+/// use onnx_value::elements::Elements;
+///
+/// assert_eq!(Elements::Int(vec![1, -2, 3]).len(), 3);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub enum Elements {
+    /// Every floating type, widened exactly to f64.
+    Float(Vec<f64>),
+    /// complex64 and complex128, as (real, imaginary).
+    Complex(Vec<(f64, f64)>),
+    /// Every signed and unsigned integer type (uint64 fits i128).
+    Int(Vec<i128>),
+    /// bool.
+    Bool(Vec<bool>),
+    /// string, as bytes (onnx's strings need not be UTF-8).
+    String(Vec<Vec<u8>>),
+}
+
+/// A small float format: sign, exponent and mantissa widths, bias, and how it spells
+/// infinities and NaNs.
+#[derive(Clone, Copy)]
+struct MiniFloat {
+    exponent_bits: u32,
+    mantissa_bits: u32,
+    bias: i32,
+    special: Special,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Special {
+    /// IEEE: the top exponent is infinity (mantissa 0) or NaN.
+    Ieee,
+    /// The `fn` kinds: no infinity; all ones is NaN (e4m3fn), or nothing is (float4, float6).
+    AllOnesNan,
+    NoNan,
+    /// The `fnuz` kinds: no infinity, no negative zero; the code of -0 is the NaN.
+    NegativeZeroNan,
+}
+
+const FLOAT16: MiniFloat = MiniFloat::new(5, 10, 15, Special::Ieee);
+const FLOAT8E4M3FN: MiniFloat = MiniFloat::new(4, 3, 7, Special::AllOnesNan);
+const FLOAT8E4M3FNUZ: MiniFloat = MiniFloat::new(4, 3, 8, Special::NegativeZeroNan);
+const FLOAT8E5M2: MiniFloat = MiniFloat::new(5, 2, 15, Special::Ieee);
+const FLOAT8E5M2FNUZ: MiniFloat = MiniFloat::new(5, 2, 16, Special::NegativeZeroNan);
+const FLOAT6E2M3: MiniFloat = MiniFloat::new(2, 3, 1, Special::NoNan);
+const FLOAT6E3M2: MiniFloat = MiniFloat::new(3, 2, 3, Special::NoNan);
+const FLOAT4E2M1: MiniFloat = MiniFloat::new(2, 1, 1, Special::NoNan);
+
+impl MiniFloat {
+    const fn new(exponent_bits: u32, mantissa_bits: u32, bias: i32, special: Special) -> Self {
+        MiniFloat {
+            exponent_bits,
+            mantissa_bits,
+            bias,
+            special,
+        }
+    }
+
+    fn decode(self, code: u32) -> f64 {
+        let width = 1 + self.exponent_bits + self.mantissa_bits;
+        let negative = (code >> (width - 1)) & 1 == 1;
+        let exponent = (code >> self.mantissa_bits) & ((1 << self.exponent_bits) - 1);
+        let mantissa = code & ((1 << self.mantissa_bits) - 1);
+        let top = (1 << self.exponent_bits) - 1;
+        match self.special {
+            Special::Ieee if exponent == top => {
+                return match (mantissa, negative) {
+                    (0, false) => f64::INFINITY,
+                    (0, true) => f64::NEG_INFINITY,
+                    _ => f64::NAN,
+                };
+            }
+            Special::AllOnesNan if exponent == top && mantissa == (1 << self.mantissa_bits) - 1 => {
+                return f64::NAN;
+            }
+            Special::NegativeZeroNan if negative && exponent == 0 && mantissa == 0 => {
+                return f64::NAN;
+            }
+            _ => {}
+        }
+        let fraction = f64::from(mantissa) / f64::from(1u32 << self.mantissa_bits);
+        let magnitude = if exponent == 0 {
+            fraction * 2f64.powi(1 - self.bias)
+        } else {
+            (1.0 + fraction) * 2f64.powi(exponent as i32 - self.bias)
+        };
+        if negative { -magnitude } else { magnitude }
+    }
+}
+
+fn bfloat16(code: u32) -> f64 {
+    f64::from(f32::from_bits(code << 16))
+}
+
+/// float8e8m0: an exponent only, 2^(code - 127); all ones is NaN.
+fn float8e8m0(code: u32) -> f64 {
+    if code == 0xff {
+        f64::NAN
+    } else {
+        2f64.powi(code as i32 - 127)
+    }
+}
+
+/// The `n`-bit codes of a packed stream, least significant bits first (4-bit, 2-bit and 6-bit
+/// types are packed that way in `raw_data`).
+fn unpack(bytes: &[u8], bits: usize, count: usize) -> Result<Vec<u32>, String> {
+    if bytes.len() * 8 < count * bits {
+        return Err(format!(
+            "{} bytes hold fewer than {count} {bits}-bit values",
+            bytes.len()
+        ));
+    }
+    Ok((0..count)
+        .map(|i| {
+            (0..bits).fold(0u32, |code, bit| {
+                let at = i * bits + bit;
+                code | (u32::from((bytes[at / 8] >> (at % 8)) & 1) << bit)
+            })
+        })
+        .collect())
+}
+
+fn chunks<const N: usize>(raw: &[u8]) -> impl Iterator<Item = [u8; N]> + '_ {
+    raw.chunks_exact(N)
+        .map(|c| c.try_into().expect("chunks_exact gives N bytes"))
+}
+
+/// The number of elements the dims give, as onnx counts them (no dims: a scalar).
+///
+/// ```
+/// use onnx_runtime_types::TensorProto;
+///
+/// let tensor = TensorProto { dims: vec![2, 3], ..Default::default() };
+/// assert_eq!(onnx_value::elements::element_count(&tensor), Ok(6));
+/// ```
+pub fn element_count(tensor: &TensorProto) -> Result<usize, String> {
+    tensor.dims.iter().try_fold(1usize, |n, &d| {
+        usize::try_from(d)
+            .ok()
+            .and_then(|d| n.checked_mul(d))
+            .ok_or(format!("dims {:?}", tensor.dims))
+    })
+}
+
+/// Decodes a tensor's elements. Errors name what cannot be read (an unknown element type, data
+/// of the wrong length, external data).
+///
+/// ```
+/// use onnx_runtime_types::{TensorProto, tensor_proto::DataType};
+/// use onnx_value::elements::{Elements, decode};
+///
+/// // Two int4 values packed in one byte, low nibble first.
+/// let tensor = TensorProto { dims: vec![2], data_type: Some(DataType::Int4 as i32), raw_data: Some(vec![0xf3]), ..Default::default() };
+/// assert_eq!(decode(&tensor), Ok(Elements::Int(vec![3, -1])));
+/// ```
+pub fn decode(tensor: &TensorProto) -> Result<Elements, String> {
+    let count = element_count(tensor)?;
+    let ty = tensor.data_type.unwrap_or(0);
+    let data_type = DataType::try_from(ty).map_err(|_| format!("unknown element type {ty}"))?;
+    if !tensor.external_data.is_empty() {
+        return Err("a tensor with external data".to_string());
+    }
+    let raw = tensor.raw_data.as_deref();
+    let elements = match data_type {
+        DataType::Float => Elements::Float(match raw {
+            Some(raw) => chunks(raw)
+                .map(|b| f64::from(f32::from_le_bytes(b)))
+                .collect(),
+            None => tensor.float_data.iter().map(|&v| f64::from(v)).collect(),
+        }),
+        DataType::Double => Elements::Float(match raw {
+            Some(raw) => chunks(raw).map(f64::from_le_bytes).collect(),
+            None => tensor.double_data.clone(),
+        }),
+        DataType::Complex64 => Elements::Complex(match raw {
+            Some(raw) => chunks(raw)
+                .map(|b: [u8; 8]| {
+                    let (re, im) = b.split_at(4);
+                    let part = |p: &[u8]| f64::from(f32::from_le_bytes(p.try_into().unwrap()));
+                    (part(re), part(im))
+                })
+                .collect(),
+            None => pairs(tensor.float_data.iter().map(|&v| f64::from(v))),
+        }),
+        DataType::Complex128 => Elements::Complex(match raw {
+            Some(raw) => chunks(raw)
+                .map(|b: [u8; 16]| {
+                    let (re, im) = b.split_at(8);
+                    let part = |p: &[u8]| f64::from_le_bytes(p.try_into().unwrap());
+                    (part(re), part(im))
+                })
+                .collect(),
+            None => pairs(tensor.double_data.iter().copied()),
+        }),
+        DataType::Float16 => floats(tensor, 2, |c| FLOAT16.decode(c)),
+        DataType::Bfloat16 => floats(tensor, 2, bfloat16),
+        DataType::Float8e4m3fn => floats(tensor, 1, |c| FLOAT8E4M3FN.decode(c)),
+        DataType::Float8e4m3fnuz => floats(tensor, 1, |c| FLOAT8E4M3FNUZ.decode(c)),
+        DataType::Float8e5m2 => floats(tensor, 1, |c| FLOAT8E5M2.decode(c)),
+        DataType::Float8e5m2fnuz => floats(tensor, 1, |c| FLOAT8E5M2FNUZ.decode(c)),
+        DataType::Float8e8m0 => floats(tensor, 1, float8e8m0),
+        DataType::Float4e2m1 => Elements::Float(
+            packed(tensor, 4, count)?
+                .into_iter()
+                .map(|c| FLOAT4E2M1.decode(c))
+                .collect(),
+        ),
+        DataType::Float6e2m3 | DataType::Float6e3m2 => {
+            let format = if data_type == DataType::Float6e2m3 {
+                FLOAT6E2M3
+            } else {
+                FLOAT6E3M2
+            };
+            // int32_data holds one 6-bit code per entry; raw_data the packed stream.
+            let codes = match raw {
+                Some(raw) => unpack(raw, 6, count)?,
+                None => tensor.int32_data.iter().map(|&c| c as u32 & 0x3f).collect(),
+            };
+            Elements::Float(codes.into_iter().map(|c| format.decode(c)).collect())
+        }
+        DataType::Uint4 => Elements::Int(
+            packed(tensor, 4, count)?
+                .into_iter()
+                .map(i128::from)
+                .collect(),
+        ),
+        DataType::Int4 => Elements::Int(
+            packed(tensor, 4, count)?
+                .into_iter()
+                .map(|c| signed(c, 4))
+                .collect(),
+        ),
+        DataType::Uint2 => Elements::Int(
+            packed(tensor, 2, count)?
+                .into_iter()
+                .map(i128::from)
+                .collect(),
+        ),
+        DataType::Int2 => Elements::Int(
+            packed(tensor, 2, count)?
+                .into_iter()
+                .map(|c| signed(c, 2))
+                .collect(),
+        ),
+        DataType::Bool => Elements::Bool(match raw {
+            Some(raw) => raw.iter().map(|&b| b != 0).collect(),
+            None => tensor.int32_data.iter().map(|&v| v != 0).collect(),
+        }),
+        DataType::Int8 => ints(raw, &tensor.int32_data, |b: [u8; 1]| {
+            i8::from_le_bytes(b).into()
+        }),
+        DataType::Uint8 => ints(raw, &tensor.int32_data, |b: [u8; 1]| {
+            u8::from_le_bytes(b).into()
+        }),
+        DataType::Int16 => ints(raw, &tensor.int32_data, |b: [u8; 2]| {
+            i16::from_le_bytes(b).into()
+        }),
+        DataType::Uint16 => ints(raw, &tensor.int32_data, |b: [u8; 2]| {
+            u16::from_le_bytes(b).into()
+        }),
+        DataType::Int32 => ints(raw, &tensor.int32_data, |b: [u8; 4]| {
+            i32::from_le_bytes(b).into()
+        }),
+        DataType::Int64 => ints(raw, &tensor.int64_data, |b: [u8; 8]| {
+            i64::from_le_bytes(b).into()
+        }),
+        DataType::Uint32 => ints(raw, &tensor.uint64_data, |b: [u8; 4]| {
+            u32::from_le_bytes(b).into()
+        }),
+        DataType::Uint64 => ints(raw, &tensor.uint64_data, |b: [u8; 8]| {
+            u64::from_le_bytes(b).into()
+        }),
+        DataType::String => Elements::String(tensor.string_data.clone()),
+        DataType::Undefined => return Err("a tensor of undefined element type".to_string()),
+    };
+    if elements.len() != count {
+        return Err(format!(
+            "{} elements where dims {:?} give {count}",
+            elements.len(),
+            tensor.dims
+        ));
+    }
+    Ok(elements)
+}
+
+fn pairs(values: impl Iterator<Item = f64>) -> Vec<(f64, f64)> {
+    let values: Vec<f64> = values.collect();
+    values.chunks_exact(2).map(|p| (p[0], p[1])).collect()
+}
+
+/// A type stored as `width`-byte codes in raw_data, or one code per int32_data entry.
+fn floats(tensor: &TensorProto, width: usize, decode: impl Fn(u32) -> f64) -> Elements {
+    let codes: Vec<u32> = match tensor.raw_data.as_deref() {
+        Some(raw) if width == 2 => chunks(raw)
+            .map(|b| u32::from(u16::from_le_bytes(b)))
+            .collect(),
+        Some(raw) => raw.iter().map(|&b| u32::from(b)).collect(),
+        None => tensor
+            .int32_data
+            .iter()
+            .map(|&c| c as u32 & ((1 << (8 * width)) - 1))
+            .collect(),
+    };
+    Elements::Float(codes.into_iter().map(decode).collect())
+}
+
+/// The codes of a packed type: raw_data is the packed stream, and so is int32_data, one byte of
+/// it per entry.
+fn packed(tensor: &TensorProto, bits: usize, count: usize) -> Result<Vec<u32>, String> {
+    match tensor.raw_data.as_deref() {
+        Some(raw) => unpack(raw, bits, count),
+        None => {
+            let bytes: Vec<u8> = tensor.int32_data.iter().map(|&b| b as u8).collect();
+            unpack(&bytes, bits, count)
+        }
+    }
+}
+
+fn signed(code: u32, bits: u32) -> i128 {
+    let shift = 32 - bits;
+    i128::from(((code << shift) as i32) >> shift)
+}
+
+fn ints<const N: usize, T: Copy + Into<i128>>(
+    raw: Option<&[u8]>,
+    typed: &[T],
+    from_le: impl Fn([u8; N]) -> i128,
+) -> Elements {
+    Elements::Int(match raw {
+        Some(raw) => chunks(raw).map(from_le).collect(),
+        None => typed.iter().map(|&v| v.into()).collect(),
+    })
+}
+
+impl Elements {
+    /// The number of elements.
+    ///
+    /// ```
+    /// assert_eq!(onnx_value::elements::Elements::Bool(vec![true]).len(), 1);
+    /// ```
+    pub fn len(&self) -> usize {
+        match self {
+            Elements::Float(v) => v.len(),
+            Elements::Complex(v) => v.len(),
+            Elements::Int(v) => v.len(),
+            Elements::Bool(v) => v.len(),
+            Elements::String(v) => v.len(),
+        }
+    }
+
+    /// Whether there are no elements.
+    ///
+    /// ```
+    /// assert!(onnx_value::elements::Elements::Float(vec![]).is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl MiniFloat {
+    /// The largest finite code's magnitude bits (sign clear).
+    fn max_code(self) -> u32 {
+        let top_exponent = (1 << self.exponent_bits) - 1;
+        let all_mantissa = (1 << self.mantissa_bits) - 1;
+        match self.special {
+            // The top exponent is infinity and NaN.
+            Special::Ieee => ((top_exponent - 1) << self.mantissa_bits) | all_mantissa,
+            // All ones is the NaN, one below it the largest value.
+            Special::AllOnesNan => (top_exponent << self.mantissa_bits) | (all_mantissa - 1),
+            Special::NoNan | Special::NegativeZeroNan => {
+                (top_exponent << self.mantissa_bits) | all_mantissa
+            }
+        }
+    }
+
+    fn sign_bit(self) -> u32 {
+        1 << (self.exponent_bits + self.mantissa_bits)
+    }
+
+    fn nan(self, negative: bool) -> u32 {
+        let sign = if negative { self.sign_bit() } else { 0 };
+        match self.special {
+            Special::Ieee => sign | ((1 << (self.exponent_bits + self.mantissa_bits)) - 1),
+            Special::AllOnesNan => sign | (self.max_code() + 1),
+            Special::NegativeZeroNan => self.sign_bit(),
+            // No NaN to give: the largest value, as ml_dtypes' casts do.
+            Special::NoNan => sign | self.max_code(),
+        }
+    }
+
+    /// The code nearest to `value`, ties to the even code; out of range gives the largest finite
+    /// value when `saturate` (and always for the kinds with neither infinity nor NaN), else
+    /// infinity or NaN as the kind has.
+    fn encode(self, value: f64, saturate: bool) -> u32 {
+        let negative = value.is_sign_negative();
+        if value.is_nan() {
+            return self.nan(negative);
+        }
+        let sign = if negative { self.sign_bit() } else { 0 };
+        let magnitude = value.abs();
+        let max_code = self.max_code();
+        let max = self.decode(max_code);
+        let overflow = || {
+            if saturate || self.special == Special::NoNan {
+                sign | max_code
+            } else if self.special == Special::Ieee {
+                sign | (((1 << self.exponent_bits) - 1) << self.mantissa_bits)
+            } else {
+                self.nan(negative)
+            }
+        };
+        if magnitude.is_infinite() {
+            return overflow();
+        }
+        // Codes of one sign grow with their value: find the two around the magnitude.
+        let (mut low, mut high) = (0u32, max_code);
+        if magnitude >= max {
+            // Past the largest value by half a step or more rounds away, as IEEE rounding does.
+            let step = max - self.decode(max_code - 1);
+            let beyond = magnitude - max;
+            return if beyond < step / 2.0 || (beyond == step / 2.0 && max_code.is_multiple_of(2)) {
+                sign | max_code
+            } else {
+                overflow()
+            };
+        }
+        while high - low > 1 {
+            let middle = (low + high) / 2;
+            if self.decode(middle) <= magnitude {
+                low = middle;
+            } else {
+                high = middle;
+            }
+        }
+        let (below, above) = (self.decode(low), self.decode(high));
+        let code = if magnitude - below < above - magnitude
+            || (magnitude - below == above - magnitude && low.is_multiple_of(2))
+        {
+            low
+        } else {
+            high
+        };
+        // fnuz kinds have no negative zero: its code is the NaN.
+        if code == 0 && self.special == Special::NegativeZeroNan {
+            0
+        } else {
+            sign | code
+        }
+    }
+}
+
+/// The format of a small floating type, if it is one this module rounds itself.
+fn mini_float(data_type: DataType) -> Option<MiniFloat> {
+    Some(match data_type {
+        DataType::Float8e4m3fn => FLOAT8E4M3FN,
+        DataType::Float8e4m3fnuz => FLOAT8E4M3FNUZ,
+        DataType::Float8e5m2 => FLOAT8E5M2,
+        DataType::Float8e5m2fnuz => FLOAT8E5M2FNUZ,
+        DataType::Float6e2m3 => FLOAT6E2M3,
+        DataType::Float6e3m2 => FLOAT6E3M2,
+        DataType::Float4e2m1 => FLOAT4E2M1,
+        _ => return None,
+    })
+}
+
+/// Rounds a value to the nearest value of a small floating type (the float8, float6 and float4
+/// kinds), ties to even, as onnx's `Cast` does: `saturate` clamps values out of range to the
+/// largest finite one, else they become infinity (e5m2) or NaN (the kinds without infinity).
+/// `None` for other element types.
+///
+/// ```
+/// use onnx_runtime_types::tensor_proto::DataType;
+/// use onnx_value::elements::round_to;
+///
+/// assert_eq!(round_to(DataType::Float4e2m1, 2.6, true), Some(3.0));
+/// assert_eq!(round_to(DataType::Float8e4m3fn, 1000.0, true), Some(448.0));
+/// assert!(round_to(DataType::Float8e4m3fn, 1000.0, false).unwrap().is_nan());
+/// assert_eq!(round_to(DataType::Float8e5m2, 1e6, false), Some(f64::INFINITY));
+/// ```
+pub fn round_to(data_type: DataType, value: f64, saturate: bool) -> Option<f64> {
+    let format = mini_float(data_type)?;
+    Some(format.decode(format.encode(value, saturate)))
+}
+
+/// The `n`-bit codes packed into bytes, least significant bits first.
+fn pack(codes: &[u32], bits: usize) -> Vec<u8> {
+    let mut bytes = vec![0u8; (codes.len() * bits).div_ceil(8)];
+    for (i, &code) in codes.iter().enumerate() {
+        for bit in 0..bits {
+            if (code >> bit) & 1 == 1 {
+                let at = i * bits + bit;
+                bytes[at / 8] |= 1 << (at % 8);
+            }
+        }
+    }
+    bytes
+}
+
+/// Encodes elements as a tensor of `data_type` with `dims`, in `raw_data` (strings in
+/// `string_data`), the inverse of [`decode`]. Floats are rounded to the type (ties to even;
+/// `saturate` as [`round_to`] says, for the small float kinds), integers wrap to its width.
+/// Errors name a kind of elements that the type cannot hold, or a count the dims do not give.
+///
+/// ```
+/// use onnx_runtime_types::tensor_proto::DataType;
+/// use onnx_value::elements::{Elements, decode, encode};
+///
+/// let tensor = encode(DataType::Uint4, &[3], &Elements::Int(vec![1, 2, 15]), false).unwrap();
+/// assert_eq!(tensor.raw_data.as_deref(), Some(&[0x21, 0x0f][..]));
+/// assert_eq!(decode(&tensor), Ok(Elements::Int(vec![1, 2, 15])));
+/// ```
+pub fn encode(
+    data_type: DataType,
+    dims: &[i64],
+    elements: &Elements,
+    saturate: bool,
+) -> Result<TensorProto, String> {
+    let mut tensor = TensorProto {
+        dims: dims.to_vec(),
+        data_type: Some(data_type as i32),
+        ..Default::default()
+    };
+    let count = element_count(&tensor)?;
+    if elements.len() != count {
+        return Err(format!(
+            "{} elements where dims {dims:?} give {count}",
+            elements.len()
+        ));
+    }
+    let mismatch = || {
+        let kind = match elements {
+            Elements::Float(_) => "floats",
+            Elements::Complex(_) => "complex numbers",
+            Elements::Int(_) => "integers",
+            Elements::Bool(_) => "bools",
+            Elements::String(_) => "strings",
+        };
+        Err(format!(
+            "{kind} cannot be stored as {}",
+            data_type.as_str_name()
+        ))
+    };
+    let raw: Vec<u8> = match (data_type, elements) {
+        (DataType::String, Elements::String(v)) => {
+            tensor.string_data = v.clone();
+            return Ok(tensor);
+        }
+        (DataType::Float, Elements::Float(v)) => {
+            v.iter().flat_map(|&x| (x as f32).to_le_bytes()).collect()
+        }
+        (DataType::Double, Elements::Float(v)) => v.iter().flat_map(|&x| x.to_le_bytes()).collect(),
+        (DataType::Float16, Elements::Float(v)) => v
+            .iter()
+            .flat_map(|&x| half::f16::from_f64(x).to_le_bytes())
+            .collect(),
+        (DataType::Bfloat16, Elements::Float(v)) => v
+            .iter()
+            .flat_map(|&x| half::bf16::from_f64(x).to_le_bytes())
+            .collect(),
+        (DataType::Float8e8m0, Elements::Float(v)) => {
+            v.iter().map(|&x| float8e8m0_code(x)).collect()
+        }
+        (
+            DataType::Float4e2m1 | DataType::Float6e2m3 | DataType::Float6e3m2,
+            Elements::Float(v),
+        ) => {
+            let format = mini_float(data_type).expect("a small float kind");
+            let codes: Vec<u32> = v.iter().map(|&x| format.encode(x, saturate)).collect();
+            pack(
+                &codes,
+                if data_type == DataType::Float4e2m1 {
+                    4
+                } else {
+                    6
+                },
+            )
+        }
+        (_, Elements::Float(v)) if mini_float(data_type).is_some() => {
+            let format = mini_float(data_type).expect("a small float kind");
+            v.iter()
+                .map(|&x| format.encode(x, saturate) as u8)
+                .collect()
+        }
+        (DataType::Complex64, Elements::Complex(v)) => v
+            .iter()
+            .flat_map(|&(re, im)| [(re as f32).to_le_bytes(), (im as f32).to_le_bytes()])
+            .flatten()
+            .collect(),
+        (DataType::Complex128, Elements::Complex(v)) => v
+            .iter()
+            .flat_map(|&(re, im)| [re.to_le_bytes(), im.to_le_bytes()])
+            .flatten()
+            .collect(),
+        (DataType::Bool, Elements::Bool(v)) => v.iter().map(|&b| u8::from(b)).collect(),
+        (DataType::Int4 | DataType::Uint4, Elements::Int(v)) => {
+            pack(&v.iter().map(|&x| x as u32 & 0xf).collect::<Vec<_>>(), 4)
+        }
+        (DataType::Int2 | DataType::Uint2, Elements::Int(v)) => {
+            pack(&v.iter().map(|&x| x as u32 & 0x3).collect::<Vec<_>>(), 2)
+        }
+        (_, Elements::Int(v)) => {
+            let width = match data_type {
+                DataType::Int8 | DataType::Uint8 => 1,
+                DataType::Int16 | DataType::Uint16 => 2,
+                DataType::Int32 | DataType::Uint32 => 4,
+                DataType::Int64 | DataType::Uint64 => 8,
+                _ => return mismatch(),
+            };
+            v.iter()
+                .flat_map(|&x| x.to_le_bytes()[..width].to_vec())
+                .collect()
+        }
+        _ => return mismatch(),
+    };
+    tensor.raw_data = Some(raw);
+    Ok(tensor)
+}
+
+/// float8e8m0's code for a value: the nearest power of two (ties up), NaN for what has none.
+fn float8e8m0_code(value: f64) -> u8 {
+    if value.is_nan() || value <= 0.0 || value.is_infinite() {
+        return 0xff;
+    }
+    let exponent = value.log2().round() as i32 + 127;
+    exponent.clamp(0, 254) as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The landmarks of each small float kind (largest finite value, NaN, infinity, smallest
+    /// subnormal), including the float6 kinds no case uses. Each expected value is what
+    /// ml_dtypes (onnx 1.23.2's dependency for these types) gives for that code.
+    #[test]
+    fn landmarks_of_the_small_float_kinds() {
+        assert_eq!(FLOAT8E4M3FN.decode(0x7e), 448.0);
+        assert!(FLOAT8E4M3FN.decode(0x7f).is_nan() && FLOAT8E4M3FN.decode(0xff).is_nan());
+        assert_eq!(FLOAT8E4M3FN.decode(0x01), 2f64.powi(-9));
+        assert_eq!(FLOAT8E4M3FNUZ.decode(0x7f), 240.0);
+        assert!(FLOAT8E4M3FNUZ.decode(0x80).is_nan());
+        assert_eq!(FLOAT8E5M2.decode(0x7b), 57344.0);
+        assert_eq!(FLOAT8E5M2.decode(0xfc), f64::NEG_INFINITY);
+        assert!(FLOAT8E5M2.decode(0x7d).is_nan());
+        assert_eq!(FLOAT8E5M2FNUZ.decode(0x7f), 57344.0);
+        assert!(FLOAT8E5M2FNUZ.decode(0x80).is_nan());
+        assert_eq!(float8e8m0(0), 2f64.powi(-127));
+        assert!(float8e8m0(0xff).is_nan());
+        assert_eq!(FLOAT4E2M1.decode(0x7), 6.0);
+        assert_eq!(FLOAT4E2M1.decode(0x9), -0.5);
+        assert_eq!(FLOAT6E2M3.decode(0x1f), 7.5);
+        assert_eq!(FLOAT6E3M2.decode(0x1f), 28.0);
+        assert_eq!(FLOAT16.decode(0x7bff), 65504.0);
+    }
+
+    /// Every code of every small float kind decodes to a value that encodes back to it (NaNs to
+    /// a NaN), with and without saturation; halfway between two neighbours goes to the even one.
+    #[test]
+    fn every_small_float_code_round_trips_and_ties_go_to_even() {
+        let kinds = [
+            (DataType::Float8e4m3fn, 8),
+            (DataType::Float8e4m3fnuz, 8),
+            (DataType::Float8e5m2, 8),
+            (DataType::Float8e5m2fnuz, 8),
+            (DataType::Float6e2m3, 6),
+            (DataType::Float6e3m2, 6),
+            (DataType::Float4e2m1, 4),
+        ];
+        for (data_type, bits) in kinds {
+            let format = mini_float(data_type).unwrap();
+            for code in 0..1u32 << bits {
+                let value = format.decode(code);
+                for saturate in [false, true] {
+                    let back = format.encode(value, saturate);
+                    if value.is_nan() {
+                        assert!(format.decode(back).is_nan(), "{data_type:?} {code:#x}");
+                    } else if !(value.is_infinite() && saturate) {
+                        assert_eq!(
+                            format.decode(back).to_bits(),
+                            value.to_bits(),
+                            "{data_type:?} {code:#x}"
+                        );
+                    }
+                }
+            }
+            // The midpoint of 1 and the next value up rounds down to 1 (its mantissa is even).
+            let one = format.encode(1.0, false);
+            let next = format.decode(one + 1);
+            assert_eq!(
+                format.encode((1.0 + next) / 2.0, false),
+                one,
+                "{data_type:?}"
+            );
+            let after = format.decode(one + 2);
+            assert_eq!(
+                format.encode((next + after) / 2.0, false),
+                one + 2,
+                "{data_type:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn encode_refuses_elements_the_type_cannot_hold_and_wrong_counts() {
+        let floats = Elements::Float(vec![1.0]);
+        assert_eq!(
+            encode(DataType::Int32, &[1], &floats, false),
+            Err("floats cannot be stored as INT32".to_string())
+        );
+        assert_eq!(
+            encode(DataType::Float, &[2], &floats, false),
+            Err("1 elements where dims [2] give 2".to_string())
+        );
+    }
+
+    /// Every element type onnx defines encodes and decodes back to the same elements.
+    #[test]
+    fn encode_is_decodes_inverse_for_every_element_type() {
+        for ty in 1..=26 {
+            let Ok(data_type) = DataType::try_from(ty) else {
+                continue;
+            };
+            let elements = match data_type {
+                DataType::String => Elements::String(vec![b"a".to_vec(), vec![0xff]]),
+                DataType::Bool => Elements::Bool(vec![true, false]),
+                DataType::Complex64 | DataType::Complex128 => {
+                    Elements::Complex(vec![(1.0, -2.0), (0.5, 0.0)])
+                }
+                DataType::Float8e8m0 => Elements::Float(vec![1.0, 0.25]),
+                DataType::Int2 => Elements::Int(vec![-2, 1]),
+                DataType::Undefined => continue,
+                _ if data_type.as_str_name().starts_with("UINT") => Elements::Int(vec![1, 2]),
+                _ if data_type.as_str_name().starts_with("INT") => Elements::Int(vec![-7, 3]),
+                _ => Elements::Float(vec![-1.5, 0.5]),
+            };
+            let tensor = encode(data_type, &[2], &elements, false).unwrap();
+            assert_eq!(decode(&tensor), Ok(elements), "{data_type:?}");
+        }
+    }
+}
