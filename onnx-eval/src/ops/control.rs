@@ -1,0 +1,163 @@
+//! Values in and out, and control flow: Identity, Constant, If, Loop.
+
+use super::{Ctx, Registry, input, one, tensor, tensor_opt};
+use crate::error::KernelResult;
+use crate::tensor::{Data, Tensor};
+use crate::value::Val;
+use ndarray::{ArrayD, IxDyn};
+use onnx_runtime_types::tensor_proto::DataType;
+
+pub(super) fn register(r: &mut Registry) {
+    r.add("", "Identity", 1, identity);
+    r.add("", "Constant", 1, constant);
+    r.add("", "If", 1, if_);
+    r.add("", "Loop", 1, loop_);
+}
+
+fn identity(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    Ok(vec![input(inputs, 0)?.clone()])
+}
+
+/// The one value attribute given: a tensor, or a scalar or list of ints, floats or strings.
+fn constant(ctx: &Ctx<'_>, _: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    if let Some(t) = ctx.tensor("value")? {
+        return one(t);
+    }
+    let shaped = |values: Data| Tensor::from_data(values);
+    if let Some(a) = ctx.attribute("value_int") {
+        return one(Tensor::scalar_i64(a.i.unwrap_or(0)));
+    }
+    if let Some(a) = ctx.attribute("value_float") {
+        return one(shaped(Data::F32(ArrayD::from_elem(
+            IxDyn(&[]),
+            a.f.unwrap_or(0.0),
+        ))));
+    }
+    if let Some(s) = ctx.string("value_string") {
+        return one(shaped(Data::Str(ArrayD::from_elem(IxDyn(&[]), s))));
+    }
+    if let Some(v) = ctx.ints("value_ints") {
+        return one(Tensor::from_i64s(v.to_vec()));
+    }
+    if let Some(v) = ctx.floats("value_floats") {
+        return one(shaped(Data::F32(
+            ArrayD::from_shape_vec(IxDyn(&[v.len()]), v.to_vec()).expect("1-D"),
+        )));
+    }
+    if let Some(v) = ctx.strings("value_strings") {
+        return one(shaped(Data::Str(
+            ArrayD::from_shape_vec(IxDyn(&[v.len()]), v).expect("1-D"),
+        )));
+    }
+    Err("Constant has no value attribute (sparse_value is not supported)".to_string())
+}
+
+/// A bool scalar (or one-element tensor) condition.
+fn condition(t: &Tensor, what: &str) -> KernelResult<bool> {
+    match &t.data {
+        Data::Bool(a) if a.len() == 1 => Ok(*a.iter().next().expect("one element")),
+        _ => Err(format!(
+            "{what} must be one bool, got {} of shape {:?}",
+            t.type_name(),
+            t.shape()
+        )),
+    }
+}
+
+fn if_(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    let branch = if condition(tensor(inputs, 0)?, "the condition")? {
+        "then_branch"
+    } else {
+        "else_branch"
+    };
+    ctx.run_graph(branch, Vec::new())
+}
+
+/// Loop: `M` (max trip count) and `cond` optional, then the loop-carried values; the body takes
+/// (iteration, cond, carried...) and gives (cond, carried..., scan outputs...). Scan outputs are
+/// stacked along a new first axis.
+fn loop_(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    let max_trips = match tensor_opt(inputs, 0)? {
+        Some(t) => Some(*t.to_i64_vec()?.first().ok_or("M is empty")?),
+        None => None,
+    };
+    let mut keep_going = match tensor_opt(inputs, 1)? {
+        Some(t) => condition(t, "cond")?,
+        None => true,
+    };
+    let mut carried: Vec<Val> = inputs
+        .iter()
+        .skip(2)
+        .map(|v| v.cloned().ok_or("a loop-carried value is missing"))
+        .collect::<Result<_, _>>()?;
+    let carried_count = carried.len();
+    let limit = ctx.model.limits.max_loop_iterations;
+    let mut scans: Vec<Vec<Val>> = Vec::new();
+    let mut trip: i64 = 0;
+    while keep_going && max_trips.is_none_or(|m| trip < m) {
+        if trip as u64 >= limit {
+            return Err(format!(
+                "the loop ran {trip} iterations, the limit (Limits::max_loop_iterations)"
+            ));
+        }
+        let mut body_inputs = vec![
+            Val::Tensor(Tensor::scalar_i64(trip)),
+            Val::Tensor(Tensor::scalar_bool(keep_going)),
+        ];
+        body_inputs.append(&mut carried);
+        let mut outputs = ctx.run_graph("body", body_inputs)?.into_iter();
+        let cond = outputs.next().ok_or("the body gives no condition")?;
+        keep_going = condition(cond.as_tensor()?, "the body's condition")?;
+        carried = outputs.by_ref().take(carried_count).collect();
+        if carried.len() != carried_count {
+            return Err("the body gives fewer loop-carried values than it takes".to_string());
+        }
+        for (i, scan) in outputs.enumerate() {
+            if scans.len() <= i {
+                scans.push(Vec::new());
+            }
+            scans[i].push(scan);
+        }
+        trip += 1;
+    }
+    let scan_count = ctx.outputs.saturating_sub(carried_count);
+    let mut results = carried;
+    for i in 0..scan_count {
+        let items = scans.get(i).map(Vec::as_slice).unwrap_or_default();
+        results.push(Val::Tensor(stack(items, ctx, 1 + carried_count + i)?));
+    }
+    Ok(results)
+}
+
+/// Stacks tensors of one shape along a new first axis (a loop's scan output, the body's output
+/// `index`); no items give an empty tensor of the body's declared type.
+fn stack(items: &[Val], ctx: &Ctx<'_>, index: usize) -> KernelResult<Tensor> {
+    let tensors: Vec<&Tensor> = items.iter().map(Val::as_tensor).collect::<Result<_, _>>()?;
+    let Some(first) = tensors.first() else {
+        let dtype = ctx
+            .graph_proto("body")
+            .and_then(|g| g.output.get(index))
+            .and_then(|o| o.r#type.as_ref())
+            .and_then(|t| match &t.value {
+                Some(onnx_runtime_types::type_proto::Value::TensorType(t)) => t.elem_type,
+                _ => None,
+            })
+            .and_then(|c| DataType::try_from(c).ok())
+            .unwrap_or(DataType::Float);
+        return Tensor::zeros(dtype, &[0]);
+    };
+    let views: Vec<Data> = tensors
+        .iter()
+        .map(|t| {
+            if t.shape() != first.shape() || t.dtype != first.dtype {
+                return Err(format!(
+                    "scan output {index} changes shape or type between iterations: {:?} then {:?}",
+                    first.shape(),
+                    t.shape()
+                ));
+            }
+            Ok(crate::tensor::map_data!(&t.data, a => a.clone().insert_axis(ndarray::Axis(0))))
+        })
+        .collect::<KernelResult<_>>()?;
+    super::shape::concat(&views, 0).map(|data| first.with_data(data))
+}

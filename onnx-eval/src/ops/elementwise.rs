@@ -1,0 +1,290 @@
+//! Element-wise operators, with numpy's broadcasting: arithmetic, comparisons and the unary
+//! functions of real numbers.
+
+use super::{Ctx, Registry, one, tensor};
+use crate::error::KernelResult;
+use crate::tensor::{Data, Tensor};
+use crate::value::Val;
+use half::{bf16, f16};
+use ndarray::{ArrayD, IxDyn, Zip};
+
+pub(super) fn register(r: &mut Registry) {
+    for (op, since) in [("Add", 1), ("Sub", 1), ("Mul", 1), ("Div", 1)] {
+        r.add("", op, since, arithmetic);
+    }
+    r.add("", "Relu", 1, relu);
+    r.add("", "Neg", 1, neg);
+    r.add("", "Abs", 1, abs);
+    r.add("", "Sqrt", 1, sqrt);
+    r.add("", "Exp", 1, exp);
+    r.add("", "Log", 1, log);
+    r.add("", "LeakyRelu", 1, leaky_relu);
+    r.add("", "Clip", 1, clip);
+}
+
+/// The broadcast shape of two shapes, numpy's way: aligned at the right, a 1 stretches.
+pub(crate) fn broadcast_shape(a: &[usize], b: &[usize]) -> KernelResult<Vec<usize>> {
+    let rank = a.len().max(b.len());
+    let dim = |s: &[usize], i: usize| {
+        if i < rank - s.len() {
+            1
+        } else {
+            s[i - (rank - s.len())]
+        }
+    };
+    (0..rank)
+        .map(|i| match (dim(a, i), dim(b, i)) {
+            (x, y) if x == y => Ok(x),
+            (1, y) => Ok(y),
+            (x, 1) => Ok(x),
+            _ => Err(format!("shapes {a:?} and {b:?} do not broadcast")),
+        })
+        .collect()
+}
+
+/// `f` of each pair of elements of `a` and `b`, broadcast.
+pub(crate) fn zip_broadcast<A, B, C>(
+    a: &ArrayD<A>,
+    b: &ArrayD<B>,
+    f: impl Fn(&A, &B) -> C,
+) -> KernelResult<ArrayD<C>> {
+    let shape = IxDyn(&broadcast_shape(a.shape(), b.shape())?);
+    let a = a.broadcast(shape.clone()).ok_or("cannot broadcast")?;
+    let b = b.broadcast(shape).ok_or("cannot broadcast")?;
+    Ok(Zip::from(&a).and(&b).map_collect(f))
+}
+
+/// A real number type: how it adds, subtracts, multiplies and divides (integers wrap, and
+/// divide toward zero, as numpy's C loops do; division by zero gives 0), and its value as f64.
+pub(crate) trait Real: Copy + PartialOrd + Default + 'static {
+    fn add(self, other: Self) -> Self;
+    fn sub(self, other: Self) -> Self;
+    fn mul(self, other: Self) -> Self;
+    fn div(self, other: Self) -> Self;
+    fn to_f64(self) -> f64;
+    fn from_f64(value: f64) -> Self;
+}
+
+macro_rules! int_real {
+    ($($t:ty),*) => {$(
+        impl Real for $t {
+            fn add(self, other: Self) -> Self { self.wrapping_add(other) }
+            fn sub(self, other: Self) -> Self { self.wrapping_sub(other) }
+            fn mul(self, other: Self) -> Self { self.wrapping_mul(other) }
+            fn div(self, other: Self) -> Self { if other == 0 { 0 } else { self.wrapping_div(other) } }
+            fn to_f64(self) -> f64 { self as f64 }
+            fn from_f64(value: f64) -> Self { value as $t }
+        }
+    )*};
+}
+int_real!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+macro_rules! float_real {
+    ($($t:ty),*) => {$(
+        impl Real for $t {
+            fn add(self, other: Self) -> Self { self + other }
+            fn sub(self, other: Self) -> Self { self - other }
+            fn mul(self, other: Self) -> Self { self * other }
+            fn div(self, other: Self) -> Self { self / other }
+            fn to_f64(self) -> f64 { self as f64 }
+            fn from_f64(value: f64) -> Self { value as $t }
+        }
+    )*};
+}
+float_real!(f32, f64);
+
+/// The half types compute in f32 and round once, as numpy's float16 loops do.
+macro_rules! half_real {
+    ($($t:ty),*) => {$(
+        impl Real for $t {
+            fn add(self, other: Self) -> Self { <$t>::from_f32(self.to_f32() + other.to_f32()) }
+            fn sub(self, other: Self) -> Self { <$t>::from_f32(self.to_f32() - other.to_f32()) }
+            fn mul(self, other: Self) -> Self { <$t>::from_f32(self.to_f32() * other.to_f32()) }
+            fn div(self, other: Self) -> Self { <$t>::from_f32(self.to_f32() / other.to_f32()) }
+            fn to_f64(self) -> f64 { self.to_f64() }
+            fn from_f64(value: f64) -> Self { <$t>::from_f64(value) }
+        }
+    )*};
+}
+half_real!(f16, bf16);
+
+/// Applies a generic expression to the array of every real-number variant (floats, including
+/// the narrow kinds computed in f32, and integers); other element types are an error.
+macro_rules! real {
+    ($tensor:expr, $a:ident => $e:expr) => {{
+        let t: &Tensor = $tensor;
+        let data = match &t.data {
+            Data::F32($a) => Data::F32($e),
+            Data::F64($a) => Data::F64($e),
+            Data::F16($a) => Data::F16($e),
+            Data::BF16($a) => Data::BF16($e),
+            Data::I8($a) => Data::I8($e),
+            Data::I16($a) => Data::I16($e),
+            Data::I32($a) => Data::I32($e),
+            Data::I64($a) => Data::I64($e),
+            Data::U8($a) => Data::U8($e),
+            Data::U16($a) => Data::U16($e),
+            Data::U32($a) => Data::U32($e),
+            Data::U64($a) => Data::U64($e),
+            _ => {
+                return Err(format!(
+                    "expected numbers, got a tensor of {}",
+                    t.type_name()
+                ));
+            }
+        };
+        t.with_data(data)
+    }};
+}
+
+/// Like `real!`, over two tensors of the same element type, broadcast.
+macro_rules! real2 {
+    ($x:expr, $y:expr, ($a:ident, $b:ident) => $e:expr) => {{
+        let (x, y): (&Tensor, &Tensor) = ($x, $y);
+        if x.dtype != y.dtype {
+            return Err(format!(
+                "operands of different element types: {} and {}",
+                x.type_name(),
+                y.type_name()
+            ));
+        }
+        let data = match (&x.data, &y.data) {
+            (Data::F32($a), Data::F32($b)) => Data::F32($e),
+            (Data::F64($a), Data::F64($b)) => Data::F64($e),
+            (Data::F16($a), Data::F16($b)) => Data::F16($e),
+            (Data::BF16($a), Data::BF16($b)) => Data::BF16($e),
+            (Data::I8($a), Data::I8($b)) => Data::I8($e),
+            (Data::I16($a), Data::I16($b)) => Data::I16($e),
+            (Data::I32($a), Data::I32($b)) => Data::I32($e),
+            (Data::I64($a), Data::I64($b)) => Data::I64($e),
+            (Data::U8($a), Data::U8($b)) => Data::U8($e),
+            (Data::U16($a), Data::U16($b)) => Data::U16($e),
+            (Data::U32($a), Data::U32($b)) => Data::U32($e),
+            (Data::U64($a), Data::U64($b)) => Data::U64($e),
+            _ => {
+                return Err(format!(
+                    "expected numbers, got a tensor of {}",
+                    x.type_name()
+                ));
+            }
+        };
+        x.with_data(data)
+    }};
+}
+
+/// The legacy broadcast of versions before 7: with `broadcast`, B's shape is matched to A's from
+/// `axis` on; numpy's broadcast covers the same results once B is given A's rank.
+fn legacy_operand(ctx: &Ctx<'_>, a: &Tensor, b: &Tensor) -> KernelResult<Tensor> {
+    if ctx.since >= 7 || ctx.int("broadcast", 0) == 0 || b.rank() == a.rank() {
+        return Ok(b.clone());
+    }
+    let start = match ctx.int_opt("axis") {
+        Some(axis) => super::axis(axis, a.rank())?,
+        None => a.rank() - b.rank(),
+    };
+    let mut shape = vec![1; a.rank()];
+    for (i, &d) in b.shape().iter().enumerate() {
+        *shape
+            .get_mut(start + i)
+            .ok_or("B does not fit A from `axis` on")? = d;
+    }
+    Ok(b.with_data(crate::tensor::map_data!(&b.data, x => x
+        .clone()
+        .into_shape_with_order(IxDyn(&shape))
+        .map_err(|e| format!("{e}"))?)))
+}
+
+fn arithmetic(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    let (a, b) = (tensor(inputs, 0)?, tensor(inputs, 1)?);
+    let b = legacy_operand(ctx, a, b)?;
+    // One kernel for the four, told apart by the node's operator.
+    one(match ctx.op_type {
+        "Add" => real2!(a, &b, (x, y) => zip_broadcast(x, y, |&p, &q| Real::add(p, q))?),
+        "Sub" => real2!(a, &b, (x, y) => zip_broadcast(x, y, |&p, &q| Real::sub(p, q))?),
+        "Mul" => real2!(a, &b, (x, y) => zip_broadcast(x, y, |&p, &q| Real::mul(p, q))?),
+        _ => real2!(a, &b, (x, y) => zip_broadcast(x, y, |&p, &q| Real::div(p, q))?),
+    })
+}
+
+/// `f` of every element, computed in f64 and rounded to the element type (the half and narrow
+/// kinds round once, as numpy's loops do for float16).
+pub(crate) fn float_unary(t: &Tensor, f: impl Fn(f64) -> f64) -> KernelResult<Tensor> {
+    Ok(match &t.data {
+        Data::F32(a) => t.with_data(Data::F32(a.mapv(|x| f(f64::from(x)) as f32))),
+        Data::F64(a) => t.with_data(Data::F64(a.mapv(&f))),
+        Data::F16(a) => t.with_data(Data::F16(a.mapv(|x| f16::from_f64(f(x.to_f64()))))),
+        Data::BF16(a) => t.with_data(Data::BF16(a.mapv(|x| bf16::from_f64(f(x.to_f64()))))),
+        _ => {
+            return Err(format!(
+                "expected floats, got a tensor of {}",
+                t.type_name()
+            ));
+        }
+    })
+}
+
+fn relu(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    let x = tensor(inputs, 0)?;
+    one(real!(x, a => a.mapv(|v| if v > Real::from_f64(0.0) { v } else { Real::from_f64(0.0) })))
+}
+
+fn neg(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    let x = tensor(inputs, 0)?;
+    one(real!(x, a => a.mapv(|v| Real::sub(Default::default(), v))))
+}
+
+fn abs(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    let x = tensor(inputs, 0)?;
+    one(
+        real!(x, a => a.mapv(|v| if v < Default::default() { Real::sub(Default::default(), v) } else { v })),
+    )
+}
+
+fn sqrt(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    one(float_unary(tensor(inputs, 0)?, f64::sqrt)?)
+}
+
+fn exp(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    one(float_unary(tensor(inputs, 0)?, f64::exp)?)
+}
+
+fn log(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    one(float_unary(tensor(inputs, 0)?, f64::ln)?)
+}
+
+fn leaky_relu(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    let alpha = f64::from(ctx.float("alpha", 0.01));
+    one(float_unary(tensor(inputs, 0)?, |x| {
+        if x < 0.0 { alpha * x } else { x }
+    })?)
+}
+
+/// Clip: bounds as attributes `min` and `max` before version 11, as optional scalar operands
+/// from it on; a missing bound does not clip.
+fn clip(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    let x = tensor(inputs, 0)?;
+    let bound = |index: usize, attribute: &str, default: f32| -> KernelResult<Option<f64>> {
+        if ctx.since < 11 {
+            return Ok(Some(f64::from(ctx.float(attribute, default))));
+        }
+        match super::tensor_opt(inputs, index)? {
+            Some(t) => match t.to_f64_vec()?.as_slice() {
+                [v] => Ok(Some(*v)),
+                _ => Err(format!("the {attribute} bound is not one element")),
+            },
+            None => Ok(None),
+        }
+    };
+    let low = bound(1, "min", f32::MIN)?;
+    let high = bound(2, "max", f32::MAX)?;
+    one(real!(x, a => a.mapv(|v| {
+        let mut v = v;
+        if let Some(low) = low && v.to_f64() < low {
+            v = Real::from_f64(low);
+        }
+        if let Some(high) = high && v.to_f64() > high {
+            v = Real::from_f64(high);
+        }
+        v
+    })))
+}

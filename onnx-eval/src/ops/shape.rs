@@ -1,0 +1,214 @@
+//! Operators that make or move elements without computing on them: Concat, ConstantOfShape,
+//! Reshape, Shape, Size, Transpose, Where.
+
+use super::elementwise::zip_broadcast;
+use super::{Ctx, Registry, axis, one, tensor};
+use crate::error::KernelResult;
+use crate::tensor::{Data, Tensor, map_data, zip_data};
+use crate::value::Val;
+use ndarray::{ArrayD, Axis, IxDyn};
+
+pub(super) fn register(r: &mut Registry) {
+    r.add("", "Concat", 1, concat_kernel);
+    r.add("", "Reshape", 1, reshape);
+    r.add("", "Shape", 1, shape);
+    r.add("", "Transpose", 1, transpose);
+    r.add("", "ConstantOfShape", 9, constant_of_shape);
+    r.add("", "Size", 1, size);
+    r.add("", "Where", 9, where_);
+}
+
+/// ConstantOfShape: the shape operand, every element the `value` attribute's one element
+/// (a float 0 by default).
+fn constant_of_shape(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    let dims = tensor(inputs, 0)?.to_i64_vec()?;
+    if let Some(d) = dims.iter().find(|&&d| d < 0) {
+        return Err(format!("shape {dims:?} has a negative dim {d}"));
+    }
+    let shape: Vec<usize> = dims.iter().map(|&d| d as usize).collect();
+    ctx.checked_count(&shape)?;
+    let value = match ctx.tensor("value")? {
+        Some(value) if value.len() == 1 => value,
+        Some(value) => return Err(format!("`value` holds {} elements, not one", value.len())),
+        None => Tensor::from_data(Data::F32(ArrayD::zeros(IxDyn(&[])))),
+    };
+    one(value.with_data(map_data!(&value.data, a => {
+        let element = a.first().cloned().expect("one element");
+        ArrayD::from_elem(IxDyn(&shape), element)
+    })))
+}
+
+fn size(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    one(Tensor::scalar_i64(tensor(inputs, 0)?.len() as i64))
+}
+
+/// Where: X where the condition holds, else Y, all three broadcast.
+fn where_(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    let (condition, x, y) = (tensor(inputs, 0)?, tensor(inputs, 1)?, tensor(inputs, 2)?);
+    let Data::Bool(condition) = &condition.data else {
+        return Err(format!(
+            "the condition is {}, not bool",
+            condition.type_name()
+        ));
+    };
+    let data = zip_data!(&x.data, &y.data, (a, b) => select(condition, a, b)?)
+        .ok_or_else(|| format!("X is {} and Y is {}", x.type_name(), y.type_name()))?;
+    one(x.with_data(data))
+}
+
+fn select<T: Clone>(
+    condition: &ArrayD<bool>,
+    x: &ArrayD<T>,
+    y: &ArrayD<T>,
+) -> KernelResult<ArrayD<T>> {
+    let pairs = zip_broadcast(x, y, |p, q| (p.clone(), q.clone()))?;
+    zip_broadcast(
+        condition,
+        &pairs,
+        |&c, (p, q)| if c { p.clone() } else { q.clone() },
+    )
+}
+
+/// Joins arrays of one variant along `axis`.
+pub(crate) fn concat(parts: &[Data], axis: usize) -> KernelResult<Data> {
+    fn join<T: Clone>(arrays: Vec<&ArrayD<T>>, axis: usize) -> KernelResult<ArrayD<T>> {
+        let views: Vec<_> = arrays.iter().map(|a| a.view()).collect();
+        ndarray::concatenate(Axis(axis), &views).map_err(|e| format!("cannot concatenate: {e}"))
+    }
+    let first = parts.first().ok_or("nothing to concatenate")?;
+    macro_rules! all {
+        ($variant:ident) => {{
+            let arrays = parts
+                .iter()
+                .map(|p| match p {
+                    Data::$variant(a) => Ok(a),
+                    _ => Err("inputs of different element types".to_string()),
+                })
+                .collect::<KernelResult<Vec<_>>>()?;
+            Data::$variant(join(arrays, axis)?)
+        }};
+    }
+    Ok(match first {
+        Data::F32(_) => all!(F32),
+        Data::F64(_) => all!(F64),
+        Data::F16(_) => all!(F16),
+        Data::BF16(_) => all!(BF16),
+        Data::I8(_) => all!(I8),
+        Data::I16(_) => all!(I16),
+        Data::I32(_) => all!(I32),
+        Data::I64(_) => all!(I64),
+        Data::U8(_) => all!(U8),
+        Data::U16(_) => all!(U16),
+        Data::U32(_) => all!(U32),
+        Data::U64(_) => all!(U64),
+        Data::Bool(_) => all!(Bool),
+        Data::Str(_) => all!(Str),
+        Data::C64(_) => all!(C64),
+        Data::C128(_) => all!(C128),
+    })
+}
+
+fn concat_kernel(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    let tensors: Vec<&Tensor> = (0..inputs.len())
+        .map(|i| tensor(inputs, i))
+        .collect::<KernelResult<_>>()?;
+    let first = tensors.first().ok_or("Concat takes at least one input")?;
+    let axis = axis(ctx.int("axis", 0), first.rank())?;
+    let parts: Vec<Data> = tensors.iter().map(|t| t.data.clone()).collect();
+    one(first.with_data(concat(&parts, axis)?))
+}
+
+/// Reshape: the shape operand (or, before version 5, the `shape` attribute); 0 copies the input's
+/// dim (unless `allowzero`), -1 takes what is left.
+fn reshape(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    let data = tensor(inputs, 0)?;
+    let requested: Vec<i64> = if ctx.since < 5 {
+        ctx.ints("shape")
+            .ok_or("Reshape-1 needs its `shape` attribute")?
+            .to_vec()
+    } else {
+        tensor(inputs, 1)?.to_i64_vec()?
+    };
+    let allow_zero = ctx.int("allowzero", 0) != 0;
+    let shape = resolve_shape(data.shape(), &requested, allow_zero)?;
+    one(data.with_data(map_data!(&data.data, a => a
+        .as_standard_layout()
+        .into_owned()
+        .into_shape_with_order(IxDyn(&shape))
+        .map_err(|e| format!("cannot reshape: {e}"))?)))
+}
+
+/// The output dims of a Reshape of `input` to `requested`.
+pub(crate) fn resolve_shape(
+    input: &[usize],
+    requested: &[i64],
+    allow_zero: bool,
+) -> KernelResult<Vec<usize>> {
+    let count: usize = input.iter().product();
+    let mut unknown = None;
+    let mut shape = Vec::with_capacity(requested.len());
+    for (i, &d) in requested.iter().enumerate() {
+        shape.push(match d {
+            -1 if unknown.is_none() => {
+                unknown = Some(i);
+                1
+            }
+            -1 => return Err(format!("shape {requested:?} has more than one -1")),
+            0 if !allow_zero => *input.get(i).ok_or_else(|| {
+                format!(
+                    "shape {requested:?} copies dim {i} of a rank-{} input",
+                    input.len()
+                )
+            })?,
+            d if d < 0 => return Err(format!("shape {requested:?} has a negative dim {d}")),
+            d => d as usize,
+        });
+    }
+    let known: usize = shape.iter().product();
+    if let Some(i) = unknown {
+        if known == 0 || !count.is_multiple_of(known) {
+            return Err(format!("cannot reshape {input:?} to {requested:?}"));
+        }
+        shape[i] = count / known;
+    } else if known != count {
+        return Err(format!(
+            "cannot reshape {input:?} ({count} elements) to {requested:?} ({known} elements)"
+        ));
+    }
+    Ok(shape)
+}
+
+/// Shape, with `start` and `end` (from version 15), clamped as the spec says.
+fn shape(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    let dims: Vec<i64> = tensor(inputs, 0)?
+        .shape()
+        .iter()
+        .map(|&d| d as i64)
+        .collect();
+    let rank = dims.len() as i64;
+    let clamp = |v: i64| (if v < 0 { v + rank } else { v }).clamp(0, rank) as usize;
+    let start = clamp(ctx.int("start", 0));
+    let end = clamp(ctx.int("end", rank));
+    one(Tensor::from_i64s(dims[start..end.max(start)].to_vec()))
+}
+
+fn transpose(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    let data = tensor(inputs, 0)?;
+    let rank = data.rank();
+    let perm: Vec<usize> = match ctx.ints("perm") {
+        Some(perm) => perm
+            .iter()
+            .map(|&p| axis(p, rank))
+            .collect::<KernelResult<_>>()?,
+        None => (0..rank).rev().collect(),
+    };
+    let mut seen = vec![false; rank];
+    if perm.len() != rank || perm.iter().any(|&p| std::mem::replace(&mut seen[p], true)) {
+        return Err(format!("perm {perm:?} is no permutation of {rank} axes"));
+    }
+    one(data.with_data(map_data!(&data.data, a => a
+        .view()
+        .permuted_axes(IxDyn(&perm))
+        .as_standard_layout()
+        .into_owned())))
+}
