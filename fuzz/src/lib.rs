@@ -251,6 +251,7 @@ pub fn check_model_target(data: &[u8]) {
 /// regression test runs on each stored input.
 pub fn every_target(data: &[u8]) {
     check_model_target(data);
+    eval_target(data);
     let mut data = data.to_vec();
     if data.is_empty() {
         data.push(0);
@@ -372,4 +373,88 @@ fn collect_nodes<'a>(nodes: &'a [NodeProto], out: &mut Vec<&'a NodeProto>) {
             }
         }
     }
+}
+
+/// The limits the evaluator runs under in the fuzzer: small, so that a model that asks for much
+/// is stopped quickly, by the limits and not by a time-out.
+const EVAL_LIMITS: onnx_eval::Limits = onnx_eval::Limits {
+    max_elements: 1 << 16,
+    max_loop_iterations: 1 << 10,
+};
+
+/// Target `eval`: a model text that parses is resolved and run on inputs of its declared types
+/// (zeros; a symbolic or unknown dim is 1), under small limits. Errors render; nothing panics.
+pub fn eval_target(data: &[u8]) {
+    let Some((_, text)) = selected_text(data) else {
+        return;
+    };
+    let Ok(model) = onnx_text::parse_model(text) else {
+        return;
+    };
+    let evaluator = match onnx_eval::Evaluator::with_limits(&model, EVAL_LIMITS) {
+        Ok(evaluator) => evaluator,
+        Err(error) => {
+            let _ = error.to_string();
+            return;
+        }
+    };
+    let inputs: Option<Vec<onnx_eval::Value>> = model
+        .graph
+        .iter()
+        .flat_map(|g| &g.input)
+        .map(zeros_of)
+        .collect();
+    let Some(inputs) = inputs else {
+        return;
+    };
+    match evaluator.run(&inputs) {
+        Ok(outputs) => assert_eq!(outputs.len(), model.graph.map_or(0, |g| g.output.len())),
+        Err(error) => {
+            let _ = error.to_string();
+        }
+    }
+}
+
+/// A tensor of zeros of a graph input's declared type, if it is a tensor type of at most
+/// `EVAL_LIMITS.max_elements` elements.
+fn zeros_of(input: &onnx_text::ValueInfoProto) -> Option<onnx_eval::Value> {
+    use onnx_text::tensor_shape_proto::dimension::Value as Dim;
+    use onnx_text::type_proto::Value as Type;
+    use onnx_value::elements::{Elements, encode};
+    let Some(Type::TensorType(tensor)) = input.r#type.as_ref()?.value.as_ref() else {
+        return None;
+    };
+    let data_type = onnx_text::tensor_proto::DataType::try_from(tensor.elem_type?).ok()?;
+    let dims: Vec<i64> = tensor.shape.as_ref().map_or(Vec::new(), |shape| {
+        shape
+            .dim
+            .iter()
+            .map(|d| match d.value {
+                Some(Dim::DimValue(v)) => v,
+                _ => 1,
+            })
+            .collect()
+    });
+    let count = dims
+        .iter()
+        .try_fold(1u64, |n, &d| n.checked_mul(u64::try_from(d).ok()?))?;
+    if count > EVAL_LIMITS.max_elements {
+        return None;
+    }
+    let count = count as usize;
+    let name = data_type.as_str_name();
+    let elements = if name == "STRING" {
+        Elements::String(vec![Vec::new(); count])
+    } else if name == "BOOL" {
+        Elements::Bool(vec![false; count])
+    } else if name.starts_with("COMPLEX") {
+        Elements::Complex(vec![(0.0, 0.0); count])
+    } else if name.starts_with("INT") || name.starts_with("UINT") {
+        Elements::Int(vec![0; count])
+    } else {
+        Elements::Float(vec![0.0; count])
+    };
+    encode(data_type, &dims, &elements, false)
+        .ok()
+        .map(onnx_eval::Value::Tensor)
 }

@@ -164,7 +164,10 @@ pub(crate) fn resolve_shape(
             d => d as usize,
         });
     }
-    let known: usize = shape.iter().product();
+    let known = shape
+        .iter()
+        .try_fold(1usize, |n, &d| n.checked_mul(d))
+        .ok_or_else(|| format!("shape {requested:?} holds more elements than fit in memory"))?;
     if let Some(i) = unknown {
         if known == 0 || !count.is_multiple_of(known) {
             return Err(format!("cannot reshape {input:?} to {requested:?}"));
