@@ -18,6 +18,8 @@
 //! - [`validating_models`]: untrusted binary models, as `onnx.checker.check_model(full_check=True)`
 //!   checks them.
 //! - [`shape_inference`]: `infer_shapes`, and how it compares with onnx's.
+//! - [`testing_runtimes`]: a literal, inputs from Rust values, expected outputs from the
+//!   reference evaluator, and a runtime's outputs compared in one call.
 //!
 //! Tools:
 //! - [`cli`]: the `onnx-text` command.
@@ -50,6 +52,9 @@ pub mod validating_models {}
 
 #[doc = include_str!("shape_inference.md")]
 pub mod shape_inference {}
+
+#[doc = include_str!("testing_runtimes.md")]
+pub mod testing_runtimes {}
 
 #[doc = include_str!("cli.md")]
 pub mod cli {}
