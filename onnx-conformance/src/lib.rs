@@ -20,17 +20,82 @@
 //!
 //! Each case is its own test (`cargo test --test onnx -- abs` filters, `-- --list` lists). The
 //! cases a runtime is known to fail go in `onnx-conformance.toml` beside its `Cargo.toml`, each
-//! with a reason; a listed case that passes fails the run, so the list only shrinks:
+//! with how it fails and why (see [the expectation file](#the-expectation-file)):
 //!
 //! ```toml
-//! [expected-failures]
-//! test_abs = "Abs is not implemented"
+//! [cases]
+//! test_abs = { error = "Abs is not implemented" }
 //! ```
 //!
 //! `ONNX_CONFORMANCE_WRITE=1 cargo test --test onnx` writes that file with every case that
 //! fails, so a runtime starts from its current state. The run ends with a summary: how many
 //! cases passed, failed (wrong outputs), erred (the runtime returned an error or panicked) and
 //! failed as expected, and the coverage of each operator.
+//!
+//! # The expectation file
+//!
+//! `onnx-conformance.toml` lists the cases a runtime is known to fail, and how each fails, so
+//! that `cargo test` is green while the runtime is incomplete, and turns red when anything
+//! changes: the file can only shrink, and it cannot hide a new failure behind an old one.
+//!
+//! ```toml
+//! # A whole operator: every case of it but its `_expanded` ones (those run its function
+//! # body). An operator outside the default domain is written "domain.Op".
+//! [operators]
+//! Acos = { error = "Acos is not implemented" }
+//! "ai.onnx.ml.Binarizer" = { error = "ai.onnx.ml is not implemented" }
+//!
+//! # Names: `*` stands for any characters. The first pattern that matches applies.
+//! [patterns]
+//! "test_attention_*" = { error = "Attention is not implemented" }
+//!
+//! # One case; its entry comes before any pattern's or operator's.
+//! [cases]
+//! test_abs = { error = "Abs is not implemented" }
+//! test_add_uint8 = { wrong = "output 0 (`C`): values differ" }
+//! ```
+//!
+//! Each entry says how its cases fail:
+//! - `error`: the runtime returns an error or panics. The entry holds when the error's message
+//!   (`the runtime failed: …`, or `the runtime panicked: …`) contains the entry's text.
+//! - `wrong`: the runtime returns outputs that [`Case::check`] rejects. The entry holds when the
+//!   mismatch's summary ([`Mismatch::summary`]: where the first difference is and what differs
+//!   there, without the values, as `output 0 (`y`): values differ` or
+//!   `output 1 (`z`): the shape differs`) contains the entry's text.
+//!
+//! A listed case whose entry holds passes its test, marked `[expected to fail]`. A listed case
+//! that **passes** fails its test (remove its entry; for an operator's or a pattern's, narrow
+//! it), and so does one that **fails otherwise**: an error where the entry says wrong outputs
+//! or the reverse, an error whose message no longer contains the entry's text ("Acos is not
+//! implemented" recorded, and Acos now implemented but failing on float16), wrong outputs
+//! elsewhere than recorded (another output, or the shape where the values were wrong). The
+//! test's message shows the entry and what the case gives now. An empty text holds for any
+//! failure of the entry's kind; a text that is a part of a message that changes from run to
+//! run (a pointer, a time) should be cut to its stable part.
+//!
+//! The file is checked before any case runs: a fault of syntax, an entry that names no case or
+//! operator, or one that covers no case (each case it matches has its own entry, or an earlier
+//! pattern's) stops the run with the file's line and column and exit code 2.
+//!
+//! **Write mode.** `ONNX_CONFORMANCE_WRITE=1 cargo test --test onnx` runs the cases, prints
+//! the usual report, rewrites the file from the run and exits 0 (whatever failed: the file now
+//! says so). Entries that still hold are kept as they are, with their text (a hand-written
+//! "Acos is not implemented" stays); an operator's or pattern's entry that some case of it
+//! contradicts gives way to one entry per case of it that still fails; a case's own entry goes
+//! when the case passes, and takes the new failure when it fails otherwise; every other
+//! failing case gets an entry, `error` with the first line of the runtime's message (less
+//! `the runtime failed: `, up to 160 characters) or `wrong` with the mismatch's summary. With a
+//! filter (`-- abs`), entries of the cases that did not run are kept. Comments are not kept.
+//!
+//! **The closing lines.** libtest's closing line counts an expected failure as passed; the
+//! harness then prints a summary (the coverage of each operator) and a closing line of its
+//! own that counts them apart:
+//!
+//! ```text
+//! test result: ok. 1884 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 14.61s
+//! ...
+//! onnx-conformance result: ok. 1260 passed; 0 failed; 624 expected failures (597 errors, 27 wrong outputs); 0 filtered out
+//! ```
 //!
 //! # The data
 //!
