@@ -1,12 +1,13 @@
-//! The test harness: every case as its own libtest-mimic test, judged against the runtime's
-//! expectation file, and a summary at the end.
+//! The test harness: every case as its own test (libtest's options and report), judged against
+//! the runtime's expectation file, and a summary at the end.
 
 mod expectations;
+mod runner;
 mod summary;
 
 use crate::{Case, Value, cases};
 use expectations::{Expectations, FILE_NAME, Failure, Kind, Rule, Source};
-use libtest_mimic::{Arguments, Failed, Trial};
+use runner::{Arguments, Command, Conclusion, Test};
 use std::fmt::Display;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
@@ -73,7 +74,7 @@ where
     F: Fn(&Case, Vec<Value>) -> Result<Vec<Value>, E> + Send + Sync + 'static,
     E: Display,
 {
-    let arguments = Arguments::from_args();
+    let arguments = Command::from_env();
     let path = expectation_file();
     let expectations = match std::fs::read_to_string(&path) {
         Ok(text) => Expectations::parse(&text).unwrap_or_else(|error| exit_with(&error)),
@@ -83,7 +84,8 @@ where
     let rules = expectations
         .resolve()
         .unwrap_or_else(|error| exit_with(&error));
-    let (conclusion, summary) = run_cases(&arguments, Arc::new(rules), run);
+    let (conclusion, summary) = run_cases(&arguments, Arc::new(rules), run, &mut std::io::stdout())
+        .unwrap_or_else(|error| exit_with(&format!("writing the report: {error}")));
     if arguments.list {
         conclusion.exit()
     }
@@ -122,39 +124,39 @@ pub(crate) fn run_cases<F, E>(
     arguments: &Arguments,
     rules: Arc<Vec<Option<Rule>>>,
     run: F,
-) -> (libtest_mimic::Conclusion, Summary)
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<(Conclusion, Summary)>
 where
     F: Fn(&Case, Vec<Value>) -> Result<Vec<Value>, E> + Send + Sync + 'static,
     E: Display,
 {
     let run = Arc::new(run);
     let verdicts: Arc<Mutex<Vec<(usize, Verdict)>>> = Arc::default();
-    let trials = cases()
+    let tests = cases()
         .iter()
         .enumerate()
         .map(|(index, case)| {
             let (run, verdicts, rules) = (run.clone(), verdicts.clone(), rules.clone());
             let listed = rules[index].is_some();
-            let trial = Trial::test(case.name(), move || {
-                let verdict = judge(case, &*run);
-                let result = outcome(case, &verdict, rules[index].as_ref());
-                verdicts
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push((index, verdict));
-                result.map_err(Failed::from)
-            });
-            if listed {
-                trial.with_kind("expected to fail")
-            } else {
-                trial
+            Test {
+                name: case.name().to_string(),
+                mark: listed.then_some("[expected to fail]"),
+                body: Box::new(move || {
+                    let verdict = judge(case, &*run);
+                    let result = outcome(case, &verdict, rules[index].as_ref());
+                    verdicts
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((index, verdict));
+                    result
+                }),
             }
         })
         .collect();
-    let conclusion = libtest_mimic::run(arguments, trials);
+    let conclusion = runner::run(arguments, tests, out)?;
     let mut verdicts = std::mem::take(&mut *verdicts.lock().unwrap_or_else(|e| e.into_inner()));
     verdicts.sort_by_key(|(index, _)| *index);
-    (conclusion, Summary::new(verdicts, rules))
+    Ok((conclusion, Summary::new(verdicts, rules)))
 }
 
 /// Whether a verdict passes its test, given the case's rule; the error says why not.
@@ -227,37 +229,48 @@ pub(crate) const RUNTIME_FAILED: &str = "the runtime failed: ";
 mod tests {
     use super::*;
 
-    /// The cases whose names contain `filter`, one at a time, libtest's lines going to a file of
-    /// their own (so that this test's output shows no inner "FAILED").
+    use std::cell::RefCell;
+
+    /// The cases whose names contain `filter`, one at a time.
     fn arguments(filter: &str) -> Arguments {
-        // One file per call: tests that select the same cases run at once.
-        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let log = std::env::temp_dir().join(format!(
-            "onnx-conformance-{filter}-{}-{call}.log",
-            std::process::id()
-        ));
         Arguments {
-            filter: Some(filter.to_string()),
-            test_threads: Some(1),
-            logfile: Some(log.display().to_string()),
+            filters: vec![filter.to_string()],
+            threads: Some(1),
             ..Arguments::default()
         }
     }
 
-    /// The line of libtest's report that starts so (names are padded to one width).
+    thread_local! {
+        /// The report of this thread's last run (each test has a thread of its own).
+        static LOG: RefCell<String> = RefCell::default();
+    }
+
+    /// [`super::run_cases`], its report kept for [`report`].
+    fn run_cases<F, E>(
+        arguments: &Arguments,
+        rules: Arc<Vec<Option<Rule>>>,
+        run: F,
+    ) -> (Conclusion, Summary)
+    where
+        F: Fn(&Case, Vec<Value>) -> Result<Vec<Value>, E> + Send + Sync + 'static,
+        E: Display,
+    {
+        let mut out = Vec::new();
+        let result = super::run_cases(arguments, rules, run, &mut out).unwrap();
+        LOG.with(|log| *log.borrow_mut() = String::from_utf8(out).unwrap());
+        result
+    }
+
+    /// The line of the report that starts so.
     fn line_of<'a>(log: &'a str, start: &str) -> &'a str {
         log.lines()
             .find(|l| l.starts_with(start))
             .unwrap_or_default()
     }
 
-    /// libtest's report of a run, read back and removed.
-    fn report(arguments: &Arguments) -> String {
-        let path = arguments.logfile.as_ref().unwrap();
-        let text = std::fs::read_to_string(path).unwrap();
-        std::fs::remove_file(path).unwrap();
-        text
+    /// The report of this thread's last run.
+    fn report(_: &Arguments) -> String {
+        LOG.with(|log| log.take())
     }
 
     /// A runtime that errs on one case, panics on another and answers the third right: each is
@@ -290,7 +303,7 @@ mod tests {
                 ("test_softsign_expanded_ver18", &Verdict::Pass),
             ]
         );
-        assert_eq!((conclusion.num_passed, conclusion.num_failed), (2, 2));
+        assert_eq!((conclusion.passed, conclusion.failed), (2, 2));
         let text = summary.to_string();
         assert!(
             text.contains("4 cases run: 2 passed, 0 failed (wrong outputs), 2 erred"),
@@ -379,8 +392,8 @@ mod tests {
             "{reshape:?}"
         );
         // Every other selected case passes; Relu fails the run.
-        assert_eq!(conclusion.num_failed, 1);
-        assert_eq!(conclusion.num_passed, summary.verdicts().count() as u64 - 1);
+        assert_eq!(conclusion.failed, 1);
+        assert_eq!(conclusion.passed, summary.verdicts().count() - 1);
         let counts = summary.counts();
         assert_eq!((counts.newly_passing, counts.expected_wrong), (1, 1));
         let text = summary.to_string();
@@ -421,7 +434,7 @@ mod tests {
                 _ => Ok(wrong_values(case)),
             },
         );
-        assert_eq!((conclusion.num_passed, conclusion.num_failed), (0, 4));
+        assert_eq!((conclusion.passed, conclusion.failed), (0, 4));
         assert_eq!(summary.counts().otherwise, 4);
         let log = report(&arguments);
         assert!(results(&log).values().all(|r| r == "FAILED"), "{log}");
@@ -470,7 +483,7 @@ mod tests {
                 _ => Ok(wrong_values(case)),
             },
         );
-        assert_eq!((conclusion.num_passed, conclusion.num_failed), (4, 0));
+        assert_eq!((conclusion.passed, conclusion.failed), (4, 0));
         let counts = summary.counts();
         assert_eq!((counts.expected_errors, counts.expected_wrong), (2, 2));
         let text = summary.to_string();
@@ -501,7 +514,7 @@ mod tests {
             rules("[operators]\nSoftsign = { error = \"Softsign is not implemented\" }\n"),
             runtime,
         );
-        assert_eq!((conclusion.num_passed, conclusion.num_failed), (4, 0));
+        assert_eq!((conclusion.passed, conclusion.failed), (4, 0));
         let log = report(&arguments);
         assert!(
             line_of(&log, "test [expected to fail] test_softsign_example ").ends_with(" ... ok"),
@@ -515,7 +528,7 @@ mod tests {
             rules("[patterns]\n\"test_softsign*\" = { error = \"Softsign is not implemented\" }\n"),
             runtime,
         );
-        assert_eq!((conclusion.num_passed, conclusion.num_failed), (2, 2));
+        assert_eq!((conclusion.passed, conclusion.failed), (2, 2));
         assert_eq!(summary.counts().newly_passing, 2);
         let log = report(&arguments);
         assert!(
