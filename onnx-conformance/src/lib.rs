@@ -2,35 +2,81 @@
 //! model with its inputs and expected outputs, for Rust ONNX runtimes to run in `cargo test`,
 //! with no Python and no download.
 //!
-//! A runtime's whole integration is one test file with `harness = false`:
+//! # Quick start
 //!
-//! ```no_run
-//! // tests/onnx.rs
+//! A runtime's whole integration is one test file and these lines in its `Cargo.toml`
+//! (`onnx-text` names the model's types, `ModelProto` and the rest, as [`Case::model`] returns
+//! them; the test target runs its own `main`):
+//!
+//! ```toml
+//! [dev-dependencies]
+//! onnx-conformance = "0.1"
+//! onnx-text = "0.1"
+//!
+//! [[test]]
+//! name = "onnx"
+//! harness = false
+//! ```
+//!
+//! The test file, `tests/onnx.rs`: `run` gets a case and its inputs and returns the outputs
+//! (here a stand-in runtime that knows Relu only; replace its body by your runtime's calls):
+//!
+//! ```rust
 //! use onnx_conformance::{Case, Value};
+//! use onnx_text::ModelProto;
 //!
 //! fn run(case: &Case, inputs: Vec<Value>) -> Result<Vec<Value>, String> {
-//!     // Build the runtime's model from case.model(), feed it the inputs.
-//!     Err(format!("{} is not implemented", case.op_type()))
+//!     let model: ModelProto = case.model();
+//!     let graph = model.graph.unwrap_or_default();
+//!     let [node] = graph.node.as_slice() else {
+//!         return Err("one node only".to_string());
+//!     };
+//!     if node.op_type() != "Relu" {
+//!         return Err(format!("{} is not implemented", node.op_type()));
+//!     }
+//!     let x: Vec<f32> = inputs[0].to_vec().map_err(|e| e.to_string())?;
+//!     let dims: Vec<usize> = inputs[0].dims().unwrap_or_default().iter().map(|&d| d as usize).collect();
+//!     let y: Vec<f32> = x.iter().map(|v| v.max(0.0)).collect();
+//!     Ok(vec![Value::tensor(&y, &dims).map_err(|e| e.to_string())?])
 //! }
 //!
 //! fn main() {
+//! #   if false {
 //!     onnx_conformance::harness(run)
+//! #   }
+//! #   // What this runtime gives: Relu's case passes, the others err.
+//! #   let case = |name| onnx_conformance::cases().iter().find(|c| c.name() == name).unwrap();
+//! #   let relu = case("test_relu");
+//! #   relu.check(&run(relu, relu.inputs()).unwrap()).unwrap();
+//! #   let abs = case("test_abs");
+//! #   assert_eq!(run(abs, abs.inputs()).unwrap_err(), "Abs is not implemented");
 //! }
 //! ```
 //!
-//! Each case is its own test (`cargo test --test onnx -- abs` filters, `-- --list` lists). The
-//! cases a runtime is known to fail go in `onnx-conformance.toml` beside its `Cargo.toml`, each
-//! with how it fails and why (see [the expectation file](#the-expectation-file)):
+//! Then, once, `ONNX_CONFORMANCE_WRITE=1 cargo test --test onnx` runs every case and writes
+//! `onnx-conformance.toml` beside `Cargo.toml` with each case that fails now and how; commit it,
+//! and `cargo test` is green until something changes: a case that starts passing, or fails
+//! otherwise than the file says, fails the run (see [the expectation
+//! file](#the-expectation-file)). Each case is its own test (`cargo test --test onnx -- abs`
+//! filters, `-- --list` lists, libtest's other options work). The run ends with a summary: how
+//! many cases passed, failed (wrong outputs), erred (the runtime returned an error or
+//! panicked) and failed as expected, the coverage of each operator, and the kit's closing line.
+//! A failing case's message shows the first difference, how many elements differ, and the
+//! model as text:
 //!
-//! ```toml
-//! [cases]
-//! test_abs = { error = "Abs is not implemented" }
+//! ```text
+//! ---- test_softsign ----
+//! test_softsign: output 0 (`y`): element 0 (at [0, 0, 0]): expected 0.6382124, got 1.7640524 (rtol 0.001, atol 1e-7); 60 of 60 elements differ
+//! the model:
+//! <
+//!    ir_version: 10,
+//!    opset_import: ["" : 22],
+//!    producer_name: "backend-test"
+//! >
+//! test_softsign (float[3,4,5] x) => (float[3,4,5] y) {
+//!    y = Softsign (x)
+//! }
 //! ```
-//!
-//! `ONNX_CONFORMANCE_WRITE=1 cargo test --test onnx` writes that file with every case that
-//! fails, so a runtime starts from its current state. The run ends with a summary: how many
-//! cases passed, failed (wrong outputs), erred (the runtime returned an error or panicked) and
-//! failed as expected, and the coverage of each operator.
 //!
 //! # The expectation file
 //!
