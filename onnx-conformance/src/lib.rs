@@ -2,35 +2,146 @@
 //! model with its inputs and expected outputs, for Rust ONNX runtimes to run in `cargo test`,
 //! with no Python and no download.
 //!
-//! A runtime's whole integration is one test file with `harness = false`:
+//! # Quick start
 //!
-//! ```no_run
-//! // tests/onnx.rs
+//! A runtime's whole integration is one test file and these lines in its `Cargo.toml`
+//! (`onnx-text` names the model's types, `ModelProto` and the rest, as [`Case::model`] returns
+//! them; the test target runs its own `main`):
+//!
+//! ```toml
+//! [dev-dependencies]
+//! onnx-conformance = "0.1"
+//! onnx-text = "0.1"
+//!
+//! [[test]]
+//! name = "onnx"
+//! harness = false
+//! ```
+//!
+//! The test file, `tests/onnx.rs`: `run` gets a case and its inputs and returns the outputs
+//! (here a stand-in runtime that knows Relu only; replace its body by your runtime's calls):
+//!
+//! ```rust
 //! use onnx_conformance::{Case, Value};
+//! use onnx_text::ModelProto;
 //!
 //! fn run(case: &Case, inputs: Vec<Value>) -> Result<Vec<Value>, String> {
-//!     // Build the runtime's model from case.model(), feed it the inputs.
-//!     Err(format!("{} is not implemented", case.op_type()))
+//!     let model: ModelProto = case.model();
+//!     let graph = model.graph.unwrap_or_default();
+//!     let [node] = graph.node.as_slice() else {
+//!         return Err("one node only".to_string());
+//!     };
+//!     if node.op_type() != "Relu" {
+//!         return Err(format!("{} is not implemented", node.op_type()));
+//!     }
+//!     let x: Vec<f32> = inputs[0].to_vec().map_err(|e| e.to_string())?;
+//!     let dims: Vec<usize> = inputs[0].dims().unwrap_or_default().iter().map(|&d| d as usize).collect();
+//!     let y: Vec<f32> = x.iter().map(|v| v.max(0.0)).collect();
+//!     Ok(vec![Value::tensor(&y, &dims).map_err(|e| e.to_string())?])
 //! }
 //!
 //! fn main() {
+//! #   if false {
 //!     onnx_conformance::harness(run)
+//! #   }
+//! #   // What this runtime gives: Relu's case passes, the others err.
+//! #   let case = |name| onnx_conformance::cases().iter().find(|c| c.name() == name).unwrap();
+//! #   let relu = case("test_relu");
+//! #   relu.check(&run(relu, relu.inputs()).unwrap()).unwrap();
+//! #   let abs = case("test_abs");
+//! #   assert_eq!(run(abs, abs.inputs()).unwrap_err(), "Abs is not implemented");
 //! }
 //! ```
 //!
-//! Each case is its own test (`cargo test --test onnx -- abs` filters, `-- --list` lists). The
-//! cases a runtime is known to fail go in `onnx-conformance.toml` beside its `Cargo.toml`, each
-//! with a reason; a listed case that passes fails the run, so the list only shrinks:
+//! Then, once, `ONNX_CONFORMANCE_WRITE=1 cargo test --test onnx` runs every case and writes
+//! `onnx-conformance.toml` beside `Cargo.toml` with each case that fails now and how; commit it,
+//! and `cargo test` is green until something changes: a case that starts passing, or fails
+//! otherwise than the file says, fails the run (see [the expectation
+//! file](#the-expectation-file)). Each case is its own test (`cargo test --test onnx -- abs`
+//! filters, `-- --list` lists, libtest's other options work). The run ends with a summary: how
+//! many cases passed, failed (wrong outputs), erred (the runtime returned an error or
+//! panicked) and failed as expected, the coverage of each operator, and the kit's closing line.
+//! A failing case's message shows the first difference, how many elements differ, and the
+//! model as text:
 //!
-//! ```toml
-//! [expected-failures]
-//! test_abs = "Abs is not implemented"
+//! ```text
+//! ---- test_softsign ----
+//! test_softsign: output 0 (`y`): element 0 (at [0, 0, 0]): expected 0.6382124, got 1.7640524 (rtol 0.001, atol 1e-7); 60 of 60 elements differ
+//! the model:
+//! <
+//!    ir_version: 10,
+//!    opset_import: ["" : 22],
+//!    producer_name: "backend-test"
+//! >
+//! test_softsign (float[3,4,5] x) => (float[3,4,5] y) {
+//!    y = Softsign (x)
+//! }
 //! ```
 //!
-//! `ONNX_CONFORMANCE_WRITE=1 cargo test --test onnx` writes that file with every case that
-//! fails, so a runtime starts from its current state. The run ends with a summary: how many
-//! cases passed, failed (wrong outputs), erred (the runtime returned an error or panicked) and
-//! failed as expected, and the coverage of each operator.
+//! # The expectation file
+//!
+//! `onnx-conformance.toml` lists the cases a runtime is known to fail, and how each fails, so
+//! that `cargo test` is green while the runtime is incomplete, and turns red when anything
+//! changes: the file can only shrink, and it cannot hide a new failure behind an old one.
+//!
+//! ```toml
+//! # A whole operator: every case of it but its `_expanded` ones (those run its function
+//! # body). An operator outside the default domain is written "domain.Op".
+//! [operators]
+//! Acos = { error = "Acos is not implemented" }
+//! "ai.onnx.ml.Binarizer" = { error = "ai.onnx.ml is not implemented" }
+//!
+//! # Names: `*` stands for any characters. The first pattern that matches applies.
+//! [patterns]
+//! "test_attention_*" = { error = "Attention is not implemented" }
+//!
+//! # One case; its entry comes before any pattern's or operator's.
+//! [cases]
+//! test_abs = { error = "Abs is not implemented" }
+//! test_add_uint8 = { wrong = "output 0 (`C`): values differ" }
+//! ```
+//!
+//! Each entry says how its cases fail:
+//! - `error`: the runtime returns an error or panics. The entry holds when the error's message
+//!   (`the runtime failed: …`, or `the runtime panicked: …`) contains the entry's text.
+//! - `wrong`: the runtime returns outputs that [`Case::check`] rejects. The entry holds when the
+//!   mismatch's summary ([`Mismatch::summary`]: where the first difference is and what differs
+//!   there, without the values, as `output 0 (`y`): values differ` or
+//!   `output 1 (`z`): the shape differs`) contains the entry's text.
+//!
+//! A listed case whose entry holds passes its test, marked `[expected to fail]`. A listed case
+//! that **passes** fails its test (remove its entry; for an operator's or a pattern's, narrow
+//! it), and so does one that **fails otherwise**: an error where the entry says wrong outputs
+//! or the reverse, an error whose message no longer contains the entry's text ("Acos is not
+//! implemented" recorded, and Acos now implemented but failing on float16), wrong outputs
+//! elsewhere than recorded (another output, or the shape where the values were wrong). The
+//! test's message shows the entry and what the case gives now. An empty text holds for any
+//! failure of the entry's kind; a text that is a part of a message that changes from run to
+//! run (a pointer, a time) should be cut to its stable part.
+//!
+//! The file is checked before any case runs: a fault of syntax, an entry that names no case or
+//! operator, or one that covers no case (each case it matches has its own entry, or an earlier
+//! pattern's) stops the run with the file's line and column and exit code 2.
+//!
+//! **Write mode.** `ONNX_CONFORMANCE_WRITE=1 cargo test --test onnx` runs the cases, prints
+//! the usual report, rewrites the file from the run and exits 0 (whatever failed: the file now
+//! says so). Entries that still hold are kept as they are, with their text (a hand-written
+//! "Acos is not implemented" stays); an operator's or pattern's entry that some case of it
+//! contradicts gives way to one entry per case of it that still fails; a case's own entry goes
+//! when the case passes, and takes the new failure when it fails otherwise; every other
+//! failing case gets an entry, `error` with the first line of the runtime's message (less
+//! `the runtime failed: `, up to 160 characters) or `wrong` with the mismatch's summary. With a
+//! filter (`-- abs`), entries of the cases that did not run are kept. Comments are not kept.
+//!
+//! **The closing lines.** libtest's closing line counts an expected failure as passed; the
+//! harness then prints a summary (the coverage of each operator) and a closing line of its
+//! own that counts them apart:
+//!
+//! ```text
+//! test result: ok. 1884 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 14.61s
+//! ...
+//! onnx-conformance result: ok. 1260 passed; 0 failed; 624 expected failures (597 errors, 27 wrong outputs); 0 filtered out
+//! ```
 //!
 //! # The data
 //!

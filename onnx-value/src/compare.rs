@@ -74,6 +74,41 @@ impl Mismatch {
         self.0.case = Some((name.to_string(), model_text.to_string()));
         self
     }
+
+    /// Where the first difference is and what differs there, without the values: the part of
+    /// the mismatch that stays the same while a wrong result changes its numbers (the
+    /// conformance kit's expectation file records it for cases expected to give wrong outputs).
+    ///
+    /// ```
+    /// use onnx_value::{Tolerance, Value, compare, compare_named};
+    ///
+    /// let expected = [Value::tensor(&[1.0f32, 2.0], &[2]).unwrap()];
+    /// let wrong = [Value::tensor(&[1.0f32, 2.5], &[2]).unwrap()];
+    /// let mismatch = compare_named(&expected, &wrong, &["y"], Tolerance::default()).unwrap_err();
+    /// assert_eq!(mismatch.summary(), "output 0 (`y`): values differ");
+    /// let mismatch = compare(&expected, &[], Tolerance::default()).unwrap_err();
+    /// assert_eq!(mismatch.summary(), "the number of outputs differs");
+    /// ```
+    pub fn summary(&self) -> String {
+        let details = &self.0;
+        let what = match &details.difference {
+            Difference::Count { .. } if details.place.is_empty() => {
+                return "the number of outputs differs".to_string();
+            }
+            Difference::Count { .. } => "the number of items differs",
+            Difference::Kind { .. } => "the kind of value differs",
+            Difference::ElementType { .. } => "the element type differs",
+            Difference::Shape { .. } => "the shape differs",
+            Difference::MapKey { .. } => "a map key differs",
+            Difference::Element { .. } => "values differ",
+            Difference::Unreadable(_) => "the tensor cannot be read",
+        };
+        if details.place.is_empty() {
+            what.to_string()
+        } else {
+            format!("{}: {what}", details.place)
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

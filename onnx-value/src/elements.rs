@@ -114,6 +114,21 @@ fn bfloat16(code: u32) -> f64 {
     f64::from(f32::from_bits(code << 16))
 }
 
+/// The bfloat16 code of a value: rounded to float32 first, then to its top 16 bits, ties to
+/// even, as ml_dtypes and Eigen (and so onnx's reference) cast a double to bfloat16; a NaN
+/// stays a (quiet) NaN of its sign.
+fn bfloat16_code(value: f64) -> u16 {
+    let bits = (value as f32).to_bits();
+    if value.is_nan() {
+        return ((bits >> 16) | 0x0040) as u16;
+    }
+    // Adding just under half of the dropped part, plus the kept part's lowest bit, carries
+    // into the kept part exactly when rounding to nearest, ties to even, goes up (an overflow
+    // carries into the exponent: infinity).
+    let lowest = (bits >> 16) & 1;
+    ((bits + 0x7fff + lowest) >> 16) as u16
+}
+
 /// float8e8m0: an exponent only, 2^(code - 127); all ones is NaN.
 fn float8e8m0(code: u32) -> f64 {
     if code == 0xff {
@@ -572,13 +587,14 @@ pub fn encode(
             v.iter().flat_map(|&x| (x as f32).to_le_bytes()).collect()
         }
         (DataType::Double, Elements::Float(v)) => v.iter().flat_map(|&x| x.to_le_bytes()).collect(),
+        // IEEE rounding (ties to even, overflow to infinity), as a float16 or bfloat16 cast does.
         (DataType::Float16, Elements::Float(v)) => v
             .iter()
-            .flat_map(|&x| half::f16::from_f64(x).to_le_bytes())
+            .flat_map(|&x| (FLOAT16.encode(x, false) as u16).to_le_bytes())
             .collect(),
         (DataType::Bfloat16, Elements::Float(v)) => v
             .iter()
-            .flat_map(|&x| half::bf16::from_f64(x).to_le_bytes())
+            .flat_map(|&x| bfloat16_code(x).to_le_bytes())
             .collect(),
         (DataType::Float8e8m0, Elements::Float(v)) => {
             v.iter().map(|&x| float8e8m0_code(x)).collect()
@@ -650,6 +666,68 @@ fn float8e8m0_code(value: f64) -> u8 {
 
 #[cfg(test)]
 mod tests {
+    /// float16 and bfloat16 rounding against half's (a dev-dependency only), on values that
+    /// are float32s: every code's
+    /// value, the values halfway between neighbours (ties go to the even code), values just
+    /// off them, values past the largest finite one, and a spread of others.
+    #[test]
+    fn float16_and_bfloat16_round_as_half_does() {
+        let mut values: Vec<f64> = vec![0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, 1e-30, 1e30];
+        for code in 0..=u16::MAX {
+            for decoded in [
+                half::f16::from_bits(code).to_f64(),
+                half::bf16::from_bits(code).to_f64(),
+            ] {
+                if decoded.is_finite() {
+                    values.extend([decoded, decoded * (1.0 + 1e-9), decoded * (1.0 - 1e-9)]);
+                }
+            }
+            let (a, b) = (
+                half::f16::from_bits(code).to_f64(),
+                half::f16::from_bits(code.wrapping_add(1)).to_f64(),
+            );
+            values.push((a + b) / 2.0);
+            let (a, b) = (
+                half::bf16::from_bits(code).to_f64(),
+                half::bf16::from_bits(code.wrapping_add(1)).to_f64(),
+            );
+            values.push((a + b) / 2.0);
+        }
+        let mut x = 0.123_456_789f64;
+        for _ in 0..20_000 {
+            x = (x * 7919.0 + 0.5).fract();
+            values.push((x - 0.5) * 10f64.powi((x * 80.0) as i32 - 40));
+        }
+        // Through float32, where half rounds exactly (its float64 paths drop low bits).
+        for value in values.into_iter().filter(|v| !v.is_nan()) {
+            let single = value as f32;
+            let value = f64::from(single);
+            let ours = FLOAT16.encode(value, false) as u16;
+            let theirs = half::f16::from_f32(single).to_bits();
+            assert_eq!(ours, theirs, "float16 of {value:e}");
+            let theirs = half::bf16::from_f32(single).to_bits();
+            assert_eq!(bfloat16_code(value), theirs, "bfloat16 of {value:e}");
+        }
+        // float16 rounds a double itself, every bit of it counted: just over half the least
+        // subnormal goes up, the halves go to the even code.
+        let least = 2f64.powi(-24);
+        assert_eq!(
+            FLOAT16.encode(least / 2.0 * (1.0 + 2f64.powi(-40)), false),
+            1
+        );
+        assert_eq!(FLOAT16.encode(least / 2.0, false), 0);
+        assert_eq!(FLOAT16.encode(least * 1.5, false), 2);
+        assert_eq!(FLOAT16.encode(65520.0, false), 0x7c00);
+        assert_eq!(FLOAT16.encode(65519.99, false), 0x7bff);
+        assert!(FLOAT16.decode(FLOAT16.encode(f64::NAN, false)).is_nan());
+        assert!(bfloat16(u32::from(bfloat16_code(f64::NAN))).is_nan());
+        assert!(bfloat16(u32::from(bfloat16_code(-f64::NAN))).is_nan());
+        // A value just above a bfloat16 tie, that float32 rounds onto the tie: through float32,
+        // it goes to the even code (down), as ml_dtypes' cast does.
+        let tie = 2f64.powi(-16) * (1.0 + 2f64.powi(-8));
+        assert_eq!(bfloat16_code(tie * (1.0 + 1e-9)), 0x3780);
+    }
+
     use super::*;
 
     /// The landmarks of each small float kind (largest finite value, NaN, infinity, smallest

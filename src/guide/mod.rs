@@ -27,6 +27,8 @@
 //!
 //! How far it can be trusted:
 //! - [`conformance`]: the corpus, and every divergence from the reference.
+//! - [`conformance_kit`]: onnx's node test cases for Rust runtimes (`onnx-conformance`), and the
+//!   expectation file.
 //! - [`limits`]: hostile input, sizes, times and memory, and fuzzing.
 
 #[doc = include_str!("literals.md")]
@@ -67,6 +69,9 @@ pub mod editors {}
 #[doc = ""]
 #[doc = include_str!("../../docs/divergences.md")]
 pub mod conformance {}
+
+#[doc = include_str!("conformance_kit.md")]
+pub mod conformance_kit {}
 
 #[doc = include_str!("limits.md")]
 pub mod limits {}

@@ -1,12 +1,13 @@
-//! The test harness: every case as its own libtest-mimic test, judged against the runtime's
-//! expectation file, and a summary at the end.
+//! The test harness: every case as its own test (libtest's options and report), judged against
+//! the runtime's expectation file, and a summary at the end.
 
 mod expectations;
+mod runner;
 mod summary;
 
 use crate::{Case, Value, cases};
-use expectations::{Expectations, FILE_NAME};
-use libtest_mimic::{Arguments, Failed, Trial};
+use expectations::{Expectations, FILE_NAME, Failure, Kind, Rule, Source};
+use runner::{Arguments, Command, Conclusion, Test};
 use std::fmt::Display;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
@@ -17,20 +18,48 @@ use summary::Summary;
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Verdict {
     Pass,
-    /// The outputs differ from the expected ones.
-    Fail(String),
+    /// The outputs differ from the expected ones: the mismatch, and its summary (where and
+    /// what differs, without the values).
+    Wrong {
+        message: String,
+        summary: String,
+    },
     /// The runtime returned an error or panicked.
     Error(String),
+}
+
+impl Verdict {
+    /// The failure as an expectation compares it, or `None` for a pass.
+    pub(crate) fn failure(&self) -> Option<Failure<'_>> {
+        match self {
+            Verdict::Pass => None,
+            Verdict::Wrong { summary, .. } => Some(Failure {
+                kind: Kind::Wrong,
+                text: summary,
+            }),
+            Verdict::Error(message) => Some(Failure {
+                kind: Kind::Error,
+                text: message,
+            }),
+        }
+    }
 }
 
 /// Runs every case through `run` as its own test, and exits the process with libtest's code.
 ///
 /// `run` gets a case and its inputs and returns the outputs, or an error. A runtime error or a
-/// panic fails that case only. The cases listed in `onnx-conformance.toml` (in the crate
-/// that runs the tests, `CARGO_MANIFEST_DIR`) are expected to fail; one that passes fails the
-/// run, so that the list only shrinks. With `ONNX_CONFORMANCE_WRITE=1` the file is rewritten
-/// with the cases that failed. Filtering (`cargo test --test onnx -- abs`, `--exact`),
-/// `--list` and libtest's other options work.
+/// panic fails that case only. The cases a runtime is known to fail are listed in
+/// `onnx-conformance.toml` (in the crate that runs the tests, `CARGO_MANIFEST_DIR`), each with
+/// how it fails (`error` or `wrong`) and a part of what the harness says then; a listed case
+/// that passes, or fails otherwise, fails the run, so the list only shrinks (the crate docs say
+/// exactly how a failure is compared with its entry). With `ONNX_CONFORMANCE_WRITE=1` the file
+/// is rewritten from the run and the process exits 0. Filtering (`cargo test --test onnx --
+/// abs`, `--exact`), `--list` and libtest's other options work. After libtest's closing line,
+/// the harness prints a summary (coverage by operator) and a closing line of its own that
+/// counts the expected failures apart from the passes.
+///
+/// A malformed expectation file stops the run before any case, with the line and column of
+/// the fault and exit code 2.
 ///
 /// ```no_run
 /// // The main function of tests/onnx.rs, with `harness = false` for it in Cargo.toml:
@@ -45,34 +74,38 @@ where
     F: Fn(&Case, Vec<Value>) -> Result<Vec<Value>, E> + Send + Sync + 'static,
     E: Display,
 {
-    let arguments = Arguments::from_args();
+    let arguments = Command::from_env();
     let path = expectation_file();
     let expectations = match std::fs::read_to_string(&path) {
         Ok(text) => Expectations::parse(&text).unwrap_or_else(|error| exit_with(&error)),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Expectations::default(),
         Err(error) => exit_with(&format!("{}: {error}", path.display())),
     };
-    let unknown: Vec<&String> = expectations
-        .failures
-        .keys()
-        .filter(|name| !cases().iter().any(|c| c.name() == name.as_str()))
-        .collect();
-    if !unknown.is_empty() {
-        exit_with(&format!("{FILE_NAME}: no case is named {unknown:?}"));
+    let rules = expectations
+        .resolve()
+        .unwrap_or_else(|error| exit_with(&error));
+    let (conclusion, summary) = run_cases(&arguments, Arc::new(rules), run, &mut std::io::stdout())
+        .unwrap_or_else(|error| exit_with(&format!("writing the report: {error}")));
+    if arguments.list {
+        conclusion.exit()
     }
-    let (conclusion, summary) = run_cases(&arguments, expectations.clone_failures(), run);
-    if !arguments.list {
-        print!("{summary}");
-        if std::env::var_os("ONNX_CONFORMANCE_WRITE").is_some_and(|v| v == "1") {
-            let text = summary.expectations(&expectations).to_text();
-            if let Err(error) = std::fs::write(&path, text) {
-                exit_with(&format!("{}: {error}", path.display()));
-            }
-            println!("wrote {}", path.display());
+    print!("{summary}");
+    if std::env::var_os(WRITE).is_some_and(|v| v == "1") {
+        let text = summary.expectations(&expectations).to_text();
+        if let Err(error) = std::fs::write(&path, text) {
+            exit_with(&format!("{}: {error}", path.display()));
         }
+        println!(
+            "onnx-conformance: wrote {} from this run ({WRITE}=1 exits 0)",
+            path.display()
+        );
+        std::process::exit(0)
     }
     conclusion.exit()
 }
+
+/// The variable that turns on write mode.
+const WRITE: &str = "ONNX_CONFORMANCE_WRITE";
 
 fn exit_with(message: &dyn Display) -> ! {
     eprintln!("onnx-conformance: {message}");
@@ -85,61 +118,80 @@ fn expectation_file() -> PathBuf {
     root.join(FILE_NAME)
 }
 
-impl Expectations {
-    fn clone_failures(&self) -> Arc<Expectations> {
-        Arc::new(Expectations {
-            failures: self.failures.clone(),
-        })
-    }
-}
-
-/// Runs the cases libtest's arguments select; the summary holds the verdict of each case run.
+/// Runs the cases libtest's arguments select, each judged against its rule (by case index);
+/// the summary holds the verdict of each case run.
 pub(crate) fn run_cases<F, E>(
     arguments: &Arguments,
-    expectations: Arc<Expectations>,
+    rules: Arc<Vec<Option<Rule>>>,
     run: F,
-) -> (libtest_mimic::Conclusion, Summary)
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<(Conclusion, Summary)>
 where
     F: Fn(&Case, Vec<Value>) -> Result<Vec<Value>, E> + Send + Sync + 'static,
     E: Display,
 {
     let run = Arc::new(run);
     let verdicts: Arc<Mutex<Vec<(usize, Verdict)>>> = Arc::default();
-    let trials = cases()
+    let tests = cases()
         .iter()
         .enumerate()
         .map(|(index, case)| {
-            let (run, verdicts, expectations) =
-                (run.clone(), verdicts.clone(), expectations.clone());
-            let expected_failure = expectations.failures.contains_key(case.name());
-            let trial = Trial::test(case.name(), move || {
-                let verdict = judge(case, &*run);
-                verdicts
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push((index, verdict.clone()));
-                let reason = expectations.failures.get(case.name());
-                match (verdict, reason) {
-                    (Verdict::Pass, None) => Ok(()),
-                    (Verdict::Pass, Some(_)) => Err(Failed::from(format!(
-                        "passes now: remove `{}` from {FILE_NAME}",
-                        case.name()
-                    ))),
-                    (_, Some(_)) => Ok(()),
-                    (Verdict::Fail(why) | Verdict::Error(why), None) => Err(Failed::from(why)),
-                }
-            });
-            if expected_failure {
-                trial.with_kind("expected to fail")
-            } else {
-                trial
+            let (run, verdicts, rules) = (run.clone(), verdicts.clone(), rules.clone());
+            let listed = rules[index].is_some();
+            Test {
+                name: case.name().to_string(),
+                mark: listed.then_some("[expected to fail]"),
+                body: Box::new(move || {
+                    let verdict = judge(case, &*run);
+                    let result = outcome(case, &verdict, rules[index].as_ref());
+                    verdicts
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((index, verdict));
+                    result
+                }),
             }
         })
         .collect();
-    let conclusion = libtest_mimic::run(arguments, trials);
+    let conclusion = runner::run(arguments, tests, out)?;
     let mut verdicts = std::mem::take(&mut *verdicts.lock().unwrap_or_else(|e| e.into_inner()));
     verdicts.sort_by_key(|(index, _)| *index);
-    (conclusion, Summary::new(verdicts, &expectations))
+    Ok((conclusion, Summary::new(verdicts, rules)))
+}
+
+/// Whether a verdict passes its test, given the case's rule; the error says why not.
+fn outcome(case: &Case, verdict: &Verdict, rule: Option<&Rule>) -> Result<(), String> {
+    let full = |verdict: &Verdict| match verdict {
+        Verdict::Pass => String::new(),
+        Verdict::Wrong { message, .. } | Verdict::Error(message) => message.clone(),
+    };
+    match (verdict.failure(), rule) {
+        (None, None) => Ok(()),
+        (Some(_), None) => Err(full(verdict)),
+        (None, Some(rule)) => Err(match &rule.source {
+            Source::Case => format!(
+                "passes now: remove `{}` from {FILE_NAME} (line {})",
+                case.name(),
+                rule.entry.line
+            ),
+            Source::Pattern(_) | Source::Operator(_) => format!(
+                "passes now, but this entry says it fails: {}; narrow it, or list the cases that \
+                 still fail by name",
+                rule.describe(case.name())
+            ),
+        }),
+        (Some(failure), Some(rule)) if rule.admits(failure) => Ok(()),
+        (Some(failure), Some(rule)) => Err(format!(
+            "fails otherwise than listed: {} expects {} whose text contains {:?}, but the case \
+             gives {}: {}\n{}",
+            rule.describe(case.name()),
+            rule.entry.kind.describe(),
+            rule.entry.reason,
+            failure.kind.describe(),
+            failure.text,
+            full(verdict)
+        )),
+    }
 }
 
 /// Runs one case and compares its outputs; an error or a panic of the runtime is a verdict too.
@@ -153,9 +205,12 @@ where
     })) {
         Ok(Ok(outputs)) => match case.check(&outputs) {
             Ok(()) => Verdict::Pass,
-            Err(mismatch) => Verdict::Fail(mismatch.to_string()),
+            Err(mismatch) => Verdict::Wrong {
+                message: mismatch.to_string(),
+                summary: mismatch.summary(),
+            },
         },
-        Ok(Err(error)) => Verdict::Error(format!("the runtime failed: {error}")),
+        Ok(Err(error)) => Verdict::Error(format!("{RUNTIME_FAILED}{error}")),
         Err(panic) => {
             let message = panic
                 .downcast_ref::<&str>()
@@ -167,38 +222,55 @@ where
     }
 }
 
+/// How an error's message starts (a panic's starts `the runtime panicked: `).
+pub(crate) const RUNTIME_FAILED: &str = "the runtime failed: ";
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The cases whose names contain `filter`, one at a time, libtest's lines going to a file of
-    /// their own (so that this test's output shows no inner "FAILED").
+    use std::cell::RefCell;
+
+    /// The cases whose names contain `filter`, one at a time.
     fn arguments(filter: &str) -> Arguments {
-        let log = std::env::temp_dir().join(format!(
-            "onnx-conformance-{filter}-{}.log",
-            std::process::id()
-        ));
         Arguments {
-            filter: Some(filter.to_string()),
-            test_threads: Some(1),
-            logfile: Some(log.display().to_string()),
+            filters: vec![filter.to_string()],
+            threads: Some(1),
             ..Arguments::default()
         }
     }
 
-    /// The line of libtest's report that starts so (names are padded to one width).
+    thread_local! {
+        /// The report of this thread's last run (each test has a thread of its own).
+        static LOG: RefCell<String> = RefCell::default();
+    }
+
+    /// [`super::run_cases`], its report kept for [`report`].
+    fn run_cases<F, E>(
+        arguments: &Arguments,
+        rules: Arc<Vec<Option<Rule>>>,
+        run: F,
+    ) -> (Conclusion, Summary)
+    where
+        F: Fn(&Case, Vec<Value>) -> Result<Vec<Value>, E> + Send + Sync + 'static,
+        E: Display,
+    {
+        let mut out = Vec::new();
+        let result = super::run_cases(arguments, rules, run, &mut out).unwrap();
+        LOG.with(|log| *log.borrow_mut() = String::from_utf8(out).unwrap());
+        result
+    }
+
+    /// The line of the report that starts so.
     fn line_of<'a>(log: &'a str, start: &str) -> &'a str {
         log.lines()
             .find(|l| l.starts_with(start))
             .unwrap_or_default()
     }
 
-    /// libtest's report of a run, read back and removed.
-    fn report(arguments: &Arguments) -> String {
-        let path = arguments.logfile.as_ref().unwrap();
-        let text = std::fs::read_to_string(path).unwrap();
-        std::fs::remove_file(path).unwrap();
-        text
+    /// The report of this thread's last run.
+    fn report(_: &Arguments) -> String {
+        LOG.with(|log| log.take())
     }
 
     /// A runtime that errs on one case, panics on another and answers the third right: each is
@@ -206,13 +278,12 @@ mod tests {
     #[test]
     fn errors_and_panics_fail_their_case_only() {
         let arguments = arguments("test_softsign");
-        let (conclusion, summary) = run_cases(&arguments, Arc::default(), |case: &Case, _| {
-            match case.name() {
+        let (conclusion, summary) =
+            run_cases(&arguments, rules(""), |case: &Case, _| match case.name() {
                 "test_softsign" => Err("no Softsign"),
                 "test_softsign_example" => panic!("Softsign exploded"),
                 _ => Ok(case.outputs()),
-            }
-        });
+            });
         let found: Vec<(&str, &Verdict)> = summary
             .verdicts()
             .map(|(case, verdict)| (case.name(), verdict))
@@ -232,7 +303,7 @@ mod tests {
                 ("test_softsign_expanded_ver18", &Verdict::Pass),
             ]
         );
-        assert_eq!((conclusion.num_passed, conclusion.num_failed), (2, 2));
+        assert_eq!((conclusion.passed, conclusion.failed), (2, 2));
         let text = summary.to_string();
         assert!(
             text.contains("4 cases run: 2 passed, 0 failed (wrong outputs), 2 erred"),
@@ -250,16 +321,49 @@ mod tests {
         );
     }
 
+    /// The rules of an expectation file's text (which must be valid).
+    fn rules(text: &str) -> Arc<Vec<Option<Rule>>> {
+        Arc::new(Expectations::parse(text).unwrap().resolve().unwrap())
+    }
+
+    /// The libtest line of each selected case, after its name: `ok` or `FAILED`.
+    fn results(log: &str) -> BTreeMap<String, String> {
+        log.lines()
+            .filter_map(|l| l.strip_prefix("test "))
+            .filter_map(|l| {
+                let l = l.strip_prefix("[expected to fail] ").unwrap_or(l);
+                let (name, result) = l.split_once(" ... ")?;
+                Some((name.trim().to_string(), result.trim().to_string()))
+            })
+            .collect()
+    }
+
+    /// Outputs that are wrong in their values: the expected ones with the first element of
+    /// the first output doubled plus one.
+    fn wrong_values(case: &Case) -> Vec<Value> {
+        let mut outputs = case.outputs();
+        let x = outputs[0].to_vec::<f32>().unwrap();
+        let Value::Tensor(t) = &outputs[0] else {
+            unreachable!()
+        };
+        let dims: Vec<usize> = t.dims.iter().map(|&d| d as usize).collect();
+        let mut y = x.clone();
+        y[0] = 2.0 * y[0] + 1.0;
+        outputs[0] = Value::tensor(&y, &dims).unwrap();
+        outputs
+    }
+
+    use std::collections::BTreeMap;
+
     #[test]
     fn wrong_outputs_fail_and_expected_failures_pass_until_they_pass() {
-        let expectations = Expectations::parse(
-            "[expected-failures]\ntest_relu = \"r\"\ntest_reshape_extended_dims = \"x\"\n",
-        )
-        .unwrap();
         let arguments = arguments("test_re");
         let (conclusion, summary) = run_cases(
             &arguments,
-            Arc::new(expectations),
+            rules(
+                "[cases]\ntest_relu = { error = \"r\" }\n\
+                 test_reshape_extended_dims = { wrong = \"output 0 (`reshaped`): the shape differs\" }\n",
+            ),
             |case: &Case, inputs: Vec<Value>| {
                 match case.name() {
                     // Relu answers right: listed, so it fails the run as newly passing.
@@ -282,24 +386,297 @@ mod tests {
             .unwrap()
             .1;
         assert!(
-            matches!(reshape, Verdict::Fail(why) if why.contains("expected shape [2, 3, 2, 2], got [2, 3, 4]")),
+            matches!(reshape, Verdict::Wrong { message, summary }
+                if message.contains("expected shape [2, 3, 2, 2], got [2, 3, 4]")
+                    && summary == "output 0 (`reshaped`): the shape differs"),
             "{reshape:?}"
         );
         // Every other selected case passes; Relu fails the run.
-        assert_eq!(conclusion.num_failed, 1);
-        assert_eq!(conclusion.num_passed, summary.verdicts().count() as u64 - 1);
+        assert_eq!(conclusion.failed, 1);
+        assert_eq!(conclusion.passed, summary.verdicts().count() - 1);
+        let counts = summary.counts();
+        assert_eq!((counts.newly_passing, counts.expected_wrong), (1, 1));
         let text = summary.to_string();
         assert!(
-            text.contains("1 newly passing (listed in onnx-conformance.toml)"),
+            text.contains("1 expected failures (0 errors, 1 wrong outputs)"),
             "{text}"
         );
-        assert!(text.contains("1 expected failures"), "{text}");
         let log = report(&arguments);
         assert!(
-            log.contains("passes now: remove `test_relu` from onnx-conformance.toml"),
+            log.contains("passes now: remove `test_relu` from onnx-conformance.toml (line 2)"),
             "{log}"
         );
         let reshape = line_of(&log, "test [expected to fail] test_reshape_extended_dims ");
         assert!(reshape.ends_with(" ... ok"), "{log}");
+    }
+
+    /// Each way an entry could hide a change of failure fails that case's test.
+    #[test]
+    fn an_entry_hides_no_change_of_failure() {
+        let arguments = arguments("test_softsign");
+        let (conclusion, summary) = run_cases(
+            &arguments,
+            rules(
+                "[cases]\n\
+                 # error → wrong outputs\n\
+                 test_softsign = { error = \"Softsign is not implemented\" }\n\
+                 # wrong outputs → error\n\
+                 test_softsign_example = { wrong = \"values differ\" }\n\
+                 # an error, but another one\n\
+                 test_softsign_expanded_ver18 = { error = \"Softsign is not implemented\" }\n\
+                 # wrong outputs, but elsewhere than recorded\n\
+                 test_softsign_example_expanded_ver18 = { wrong = \"output 1\" }\n",
+            ),
+            |case: &Case, _| match case.name() {
+                "test_softsign" => Ok(wrong_values(case)),
+                "test_softsign_example" => Err("Softsign is not implemented".to_string()),
+                "test_softsign_expanded_ver18" => Err("Softplus is not implemented".to_string()),
+                _ => Ok(wrong_values(case)),
+            },
+        );
+        assert_eq!((conclusion.passed, conclusion.failed), (0, 4));
+        assert_eq!(summary.counts().otherwise, 4);
+        let log = report(&arguments);
+        assert!(results(&log).values().all(|r| r == "FAILED"), "{log}");
+        assert!(
+            log.contains(
+                "fails otherwise than listed: onnx-conformance.toml:3, [cases] test_softsign = \
+                 { error = \"Softsign is not implemented\" } expects an error whose text contains \
+                 \"Softsign is not implemented\", but the case gives wrong outputs: output 0 \
+                 (`y`): values differ\ntest_softsign: output 0 (`y`): element 0 (at [0, 0, 0]): expected "
+            ),
+            "{log}"
+        );
+        assert!(
+            log.contains(
+                "but the case gives an error: the runtime failed: Softsign is not implemented\n"
+            ),
+            "{log}"
+        );
+        assert!(
+            log.contains(
+                "but the case gives an error: the runtime failed: Softplus is not implemented\n"
+            ),
+            "{log}"
+        );
+        // The mismatch in the log counts the elements that differ.
+        assert!(log.contains("; 1 of 3 elements differs\n"), "{log}");
+    }
+
+    /// The same runtime, with entries that say how each case fails: every test passes.
+    #[test]
+    fn entries_that_say_how_cases_fail_keep_the_run_green() {
+        let arguments = arguments("test_softsign");
+        let (conclusion, summary) = run_cases(
+            &arguments,
+            rules(
+                "[cases]\n\
+                 test_softsign = { wrong = \"output 0 (`y`): values differ\" }\n\
+                 test_softsign_example = { error = \"Softsign is not implemented\" }\n\
+                 test_softsign_expanded_ver18 = { error = \"the runtime failed: Softplus\" }\n\
+                 test_softsign_example_expanded_ver18 = { wrong = \"\" }\n",
+            ),
+            |case: &Case, _| match case.name() {
+                "test_softsign" => Ok(wrong_values(case)),
+                "test_softsign_example" => Err("Softsign is not implemented".to_string()),
+                "test_softsign_expanded_ver18" => Err("Softplus is not implemented".to_string()),
+                _ => Ok(wrong_values(case)),
+            },
+        );
+        assert_eq!((conclusion.passed, conclusion.failed), (4, 0));
+        let counts = summary.counts();
+        assert_eq!((counts.expected_errors, counts.expected_wrong), (2, 2));
+        let text = summary.to_string();
+        assert!(
+            text.ends_with(
+                "\nonnx-conformance result: ok. 0 passed; 0 failed; 4 expected failures (2 errors, \
+                 2 wrong outputs); 1880 filtered out\n"
+            ),
+            "{text}"
+        );
+        report(&arguments);
+    }
+
+    /// An operator's entry covers its cases but the `_expanded` ones; a pattern's, every case
+    /// whose name matches, and a case that passes under either fails the run.
+    #[test]
+    fn operator_and_pattern_entries_cover_their_cases_and_hide_no_pass() {
+        let runtime = |case: &Case, _: Vec<Value>| {
+            if case.name().contains("_expanded") {
+                Ok(case.outputs())
+            } else {
+                Err(format!("{} is not implemented", case.op_type()))
+            }
+        };
+        let arguments = arguments("test_softsign");
+        let (conclusion, _) = run_cases(
+            &arguments,
+            rules("[operators]\nSoftsign = { error = \"Softsign is not implemented\" }\n"),
+            runtime,
+        );
+        assert_eq!((conclusion.passed, conclusion.failed), (4, 0));
+        let log = report(&arguments);
+        assert!(
+            line_of(&log, "test [expected to fail] test_softsign_example ").ends_with(" ... ok"),
+            "{log}"
+        );
+        assert_eq!(results(&log)["test_softsign_expanded_ver18"], "ok", "{log}");
+
+        let arguments = super::tests::arguments("test_softsign");
+        let (conclusion, summary) = run_cases(
+            &arguments,
+            rules("[patterns]\n\"test_softsign*\" = { error = \"Softsign is not implemented\" }\n"),
+            runtime,
+        );
+        assert_eq!((conclusion.passed, conclusion.failed), (2, 2));
+        assert_eq!(summary.counts().newly_passing, 2);
+        let log = report(&arguments);
+        assert!(
+            log.contains(
+                "passes now, but this entry says it fails: onnx-conformance.toml:2, [patterns] \
+                 \"test_softsign*\" = { error = \"Softsign is not implemented\" }"
+            ),
+            "{log}"
+        );
+        let found = results(&log);
+        assert_eq!(found["test_softsign_expanded_ver18"], "FAILED", "{log}");
+        assert_eq!(found["test_softsign"], "ok", "{log}");
+    }
+
+    /// A case's own entry comes before a pattern's, and a pattern before an operator's.
+    #[test]
+    fn a_case_entry_overrides_a_pattern_which_overrides_an_operator() {
+        let rules = rules(
+            "[operators]\nSoftsign = { wrong = \"values differ\" }\n\
+             [patterns]\n\"test_softsign_ex*\" = { error = \"pattern\" }\n\
+             [cases]\ntest_softsign_example_expanded_ver18 = { error = \"case\" }\n",
+        );
+        let rule_of = |name: &str| {
+            let index = cases().iter().position(|c| c.name() == name).unwrap();
+            rules[index].clone().map(|r| (r.source, r.entry.reason))
+        };
+        assert_eq!(
+            rule_of("test_softsign_example_expanded_ver18"),
+            Some((Source::Case, "case".to_string()))
+        );
+        assert_eq!(
+            rule_of("test_softsign_expanded_ver18"),
+            Some((
+                Source::Pattern("test_softsign_ex*".into()),
+                "pattern".to_string()
+            ))
+        );
+        assert_eq!(
+            rule_of("test_softsign_example"),
+            Some((
+                Source::Pattern("test_softsign_ex*".into()),
+                "pattern".to_string()
+            ))
+        );
+        assert_eq!(
+            rule_of("test_softsign"),
+            Some((
+                Source::Operator("Softsign".into()),
+                "values differ".to_string()
+            ))
+        );
+        assert_eq!(rule_of("test_relu"), None);
+    }
+
+    /// A write run keeps what still holds, replaces what does not, and drops what passes.
+    #[test]
+    fn write_mode_records_failures_and_keeps_reasons_that_still_hold() {
+        let old = Expectations::parse(
+            "[operators]\n\
+             Softsign = { error = \"not implemented\" }\n\
+             Relu = { error = \"Relu is not implemented\" }\n\
+             [patterns]\n\
+             \"test_reshape_*\" = { error = \"Reshape is not implemented\" }\n\
+             [cases]\n\
+             test_reshape_extended_dims = { error = \"kept, not run\" }\n\
+             test_softsign_expanded_ver18 = { wrong = \"values\" }\n\
+             test_softsign_example_expanded_ver18 = { error = \"now passes\" }\n",
+        )
+        .unwrap();
+        let arguments = arguments("test_softsign");
+        let rules = Arc::new(old.resolve().unwrap());
+        let (_, summary) = run_cases(&arguments, rules, |case: &Case, _| match case.name() {
+            // Still fails as its operator says: the operator entry stays.
+            "test_softsign" | "test_softsign_example" => {
+                Err("Softsign is not implemented\nmore lines".to_string())
+            }
+            // Fails otherwise than its entry: the new failure is recorded.
+            "test_softsign_expanded_ver18" => Err("out of memory".to_string()),
+            _ => Ok(case.outputs()),
+        });
+        report(&arguments);
+        let new = summary.expectations(&old);
+        assert_eq!(
+            new.to_text().split_once("\n\n").unwrap().1,
+            "[operators]\n\
+             Relu = { error = \"Relu is not implemented\" }\n\
+             Softsign = { error = \"not implemented\" }\n\
+             \n[patterns]\n\
+             \"test_reshape_*\" = { error = \"Reshape is not implemented\" }\n\
+             \n[cases]\n\
+             test_reshape_extended_dims = { error = \"kept, not run\" }\n\
+             test_softsign_expanded_ver18 = { error = \"out of memory\" }\n"
+        );
+        // The file it writes reads back as it was made.
+        assert_eq!(
+            Expectations::parse(&new.to_text()).unwrap().to_text(),
+            new.to_text()
+        );
+
+        // Now a Softsign case gives wrong outputs: the operator entry gives way to one entry
+        // per case of it, the one that still fails as it said keeping its reason.
+        let arguments = super::tests::arguments("test_softsign");
+        let rules = Arc::new(new.resolve().unwrap());
+        let (_, summary) = run_cases(&arguments, rules, |case: &Case, _| match case.name() {
+            "test_softsign" => Err("Softsign is not implemented".to_string()),
+            "test_softsign_example" => Ok(wrong_values(case)),
+            _ => Ok(case.outputs()),
+        });
+        report(&arguments);
+        let newer = summary.expectations(&new);
+        assert_eq!(
+            newer.to_text().split_once("\n\n").unwrap().1,
+            "[operators]\n\
+             Relu = { error = \"Relu is not implemented\" }\n\
+             \n[patterns]\n\
+             \"test_reshape_*\" = { error = \"Reshape is not implemented\" }\n\
+             \n[cases]\n\
+             test_reshape_extended_dims = { error = \"kept, not run\" }\n\
+             test_softsign = { error = \"not implemented\" }\n\
+             test_softsign_example = { wrong = \"output 0 (`y`): values differ\" }\n"
+        );
+    }
+
+    /// A case whose own entry goes (it passes now) falls under a pattern that says it fails:
+    /// the write run breaks the pattern up rather than leave a file that fails the next run.
+    #[test]
+    fn write_mode_leaves_no_group_over_a_passing_case() {
+        let old = Expectations::parse(
+            "[patterns]\n\"test_softsign_ex*\" = { error = \"no Softplus\" }\n\
+             [cases]\ntest_softsign_example_expanded_ver18 = { error = \"no Exp\" }\n",
+        )
+        .unwrap();
+        let arguments = arguments("test_softsign_ex");
+        let (_, summary) = run_cases(
+            &arguments,
+            Arc::new(old.resolve().unwrap()),
+            |case: &Case, _| match case.name() {
+                "test_softsign_example_expanded_ver18" => Ok(case.outputs()),
+                _ => Err("no Softplus".to_string()),
+            },
+        );
+        report(&arguments);
+        let new = summary.expectations(&old);
+        assert_eq!(
+            new.to_text().split_once("\n\n").unwrap().1,
+            "[cases]\ntest_softsign_example = { error = \"no Softplus\" }\n\
+             test_softsign_expanded_ver18 = { error = \"no Softplus\" }\n"
+        );
+        new.resolve().unwrap();
     }
 }

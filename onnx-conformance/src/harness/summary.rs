@@ -1,33 +1,60 @@
-//! The summary printed after a run: counts by outcome and coverage by operator.
+//! The summary printed after a run: counts by outcome, coverage by operator, the kit's closing
+//! line, and the expectation file a write run leaves.
 
-use super::Verdict;
-use super::expectations::{Expectations, FILE_NAME};
+use super::expectations::{Entry, Expectations, Kind, Rule, Source, operator_of};
+use super::{RUNTIME_FAILED, Verdict};
 use crate::{Case, cases};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::sync::Arc;
 
-/// The verdict of every case that ran, with the expectation file they were judged against.
+/// The verdict of every case that ran, with the rules they were judged against.
 pub(crate) struct Summary {
     verdicts: Vec<(usize, Verdict)>,
-    listed: Vec<bool>,
+    /// The rule of each of the kit's cases, by index.
+    rules: Arc<Vec<Option<Rule>>>,
 }
 
-#[derive(Default)]
-struct Counts {
-    passed: usize,
-    failed: usize,
-    erred: usize,
-    expected: usize,
-    newly_passing: usize,
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Counts {
+    pub passed: usize,
+    pub wrong: usize,
+    pub erred: usize,
+    pub expected_errors: usize,
+    pub expected_wrong: usize,
+    /// Listed, and failing otherwise than the entry says.
+    pub otherwise: usize,
+    /// Listed, and passing.
+    pub newly_passing: usize,
+}
+
+impl Counts {
+    /// The cases that fail the run.
+    pub(crate) fn failed(&self) -> usize {
+        self.wrong + self.erred + self.otherwise + self.newly_passing
+    }
+}
+
+/// What a write run records of a failure: for an error, the first line of its message (less
+/// `the runtime failed: `), for wrong outputs the mismatch's summary.
+fn recorded(verdict: &Verdict) -> Option<Entry> {
+    match verdict {
+        Verdict::Pass => None,
+        Verdict::Wrong { summary, .. } => Some(Entry::new(Kind::Wrong, summary.clone())),
+        Verdict::Error(message) => {
+            let first = message.lines().next().unwrap_or_default();
+            let first = first.strip_prefix(RUNTIME_FAILED).unwrap_or(first);
+            Some(Entry::new(
+                Kind::Error,
+                first.chars().take(160).collect::<String>(),
+            ))
+        }
+    }
 }
 
 impl Summary {
-    pub(crate) fn new(verdicts: Vec<(usize, Verdict)>, expectations: &Expectations) -> Summary {
-        let listed = verdicts
-            .iter()
-            .map(|(i, _)| expectations.failures.contains_key(cases()[*i].name()))
-            .collect();
-        Summary { verdicts, listed }
+    pub(crate) fn new(verdicts: Vec<(usize, Verdict)>, rules: Arc<Vec<Option<Rule>>>) -> Summary {
+        Summary { verdicts, rules }
     }
 
     pub(crate) fn verdicts(&self) -> impl Iterator<Item = (&'static Case, &Verdict)> {
@@ -36,42 +63,140 @@ impl Summary {
             .map(|(i, verdict)| (&cases()[*i], verdict))
     }
 
-    fn counts(&self) -> Counts {
+    pub(crate) fn counts(&self) -> Counts {
         let mut counts = Counts::default();
-        for ((_, verdict), &listed) in self.verdicts.iter().zip(&self.listed) {
-            let slot = match (verdict, listed) {
-                (Verdict::Pass, false) => &mut counts.passed,
-                (Verdict::Pass, true) => &mut counts.newly_passing,
-                (_, true) => &mut counts.expected,
-                (Verdict::Fail(_), false) => &mut counts.failed,
-                (Verdict::Error(_), false) => &mut counts.erred,
+        for (index, verdict) in &self.verdicts {
+            let rule = self.rules[*index].as_ref();
+            let slot = match (verdict.failure(), rule) {
+                (None, None) => &mut counts.passed,
+                (None, Some(_)) => &mut counts.newly_passing,
+                (Some(failure), Some(rule)) if rule.admits(failure) => match failure.kind {
+                    Kind::Error => &mut counts.expected_errors,
+                    Kind::Wrong => &mut counts.expected_wrong,
+                },
+                (Some(_), Some(_)) => &mut counts.otherwise,
+                (Some(failure), None) => match failure.kind {
+                    Kind::Error => &mut counts.erred,
+                    Kind::Wrong => &mut counts.wrong,
+                },
             };
             *slot += 1;
         }
         counts
     }
 
-    /// The expectation file this run calls for: every case that failed (keeping a listed
-    /// case's reason, else the first line of its failure), and the listed cases that did not
-    /// run; newly passing cases leave it.
+    /// The expectation file this run calls for. An entry whose cases all fail as it says (or
+    /// did not run) stays as it is. An operator's or pattern's entry that some case of it
+    /// contradicts (by passing, or failing otherwise) gives way to one entry per case of it that
+    /// still fails: its own entry where the case fails as the group says or did not run, the
+    /// new failure otherwise. A case's own entry goes when the case passes, and takes the new
+    /// failure when the case fails otherwise. Every other failing case gets an entry of its own.
     pub(crate) fn expectations(&self, old: &Expectations) -> Expectations {
-        let mut failures = old.failures.clone();
-        for (case, verdict) in self.verdicts() {
-            match verdict {
-                Verdict::Pass => {
-                    failures.remove(case.name());
+        let ran: BTreeMap<usize, &Verdict> = self.verdicts.iter().map(|(i, v)| (*i, v)).collect();
+        let mut broken: BTreeSet<String> = BTreeSet::new();
+        // Breaks the groups that some case contradicts; whether one was new.
+        let break_groups = |rules: &[Option<Rule>], broken: &mut BTreeSet<String>| {
+            let mut more = false;
+            for (index, rule) in rules.iter().enumerate() {
+                if let Some(rule) = rule
+                    && rule.source != Source::Case
+                    && !holds(&ran, index, rule)
+                {
+                    more |= broken.insert(group_key(&rule.source));
                 }
-                Verdict::Fail(why) | Verdict::Error(why) => {
-                    let first_line = why.lines().next().unwrap_or_default();
-                    let reason = first_line
-                        .strip_prefix(&format!("{}: ", case.name()))
-                        .unwrap_or(first_line);
-                    let reason: String = reason.chars().take(160).collect();
-                    failures.entry(case.name().to_string()).or_insert(reason);
+            }
+            more
+        };
+        break_groups(&self.rules, &mut broken);
+        // The file written may put a case under a group that did not cover it before (its own
+        // entry went): the groups it contradicts break too, until none does.
+        loop {
+            let new = self.written(old, &broken, &ran);
+            match new.resolve() {
+                Ok(rules) => {
+                    if !break_groups(&rules, &mut broken) {
+                        return new;
+                    }
+                }
+                // A group that covers no case any more (each case it matches has its own entry
+                // now) goes too.
+                Err(error) => {
+                    let at =
+                        |entry: &Entry| (entry.line, entry.column) == (error.line, error.column);
+                    let group = new
+                        .operators
+                        .iter()
+                        .find(|(_, entry)| at(entry))
+                        .map(|(op, _)| Source::Operator(op.clone()))
+                        .or_else(|| {
+                            new.patterns
+                                .iter()
+                                .find(|(_, entry)| at(entry))
+                                .map(|(p, _)| Source::Pattern(p.clone()))
+                        });
+                    match group {
+                        Some(group) => {
+                            broken.insert(group_key(&group));
+                        }
+                        // Case entries name the kit's cases: not reached.
+                        None => return new,
+                    }
                 }
             }
         }
-        Expectations { failures }
+    }
+
+    /// The file with the groups in `broken` replaced by entries for their cases.
+    fn written(
+        &self,
+        old: &Expectations,
+        broken: &BTreeSet<String>,
+        ran: &BTreeMap<usize, &Verdict>,
+    ) -> Expectations {
+        let kept = |source: Source| !broken.contains(&group_key(&source));
+        let mut new = Expectations {
+            operators: old
+                .operators
+                .iter()
+                .filter(|(op, _)| kept(Source::Operator((*op).clone())))
+                .map(|(op, entry)| (op.clone(), entry.clone()))
+                .collect(),
+            patterns: old
+                .patterns
+                .iter()
+                .filter(|(p, _)| kept(Source::Pattern(p.clone())))
+                .cloned()
+                .collect(),
+            cases: BTreeMap::new(),
+        };
+        for (index, case) in cases().iter().enumerate() {
+            let verdict = ran.get(&index);
+            let entry = match &self.rules[index] {
+                Some(rule) if rule.source != Source::Case && kept(rule.source.clone()) => continue,
+                Some(rule) if holds(ran, index, rule) => Some(rule.entry.clone()),
+                Some(_) | None => verdict.and_then(|v| recorded(v)),
+            };
+            if let Some(entry) = entry {
+                new.cases.insert(case.name().to_string(), entry);
+            }
+        }
+        new
+    }
+}
+
+/// Whether a case fails as its rule says, or did not run.
+fn holds(ran: &BTreeMap<usize, &Verdict>, index: usize, rule: &Rule) -> bool {
+    match ran.get(&index) {
+        None => true,
+        Some(verdict) => verdict.failure().is_some_and(|f| rule.admits(f)),
+    }
+}
+
+fn group_key(source: &Source) -> String {
+    match source {
+        Source::Case => String::new(),
+        Source::Pattern(pattern) => format!("pattern {pattern}"),
+        Source::Operator(operator) => format!("operator {operator}"),
     }
 }
 
@@ -81,22 +206,20 @@ impl fmt::Display for Summary {
         writeln!(
             f,
             "\nonnx-conformance: {} cases run: {} passed, {} failed (wrong outputs), {} erred \
-             (runtime error or panic), {} expected failures, {} newly passing (listed in {FILE_NAME})",
+             (runtime error or panic), {} expected failures, {} failing otherwise than listed, \
+             {} newly passing",
             self.verdicts.len(),
             c.passed,
-            c.failed,
+            c.wrong,
             c.erred,
-            c.expected,
+            c.expected_errors + c.expected_wrong,
+            c.otherwise,
             c.newly_passing
         )?;
         // Operator → (passed, run); an operator of another domain is written domain.Op.
         let mut coverage: BTreeMap<String, (usize, usize)> = BTreeMap::new();
         for (case, verdict) in self.verdicts() {
-            let name = match case.domain() {
-                "" => case.op_type().to_string(),
-                domain => format!("{domain}.{}", case.op_type()),
-            };
-            let entry = coverage.entry(name).or_default();
+            let entry = coverage.entry(operator_of(case)).or_default();
             entry.0 += usize::from(*verdict == Verdict::Pass);
             entry.1 += 1;
         }
@@ -122,6 +245,17 @@ impl fmt::Display for Summary {
         if !line.is_empty() {
             writeln!(f, "  {}", line.trim_end_matches(", "))?;
         }
-        Ok(())
+        writeln!(
+            f,
+            "\nonnx-conformance result: {}. {} passed; {} failed; {} expected failures ({} errors, \
+             {} wrong outputs); {} filtered out",
+            if c.failed() == 0 { "ok" } else { "FAILED" },
+            c.passed,
+            c.failed(),
+            c.expected_errors + c.expected_wrong,
+            c.expected_errors,
+            c.expected_wrong,
+            cases().len() - self.verdicts.len()
+        )
     }
 }

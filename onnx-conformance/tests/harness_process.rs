@@ -1,0 +1,264 @@
+//! `onnx_conformance::harness` as a runtime runs it: a whole process, its exit code, its report
+//! and the expectation file it reads and writes. This test target (`harness = false`) runs
+//! itself again as a toy runtime's test binary, with `CARGO_MANIFEST_DIR` set to a folder of
+//! its own that holds the expectation file.
+
+use onnx_conformance::{Case, Value};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Set in the child: which toy runtime it is.
+const CHILD: &str = "ONNX_CONFORMANCE_TEST_CHILD";
+
+/// Softsign is not implemented (its `_expanded` cases, made of other operators, pass).
+fn without_softsign(case: &Case, _: Vec<Value>) -> Result<Vec<Value>, String> {
+    if case.op_type() == "Softsign" && !case.name().contains("_expanded") {
+        Err("Softsign is not implemented".to_string())
+    } else {
+        Ok(case.outputs())
+    }
+}
+
+/// Softsign is implemented, wrongly: its outputs are its inputs.
+fn wrong_softsign(case: &Case, inputs: Vec<Value>) -> Result<Vec<Value>, String> {
+    if case.op_type() == "Softsign" && !case.name().contains("_expanded") {
+        Ok(inputs)
+    } else {
+        Ok(case.outputs())
+    }
+}
+
+fn main() {
+    match std::env::var(CHILD).as_deref() {
+        Ok("without-softsign") => onnx_conformance::harness(without_softsign),
+        Ok("wrong-softsign") => onnx_conformance::harness(wrong_softsign),
+        Ok(other) => panic!("no toy runtime {other}"),
+        Err(_) => parent(),
+    }
+}
+
+/// Where this process's folders go.
+fn root() -> PathBuf {
+    std::env::temp_dir().join(format!(
+        "onnx-conformance-harness-process-{}",
+        std::process::id()
+    ))
+}
+
+/// A folder with this expectation file in it (none when `None`).
+fn folder(name: &str, file: Option<&str>) -> PathBuf {
+    let dir = root().join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    if let Some(text) = file {
+        std::fs::write(dir.join("onnx-conformance.toml"), text).unwrap();
+    }
+    dir
+}
+
+fn child(runtime: &str, dir: &Path, args: &[&str], write: bool) -> (i32, String, String) {
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    command
+        .env(CHILD, runtime)
+        .env("CARGO_MANIFEST_DIR", dir)
+        .env_remove("ONNX_CONFORMANCE_WRITE")
+        .args(args);
+    if write {
+        command.env("ONNX_CONFORMANCE_WRITE", "1");
+    }
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = command.output().unwrap();
+    (
+        status.code().unwrap(),
+        String::from_utf8(stdout).unwrap(),
+        String::from_utf8(stderr).unwrap(),
+    )
+}
+
+/// The last line that is not empty.
+fn last_line(text: &str) -> &str {
+    text.lines()
+        .rev()
+        .find(|l| !l.is_empty())
+        .unwrap_or_default()
+}
+
+const SOFTSIGN_FAILS: &str =
+    "[operators]\nSoftsign = { error = \"Softsign is not implemented\" }\n";
+
+fn listed_failures_pass_and_the_kit_closes_the_report() {
+    let dir = folder("green", Some(SOFTSIGN_FAILS));
+    let (code, out, err) = child("without-softsign", &dir, &["test_softsign"], false);
+    assert_eq!(code, 0, "{out}{err}");
+    let libtest = out
+        .find("\ntest result: ok. 4 passed; 0 failed; 0 ignored; 0 measured; 1880 filtered out;")
+        .unwrap_or_else(|| panic!("{out}"));
+    let kit = out.find("\nonnx-conformance result: ").unwrap();
+    assert!(libtest < kit, "{out}");
+    assert_eq!(
+        last_line(&out),
+        "onnx-conformance result: ok. 2 passed; 0 failed; 2 expected failures (2 errors, 0 wrong \
+         outputs); 1880 filtered out"
+    );
+    assert!(
+        out.contains("\ntest [expected to fail] test_softsign_example ... ok\n"),
+        "{out}"
+    );
+}
+
+fn a_change_of_failure_fails_the_run() {
+    let dir = folder("changed", Some(SOFTSIGN_FAILS));
+    let (code, out, _) = child("wrong-softsign", &dir, &["test_softsign"], false);
+    assert_eq!(code, 101, "{out}");
+    assert!(
+        out.contains(
+            "\n---- test_softsign ----\nfails otherwise than listed: onnx-conformance.toml:2, \
+             [operators] Softsign = { error = \"Softsign is not implemented\" } expects an error \
+             whose text contains \"Softsign is not implemented\", but the case gives wrong \
+             outputs: output 0 (`y`): values differ\ntest_softsign: output 0 (`y`): element 0 "
+        ),
+        "{out}"
+    );
+    // The mismatch says how many elements differ (Softsign(x) = x only at 0).
+    assert!(out.contains("; 60 of 60 elements differ\n"), "{out}");
+    assert_eq!(
+        last_line(&out),
+        "onnx-conformance result: FAILED. 2 passed; 2 failed; 0 expected failures (0 errors, 0 \
+         wrong outputs); 1880 filtered out"
+    );
+}
+
+fn write_mode_records_the_run_and_exits_0() {
+    let dir = folder("write", Some(SOFTSIGN_FAILS));
+    let (code, out, err) = child("wrong-softsign", &dir, &["test_softsign"], true);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("test result: FAILED. 2 passed; 2 failed;"),
+        "{out}"
+    );
+    assert!(
+        out.contains("onnx-conformance: wrote ")
+            && out.contains("(ONNX_CONFORMANCE_WRITE=1 exits 0)"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(dir.join("onnx-conformance.toml")).unwrap();
+    assert!(
+        text.ends_with(
+            "\n[cases]\ntest_softsign = { wrong = \"output 0 (`y`): values differ\" }\n\
+             test_softsign_example = { wrong = \"output 0 (`y`): values differ\" }\n"
+        ),
+        "{text}"
+    );
+    // The file it wrote keeps the next run green.
+    let (code, out, _) = child("wrong-softsign", &dir, &["test_softsign"], false);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        last_line(&out).contains("2 expected failures (0 errors, 2 wrong outputs)"),
+        "{out}"
+    );
+}
+
+fn bad_files_and_options_stop_the_run_with_where() {
+    let dir = folder(
+        "old",
+        Some("[cases]\ntest_abs = \"Abs is not implemented\"\n"),
+    );
+    let (code, out, err) = child("without-softsign", &dir, &[], false);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        err.starts_with(
+            "onnx-conformance: onnx-conformance.toml:2:12: a reason needs its kind: `{ error = \
+             \"…\" }` or `{ wrong = \"…\" }`"
+        ),
+        "{err}"
+    );
+    assert!(!out.contains("running"), "no case runs: {out}");
+    let dir = folder("unknown", Some("[cases]\ntest_nope = { error = \"\" }\n"));
+    let (code, _, err) = child("without-softsign", &dir, &[], false);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("onnx-conformance.toml:2:1: no case is named `test_nope`"),
+        "{err}"
+    );
+    let dir = folder("options", None);
+    let (code, _, err) = child("without-softsign", &dir, &["--frobnicate"], false);
+    assert_eq!(code, 2);
+    assert!(err.contains("`--frobnicate` is not an option"), "{err}");
+    let (code, out, _) = child(
+        "without-softsign",
+        &dir,
+        &["--list", "test_softsign_ex"],
+        false,
+    );
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "test_softsign_example: test\ntest_softsign_example_expanded_ver18: test\n\
+         test_softsign_expanded_ver18: test\n\n3 tests, 0 benchmarks\n"
+    );
+    // Without a file, every failure fails the run.
+    let (code, out, _) = child("without-softsign", &dir, &["test_softsign"], false);
+    assert_eq!(code, 101, "{out}");
+    assert!(
+        out.contains(
+            "\n---- test_softsign ----\nthe runtime failed: Softsign is not implemented\n"
+        ),
+        "{out}"
+    );
+}
+
+/// Runs as libtest would (a list of tests, each `ok` or `FAILED`), so that `cargo test` reads
+/// this target as it reads the others.
+fn parent() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let tests: [(&str, fn()); 4] = [
+        (
+            "listed_failures_pass_and_the_kit_closes_the_report",
+            listed_failures_pass_and_the_kit_closes_the_report,
+        ),
+        (
+            "a_change_of_failure_fails_the_run",
+            a_change_of_failure_fails_the_run,
+        ),
+        (
+            "write_mode_records_the_run_and_exits_0",
+            write_mode_records_the_run_and_exits_0,
+        ),
+        (
+            "bad_files_and_options_stop_the_run_with_where",
+            bad_files_and_options_stop_the_run_with_where,
+        ),
+    ];
+    let filters: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
+    let selected: Vec<_> = tests
+        .iter()
+        .filter(|(name, _)| filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str())))
+        .collect();
+    if args.iter().any(|a| a == "--list") {
+        for (name, _) in &selected {
+            println!("{name}: test");
+        }
+        println!("\n{} tests, 0 benchmarks", selected.len());
+        return;
+    }
+    println!("\nrunning {} tests", selected.len());
+    let mut failed = 0;
+    for (name, test) in &selected {
+        let ok = std::panic::catch_unwind(test).is_ok();
+        println!("test {name} ... {}", if ok { "ok" } else { "FAILED" });
+        failed += usize::from(!ok);
+    }
+    println!(
+        "\ntest result: {}. {} passed; {failed} failed; 0 ignored; 0 measured; {} filtered out\n",
+        if failed == 0 { "ok" } else { "FAILED" },
+        selected.len() - failed,
+        tests.len() - selected.len()
+    );
+    let _ = std::fs::remove_dir_all(root());
+    if failed > 0 {
+        std::process::exit(101);
+    }
+}

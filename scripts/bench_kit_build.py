@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""What the conformance kit costs a runtime's cold test build (issue 39: at most 1.3x).
+
+A toy runtime crate (a library that depends on onnx-text and evaluates Relu) is written twice in
+a temporary directory:
+- "without": its `tests/onnx.rs` (`[[test]] name = "onnx"`, `harness = false`) runs the runtime
+  on one `onnx!` literal;
+- "with": the same crate plus the kit as a dev-dependency (a path dependency on this checkout's
+  `onnx-conformance`), its `tests/onnx.rs` calling `onnx_conformance::harness`, as the quick
+  start in the README says.
+
+Each is built with `cargo build --tests --offline` from an empty target directory (dev profile,
+as a runtime's first `cargo test` builds it), the two in turn, `--runs` times; the best time of
+each and their ratio are printed. Sources are fetched first (`cargo fetch`), so no build times a
+download; both crates start from this repository's Cargo.lock, so they get the same versions.
+With `--timings`, the last run of each also writes cargo's timings, and the script prints the
+units that only the "with" build compiles and the longest units of each, as cargo recorded them.
+
+Run: python3 scripts/bench_kit_build.py [--runs 3] [--timings] [--keep]
+The load average is printed before each build: on a shared machine, say how loaded it was.
+"""
+import argparse
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+LIB = """//! A toy runtime: Relu on float tensors, nothing else.
+use onnx_text::ModelProto;
+
+/// Runs `model` (one node) on `input`.
+pub fn run(model: &ModelProto, input: &[f32]) -> Result<Vec<f32>, String> {
+    let graph = model.graph.as_ref().ok_or("a model without a graph")?;
+    match graph.node.as_slice() {
+        [node] if node.op_type() == "Relu" => Ok(input.iter().map(|x| x.max(0.0)).collect()),
+        [node] => Err(format!("{} is not implemented", node.op_type())),
+        _ => Err("one node only".to_string()),
+    }
+}
+"""
+
+TEST_WITHOUT = """use onnx_text::onnx;
+
+fn main() {
+    let model = onnx! {
+        <ir_version: 10, opset_import: ["" : 21]>
+        g (float[N] x) => (float[N] y) { y = Relu (x) }
+    };
+    assert_eq!(toy_runtime::run(&model, &[-1.0, 2.0]).unwrap(), [0.0, 2.0]);
+}
+"""
+
+TEST_WITH = """use onnx_conformance::{Case, Value};
+
+fn run(case: &Case, inputs: Vec<Value>) -> Result<Vec<Value>, String> {
+    let x = inputs[0].to_vec::<f32>().map_err(|e| e.to_string())?;
+    let Value::Tensor(t) = &inputs[0] else { return Err("tensors only".into()) };
+    let dims: Vec<usize> = t.dims.iter().map(|&d| d as usize).collect();
+    let y = toy_runtime::run(&case.model(), &x)?;
+    Ok(vec![Value::tensor(&y, &dims).map_err(|e| e.to_string())?])
+}
+
+fn main() {
+    onnx_conformance::harness(run)
+}
+"""
+
+
+def manifest(with_kit):
+    kit = f'[dev-dependencies]\nonnx-conformance = {{ path = "{ROOT / "onnx-conformance"}" }}\n\n' if with_kit else ""
+    return (
+        '[package]\nname = "toy-runtime"\nversion = "0.0.0"\nedition = "2024"\npublish = false\n\n'
+        "[workspace]\n\n"
+        f'[dependencies]\nonnx-text = {{ path = "{ROOT}" }}\n\n'
+        f'{kit}[[test]]\nname = "onnx"\nharness = false\n'
+    )
+
+
+def write_crate(folder, with_kit):
+    (folder / "src").mkdir(parents=True)
+    (folder / "tests").mkdir()
+    (folder / "Cargo.toml").write_text(manifest(with_kit))
+    (folder / "src" / "lib.rs").write_text(LIB)
+    (folder / "tests" / "onnx.rs").write_text(TEST_WITH if with_kit else TEST_WITHOUT)
+    shutil.copy(ROOT / "Cargo.lock", folder / "Cargo.lock")
+    subprocess.run(["cargo", "fetch", "--quiet"], cwd=folder, check=True)
+    return folder
+
+
+def load():
+    return os.getloadavg()[0]
+
+
+def cold_build(crate, timings):
+    target = crate / "target"
+    shutil.rmtree(target, ignore_errors=True)
+    command = ["cargo", "build", "--tests", "--quiet", "--offline", "--target-dir", str(target)]
+    if timings:
+        command.append("--timings")
+    env = {k: v for k, v in os.environ.items() if k not in ("CARGO_TARGET_DIR", "RUSTFLAGS")}
+    start = time.perf_counter()
+    subprocess.run(command, cwd=crate, check=True, env=env)
+    return time.perf_counter() - start
+
+
+def units(crate):
+    """(name and target kind, seconds) of each unit of the last `--timings` build."""
+    html = (crate / "target" / "cargo-timings" / "cargo-timing.html").read_text()
+    found = re.search(r"const UNIT_DATA = (\[.*?\]);\n", html, re.S)
+    result = {}
+    for unit in json.loads(found.group(1)):
+        key = f'{unit["name"]} {unit["version"]}{unit.get("target", "")}'
+        result[key] = result.get(key, 0.0) + unit["duration"]
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--timings", action="store_true", help="cargo --timings on the last run")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary crates")
+    args = parser.parse_args()
+    work = pathlib.Path(tempfile.mkdtemp(prefix="bench-kit-build-"))
+    try:
+        crates = {
+            "without the kit": write_crate(work / "without", False),
+            "with the kit": write_crate(work / "with", True),
+        }
+        best = {}
+        for run in range(args.runs):
+            last = run == args.runs - 1
+            for name, crate in crates.items():
+                before = load()
+                seconds = cold_build(crate, args.timings and last)
+                print(f"run {run + 1}: {name}: {seconds:.1f} s (load average {before:.1f} before)", flush=True)
+                best[name] = min(best.get(name, seconds), seconds)
+        without, with_kit = best["without the kit"], best["with the kit"]
+        print(f"\nbest of {args.runs} cold `cargo build --tests` (dev profile, empty target directory):")
+        print(f"  without the kit {without:7.1f} s")
+        print(f"  with the kit    {with_kit:7.1f} s  {with_kit / without:.2f}x")
+        if args.timings:
+            base, kit = units(crates["without the kit"]), units(crates["with the kit"])
+            extra = sorted(((s, k) for k, s in kit.items() if k not in base), reverse=True)
+            print(f"\nunits only the build with the kit compiles ({sum(s for s, _ in extra):.1f} s of unit time):")
+            for seconds, key in extra:
+                print(f"  {seconds:6.1f} s  {key}")
+            for name, found in (("without", base), ("with", kit)):
+                print(f"\nlongest units, {name} the kit:")
+                for seconds, key in sorted(((s, k) for k, s in found.items()), reverse=True)[:8]:
+                    print(f"  {seconds:6.1f} s  {key}")
+    finally:
+        if args.keep:
+            print(f"\nthe crates are in {work}", file=sys.stderr)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
