@@ -4,11 +4,30 @@
 //! an unformatted file under `fmt --check`, bytes that are not a model), 2 for usage errors and
 //! files that cannot be read or written.
 
+/// `eprint!` through [`report::eprint`]: escaped, and coloured on a terminal.
+macro_rules! report {
+    ($($arg:tt)*) => {
+        $crate::report::eprint(&format!($($arg)*))
+    };
+}
+
+/// `eprintln!` through [`report::eprint`]: escaped, and coloured on a terminal.
+macro_rules! reportln {
+    () => {
+        $crate::report::eprint("\n")
+    };
+    ($($arg:tt)*) => {
+        $crate::report::eprint(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 mod commands;
 mod external;
 mod io;
 mod message;
+mod paths;
 mod progress;
+mod report;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,8 +49,13 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// The progress bar of the commands that read models (not `lsp`, which draws none).
+#[derive(Args, Debug)]
+struct ProgressArgs {
     /// Never draw a progress bar (one is drawn on a terminal for inputs of 8 MB or more).
-    #[arg(long, global = true)]
+    #[arg(long)]
     no_progress: bool,
 }
 
@@ -48,7 +72,10 @@ enum Command {
     Check(CheckArgs),
     /// Convert between text (.onnxtxt) and binary (.onnx), in either direction.
     Convert(ConvertArgs),
-    /// Print any model, binary or text, as text on standard output.
+    /// Print any model, binary or text, as text on standard output (or in a file, with -o).
+    ///
+    /// On standard output, the external data locations stay as the model has them, relative to
+    /// the input's folder; with -o they are rewritten to resolve from the output's folder.
     Print(PrintArgs),
     /// Infer the type and shape of every value a model computes, as onnx's shape inference
     /// does (with data propagation), and write the model with them as value_info.
@@ -69,6 +96,8 @@ enum Command {
 
 #[derive(Args, Debug)]
 struct InferArgs {
+    #[command(flatten)]
+    progress: ProgressArgs,
     /// The model, binary or text; `-` reads standard input.
     #[arg(value_name = "INPUT")]
     input: PathBuf,
@@ -80,6 +109,8 @@ struct InferArgs {
 
 #[derive(Args, Debug)]
 struct FmtArgs {
+    #[command(flatten)]
+    progress: ProgressArgs,
     /// The files to format; `-` reads standard input and writes standard output.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
@@ -96,6 +127,8 @@ struct FmtArgs {
 
 #[derive(Args, Debug)]
 struct CheckArgs {
+    #[command(flatten)]
+    progress: ProgressArgs,
     /// The files to check, text or binary; `-` reads standard input. A binary model is checked
     /// as onnx.checker.check_model(full_check=True) checks it: the rules of its messages name
     /// the place in the model, the checks of the syntax are positioned in the text
@@ -120,6 +153,8 @@ struct CheckArgs {
 
 #[derive(Args, Debug)]
 struct ConvertArgs {
+    #[command(flatten)]
+    progress: ProgressArgs,
     /// The input file; `-` reads standard input.
     #[arg(value_name = "INPUT")]
     input: PathBuf,
@@ -128,8 +163,9 @@ struct ConvertArgs {
     /// exist yet unless --force is given.
     #[arg(short, long, value_name = "OUTPUT")]
     output: Option<PathBuf>,
-    /// Replace the default output (the input with the other extension) if it exists. A file
-    /// named with -o is always replaced: naming it is the permission.
+    /// Replace the default output (the input with the other extension), or an existing
+    /// --external-data file, if it exists. A file named with -o is replaced: naming it is the
+    /// permission. No file the command reads is ever replaced, --force or not.
     #[arg(long)]
     force: bool,
     /// The input's format; by default from its extension, or else from its content.
@@ -138,8 +174,20 @@ struct ConvertArgs {
     /// The output's format; by default from its extension, or else the other format.
     #[arg(long, value_enum)]
     to: Option<Format>,
-    /// Run every check on a text input before converting it.
+    /// Convert a text input without running the checks (the macros' and `check`'s), for
+    /// models malformed on purpose. By default a text that fails a check is not converted.
     #[arg(long)]
+    unchecked: bool,
+    /// Turn off these checks of a text input (by name, as `#![allow(...)]` takes them).
+    #[arg(
+        long,
+        value_name = "CHECK,...",
+        value_delimiter = ',',
+        conflicts_with = "unchecked"
+    )]
+    allow: Vec<Check>,
+    /// The checks run by default; kept so that scripts written for earlier versions still run.
+    #[arg(long, hide = true, conflicts_with = "unchecked")]
     check: bool,
     /// Print text exactly as onnx.printer.to_text does, including what it loses.
     #[arg(long)]
@@ -159,9 +207,9 @@ struct ConvertArgs {
 #[derive(Args, Debug)]
 struct DataArgs {
     /// Write the model's large tensors to this file, in onnx's external data layout, and name
-    /// them in the text as `["location": …, "offset": …, "length": …]`. The file must be in the
-    /// output's folder or below it (for standard output, the current folder). Tensors stored
-    /// outside already keep their place.
+    /// them in the text as `["location": …, "offset": …, "length": …]`, relative to the output's
+    /// folder. The file must be in that folder or below it; it needs an output file (-o), and
+    /// --force if it exists. Tensors stored outside already keep their place.
     #[arg(long, value_name = "FILE")]
     external_data: Option<PathBuf>,
     /// With --external-data: the initializers whose raw data takes at least this many bytes move
@@ -178,9 +226,18 @@ struct DataArgs {
 
 #[derive(Args, Debug)]
 struct PrintArgs {
+    #[command(flatten)]
+    progress: ProgressArgs,
     /// The files to print (binary or text); `-` reads standard input.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
+    /// Write the text to this file instead of standard output (several inputs go to it one
+    /// after the other). The external data locations in it are written from its folder.
+    #[arg(short, long, value_name = "OUTPUT")]
+    output: Option<PathBuf>,
+    /// Replace an existing --external-data file. No file the command reads is ever replaced.
+    #[arg(long)]
+    force: bool,
     /// Print exactly as onnx.printer.to_text does, including what it loses.
     #[arg(long)]
     reference: bool,
@@ -193,6 +250,8 @@ struct PrintArgs {
 
 #[derive(Args, Debug)]
 struct InlineArgs {
+    #[command(flatten)]
+    progress: ProgressArgs,
     /// The model (binary or text); `-` reads standard input.
     #[arg(value_name = "INPUT")]
     input: PathBuf,
@@ -222,14 +281,14 @@ enum Outcome {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let progress = !cli.no_progress;
+    let bar = |args: &ProgressArgs| !args.no_progress;
     let outcome = match &cli.command {
-        Command::Fmt(args) => commands::fmt::fmt(args, progress),
-        Command::Check(args) => commands::check::check(args, progress),
-        Command::Convert(args) => commands::convert::convert(args, progress),
-        Command::Print(args) => commands::print::print(args, progress),
-        Command::Infer(args) => commands::infer::infer(args, progress),
-        Command::Inline(args) => commands::inline::inline(args, progress),
+        Command::Fmt(args) => commands::fmt::fmt(args, bar(&args.progress)),
+        Command::Check(args) => commands::check::check(args, bar(&args.progress)),
+        Command::Convert(args) => commands::convert::convert(args, bar(&args.progress)),
+        Command::Print(args) => commands::print::print(args, bar(&args.progress)),
+        Command::Infer(args) => commands::infer::infer(args, bar(&args.progress)),
+        Command::Inline(args) => commands::inline::inline(args, bar(&args.progress)),
         Command::Lsp => commands::lsp::lsp(),
     };
     ExitCode::from(outcome as u8)

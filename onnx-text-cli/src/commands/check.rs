@@ -3,7 +3,10 @@
 use std::path::Path;
 
 use onnx_check::{CheckEntry, Libraries};
-use onnx_syntax::{Entry, Proto};
+use onnx_syntax::diagnostic::Diagnostic;
+use onnx_syntax::parse::Parser;
+use onnx_syntax::syntax::{AttrValue, Graph};
+use onnx_syntax::{Entry, Proto, Span};
 use onnx_text::{Check, CheckOptions, DiagnosticKind, Style};
 use onnx_validate::ModelCheck;
 
@@ -48,23 +51,23 @@ pub fn check(args: &CheckArgs, show_progress: bool) -> Outcome {
         drop(progress);
         if let Some((count, report)) = found {
             if problems > 0 {
-                eprintln!();
+                reportln!();
             }
             problems += count;
             failed_files += 1;
-            eprint!("{report}");
+            report!("{report}");
             outcome = outcome.max(Outcome::Failed);
         }
     }
     if problems > 0 {
-        eprintln!(
+        reportln!(
             "\nerror: {problems} problem{} in {failed_files} file{}",
             if problems == 1 { "" } else { "s" },
             if failed_files == 1 { "" } else { "s" }
         );
     } else if outcome == Outcome::Ok && !args.quiet {
         let files = args.files.len();
-        eprintln!(
+        reportln!(
             "{files} file{} checked, no problems",
             if files == 1 { "" } else { "s" }
         );
@@ -100,11 +103,15 @@ fn check_file(
                 if let [problem] = &found[..]
                     && problem.kind() == DiagnosticKind::Decode
                 {
-                    let message = problem.message();
-                    let report = format!(
-                        "error: `{name}` is not a valid ONNX model (ModelProto): {message}\n"
-                    );
-                    return (1, report);
+                    // The message every command gives, with the path and the offset; the
+                    // validator's own for what prost would decode (its limits).
+                    let why = message::decode(Entry::Model, &data)
+                        .err()
+                        .unwrap_or_else(|| {
+                            let message = problem.message();
+                            format!("not a valid ONNX model (ModelProto): {message}")
+                        });
+                    return (1, format!("error: `{name}` is {why}\n"));
                 }
                 let mut report = found.clone().with_origin(name).to_string();
                 if found.iter().any(|d| d.place().is_none()) {
@@ -121,9 +128,9 @@ fn check_file(
     };
     let checked = kind.check_with(&text, options, libraries);
     let external = match (&checked, kind) {
-        (Ok(Proto::Model(model)), _) => external_data_problems(model, place, options),
+        (Ok(Proto::Model(model)), _) => external_data_problems(model, place, options, &text),
         (Err(_), Entry::Model) => match message::parse(kind, &text) {
-            Ok(Proto::Model(model)) => external_data_problems(&model, place, options),
+            Ok(Proto::Model(model)) => external_data_problems(&model, place, options, &text),
             _ => None,
         },
         _ => None,
@@ -146,18 +153,181 @@ fn check_file(
 }
 
 /// The `external_data` rule of binary models, run on a model given as text: its external data
-/// is looked for in the text file's folder, under the same rules and with the same messages.
+/// is looked for in the text file's folder, under the same rules and messages, each problem at
+/// the tensor's name in the text, and the problems of one file that is missing or too short
+/// reported once, with the number of tensors it affects.
 fn external_data_problems(
     model: &onnx_text::ModelProto,
     place: &Place,
     options: &CheckOptions,
+    text: &str,
 ) -> Option<onnx_text::Diagnostics> {
     if !options.is_enabled(Check::ExternalData) {
         return None;
     }
     let only_external = CheckOptions::none().deny(Check::ExternalData);
     let check = ModelCheck::new(only_external).model_dir(model_folder(place));
-    check.check(model).err()
+    let found = check.check(model).err()?;
+    let names = initializer_names(text);
+    // Each problem, or `None` for a tensor whose file's problem its group reports.
+    let mut list: Vec<Option<Diagnostic>> = Vec::new();
+    let mut groups: Vec<FileProblem> = Vec::new();
+    for problem in &found {
+        let message = problem.message();
+        let Some((tensor, location, why)) = split_file_problem(message) else {
+            list.push(Some(positioned(
+                problem,
+                &names,
+                tensor_of(message),
+                message,
+            )));
+            continue;
+        };
+        // A file missing or too short: one report for all its tensors.
+        let short = why.starts_with("has ") && why.contains(", fewer than the ");
+        let key = if short {
+            why.split(", fewer than the ")
+                .next()
+                .unwrap_or(why)
+                .to_owned()
+        } else {
+            why.to_owned()
+        };
+        match groups
+            .iter_mut()
+            .find(|g| g.location == location && g.key == key)
+        {
+            Some(group) => {
+                group.tensors += 1;
+                list.push(None);
+            }
+            None => groups.push(FileProblem {
+                location: location.to_owned(),
+                key,
+                short,
+                first: tensor.to_owned(),
+                first_why: why.to_owned(),
+                tensors: 1,
+                at: list.len(),
+                problem: problem.clone(),
+            }),
+        }
+        if groups.last().is_some_and(|g| g.at == list.len()) {
+            list.push(None); // the group's report, below
+        }
+    }
+    for group in &groups {
+        let message = if group.tensors == 1 {
+            format!(
+                "tensor `{}` has its data in `{}`, which {}",
+                group.first, group.location, group.first_why
+            )
+        } else if group.short {
+            format!(
+                "`{}` {}, fewer than the offsets and lengths of {} tensors need; the first is `{}`",
+                group.location, group.key, group.tensors, group.first
+            )
+        } else {
+            format!(
+                "`{}` {}, and {} tensors have their data in it; the first is `{}`",
+                group.location, group.key, group.tensors, group.first
+            )
+        };
+        list[group.at] = Some(positioned(
+            &group.problem,
+            &names,
+            Some(&group.first),
+            &message,
+        ));
+    }
+    Some(onnx_text::Diagnostics::new(
+        text,
+        list.into_iter().flatten().collect(),
+    ))
+}
+
+/// The problems of one data file, gathered.
+struct FileProblem {
+    location: String,
+    /// What is wrong with the file, the same for every tensor of the group.
+    key: String,
+    /// Too short (the tensors need different ends), rather than missing or unreadable.
+    short: bool,
+    first: String,
+    first_why: String,
+    tensors: usize,
+    /// The index of the first tensor's problem in the list.
+    at: usize,
+    problem: Diagnostic,
+}
+
+/// `tensor `w` has its data in `m.bin`, which does not exist` as (`w`, `m.bin`, `does not
+/// exist`): the message of a problem with the file itself.
+fn split_file_problem(message: &str) -> Option<(&str, &str, &str)> {
+    let rest = message.strip_prefix("tensor `")?;
+    let (tensor, rest) = rest.split_once("` has its data in `")?;
+    let (location, why) = rest.split_once("`, which ")?;
+    Some((tensor, location, why))
+}
+
+/// The tensor a message of the `external_data` check names: `tensor `w` ...`.
+fn tensor_of(message: &str) -> Option<&str> {
+    message
+        .strip_prefix("tensor `")?
+        .split_once('`')
+        .map(|(t, _)| t)
+}
+
+/// `problem` with `message`, at the name of `tensor` in the text where the text declares it,
+/// or else where it was (in the model's messages).
+fn positioned(
+    problem: &Diagnostic,
+    names: &[(String, String, Span)],
+    tensor: Option<&str>,
+    message: &str,
+) -> Diagnostic {
+    // The graph the place names (``graph `g` ``, the last one), to tell apart tensors of one
+    // name in two graphs.
+    let graph = problem.place().and_then(|place| {
+        (place.steps().iter().rev())
+            .find_map(|step| step.strip_prefix("graph `")?.strip_suffix('`'))
+    });
+    let span = tensor.and_then(|t| {
+        let named = |(g, n, _): &&(String, String, Span)| n == t && graph.is_none_or(|x| x == g);
+        (names.iter().find(named))
+            .or_else(|| names.iter().find(|(_, n, _)| n == t))
+            .map(|(_, _, s)| *s)
+    });
+    match (span, problem.place()) {
+        (Some(span), _) => Diagnostic::new(problem.kind(), span, message),
+        (None, Some(place)) => Diagnostic::in_message(problem.kind(), place.clone(), message),
+        (None, None) => Diagnostic::new(problem.kind(), problem.span(), message),
+    }
+}
+
+/// The initializers the text declares, in every graph (subgraphs of attributes too): the
+/// graph's name, the initializer's, and the span of the initializer's name.
+fn initializer_names(text: &str) -> Vec<(String, String, Span)> {
+    fn walk(graph: &Graph, names: &mut Vec<(String, String, Span)>) {
+        for decl in graph.inputs.iter().chain(&graph.locals) {
+            if decl.initializer.is_some() {
+                let name = &decl.info.name;
+                names.push((graph.name.text.clone(), name.text.clone(), name.span));
+            }
+        }
+        for attribute in graph.nodes.iter().flat_map(|n| &n.attributes) {
+            match &attribute.value {
+                Some(AttrValue::Graph(g)) => walk(g, names),
+                Some(AttrValue::Graphs(gs)) => gs.iter().for_each(|g| walk(g, names)),
+                _ => {}
+            }
+        }
+    }
+    let mut names = Vec::new();
+    if let Ok(model) = Parser::new(text).and_then(|p| p.model()) {
+        walk(&model.graph, &mut names);
+    }
+    names
 }
 
 /// The note after problems positioned in the printed text of a binary file.

@@ -1,13 +1,16 @@
 //! `onnx-text convert`: text to binary and back.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use onnx_text::{CheckOptions, Style};
 
-use super::{load, read_external_data, report_io, write_external_data, write_message};
+use super::{
+    add_model_reads, check_paths, check_same_files, load, read_external_data, relocate_data,
+    report_io, write_external_data, write_message,
+};
 use crate::io::{self, Place};
 use crate::message::Format;
+use crate::paths::{Access, Paths};
 use crate::progress::Progress;
 use crate::{ConvertArgs, Outcome};
 
@@ -16,7 +19,7 @@ fn default_output(input: &Path, to: Format) -> PathBuf {
     input.with_extension(to.extension())
 }
 
-/// Converts one input to the other format.
+/// Converts one input; the checks run on a text input unless `--unchecked`.
 pub fn convert(args: &ConvertArgs, show_progress: bool) -> Outcome {
     let input = Place::new(&args.input);
     let name = input.display("<stdin>");
@@ -41,35 +44,44 @@ pub fn convert(args: &ConvertArgs, show_progress: bool) -> Outcome {
         (None, Place::Std) => Place::Std,
         (None, Place::File(path)) => Place::File(default_output(path, to)),
     };
-    if output == input && input != Place::Std {
-        eprintln!("error: `{name}` would be both the input and the output; name another with -o");
-        return Outcome::Fatal;
+    // One rule for every path: nothing is written over the input, the data it references, or
+    // a file the user did not name (the default output, an existing data file) without --force.
+    let mut paths = Paths::default();
+    paths.add(&args.input, "the input", Access::Read);
+    if let Place::File(path) = &output {
+        let named = args.output.is_some();
+        let role = if named { "-o" } else { "the default output" };
+        paths.add(path, role, Access::Write { named });
     }
-    // The default output is a file the user did not name: it may be a hand-written text with
-    // comments that the converted model would silently replace.
-    if let (None, Place::File(path)) = (&args.output, &output)
-        && !args.force
-        && fs::symlink_metadata(path).is_ok()
-    {
-        let target = path.display();
-        eprintln!(
-            "error: `{target}` exists; convert will not replace a file it was not told to \
-             write: name the output with -o, or pass --force"
-        );
-        return Outcome::Fatal;
+    if let Some(file) = &args.data.external_data {
+        paths.add(file, "--external-data", Access::Write { named: false });
     }
-    let every_check = CheckOptions::default();
-    let checks = args.check.then_some(&every_check);
+    if let Err(outcome) = check_same_files(&paths) {
+        return outcome;
+    }
+    let options = (args.allow.iter()).fold(CheckOptions::default(), |options, &check| {
+        options.allow(check)
+    });
+    let checks = (args.check || !args.unchecked).then_some(&options);
     let mut message = match load(&data, from, args.kind, checks, &name, &progress) {
         Ok(message) => message,
         Err(outcome) => return outcome,
     };
-    let placed = match (&args.data.external_data, args.inline_data) {
-        (Some(file), _) => {
-            write_external_data(&mut message, file, args.data.size_threshold, &output)
-        }
-        (None, true) => read_external_data(&mut message, &input, &name),
-        (None, false) => Ok(()),
+    add_model_reads(&mut paths, &mut message, &input);
+    if let Err(outcome) = check_paths(&paths, args.force) {
+        return outcome;
+    }
+    let placed = if args.inline_data {
+        read_external_data(&mut message, &input, &name)
+    } else {
+        relocate_data(&mut message, &input, &output, &name).and_then(|()| {
+            match &args.data.external_data {
+                Some(file) => {
+                    write_external_data(&mut message, file, args.data.size_threshold, &output)
+                }
+                None => Ok(()),
+            }
+        })
     };
     if let Err(outcome) = placed {
         return outcome;

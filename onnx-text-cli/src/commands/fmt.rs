@@ -2,14 +2,29 @@
 
 use onnx_print::format_message;
 
-use super::{read_text, report_io};
+use super::{check_paths, check_same_files, read_text, report_io};
 use crate::io::{self, Place};
 use crate::message;
+use crate::paths::{Access, Paths};
 use crate::progress::Progress;
 use crate::{FmtArgs, Outcome};
 
 /// Formats every file; the outcome is the worst of theirs.
 pub fn fmt(args: &FmtArgs, show_progress: bool) -> Outcome {
+    // In place, no file may be named twice (under any name): check that before any is written.
+    let in_place = !args.check && !args.stdout;
+    let mut paths = Paths::default();
+    for file in &args.files {
+        let access = if in_place {
+            Access::InPlace
+        } else {
+            Access::Read
+        };
+        paths.add(file, "a file to format", access);
+    }
+    if let Err(outcome) = check_same_files(&paths) {
+        return outcome;
+    }
     let mut outcome = Outcome::Ok;
     let mut unformatted = 0;
     for file in &args.files {
@@ -25,7 +40,7 @@ pub fn fmt(args: &FmtArgs, show_progress: bool) -> Outcome {
         }
     }
     if unformatted > 0 {
-        eprintln!(
+        reportln!(
             "{unformatted} file{} not formatted",
             if unformatted == 1 { " is" } else { "s are" }
         );
@@ -44,18 +59,18 @@ fn fmt_one(
     let text = read_text(place, progress)?;
     progress.stage(&format!("formatting {name}"), None);
     let (message, formatted) = format_message(&text, args.kind).map_err(|e| {
-        eprint!("{}", e.with_origin(name));
+        report!("{}", e.with_origin(name));
         Outcome::Failed
     })?;
     // The printer is lossless for everything the syntax expresses, and comments are white
     // space to the parser; make sure before writing.
     if message::parse(args.kind, &formatted).as_ref() != Ok(&message) {
-        eprintln!("error: formatting `{name}` would change its model; it is left unchanged");
+        reportln!("error: formatting `{name}` would change its model; it is left unchanged");
         return Err(Outcome::Failed);
     }
     if args.check {
         if formatted != text {
-            eprintln!("would reformat {name}");
+            reportln!("would reformat {name}");
             return Ok(false);
         }
         return Ok(true);
@@ -67,6 +82,13 @@ fn fmt_one(
     };
     if output != Place::Std && formatted == text {
         return Ok(true); // already formatted: leave the file alone
+    }
+    // A read-only file is not replaced, even though the rename of the write could, as rustfmt
+    // refuses it.
+    if let Place::File(path) = &output {
+        let mut paths = Paths::default();
+        paths.add(path, "a file to format", Access::InPlace);
+        check_paths(&paths, false)?;
     }
     io::write(&output, formatted.as_bytes(), progress).map_err(|e| report_io(&e))?;
     Ok(true)

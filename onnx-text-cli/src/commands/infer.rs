@@ -2,8 +2,9 @@
 
 use onnx_text::{Check, CheckOptions};
 
-use super::{read_model, write_model};
+use super::{add_output, check_same_files, read_model, write_model};
 use crate::io::Place;
+use crate::paths::{Access, Paths};
 use crate::progress::Progress;
 use crate::{InferArgs, Outcome};
 
@@ -11,6 +12,12 @@ use crate::{InferArgs, Outcome};
 pub fn infer(args: &InferArgs, show_progress: bool) -> Outcome {
     let input = Place::new(&args.input);
     let name = input.display("<stdin>");
+    let mut paths = Paths::default();
+    paths.add(&args.input, "the input", Access::Read);
+    add_output(&mut paths, args.output.as_deref());
+    if let Err(outcome) = check_same_files(&paths) {
+        return outcome;
+    }
     let progress = Progress::new(show_progress, input.size());
     // A main-graph output without a type is no problem here: inference writes the type.
     let checks = CheckOptions::default().allow(Check::MissingType);
@@ -24,12 +31,19 @@ pub fn infer(args: &InferArgs, show_progress: bool) -> Outcome {
         Err(errors) => {
             for error in errors {
                 match error.node {
-                    Some(node) => eprintln!("error: {name}: node {node}: {}", error.message),
-                    None => eprintln!("error: {name}: {}", error.message),
+                    Some(node) => reportln!("error: {name}: node {node}: {}", error.message),
+                    None => reportln!("error: {name}: {}", error.message),
                 }
             }
             return Outcome::Failed;
         }
     };
-    write_model(model, args.output.as_deref(), &name, &progress)
+    write_model(
+        model,
+        &input,
+        args.output.as_deref(),
+        paths,
+        &name,
+        &progress,
+    )
 }

@@ -7,7 +7,7 @@ pub fn lsp() -> Outcome {
     match onnx_text_cli::lsp::run() {
         Ok(()) => Outcome::Ok,
         Err(e) => {
-            eprintln!("error: onnx-text lsp: {e}");
+            reportln!("error: onnx-text lsp: {e}");
             Outcome::Fatal
         }
     }

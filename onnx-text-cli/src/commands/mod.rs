@@ -18,11 +18,16 @@ use crate::Outcome;
 use crate::external;
 use crate::io::{self, IoError, Place};
 use crate::message::{self, Format};
+use crate::paths::{Access, Paths};
 use crate::progress::Progress;
 
 /// Reports an input or output error; the outcome is a failed input for an empty one.
 pub fn report_io(err: &IoError) -> Outcome {
-    eprintln!("error: {err}");
+    if err.closed {
+        // `onnx-text print big.onnx | head -1`: the reader has all it wanted.
+        return Outcome::Ok;
+    }
+    reportln!("error: {err}");
     if err.empty {
         Outcome::Failed
     } else {
@@ -45,11 +50,13 @@ pub fn into_text(data: Vec<u8>, name: &str, hint: &str) -> Result<String, Outcom
 }
 
 /// `data` as text, or a report naming the line and column of the first byte that is not UTF-8,
-/// followed by `hint`.
+/// followed by `hint` if the bytes look binary (a text with one Latin-1 byte gets no such hint).
 pub fn utf8_text<'a>(data: &'a [u8], name: &str, hint: &str) -> Result<&'a str, Outcome> {
     onnx_text::text_from_bytes(data).map_err(|e| {
-        eprint!("{}", e.with_origin(name));
-        eprintln!("  = note: {hint}");
+        report!("{}", e.with_origin(name));
+        if message::looks_binary(data) {
+            reportln!("  = note: {hint}");
+        }
         Outcome::Failed
     })
 }
@@ -74,7 +81,7 @@ pub fn write_message(
         Format::Binary => match message::encode(message, entry) {
             Ok(bytes) => bytes,
             Err(e) => {
-                eprintln!("error: cannot write `{name}` as binary: {e}");
+                reportln!("error: cannot write `{name}` as binary: {e}");
                 return Outcome::Failed;
             }
         },
@@ -83,7 +90,7 @@ pub fn write_message(
         && *output == Place::Std
         && std::io::IsTerminal::is_terminal(&std::io::stdout())
     {
-        eprintln!("error: refusing to write binary protobuf to a terminal; name a file with -o");
+        reportln!("error: refusing to write binary protobuf to a terminal; name a file with -o");
         return Outcome::Fatal;
     }
     match io::write(output, &bytes, progress) {
@@ -105,7 +112,7 @@ pub fn load(
         Format::Binary => {
             progress.stage(&format!("decoding {name}"), None);
             message::decode(kind, data).map_err(|e| {
-                eprintln!("error: `{name}` is {e}");
+                reportln!("error: `{name}` is {e}");
                 Outcome::Failed
             })
         }
@@ -114,12 +121,12 @@ pub fn load(
             progress.stage(&format!("parsing {name}"), None);
             if let Some(options) = checks {
                 message::check(kind, text, options).map_err(|d| {
-                    eprint!("{}", d.with_origin(name));
+                    report!("{}", d.with_origin(name));
                     Outcome::Failed
                 })
             } else {
                 message::parse(kind, text).map_err(|e| {
-                    eprint!("{}", e.with_origin(name));
+                    report!("{}", e.with_origin(name));
                     Outcome::Failed
                 })
             }
@@ -137,7 +144,7 @@ pub fn model_folder(place: &Place) -> &Path {
 }
 
 /// `--external-data FILE`: moves the large tensors of the model in `message` to FILE, named
-/// from the folder of `output`, and writes FILE.
+/// from the folder of `output`, and writes FILE. The paths of the run were checked before.
 pub fn write_external_data(
     message: &mut Proto,
     file: &Path,
@@ -145,22 +152,18 @@ pub fn write_external_data(
     output: &Place,
 ) -> Result<(), Outcome> {
     let Proto::Model(model) = message else {
-        eprintln!("error: --external-data applies to models (--kind model)");
+        reportln!("error: --external-data applies to models (--kind model)");
         return Err(Outcome::Fatal);
     };
     let shown = file.display();
-    if *output == Place::File(file.to_owned()) {
-        eprintln!("error: `{shown}` cannot be both the model and its external data");
-        return Err(Outcome::Fatal);
-    }
     let moved = external::location(file, model_folder(output))
         .and_then(|location| external::externalize(model, &location, threshold));
     let data = moved.map_err(|why| {
-        eprintln!("error: --external-data: {why}");
+        reportln!("error: --external-data: {why}");
         Outcome::Fatal
     })?;
     if data.tensors == 0 {
-        eprintln!(
+        reportln!(
             "note: no initializer has {threshold} bytes of raw data or more; `{shown}` is not written"
         );
         return Ok(());
@@ -173,13 +176,13 @@ pub fn write_external_data(
 /// `input` (named `name`) into the model.
 pub fn read_external_data(message: &mut Proto, input: &Place, name: &str) -> Result<(), Outcome> {
     let Proto::Model(model) = message else {
-        eprintln!("error: --inline-data applies to models (--kind model)");
+        reportln!("error: --inline-data applies to models (--kind model)");
         return Err(Outcome::Fatal);
     };
     external::inline_data(model, model_folder(input))
         .map(drop)
         .map_err(|why| {
-            eprintln!("error: `{name}`: {why}");
+            reportln!("error: `{name}`: {why}");
             Outcome::Failed
         })
 }
@@ -208,10 +211,15 @@ pub fn read_model(
     }
 }
 
-/// Writes `model` to `output` as its extension says, or as text on standard output.
+/// Writes `model`, read from `input`, to `output` as its extension says, or as text on standard
+/// output. The files of its external data join the `paths` of the run, which are checked
+/// before anything is written, and their locations are rewritten to resolve from the output's
+/// folder.
 pub fn write_model(
     model: onnx_text::ModelProto,
+    input: &Place,
     output: Option<&Path>,
+    mut paths: Paths,
     name: &str,
     progress: &Progress,
 ) -> Outcome {
@@ -219,7 +227,13 @@ pub fn write_model(
     let to = output
         .and_then(Format::from_extension)
         .unwrap_or(Format::Text);
-    let model = Proto::Model(model);
+    let mut model = Proto::Model(model);
+    add_model_reads(&mut paths, &mut model, input);
+    if let Err(outcome) =
+        check_paths(&paths, false).and_then(|()| relocate_data(&mut model, input, &place, name))
+    {
+        return outcome;
+    }
     write_message(
         model,
         Entry::Model,
@@ -229,6 +243,60 @@ pub fn write_model(
         name,
         progress,
     )
+}
+
+/// Names `-o` (if given) as the output of the run.
+pub fn add_output(paths: &mut Paths, output: Option<&Path>) {
+    if let Some(output) = output {
+        paths.add(output, "-o", Access::Write { named: true });
+    }
+}
+
+/// Checks the paths of a run before anything is written: an error is reported here.
+pub fn check_paths(paths: &Paths, force: bool) -> Result<(), Outcome> {
+    paths.check(force).map_err(|why| {
+        reportln!("error: {why}");
+        Outcome::Fatal
+    })
+}
+
+/// The first check of a run's paths, before its input is read: no written file is another file
+/// of the run. The full [`check_paths`] follows when the files the model references are known.
+pub fn check_same_files(paths: &Paths) -> Result<(), Outcome> {
+    paths.check_same_files().map_err(|why| {
+        reportln!("error: {why}");
+        Outcome::Fatal
+    })
+}
+
+/// Names the files that hold the external data of the model in `message`, read from `input`,
+/// as files the run reads: no output may replace them.
+pub fn add_model_reads(paths: &mut Paths, message: &mut Proto, input: &Place) {
+    if let Proto::Model(model) = message {
+        for file in external::referenced_files(model, model_folder(input)) {
+            paths.add(file, "external data of the input", Access::Read);
+        }
+    }
+}
+
+/// Rewrites the external data locations of the model in `message`, read from `input`, to
+/// resolve from the folder of `output`. Text on standard output keeps them as they are,
+/// relative to the input's folder.
+pub fn relocate_data(
+    message: &mut Proto,
+    input: &Place,
+    output: &Place,
+    name: &str,
+) -> Result<(), Outcome> {
+    let (Proto::Model(model), Place::File(_)) = (message, output) else {
+        return Ok(());
+    };
+    external::relocate(model, model_folder(input), model_folder(output))
+        .map(drop)
+        .map_err(|why| {
+            reportln!("error: `{name}`: {why}; nothing was written");
+            Outcome::Fatal
+        })
 }
 
 /// Reads the `--library` files, each a function library in text, named by its file; with
@@ -254,15 +322,15 @@ pub fn read_libraries(
             Ok(Proto::Functions(functions)) => functions,
             Ok(_) => unreachable!("a function library was asked for"),
             Err(report) => {
-                eprint!("{report}");
-                eprintln!("error: the library `{name}` has problems; nothing else is checked");
+                report!("{report}");
+                reportln!("error: the library `{name}` has problems; nothing else is checked");
                 return Err(Outcome::Failed);
             }
         };
         match onnx_text::FunctionLibrary::from_functions(functions) {
             Ok(library) => libraries.push((name, library)),
             Err(e) => {
-                eprintln!("error: `{name}`: {e}");
+                reportln!("error: `{name}`: {e}");
                 return Err(Outcome::Failed);
             }
         }
