@@ -2,7 +2,8 @@
 //!
 //! Exit codes: 0 when all is well, 1 when an input is invalid (a syntax error, a failed check,
 //! an unformatted file under `fmt --check`, bytes that are not a model), 2 for usage errors and
-//! files that cannot be read or written.
+//! files that cannot be read or written (or that a command must not write: see `paths`). A
+//! standard output closed by its reader ends the command quietly, with 0.
 
 /// `eprint!` through [`report::eprint`]: escaped, and coloured on a terminal.
 macro_rules! report {
@@ -96,8 +97,6 @@ enum Command {
 
 #[derive(Args, Debug)]
 struct InferArgs {
-    #[command(flatten)]
-    progress: ProgressArgs,
     /// The model, binary or text; `-` reads standard input.
     #[arg(value_name = "INPUT")]
     input: PathBuf,
@@ -105,12 +104,12 @@ struct InferArgs {
     /// standard output.
     #[arg(short, long, value_name = "OUTPUT")]
     output: Option<PathBuf>,
+    #[command(flatten)]
+    progress: ProgressArgs,
 }
 
 #[derive(Args, Debug)]
 struct FmtArgs {
-    #[command(flatten)]
-    progress: ProgressArgs,
     /// The files to format; `-` reads standard input and writes standard output.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
@@ -123,12 +122,12 @@ struct FmtArgs {
     /// What the files hold.
     #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
     kind: Entry,
+    #[command(flatten)]
+    progress: ProgressArgs,
 }
 
 #[derive(Args, Debug)]
 struct CheckArgs {
-    #[command(flatten)]
-    progress: ProgressArgs,
     /// The files to check, text or binary; `-` reads standard input. A binary model is checked
     /// as onnx.checker.check_model(full_check=True) checks it: the rules of its messages name
     /// the place in the model, the checks of the syntax are positioned in the text
@@ -149,12 +148,12 @@ struct CheckArgs {
     /// to text inputs (binary models are checked on their messages, without libraries).
     #[arg(long, value_name = "FILE")]
     library: Vec<PathBuf>,
+    #[command(flatten)]
+    progress: ProgressArgs,
 }
 
 #[derive(Args, Debug)]
 struct ConvertArgs {
-    #[command(flatten)]
-    progress: ProgressArgs,
     /// The input file; `-` reads standard input.
     #[arg(value_name = "INPUT")]
     input: PathBuf,
@@ -201,6 +200,8 @@ struct ConvertArgs {
     /// What the input holds.
     #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
     kind: Entry,
+    #[command(flatten)]
+    progress: ProgressArgs,
 }
 
 /// Weights beside the text: `--external-data FILE` and its threshold.
@@ -226,8 +227,6 @@ struct DataArgs {
 
 #[derive(Args, Debug)]
 struct PrintArgs {
-    #[command(flatten)]
-    progress: ProgressArgs,
     /// The files to print (binary or text); `-` reads standard input.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
@@ -246,12 +245,12 @@ struct PrintArgs {
     /// What the files hold.
     #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
     kind: Entry,
+    #[command(flatten)]
+    progress: ProgressArgs,
 }
 
 #[derive(Args, Debug)]
 struct InlineArgs {
-    #[command(flatten)]
-    progress: ProgressArgs,
     /// The model (binary or text); `-` reads standard input.
     #[arg(value_name = "INPUT")]
     input: PathBuf,
@@ -267,6 +266,8 @@ struct InlineArgs {
     /// inlined too; may be given more than once.
     #[arg(long, value_name = "FILE")]
     library: Vec<PathBuf>,
+    #[command(flatten)]
+    progress: ProgressArgs,
 }
 
 /// How a run went: the exit code is the worst outcome of any input.
