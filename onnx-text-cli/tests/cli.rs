@@ -1334,6 +1334,11 @@ fn binary_to_text_and_data_to_binary_gives_the_model_back() {
 fn print_writes_the_data_file_and_refuses_locations_outside_the_folder() {
     let dir = temp_dir("external-print");
     std::fs::write(dir.join("in.onnx"), external_golden("model.onnx")).unwrap();
+    // print writes text, never into a file named as binary.
+    let r = run(&dir, &["print", "in.onnx", "-o", "x.onnx"], b"");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("use `onnx-text convert`"), "{}", r.stderr);
+    assert_eq!(files_in(&dir), ["in.onnx"]);
     // On standard output, the folder of the text is unknown: refused, nothing written.
     let r = run(&dir, &["print", "in.onnx", "--external-data", "w.bin"], b"");
     assert_eq!(r.code, 2, "{}", r.stderr);

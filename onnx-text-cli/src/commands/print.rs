@@ -32,6 +32,17 @@ pub fn print(args: &PrintArgs, show_progress: bool) -> Outcome {
     if let Err(outcome) = check_same_files(&paths) {
         return outcome;
     }
+    // print writes text: text in a `.onnx` file would pass for a binary model nowhere.
+    if let Some(path) = &args.output
+        && Format::from_extension(path) == Some(Format::Binary)
+    {
+        let shown = path.display();
+        reportln!(
+            "error: print writes text, and `{shown}` is named as a binary model; use \
+             `onnx-text convert` to write binary"
+        );
+        return Outcome::Fatal;
+    }
     let output = args.output.as_deref().map_or(Place::Std, Place::new);
     if many && args.data.external_data.is_some() {
         reportln!(
