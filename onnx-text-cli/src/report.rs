@@ -23,25 +23,98 @@ pub fn eprint(text: &str) {
 }
 
 /// `text` with every control character but the line feed, the tab and the carriage return of a
-/// line end
-/// written as an escape (`\x1b`, `\u{85}`): bytes of a binary file quoted in a snippet never
-/// reach the terminal as commands.
+/// line end written as an escape (`\x1b`, `\u{85}`): bytes of a binary file quoted in a snippet
+/// never reach the terminal as commands. The marks under a quoted line (`^^^`) move and widen
+/// with the escapes before and under them, so that they still point at the same characters.
 pub fn escape_controls(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\n' | '\t' => out.push(c),
-            '\r' if chars.peek() == Some(&'\n') => out.push(c),
-            c if c.is_control() && (c as u32) < 0x80 => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
+    // The width, once escaped, of each character of the last quoted line's code.
+    let mut widths: Option<Vec<usize>> = None;
+    for line in text.split_inclusive('\n') {
+        let (body, end) = match line.strip_suffix('\n') {
+            Some(body) => (body, "\n"),
+            None => (line, ""),
+        };
+        match split_gutter(body) {
+            Some((gutter, code, true)) => {
+                let escaped: Vec<String> = code.chars().map(escape_char).collect();
+                widths = Some(escaped.iter().map(|e| e.chars().count()).collect());
+                out.push_str(gutter);
+                out.extend(escaped);
             }
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            Some((gutter, marks, false)) => {
+                out.push_str(gutter);
+                match &widths {
+                    Some(widths) => out.push_str(&move_marks(marks, widths)),
+                    None => out.push_str(&escape_line(marks)),
+                }
             }
-            c => out.push(c),
+            None => {
+                widths = None;
+                out.push_str(&escape_line(body));
+            }
         }
+        out.push_str(end);
     }
+    out
+}
+
+/// A snippet line split after its gutter (`12 | `, `   | `): the gutter, the rest, and whether
+/// the line quotes code (numbered) or marks it.
+fn split_gutter(line: &str) -> Option<(&str, &str, bool)> {
+    let trimmed = line.trim_start();
+    let digits = trimmed.len()
+        - trimmed
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .len();
+    let after = &trimmed[digits..];
+    let bar = if digits > 0 {
+        after.strip_prefix(" |")?
+    } else {
+        after.strip_prefix('|')?
+    };
+    let rest = bar.strip_prefix(' ').unwrap_or(bar);
+    let gutter_len = line.len() - rest.len();
+    Some((&line[..gutter_len], rest, digits > 0))
+}
+
+/// A line of marks (`    ^^^ label`) under a quoted line whose characters are `widths` wide
+/// once escaped: the marks start and end under the same characters.
+fn move_marks(marks: &str, widths: &[usize]) -> String {
+    let lead = marks.len() - marks.trim_start_matches(' ').len();
+    let run = &marks[lead..];
+    let Some(mark) = run.chars().next().filter(|c| matches!(c, '^' | '-')) else {
+        return escape_line(marks);
+    };
+    let count = run.len() - run.trim_start_matches(mark).len();
+    let width = |range: std::ops::Range<usize>| -> usize {
+        range.map(|i| widths.get(i).copied().unwrap_or(1)).sum()
+    };
+    let mut out = " ".repeat(width(0..lead));
+    out.extend(std::iter::repeat_n(mark, width(lead..lead + count)));
+    out.push_str(&escape_line(&run[count..]));
+    out
+}
+
+/// One control character as an escape; any other as itself.
+fn escape_char(c: char) -> String {
+    match c {
+        '\t' => c.to_string(),
+        c if c.is_control() && (c as u32) < 0x80 => format!("\\x{:02x}", c as u32),
+        c if c.is_control() => format!("\\u{{{:x}}}", c as u32),
+        c => c.to_string(),
+    }
+}
+
+/// A line (without its line feed) with its control characters escaped, but a final carriage
+/// return (a CRLF line end).
+fn escape_line(line: &str) -> String {
+    let (body, cr) = match line.strip_suffix('\r') {
+        Some(body) => (body, "\r"),
+        None => (line, ""),
+    };
+    let mut out: String = body.chars().map(escape_char).collect();
+    out.push_str(cr);
     out
 }
 
@@ -137,6 +210,17 @@ mod tests {
             "a\\x1b[2Jb\\x00\\u{85}\n\tc\r\nd\\x0de"
         );
         assert_eq!(escape_controls("ré ✓"), "ré ✓");
+    }
+
+    #[test]
+    fn marks_move_and_widen_with_the_escapes_before_and_under_them() {
+        let report = "error: x\n --> c:2:3\n  |\n2 | g \x1b[2J\x07 \u{fffd}\n  |   ^^^^^ here\n  |         ^\n";
+        assert_eq!(
+            escape_controls(report),
+            "error: x\n --> c:2:3\n  |\n2 | g \\x1b[2J\\x07 \u{fffd}\n  |   ^^^^^^^^^^^ here\n  |               ^\n"
+        );
+        // No quoted line above: marks are left alone.
+        assert_eq!(escape_controls("  |   ^^\n"), "  |   ^^\n");
     }
 
     #[test]

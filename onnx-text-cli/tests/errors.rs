@@ -189,6 +189,16 @@ fn the_binary_hint_comes_only_with_binary_bytes_and_control_bytes_are_escaped() 
             r.stderr
         );
         assert!(r.stderr.contains("is it a binary model?"), "{}", r.stderr);
+        // The caret is still under the bad byte's replacement character.
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        let quoted = lines.iter().position(|l| l.starts_with("2 | ")).unwrap();
+        let column = |line: &str, c: char| line.chars().position(|x| x == c);
+        assert_eq!(
+            column(lines[quoted], '\u{fffd}'),
+            column(lines[quoted + 1], '^'),
+            "{command}: {}",
+            r.stderr
+        );
     }
 }
 
