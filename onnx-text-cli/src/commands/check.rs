@@ -93,32 +93,7 @@ fn check_file(
     progress.stage(&format!("checking {name}"), None);
     let text = match format {
         Format::Binary if kind == Entry::Model => {
-            let mut check = ModelCheck::new(*options);
-            if let Place::File(path) = place {
-                let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
-                check = check.model_dir(dir.unwrap_or(Path::new(".")));
-            }
-            return Ok(check.check_bytes(&data).err().map(|found| {
-                // Not a model at all (or past the decoding limits).
-                if let [problem] = &found[..]
-                    && problem.kind() == DiagnosticKind::Decode
-                {
-                    // The message every command gives, with the path and the offset; the
-                    // validator's own for what prost would decode (its limits).
-                    let why = message::decode(Entry::Model, &data)
-                        .err()
-                        .unwrap_or_else(|| {
-                            let message = problem.message();
-                            format!("not a valid ONNX model (ModelProto): {message}")
-                        });
-                    return (1, format!("error: `{name}` is {why}\n"));
-                }
-                let mut report = found.clone().with_origin(name).to_string();
-                if found.iter().any(|d| d.place().is_none()) {
-                    report.push_str(&printed_note(name));
-                }
-                (found.len(), report)
-            }));
+            return Ok(check_binary_model(&data, place, options, name));
         }
         Format::Binary => {
             let message = load(&data, Format::Binary, kind, None, name, progress)?;
@@ -128,9 +103,13 @@ fn check_file(
     };
     let checked = kind.check_with(&text, options, libraries);
     let external = match (&checked, kind) {
-        (Ok(Proto::Model(model)), _) => external_data_problems(model, place, options, &text),
+        (Ok(Proto::Model(model)), _) => {
+            external_data_problems(model, Some(model_folder(place)), options, Some(&text))
+        }
         (Err(_), Entry::Model) => match message::parse(kind, &text) {
-            Ok(Proto::Model(model)) => external_data_problems(&model, place, options, &text),
+            Ok(Proto::Model(model)) => {
+                external_data_problems(&model, Some(model_folder(place)), options, Some(&text))
+            }
             _ => None,
         },
         _ => None,
@@ -152,23 +131,94 @@ fn check_file(
     })
 }
 
-/// The `external_data` rule of binary models, run on a model given as text: its external data
-/// is looked for in the text file's folder, under the same rules and messages, each problem at
-/// the tensor's name in the text, and the problems of one file that is missing or too short
-/// reported once, with the number of tensors it affects.
-fn external_data_problems(
-    model: &onnx_text::ModelProto,
+/// Checks a binary model as [`ModelCheck`] does, with the file's folder as the model's folder:
+/// `None` if it is clean, else how many problems it has and their report. The external data
+/// rule runs apart, so that a missing or short data file is one problem, as for a text.
+fn check_binary_model(
+    data: &[u8],
     place: &Place,
     options: &CheckOptions,
-    text: &str,
+    name: &str,
+) -> Option<(usize, String)> {
+    let external = options.is_enabled(Check::ExternalData);
+    let rest = if external {
+        options.allow(Check::ExternalData)
+    } else {
+        *options
+    };
+    // On standard input there is no folder to find external data in.
+    let dir = match place {
+        Place::File(_) => Some(model_folder(place)),
+        Place::Std => None,
+    };
+    let mut check = ModelCheck::new(rest);
+    if let Some(dir) = dir {
+        check = check.model_dir(dir);
+    }
+    let checked = check.check_bytes(data);
+    let (model, mut found) = match checked {
+        Ok(model) => (Some(model), None),
+        Err(found) => {
+            // Not a model at all (or past the decoding limits).
+            if let [problem] = &found[..]
+                && problem.kind() == DiagnosticKind::Decode
+            {
+                // The message every command gives, with the path and the offset; the
+                // validator's own for what prost would decode (its limits).
+                let why = message::decode(Entry::Model, data)
+                    .err()
+                    .unwrap_or_else(|| {
+                        let message = problem.message();
+                        format!("not a valid ONNX model (ModelProto): {message}")
+                    });
+                return Some((1, format!("error: `{name}` is {why}\n")));
+            }
+            (None, Some(found))
+        }
+    };
+    if external {
+        // The model again, only when other problems kept the check from returning it.
+        let model = model.or_else(|| match message::decode(Entry::Model, data) {
+            Ok(Proto::Model(model)) => Some(model),
+            _ => None,
+        });
+        let problems = model.and_then(|m| external_data_problems(&m, dir, options, None));
+        match (&mut found, problems) {
+            (Some(found), Some(problems)) => found.combine(problems),
+            (None, Some(problems)) => found = Some(problems),
+            (_, None) => {}
+        }
+    }
+    found.map(|found| {
+        let mut report = found.clone().with_origin(name).to_string();
+        if found.iter().any(|d| d.place().is_none()) {
+            report.push_str(&printed_note(name));
+        }
+        (found.len(), report)
+    })
+}
+
+/// The `external_data` rule of binary models, run on a model given as `text` or as bytes
+/// (`None`): its external data is looked for in `dir` (none: standard input), each
+/// problem at the tensor's name in the text (in a binary, at its place in the messages), and
+/// the problems of one file that is missing or too short reported once, with the number of
+/// tensors it affects.
+fn external_data_problems(
+    model: &onnx_text::ModelProto,
+    dir: Option<&Path>,
+    options: &CheckOptions,
+    text: Option<&str>,
 ) -> Option<onnx_text::Diagnostics> {
     if !options.is_enabled(Check::ExternalData) {
         return None;
     }
     let only_external = CheckOptions::none().deny(Check::ExternalData);
-    let check = ModelCheck::new(only_external).model_dir(model_folder(place));
+    let mut check = ModelCheck::new(only_external);
+    if let Some(dir) = dir {
+        check = check.model_dir(dir);
+    }
     let found = check.check(model).err()?;
-    let names = initializer_names(text);
+    let names = text.map_or_else(Vec::new, initializer_names);
     // Each problem, or `None` for a tensor whose file's problem its group reports.
     let mut list: Vec<Option<Diagnostic>> = Vec::new();
     let mut groups: Vec<FileProblem> = Vec::new();
@@ -240,10 +290,8 @@ fn external_data_problems(
             &message,
         ));
     }
-    Some(onnx_text::Diagnostics::new(
-        text,
-        list.into_iter().flatten().collect(),
-    ))
+    let list = list.into_iter().flatten().collect();
+    Some(onnx_text::Diagnostics::new(text.unwrap_or(""), list))
 }
 
 /// The problems of one data file, gathered.
