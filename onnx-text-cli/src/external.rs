@@ -170,11 +170,26 @@ pub fn referenced_files(model: &mut ModelProto, model_dir: &Path) -> Vec<PathBuf
     files
 }
 
+/// Whether a relative `location` climbs out of its folder once `.` and `..` are resolved.
+fn leaves_its_folder(location: &str) -> bool {
+    let mut depth = 0usize;
+    for component in Path::new(location).components() {
+        match component {
+            Component::Normal(_) => depth += 1,
+            Component::ParentDir if depth == 0 => return true,
+            Component::ParentDir => depth -= 1,
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Rewrites the location of every tensor of `model` with external data, written from the folder
 /// `from`, so that it names the same file from the folder `to`: a model written to another
 /// folder keeps its weights. Fails, naming the first such tensor, if a file would be outside
-/// `to` (the validator reads nothing outside a model's folder). Returns how many locations
-/// changed.
+/// `to` (the validator reads nothing outside a model's folder). A location that no folder
+/// makes valid (rooted, or climbing out of its folder) is left alone. Returns how many
+/// locations changed.
 pub fn relocate(model: &mut ModelProto, from: &Path, to: &Path) -> Result<usize, String> {
     let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
@@ -192,6 +207,12 @@ pub fn relocate(model: &mut ModelProto, from: &Path, to: &Path) -> Result<usize,
         let Some(old) = external_entry(tensor, "location").map(str::to_owned) else {
             return;
         };
+        // A location no folder makes valid (rooted, or leaving its folder) is the validator's
+        // to reject where the model is read; it stays as it is.
+        let rooted = old.starts_with(['/', '\\']) || old.as_bytes().get(1) == Some(&b':');
+        if rooted || leaves_its_folder(&old) {
+            return;
+        }
         let name = tensor.name.clone().unwrap_or_default();
         match location(&from.join(&old), to) {
             Ok(new) => {
@@ -338,6 +359,22 @@ mod tests {
             relocate(&mut same, &root.join("r"), &root.join("r/w/..")),
             Ok(0)
         );
+        // A location that is invalid anywhere stays as it is.
+        for location in ["../w/m.bin", "w/../../m.bin", "/abs/m.bin"] {
+            let mut invalid = m.clone();
+            let tensor = &mut model_graph(&mut invalid).initializer[0];
+            tensor.external_data[0].value = Some(location.into());
+            relocate(&mut invalid, &root.join("r"), root).unwrap();
+            let tensor = &model_graph(&mut invalid).initializer[0];
+            assert_eq!(external_entry(tensor, "location"), Some(location));
+        }
+        // `..` that stays inside is resolved as the validator resolves it.
+        let mut inside = m.clone();
+        model_graph(&mut inside).initializer[0].external_data[0].value =
+            Some("w/../w/m.bin".into());
+        relocate(&mut inside, &root.join("r"), root).unwrap();
+        let tensor = &model_graph(&mut inside).initializer[0];
+        assert_eq!(external_entry(tensor, "location"), Some("r/w/m.bin"));
         // To a folder the data is not in: refused, naming the tensor.
         let err = relocate(&mut m.clone(), &root.join("r"), &root.join("other")).unwrap_err();
         assert!(
