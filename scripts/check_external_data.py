@@ -25,7 +25,8 @@ def binary() -> str:
     if len(sys.argv) > 1:
         return os.path.abspath(sys.argv[1])
     subprocess.run(["cargo", "build", "-q", "--release", "-p", "onnx-text-cli"], cwd=ROOT, check=True)
-    return os.path.abspath(os.path.join(ROOT, "target", "release", "onnx-text"))
+    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+    return os.path.abspath(os.path.join(target, "release", "onnx-text"))
 
 
 def main() -> None:
@@ -67,6 +68,53 @@ def main() -> None:
     assert same
     # And our whole binary is a plain model to onnx.
     onnx.checker.check_model(os.path.join(work, "back.onnx"), full_check=True)
+
+    # References that hold, whatever the folders: every result read back by onnx's loader.
+    os.makedirs(os.path.join(work, "r"))
+    os.makedirs(os.path.join(work, "elsewhere"))
+    os.replace(os.path.join(work, "resnet50.onnx"), os.path.join(work, "r", "resnet50.onnx"))
+
+    def loads(name: str) -> bool:
+        loaded = onnx.load(os.path.join(work, name), load_external_data=True)
+        return all(
+            np.array_equal(numpy_helper.to_array(a), numpy_helper.to_array(b))
+            for a, b in zip(loaded.graph.initializer, model.graph.initializer, strict=True)
+        )
+
+    def refused(*args: str) -> str:
+        before = sorted(os.listdir(work)), sorted(os.listdir(os.path.join(work, "elsewhere")))
+        r = subprocess.run([bin_, *args], cwd=work, capture_output=True, text=True)
+        after = sorted(os.listdir(work)), sorted(os.listdir(os.path.join(work, "elsewhere")))
+        assert r.returncode == 2 and before == after, (args, r.returncode, r.stderr)
+        return r.stderr.strip()
+
+    # print from the parent folder, text and data in r/: the location is relative to the text.
+    run("print", "r/resnet50.onnx", "--external-data", "r/x.data", "-o", "r/x.onnxtxt")
+    text = open(os.path.join(work, "r", "x.onnxtxt")).read()
+    assert '"location": "x.data"' in text and '"location": "r/' not in text
+    run("convert", "r/x.onnxtxt", "-o", "r/x.onnx")
+    print(f"print r/resnet50.onnx --external-data r/x.data -o r/x.onnxtxt, as binary: "
+          f"onnx.load equal: {loads('r/x.onnx')}")
+    assert loads("r/x.onnx")
+    # Without -o, the folder of the text is unknown: refused.
+    why = refused("print", "r/resnet50.onnx", "--external-data", "r/y.data")
+    print(f"print --external-data to standard output: exit 2, {why!r}")
+    assert not os.path.exists(os.path.join(work, "r", "y.data"))
+
+    # convert and infer into another folder: the locations are rewritten to resolve from there.
+    run("convert", "r/x.onnxtxt", "-o", "moved.onnx")
+    run("convert", "r/x.onnx", "-o", "moved.onnxtxt")
+    run("convert", "moved.onnxtxt", "-o", "moved-again.onnx")
+    run("infer", "r/x.onnx", "-o", "inferred.onnx")
+    for name in ["moved.onnx", "moved-again.onnx", "inferred.onnx"]:
+        print(f"{name} (data in r/x.data): onnx.load equal: {loads(name)}")
+        assert loads(name)
+    onnx.checker.check_model(os.path.join(work, "inferred.onnx"), full_check=True)
+    # A folder the data is not in: refused, nothing written (onnx reads nothing outside).
+    why = refused("convert", "r/x.onnx", "-o", "elsewhere/x.onnx")
+    print(f"convert to a folder without the data: exit 2, {why[:100]!r}...")
+    why = refused("infer", "r/x.onnx", "-o", "elsewhere/x.onnx")
+    print(f"infer to a folder without the data: exit 2, {why[:100]!r}...")
     print(f"(files in {work})")
 
 

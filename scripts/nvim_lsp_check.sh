@@ -12,6 +12,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 nvim="${NVIM:-nvim}"
 cargo build -q -p onnx-text-cli
+# Where cargo put the binary: CARGO_TARGET_DIR if set (relative to the repository, where cargo
+# ran), else target/.
+target_dir="${CARGO_TARGET_DIR:-target}"
+case "$target_dir" in
+    /*) ;;
+    *) target_dir="$PWD/$target_dir" ;;
+esac
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cat > "$dir/model.onnxtxt" <<'ONNX'
@@ -34,7 +41,7 @@ Twice (x) => (y) {
 }
 ONNX
 cat > "$dir/init.lua" <<LUA
-vim.g.onnx_text_cmd = { "$PWD/target/debug/onnx-text", "lsp" }
+vim.g.onnx_text_cmd = { "$target_dir/debug/onnx-text", "lsp" }
 dofile("$PWD/editors/neovim/onnx_text.lua")
 LUA
 "$nvim" --version | head -1

@@ -6,7 +6,7 @@
 //! subgraphs, depth first) whose `raw_data` is large enough, one after the other in one file
 //! with no gap, each named by `location`, `offset` and `length` entries.
 
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
 
 use onnx_syntax::tensors::{external_entry, for_each_tensor, is_external};
 use onnx_text::{
@@ -152,6 +152,91 @@ pub fn location(data: &Path, model_dir: &Path) -> Result<String, String> {
     Ok(parts.join("/"))
 }
 
+/// The files that hold the external data of `model`, found from `model_dir`, each once, in the
+/// order of their first tensor. These are files the command reads, or must not replace.
+pub fn referenced_files(model: &mut ModelProto, model_dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for_each_tensor(model, &mut |tensor| {
+        if !is_external(tensor) {
+            return;
+        }
+        if let Some(location) = external_entry(tensor, "location") {
+            let file = model_dir.join(location);
+            if !files.contains(&file) {
+                files.push(file);
+            }
+        }
+    });
+    files
+}
+
+/// Whether a relative `location` climbs out of its folder once `.` and `..` are resolved.
+fn leaves_its_folder(location: &str) -> bool {
+    let mut depth = 0usize;
+    for component in Path::new(location).components() {
+        match component {
+            Component::Normal(_) => depth += 1,
+            Component::ParentDir if depth == 0 => return true,
+            Component::ParentDir => depth -= 1,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Rewrites the location of every tensor of `model` with external data, written from the folder
+/// `from`, so that it names the same file from the folder `to`: a model written to another
+/// folder keeps its weights. Fails, naming the first such tensor, if a file would be outside
+/// `to` (the validator reads nothing outside a model's folder). A location that no folder
+/// makes valid (rooted, or climbing out of its folder) is left alone. Returns how many
+/// locations changed.
+pub fn relocate(model: &mut ModelProto, from: &Path, to: &Path) -> Result<usize, String> {
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    };
+    if same(from, to) {
+        return Ok(0);
+    }
+    let mut failure = None;
+    let mut changed = 0;
+    for_each_tensor(model, &mut |tensor| {
+        if failure.is_some() || !is_external(tensor) {
+            return;
+        }
+        let Some(old) = external_entry(tensor, "location").map(str::to_owned) else {
+            return;
+        };
+        // A location no folder makes valid (rooted, or leaving its folder) is the validator's
+        // to reject where the model is read; it stays as it is.
+        let rooted = old.starts_with(['/', '\\']) || old.as_bytes().get(1) == Some(&b':');
+        if rooted || leaves_its_folder(&old) {
+            return;
+        }
+        let name = tensor.name.clone().unwrap_or_default();
+        match location(&from.join(&old), to) {
+            Ok(new) => {
+                if new != old {
+                    changed += 1;
+                }
+                for entry in &mut tensor.external_data {
+                    if entry.key.as_deref() == Some("location") {
+                        entry.value = Some(new.clone());
+                    }
+                }
+            }
+            Err(why) => {
+                failure = Some(format!(
+                    "tensor `{name}` has its data in `{old}` beside the input, and the output \
+                     would not find it: {why}; write the output in a folder that holds the data, \
+                     or pass --inline-data to convert"
+                ));
+            }
+        }
+    });
+    failure.map_or(Ok(changed), Err)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,6 +337,51 @@ mod tests {
             err.contains("a path that leaves the model's folder"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn relocated_locations_name_the_same_files_from_the_new_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("r/w")).unwrap();
+        std::fs::create_dir(root.join("other")).unwrap();
+        let mut m = raw_model(&[2000], 1500);
+        externalize(&mut m, "w/m.bin", 1024).unwrap();
+        let referenced = referenced_files(&mut m, &root.join("r"));
+        assert_eq!(referenced, [root.join("r").join("w/m.bin")]);
+        // From r/ to the folder above it: the location gains the folder's name.
+        let mut up = m.clone();
+        assert_eq!(relocate(&mut up, &root.join("r"), root), Ok(2));
+        assert_eq!(referenced_files(&mut up, root), [root.join("r/w/m.bin")]);
+        // To the same folder under another name: nothing changes.
+        let mut same = m.clone();
+        assert_eq!(
+            relocate(&mut same, &root.join("r"), &root.join("r/w/..")),
+            Ok(0)
+        );
+        // A location that is invalid anywhere stays as it is.
+        for location in ["../w/m.bin", "w/../../m.bin", "/abs/m.bin"] {
+            let mut invalid = m.clone();
+            let tensor = &mut model_graph(&mut invalid).initializer[0];
+            tensor.external_data[0].value = Some(location.into());
+            relocate(&mut invalid, &root.join("r"), root).unwrap();
+            let tensor = &model_graph(&mut invalid).initializer[0];
+            assert_eq!(external_entry(tensor, "location"), Some(location));
+        }
+        // `..` that stays inside is resolved as the validator resolves it.
+        let mut inside = m.clone();
+        model_graph(&mut inside).initializer[0].external_data[0].value =
+            Some("w/../w/m.bin".into());
+        relocate(&mut inside, &root.join("r"), root).unwrap();
+        let tensor = &model_graph(&mut inside).initializer[0];
+        assert_eq!(external_entry(tensor, "location"), Some("r/w/m.bin"));
+        // To a folder the data is not in: refused, naming the tensor.
+        let err = relocate(&mut m.clone(), &root.join("r"), &root.join("other")).unwrap_err();
+        assert!(
+            err.contains("tensor `w0` has its data in `w/m.bin`"),
+            "{err}"
+        );
+        assert!(err.contains("is outside the model's folder"), "{err}");
     }
 
     #[test]

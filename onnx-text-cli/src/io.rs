@@ -52,6 +52,9 @@ pub struct IoError {
     pub message: String,
     /// The file was read but holds nothing: the input is invalid, not unreadable.
     pub empty: bool,
+    /// Standard output was closed by its reader (`| head`): the command ends quietly, as Unix
+    /// tools do.
+    pub closed: bool,
 }
 
 impl std::fmt::Display for IoError {
@@ -64,6 +67,7 @@ fn io_error(what: &str, name: &str, err: &io::Error) -> IoError {
     IoError {
         message: format!("cannot {what} `{name}`: {err}"),
         empty: false,
+        closed: err.kind() == io::ErrorKind::BrokenPipe,
     }
 }
 
@@ -83,6 +87,7 @@ pub fn read(place: &Place, progress: &Progress) -> Result<Vec<u8>, IoError> {
                 return Err(IoError {
                     message: format!("cannot read `{name}`: it is a directory"),
                     empty: false,
+                    closed: false,
                 });
             }
             (Box::new(file), size)
@@ -106,6 +111,7 @@ pub fn read(place: &Place, progress: &Progress) -> Result<Vec<u8>, IoError> {
         return Err(IoError {
             message: format!("`{name}` is empty: it holds no model, text or binary"),
             empty: true,
+            closed: false,
         });
     }
     Ok(data)

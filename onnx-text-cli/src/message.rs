@@ -47,7 +47,87 @@ pub fn decode(entry: Entry, bytes: &[u8]) -> Result<Proto, String> {
     };
     entry
         .decode(bytes)
-        .map_err(|e| format!("not a valid {what}: {e}"))
+        .map_err(|e| decode_error(what, bytes, &e))
+}
+
+/// The one message for bytes that do not decode, in every command: what was expected, the
+/// path of the message and field where decoding broke (as prost names it), and the byte offset
+/// of the field that is cut short or malformed, where the wire format shows it.
+pub fn decode_error(what: &str, bytes: &[u8], error: &impl std::fmt::Display) -> String {
+    let error = error.to_string();
+    let path = error
+        .strip_prefix("failed to decode Protobuf message: ")
+        .unwrap_or(&error);
+    match break_offset(bytes, 0) {
+        Some((offset, why)) => format!("not a valid {what}: {path}, at byte {offset}: {why}"),
+        None => format!("not a valid {what}: {path}"),
+    }
+}
+
+/// Where protobuf `bytes` (starting at `base` in the file) stop being well formed, by the wire
+/// format alone: the offset of the first field that is cut short or malformed, followed into a
+/// field that runs past the end as far as its content still reads as fields.
+fn break_offset(bytes: &[u8], base: usize) -> Option<(usize, String)> {
+    let mut pos = 0;
+    while pos < bytes.len() {
+        let start = pos;
+        let at = base + start;
+        let Some(key) = varint(bytes, &mut pos) else {
+            return Some((at, "a field key is cut short".into()));
+        };
+        let cut = |what: &str| Some((at, format!("field {} {what}", key >> 3)));
+        match key & 7 {
+            0 => {
+                if varint(bytes, &mut pos).is_none() {
+                    return cut("is cut short");
+                }
+            }
+            1 | 5 => {
+                let size = if key & 7 == 1 { 8 } else { 4 };
+                if bytes.len() - pos < size {
+                    return cut("is cut short");
+                }
+                pos += size;
+            }
+            2 => {
+                let Some(len) = varint(bytes, &mut pos) else {
+                    return cut("has a length that is cut short");
+                };
+                let left = bytes.len() - pos;
+                if len > left as u64 {
+                    // Inside it, a field that runs past the end is nearer the cut.
+                    return break_offset(&bytes[pos..], base + pos)
+                        .filter(|(_, why)| why.contains("bytes, and"))
+                        .or_else(|| {
+                            cut(&format!(
+                                "takes {len} bytes, and the file has {left} after its length"
+                            ))
+                        });
+                }
+                pos += len as usize;
+            }
+            wire => {
+                return cut(&format!(
+                    "has wire type {wire}, which protobuf does not use"
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// Reads a varint at `pos` (at most ten bytes), advancing `pos`.
+fn varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
+    let mut value = 0u64;
+    for i in 0..10 {
+        let &byte = bytes.get(*pos)?;
+        *pos += 1;
+        value |= u64::from(byte & 0x7f) << (7 * i);
+        if byte < 0x80 {
+            return Some(value);
+        }
+    }
+    None
 }
 
 /// The text of the message, ending with a newline.
@@ -61,6 +141,14 @@ pub fn encode(proto: Proto, entry: Entry) -> Result<Vec<u8>, String> {
         Some(reason) => Err(reason.into()),
         None => Ok(proto.encode()),
     }
+}
+
+/// Whether `data` looks like binary bytes rather than a text with a wrong byte: its first 4 KiB
+/// hold a NUL or another control character that no text has (white space aside).
+pub fn looks_binary(data: &[u8]) -> bool {
+    let head = &data[..data.len().min(4096)];
+    head.iter()
+        .any(|&b| (b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t' | 0x0b | 0x0c)) || b == 0x7f)
 }
 
 /// The two forms of a message on disk.
@@ -138,6 +226,41 @@ mod tests {
         );
         assert_eq!(Format::sniff(b"\x08\x0a\x12\x04test"), Format::Binary);
         assert_eq!(Format::sniff(&[0xff, 0xfe, 0x00]), Format::Binary);
+    }
+
+    #[test]
+    fn a_cut_model_is_named_by_its_path_and_the_offset_of_the_cut_field() {
+        use onnx_text::prost::Message;
+        let model = onnx_text::parse_model(
+            "<ir_version: 10, opset_import: [\"\" : 21]> g (float[2] x) => (float[2] y) { y = Relu(x) }",
+        )
+        .unwrap()
+        .encode_to_vec();
+        let cut = &model[..model.len() - 3];
+        let err = decode(Entry::Model, cut).unwrap_err();
+        // prost writes the fields in number order: the opset import (8, a message of 4 bytes
+        // after its key and length) comes last, and the cut is inside it.
+        let key = model.len() - 6;
+        assert_eq!(model[key], 8 << 3 | 2);
+        assert_eq!(
+            err,
+            format!(
+                "not a valid ONNX model (ModelProto): ModelProto.opset_import: buffer underflow, \
+                 at byte {key}: field 8 takes 4 bytes, and the file has 1 after its length"
+            )
+        );
+        // Cut inside the graph (field 7), the field inside it that is cut is named.
+        let graph = model.iter().position(|&b| b == 7 << 3 | 2).unwrap();
+        let err = decode(Entry::Model, &model[..graph + 12]).unwrap_err();
+        assert!(err.contains("ModelProto.graph: "), "{err}");
+        let offset: usize = (err.split(", at byte ").nth(1).unwrap().split(':').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(offset > graph && offset < graph + 12, "{err}");
+        // Bytes that are no protobuf at all.
+        let err = decode(Entry::Model, &[0x0f, 0x01]).unwrap_err();
+        assert!(err.contains("at byte 0: field 1 has wire type 7"), "{err}");
     }
 
     #[test]

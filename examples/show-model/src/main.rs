@@ -1,6 +1,7 @@
 //! The main job: build a model with `onnx!`, print it as text, and write `model.onnx`.
 //!
-//! Run with `cargo run --example show_model`. The literal is parsed and checked at compile time;
+//! Run with `cargo run -p show-model`: a package of its own, so that it builds `onnx-text` and
+//! none of the facade's dev-dependencies. The literal is parsed and checked at compile time;
 //! at runtime the value is one protobuf decode away.
 
 use onnx_text::prost::Message;
