@@ -26,6 +26,7 @@ mod commands;
 mod external;
 mod io;
 mod message;
+mod npy;
 mod paths;
 mod progress;
 mod report;
@@ -93,6 +94,35 @@ enum Command {
     /// model's. --expand also expands standard operators through their function bodies. What was
     /// inlined is reported on standard error.
     Inline(InlineArgs),
+    /// Run a model through the reference evaluator (onnx-eval), with each operator's semantics
+    /// at the version the model imports, and print or write its outputs.
+    ///
+    /// Inputs are onnx's TensorProto .pb files (or SequenceProto, OptionalProto, MapProto when
+    /// the graph's input has that type) or NumPy .npy files, in the graph's order or as
+    /// NAME=FILE. A text model is checked first; external data is read under the same rules as
+    /// `check`. Without -o, each output is printed (small ones whole).
+    Run(RunArgs),
+}
+
+#[derive(Args, Debug)]
+struct RunArgs {
+    /// The model, binary or text.
+    #[arg(value_name = "MODEL")]
+    model: PathBuf,
+    /// The inputs: FILE for the next graph input in order, or NAME=FILE.
+    #[arg(value_name = "INPUT")]
+    inputs: Vec<String>,
+    /// Write the outputs to this folder as output_0.pb, output_1.pb, ... (created if need be).
+    #[arg(short, long, value_name = "DIR")]
+    output: Option<PathBuf>,
+    /// Write the outputs as .npy files instead of .pb.
+    #[arg(long, requires = "output")]
+    npy: bool,
+    /// Replace existing output files in DIR. No file the command reads is ever replaced.
+    #[arg(long)]
+    force: bool,
+    #[command(flatten)]
+    progress: ProgressArgs,
 }
 
 #[derive(Args, Debug)]
@@ -290,6 +320,7 @@ fn main() -> ExitCode {
         Command::Print(args) => commands::print::print(args, bar(&args.progress)),
         Command::Infer(args) => commands::infer::infer(args, bar(&args.progress)),
         Command::Inline(args) => commands::inline::inline(args, bar(&args.progress)),
+        Command::Run(args) => commands::run::run(args, bar(&args.progress)),
         Command::Lsp => commands::lsp::lsp(),
     };
     ExitCode::from(outcome as u8)

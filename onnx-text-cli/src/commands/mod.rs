@@ -8,6 +8,7 @@ pub mod infer;
 pub mod inline;
 pub mod lsp;
 pub mod print;
+pub mod run;
 
 use std::path::{Path, PathBuf};
 
