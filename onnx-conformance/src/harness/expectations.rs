@@ -244,6 +244,15 @@ impl Expectations {
             };
             let (line, column) = (cursor.number, cursor.column());
             let key = cursor.key()?;
+            if cursor.rest().starts_with(['.', '*']) {
+                return Err(SyntaxError {
+                    line,
+                    column,
+                    message: "a name with `.` or `*` goes in double quotes \
+                              (`\"ai.onnx.ml.Binarizer\"`, `\"test_attention_*\"`)"
+                        .to_string(),
+                });
+            }
             cursor.skip_spaces();
             cursor.expect('=', "expected `=` after the name")?;
             cursor.skip_spaces();
@@ -665,6 +674,20 @@ mod tests {
                 2,
                 8,
                 "expected `=` after the name",
+            ),
+            (
+                "[operators]\nai.onnx.ml.Binarizer = { error = \"x\" }\n",
+                2,
+                1,
+                "a name with `.` or `*` goes in double quotes (`\"ai.onnx.ml.Binarizer\"`, \
+                 `\"test_attention_*\"`)",
+            ),
+            (
+                "[patterns]\ntest_attention_* = { error = \"x\" }\n",
+                2,
+                1,
+                "a name with `.` or `*` goes in double quotes (`\"ai.onnx.ml.Binarizer\"`, \
+                 `\"test_attention_*\"`)",
             ),
             (
                 "[cases]\ntest_a = error\n",

@@ -53,8 +53,9 @@ impl Verdict {
 /// how it fails (`error` or `wrong`) and a part of what the harness says then; a listed case
 /// that passes, or fails otherwise, fails the run, so the list only shrinks (the crate docs say
 /// exactly how a failure is compared with its entry). With `ONNX_CONFORMANCE_WRITE=1` the file
-/// is rewritten from the run and the process exits 0. Filtering (`cargo test --test onnx --
-/// abs`, `--exact`), `--list` and libtest's other options work. After libtest's closing line,
+/// is rewritten from the run and the process exits 0. libtest's options work as `cargo test`
+/// passes them: filters (`cargo test --test onnx -- abs`), `--exact`, `--skip`, `--list`,
+/// `--test-threads`, `-q`; `-- --help` lists them. After libtest's closing line,
 /// the harness prints a summary (coverage by operator) and a closing line of its own that
 /// counts the expected failures apart from the passes.
 ///
