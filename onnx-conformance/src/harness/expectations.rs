@@ -793,6 +793,47 @@ mod tests {
         assert!(error.to_string().starts_with("onnx-conformance.toml:1:1: "));
     }
 
+    /// Every text one edit away from a valid file reads, or fails with a place inside the text:
+    /// no panic, and no line or column past the end.
+    #[test]
+    fn no_edit_of_a_file_panics() {
+        let valid = "# c\n[operators]\n\"ai.x\" = { error = \"é \\\" #\" } # t\n\
+                     [patterns]\n\"t_*\" = { wrong = \"\" }\n[cases]\nt_a = {error=\"a\"}\n";
+        Expectations::parse(valid).unwrap();
+        let chars: Vec<char> = valid.chars().collect();
+        let inserts = [
+            '"', '\\', '{', '}', '=', '#', '[', ']', 'é', '*', '.', ' ', '\n', ',', 'x',
+        ];
+        let mut texts = Vec::new();
+        for i in 0..=chars.len() {
+            if i < chars.len() {
+                let mut t = chars.clone();
+                t.remove(i);
+                texts.push(t);
+            }
+            for c in inserts {
+                let mut t = chars.clone();
+                t.insert(i, c);
+                texts.push(t);
+            }
+        }
+        for text in texts {
+            let text: String = text.into_iter().collect();
+            if let Err(error) = Expectations::parse(&text) {
+                let lines: Vec<&str> = text.lines().collect();
+                assert!(
+                    error.line >= 1 && error.line <= lines.len(),
+                    "{text:?}: {error}"
+                );
+                let width = lines[error.line - 1].chars().count();
+                assert!(
+                    error.column >= 1 && error.column <= width + 1,
+                    "{text:?}: {error}"
+                );
+            }
+        }
+    }
+
     /// The old form (a table of plain reasons) is refused with what to write instead.
     #[test]
     fn the_old_form_is_refused_with_the_new_one() {
