@@ -90,18 +90,20 @@ where
     if arguments.list {
         conclusion.exit()
     }
-    print!("{summary}");
+    // The kit's closing line stays the last line of the output.
     if std::env::var_os(WRITE).is_some_and(|v| v == "1") {
         let text = summary.expectations(&expectations).to_text();
         if let Err(error) = std::fs::write(&path, text) {
             exit_with(&format!("{}: {error}", path.display()));
         }
         println!(
-            "onnx-conformance: wrote {} from this run ({WRITE}=1 exits 0)",
+            "\nonnx-conformance: wrote {} from this run ({WRITE}=1 exits 0)",
             path.display()
         );
+        print!("{summary}");
         std::process::exit(0)
     }
+    print!("{summary}");
     conclusion.exit()
 }
 
