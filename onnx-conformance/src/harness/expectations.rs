@@ -958,6 +958,10 @@ mod tests {
         assert!(!values.admits(wrong("output 0 (`y`): the shape differs")));
         assert!(!values.admits(wrong("output 1 (`z`): values differ")));
         assert!(!values.admits(error("the runtime failed: output 0 (`y`): values differ")));
+        // A recorded panic is not an error of the same message: the runtime's change shows.
+        let panic = rule(Kind::Error, "the runtime panicked: index out of bounds");
+        assert!(panic.admits(error("the runtime panicked: index out of bounds: 3")));
+        assert!(!panic.admits(error("the runtime failed: index out of bounds")));
         // The empty reason admits any failure of its kind.
         assert!(rule(Kind::Wrong, "").admits(wrong("the number of outputs differs")));
         assert!(!rule(Kind::Wrong, "").admits(error("")));
