@@ -58,7 +58,7 @@
 //! and `cargo test` is green until something changes: a case that starts passing, or fails
 //! otherwise than the file says, fails the run (see [the expectation
 //! file](#the-expectation-file)). Each case is its own test (`cargo test --test onnx -- abs`
-//! filters, `-- --list` lists, libtest's other options work). The run ends with a summary: how
+//! filters, `-- --list` lists, `-- --help` lists libtest's options that the harness takes). The run ends with a summary: how
 //! many cases passed, failed (wrong outputs), erred (the runtime returned an error or
 //! panicked) and failed as expected, the coverage of each operator, and the kit's closing line.
 //! A failing case's message shows the first difference, how many elements differ, and the

@@ -144,6 +144,10 @@ fn write_mode_records_the_run_and_exits_0() {
             && out.contains("(ONNX_CONFORMANCE_WRITE=1 exits 0)"),
         "{out}"
     );
+    assert!(
+        last_line(&out).starts_with("onnx-conformance result: FAILED. 2 passed; 2 failed;"),
+        "{out}"
+    );
     let text = std::fs::read_to_string(dir.join("onnx-conformance.toml")).unwrap();
     assert!(
         text.ends_with(

@@ -53,8 +53,9 @@ impl Verdict {
 /// how it fails (`error` or `wrong`) and a part of what the harness says then; a listed case
 /// that passes, or fails otherwise, fails the run, so the list only shrinks (the crate docs say
 /// exactly how a failure is compared with its entry). With `ONNX_CONFORMANCE_WRITE=1` the file
-/// is rewritten from the run and the process exits 0. Filtering (`cargo test --test onnx --
-/// abs`, `--exact`), `--list` and libtest's other options work. After libtest's closing line,
+/// is rewritten from the run and the process exits 0. libtest's options work as `cargo test`
+/// passes them: filters (`cargo test --test onnx -- abs`), `--exact`, `--skip`, `--list`,
+/// `--test-threads`, `-q`; `-- --help` lists them. After libtest's closing line,
 /// the harness prints a summary (coverage by operator) and a closing line of its own that
 /// counts the expected failures apart from the passes.
 ///
@@ -89,18 +90,20 @@ where
     if arguments.list {
         conclusion.exit()
     }
-    print!("{summary}");
+    // The kit's closing line stays the last line of the output.
     if std::env::var_os(WRITE).is_some_and(|v| v == "1") {
         let text = summary.expectations(&expectations).to_text();
         if let Err(error) = std::fs::write(&path, text) {
             exit_with(&format!("{}: {error}", path.display()));
         }
         println!(
-            "onnx-conformance: wrote {} from this run ({WRITE}=1 exits 0)",
+            "\nonnx-conformance: wrote {} from this run ({WRITE}=1 exits 0)",
             path.display()
         );
+        print!("{summary}");
         std::process::exit(0)
     }
+    print!("{summary}");
     conclusion.exit()
 }
 
