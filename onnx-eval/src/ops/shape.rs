@@ -72,6 +72,16 @@ fn select<T: Clone>(
 /// Joins arrays of one variant along `axis`.
 pub(crate) fn concat(parts: &[Data], axis: usize) -> KernelResult<Data> {
     fn join<T: Clone>(arrays: Vec<&ArrayD<T>>, axis: usize) -> KernelResult<ArrayD<T>> {
+        // ndarray asserts what a model may break: one rank, the axis within it.
+        let shapes: Vec<&[usize]> = arrays.iter().map(|a| a.shape()).collect();
+        if shapes
+            .iter()
+            .any(|s| s.len() != shapes[0].len() || axis >= s.len())
+        {
+            return Err(format!(
+                "cannot concatenate shapes {shapes:?} on axis {axis}"
+            ));
+        }
         let views: Vec<_> = arrays.iter().map(|a| a.view()).collect();
         ndarray::concatenate(Axis(axis), &views).map_err(|e| format!("cannot concatenate: {e}"))
     }
