@@ -6,10 +6,16 @@
 //! that differs between versions reads `ctx.since`. Each family of operators is a module that
 //! registers its kernels in [`register`].
 
+mod attention;
 mod control;
 mod elementwise;
+mod layer_norm;
 mod linalg;
+mod loss;
+mod reduce;
 mod shape;
+mod softmax;
+mod wide;
 
 use crate::error::KernelResult;
 use crate::graph::{Model, Scope};
@@ -58,10 +64,15 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
 
 /// Every family's kernels.
 fn register(registry: &mut Registry) {
+    attention::register(registry);
     control::register(registry);
     elementwise::register(registry);
+    layer_norm::register(registry);
     linalg::register(registry);
+    loss::register(registry);
+    reduce::register(registry);
     shape::register(registry);
+    softmax::register(registry);
 }
 
 /// The kernel for a node of `op` in `domain` whose schema is version `since`.
