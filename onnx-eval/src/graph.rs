@@ -8,6 +8,7 @@ use crate::ops::{self, Ctx, Kernel};
 use crate::tensor::Tensor;
 use crate::value::Val;
 use onnx_runtime_types::{AttributeProto, FunctionProto, GraphProto, NodeProto};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -45,9 +46,8 @@ pub(crate) enum Op {
 pub(crate) struct Step {
     pub node: NodeProto,
     pub op: Op,
-    /// The schema version of the operator (for kernels), and the domain's imported version.
+    /// The schema version of the operator (for kernels).
     pub since: i64,
-    pub opset: i64,
     /// Subgraph attributes, compiled, by attribute name.
     pub subgraphs: HashMap<String, Arc<Graph>>,
     /// Where it is, for messages: "graph `g`, node 3 (Add, outputs `y`)".
@@ -164,6 +164,28 @@ impl Graph {
         }
     }
 
+    /// Runs each step in `scope`, with the attributes `attributes` gives it, keeping what each
+    /// makes and dropping each value after its last use.
+    fn execute<'s>(
+        &'s self,
+        scope: &mut Scope<'_>,
+        model: &Model,
+        attributes: impl Fn(&'s Step) -> Cow<'s, [AttributeProto]>,
+    ) -> Result<(), Error> {
+        for (step, frees) in self.steps.iter().zip(&self.frees) {
+            let outputs = step.run(scope, model, &attributes(step))?;
+            for (name, value) in step.node.output.iter().zip(outputs) {
+                if !name.is_empty() {
+                    scope.values.insert(name.clone(), value);
+                }
+            }
+            for name in frees {
+                scope.values.remove(name);
+            }
+        }
+        Ok(())
+    }
+
     /// Runs the graph on its inputs, in a scope inside `outer` (for subgraphs).
     pub fn run(
         &self,
@@ -181,17 +203,9 @@ impl Graph {
         for (name, value) in self.inputs.iter().zip(inputs) {
             scope.values.insert(name.clone(), value);
         }
-        for (step, frees) in self.steps.iter().zip(&self.frees) {
-            let outputs = step.run(&scope, model)?;
-            for (name, value) in step.node.output.iter().zip(outputs) {
-                if !name.is_empty() {
-                    scope.values.insert(name.clone(), value);
-                }
-            }
-            for name in frees {
-                scope.values.remove(name);
-            }
-        }
+        self.execute(&mut scope, model, |step| {
+            Cow::Borrowed(&step.node.attribute)
+        })?;
         self.outputs
             .iter()
             .map(|name| {
@@ -290,13 +304,19 @@ impl Step {
             node: node.clone(),
             op,
             since,
-            opset: opset.unwrap_or(0),
             subgraphs,
             place,
         })
     }
 
-    fn run(&self, scope: &Scope<'_>, model: &Model) -> Result<Vec<Val>, Error> {
+    /// Runs the node on its inputs from `scope`, with `attributes` (its own, or a function
+    /// body's with the references resolved).
+    fn run(
+        &self,
+        scope: &Scope<'_>,
+        model: &Model,
+        attributes: &[AttributeProto],
+    ) -> Result<Vec<Val>, Error> {
         let mut inputs = Vec::with_capacity(self.node.input.len());
         for name in &self.node.input {
             if name.is_empty() {
@@ -317,7 +337,7 @@ impl Step {
             Op::Kernel(kernel) => {
                 let ctx = Ctx {
                     op_type: self.node.op_type(),
-                    attributes: &self.node.attribute,
+                    attributes,
                     since: self.since,
                     outputs: self.node.output.len(),
                     subgraphs: &self.subgraphs,
@@ -399,47 +419,30 @@ impl Function {
                 scope.values.insert(name.clone(), value);
             }
         }
-        for (step, frees) in self.body.steps.iter().zip(&self.body.frees) {
-            let resolved: Vec<AttributeProto> = step
+        self.body.execute(&mut scope, model, |step| {
+            if step
                 .node
                 .attribute
                 .iter()
-                .filter_map(|a| match a.ref_attr_name.as_deref() {
-                    None | Some("") => Some(a.clone()),
-                    Some(reference) => lookup(reference).map(|value| AttributeProto {
-                        name: a.name.clone(),
-                        ref_attr_name: None,
-                        ..value.clone()
-                    }),
-                })
-                .collect();
-            let outputs = if resolved == step.node.attribute {
-                step.run(&scope, model)?
-            } else {
-                let mut node = step.node.clone();
-                node.attribute = resolved;
-                let step = Step {
-                    node,
-                    op: match &step.op {
-                        Op::Kernel(k) => Op::Kernel(*k),
-                        Op::Function(f) => Op::Function(f.clone()),
-                    },
-                    since: step.since,
-                    opset: step.opset,
-                    subgraphs: step.subgraphs.clone(),
-                    place: step.place.clone(),
-                };
-                step.run(&scope, model)?
-            };
-            for (name, value) in step.node.output.iter().zip(outputs) {
-                if !name.is_empty() {
-                    scope.values.insert(name.clone(), value);
-                }
+                .all(|a| a.ref_attr_name().is_empty())
+            {
+                return Cow::Borrowed(&step.node.attribute);
             }
-            for name in frees {
-                scope.values.remove(name);
-            }
-        }
+            Cow::Owned(
+                step.node
+                    .attribute
+                    .iter()
+                    .filter_map(|a| match a.ref_attr_name() {
+                        "" => Some(a.clone()),
+                        reference => lookup(reference).map(|value| AttributeProto {
+                            name: a.name.clone(),
+                            ref_attr_name: None,
+                            ..value.clone()
+                        }),
+                    })
+                    .collect(),
+            )
+        })?;
         self.proto
             .output
             .iter()
