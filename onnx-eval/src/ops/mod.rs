@@ -8,7 +8,11 @@
 
 mod control;
 mod elementwise;
+mod indexing;
+mod layout;
 mod linalg;
+mod resize;
+mod sampling;
 mod shape;
 
 use crate::error::KernelResult;
@@ -60,7 +64,11 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
 fn register(registry: &mut Registry) {
     control::register(registry);
     elementwise::register(registry);
+    indexing::register(registry);
+    layout::register(registry);
     linalg::register(registry);
+    resize::register(registry);
+    sampling::register(registry);
     shape::register(registry);
 }
 
