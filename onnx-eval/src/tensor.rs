@@ -84,6 +84,7 @@ macro_rules! with_data {
         }
     };
 }
+pub(crate) use with_data;
 
 /// Two tensors of the same variant, one expression over both arrays giving that variant; `None`
 /// when the variants differ.

@@ -9,10 +9,14 @@
 mod attention;
 mod control;
 mod elementwise;
+mod indexing;
 mod layer_norm;
+mod layout;
 mod linalg;
 mod loss;
 mod reduce;
+mod resize;
+mod sampling;
 mod shape;
 mod softmax;
 mod wide;
@@ -67,10 +71,14 @@ fn register(registry: &mut Registry) {
     attention::register(registry);
     control::register(registry);
     elementwise::register(registry);
+    indexing::register(registry);
     layer_norm::register(registry);
+    layout::register(registry);
     linalg::register(registry);
     loss::register(registry);
     reduce::register(registry);
+    resize::register(registry);
+    sampling::register(registry);
     shape::register(registry);
     softmax::register(registry);
 }

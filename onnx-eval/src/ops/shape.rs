@@ -10,8 +10,12 @@ use ndarray::{ArrayD, Axis, IxDyn};
 
 pub(super) fn register(r: &mut Registry) {
     r.add("", "Concat", 1, concat_kernel);
+    r.add("", "Concat", 4, concat_kernel);
     r.add("", "Reshape", 1, reshape);
+    r.add("", "Reshape", 5, reshape);
+    r.add("", "Reshape", 14, reshape);
     r.add("", "Shape", 1, shape);
+    r.add("", "Shape", 15, shape);
     r.add("", "Transpose", 1, transpose);
     r.add("", "ConstantOfShape", 9, constant_of_shape);
     r.add("", "Size", 1, size);
@@ -123,7 +127,13 @@ fn concat_kernel(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val
         .map(|i| tensor(inputs, i))
         .collect::<KernelResult<_>>()?;
     let first = tensors.first().ok_or("Concat takes at least one input")?;
-    let axis = axis(ctx.int("axis", 0), first.rank())?;
+    // Concat-1's axis defaults to 1; from version 4 it is required.
+    let requested = match ctx.int_opt("axis") {
+        Some(axis) => axis,
+        None if ctx.since < 4 => 1,
+        None => return Err("Concat needs its `axis` attribute".to_string()),
+    };
+    let axis = axis(requested, first.rank())?;
     let parts: Vec<Data> = tensors.iter().map(|t| t.data.clone()).collect();
     one(first.with_data(concat(&parts, axis)?))
 }
@@ -139,7 +149,8 @@ fn reshape(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     } else {
         tensor(inputs, 1)?.to_i64_vec()?
     };
-    let allow_zero = ctx.int("allowzero", 0) != 0;
+    // `allowzero` is new in version 14.
+    let allow_zero = ctx.since >= 14 && ctx.int("allowzero", 0) != 0;
     let shape = resolve_shape(data.shape(), &requested, allow_zero)?;
     one(data.with_data(map_data!(&data.data, a => a
         .as_standard_layout()
@@ -200,8 +211,13 @@ fn shape(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
         .collect();
     let rank = dims.len() as i64;
     let clamp = |v: i64| (if v < 0 { v + rank } else { v }).clamp(0, rank) as usize;
-    let start = clamp(ctx.int("start", 0));
-    let end = clamp(ctx.int("end", rank));
+    // `start` and `end` are new in version 15.
+    let (start, end) = if ctx.since >= 15 {
+        (ctx.int("start", 0), ctx.int("end", rank))
+    } else {
+        (0, rank)
+    };
+    let (start, end) = (clamp(start), clamp(end));
     one(Tensor::from_i64s(dims[start..end.max(start)].to_vec()))
 }
 
