@@ -7,8 +7,16 @@
 //! registers its kernels in [`register`].
 
 mod control;
+mod conv;
 mod elementwise;
+mod floats;
+mod gemm;
 mod linalg;
+mod nms;
+mod norm;
+mod pool;
+mod quant;
+mod rnn;
 mod shape;
 
 use crate::error::KernelResult;
@@ -61,6 +69,13 @@ fn register(registry: &mut Registry) {
     control::register(registry);
     elementwise::register(registry);
     linalg::register(registry);
+    conv::register(registry);
+    gemm::register(registry);
+    pool::register(registry);
+    norm::register(registry);
+    quant::register(registry);
+    rnn::register(registry);
+    nms::register(registry);
     shape::register(registry);
 }
 
