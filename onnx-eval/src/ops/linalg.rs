@@ -6,6 +6,7 @@ use crate::error::KernelResult;
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
 use ndarray::{Array2, ArrayD, ArrayView2, Axis, IxDyn, LinalgScalar};
+use std::num::Wrapping;
 
 pub(super) fn register(r: &mut Registry) {
     r.add("", "MatMul", 1, matmul);
@@ -75,15 +76,32 @@ pub(crate) fn matmul_arrays<T: LinalgScalar>(
     ArrayD::from_shape_vec(IxDyn(&shape), out).map_err(|e| e.to_string())
 }
 
+/// The product of integer arrays in wrapping 64-bit arithmetic (no overflow panics; the
+/// low bits are those of the exact product).
+pub(crate) fn integer_matmul<T: Copy + Into<i128>>(
+    ctx: &Ctx<'_>,
+    a: &ArrayD<T>,
+    b: &ArrayD<T>,
+) -> KernelResult<ArrayD<i64>> {
+    let wrap = |v: T| Wrapping(v.into() as i64);
+    let product = matmul_arrays(ctx, &a.mapv(wrap), &b.mapv(wrap))?;
+    Ok(product.mapv(|Wrapping(v)| v))
+}
+
 fn matmul(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let (a, b) = (tensor(inputs, 0)?, tensor(inputs, 1)?);
     let data = match (&a.data, &b.data) {
         (Data::F32(x), Data::F32(y)) => Data::F32(matmul_arrays(ctx, x, y)?),
         (Data::F64(x), Data::F64(y)) => Data::F64(matmul_arrays(ctx, x, y)?),
-        (Data::I32(x), Data::I32(y)) => Data::I32(matmul_arrays(ctx, x, y)?),
-        (Data::I64(x), Data::I64(y)) => Data::I64(matmul_arrays(ctx, x, y)?),
-        (Data::U32(x), Data::U32(y)) => Data::U32(matmul_arrays(ctx, x, y)?),
-        (Data::U64(x), Data::U64(y)) => Data::U64(matmul_arrays(ctx, x, y)?),
+        // Integers wrap, as numpy's do: the product is computed modulo 2^64 and truncated.
+        (Data::I8(x), Data::I8(y)) => Data::I8(integer_matmul(ctx, x, y)?.mapv(|v| v as i8)),
+        (Data::I16(x), Data::I16(y)) => Data::I16(integer_matmul(ctx, x, y)?.mapv(|v| v as i16)),
+        (Data::I32(x), Data::I32(y)) => Data::I32(integer_matmul(ctx, x, y)?.mapv(|v| v as i32)),
+        (Data::I64(x), Data::I64(y)) => Data::I64(integer_matmul(ctx, x, y)?),
+        (Data::U8(x), Data::U8(y)) => Data::U8(integer_matmul(ctx, x, y)?.mapv(|v| v as u8)),
+        (Data::U16(x), Data::U16(y)) => Data::U16(integer_matmul(ctx, x, y)?.mapv(|v| v as u16)),
+        (Data::U32(x), Data::U32(y)) => Data::U32(integer_matmul(ctx, x, y)?.mapv(|v| v as u32)),
+        (Data::U64(x), Data::U64(y)) => Data::U64(integer_matmul(ctx, x, y)?.mapv(|v| v as u64)),
         (Data::F16(x), Data::F16(y)) => {
             let wide = matmul_arrays(ctx, &x.mapv(|v| v.to_f32()), &y.mapv(|v| v.to_f32()))?;
             Data::F16(wide.mapv(half::f16::from_f32))

@@ -425,7 +425,10 @@ fn col2im(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let &[n, channels_blocks, length] = data.shape() else {
         return Err(format!("input of shape {:?}, not rank 3", data.shape()));
     };
-    let block_size: usize = block.iter().product();
+    let block_size = block
+        .iter()
+        .try_fold(1usize, |n, &d| n.checked_mul(d))
+        .unwrap_or(0);
     if block.len() != k || block_size == 0 || !channels_blocks.is_multiple_of(block_size) {
         return Err(format!(
             "block {block:?} for image {image:?} and {channels_blocks} channels"
@@ -437,13 +440,15 @@ fn col2im(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     // How many blocks fit along each axis.
     let counts = (0..k)
         .map(|a| {
-            let span =
-                image[a] as i64 + pads[a] + pads[k + a] - dilations[a] * (block[a] as i64 - 1) - 1;
-            let count = span.div_euclid(strides_[a]) + 1;
+            // In i128: dims and attributes a model gives may be near i64's limits.
+            let span = image[a] as i128 + i128::from(pads[a]) + i128::from(pads[k + a])
+                - i128::from(dilations[a]) * (block[a] as i128 - 1)
+                - 1;
+            let count = span.div_euclid(i128::from(strides_[a])) + 1;
             usize::try_from(count).map_err(|_| "no block fits".to_string())
         })
         .collect::<KernelResult<Vec<usize>>>()?;
-    if counts.iter().product::<usize>() != length {
+    if counts.iter().try_fold(1usize, |n, &d| n.checked_mul(d)) != Some(length) {
         return Err(format!("{length} blocks where the shapes give {counts:?}"));
     }
     let c = channels_blocks / block_size;
