@@ -6,9 +6,14 @@
 //! that differs between versions reads `ctx.since`. Each family of operators is a module that
 //! registers its kernels in [`register`].
 
+mod activation;
+mod algebra;
+mod cast;
 mod control;
 mod elementwise;
 mod linalg;
+mod logic;
+mod math;
 mod shape;
 
 use crate::error::KernelResult;
@@ -58,9 +63,14 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
 
 /// Every family's kernels.
 fn register(registry: &mut Registry) {
+    activation::register(registry);
+    algebra::register(registry);
+    cast::register(registry);
     control::register(registry);
     elementwise::register(registry);
     linalg::register(registry);
+    logic::register(registry);
+    math::register(registry);
     shape::register(registry);
 }
 
