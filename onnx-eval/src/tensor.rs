@@ -261,8 +261,10 @@ impl Tensor {
             data_type: Some(self.dtype as i32),
             ..Default::default()
         };
+        // The elements are already the kind's values: encoded without saturation, an e5m2
+        // infinity stays infinite.
         let narrow = |elements: Elements| {
-            elements::encode(self.dtype, &proto.dims, &elements, true)
+            elements::encode(self.dtype, &proto.dims, &elements, false)
                 .expect("a narrow tensor's values are its kind's")
         };
         match (&self.data, self.dtype) {

@@ -136,6 +136,7 @@ macro_rules! real {
         t.with_data(data)
     }};
 }
+pub(crate) use real;
 
 /// Like `real!`, over two tensors of the same element type, broadcast.
 macro_rules! real2 {
@@ -171,10 +172,11 @@ macro_rules! real2 {
         x.with_data(data)
     }};
 }
+pub(crate) use real2;
 
 /// The legacy broadcast of versions before 7: with `broadcast`, B's shape is matched to A's from
 /// `axis` on; numpy's broadcast covers the same results once B is given A's rank.
-fn legacy_operand(ctx: &Ctx<'_>, a: &Tensor, b: &Tensor) -> KernelResult<Tensor> {
+pub(crate) fn legacy_operand(ctx: &Ctx<'_>, a: &Tensor, b: &Tensor) -> KernelResult<Tensor> {
     if ctx.since >= 7 || ctx.int("broadcast", 0) == 0 || b.rank() == a.rank() {
         return Ok(b.clone());
     }

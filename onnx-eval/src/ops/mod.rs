@@ -6,7 +6,10 @@
 //! that differs between versions reads `ctx.since`. Each family of operators is a module that
 //! registers its kernels in [`register`].
 
+mod activation;
+mod algebra;
 mod attention;
+mod cast;
 mod control;
 mod conv;
 mod elementwise;
@@ -16,7 +19,9 @@ mod indexing;
 mod layer_norm;
 mod layout;
 mod linalg;
+mod logic;
 mod loss;
+mod math;
 mod nms;
 mod norm;
 mod pool;
@@ -76,7 +81,10 @@ static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
 
 /// Every family's kernels.
 fn register(registry: &mut Registry) {
+    activation::register(registry);
+    algebra::register(registry);
     attention::register(registry);
+    cast::register(registry);
     control::register(registry);
     elementwise::register(registry);
     indexing::register(registry);
@@ -85,7 +93,9 @@ fn register(registry: &mut Registry) {
     linalg::register(registry);
     conv::register(registry);
     gemm::register(registry);
+    logic::register(registry);
     loss::register(registry);
+    math::register(registry);
     nms::register(registry);
     norm::register(registry);
     pool::register(registry);
