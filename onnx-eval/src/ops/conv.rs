@@ -121,7 +121,7 @@ fn im2col<T: LinalgScalar>(
             let row = &mut col[row_start..row_start + out_count];
             for &(at, source, low, high) in &segments {
                 let segment = &mut row[at..at + window.output[last]];
-                let Some(source) = source else {
+                let Some(source) = source.filter(|_| low < high) else {
                     segment.fill(T::zero());
                     continue;
                 };
@@ -247,7 +247,7 @@ fn conv_geometry(
         return Err(format!("group {group}"));
     }
     let group = group as usize;
-    if x[1] != w[1] * group || !w[0].is_multiple_of(group) {
+    if w[1].checked_mul(group) != Some(x[1]) || !w[0].is_multiple_of(group) {
         return Err(format!(
             "X of shape {x:?} and W of shape {w:?} do not convolve in {group} groups"
         ));
@@ -379,7 +379,7 @@ fn transpose_window(ctx: &Ctx<'_>, input: &[usize], kernel: &[usize]) -> KernelR
     let rank = input.len();
     let mut window = Window::explicit(ctx, kernel)?;
     let output_padding: Vec<usize> = match ctx.ints("output_padding") {
-        Some(p) if p.len() == rank && p.iter().all(|&v| v >= 0) => {
+        Some(p) if p.len() == rank && p.iter().all(|&v| (0..1 << 31).contains(&v)) => {
             p.iter().map(|&v| v as usize).collect()
         }
         Some(p) if !p.is_empty() => return Err(format!("`output_padding` {p:?}")),
@@ -399,7 +399,10 @@ fn transpose_window(ctx: &Ctx<'_>, input: &[usize], kernel: &[usize]) -> KernelR
     let mut output = Vec::with_capacity(rank);
     for i in 0..rank {
         let extent = (kernel[i] - 1) * window.dilations[i] + 1;
-        let full = window.strides[i] * (input[i].max(1) - 1) + output_padding[i] + extent;
+        // Saturating: a hostile dim then fails the size check instead of overflowing.
+        let full = window.strides[i]
+            .saturating_mul(input[i].max(1) - 1)
+            .saturating_add(output_padding[i] + extent);
         let target = match (&explicit_shape, auto_pad.as_str()) {
             (Some(s), _) => Some(s[i]),
             (None, "SAME_UPPER" | "SAME_LOWER") => Some(input[i] * window.strides[i]),
@@ -719,4 +722,43 @@ fn deform_conv(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>>
         add_bias(&mut y, &bias)?;
     }
     one(from_f64(x_tensor.dtype, y)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use onnx_value::Value;
+
+    fn conv(node: &str) -> Result<Vec<f32>, crate::Error> {
+        let text = format!(
+            r#"<ir_version: 8, opset_import: ["" : 22]>
+            g (float[1, 1, 3, 3] x, float[1, 1, 2, 2] w) => (float[1, 1, ?, ?] y) {{ y = {node} (x, w) }}"#
+        );
+        let model = onnx_text::parse_model(&text).unwrap();
+        let x = Value::tensor(
+            &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0],
+            &[1, 1, 3, 3],
+        );
+        let w = Value::tensor(&[1.0f32, 0.0, 0.0, 1.0], &[1, 1, 2, 2]);
+        crate::run(&model, &[x.unwrap(), w.unwrap()]).map(|y| y[0].to_vec::<f32>().unwrap())
+    }
+
+    /// A strided, padded convolution by the diagonal kernel: x[i][j] + x[i+1][j+1] over the
+    /// zero-padded input, every other position. By hand.
+    #[test]
+    fn conv_with_padding_and_strides() {
+        assert_eq!(
+            conv("Conv <pads = [1, 1, 1, 1], strides = [2, 2]>").unwrap(),
+            [1.0, 3.0, 7.0, 14.0]
+        );
+    }
+
+    /// Geometry a hostile model gives is refused, not overflowed.
+    #[test]
+    fn hostile_geometry_is_an_error() {
+        assert!(conv("Conv <dilations = [1099511627776, 1]>").is_err());
+        assert!(conv("Conv <group = 4611686018427387904>").is_err());
+        assert!(conv("Conv <pads = [100, 0, 0, 0], strides = [1, 1]>").is_ok());
+        assert!(conv("ConvTranspose <output_padding = [4611686018427387904, 0]>").is_err());
+        assert!(conv("Conv <kernel_shape = [3, 3]>").is_err());
+    }
 }

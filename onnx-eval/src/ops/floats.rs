@@ -96,11 +96,14 @@ fn per_axis(ctx: &Ctx<'_>, name: &str, rank: usize) -> KernelResult<Vec<usize>> 
     match ctx.ints(name) {
         None => Ok(vec![1; rank]),
         Some([]) => Ok(vec![1; rank]),
-        Some(values) if values.len() == rank && values.iter().all(|&v| v >= 1) => {
+        // Bounded so that no product of geometry overflows.
+        Some(values)
+            if values.len() == rank && values.iter().all(|&v| (1..1 << 31).contains(&v)) =>
+        {
             Ok(values.iter().map(|&v| v as usize).collect())
         }
         Some(values) => Err(format!(
-            "`{name}` {values:?} is not {rank} positive integers"
+            "`{name}` {values:?} is not {rank} integers in 1..2^31"
         )),
     }
 }
@@ -153,7 +156,7 @@ impl Window {
                 kernel.len()
             ));
         }
-        if let Some(&k) = kernel.iter().find(|&&k| k == 0 || k > 1 << 32) {
+        if let Some(&k) = kernel.iter().find(|&&k| k == 0 || k >= 1 << 31) {
             return Err(format!("a kernel dim of {k}"));
         }
         let strides = per_axis(ctx, "strides", rank)?;
@@ -219,8 +222,8 @@ pub(crate) fn kernel_shape(
 ) -> KernelResult<Vec<usize>> {
     match (ctx.ints("kernel_shape"), from_weight) {
         (Some(k), _) if !k.is_empty() => {
-            if k.iter().any(|&v| v < 1) {
-                return Err(format!("`kernel_shape` {k:?} has a dim below 1"));
+            if k.iter().any(|&v| !(1..1 << 31).contains(&v)) {
+                return Err(format!("`kernel_shape` {k:?} has a dim outside 1..2^31"));
             }
             Ok(k.iter().map(|&v| v as usize).collect())
         }

@@ -317,6 +317,11 @@ fn max_unpool(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> 
         }
         None => {
             let kernel = kernel_shape(ctx, None)?;
+            if kernel.len() != shape.len() - 2 {
+                return Err(format!(
+                    "`kernel_shape` {kernel:?} for X of shape {shape:?}"
+                ));
+            }
             let window = Window::explicit(ctx, &kernel)?;
             let mut out = shape[..2].to_vec();
             for (i, &n) in shape[2..].iter().enumerate() {
@@ -394,5 +399,29 @@ mod tests {
         };
         assert_eq!(indices(0), [2]);
         assert_eq!(indices(1), [1]);
+    }
+}
+
+#[cfg(test)]
+mod unpool_tests {
+    use onnx_value::Value;
+
+    /// MaxUnpool puts X's values at I's flat positions of the inferred output, and refuses an
+    /// index outside it. By hand: a 2x2 output from a 1x1 input, kernel 2.
+    #[test]
+    fn max_unpool_places_and_checks_indices() {
+        let model = onnx_text::parse_model(
+            r#"<ir_version: 8, opset_import: ["" : 22]>
+            g (float[1, 1, 1, 1] x, int64[1, 1, 1, 1] i) => (float[1, 1, 2, 2] y) {
+                y = MaxUnpool <kernel_shape = [2, 2]> (x, i)
+            }"#,
+        )
+        .unwrap();
+        let x = Value::tensor(&[7.0f32], &[1, 1, 1, 1]).unwrap();
+        let at = |index: i64| Value::tensor(&[index], &[1, 1, 1, 1]).unwrap();
+        let y = crate::run(&model, &[x.clone(), at(2)]).unwrap();
+        assert_eq!(y[0].to_vec::<f32>().unwrap(), [0.0, 0.0, 7.0, 0.0]);
+        assert!(crate::run(&model, &[x.clone(), at(4)]).is_err());
+        assert!(crate::run(&model, &[x, at(-1)]).is_err());
     }
 }

@@ -220,10 +220,12 @@ impl Layer {
         };
         let gates = kind.gates();
         let w = to_f64(tensor(inputs, 1)?)?;
+        let rows = w.shape().get(1).copied().unwrap_or(0);
         let hidden = match ctx.int_opt("hidden_size") {
-            Some(h) if h > 0 => h as usize,
+            // W holds gates * hidden rows, which bounds it.
+            Some(h) if h > 0 && h as u64 <= rows as u64 => h as usize,
             Some(h) => return Err(format!("hidden_size {h}")),
-            None => w.shape().get(1).copied().unwrap_or(0) / gates,
+            None => rows / gates,
         };
         let check = |values: &ArrayD<f64>, dims: &[usize], name: &str| -> KernelResult<Vec<f64>> {
             if values.shape() != dims {
