@@ -83,7 +83,7 @@ fn with_past(current: Array4<f64>, past: Option<&Tensor>, name: &str) -> KernelR
 
 /// The additive bias of the attention mask operand, padded with -inf (or false) to
 /// `total` keys and broadcast to (batch, q heads, q sequence, total).
-fn mask_bias(mask: &Tensor, full: [usize; 4]) -> KernelResult<Array4<f64>> {
+fn mask_bias(ctx: &Ctx<'_>, mask: &Tensor, full: [usize; 4]) -> KernelResult<Array4<f64>> {
     let bias = match &mask.data {
         Data::Bool(a) => a.mapv(|allowed| if allowed { 0.0 } else { f64::NEG_INFINITY }),
         _ => widen(mask)?,
@@ -98,6 +98,8 @@ fn mask_bias(mask: &Tensor, full: [usize; 4]) -> KernelResult<Array4<f64>> {
     }
     let mut padded_shape = bias.shape().to_vec();
     padded_shape[rank - 1] = total;
+    // An empty mask row may stretch to many keys: count before padding.
+    ctx.checked_count(&padded_shape)?;
     let mut padded = ArrayD::from_elem(IxDyn(&padded_shape), f64::NEG_INFINITY);
     padded
         .slice_axis_mut(Axis(rank - 1), (0..keys).into())
@@ -222,7 +224,7 @@ fn attention(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
         None => None,
     };
     let mask = match tensor_opt(inputs, 3)? {
-        Some(m) => Some(mask_bias(m, scores_shape)?),
+        Some(m) => Some(mask_bias(ctx, m, scores_shape)?),
         None => None,
     };
     // Each step rounds to Q's type (the softmax to `softmax_precision`), as the function
@@ -524,7 +526,11 @@ fn linear_attention(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<
     }
     let state_shape = [batch, kv_heads, dk, dv];
     ctx.checked_count(&state_shape)?;
-    ctx.checked_count(&[batch, length, q_heads * dv])?;
+    // q_num_heads is the model's word: an empty query lets it be anything.
+    let out_hidden = q_heads
+        .checked_mul(dv)
+        .ok_or("q_num_heads times the value head size overflows")?;
+    ctx.checked_count(&[batch, length, out_hidden])?;
     let (mut state, state_type) = match tensor_opt(inputs, 3)? {
         Some(past) if past.shape() == state_shape => (
             widen(past)?.iter().copied().collect::<Vec<f64>>(),
@@ -581,7 +587,7 @@ fn linear_attention(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<
             }
         }
     }
-    let out = ArrayD::from_shape_vec(IxDyn(&[batch, length, q_heads * dv]), out)
+    let out = ArrayD::from_shape_vec(IxDyn(&[batch, length, out_hidden]), out)
         .map_err(|e| e.to_string())?;
     let state = ArrayD::from_shape_vec(IxDyn(&state_shape), state).map_err(|e| e.to_string())?;
     Ok(vec![
@@ -669,6 +675,7 @@ fn flex_attention(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Va
     }
     let group = q_heads / kv_heads;
     ctx.checked_count(&[batch, q_heads, q_length, total])?;
+    ctx.checked_count(&[batch, q_heads, q_length, v_head_size])?;
     let compute = match ctx.int_opt("softmax_precision") {
         Some(code) => float_type(code)?,
         None if q_in.dtype == DataType::Double => DataType::Double,
