@@ -1,5 +1,5 @@
 //! Attention and what transformer blocks use beside it: Attention (versions 23, 24 and 25),
-//! LinearAttention, RotaryEmbedding and SwiGLU.
+//! LinearAttention, RotaryEmbedding, SwiGLU and ai.onnx.preview's FlexAttention.
 //!
 //! Everything computes in f64 on arrays laid out (batch, heads, sequence, head size); the
 //! softmax probabilities are rounded to Q's element type before they weight V, as the spec's
@@ -22,6 +22,7 @@ pub(super) fn register(r: &mut Registry) {
     r.add("", "RotaryEmbedding", 23, rotary_embedding);
     r.add("", "SwiGLU", 28, swiglu);
     r.add("", "LinearAttention", 27, linear_attention);
+    r.add("ai.onnx.preview", "FlexAttention", 1, flex_attention);
 }
 
 /// Rounds an f64 to the float element type `dtype` and back.
@@ -82,7 +83,7 @@ fn with_past(current: Array4<f64>, past: Option<&Tensor>, name: &str) -> KernelR
 
 /// The additive bias of the attention mask operand, padded with -inf (or false) to
 /// `total` keys and broadcast to (batch, q heads, q sequence, total).
-fn mask_bias(mask: &Tensor, full: [usize; 4]) -> KernelResult<Array4<f64>> {
+fn mask_bias(ctx: &Ctx<'_>, mask: &Tensor, full: [usize; 4]) -> KernelResult<Array4<f64>> {
     let bias = match &mask.data {
         Data::Bool(a) => a.mapv(|allowed| if allowed { 0.0 } else { f64::NEG_INFINITY }),
         _ => widen(mask)?,
@@ -97,6 +98,8 @@ fn mask_bias(mask: &Tensor, full: [usize; 4]) -> KernelResult<Array4<f64>> {
     }
     let mut padded_shape = bias.shape().to_vec();
     padded_shape[rank - 1] = total;
+    // An empty mask row may stretch to many keys: count before padding.
+    ctx.checked_count(&padded_shape)?;
     let mut padded = ArrayD::from_elem(IxDyn(&padded_shape), f64::NEG_INFINITY);
     padded
         .slice_axis_mut(Axis(rank - 1), (0..keys).into())
@@ -221,7 +224,7 @@ fn attention(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
         None => None,
     };
     let mask = match tensor_opt(inputs, 3)? {
-        Some(m) => Some(mask_bias(m, scores_shape)?),
+        Some(m) => Some(mask_bias(ctx, m, scores_shape)?),
         None => None,
     };
     // Each step rounds to Q's type (the softmax to `softmax_precision`), as the function
@@ -523,7 +526,11 @@ fn linear_attention(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<
     }
     let state_shape = [batch, kv_heads, dk, dv];
     ctx.checked_count(&state_shape)?;
-    ctx.checked_count(&[batch, length, q_heads * dv])?;
+    // q_num_heads is the model's word: an empty query lets it be anything.
+    let out_hidden = q_heads
+        .checked_mul(dv)
+        .ok_or("q_num_heads times the value head size overflows")?;
+    ctx.checked_count(&[batch, length, out_hidden])?;
     let (mut state, state_type) = match tensor_opt(inputs, 3)? {
         Some(past) if past.shape() == state_shape => (
             widen(past)?.iter().copied().collect::<Vec<f64>>(),
@@ -580,13 +587,133 @@ fn linear_attention(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<
             }
         }
     }
-    let out = ArrayD::from_shape_vec(IxDyn(&[batch, length, q_heads * dv]), out)
+    let out = ArrayD::from_shape_vec(IxDyn(&[batch, length, out_hidden]), out)
         .map_err(|e| e.to_string())?;
     let state = ArrayD::from_shape_vec(IxDyn(&state_shape), state).map_err(|e| e.to_string())?;
     Ok(vec![
         Val::Tensor(narrow(q_in.dtype, out)?),
         Val::Tensor(narrow(state_type, state)?),
     ])
+}
+
+/// The element type a float-type attribute (`softmax_precision`) names.
+fn float_type(code: i64) -> KernelResult<DataType> {
+    match i32::try_from(code)
+        .ok()
+        .and_then(|c| DataType::try_from(c).ok())
+    {
+        Some(t @ (DataType::Float | DataType::Double | DataType::Float16 | DataType::Bfloat16)) => {
+            Ok(t)
+        }
+        _ => Err(format!("element type {code} is no float type")),
+    }
+}
+
+/// Runs a FlexAttention modifier subgraph (`score_mod` or `prob_mod`), if the node has it, on
+/// scores of the compute type; its one output must keep their shape.
+fn modify(
+    ctx: &Ctx<'_>,
+    attribute: &str,
+    scores: Array4<f64>,
+    compute: DataType,
+) -> KernelResult<Array4<f64>> {
+    if !ctx.subgraphs.contains_key(attribute) {
+        return Ok(scores);
+    }
+    let shape = scores.shape().to_vec();
+    let input = Val::Tensor(narrow(compute, scores.into_dyn())?);
+    let outputs = ctx.run_graph(attribute, vec![input])?;
+    let [output] = outputs.as_slice() else {
+        return Err(format!(
+            "{attribute} gave {} outputs, not one",
+            outputs.len()
+        ));
+    };
+    let modified = widen(output.as_tensor()?)?;
+    if modified.shape() != shape.as_slice() {
+        return Err(format!(
+            "{attribute} turned scores of shape {shape:?} into {:?}",
+            modified.shape()
+        ));
+    }
+    let rounded = widen(&narrow(compute, modified)?)?;
+    rounded.into_dimensionality().map_err(|e| e.to_string())
+}
+
+/// FlexAttention (ai.onnx.preview): attention over 4-D operands whose scores and
+/// probabilities the `score_mod` and `prob_mod` subgraphs may rewrite, in the softmax
+/// precision (float32 unless the inputs are double).
+fn flex_attention(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    let (q_in, k_in, v_in) = (tensor(inputs, 0)?, tensor(inputs, 1)?, tensor(inputs, 2)?);
+    let four_d = |t: &Tensor, name: &str| -> KernelResult<Array4<f64>> {
+        widen(t)?
+            .into_dimensionality()
+            .map_err(|_| format!("{name} of shape {:?} is not 4-D", t.shape()))
+    };
+    let (q, k, v) = (four_d(q_in, "Q")?, four_d(k_in, "K")?, four_d(v_in, "V")?);
+    let [batch, q_heads, q_length, head_size] = *q.shape() else {
+        unreachable!("4-D")
+    };
+    let [k_batch, kv_heads, total, k_head_size] = *k.shape() else {
+        unreachable!("4-D")
+    };
+    let [v_batch, v_heads, v_total, v_head_size] = *v.shape() else {
+        unreachable!("4-D")
+    };
+    if [k_batch, v_batch] != [batch, batch]
+        || k_head_size != head_size
+        || [v_heads, v_total] != [kv_heads, total]
+        || kv_heads == 0
+        || q_heads % kv_heads != 0
+    {
+        return Err(format!(
+            "Q {:?}, K {:?} and V {:?} do not fit",
+            q.shape(),
+            k.shape(),
+            v.shape()
+        ));
+    }
+    let group = q_heads / kv_heads;
+    ctx.checked_count(&[batch, q_heads, q_length, total])?;
+    ctx.checked_count(&[batch, q_heads, q_length, v_head_size])?;
+    let compute = match ctx.int_opt("softmax_precision") {
+        Some(code) => float_type(code)?,
+        None if q_in.dtype == DataType::Double => DataType::Double,
+        None => DataType::Float,
+    };
+    let (round_q, round_c) = (rounding(q_in.dtype), rounding(compute));
+    let scale = ctx
+        .attribute("scale")
+        .and_then(|a| a.f)
+        .unwrap_or(1.0 / (head_size as f32).sqrt());
+    let root_scale = round_q(f64::from(scale.sqrt()));
+    let q = q.mapv(|x| round_q(x * root_scale));
+    let k = k.mapv(|x| round_q(x * root_scale));
+    let mut scores = Array4::<f64>::zeros([batch, q_heads, q_length, total]);
+    for ((b, h, i, j), score) in scores.indexed_iter_mut() {
+        let dot: f64 = (0..head_size)
+            .map(|d| q[[b, h, i, d]] * k[[b, h / group, j, d]])
+            .sum();
+        *score = round_c(round_q(dot));
+    }
+    let scores = modify(ctx, "score_mod", scores, compute)?;
+    let mut probabilities: Vec<f64> = scores.iter().copied().collect();
+    if total > 0 {
+        for row in probabilities.chunks_mut(total) {
+            super::softmax::softmax_row(row);
+            row.iter_mut().for_each(|p| *p = round_c(*p));
+        }
+    }
+    let probabilities = Array4::from_shape_vec([batch, q_heads, q_length, total], probabilities)
+        .map_err(|e| e.to_string())?;
+    let probabilities = modify(ctx, "prob_mod", probabilities, compute)?;
+    let mut y = Array4::<f64>::zeros([batch, q_heads, q_length, v_head_size]);
+    for ((b, h, i, d), out) in y.indexed_iter_mut() {
+        *out = (0..total)
+            .map(|j| probabilities[[b, h, i, j]] * round_c(v[[b, h / group, j, d]]))
+            .sum();
+    }
+    Ok(vec![Val::Tensor(narrow(v_in.dtype, y.into_dyn())?)])
 }
 
 #[cfg(test)]

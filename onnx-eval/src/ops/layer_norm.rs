@@ -77,6 +77,10 @@ fn layer_normalization(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<V
     let stash = stash_type(ctx)?;
     let epsilon = f64::from(ctx.float("epsilon", 1e-5));
     let rows = Rows::flattened(&shape, at);
+    let mut stats_shape = shape[..at].to_vec();
+    stats_shape.resize(shape.len(), 1);
+    // An empty X may still have many rows, each with a (NaN) mean.
+    ctx.checked_count(&stats_shape)?;
     let stashed = round_through(stash, widen(x)?)?;
     let mut values: Vec<f64> = stashed.iter().copied().collect();
     let (mut means, mut inverses) = (Vec::new(), Vec::new());
@@ -100,8 +104,6 @@ fn layer_normalization(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<V
     if let Some(bias) = bias {
         y = y + broadcast_operand(bias, &shape, "B")?;
     }
-    let mut stats_shape = shape[..at].to_vec();
-    stats_shape.resize(shape.len(), 1);
     let stats = |v: Vec<f64>| -> KernelResult<Val> {
         let a = ArrayD::from_shape_vec(IxDyn(&stats_shape), v).map_err(|e| e.to_string())?;
         Ok(Val::Tensor(narrow(stash, a)?))
