@@ -206,6 +206,7 @@ def generate(out: pathlib.Path) -> int:
         entries.append(
             "    Case {\n"
             f"        name: {rust_string(case.name)},\n"
+            '        suite: "node",\n'
             f"        op_type: {rust_string(op_type)},\n"
             f"        domain: {rust_string(domain)},\n"
             f"        opset_version: {version},\n"
