@@ -486,6 +486,19 @@ def data_crate(out: pathlib.Path, name: str, what: str, blobs: dict[str, bytes],
         "//! `include_onnx!`, each input and output the `.pb` file onnx shipped, stored once however",
         "//! many releases hold it. An item is compiled only when a release that holds it is selected",
         "//! (the features `onnx_1_4_1`, ...), so a runtime builds only the releases it tests.",
+        "//!",
+        "//! A model's text `T_…` is an array of its bytes, and `onnx-conformance` takes a reference",
+        "//! to the static: a `&str` static read by the kit's constants would be copied into the kit",
+        "//! for each. Each is made by `utf8` from `include_str!`, so it is UTF-8, whole.",
+        "#![allow(dead_code)]",
+        "",
+        "/// The bytes of `text`, all `N` of them: the compiler has checked that they are UTF-8.",
+        "const fn utf8<const N: usize>(text: &'static str) -> &'static [u8; N] {",
+        "    match text.as_bytes().first_chunk::<N>() {",
+        "        Some(bytes) if text.len() == N => bytes,",
+        '        _ => panic!("a text of another length"),',
+        "    }",
+        "}",
         "",
     ]
     for group in sorted(groups, key=module_name):
@@ -505,7 +518,7 @@ def data_crate(out: pathlib.Path, name: str, what: str, blobs: dict[str, bytes],
                 allow = allowed.get(key)
                 attribute = f"#![allow({', '.join(allow)})] " if allow else ""
                 lines.append(f"    pub static T_{key.upper()}: [u8; {len(texts[key].encode())}] =")
-                lines.append(f'        *include_bytes!("../models/{key}.onnxtxt");')
+                lines.append(f'        *super::utf8(include_str!("../models/{key}.onnxtxt"));')
                 lines.append(
                     f"    pub fn m_{key}() -> onnx_text::ModelProto {{\n"
                     f'        onnx_text::include_onnx!({attribute}"models/{key}.onnxtxt")\n'

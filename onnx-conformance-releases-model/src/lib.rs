@@ -4,12 +4,25 @@
 //! `include_onnx!`, each input and output the `.pb` file onnx shipped, stored once however
 //! many releases hold it. An item is compiled only when a release that holds it is selected
 //! (the features `onnx_1_4_1`, ...), so a runtime builds only the releases it tests.
+//!
+//! A model's text `T_…` is an array of its bytes, and `onnx-conformance` takes a reference
+//! to the static: a `&str` static read by the kit's constants would be copied into the kit
+//! for each. Each is made by `utf8` from `include_str!`, so it is UTF-8, whole.
+#![allow(dead_code)]
+
+/// The bytes of `text`, all `N` of them: the compiler has checked that they are UTF-8.
+const fn utf8<const N: usize>(text: &'static str) -> &'static [u8; N] {
+    match text.as_bytes().first_chunk::<N>() {
+        Some(bytes) if text.len() == N => bytes,
+        _ => panic!("a text of another length"),
+    }
+}
 
 /// The items of 1.4.1.
 #[cfg(feature = "onnx_1_4_1")]
 mod r000001 {
     pub static T_CEEF8570848C2B55: [u8; 184] =
-        *include_bytes!("../models/ceef8570848c2b55.onnxtxt");
+        *super::utf8(include_str!("../models/ceef8570848c2b55.onnxtxt"));
     pub fn m_ceef8570848c2b55() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/ceef8570848c2b55.onnxtxt")
     }
@@ -21,37 +34,37 @@ pub use r000001::*;
 #[cfg(feature = "onnx_1_6_0")]
 mod r000004 {
     pub static T_08DECEE90C7B355F: [u8; 208] =
-        *include_bytes!("../models/08decee90c7b355f.onnxtxt");
+        *super::utf8(include_str!("../models/08decee90c7b355f.onnxtxt"));
     pub fn m_08decee90c7b355f() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/08decee90c7b355f.onnxtxt")
     }
     pub static T_48E4AAC1FE72EA00: [u8; 424] =
-        *include_bytes!("../models/48e4aac1fe72ea00.onnxtxt");
+        *super::utf8(include_str!("../models/48e4aac1fe72ea00.onnxtxt"));
     pub fn m_48e4aac1fe72ea00() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/48e4aac1fe72ea00.onnxtxt")
     }
     pub static T_4CC6814611448223: [u8; 258] =
-        *include_bytes!("../models/4cc6814611448223.onnxtxt");
+        *super::utf8(include_str!("../models/4cc6814611448223.onnxtxt"));
     pub fn m_4cc6814611448223() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/4cc6814611448223.onnxtxt")
     }
     pub static T_6317FF62D6D50778: [u8; 277] =
-        *include_bytes!("../models/6317ff62d6d50778.onnxtxt");
+        *super::utf8(include_str!("../models/6317ff62d6d50778.onnxtxt"));
     pub fn m_6317ff62d6d50778() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/6317ff62d6d50778.onnxtxt")
     }
     pub static T_65B5B491393F84DA: [u8; 462] =
-        *include_bytes!("../models/65b5b491393f84da.onnxtxt");
+        *super::utf8(include_str!("../models/65b5b491393f84da.onnxtxt"));
     pub fn m_65b5b491393f84da() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/65b5b491393f84da.onnxtxt")
     }
     pub static T_BB8F954EDE93592E: [u8; 280] =
-        *include_bytes!("../models/bb8f954ede93592e.onnxtxt");
+        *super::utf8(include_str!("../models/bb8f954ede93592e.onnxtxt"));
     pub fn m_bb8f954ede93592e() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/bb8f954ede93592e.onnxtxt")
     }
     pub static T_CB33EF1E78AF715A: [u8; 367] =
-        *include_bytes!("../models/cb33ef1e78af715a.onnxtxt");
+        *super::utf8(include_str!("../models/cb33ef1e78af715a.onnxtxt"));
     pub fn m_cb33ef1e78af715a() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/cb33ef1e78af715a.onnxtxt")
     }
@@ -71,37 +84,37 @@ pub use r000004::*;
 ))]
 mod r0000fe {
     pub static T_08F2C6377037BD3E: [u8; 263] =
-        *include_bytes!("../models/08f2c6377037bd3e.onnxtxt");
+        *super::utf8(include_str!("../models/08f2c6377037bd3e.onnxtxt"));
     pub fn m_08f2c6377037bd3e() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/08f2c6377037bd3e.onnxtxt")
     }
     pub static T_12A58191645E07BB: [u8; 239] =
-        *include_bytes!("../models/12a58191645e07bb.onnxtxt");
+        *super::utf8(include_str!("../models/12a58191645e07bb.onnxtxt"));
     pub fn m_12a58191645e07bb() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/12a58191645e07bb.onnxtxt")
     }
     pub static T_2841967603216246: [u8; 225] =
-        *include_bytes!("../models/2841967603216246.onnxtxt");
+        *super::utf8(include_str!("../models/2841967603216246.onnxtxt"));
     pub fn m_2841967603216246() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/2841967603216246.onnxtxt")
     }
     pub static T_4381A207CA4E7605: [u8; 181] =
-        *include_bytes!("../models/4381a207ca4e7605.onnxtxt");
+        *super::utf8(include_str!("../models/4381a207ca4e7605.onnxtxt"));
     pub fn m_4381a207ca4e7605() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/4381a207ca4e7605.onnxtxt")
     }
     pub static T_C76EF88919F920E2: [u8; 263] =
-        *include_bytes!("../models/c76ef88919f920e2.onnxtxt");
+        *super::utf8(include_str!("../models/c76ef88919f920e2.onnxtxt"));
     pub fn m_c76ef88919f920e2() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/c76ef88919f920e2.onnxtxt")
     }
     pub static T_E5B58D98F26C86A8: [u8; 192] =
-        *include_bytes!("../models/e5b58d98f26c86a8.onnxtxt");
+        *super::utf8(include_str!("../models/e5b58d98f26c86a8.onnxtxt"));
     pub fn m_e5b58d98f26c86a8() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/e5b58d98f26c86a8.onnxtxt")
     }
     pub static T_E6C39926456A2372: [u8; 263] =
-        *include_bytes!("../models/e6c39926456a2372.onnxtxt");
+        *super::utf8(include_str!("../models/e6c39926456a2372.onnxtxt"));
     pub fn m_e6c39926456a2372() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/e6c39926456a2372.onnxtxt")
     }
@@ -130,32 +143,32 @@ pub use r0000fe::*;
 ))]
 mod r0000ff {
     pub static T_0AC586836D9B478B: [u8; 178] =
-        *include_bytes!("../models/0ac586836d9b478b.onnxtxt");
+        *super::utf8(include_str!("../models/0ac586836d9b478b.onnxtxt"));
     pub fn m_0ac586836d9b478b() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/0ac586836d9b478b.onnxtxt")
     }
     pub static T_343F1734BCF7B3DC: [u8; 178] =
-        *include_bytes!("../models/343f1734bcf7b3dc.onnxtxt");
+        *super::utf8(include_str!("../models/343f1734bcf7b3dc.onnxtxt"));
     pub fn m_343f1734bcf7b3dc() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/343f1734bcf7b3dc.onnxtxt")
     }
     pub static T_3B097A2967D04290: [u8; 149] =
-        *include_bytes!("../models/3b097a2967d04290.onnxtxt");
+        *super::utf8(include_str!("../models/3b097a2967d04290.onnxtxt"));
     pub fn m_3b097a2967d04290() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/3b097a2967d04290.onnxtxt")
     }
     pub static T_9A1E8B3D6964BB2D: [u8; 153] =
-        *include_bytes!("../models/9a1e8b3d6964bb2d.onnxtxt");
+        *super::utf8(include_str!("../models/9a1e8b3d6964bb2d.onnxtxt"));
     pub fn m_9a1e8b3d6964bb2d() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/9a1e8b3d6964bb2d.onnxtxt")
     }
     pub static T_C40FF170A10130DF: [u8; 180] =
-        *include_bytes!("../models/c40ff170a10130df.onnxtxt");
+        *super::utf8(include_str!("../models/c40ff170a10130df.onnxtxt"));
     pub fn m_c40ff170a10130df() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/c40ff170a10130df.onnxtxt")
     }
     pub static T_D37A1F02C5673935: [u8; 178] =
-        *include_bytes!("../models/d37a1f02c5673935.onnxtxt");
+        *super::utf8(include_str!("../models/d37a1f02c5673935.onnxtxt"));
     pub fn m_d37a1f02c5673935() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/d37a1f02c5673935.onnxtxt")
     }
@@ -186,17 +199,17 @@ pub use r0000ff::*;
 ))]
 mod r0001ff {
     pub static T_963D8D2BFBF97B3C: [u8; 412] =
-        *include_bytes!("../models/963d8d2bfbf97b3c.onnxtxt");
+        *super::utf8(include_str!("../models/963d8d2bfbf97b3c.onnxtxt"));
     pub fn m_963d8d2bfbf97b3c() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/963d8d2bfbf97b3c.onnxtxt")
     }
     pub static T_DA86E8925189E307: [u8; 338] =
-        *include_bytes!("../models/da86e8925189e307.onnxtxt");
+        *super::utf8(include_str!("../models/da86e8925189e307.onnxtxt"));
     pub fn m_da86e8925189e307() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/da86e8925189e307.onnxtxt")
     }
     pub static T_DFAC3C07D24290D9: [u8; 257] =
-        *include_bytes!("../models/dfac3c07d24290d9.onnxtxt");
+        *super::utf8(include_str!("../models/dfac3c07d24290d9.onnxtxt"));
     pub fn m_dfac3c07d24290d9() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/dfac3c07d24290d9.onnxtxt")
     }
@@ -230,17 +243,17 @@ pub use r0001ff::*;
 ))]
 mod r0ffe00 {
     pub static T_0132C112F286D7B2: [u8; 257] =
-        *include_bytes!("../models/0132c112f286d7b2.onnxtxt");
+        *super::utf8(include_str!("../models/0132c112f286d7b2.onnxtxt"));
     pub fn m_0132c112f286d7b2() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/0132c112f286d7b2.onnxtxt")
     }
     pub static T_2F71B887B311D718: [u8; 338] =
-        *include_bytes!("../models/2f71b887b311d718.onnxtxt");
+        *super::utf8(include_str!("../models/2f71b887b311d718.onnxtxt"));
     pub fn m_2f71b887b311d718() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/2f71b887b311d718.onnxtxt")
     }
     pub static T_F9909E687E7173C2: [u8; 412] =
-        *include_bytes!("../models/f9909e687e7173c2.onnxtxt");
+        *super::utf8(include_str!("../models/f9909e687e7173c2.onnxtxt"));
     pub fn m_f9909e687e7173c2() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/f9909e687e7173c2.onnxtxt")
     }
@@ -277,67 +290,67 @@ pub use r0ffe00::*;
 ))]
 mod r0fff00 {
     pub static T_0090BFAA265BAEC1: [u8; 239] =
-        *include_bytes!("../models/0090bfaa265baec1.onnxtxt");
+        *super::utf8(include_str!("../models/0090bfaa265baec1.onnxtxt"));
     pub fn m_0090bfaa265baec1() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/0090bfaa265baec1.onnxtxt")
     }
     pub static T_2B009D388BE541B0: [u8; 180] =
-        *include_bytes!("../models/2b009d388be541b0.onnxtxt");
+        *super::utf8(include_str!("../models/2b009d388be541b0.onnxtxt"));
     pub fn m_2b009d388be541b0() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/2b009d388be541b0.onnxtxt")
     }
     pub static T_4242A8033EF266A5: [u8; 263] =
-        *include_bytes!("../models/4242a8033ef266a5.onnxtxt");
+        *super::utf8(include_str!("../models/4242a8033ef266a5.onnxtxt"));
     pub fn m_4242a8033ef266a5() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/4242a8033ef266a5.onnxtxt")
     }
     pub static T_5FE831783FEDA175: [u8; 149] =
-        *include_bytes!("../models/5fe831783feda175.onnxtxt");
+        *super::utf8(include_str!("../models/5fe831783feda175.onnxtxt"));
     pub fn m_5fe831783feda175() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/5fe831783feda175.onnxtxt")
     }
     pub static T_67E3BE7E3533DAE8: [u8; 263] =
-        *include_bytes!("../models/67e3be7e3533dae8.onnxtxt");
+        *super::utf8(include_str!("../models/67e3be7e3533dae8.onnxtxt"));
     pub fn m_67e3be7e3533dae8() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/67e3be7e3533dae8.onnxtxt")
     }
     pub static T_9840CFFF0F3D7921: [u8; 192] =
-        *include_bytes!("../models/9840cfff0f3d7921.onnxtxt");
+        *super::utf8(include_str!("../models/9840cfff0f3d7921.onnxtxt"));
     pub fn m_9840cfff0f3d7921() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/9840cfff0f3d7921.onnxtxt")
     }
     pub static T_9D2058333301B060: [u8; 181] =
-        *include_bytes!("../models/9d2058333301b060.onnxtxt");
+        *super::utf8(include_str!("../models/9d2058333301b060.onnxtxt"));
     pub fn m_9d2058333301b060() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/9d2058333301b060.onnxtxt")
     }
     pub static T_9E4CA73832F9E8D7: [u8; 178] =
-        *include_bytes!("../models/9e4ca73832f9e8d7.onnxtxt");
+        *super::utf8(include_str!("../models/9e4ca73832f9e8d7.onnxtxt"));
     pub fn m_9e4ca73832f9e8d7() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/9e4ca73832f9e8d7.onnxtxt")
     }
     pub static T_AECE0AF3C2B8B558: [u8; 225] =
-        *include_bytes!("../models/aece0af3c2b8b558.onnxtxt");
+        *super::utf8(include_str!("../models/aece0af3c2b8b558.onnxtxt"));
     pub fn m_aece0af3c2b8b558() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/aece0af3c2b8b558.onnxtxt")
     }
     pub static T_C3933E861E04C73E: [u8; 263] =
-        *include_bytes!("../models/c3933e861e04c73e.onnxtxt");
+        *super::utf8(include_str!("../models/c3933e861e04c73e.onnxtxt"));
     pub fn m_c3933e861e04c73e() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/c3933e861e04c73e.onnxtxt")
     }
     pub static T_DAA72BC404731EDB: [u8; 153] =
-        *include_bytes!("../models/daa72bc404731edb.onnxtxt");
+        *super::utf8(include_str!("../models/daa72bc404731edb.onnxtxt"));
     pub fn m_daa72bc404731edb() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/daa72bc404731edb.onnxtxt")
     }
     pub static T_DCB395C0514AD4A8: [u8; 178] =
-        *include_bytes!("../models/dcb395c0514ad4a8.onnxtxt");
+        *super::utf8(include_str!("../models/dcb395c0514ad4a8.onnxtxt"));
     pub fn m_dcb395c0514ad4a8() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/dcb395c0514ad4a8.onnxtxt")
     }
     pub static T_DF7378EBEB7024BE: [u8; 178] =
-        *include_bytes!("../models/df7378ebeb7024be.onnxtxt");
+        *super::utf8(include_str!("../models/df7378ebeb7024be.onnxtxt"));
     pub fn m_df7378ebeb7024be() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/df7378ebeb7024be.onnxtxt")
     }
@@ -381,12 +394,12 @@ mod r0fffe0 {
     pub static B_A4E831F4939253F7: [u8; 87298] = *include_bytes!("../data/a4e831f4939253f7.pb");
     pub static B_AA681DC60C527639: [u8; 4313] = *include_bytes!("../data/aa681dc60c527639.pb");
     pub static T_AEABDA3D576FB120: [u8; 251] =
-        *include_bytes!("../models/aeabda3d576fb120.onnxtxt");
+        *super::utf8(include_str!("../models/aeabda3d576fb120.onnxtxt"));
     pub fn m_aeabda3d576fb120() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/aeabda3d576fb120.onnxtxt")
     }
     pub static T_C3C95ECC6C2E43A3: [u8; 271] =
-        *include_bytes!("../models/c3c95ecc6c2e43a3.onnxtxt");
+        *super::utf8(include_str!("../models/c3c95ecc6c2e43a3.onnxtxt"));
     pub fn m_c3c95ecc6c2e43a3() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/c3c95ecc6c2e43a3.onnxtxt")
     }
@@ -433,12 +446,12 @@ pub use r0fffe0::*;
 ))]
 mod r0ffff8 {
     pub static T_16C02CBA270B7E55: [u8; 424] =
-        *include_bytes!("../models/16c02cba270b7e55.onnxtxt");
+        *super::utf8(include_str!("../models/16c02cba270b7e55.onnxtxt"));
     pub fn m_16c02cba270b7e55() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/16c02cba270b7e55.onnxtxt")
     }
     pub static T_3106D4CF53F60697: [u8; 371] =
-        *include_bytes!("../models/3106d4cf53f60697.onnxtxt");
+        *super::utf8(include_str!("../models/3106d4cf53f60697.onnxtxt"));
     pub fn m_3106d4cf53f60697() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/3106d4cf53f60697.onnxtxt")
     }
@@ -446,49 +459,49 @@ mod r0ffff8 {
     pub static B_328A2912AED8BE69: [u8; 11] = *include_bytes!("../data/328a2912aed8be69.pb");
     pub static B_5D0C4B325ADCB200: [u8; 17] = *include_bytes!("../data/5d0c4b325adcb200.pb");
     pub static T_6109E9673185F844: [u8; 335] =
-        *include_bytes!("../models/6109e9673185f844.onnxtxt");
+        *super::utf8(include_str!("../models/6109e9673185f844.onnxtxt"));
     pub fn m_6109e9673185f844() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/6109e9673185f844.onnxtxt")
     }
     pub static B_628E2A70CA237069: [u8; 15] = *include_bytes!("../data/628e2a70ca237069.pb");
     pub static B_64852BD25350C683: [u8; 15] = *include_bytes!("../data/64852bd25350c683.pb");
     pub static T_7BD8CBF43E771DB8: [u8; 367] =
-        *include_bytes!("../models/7bd8cbf43e771db8.onnxtxt");
+        *super::utf8(include_str!("../models/7bd8cbf43e771db8.onnxtxt"));
     pub fn m_7bd8cbf43e771db8() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/7bd8cbf43e771db8.onnxtxt")
     }
     pub static B_7C0FEF2D265FC51C: [u8; 11] = *include_bytes!("../data/7c0fef2d265fc51c.pb");
     pub static T_8F3A2C014FA6CD82: [u8; 208] =
-        *include_bytes!("../models/8f3a2c014fa6cd82.onnxtxt");
+        *super::utf8(include_str!("../models/8f3a2c014fa6cd82.onnxtxt"));
     pub fn m_8f3a2c014fa6cd82() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/8f3a2c014fa6cd82.onnxtxt")
     }
     pub static B_93F4A57187B16403: [u8; 11] = *include_bytes!("../data/93f4a57187b16403.pb");
     pub static B_9D7C99BE696EB028: [u8; 15] = *include_bytes!("../data/9d7c99be696eb028.pb");
     pub static T_A14E3C97EFEBC6B4: [u8; 258] =
-        *include_bytes!("../models/a14e3c97efebc6b4.onnxtxt");
+        *super::utf8(include_str!("../models/a14e3c97efebc6b4.onnxtxt"));
     pub fn m_a14e3c97efebc6b4() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/a14e3c97efebc6b4.onnxtxt")
     }
     pub static T_C46B5EFAD313D673: [u8; 462] =
-        *include_bytes!("../models/c46b5efad313d673.onnxtxt");
+        *super::utf8(include_str!("../models/c46b5efad313d673.onnxtxt"));
     pub fn m_c46b5efad313d673() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/c46b5efad313d673.onnxtxt")
     }
     pub static T_C58E5C666FEFD5CB: [u8; 280] =
-        *include_bytes!("../models/c58e5c666fefd5cb.onnxtxt");
+        *super::utf8(include_str!("../models/c58e5c666fefd5cb.onnxtxt"));
     pub fn m_c58e5c666fefd5cb() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/c58e5c666fefd5cb.onnxtxt")
     }
     pub static B_D3592A1813D96F7A: [u8; 11] = *include_bytes!("../data/d3592a1813d96f7a.pb");
     pub static T_D3A9D17ABEE9795C: [u8; 212] =
-        *include_bytes!("../models/d3a9d17abee9795c.onnxtxt");
+        *super::utf8(include_str!("../models/d3a9d17abee9795c.onnxtxt"));
     pub fn m_d3a9d17abee9795c() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/d3a9d17abee9795c.onnxtxt")
     }
     pub static B_D71C756A6ABD3F5F: [u8; 15] = *include_bytes!("../data/d71c756a6abd3f5f.pb");
     pub static T_DFB38A0013DDFBD8: [u8; 277] =
-        *include_bytes!("../models/dfb38a0013ddfbd8.onnxtxt");
+        *super::utf8(include_str!("../models/dfb38a0013ddfbd8.onnxtxt"));
     pub fn m_dfb38a0013ddfbd8() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/dfb38a0013ddfbd8.onnxtxt")
     }
@@ -598,7 +611,7 @@ pub use r0ffffc::*;
 mod r0fffff {
     pub static B_013CC774E28717B5: [u8; 973] = *include_bytes!("../data/013cc774e28717b5.pb");
     pub static T_0207F52C30A10378: [u8; 1386] =
-        *include_bytes!("../models/0207f52c30a10378.onnxtxt");
+        *super::utf8(include_str!("../models/0207f52c30a10378.onnxtxt"));
     pub fn m_0207f52c30a10378() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/0207f52c30a10378.onnxtxt")
     }
@@ -606,43 +619,43 @@ mod r0fffff {
     pub static B_042BC3BF628343A8: [u8; 130] = *include_bytes!("../data/042bc3bf628343a8.pb");
     pub static B_055F4BF74F8C8F0F: [u8; 26] = *include_bytes!("../data/055f4bf74f8c8f0f.pb");
     pub static T_096F6343DB0812FE: [u8; 23102] =
-        *include_bytes!("../models/096f6343db0812fe.onnxtxt");
+        *super::utf8(include_str!("../models/096f6343db0812fe.onnxtxt"));
     pub fn m_096f6343db0812fe() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/096f6343db0812fe.onnxtxt")
     }
     pub static T_097D816C1399AE95: [u8; 1676] =
-        *include_bytes!("../models/097d816c1399ae95.onnxtxt");
+        *super::utf8(include_str!("../models/097d816c1399ae95.onnxtxt"));
     pub fn m_097d816c1399ae95() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/097d816c1399ae95.onnxtxt")
     }
     pub static B_09E2B0525408F6D1: [u8; 37] = *include_bytes!("../data/09e2b0525408f6d1.pb");
     pub static T_0A8B285C0E51A9E2: [u8; 1148] =
-        *include_bytes!("../models/0a8b285c0e51a9e2.onnxtxt");
+        *super::utf8(include_str!("../models/0a8b285c0e51a9e2.onnxtxt"));
     pub fn m_0a8b285c0e51a9e2() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/0a8b285c0e51a9e2.onnxtxt")
     }
     pub static B_0A91B296DA1B4A9F: [u8; 1861] = *include_bytes!("../data/0a91b296da1b4a9f.pb");
     pub static B_0B2F97B0F64F9072: [u8; 877] = *include_bytes!("../data/0b2f97b0f64f9072.pb");
     pub static T_0B58C31F744F9993: [u8; 281] =
-        *include_bytes!("../models/0b58c31f744f9993.onnxtxt");
+        *super::utf8(include_str!("../models/0b58c31f744f9993.onnxtxt"));
     pub fn m_0b58c31f744f9993() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/0b58c31f744f9993.onnxtxt")
     }
     pub static T_0C29903C1134F707: [u8; 891] =
-        *include_bytes!("../models/0c29903c1134f707.onnxtxt");
+        *super::utf8(include_str!("../models/0c29903c1134f707.onnxtxt"));
     pub fn m_0c29903c1134f707() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/0c29903c1134f707.onnxtxt")
     }
     pub static B_0C73BBBA981D2A75: [u8; 1165] = *include_bytes!("../data/0c73bbba981d2a75.pb");
     pub static B_0E8D308D9AB17CA6: [u8; 203] = *include_bytes!("../data/0e8d308d9ab17ca6.pb");
     pub static T_0EDAACE5F5C8F6A3: [u8; 240] =
-        *include_bytes!("../models/0edaace5f5c8f6a3.onnxtxt");
+        *super::utf8(include_str!("../models/0edaace5f5c8f6a3.onnxtxt"));
     pub fn m_0edaace5f5c8f6a3() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/0edaace5f5c8f6a3.onnxtxt")
     }
     pub static B_0EF595DF5829DB9E: [u8; 32] = *include_bytes!("../data/0ef595df5829db9e.pb");
     pub static T_0F50E65BABC5558F: [u8; 244] =
-        *include_bytes!("../models/0f50e65babc5558f.onnxtxt");
+        *super::utf8(include_str!("../models/0f50e65babc5558f.onnxtxt"));
     pub fn m_0f50e65babc5558f() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/0f50e65babc5558f.onnxtxt")
     }
@@ -650,7 +663,7 @@ mod r0fffff {
     pub static B_1041A6CE9D670BDD: [u8; 431] = *include_bytes!("../data/1041a6ce9d670bdd.pb");
     pub static B_10B9D466EE93B9BD: [u8; 271] = *include_bytes!("../data/10b9d466ee93b9bd.pb");
     pub static T_10D220CF3D6C3072: [u8; 484] =
-        *include_bytes!("../models/10d220cf3d6c3072.onnxtxt");
+        *super::utf8(include_str!("../models/10d220cf3d6c3072.onnxtxt"));
     pub fn m_10d220cf3d6c3072() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/10d220cf3d6c3072.onnxtxt")
     }
@@ -658,18 +671,18 @@ mod r0fffff {
     pub static B_11504362C0FA099C: [u8; 169] = *include_bytes!("../data/11504362c0fa099c.pb");
     pub static B_12416934F234B95F: [u8; 3015] = *include_bytes!("../data/12416934f234b95f.pb");
     pub static T_125F0A189AC52393: [u8; 205] =
-        *include_bytes!("../models/125f0a189ac52393.onnxtxt");
+        *super::utf8(include_str!("../models/125f0a189ac52393.onnxtxt"));
     pub fn m_125f0a189ac52393() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/125f0a189ac52393.onnxtxt")
     }
     pub static T_125FB9DCD43852E4: [u8; 1350] =
-        *include_bytes!("../models/125fb9dcd43852e4.onnxtxt");
+        *super::utf8(include_str!("../models/125fb9dcd43852e4.onnxtxt"));
     pub fn m_125fb9dcd43852e4() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/125fb9dcd43852e4.onnxtxt")
     }
     pub static B_132DA94694A056F6: [u8; 493] = *include_bytes!("../data/132da94694a056f6.pb");
     pub static T_13D1B2C575833283: [u8; 248] =
-        *include_bytes!("../models/13d1b2c575833283.onnxtxt");
+        *super::utf8(include_str!("../models/13d1b2c575833283.onnxtxt"));
     pub fn m_13d1b2c575833283() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/13d1b2c575833283.onnxtxt")
     }
@@ -687,7 +700,7 @@ mod r0fffff {
     pub static B_1B5C895101AC1B6B: [u8; 56] = *include_bytes!("../data/1b5c895101ac1b6b.pb");
     pub static B_1BF0E9E8FBA2136D: [u8; 493] = *include_bytes!("../data/1bf0e9e8fba2136d.pb");
     pub static T_1C7463C7FCFCFB70: [u8; 258] =
-        *include_bytes!("../models/1c7463c7fcfcfb70.onnxtxt");
+        *super::utf8(include_str!("../models/1c7463c7fcfcfb70.onnxtxt"));
     pub fn m_1c7463c7fcfcfb70() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/1c7463c7fcfcfb70.onnxtxt")
     }
@@ -696,17 +709,17 @@ mod r0fffff {
     pub static B_200D0BDABDB5E4EE: [u8; 3853] = *include_bytes!("../data/200d0bdabdb5e4ee.pb");
     pub static B_208FDCE8D77C1D6E: [u8; 1034] = *include_bytes!("../data/208fdce8d77c1d6e.pb");
     pub static T_2188B7B07C4D32E7: [u8; 263] =
-        *include_bytes!("../models/2188b7b07c4d32e7.onnxtxt");
+        *super::utf8(include_str!("../models/2188b7b07c4d32e7.onnxtxt"));
     pub fn m_2188b7b07c4d32e7() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/2188b7b07c4d32e7.onnxtxt")
     }
     pub static T_2297B12F3C35F05C: [u8; 239] =
-        *include_bytes!("../models/2297b12f3c35f05c.onnxtxt");
+        *super::utf8(include_str!("../models/2297b12f3c35f05c.onnxtxt"));
     pub fn m_2297b12f3c35f05c() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/2297b12f3c35f05c.onnxtxt")
     }
     pub static T_2405ACD0B28B822C: [u8; 1596] =
-        *include_bytes!("../models/2405acd0b28b822c.onnxtxt");
+        *super::utf8(include_str!("../models/2405acd0b28b822c.onnxtxt"));
     pub fn m_2405acd0b28b822c() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/2405acd0b28b822c.onnxtxt")
     }
@@ -714,12 +727,12 @@ mod r0fffff {
     pub static B_26593B3A6D313F14: [u8; 653] = *include_bytes!("../data/26593b3a6d313f14.pb");
     pub static B_266DE418B18C2DF0: [u8; 24] = *include_bytes!("../data/266de418b18c2df0.pb");
     pub static T_273CFB5297FC6EED: [u8; 212] =
-        *include_bytes!("../models/273cfb5297fc6eed.onnxtxt");
+        *super::utf8(include_str!("../models/273cfb5297fc6eed.onnxtxt"));
     pub fn m_273cfb5297fc6eed() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/273cfb5297fc6eed.onnxtxt")
     }
     pub static T_2829DD8624DEBB74: [u8; 886] =
-        *include_bytes!("../models/2829dd8624debb74.onnxtxt");
+        *super::utf8(include_str!("../models/2829dd8624debb74.onnxtxt"));
     pub fn m_2829dd8624debb74() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/2829dd8624debb74.onnxtxt")
     }
@@ -728,30 +741,30 @@ mod r0fffff {
     pub static B_29A0C88ED17C7494: [u8; 56] = *include_bytes!("../data/29a0c88ed17c7494.pb");
     pub static B_2B02153A44147D94: [u8; 331] = *include_bytes!("../data/2b02153a44147d94.pb");
     pub static T_2B6CE36E49C079F4: [u8; 278] =
-        *include_bytes!("../models/2b6ce36e49c079f4.onnxtxt");
+        *super::utf8(include_str!("../models/2b6ce36e49c079f4.onnxtxt"));
     pub fn m_2b6ce36e49c079f4() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/2b6ce36e49c079f4.onnxtxt")
     }
     pub static B_2BBD2DC2044046F5: [u8; 40] = *include_bytes!("../data/2bbd2dc2044046f5.pb");
     pub static B_2C2A84582DD41FA5: [u8; 1034] = *include_bytes!("../data/2c2a84582dd41fa5.pb");
     pub static T_2C6D0F8EF677C67A: [u8; 1613] =
-        *include_bytes!("../models/2c6d0f8ef677c67a.onnxtxt");
+        *super::utf8(include_str!("../models/2c6d0f8ef677c67a.onnxtxt"));
     pub fn m_2c6d0f8ef677c67a() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/2c6d0f8ef677c67a.onnxtxt")
     }
     pub static T_2C822137893DAB58: [u8; 185] =
-        *include_bytes!("../models/2c822137893dab58.onnxtxt");
+        *super::utf8(include_str!("../models/2c822137893dab58.onnxtxt"));
     pub fn m_2c822137893dab58() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/2c822137893dab58.onnxtxt")
     }
     pub static B_2D0B7E8EF88DCE49: [u8; 108] = *include_bytes!("../data/2d0b7e8ef88dce49.pb");
     pub static T_2E410424744C060A: [u8; 246] =
-        *include_bytes!("../models/2e410424744c060a.onnxtxt");
+        *super::utf8(include_str!("../models/2e410424744c060a.onnxtxt"));
     pub fn m_2e410424744c060a() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/2e410424744c060a.onnxtxt")
     }
     pub static T_2E84D2F2CF3F951D: [u8; 297] =
-        *include_bytes!("../models/2e84d2f2cf3f951d.onnxtxt");
+        *super::utf8(include_str!("../models/2e84d2f2cf3f951d.onnxtxt"));
     pub fn m_2e84d2f2cf3f951d() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/2e84d2f2cf3f951d.onnxtxt")
     }
@@ -760,7 +773,7 @@ mod r0fffff {
     pub static B_308B4A7A7AF1B1F7: [u8; 3973] = *include_bytes!("../data/308b4a7a7af1b1f7.pb");
     pub static B_31CD93D802919466: [u8; 809] = *include_bytes!("../data/31cd93d802919466.pb");
     pub static T_31FCDE6EECAB42B6: [u8; 1223] =
-        *include_bytes!("../models/31fcde6eecab42b6.onnxtxt");
+        *super::utf8(include_str!("../models/31fcde6eecab42b6.onnxtxt"));
     pub fn m_31fcde6eecab42b6() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/31fcde6eecab42b6.onnxtxt")
     }
@@ -768,7 +781,7 @@ mod r0fffff {
     pub static B_335A771DF5F7B720: [u8; 331] = *include_bytes!("../data/335a771df5f7b720.pb");
     pub static B_33F3D14BDB3AA33E: [u8; 2575] = *include_bytes!("../data/33f3d14bdb3aa33e.pb");
     pub static T_341AFC33BB42191A: [u8; 263] =
-        *include_bytes!("../models/341afc33bb42191a.onnxtxt");
+        *super::utf8(include_str!("../models/341afc33bb42191a.onnxtxt"));
     pub fn m_341afc33bb42191a() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/341afc33bb42191a.onnxtxt")
     }
@@ -776,12 +789,12 @@ mod r0fffff {
     pub static B_3552B9CF7041FBB7: [u8; 493] = *include_bytes!("../data/3552b9cf7041fbb7.pb");
     pub static B_35FAFE638847302C: [u8; 49] = *include_bytes!("../data/35fafe638847302c.pb");
     pub static T_390CE359C5700BAB: [u8; 193] =
-        *include_bytes!("../models/390ce359c5700bab.onnxtxt");
+        *super::utf8(include_str!("../models/390ce359c5700bab.onnxtxt"));
     pub fn m_390ce359c5700bab() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/390ce359c5700bab.onnxtxt")
     }
     pub static T_394B031B6E1EDF54: [u8; 985] =
-        *include_bytes!("../models/394b031b6e1edf54.onnxtxt");
+        *super::utf8(include_str!("../models/394b031b6e1edf54.onnxtxt"));
     pub fn m_394b031b6e1edf54() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/394b031b6e1edf54.onnxtxt")
     }
@@ -790,13 +803,13 @@ mod r0fffff {
     pub static B_3A0BB0864762A181: [u8; 30732] = *include_bytes!("../data/3a0bb0864762a181.pb");
     pub static B_3ABCB456E21B5A8C: [u8; 25] = *include_bytes!("../data/3abcb456e21b5a8c.pb");
     pub static T_3B90B07383696F11: [u8; 205] =
-        *include_bytes!("../models/3b90b07383696f11.onnxtxt");
+        *super::utf8(include_str!("../models/3b90b07383696f11.onnxtxt"));
     pub fn m_3b90b07383696f11() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/3b90b07383696f11.onnxtxt")
     }
     pub static B_3BC3E62692125D1D: [u8; 108] = *include_bytes!("../data/3bc3e62692125d1d.pb");
     pub static T_3CD691810945CC23: [u8; 306] =
-        *include_bytes!("../models/3cd691810945cc23.onnxtxt");
+        *super::utf8(include_str!("../models/3cd691810945cc23.onnxtxt"));
     pub fn m_3cd691810945cc23() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/3cd691810945cc23.onnxtxt")
     }
@@ -809,30 +822,30 @@ mod r0fffff {
     pub static B_428394333EC2226E: [u8; 397] = *include_bytes!("../data/428394333ec2226e.pb");
     pub static B_42B84F5245352226: [u8; 26] = *include_bytes!("../data/42b84f5245352226.pb");
     pub static T_43FEA59DBFF44BF9: [u8; 363] =
-        *include_bytes!("../models/43fea59dbff44bf9.onnxtxt");
+        *super::utf8(include_str!("../models/43fea59dbff44bf9.onnxtxt"));
     pub fn m_43fea59dbff44bf9() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/43fea59dbff44bf9.onnxtxt")
     }
     pub static T_444C6BECA79A41C3: [u8; 193] =
-        *include_bytes!("../models/444c6beca79a41c3.onnxtxt");
+        *super::utf8(include_str!("../models/444c6beca79a41c3.onnxtxt"));
     pub fn m_444c6beca79a41c3() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/444c6beca79a41c3.onnxtxt")
     }
     pub static B_4457FA4F9C95D9C7: [u8; 493] = *include_bytes!("../data/4457fa4f9c95d9c7.pb");
     pub static B_447096BDB649DA9B: [u8; 809] = *include_bytes!("../data/447096bdb649da9b.pb");
     pub static T_44925000B08FA282: [u8; 283] =
-        *include_bytes!("../models/44925000b08fa282.onnxtxt");
+        *super::utf8(include_str!("../models/44925000b08fa282.onnxtxt"));
     pub fn m_44925000b08fa282() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/44925000b08fa282.onnxtxt")
     }
     pub static B_452735224A917452: [u8; 10] = *include_bytes!("../data/452735224a917452.pb");
     pub static T_4592833EC7AA20DE: [u8; 278] =
-        *include_bytes!("../models/4592833ec7aa20de.onnxtxt");
+        *super::utf8(include_str!("../models/4592833ec7aa20de.onnxtxt"));
     pub fn m_4592833ec7aa20de() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/4592833ec7aa20de.onnxtxt")
     }
     pub static T_45DA7381C513FC02: [u8; 479] =
-        *include_bytes!("../models/45da7381c513fc02.onnxtxt");
+        *super::utf8(include_str!("../models/45da7381c513fc02.onnxtxt"));
     pub fn m_45da7381c513fc02() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/45da7381c513fc02.onnxtxt")
     }
@@ -841,18 +854,18 @@ mod r0fffff {
     pub static B_48AEF0448F20FA8D: [u8; 130] = *include_bytes!("../data/48aef0448f20fa8d.pb");
     pub static B_4ACC121A8C18908F: [u8; 3015] = *include_bytes!("../data/4acc121a8c18908f.pb");
     pub static T_4B180E1B9EB759CA: [u8; 297] =
-        *include_bytes!("../models/4b180e1b9eb759ca.onnxtxt");
+        *super::utf8(include_str!("../models/4b180e1b9eb759ca.onnxtxt"));
     pub fn m_4b180e1b9eb759ca() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/4b180e1b9eb759ca.onnxtxt")
     }
     pub static B_4B7C06408C186F01: [u8; 128] = *include_bytes!("../data/4b7c06408c186f01.pb");
     pub static T_4D7CF273971ADAC3: [u8; 293] =
-        *include_bytes!("../models/4d7cf273971adac3.onnxtxt");
+        *super::utf8(include_str!("../models/4d7cf273971adac3.onnxtxt"));
     pub fn m_4d7cf273971adac3() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/4d7cf273971adac3.onnxtxt")
     }
     pub static T_4DDE943E6E208CEF: [u8; 285] =
-        *include_bytes!("../models/4dde943e6e208cef.onnxtxt");
+        *super::utf8(include_str!("../models/4dde943e6e208cef.onnxtxt"));
     pub fn m_4dde943e6e208cef() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/4dde943e6e208cef.onnxtxt")
     }
@@ -860,7 +873,7 @@ mod r0fffff {
     pub static B_4F3B935CF7F69287: [u8; 45] = *include_bytes!("../data/4f3b935cf7f69287.pb");
     pub static B_4FCDC154264DCE02: [u8; 809] = *include_bytes!("../data/4fcdc154264dce02.pb");
     pub static T_503EB4D6B896729B: [u8; 262] =
-        *include_bytes!("../models/503eb4d6b896729b.onnxtxt");
+        *super::utf8(include_str!("../models/503eb4d6b896729b.onnxtxt"));
     pub fn m_503eb4d6b896729b() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/503eb4d6b896729b.onnxtxt")
     }
@@ -869,29 +882,29 @@ mod r0fffff {
     pub static B_52D9678B6F1F5F70: [u8; 42] = *include_bytes!("../data/52d9678b6f1f5f70.pb");
     pub static B_52F2215B35016C85: [u8; 2560015] = *include_bytes!("../data/52f2215b35016c85.pb");
     pub static T_535F5202CDCD2094: [u8; 1603] =
-        *include_bytes!("../models/535f5202cdcd2094.onnxtxt");
+        *super::utf8(include_str!("../models/535f5202cdcd2094.onnxtxt"));
     pub fn m_535f5202cdcd2094() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/535f5202cdcd2094.onnxtxt")
     }
     pub static B_53A7E3D0A090E2C8: [u8; 331] = *include_bytes!("../data/53a7e3d0a090e2c8.pb");
     pub static T_55539B88D8291489: [u8; 223] =
-        *include_bytes!("../models/55539b88d8291489.onnxtxt");
+        *super::utf8(include_str!("../models/55539b88d8291489.onnxtxt"));
     pub fn m_55539b88d8291489() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/55539b88d8291489.onnxtxt")
     }
     pub static T_55E2350091A20F5C: [u8; 319] =
-        *include_bytes!("../models/55e2350091a20f5c.onnxtxt");
+        *super::utf8(include_str!("../models/55e2350091a20f5c.onnxtxt"));
     pub fn m_55e2350091a20f5c() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/55e2350091a20f5c.onnxtxt")
     }
     pub static B_57DF2244555569B9: [u8; 82] = *include_bytes!("../data/57df2244555569b9.pb");
     pub static T_5823502606E48BD7: [u8; 1766] =
-        *include_bytes!("../models/5823502606e48bd7.onnxtxt");
+        *super::utf8(include_str!("../models/5823502606e48bd7.onnxtxt"));
     pub fn m_5823502606e48bd7() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/5823502606e48bd7.onnxtxt")
     }
     pub static T_5911588B5F50463F: [u8; 242] =
-        *include_bytes!("../models/5911588b5f50463f.onnxtxt");
+        *super::utf8(include_str!("../models/5911588b5f50463f.onnxtxt"));
     pub fn m_5911588b5f50463f() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/5911588b5f50463f.onnxtxt")
     }
@@ -900,14 +913,14 @@ mod r0fffff {
     pub static B_59922C97C81D4D2A: [u8; 877] = *include_bytes!("../data/59922c97c81d4d2a.pb");
     pub static B_59E2931766B480B4: [u8; 56] = *include_bytes!("../data/59e2931766b480b4.pb");
     pub static T_5A9CDAD20D9C6CE2: [u8; 234] =
-        *include_bytes!("../models/5a9cdad20d9c6ce2.onnxtxt");
+        *super::utf8(include_str!("../models/5a9cdad20d9c6ce2.onnxtxt"));
     pub fn m_5a9cdad20d9c6ce2() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/5a9cdad20d9c6ce2.onnxtxt")
     }
     pub static B_5B6832C53D1883D5: [u8; 409] = *include_bytes!("../data/5b6832c53d1883d5.pb");
     pub static B_5B6AD13EF4861AC3: [u8; 973] = *include_bytes!("../data/5b6ad13ef4861ac3.pb");
     pub static T_5BF2116EB4D410C1: [u8; 255] =
-        *include_bytes!("../models/5bf2116eb4d410c1.onnxtxt");
+        *super::utf8(include_str!("../models/5bf2116eb4d410c1.onnxtxt"));
     pub fn m_5bf2116eb4d410c1() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/5bf2116eb4d410c1.onnxtxt")
     }
@@ -916,7 +929,7 @@ mod r0fffff {
     pub static B_5C7F991938036D01: [u8; 525] = *include_bytes!("../data/5c7f991938036d01.pb");
     pub static B_5C895E7EC7D22FD3: [u8; 877] = *include_bytes!("../data/5c895e7ec7d22fd3.pb");
     pub static T_5DB94C9DBC5AB709: [u8; 1141] =
-        *include_bytes!("../models/5db94c9dbc5ab709.onnxtxt");
+        *super::utf8(include_str!("../models/5db94c9dbc5ab709.onnxtxt"));
     pub fn m_5db94c9dbc5ab709() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/5db94c9dbc5ab709.onnxtxt")
     }
@@ -927,7 +940,7 @@ mod r0fffff {
     pub static B_63631630F831239F: [u8; 137] = *include_bytes!("../data/63631630f831239f.pb");
     pub static B_63F72C871380F41F: [u8; 229] = *include_bytes!("../data/63f72c871380f41f.pb");
     pub static T_642BA6B875B00950: [u8; 1368] =
-        *include_bytes!("../models/642ba6b875b00950.onnxtxt");
+        *super::utf8(include_str!("../models/642ba6b875b00950.onnxtxt"));
     pub fn m_642ba6b875b00950() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/642ba6b875b00950.onnxtxt")
     }
@@ -935,13 +948,13 @@ mod r0fffff {
     pub static B_6555E6ECF6AB107B: [u8; 879] = *include_bytes!("../data/6555e6ecf6ab107b.pb");
     pub static B_66CB29E392752D93: [u8; 10] = *include_bytes!("../data/66cb29e392752d93.pb");
     pub static T_67650FD8AD1137DF: [u8; 217] =
-        *include_bytes!("../models/67650fd8ad1137df.onnxtxt");
+        *super::utf8(include_str!("../models/67650fd8ad1137df.onnxtxt"));
     pub fn m_67650fd8ad1137df() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/67650fd8ad1137df.onnxtxt")
     }
     pub static B_688BC46F385AEB35: [u8; 809] = *include_bytes!("../data/688bc46f385aeb35.pb");
     pub static T_68E98DF557E518F3: [u8; 366] =
-        *include_bytes!("../models/68e98df557e518f3.onnxtxt");
+        *super::utf8(include_str!("../models/68e98df557e518f3.onnxtxt"));
     pub fn m_68e98df557e518f3() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/68e98df557e518f3.onnxtxt")
     }
@@ -949,19 +962,19 @@ mod r0fffff {
     pub static B_69E02108C80938D2: [u8; 56] = *include_bytes!("../data/69e02108c80938d2.pb");
     pub static B_6A600C30DE787F39: [u8; 56] = *include_bytes!("../data/6a600c30de787f39.pb");
     pub static T_6AD71AE04DC65FA8: [u8; 868] =
-        *include_bytes!("../models/6ad71ae04dc65fa8.onnxtxt");
+        *super::utf8(include_str!("../models/6ad71ae04dc65fa8.onnxtxt"));
     pub fn m_6ad71ae04dc65fa8() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/6ad71ae04dc65fa8.onnxtxt")
     }
     pub static B_6B6C64A4B1818021: [u8; 397] = *include_bytes!("../data/6b6c64a4b1818021.pb");
     pub static B_6CD2DD80B3C48277: [u8; 877] = *include_bytes!("../data/6cd2dd80b3c48277.pb");
     pub static T_6CFBBDDF61A5EE90: [u8; 193] =
-        *include_bytes!("../models/6cfbbddf61a5ee90.onnxtxt");
+        *super::utf8(include_str!("../models/6cfbbddf61a5ee90.onnxtxt"));
     pub fn m_6cfbbddf61a5ee90() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/6cfbbddf61a5ee90.onnxtxt")
     }
     pub static T_6D0967DB68639E0B: [u8; 1323] =
-        *include_bytes!("../models/6d0967db68639e0b.onnxtxt");
+        *super::utf8(include_str!("../models/6d0967db68639e0b.onnxtxt"));
     pub fn m_6d0967db68639e0b() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/6d0967db68639e0b.onnxtxt")
     }
@@ -972,19 +985,19 @@ mod r0fffff {
     pub static B_703ADA80743B852F: [u8; 517] = *include_bytes!("../data/703ada80743b852f.pb");
     pub static B_70405C37203E50EE: [u8; 809] = *include_bytes!("../data/70405c37203e50ee.pb");
     pub static T_707498292E06FF0E: [u8; 258] =
-        *include_bytes!("../models/707498292e06ff0e.onnxtxt");
+        *super::utf8(include_str!("../models/707498292e06ff0e.onnxtxt"));
     pub fn m_707498292e06ff0e() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/707498292e06ff0e.onnxtxt")
     }
     pub static T_72422A93BD1E267A: [u8; 1723] =
-        *include_bytes!("../models/72422a93bd1e267a.onnxtxt");
+        *super::utf8(include_str!("../models/72422a93bd1e267a.onnxtxt"));
     pub fn m_72422a93bd1e267a() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/72422a93bd1e267a.onnxtxt")
     }
     pub static B_72B1E95E8E05FD33: [u8; 1861] = *include_bytes!("../data/72b1e95e8e05fd33.pb");
     pub static B_7416634BA7F4619A: [u8; 56] = *include_bytes!("../data/7416634ba7f4619a.pb");
     pub static T_74660581B51294BB: [u8; 325] =
-        *include_bytes!("../models/74660581b51294bb.onnxtxt");
+        *super::utf8(include_str!("../models/74660581b51294bb.onnxtxt"));
     pub fn m_74660581b51294bb() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/74660581b51294bb.onnxtxt")
     }
@@ -995,7 +1008,7 @@ mod r0fffff {
     pub static B_7700A3E5D3A8D176: [u8; 106] = *include_bytes!("../data/7700a3e5d3a8d176.pb");
     pub static B_77F1A0F0FC22F941: [u8; 1037] = *include_bytes!("../data/77f1a0f0fc22f941.pb");
     pub static T_78FC8DAACF71B932: [u8; 1364] =
-        *include_bytes!("../models/78fc8daacf71b932.onnxtxt");
+        *super::utf8(include_str!("../models/78fc8daacf71b932.onnxtxt"));
     pub fn m_78fc8daacf71b932() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/78fc8daacf71b932.onnxtxt")
     }
@@ -1003,19 +1016,19 @@ mod r0fffff {
     pub static B_7B56F70C52F4016A: [u8; 81934] = *include_bytes!("../data/7b56f70c52f4016a.pb");
     pub static B_7DCA7D969FDAD141: [u8; 205] = *include_bytes!("../data/7dca7d969fdad141.pb");
     pub static T_7DDD32C85105FB8F: [u8; 1602] =
-        *include_bytes!("../models/7ddd32c85105fb8f.onnxtxt");
+        *super::utf8(include_str!("../models/7ddd32c85105fb8f.onnxtxt"));
     pub fn m_7ddd32c85105fb8f() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/7ddd32c85105fb8f.onnxtxt")
     }
     pub static B_7E4AEAB61341803B: [u8; 205] = *include_bytes!("../data/7e4aeab61341803b.pb");
     pub static T_7EE62BAEEF9C8285: [u8; 256] =
-        *include_bytes!("../models/7ee62baeef9c8285.onnxtxt");
+        *super::utf8(include_str!("../models/7ee62baeef9c8285.onnxtxt"));
     pub fn m_7ee62baeef9c8285() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/7ee62baeef9c8285.onnxtxt")
     }
     pub static B_7F7875FC93279927: [u8; 121] = *include_bytes!("../data/7f7875fc93279927.pb");
     pub static T_7FA308537B540E47: [u8; 277] =
-        *include_bytes!("../models/7fa308537b540e47.onnxtxt");
+        *super::utf8(include_str!("../models/7fa308537b540e47.onnxtxt"));
     pub fn m_7fa308537b540e47() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/7fa308537b540e47.onnxtxt")
     }
@@ -1025,30 +1038,30 @@ mod r0fffff {
     pub static B_8497A5C52894960F: [u8; 1551] = *include_bytes!("../data/8497a5c52894960f.pb");
     pub static B_84A30A3F316A3332: [u8; 141] = *include_bytes!("../data/84a30a3f316a3332.pb");
     pub static T_85A0A30DB38F5539: [u8; 347] =
-        *include_bytes!("../models/85a0a30db38f5539.onnxtxt");
+        *super::utf8(include_str!("../models/85a0a30db38f5539.onnxtxt"));
     pub fn m_85a0a30db38f5539() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/85a0a30db38f5539.onnxtxt")
     }
     pub static T_85B10A291FC2F7F0: [u8; 227] =
-        *include_bytes!("../models/85b10a291fc2f7f0.onnxtxt");
+        *super::utf8(include_str!("../models/85b10a291fc2f7f0.onnxtxt"));
     pub fn m_85b10a291fc2f7f0() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/85b10a291fc2f7f0.onnxtxt")
     }
     pub static T_8655BDC8188D6093: [u8; 1741] =
-        *include_bytes!("../models/8655bdc8188d6093.onnxtxt");
+        *super::utf8(include_str!("../models/8655bdc8188d6093.onnxtxt"));
     pub fn m_8655bdc8188d6093() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/8655bdc8188d6093.onnxtxt")
     }
     pub static B_872E582CF3D9DF93: [u8; 12] = *include_bytes!("../data/872e582cf3d9df93.pb");
     pub static B_87EC984BA2EF678C: [u8; 493] = *include_bytes!("../data/87ec984ba2ef678c.pb");
     pub static T_89234E8F52C2E477: [u8; 1142] =
-        *include_bytes!("../models/89234e8f52c2e477.onnxtxt");
+        *super::utf8(include_str!("../models/89234e8f52c2e477.onnxtxt"));
     pub fn m_89234e8f52c2e477() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/89234e8f52c2e477.onnxtxt")
     }
     pub static B_8923DED003EACAB0: [u8; 22] = *include_bytes!("../data/8923ded003eacab0.pb");
     pub static T_8A9F36B46F553CF8: [u8; 207] =
-        *include_bytes!("../models/8a9f36b46f553cf8.onnxtxt");
+        *super::utf8(include_str!("../models/8a9f36b46f553cf8.onnxtxt"));
     pub fn m_8a9f36b46f553cf8() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/8a9f36b46f553cf8.onnxtxt")
     }
@@ -1063,48 +1076,48 @@ mod r0fffff {
     pub static B_91C2DF10525D3A4E: [u8; 809] = *include_bytes!("../data/91c2df10525d3a4e.pb");
     pub static B_9233487531057DBD: [u8; 2895] = *include_bytes!("../data/9233487531057dbd.pb");
     pub static T_9234195361B02368: [u8; 215] =
-        *include_bytes!("../models/9234195361b02368.onnxtxt");
+        *super::utf8(include_str!("../models/9234195361b02368.onnxtxt"));
     pub fn m_9234195361b02368() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/9234195361b02368.onnxtxt")
     }
     pub static T_925F7BDDD670270F: [u8; 3851] =
-        *include_bytes!("../models/925f7bddd670270f.onnxtxt");
+        *super::utf8(include_str!("../models/925f7bddd670270f.onnxtxt"));
     pub fn m_925f7bddd670270f() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/925f7bddd670270f.onnxtxt")
     }
     pub static B_9273B65CBDA18DEE: [u8; 56] = *include_bytes!("../data/9273b65cbda18dee.pb");
     pub static B_93A57C84D6941172: [u8; 2895] = *include_bytes!("../data/93a57c84d6941172.pb");
     pub static T_93B05759381EA43C: [u8; 1625] =
-        *include_bytes!("../models/93b05759381ea43c.onnxtxt");
+        *super::utf8(include_str!("../models/93b05759381ea43c.onnxtxt"));
     pub fn m_93b05759381ea43c() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/93b05759381ea43c.onnxtxt")
     }
     pub static B_944E1A296DDDB9B6: [u8; 56] = *include_bytes!("../data/944e1a296dddb9b6.pb");
     pub static T_94A684CDD9C594AA: [u8; 189] =
-        *include_bytes!("../models/94a684cdd9c594aa.onnxtxt");
+        *super::utf8(include_str!("../models/94a684cdd9c594aa.onnxtxt"));
     pub fn m_94a684cdd9c594aa() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/94a684cdd9c594aa.onnxtxt")
     }
     pub static T_958914BF5CE8A4CF: [u8; 209] =
-        *include_bytes!("../models/958914bf5ce8a4cf.onnxtxt");
+        *super::utf8(include_str!("../models/958914bf5ce8a4cf.onnxtxt"));
     pub fn m_958914bf5ce8a4cf() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/958914bf5ce8a4cf.onnxtxt")
     }
     pub static B_96EBD365539A8102: [u8; 130] = *include_bytes!("../data/96ebd365539a8102.pb");
     pub static T_983CC0A1DCB32C0C: [u8; 244] =
-        *include_bytes!("../models/983cc0a1dcb32c0c.onnxtxt");
+        *super::utf8(include_str!("../models/983cc0a1dcb32c0c.onnxtxt"));
     pub fn m_983cc0a1dcb32c0c() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/983cc0a1dcb32c0c.onnxtxt")
     }
     pub static B_987FDD6549BD2B74: [u8; 30] = *include_bytes!("../data/987fdd6549bd2b74.pb");
     pub static B_9A21F96395A4DD2D: [u8; 10] = *include_bytes!("../data/9a21f96395a4dd2d.pb");
     pub static T_9D7B7B81AAC4DA07: [u8; 212] =
-        *include_bytes!("../models/9d7b7b81aac4da07.onnxtxt");
+        *super::utf8(include_str!("../models/9d7b7b81aac4da07.onnxtxt"));
     pub fn m_9d7b7b81aac4da07() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/9d7b7b81aac4da07.onnxtxt")
     }
     pub static T_9DA57F7EA0F4651E: [u8; 1210] =
-        *include_bytes!("../models/9da57f7ea0f4651e.onnxtxt");
+        *super::utf8(include_str!("../models/9da57f7ea0f4651e.onnxtxt"));
     pub fn m_9da57f7ea0f4651e() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/9da57f7ea0f4651e.onnxtxt")
     }
@@ -1112,7 +1125,7 @@ mod r0fffff {
     pub static B_9E93DA49609CE30F: [u8; 591] = *include_bytes!("../data/9e93da49609ce30f.pb");
     pub static B_9FED8606684B0F4C: [u8; 1551] = *include_bytes!("../data/9fed8606684b0f4c.pb");
     pub static T_9FEDBBEFAD3EA033: [u8; 260] =
-        *include_bytes!("../models/9fedbbefad3ea033.onnxtxt");
+        *super::utf8(include_str!("../models/9fedbbefad3ea033.onnxtxt"));
     pub fn m_9fedbbefad3ea033() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/9fedbbefad3ea033.onnxtxt")
     }
@@ -1127,7 +1140,7 @@ mod r0fffff {
     pub static B_A752E31026E3DC21: [u8; 493] = *include_bytes!("../data/a752e31026e3dc21.pb");
     pub static B_A7761216D6701E85: [u8; 56] = *include_bytes!("../data/a7761216d6701e85.pb");
     pub static T_A8D125193FED4237: [u8; 1344] =
-        *include_bytes!("../models/a8d125193fed4237.onnxtxt");
+        *super::utf8(include_str!("../models/a8d125193fed4237.onnxtxt"));
     pub fn m_a8d125193fed4237() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/a8d125193fed4237.onnxtxt")
     }
@@ -1136,42 +1149,42 @@ mod r0fffff {
     pub static B_AA7F737BDDCA29E9: [u8; 82] = *include_bytes!("../data/aa7f737bddca29e9.pb");
     pub static B_ABED185B01EDA5DC: [u8; 130] = *include_bytes!("../data/abed185b01eda5dc.pb");
     pub static T_AE378B507840A1AD: [u8; 485] =
-        *include_bytes!("../models/ae378b507840a1ad.onnxtxt");
+        *super::utf8(include_str!("../models/ae378b507840a1ad.onnxtxt"));
     pub fn m_ae378b507840a1ad() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/ae378b507840a1ad.onnxtxt")
     }
     pub static T_AEECF8AF4D36AAAA: [u8; 267] =
-        *include_bytes!("../models/aeecf8af4d36aaaa.onnxtxt");
+        *super::utf8(include_str!("../models/aeecf8af4d36aaaa.onnxtxt"));
     pub fn m_aeecf8af4d36aaaa() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/aeecf8af4d36aaaa.onnxtxt")
     }
     pub static B_AEFA6B08007CEE62: [u8; 397] = *include_bytes!("../data/aefa6b08007cee62.pb");
     pub static B_B0F9F2FAB2C3F55C: [u8; 44] = *include_bytes!("../data/b0f9f2fab2c3f55c.pb");
     pub static T_B188E9B445206704: [u8; 184] =
-        *include_bytes!("../models/b188e9b445206704.onnxtxt");
+        *super::utf8(include_str!("../models/b188e9b445206704.onnxtxt"));
     pub fn m_b188e9b445206704() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/b188e9b445206704.onnxtxt")
     }
     pub static T_B1A181155D683DBD: [u8; 1069] =
-        *include_bytes!("../models/b1a181155d683dbd.onnxtxt");
+        *super::utf8(include_str!("../models/b1a181155d683dbd.onnxtxt"));
     pub fn m_b1a181155d683dbd() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/b1a181155d683dbd.onnxtxt")
     }
     pub static B_B2053EC05ECBA399: [u8; 3015] = *include_bytes!("../data/b2053ec05ecba399.pb");
     pub static T_B48D117CE4C12BA8: [u8; 509] =
-        *include_bytes!("../models/b48d117ce4c12ba8.onnxtxt");
+        *super::utf8(include_str!("../models/b48d117ce4c12ba8.onnxtxt"));
     pub fn m_b48d117ce4c12ba8() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/b48d117ce4c12ba8.onnxtxt")
     }
     pub static B_B56A8748B6CA45A8: [u8; 24] = *include_bytes!("../data/b56a8748b6ca45a8.pb");
     pub static T_B920F7E08C458121: [u8; 196] =
-        *include_bytes!("../models/b920f7e08c458121.onnxtxt");
+        *super::utf8(include_str!("../models/b920f7e08c458121.onnxtxt"));
     pub fn m_b920f7e08c458121() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/b920f7e08c458121.onnxtxt")
     }
     pub static B_B92FDFBFFF19258C: [u8; 26] = *include_bytes!("../data/b92fdfbfff19258c.pb");
     pub static T_BA3F98993D103420: [u8; 480] =
-        *include_bytes!("../models/ba3f98993d103420.onnxtxt");
+        *super::utf8(include_str!("../models/ba3f98993d103420.onnxtxt"));
     pub fn m_ba3f98993d103420() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/ba3f98993d103420.onnxtxt")
     }
@@ -1180,32 +1193,32 @@ mod r0fffff {
     pub static B_BC5662F7CF66BA3E: [u8; 3015] = *include_bytes!("../data/bc5662f7cf66ba3e.pb");
     pub static B_BCCE89E5C9B66194: [u8; 1034] = *include_bytes!("../data/bcce89e5c9b66194.pb");
     pub static T_BCFCD5626CFEF7D5: [u8; 202] =
-        *include_bytes!("../models/bcfcd5626cfef7d5.onnxtxt");
+        *super::utf8(include_str!("../models/bcfcd5626cfef7d5.onnxtxt"));
     pub fn m_bcfcd5626cfef7d5() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/bcfcd5626cfef7d5.onnxtxt")
     }
     pub static B_BD4BE99621F7969B: [u8; 130] = *include_bytes!("../data/bd4be99621f7969b.pb");
     pub static B_BDC4FA56DE648E23: [u8; 14] = *include_bytes!("../data/bdc4fa56de648e23.pb");
     pub static T_BDFEA8E2063903DE: [u8; 208] =
-        *include_bytes!("../models/bdfea8e2063903de.onnxtxt");
+        *super::utf8(include_str!("../models/bdfea8e2063903de.onnxtxt"));
     pub fn m_bdfea8e2063903de() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/bdfea8e2063903de.onnxtxt")
     }
     pub static T_C0C61355739DCCCB: [u8; 208] =
-        *include_bytes!("../models/c0c61355739dcccb.onnxtxt");
+        *super::utf8(include_str!("../models/c0c61355739dcccb.onnxtxt"));
     pub fn m_c0c61355739dcccb() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/c0c61355739dcccb.onnxtxt")
     }
     pub static B_C117964FB86ED70B: [u8; 56] = *include_bytes!("../data/c117964fb86ed70b.pb");
     pub static B_C14B75588DBE28A9: [u8; 104] = *include_bytes!("../data/c14b75588dbe28a9.pb");
     pub static T_C2CAF638834C2836: [u8; 368] =
-        *include_bytes!("../models/c2caf638834c2836.onnxtxt");
+        *super::utf8(include_str!("../models/c2caf638834c2836.onnxtxt"));
     pub fn m_c2caf638834c2836() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/c2caf638834c2836.onnxtxt")
     }
     pub static B_C34DA36BD4318D81: [u8; 157] = *include_bytes!("../data/c34da36bd4318d81.pb");
     pub static T_C4104FF9ECEAA717: [u8; 235] =
-        *include_bytes!("../models/c4104ff9eceaa717.onnxtxt");
+        *super::utf8(include_str!("../models/c4104ff9eceaa717.onnxtxt"));
     pub fn m_c4104ff9eceaa717() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/c4104ff9eceaa717.onnxtxt")
     }
@@ -1213,29 +1226,29 @@ mod r0fffff {
     pub static B_C5670E94B4B6D716: [u8; 1551] = *include_bytes!("../data/c5670e94b4b6d716.pb");
     pub static B_C76B841A3F25CBC0: [u8; 32] = *include_bytes!("../data/c76b841a3f25cbc0.pb");
     pub static T_C8B83F35677EF8D0: [u8; 3967] =
-        *include_bytes!("../models/c8b83f35677ef8d0.onnxtxt");
+        *super::utf8(include_str!("../models/c8b83f35677ef8d0.onnxtxt"));
     pub fn m_c8b83f35677ef8d0() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/c8b83f35677ef8d0.onnxtxt")
     }
     pub static T_C8C0AFE63D9ED8E5: [u8; 211] =
-        *include_bytes!("../models/c8c0afe63d9ed8e5.onnxtxt");
+        *super::utf8(include_str!("../models/c8c0afe63d9ed8e5.onnxtxt"));
     pub fn m_c8c0afe63d9ed8e5() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/c8c0afe63d9ed8e5.onnxtxt")
     }
     pub static T_CAC782D3947B9060: [u8; 1356] =
-        *include_bytes!("../models/cac782d3947b9060.onnxtxt");
+        *super::utf8(include_str!("../models/cac782d3947b9060.onnxtxt"));
     pub fn m_cac782d3947b9060() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/cac782d3947b9060.onnxtxt")
     }
     pub static B_CBF4E5FE5AF9BA81: [u8; 3015] = *include_bytes!("../data/cbf4e5fe5af9ba81.pb");
     pub static B_CD5D55B7C7B8AEDE: [u8; 155] = *include_bytes!("../data/cd5d55b7c7b8aede.pb");
     pub static T_CE598453F7978C20: [u8; 215] =
-        *include_bytes!("../models/ce598453f7978c20.onnxtxt");
+        *super::utf8(include_str!("../models/ce598453f7978c20.onnxtxt"));
     pub fn m_ce598453f7978c20() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/ce598453f7978c20.onnxtxt")
     }
     pub static T_CEC65B546F139417: [u8; 237] =
-        *include_bytes!("../models/cec65b546f139417.onnxtxt");
+        *super::utf8(include_str!("../models/cec65b546f139417.onnxtxt"));
     pub fn m_cec65b546f139417() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/cec65b546f139417.onnxtxt")
     }
@@ -1249,13 +1262,13 @@ mod r0fffff {
     pub static B_D4E066B8DAC7D27D: [u8; 853] = *include_bytes!("../data/d4e066b8dac7d27d.pb");
     pub static B_D53ED2DA67C0DD5C: [u8; 493] = *include_bytes!("../data/d53ed2da67c0dd5c.pb");
     pub static T_D8076027D21AEAF6: [u8; 256] =
-        *include_bytes!("../models/d8076027d21aeaf6.onnxtxt");
+        *super::utf8(include_str!("../models/d8076027d21aeaf6.onnxtxt"));
     pub fn m_d8076027d21aeaf6() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/d8076027d21aeaf6.onnxtxt")
     }
     pub static B_D90D0DF5BFC55FAF: [u8; 40] = *include_bytes!("../data/d90d0df5bfc55faf.pb");
     pub static T_DA475A6238A8FB58: [u8; 242] =
-        *include_bytes!("../models/da475a6238a8fb58.onnxtxt");
+        *super::utf8(include_str!("../models/da475a6238a8fb58.onnxtxt"));
     pub fn m_da475a6238a8fb58() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/da475a6238a8fb58.onnxtxt")
     }
@@ -1264,19 +1277,19 @@ mod r0fffff {
     pub static B_DBB0D646CAA7BD9A: [u8; 10] = *include_bytes!("../data/dbb0d646caa7bd9a.pb");
     pub static B_DC4D996072EA3C46: [u8; 331] = *include_bytes!("../data/dc4d996072ea3c46.pb");
     pub static T_DD5F9B7E09F47375: [u8; 236] =
-        *include_bytes!("../models/dd5f9b7e09f47375.onnxtxt");
+        *super::utf8(include_str!("../models/dd5f9b7e09f47375.onnxtxt"));
     pub fn m_dd5f9b7e09f47375() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/dd5f9b7e09f47375.onnxtxt")
     }
     pub static B_DDDDAC1752917511: [u8; 10] = *include_bytes!("../data/ddddac1752917511.pb");
     pub static T_DDDF573E011C85B7: [u8; 252] =
-        *include_bytes!("../models/dddf573e011c85b7.onnxtxt");
+        *super::utf8(include_str!("../models/dddf573e011c85b7.onnxtxt"));
     pub fn m_dddf573e011c85b7() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/dddf573e011c85b7.onnxtxt")
     }
     pub static B_DDEAF41FE4DBAFBE: [u8; 4333] = *include_bytes!("../data/ddeaf41fe4dbafbe.pb");
     pub static T_DE2F0535896DE177: [u8; 193] =
-        *include_bytes!("../models/de2f0535896de177.onnxtxt");
+        *super::utf8(include_str!("../models/de2f0535896de177.onnxtxt"));
     pub fn m_de2f0535896de177() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/de2f0535896de177.onnxtxt")
     }
@@ -1288,13 +1301,13 @@ mod r0fffff {
     pub static B_E1A92A67C157F872: [u8; 56] = *include_bytes!("../data/e1a92a67c157f872.pb");
     pub static B_E3167F333970B64A: [u8; 3015] = *include_bytes!("../data/e3167f333970b64a.pb");
     pub static T_E3DAEF180F5C14A0: [u8; 293] =
-        *include_bytes!("../models/e3daef180f5c14a0.onnxtxt");
+        *super::utf8(include_str!("../models/e3daef180f5c14a0.onnxtxt"));
     pub fn m_e3daef180f5c14a0() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/e3daef180f5c14a0.onnxtxt")
     }
     pub static B_E408D720FEB472F8: [u8; 733] = *include_bytes!("../data/e408d720feb472f8.pb");
     pub static T_E42D136B99921E9E: [u8; 883] =
-        *include_bytes!("../models/e42d136b99921e9e.onnxtxt");
+        *super::utf8(include_str!("../models/e42d136b99921e9e.onnxtxt"));
     pub fn m_e42d136b99921e9e() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/e42d136b99921e9e.onnxtxt")
     }
@@ -1308,31 +1321,31 @@ mod r0fffff {
     pub static B_E84618A16650AB9B: [u8; 56] = *include_bytes!("../data/e84618a16650ab9b.pb");
     pub static B_E84BE45E0B0CD6A7: [u8; 809] = *include_bytes!("../data/e84be45e0b0cd6a7.pb");
     pub static T_E9484647B0AEA2BD: [u8; 224] =
-        *include_bytes!("../models/e9484647b0aea2bd.onnxtxt");
+        *super::utf8(include_str!("../models/e9484647b0aea2bd.onnxtxt"));
     pub fn m_e9484647b0aea2bd() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/e9484647b0aea2bd.onnxtxt")
     }
     pub static B_E9A1AAD510E25C9A: [u8; 1861] = *include_bytes!("../data/e9a1aad510e25c9a.pb");
     pub static B_EA9959B921BC5C15: [u8; 40] = *include_bytes!("../data/ea9959b921bc5c15.pb");
     pub static T_EB9B3A525939C2DE: [u8; 297] =
-        *include_bytes!("../models/eb9b3a525939c2de.onnxtxt");
+        *super::utf8(include_str!("../models/eb9b3a525939c2de.onnxtxt"));
     pub fn m_eb9b3a525939c2de() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/eb9b3a525939c2de.onnxtxt")
     }
     pub static B_EC22DB847811F638: [u8; 2895] = *include_bytes!("../data/ec22db847811f638.pb");
     pub static T_ECA3B3F9B6F81EE5: [u8; 458] =
-        *include_bytes!("../models/eca3b3f9b6f81ee5.onnxtxt");
+        *super::utf8(include_str!("../models/eca3b3f9b6f81ee5.onnxtxt"));
     pub fn m_eca3b3f9b6f81ee5() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/eca3b3f9b6f81ee5.onnxtxt")
     }
     pub static T_EDD12DC4612C3C5C: [u8; 216] =
-        *include_bytes!("../models/edd12dc4612c3c5c.onnxtxt");
+        *super::utf8(include_str!("../models/edd12dc4612c3c5c.onnxtxt"));
     pub fn m_edd12dc4612c3c5c() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/edd12dc4612c3c5c.onnxtxt")
     }
     pub static B_EFDB220CD29EF3AE: [u8; 90] = *include_bytes!("../data/efdb220cd29ef3ae.pb");
     pub static T_F104838B396B39CA: [u8; 4382] =
-        *include_bytes!("../models/f104838b396b39ca.onnxtxt");
+        *super::utf8(include_str!("../models/f104838b396b39ca.onnxtxt"));
     pub fn m_f104838b396b39ca() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/f104838b396b39ca.onnxtxt")
     }
@@ -1344,20 +1357,20 @@ mod r0fffff {
     pub static B_F7D1A23C2FF27AE1: [u8; 781] = *include_bytes!("../data/f7d1a23c2ff27ae1.pb");
     pub static B_F9894E282D63106E: [u8; 2317] = *include_bytes!("../data/f9894e282d63106e.pb");
     pub static T_F9EF4EA2BDD909D3: [u8; 284] =
-        *include_bytes!("../models/f9ef4ea2bdd909d3.onnxtxt");
+        *super::utf8(include_str!("../models/f9ef4ea2bdd909d3.onnxtxt"));
     pub fn m_f9ef4ea2bdd909d3() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/f9ef4ea2bdd909d3.onnxtxt")
     }
     pub static B_FA41683544EB3CE7: [u8; 29] = *include_bytes!("../data/fa41683544eb3ce7.pb");
     pub static T_FB3B5A857BB04F7F: [u8; 1303] =
-        *include_bytes!("../models/fb3b5a857bb04f7f.onnxtxt");
+        *super::utf8(include_str!("../models/fb3b5a857bb04f7f.onnxtxt"));
     pub fn m_fb3b5a857bb04f7f() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/fb3b5a857bb04f7f.onnxtxt")
     }
     pub static B_FB558F63A7FB8E91: [u8; 1896974] = *include_bytes!("../data/fb558f63a7fb8e91.pb");
     pub static B_FB9E33FAE9DC3761: [u8; 340] = *include_bytes!("../data/fb9e33fae9dc3761.pb");
     pub static T_FC2DA03DD9742CDE: [u8; 238] =
-        *include_bytes!("../models/fc2da03dd9742cde.onnxtxt");
+        *super::utf8(include_str!("../models/fc2da03dd9742cde.onnxtxt"));
     pub fn m_fc2da03dd9742cde() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/fc2da03dd9742cde.onnxtxt")
     }
@@ -1365,7 +1378,7 @@ mod r0fffff {
     pub static B_FCE395275B74EE50: [u8; 141] = *include_bytes!("../data/fce395275b74ee50.pb");
     pub static B_FD13E6427AA4A23E: [u8; 525] = *include_bytes!("../data/fd13e6427aa4a23e.pb");
     pub static T_FD62A1FD0383BBD4: [u8; 1144] =
-        *include_bytes!("../models/fd62a1fd0383bbd4.onnxtxt");
+        *super::utf8(include_str!("../models/fd62a1fd0383bbd4.onnxtxt"));
     pub fn m_fd62a1fd0383bbd4() -> onnx_text::ModelProto {
         onnx_text::include_onnx!("models/fd62a1fd0383bbd4.onnxtxt")
     }

@@ -1,7 +1,9 @@
 //! onnx's releases (`releases()`, `release(v)`) against what scripts/gen_releases.py read in
 //! their wheels: every case is there, every model is its text and passes every check (or fails
 //! exactly the checks the kit allows it by name), every file reads, and equal files are one.
-//! The kit's tests build with `all-releases` (its dev-dependency on itself).
+//! The kit's tests build with `all-releases` (its dev-dependency on itself); the published
+//! package, which cargo strips of that dependency, has these tests only with the feature.
+#![cfg(feature = "all-releases")]
 
 use onnx_conformance::{Case, CaseKind, cases, release, releases};
 use onnx_text::prost::Message;
