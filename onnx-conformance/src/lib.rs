@@ -112,7 +112,7 @@ mod catalog;
 mod harness;
 mod releases;
 
-pub use harness::harness;
+pub use harness::{harness, harness_releases};
 /// The values, their comparison and its tolerances, shared with the evaluator (`onnx_eval`):
 /// one `Value` type for both.
 pub use onnx_value::{Element, Map, MapKey, Mismatch, Tolerance, Value, compare, compare_named};

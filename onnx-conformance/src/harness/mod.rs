@@ -4,7 +4,7 @@
 mod expectations;
 mod summary;
 
-use crate::{Case, Value, cases};
+use crate::{Case, Value, cases, release};
 use expectations::{Expectations, FILE_NAME};
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::fmt::Display;
@@ -45,6 +45,60 @@ where
     F: Fn(&Case, Vec<Value>) -> Result<Vec<Value>, E> + Send + Sync + 'static,
     E: Display,
 {
+    run_harness(all_cases(), run)
+}
+
+/// Runs the cases of the onnx releases named (see [`releases`](crate::releases)) as
+/// [`harness`] runs onnx 1.23.2's, each test named with its release: `1.9.0::test_abs`, and so
+/// in `onnx-conformance.toml` and filters (`cargo test --test onnx -- 1.9.0::`). A release this
+/// build does not hold (its feature, `onnx_1_9_0`, is off) stops the run before any case.
+///
+/// ```no_run
+/// // tests/onnx.rs, with the kit's features `onnx_1_9_0` and `onnx_1_13_0` on.
+/// onnx_conformance::harness_releases(&["1.9.0", "1.13.0", "1.23.2"], |case, inputs| {
+///     match case.op_type() {
+///         "Identity" => Ok(inputs),
+///         other => Err(format!("{other} is not implemented")),
+///     }
+/// })
+/// ```
+pub fn harness_releases<F, E>(releases: &[&str], run: F)
+where
+    F: Fn(&Case, Vec<Value>) -> Result<Vec<Value>, E> + Send + Sync + 'static,
+    E: Display,
+{
+    let mut selected = Vec::new();
+    for &version in releases {
+        let Some(cases) = release(version) else {
+            exit_with(&format!(
+                "this build holds no onnx {version}: it holds {:?} (turn on the kit's feature \
+                 `onnx_{}`)",
+                crate::releases(),
+                version.replace('.', "_")
+            ))
+        };
+        selected.extend(
+            cases
+                .iter()
+                .map(|c| (format!("{version}::{}", c.name()), c)),
+        );
+    }
+    run_harness(selected, run)
+}
+
+/// The cases a run takes, each with its test name.
+pub(crate) type Selected = Vec<(String, &'static Case)>;
+
+/// onnx 1.23.2's cases, each named by its name.
+fn all_cases() -> Selected {
+    cases().iter().map(|c| (c.name().to_string(), c)).collect()
+}
+
+fn run_harness<F, E>(selected: Selected, run: F)
+where
+    F: Fn(&Case, Vec<Value>) -> Result<Vec<Value>, E> + Send + Sync + 'static,
+    E: Display,
+{
     let arguments = Arguments::from_args();
     let path = expectation_file();
     let expectations = match std::fs::read_to_string(&path) {
@@ -55,12 +109,13 @@ where
     let unknown: Vec<&String> = expectations
         .failures
         .keys()
-        .filter(|name| !cases().iter().any(|c| c.name() == name.as_str()))
+        .filter(|name| !selected.iter().any(|(n, _)| n == name.as_str()))
         .collect();
     if !unknown.is_empty() {
         exit_with(&format!("{FILE_NAME}: no case is named {unknown:?}"));
     }
-    let (conclusion, summary) = run_cases(&arguments, expectations.clone_failures(), run);
+    let (conclusion, summary) =
+        run_selected(&arguments, selected, expectations.clone_failures(), run);
     if !arguments.list {
         print!("{summary}");
         if std::env::var_os("ONNX_CONFORMANCE_WRITE").is_some_and(|v| v == "1") {
@@ -94,6 +149,7 @@ impl Expectations {
 }
 
 /// Runs the cases libtest's arguments select; the summary holds the verdict of each case run.
+#[cfg(test)]
 pub(crate) fn run_cases<F, E>(
     arguments: &Arguments,
     expectations: Arc<Expectations>,
@@ -103,27 +159,41 @@ where
     F: Fn(&Case, Vec<Value>) -> Result<Vec<Value>, E> + Send + Sync + 'static,
     E: Display,
 {
+    run_selected(arguments, all_cases(), expectations, run)
+}
+
+/// [`run_cases`] over the cases given, each under its test name.
+pub(crate) fn run_selected<F, E>(
+    arguments: &Arguments,
+    selected: Selected,
+    expectations: Arc<Expectations>,
+    run: F,
+) -> (libtest_mimic::Conclusion, Summary)
+where
+    F: Fn(&Case, Vec<Value>) -> Result<Vec<Value>, E> + Send + Sync + 'static,
+    E: Display,
+{
     let run = Arc::new(run);
     let verdicts: Arc<Mutex<Vec<(usize, Verdict)>>> = Arc::default();
-    let trials = cases()
+    let trials = selected
         .iter()
         .enumerate()
-        .map(|(index, case)| {
+        .map(|(index, (name, case))| {
             let (run, verdicts, expectations) =
                 (run.clone(), verdicts.clone(), expectations.clone());
-            let expected_failure = expectations.failures.contains_key(case.name());
-            let trial = Trial::test(case.name(), move || {
+            let (case, name) = (*case, name.clone());
+            let expected_failure = expectations.failures.contains_key(&name);
+            let trial = Trial::test(name.clone(), move || {
                 let verdict = judge(case, &*run);
                 verdicts
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .push((index, verdict.clone()));
-                let reason = expectations.failures.get(case.name());
+                let reason = expectations.failures.get(&name);
                 match (verdict, reason) {
                     (Verdict::Pass, None) => Ok(()),
                     (Verdict::Pass, Some(_)) => Err(Failed::from(format!(
-                        "passes now: remove `{}` from {FILE_NAME}",
-                        case.name()
+                        "passes now: remove `{name}` from {FILE_NAME}"
                     ))),
                     (_, Some(_)) => Ok(()),
                     (Verdict::Fail(why) | Verdict::Error(why), None) => Err(Failed::from(why)),
@@ -139,7 +209,7 @@ where
     let conclusion = libtest_mimic::run(arguments, trials);
     let mut verdicts = std::mem::take(&mut *verdicts.lock().unwrap_or_else(|e| e.into_inner()));
     verdicts.sort_by_key(|(index, _)| *index);
-    (conclusion, Summary::new(verdicts, &expectations))
+    (conclusion, Summary::new(verdicts, &expectations, selected))
 }
 
 /// Runs one case and compares its outputs; an error or a panic of the runtime is a verdict too.

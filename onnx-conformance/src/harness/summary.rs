@@ -1,8 +1,8 @@
 //! The summary printed after a run: counts by outcome and coverage by operator.
 
-use super::Verdict;
 use super::expectations::{Expectations, FILE_NAME};
-use crate::{Case, cases};
+use super::{Selected, Verdict};
+use crate::Case;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -10,6 +10,8 @@ use std::fmt;
 pub(crate) struct Summary {
     verdicts: Vec<(usize, Verdict)>,
     listed: Vec<bool>,
+    /// The cases of the run, by the index of `verdicts`, each with its test name.
+    selected: Selected,
 }
 
 #[derive(Default)]
@@ -22,18 +24,33 @@ struct Counts {
 }
 
 impl Summary {
-    pub(crate) fn new(verdicts: Vec<(usize, Verdict)>, expectations: &Expectations) -> Summary {
+    pub(crate) fn new(
+        verdicts: Vec<(usize, Verdict)>,
+        expectations: &Expectations,
+        selected: Selected,
+    ) -> Summary {
         let listed = verdicts
             .iter()
-            .map(|(i, _)| expectations.failures.contains_key(cases()[*i].name()))
+            .map(|(i, _)| expectations.failures.contains_key(&selected[*i].0))
             .collect();
-        Summary { verdicts, listed }
+        Summary {
+            verdicts,
+            listed,
+            selected,
+        }
     }
 
     pub(crate) fn verdicts(&self) -> impl Iterator<Item = (&'static Case, &Verdict)> {
-        self.verdicts
-            .iter()
-            .map(|(i, verdict)| (&cases()[*i], verdict))
+        self.named_verdicts()
+            .map(|(_, case, verdict)| (case, verdict))
+    }
+
+    /// Each verdict with its case and the case's test name.
+    fn named_verdicts(&self) -> impl Iterator<Item = (&str, &'static Case, &Verdict)> {
+        self.verdicts.iter().map(|(i, verdict)| {
+            let (name, case) = &self.selected[*i];
+            (name.as_str(), *case, verdict)
+        })
     }
 
     fn counts(&self) -> Counts {
@@ -56,10 +73,10 @@ impl Summary {
     /// run; newly passing cases leave it.
     pub(crate) fn expectations(&self, old: &Expectations) -> Expectations {
         let mut failures = old.failures.clone();
-        for (case, verdict) in self.verdicts() {
+        for (name, case, verdict) in self.named_verdicts() {
             match verdict {
                 Verdict::Pass => {
-                    failures.remove(case.name());
+                    failures.remove(name);
                 }
                 Verdict::Fail(why) | Verdict::Error(why) => {
                     let first_line = why.lines().next().unwrap_or_default();
@@ -67,7 +84,7 @@ impl Summary {
                         .strip_prefix(&format!("{}: ", case.name()))
                         .unwrap_or(first_line);
                     let reason: String = reason.chars().take(160).collect();
-                    failures.entry(case.name().to_string()).or_insert(reason);
+                    failures.entry(name.to_string()).or_insert(reason);
                 }
             }
         }

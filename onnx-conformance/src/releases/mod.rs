@@ -193,3 +193,47 @@ const fn concat<const N: usize>(a: &[Case], b: &[Case]) -> [Case; N] {
 fn empty_model() -> onnx_text::ModelProto {
     onnx_text::ModelProto::default()
 }
+
+#[cfg(all(test, feature = "onnx_1_9_0"))]
+mod tests {
+    use crate::harness::{Selected, run_selected};
+    use crate::{Case, release};
+    use libtest_mimic::Arguments;
+    use std::sync::Arc;
+
+    /// The harness over a release: each test named with its release, filtered by that name,
+    /// judged as the 1.23.2 cases are.
+    #[test]
+    fn the_harness_names_each_case_with_its_release() {
+        let selected: Selected = release("1.9.0")
+            .unwrap()
+            .iter()
+            .map(|c| (format!("1.9.0::{}", c.name()), c))
+            .collect();
+        let log = std::env::temp_dir().join(format!(
+            "onnx-conformance-releases-{}.log",
+            std::process::id()
+        ));
+        let arguments = Arguments {
+            filter: Some("1.9.0::test_relu".to_string()),
+            test_threads: Some(1),
+            logfile: Some(log.display().to_string()),
+            ..Arguments::default()
+        };
+        let (conclusion, summary) = run_selected(
+            &arguments,
+            selected,
+            Arc::default(),
+            |case: &Case, _| match case.name() {
+                "test_relu" => Ok(case.outputs()),
+                _ => Err("not Relu"),
+            },
+        );
+        let names: Vec<&str> = summary.verdicts().map(|(c, _)| c.name()).collect();
+        assert_eq!(names, ["test_relu"]);
+        assert_eq!((conclusion.num_passed, conclusion.num_failed), (1, 0));
+        let report = std::fs::read_to_string(&log).unwrap();
+        std::fs::remove_file(&log).unwrap();
+        assert!(report.contains("test 1.9.0::test_relu ... ok"), "{report}");
+    }
+}
