@@ -109,9 +109,11 @@ impl fmt::Display for Summary {
         // Operator → (passed, run); an operator of another domain is written domain.Op.
         let mut coverage: BTreeMap<String, (usize, usize)> = BTreeMap::new();
         for (case, verdict) in self.verdicts() {
-            let name = match case.domain() {
-                "" => case.op_type().to_string(),
-                domain => format!("{domain}.{}", case.op_type()),
+            let name = match (case.kind(), case.domain()) {
+                // A model test has no one operator: counted under its suite.
+                (crate::CaseKind::Model, _) => format!("({} models)", case.suite()),
+                (_, "") => case.op_type().to_string(),
+                (_, domain) => format!("{domain}.{}", case.op_type()),
             };
             let entry = coverage.entry(name).or_default();
             entry.0 += usize::from(*verdict == Verdict::Pass);

@@ -229,11 +229,31 @@ mod tests {
                 _ => Err("not Relu"),
             },
         );
+        let text = summary.to_string();
+        assert!(text.contains("1 cases run: 1 passed"), "{text}");
         let names: Vec<&str> = summary.verdicts().map(|(c, _)| c.name()).collect();
         assert_eq!(names, ["test_relu"]);
         assert_eq!((conclusion.num_passed, conclusion.num_failed), (1, 0));
         let report = std::fs::read_to_string(&log).unwrap();
         std::fs::remove_file(&log).unwrap();
         assert!(report.contains("test 1.9.0::test_relu ... ok"), "{report}");
+
+        // A model test is counted under its suite, not an operator.
+        let selected: Selected = release("1.9.0")
+            .unwrap()
+            .iter()
+            .map(|c| (format!("1.9.0::{}", c.name()), c))
+            .collect();
+        let arguments = Arguments {
+            filter: Some("1.9.0::test_sign_model".to_string()),
+            logfile: Some(log.display().to_string()),
+            ..Arguments::default()
+        };
+        let (_, summary) = run_selected(&arguments, selected, Arc::default(), |case: &Case, _| {
+            Ok::<_, String>(case.outputs())
+        });
+        let text = summary.to_string();
+        std::fs::remove_file(&log).unwrap();
+        assert!(text.contains("  (simple models) 1/1\n"), "{text}");
     }
 }
