@@ -64,7 +64,9 @@
 //! ```
 //!
 //! (`all-releases` selects every one; `onnx_1_23_2` adds 1.23.2's model tests to
-//! `release("1.23.2")`.) The data is in two crates the features turn on,
+//! `release("1.23.2")`.) [`harness_releases`] runs the releases a runtime names, each case as
+//! its own test named with its release (`1.9.0::test_abs`), with filtering and the expectation
+//! file as [`harness`] has them. The data is in two crates the features turn on,
 //! `onnx-conformance-releases-node` and `onnx-conformance-releases-model`, each file stored
 //! once however many releases hold it, and each model compiled only when a selected release
 //! holds it. `scripts/gen_releases.py` downloads the wheels and writes that data.
