@@ -24,6 +24,8 @@ tests are built in memory by scripts/gen_conformance.py instead. This script:
    - onnx-conformance-releases-model/: the same for the model tests;
    - onnx-conformance/src/releases/catalog.rs: every release's cases, each a `Case` whose
      model, text and files are the data crates' items.
+   A model whose text is also a 1.23.2 case's (onnx-conformance/data/, gen_conformance.py's:
+   run that first) is not built again: the catalog names the kit's own function of it.
    Each item of a data crate is compiled only when a release that uses it is selected: the
    items sit in modules by the set of releases that use them, each behind
    `#[cfg(any(feature = "onnx_1_9_0", ...))]`, and the kit's features (`onnx_1_9_0`, ...,
@@ -459,7 +461,7 @@ onnx-text = {{ path = "..", version = "0.1.0" }}
 
 def data_crate(out: pathlib.Path, name: str, what: str, blobs: dict[str, bytes],
                texts: dict[str, str], allowed: dict[str, list[str]],
-               used_by: dict[str, set[str]]) -> None:
+               used_by: dict[str, set[str]], shared: dict[str, str]) -> None:
     """One data crate: its files and its lib.rs, each item behind the features of the releases
     that use it."""
     (out / "data").mkdir(parents=True)
@@ -519,6 +521,9 @@ def data_crate(out: pathlib.Path, name: str, what: str, blobs: dict[str, bytes],
                 attribute = f"#![allow({', '.join(allow)})] " if allow else ""
                 lines.append(f"    pub static T_{key.upper()}: [u8; {len(texts[key].encode())}] =")
                 lines.append(f'        *super::utf8(include_str!("../models/{key}.onnxtxt"));')
+                if key in shared:
+                    # The same text as a 1.23.2 case: the kit builds that model already.
+                    continue
                 lines.append(
                     f"    pub fn m_{key}() -> onnx_text::ModelProto {{\n"
                     f'        onnx_text::include_onnx!({attribute}"models/{key}.onnxtxt")\n'
@@ -534,7 +539,7 @@ def data_crate(out: pathlib.Path, name: str, what: str, blobs: dict[str, bytes],
     subprocess.run(["rustfmt", "--edition", "2024", src / "lib.rs"], check=True)
 
 
-def catalog(out: pathlib.Path, releases: dict[str, list[Entry]]) -> str:
+def catalog(out: pathlib.Path, releases: dict[str, list[Entry]], shared: dict[str, str]) -> str:
     """onnx-conformance/src/releases/catalog.rs: each release's cases, equal cases once."""
     used: dict[tuple, set[str]] = collections.defaultdict(set)
     first: dict[tuple, Entry] = {}
@@ -578,6 +583,10 @@ def catalog(out: pathlib.Path, releases: dict[str, list[Entry]]) -> str:
             lines.append(f"    use onnx_conformance_releases_{crate} as {crate};")
         for key in groups[group]:
             e = first[key]
+            model = lambda e: (  # noqa: E731
+                f"crate::catalog::{shared[e.text]}" if e.text in shared
+                else f"{e.homes[e.text]}::m_{e.text}"
+            )
             files = lambda keys: ", ".join(f"&{e.homes[k]}::B_{k.upper()}" for k in keys)  # noqa: E731
             lines.append(
                 f"    pub(crate) const {names[key]}: Case = Case {{\n"
@@ -589,7 +598,7 @@ def catalog(out: pathlib.Path, releases: dict[str, list[Entry]]) -> str:
                 f"        rtol: {RTOL!r},\n"
                 f"        atol: {ATOL!r},\n"
                 f"        text: super::text(&{e.homes[e.text]}::T_{e.text.upper()}),\n"
-                f"        model: {e.homes[e.text]}::m_{e.text},\n"
+                f"        model: {model(e)},\n"
                 f"        inputs: &[{files(e.inputs)}],\n"
                 f"        outputs: &[{files(e.outputs)}],\n"
                 f"        constant_inputs: &[{', '.join(map(str, e.constant_inputs))}],\n"
@@ -655,6 +664,11 @@ def generate(out: pathlib.Path, tmp: pathlib.Path) -> dict:
             sys.exit(f"two texts share the name {key}")
         keys[model] = key
     failures = rejected(cli, workdir, texts)
+    # The texts that are also a 1.23.2 case's (gen_conformance.py's, committed): their models
+    # are the kit's own functions, so that no model is built twice.
+    newest = {(p.parent / "model.onnxtxt").read_text(): p.parent.name
+              for p in sorted((KIT / "data").glob("*/model.onnxtxt"))}
+    shared = {key: newest[text] for key, text in texts.items() if text in newest}
     # The checks each rejected text is built without, from ALLOWED by the names of its cases.
     allowed: dict[str, list[str]] = {}
     rejections = []
@@ -703,11 +717,11 @@ def generate(out: pathlib.Path, tmp: pathlib.Path) -> dict:
         crate_texts = {k: texts[k] for k in items if k not in blobs}
         name = f"onnx-conformance-releases-{crate}"
         data_crate(out / name, name, what, crate_blobs, crate_texts, allowed,
-                   {k: used_by[k] for k in items})
+                   {k: used_by[k] for k in items}, shared)
         crate_features[name] = {v for k in items for v in used_by[k]}
         out_files[name] = (len(crate_blobs), sum(map(len, crate_blobs.values())),
                            len(crate_texts), sum(len(t.encode()) for t in crate_texts.values()))
-    catalog(out, entries)
+    catalog(out, entries, shared)
     (out / "Cargo.toml").write_text(kit_toml(features_toml(crate_features)))
 
     counts = {}
@@ -715,7 +729,7 @@ def generate(out: pathlib.Path, tmp: pathlib.Path) -> dict:
         node = sum(c.suite == NODE for c in cases)
         counts[version] = (node, len(cases) - node)
     return {"counts": counts, "rejections": rejections, "files": out_files,
-            "models": len(models), "texts": len(texts)}
+            "models": len(models), "texts": len(texts), "shared": len(shared)}
 
 
 def generated_files(out: pathlib.Path) -> dict[str, bytes]:
@@ -750,7 +764,7 @@ def report(made: dict) -> None:
         total[0] += node
         total[1] += model
     print(f"all: {total[0]} node cases, {total[1]} model cases; {made['models']} distinct "
-          f"models, {made['texts']} distinct texts")
+          f"models, {made['texts']} distinct texts, {made['shared']} of them 1.23.2 cases' texts")
     for crate, (blobs, size, texts, text_size) in made["files"].items():
         print(f"{crate}: {blobs} .pb files ({size / 1e6:.2f} MB), {texts} texts "
               f"({text_size / 1e6:.2f} MB)")

@@ -14175,9 +14175,6 @@ pub use r03ffff::*;
 mod r040000 {
     pub static T_01A0D90A4C9E7531: [u8; 977] =
         *super::utf8(include_str!("../models/01a0d90a4c9e7531.onnxtxt"));
-    pub fn m_01a0d90a4c9e7531() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/01a0d90a4c9e7531.onnxtxt")
-    }
     pub static B_01D26A1E200AB088: [u8; 17] = *include_bytes!("../data/01d26a1e200ab088.pb");
     pub static B_04174B9896D9B51D: [u8; 2064] = *include_bytes!("../data/04174b9896d9b51d.pb");
     pub static B_048EA08082876C4D: [u8; 272] = *include_bytes!("../data/048ea08082876c4d.pb");
@@ -14189,9 +14186,6 @@ mod r040000 {
     }
     pub static T_08C0FF204C6BCF70: [u8; 309] =
         *super::utf8(include_str!("../models/08c0ff204c6bcf70.onnxtxt"));
-    pub fn m_08c0ff204c6bcf70() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/08c0ff204c6bcf70.onnxtxt")
-    }
     pub static T_0A138D97878DA72B: [u8; 11910] =
         *super::utf8(include_str!("../models/0a138d97878da72b.onnxtxt"));
     pub fn m_0a138d97878da72b() -> onnx_text::ModelProto {
@@ -14199,15 +14193,9 @@ mod r040000 {
     }
     pub static T_0A6B8966064D7B84: [u8; 331] =
         *super::utf8(include_str!("../models/0a6b8966064d7b84.onnxtxt"));
-    pub fn m_0a6b8966064d7b84() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0a6b8966064d7b84.onnxtxt")
-    }
     pub static B_0ABAE039275EADF1: [u8; 13] = *include_bytes!("../data/0abae039275eadf1.pb");
     pub static T_0AEA3A9D43094BCB: [u8; 3181] =
         *super::utf8(include_str!("../models/0aea3a9d43094bcb.onnxtxt"));
-    pub fn m_0aea3a9d43094bcb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0aea3a9d43094bcb.onnxtxt")
-    }
     pub static T_0D134EF61B6BDDC7: [u8; 22347] =
         *super::utf8(include_str!("../models/0d134ef61b6bddc7.onnxtxt"));
     pub fn m_0d134ef61b6bddc7() -> onnx_text::ModelProto {
@@ -14216,24 +14204,12 @@ mod r040000 {
     pub static B_0DC24A722E673F95: [u8; 274] = *include_bytes!("../data/0dc24a722e673f95.pb");
     pub static T_0E5E484DA7C8EEC0: [u8; 378] =
         *super::utf8(include_str!("../models/0e5e484da7c8eec0.onnxtxt"));
-    pub fn m_0e5e484da7c8eec0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0e5e484da7c8eec0.onnxtxt")
-    }
     pub static T_0EEEB3AA0328501B: [u8; 317] =
         *super::utf8(include_str!("../models/0eeeb3aa0328501b.onnxtxt"));
-    pub fn m_0eeeb3aa0328501b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0eeeb3aa0328501b.onnxtxt")
-    }
     pub static T_0EFB22A7901E28E8: [u8; 569] =
         *super::utf8(include_str!("../models/0efb22a7901e28e8.onnxtxt"));
-    pub fn m_0efb22a7901e28e8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0efb22a7901e28e8.onnxtxt")
-    }
     pub static T_0FE288DDB6769D69: [u8; 2707] =
         *super::utf8(include_str!("../models/0fe288ddb6769d69.onnxtxt"));
-    pub fn m_0fe288ddb6769d69() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0fe288ddb6769d69.onnxtxt")
-    }
     pub static B_111CC6FD539E2B27: [u8; 2076] = *include_bytes!("../data/111cc6fd539e2b27.pb");
     pub static B_11B62E6F76B4627E: [u8; 81] = *include_bytes!("../data/11b62e6f76b4627e.pb");
     pub static T_131B9CB7508398C4: [u8; 13763] =
@@ -14246,16 +14222,10 @@ mod r040000 {
     pub static B_15707B762477C51E: [u8; 1901] = *include_bytes!("../data/15707b762477c51e.pb");
     pub static T_1807F1AA92C83372: [u8; 258] =
         *super::utf8(include_str!("../models/1807f1aa92c83372.onnxtxt"));
-    pub fn m_1807f1aa92c83372() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1807f1aa92c83372.onnxtxt")
-    }
     pub static B_181139ED96CE99B4: [u8; 530] = *include_bytes!("../data/181139ed96ce99b4.pb");
     pub static B_19F228DF40DC1E3A: [u8; 48] = *include_bytes!("../data/19f228df40dc1e3a.pb");
     pub static T_1A797F7EDA7F69E4: [u8; 4070] =
         *super::utf8(include_str!("../models/1a797f7eda7f69e4.onnxtxt"));
-    pub fn m_1a797f7eda7f69e4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1a797f7eda7f69e4.onnxtxt")
-    }
     pub static B_1A89914838CA69CD: [u8; 111] = *include_bytes!("../data/1a89914838ca69cd.pb");
     pub static B_1BF8E4EDB2FF27F8: [u8; 274] = *include_bytes!("../data/1bf8e4edb2ff27f8.pb");
     pub static B_1C30D673C0F39EA0: [u8; 1759] = *include_bytes!("../data/1c30d673c0f39ea0.pb");
@@ -14285,14 +14255,8 @@ mod r040000 {
     pub static B_2543CA2ECE89E016: [u8; 1043] = *include_bytes!("../data/2543ca2ece89e016.pb");
     pub static T_2556D47F7C582D2B: [u8; 236] =
         *super::utf8(include_str!("../models/2556d47f7c582d2b.onnxtxt"));
-    pub fn m_2556d47f7c582d2b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2556d47f7c582d2b.onnxtxt")
-    }
     pub static T_27C4A06DBC6033D9: [u8; 12221] =
         *super::utf8(include_str!("../models/27c4a06dbc6033d9.onnxtxt"));
-    pub fn m_27c4a06dbc6033d9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/27c4a06dbc6033d9.onnxtxt")
-    }
     pub static T_27D8DCAACB27BCD4: [u8; 17682] =
         *super::utf8(include_str!("../models/27d8dcaacb27bcd4.onnxtxt"));
     pub fn m_27d8dcaacb27bcd4() -> onnx_text::ModelProto {
@@ -14300,9 +14264,6 @@ mod r040000 {
     }
     pub static T_2809E4A253A4BD4A: [u8; 15254] =
         *super::utf8(include_str!("../models/2809e4a253a4bd4a.onnxtxt"));
-    pub fn m_2809e4a253a4bd4a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2809e4a253a4bd4a.onnxtxt")
-    }
     pub static T_2B36E54794C8D572: [u8; 12347] =
         *super::utf8(include_str!("../models/2b36e54794c8d572.onnxtxt"));
     pub fn m_2b36e54794c8d572() -> onnx_text::ModelProto {
@@ -14310,15 +14271,9 @@ mod r040000 {
     }
     pub static T_2B7A71A5AB38083F: [u8; 262] =
         *super::utf8(include_str!("../models/2b7a71a5ab38083f.onnxtxt"));
-    pub fn m_2b7a71a5ab38083f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2b7a71a5ab38083f.onnxtxt")
-    }
     pub static B_2BAA30B98755ED72: [u8; 82] = *include_bytes!("../data/2baa30b98755ed72.pb");
     pub static T_2BD46F0112FA9575: [u8; 2538] =
         *super::utf8(include_str!("../models/2bd46f0112fa9575.onnxtxt"));
-    pub fn m_2bd46f0112fa9575() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2bd46f0112fa9575.onnxtxt")
-    }
     pub static B_2CB24BAF261EDBB2: [u8; 145] = *include_bytes!("../data/2cb24baf261edbb2.pb");
     pub static B_2EC25A229A9DDCFF: [u8; 2073] = *include_bytes!("../data/2ec25a229a9ddcff.pb");
     pub static B_305E7C4DF0CF65C4: [u8; 530] = *include_bytes!("../data/305e7c4df0cf65c4.pb");
@@ -14330,29 +14285,14 @@ mod r040000 {
     pub static B_31B817EA487753F8: [u8; 6160] = *include_bytes!("../data/31b817ea487753f8.pb");
     pub static T_3468E6F84B8F8A73: [u8; 413] =
         *super::utf8(include_str!("../models/3468e6f84b8f8a73.onnxtxt"));
-    pub fn m_3468e6f84b8f8a73() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3468e6f84b8f8a73.onnxtxt")
-    }
     pub static T_347293FD753824E2: [u8; 9153] =
         *super::utf8(include_str!("../models/347293fd753824e2.onnxtxt"));
-    pub fn m_347293fd753824e2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/347293fd753824e2.onnxtxt")
-    }
     pub static T_354E8520100ACC91: [u8; 452] =
         *super::utf8(include_str!("../models/354e8520100acc91.onnxtxt"));
-    pub fn m_354e8520100acc91() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/354e8520100acc91.onnxtxt")
-    }
     pub static T_359677A91499F9F2: [u8; 295] =
         *super::utf8(include_str!("../models/359677a91499f9f2.onnxtxt"));
-    pub fn m_359677a91499f9f2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/359677a91499f9f2.onnxtxt")
-    }
     pub static T_36240EBA711C88E6: [u8; 7626] =
         *super::utf8(include_str!("../models/36240eba711c88e6.onnxtxt"));
-    pub fn m_36240eba711c88e6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/36240eba711c88e6.onnxtxt")
-    }
     pub static T_368612E0818C09C8: [u8; 15952] =
         *super::utf8(include_str!("../models/368612e0818c09c8.onnxtxt"));
     pub fn m_368612e0818c09c8() -> onnx_text::ModelProto {
@@ -14382,28 +14322,16 @@ mod r040000 {
     pub static B_3C931AD88C7023FF: [u8; 73] = *include_bytes!("../data/3c931ad88c7023ff.pb");
     pub static T_3D23A35CE0DB5497: [u8; 594] =
         *super::utf8(include_str!("../models/3d23a35ce0db5497.onnxtxt"));
-    pub fn m_3d23a35ce0db5497() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3d23a35ce0db5497.onnxtxt")
-    }
     pub static T_3E775F71B581C8CA: [u8; 241] =
         *super::utf8(include_str!("../models/3e775f71b581c8ca.onnxtxt"));
-    pub fn m_3e775f71b581c8ca() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3e775f71b581c8ca.onnxtxt")
-    }
     pub static T_3F01C71AD0FAE7B4: [u8; 10377] =
         *super::utf8(include_str!("../models/3f01c71ad0fae7b4.onnxtxt"));
-    pub fn m_3f01c71ad0fae7b4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3f01c71ad0fae7b4.onnxtxt")
-    }
     pub static B_3FFCEA8344F92ADA: [u8; 49] = *include_bytes!("../data/3ffcea8344f92ada.pb");
     pub static B_444C218B841FF664: [u8; 37] = *include_bytes!("../data/444c218b841ff664.pb");
     pub static B_44A6773F551A0973: [u8; 80] = *include_bytes!("../data/44a6773f551a0973.pb");
     pub static B_45EE5B610FE43B96: [u8; 272] = *include_bytes!("../data/45ee5b610fe43b96.pb");
     pub static T_4645C11D7257E9F9: [u8; 8036] =
         *super::utf8(include_str!("../models/4645c11d7257e9f9.onnxtxt"));
-    pub fn m_4645c11d7257e9f9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4645c11d7257e9f9.onnxtxt")
-    }
     pub static B_46592D361923471D: [u8; 1043] = *include_bytes!("../data/46592d361923471d.pb");
     pub static T_46A8203272B0C93F: [u8; 16860] =
         *super::utf8(include_str!("../models/46a8203272b0c93f.onnxtxt"));
@@ -14414,9 +14342,6 @@ mod r040000 {
     pub static B_4737861CC09A2D48: [u8; 782] = *include_bytes!("../data/4737861cc09a2d48.pb");
     pub static T_476EBE6F5079316E: [u8; 396] =
         *super::utf8(include_str!("../models/476ebe6f5079316e.onnxtxt"));
-    pub fn m_476ebe6f5079316e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/476ebe6f5079316e.onnxtxt")
-    }
     pub static T_47EB103362457830: [u8; 13961] =
         *super::utf8(include_str!("../models/47eb103362457830.onnxtxt"));
     pub fn m_47eb103362457830() -> onnx_text::ModelProto {
@@ -14424,14 +14349,8 @@ mod r040000 {
     }
     pub static T_499CFBAD9FD077DC: [u8; 290] =
         *super::utf8(include_str!("../models/499cfbad9fd077dc.onnxtxt"));
-    pub fn m_499cfbad9fd077dc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/499cfbad9fd077dc.onnxtxt")
-    }
     pub static T_4A00B5C037803D49: [u8; 355] =
         *super::utf8(include_str!("../models/4a00b5c037803d49.onnxtxt"));
-    pub fn m_4a00b5c037803d49() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4a00b5c037803d49.onnxtxt")
-    }
     pub static B_4AB10A400066F8F5: [u8; 34] = *include_bytes!("../data/4ab10a400066f8f5.pb");
     pub static B_4B38A29249B24478: [u8; 2076] = *include_bytes!("../data/4b38a29249b24478.pb");
     pub static T_4B397C3192295DAC: [u8; 17149] =
@@ -14442,9 +14361,6 @@ mod r040000 {
     pub static B_4BCCF62A7606E29F: [u8; 1042] = *include_bytes!("../data/4bccf62a7606e29f.pb");
     pub static T_4D419B96F599C97A: [u8; 556] =
         *super::utf8(include_str!("../models/4d419b96f599c97a.onnxtxt"));
-    pub fn m_4d419b96f599c97a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4d419b96f599c97a.onnxtxt")
-    }
     pub static T_4E69193066270029: [u8; 11307] =
         *super::utf8(include_str!("../models/4e69193066270029.onnxtxt"));
     pub fn m_4e69193066270029() -> onnx_text::ModelProto {
@@ -14454,9 +14370,6 @@ mod r040000 {
     pub static B_4EDD696E1F2807E9: [u8; 2076] = *include_bytes!("../data/4edd696e1f2807e9.pb");
     pub static T_4F9E997671B13C51: [u8; 7715] =
         *super::utf8(include_str!("../models/4f9e997671b13c51.onnxtxt"));
-    pub fn m_4f9e997671b13c51() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4f9e997671b13c51.onnxtxt")
-    }
     pub static B_5069EEE3FC5A5A89: [u8; 111] = *include_bytes!("../data/5069eee3fc5a5a89.pb");
     pub static B_50C3A2DDBDF9E21D: [u8; 274] = *include_bytes!("../data/50c3a2ddbdf9e21d.pb");
     pub static T_51698B378D94C540: [u8; 14284] =
@@ -14466,14 +14379,8 @@ mod r040000 {
     }
     pub static T_51B441785906CAEB: [u8; 7259] =
         *super::utf8(include_str!("../models/51b441785906caeb.onnxtxt"));
-    pub fn m_51b441785906caeb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/51b441785906caeb.onnxtxt")
-    }
     pub static T_52199C9757F9DD32: [u8; 357] =
         *super::utf8(include_str!("../models/52199c9757f9dd32.onnxtxt"));
-    pub fn m_52199c9757f9dd32() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/52199c9757f9dd32.onnxtxt")
-    }
     pub static B_52957876822D8C64: [u8; 1552] = *include_bytes!("../data/52957876822d8c64.pb");
     pub static T_5315E6FDD03FD477: [u8; 16829] =
         *super::utf8(include_str!("../models/5315e6fdd03fd477.onnxtxt"));
@@ -14482,14 +14389,8 @@ mod r040000 {
     }
     pub static T_531E68D6F6CC7A9B: [u8; 410] =
         *super::utf8(include_str!("../models/531e68d6f6cc7a9b.onnxtxt"));
-    pub fn m_531e68d6f6cc7a9b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/531e68d6f6cc7a9b.onnxtxt")
-    }
     pub static T_5636447A18B4639F: [u8; 286] =
         *super::utf8(include_str!("../models/5636447a18b4639f.onnxtxt"));
-    pub fn m_5636447a18b4639f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5636447a18b4639f.onnxtxt")
-    }
     pub static B_586A0239E7CAD375: [u8; 272] = *include_bytes!("../data/586a0239e7cad375.pb");
     pub static T_5903157CD146B3C4: [u8; 15704] =
         *super::utf8(include_str!("../models/5903157cd146b3c4.onnxtxt"));
@@ -14499,9 +14400,6 @@ mod r040000 {
     pub static B_59579A86E3C8C919: [u8; 1042] = *include_bytes!("../data/59579a86e3c8c919.pb");
     pub static T_5A7EDAD800D8B266: [u8; 13454] =
         *super::utf8(include_str!("../models/5a7edad800d8b266.onnxtxt"));
-    pub fn m_5a7edad800d8b266() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5a7edad800d8b266.onnxtxt")
-    }
     pub static B_5BAF386CBB2E7A76: [u8; 13] = *include_bytes!("../data/5baf386cbb2e7a76.pb");
     pub static T_5BDF6525F3879504: [u8; 12869] =
         *super::utf8(include_str!("../models/5bdf6525f3879504.onnxtxt"));
@@ -14514,9 +14412,6 @@ mod r040000 {
     pub static B_5EAC54862FAEBE37: [u8; 208] = *include_bytes!("../data/5eac54862faebe37.pb");
     pub static T_6000C744FFDED9FE: [u8; 3170] =
         *super::utf8(include_str!("../models/6000c744ffded9fe.onnxtxt"));
-    pub fn m_6000c744ffded9fe() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6000c744ffded9fe.onnxtxt")
-    }
     pub static T_61165B04D6A72C39: [u8; 14977] =
         *super::utf8(include_str!("../models/61165b04d6a72c39.onnxtxt"));
     pub fn m_61165b04d6a72c39() -> onnx_text::ModelProto {
@@ -14524,15 +14419,9 @@ mod r040000 {
     }
     pub static T_6146DFA36CDC806A: [u8; 577] =
         *super::utf8(include_str!("../models/6146dfa36cdc806a.onnxtxt"));
-    pub fn m_6146dfa36cdc806a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6146dfa36cdc806a.onnxtxt")
-    }
     pub static B_614E3818C2B9A827: [u8; 6160] = *include_bytes!("../data/614e3818c2b9a827.pb");
     pub static T_6259B38F7FCAFC35: [u8; 387] =
         *super::utf8(include_str!("../models/6259b38f7fcafc35.onnxtxt"));
-    pub fn m_6259b38f7fcafc35() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6259b38f7fcafc35.onnxtxt")
-    }
     pub static B_640E356C70D75B93: [u8; 1552] = *include_bytes!("../data/640e356c70d75b93.pb");
     pub static T_64869A5D181FA71F: [u8; 15971] =
         *super::utf8(include_str!("../models/64869a5d181fa71f.onnxtxt"));
@@ -14550,34 +14439,19 @@ mod r040000 {
     pub static B_6CEFBA6D039C0B29: [u8; 1043] = *include_bytes!("../data/6cefba6d039c0b29.pb");
     pub static T_6D3861562FE990B0: [u8; 569] =
         *super::utf8(include_str!("../models/6d3861562fe990b0.onnxtxt"));
-    pub fn m_6d3861562fe990b0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6d3861562fe990b0.onnxtxt")
-    }
     pub static B_6D530E69B17E2D90: [u8; 2076] = *include_bytes!("../data/6d530e69b17e2d90.pb");
     pub static B_6DB8E852444E3573: [u8; 118] = *include_bytes!("../data/6db8e852444e3573.pb");
     pub static B_6DE309B4D922832C: [u8; 2076] = *include_bytes!("../data/6de309b4d922832c.pb");
     pub static T_6F30418B82339AEC: [u8; 10330] =
         *super::utf8(include_str!("../models/6f30418b82339aec.onnxtxt"));
-    pub fn m_6f30418b82339aec() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6f30418b82339aec.onnxtxt")
-    }
     pub static T_6FDEA5349C60FA3B: [u8; 406] =
         *super::utf8(include_str!("../models/6fdea5349c60fa3b.onnxtxt"));
-    pub fn m_6fdea5349c60fa3b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6fdea5349c60fa3b.onnxtxt")
-    }
     pub static B_702741103FDCAA67: [u8; 275] = *include_bytes!("../data/702741103fdcaa67.pb");
     pub static B_70E5ABEF9CB2E21C: [u8; 121] = *include_bytes!("../data/70e5abef9cb2e21c.pb");
     pub static T_7264B2B8D23FEE61: [u8; 2337] =
         *super::utf8(include_str!("../models/7264b2b8d23fee61.onnxtxt"));
-    pub fn m_7264b2b8d23fee61() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7264b2b8d23fee61.onnxtxt")
-    }
     pub static T_72C27749AA0541FB: [u8; 6989] =
         *super::utf8(include_str!("../models/72c27749aa0541fb.onnxtxt"));
-    pub fn m_72c27749aa0541fb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/72c27749aa0541fb.onnxtxt")
-    }
     pub static B_730C723D99D6B6DE: [u8; 111] = *include_bytes!("../data/730c723d99d6b6de.pb");
     pub static T_74F8B2ADECA8A238: [u8; 20586] =
         *super::utf8(include_str!("../models/74f8b2adeca8a238.onnxtxt"));
@@ -14586,35 +14460,17 @@ mod r040000 {
     }
     pub static T_76A30A452A8D5791: [u8; 13330] =
         *super::utf8(include_str!("../models/76a30a452a8d5791.onnxtxt"));
-    pub fn m_76a30a452a8d5791() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/76a30a452a8d5791.onnxtxt")
-    }
     pub static B_76AAC8FE008BE36A: [u8; 275] = *include_bytes!("../data/76aac8fe008be36a.pb");
     pub static T_77EAC26EEAC9EE08: [u8; 271] =
         *super::utf8(include_str!("../models/77eac26eeac9ee08.onnxtxt"));
-    pub fn m_77eac26eeac9ee08() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/77eac26eeac9ee08.onnxtxt")
-    }
     pub static T_785901E1903149C5: [u8; 6134] =
         *super::utf8(include_str!("../models/785901e1903149c5.onnxtxt"));
-    pub fn m_785901e1903149c5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/785901e1903149c5.onnxtxt")
-    }
     pub static T_79BD0B067EE6332F: [u8; 293] =
         *super::utf8(include_str!("../models/79bd0b067ee6332f.onnxtxt"));
-    pub fn m_79bd0b067ee6332f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/79bd0b067ee6332f.onnxtxt")
-    }
     pub static T_79DA980E79C993E5: [u8; 3867] =
         *super::utf8(include_str!("../models/79da980e79c993e5.onnxtxt"));
-    pub fn m_79da980e79c993e5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/79da980e79c993e5.onnxtxt")
-    }
     pub static T_7AC0E9454848E84F: [u8; 3801] =
         *super::utf8(include_str!("../models/7ac0e9454848e84f.onnxtxt"));
-    pub fn m_7ac0e9454848e84f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7ac0e9454848e84f.onnxtxt")
-    }
     pub static B_7B5DA480A374CDD0: [u8; 1042] = *include_bytes!("../data/7b5da480a374cdd0.pb");
     pub static T_7B72074AE6D4F329: [u8; 15797] =
         *super::utf8(include_str!("../models/7b72074ae6d4f329.onnxtxt"));
@@ -14630,9 +14486,6 @@ mod r040000 {
     }
     pub static T_7E652E229E9DC716: [u8; 305] =
         *super::utf8(include_str!("../models/7e652e229e9dc716.onnxtxt"));
-    pub fn m_7e652e229e9dc716() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7e652e229e9dc716.onnxtxt")
-    }
     pub static B_7F52BA8942B436FA: [u8; 146] = *include_bytes!("../data/7f52ba8942b436fa.pb");
     pub static T_7FCFAA70694C5F4A: [u8; 18019] =
         *super::utf8(include_str!("../models/7fcfaa70694c5f4a.onnxtxt"));
@@ -14641,9 +14494,6 @@ mod r040000 {
     }
     pub static T_80B139E8F05C1381: [u8; 420] =
         *super::utf8(include_str!("../models/80b139e8f05c1381.onnxtxt"));
-    pub fn m_80b139e8f05c1381() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/80b139e8f05c1381.onnxtxt")
-    }
     pub static T_80B55A9D01442820: [u8; 13152] =
         *super::utf8(include_str!("../models/80b55a9d01442820.onnxtxt"));
     pub fn m_80b55a9d01442820() -> onnx_text::ModelProto {
@@ -14656,24 +14506,15 @@ mod r040000 {
     }
     pub static T_8154DD18303B3E77: [u8; 14591] =
         *super::utf8(include_str!("../models/8154dd18303b3e77.onnxtxt"));
-    pub fn m_8154dd18303b3e77() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8154dd18303b3e77.onnxtxt")
-    }
     pub static B_821F06A753C96BA6: [u8; 272] = *include_bytes!("../data/821f06a753c96ba6.pb");
     pub static T_830D97C4BA28CB48: [u8; 542] =
         *super::utf8(include_str!("../models/830d97c4ba28cb48.onnxtxt"));
-    pub fn m_830d97c4ba28cb48() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/830d97c4ba28cb48.onnxtxt")
-    }
     pub static B_8345ADD607C68486: [u8; 50] = *include_bytes!("../data/8345add607c68486.pb");
     pub static B_871A482FAE41AFE2: [u8; 6160] = *include_bytes!("../data/871a482fae41afe2.pb");
     pub static B_87ABBC0EEB7FDF14: [u8; 4112] = *include_bytes!("../data/87abbc0eeb7fdf14.pb");
     pub static B_88D4754F66F129FF: [u8; 13] = *include_bytes!("../data/88d4754f66f129ff.pb");
     pub static T_8AB6F7F55D879807: [u8; 429] =
         *super::utf8(include_str!("../models/8ab6f7f55d879807.onnxtxt"));
-    pub fn m_8ab6f7f55d879807() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8ab6f7f55d879807.onnxtxt")
-    }
     pub static B_8B55053CF3319DCA: [u8; 118] = *include_bytes!("../data/8b55053cf3319dca.pb");
     pub static T_8B9A64B34DE78FC7: [u8; 11734] =
         *super::utf8(include_str!("../models/8b9a64b34de78fc7.onnxtxt"));
@@ -14682,14 +14523,8 @@ mod r040000 {
     }
     pub static T_8C6FD825AEA39A05: [u8; 407] =
         *super::utf8(include_str!("../models/8c6fd825aea39a05.onnxtxt"));
-    pub fn m_8c6fd825aea39a05() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8c6fd825aea39a05.onnxtxt")
-    }
     pub static T_8C94E40F9D04A825: [u8; 13007] =
         *super::utf8(include_str!("../models/8c94e40f9d04a825.onnxtxt"));
-    pub fn m_8c94e40f9d04a825() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8c94e40f9d04a825.onnxtxt")
-    }
     pub static B_8DB3346748C54AE0: [u8; 1042] = *include_bytes!("../data/8db3346748c54ae0.pb");
     pub static T_8FC5DB48EDCF8BC7: [u8; 11743] =
         *super::utf8(include_str!("../models/8fc5db48edcf8bc7.onnxtxt"));
@@ -14700,9 +14535,6 @@ mod r040000 {
     pub static B_904AF3339B8B57FD: [u8; 11] = *include_bytes!("../data/904af3339b8b57fd.pb");
     pub static T_9149EA5F647ED6F5: [u8; 300] =
         *super::utf8(include_str!("../models/9149ea5f647ed6f5.onnxtxt"));
-    pub fn m_9149ea5f647ed6f5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9149ea5f647ed6f5.onnxtxt")
-    }
     pub static B_91763AEC558DD0AB: [u8; 540] = *include_bytes!("../data/91763aec558dd0ab.pb");
     pub static B_91A4DD88C56FD84D: [u8; 1042] = *include_bytes!("../data/91a4dd88c56fd84d.pb");
     pub static T_9269B76BD9F5ED12: [u8; 11330] =
@@ -14712,16 +14544,10 @@ mod r040000 {
     }
     pub static T_927D6C96093C0F6E: [u8; 955] =
         *super::utf8(include_str!("../models/927d6c96093c0f6e.onnxtxt"));
-    pub fn m_927d6c96093c0f6e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/927d6c96093c0f6e.onnxtxt")
-    }
     pub static B_92CFA39022A0DB36: [u8; 275] = *include_bytes!("../data/92cfa39022a0db36.pb");
     pub static B_95A8D3EF414213D7: [u8; 2073] = *include_bytes!("../data/95a8d3ef414213d7.pb");
     pub static T_968635429B2614D4: [u8; 447] =
         *super::utf8(include_str!("../models/968635429b2614d4.onnxtxt"));
-    pub fn m_968635429b2614d4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/968635429b2614d4.onnxtxt")
-    }
     pub static T_97D078C208B44DC9: [u8; 12036] =
         *super::utf8(include_str!("../models/97d078c208b44dc9.onnxtxt"));
     pub fn m_97d078c208b44dc9() -> onnx_text::ModelProto {
@@ -14729,14 +14555,8 @@ mod r040000 {
     }
     pub static T_98FD161B12401D9A: [u8; 571] =
         *super::utf8(include_str!("../models/98fd161b12401d9a.onnxtxt"));
-    pub fn m_98fd161b12401d9a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/98fd161b12401d9a.onnxtxt")
-    }
     pub static T_9A093F32E782C2AC: [u8; 226] =
         *super::utf8(include_str!("../models/9a093f32e782c2ac.onnxtxt"));
-    pub fn m_9a093f32e782c2ac() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9a093f32e782c2ac.onnxtxt")
-    }
     pub static T_9A484BF7DB2938B6: [u8; 18891] =
         *super::utf8(include_str!("../models/9a484bf7db2938b6.onnxtxt"));
     pub fn m_9a484bf7db2938b6() -> onnx_text::ModelProto {
@@ -14744,9 +14564,6 @@ mod r040000 {
     }
     pub static T_9ABE69393E7A34A0: [u8; 377] =
         *super::utf8(include_str!("../models/9abe69393e7a34a0.onnxtxt"));
-    pub fn m_9abe69393e7a34a0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9abe69393e7a34a0.onnxtxt")
-    }
     pub static B_9AE5AC8CC0B66691: [u8; 48] = *include_bytes!("../data/9ae5ac8cc0b66691.pb");
     pub static B_9BC186CB26FD496C: [u8; 13] = *include_bytes!("../data/9bc186cb26fd496c.pb");
     pub static T_9BECB6D6B9974DE7: [u8; 13678] =
@@ -14757,9 +14574,6 @@ mod r040000 {
     pub static B_9CD003860D2A251D: [u8; 1043] = *include_bytes!("../data/9cd003860d2a251d.pb");
     pub static T_9CEC258215FB5B8D: [u8; 376] =
         *super::utf8(include_str!("../models/9cec258215fb5b8d.onnxtxt"));
-    pub fn m_9cec258215fb5b8d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9cec258215fb5b8d.onnxtxt")
-    }
     pub static T_9DD79B25D8BD28A9: [u8; 14216] =
         *super::utf8(include_str!("../models/9dd79b25d8bd28a9.onnxtxt"));
     pub fn m_9dd79b25d8bd28a9() -> onnx_text::ModelProto {
@@ -14767,41 +14581,23 @@ mod r040000 {
     }
     pub static T_9E526B197438F2A2: [u8; 16085] =
         *super::utf8(include_str!("../models/9e526b197438f2a2.onnxtxt"));
-    pub fn m_9e526b197438f2a2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9e526b197438f2a2.onnxtxt")
-    }
     pub static B_9E7981392F1E1668: [u8; 275] = *include_bytes!("../data/9e7981392f1e1668.pb");
     pub static B_A0420E2B15F70E7F: [u8; 22] = *include_bytes!("../data/a0420e2b15f70e7f.pb");
     pub static B_A07360BF35A13FF7: [u8; 1552] = *include_bytes!("../data/a07360bf35a13ff7.pb");
     pub static B_A0F99C04AB9EB77F: [u8; 18] = *include_bytes!("../data/a0f99c04ab9eb77f.pb");
     pub static T_A1F7BE5977E887FB: [u8; 407] =
         *super::utf8(include_str!("../models/a1f7be5977e887fb.onnxtxt"));
-    pub fn m_a1f7be5977e887fb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a1f7be5977e887fb.onnxtxt")
-    }
     pub static B_A246C987068C9BEE: [u8; 2076] = *include_bytes!("../data/a246c987068c9bee.pb");
     pub static T_A2FBC4D2F4090A08: [u8; 226] =
         *super::utf8(include_str!("../models/a2fbc4d2f4090a08.onnxtxt"));
-    pub fn m_a2fbc4d2f4090a08() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a2fbc4d2f4090a08.onnxtxt")
-    }
     pub static B_A3D397427877D991: [u8; 147] = *include_bytes!("../data/a3d397427877d991.pb");
     pub static B_A4BD78E7D1B7AB2A: [u8; 29] = *include_bytes!("../data/a4bd78e7d1b7ab2a.pb");
     pub static T_A5CF773DA4EA1791: [u8; 11219] =
         *super::utf8(include_str!("../models/a5cf773da4ea1791.onnxtxt"));
-    pub fn m_a5cf773da4ea1791() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a5cf773da4ea1791.onnxtxt")
-    }
     pub static T_A5EAA0C6938F42D6: [u8; 3326] =
         *super::utf8(include_str!("../models/a5eaa0c6938f42d6.onnxtxt"));
-    pub fn m_a5eaa0c6938f42d6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a5eaa0c6938f42d6.onnxtxt")
-    }
     pub static T_A61CA1D99B1C08B0: [u8; 322] =
         *super::utf8(include_str!("../models/a61ca1d99b1c08b0.onnxtxt"));
-    pub fn m_a61ca1d99b1c08b0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a61ca1d99b1c08b0.onnxtxt")
-    }
     pub static T_A69BA6ACB1C275BE: [u8; 14966] =
         *super::utf8(include_str!("../models/a69ba6acb1c275be.onnxtxt"));
     pub fn m_a69ba6acb1c275be() -> onnx_text::ModelProto {
@@ -14814,15 +14610,9 @@ mod r040000 {
     }
     pub static T_A6F4B1DD14AA0409: [u8; 10976] =
         *super::utf8(include_str!("../models/a6f4b1dd14aa0409.onnxtxt"));
-    pub fn m_a6f4b1dd14aa0409() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a6f4b1dd14aa0409.onnxtxt")
-    }
     pub static B_A7A4FD33AD856E4D: [u8; 145] = *include_bytes!("../data/a7a4fd33ad856e4d.pb");
     pub static T_A83B802FA5BFC1E7: [u8; 4140] =
         *super::utf8(include_str!("../models/a83b802fa5bfc1e7.onnxtxt"));
-    pub fn m_a83b802fa5bfc1e7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a83b802fa5bfc1e7.onnxtxt")
-    }
     pub static T_A85F3239D52D8CAD: [u8; 19353] =
         *super::utf8(include_str!("../models/a85f3239d52d8cad.onnxtxt"));
     pub fn m_a85f3239d52d8cad() -> onnx_text::ModelProto {
@@ -14837,9 +14627,6 @@ mod r040000 {
     pub static B_AA70BC754283182F: [u8; 154] = *include_bytes!("../data/aa70bc754283182f.pb");
     pub static T_AAEAE2BDDA941CF3: [u8; 406] =
         *super::utf8(include_str!("../models/aaeae2bdda941cf3.onnxtxt"));
-    pub fn m_aaeae2bdda941cf3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/aaeae2bdda941cf3.onnxtxt")
-    }
     pub static B_AB087CC3280B97EC: [u8; 275] = *include_bytes!("../data/ab087cc3280b97ec.pb");
     pub static B_AB0B805C7F5C5A82: [u8; 118] = *include_bytes!("../data/ab0b805c7f5c5a82.pb");
     pub static T_ABBD6F37CDC552D8: [u8; 11871] =
@@ -14849,20 +14636,11 @@ mod r040000 {
     }
     pub static T_ABD84E359DB6A339: [u8; 13871] =
         *super::utf8(include_str!("../models/abd84e359db6a339.onnxtxt"));
-    pub fn m_abd84e359db6a339() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/abd84e359db6a339.onnxtxt")
-    }
     pub static T_ADD1FAE2C20E6521: [u8; 3129] =
         *super::utf8(include_str!("../models/add1fae2c20e6521.onnxtxt"));
-    pub fn m_add1fae2c20e6521() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/add1fae2c20e6521.onnxtxt")
-    }
     pub static B_AECC6D2827CC6876: [u8; 275] = *include_bytes!("../data/aecc6d2827cc6876.pb");
     pub static T_AF62AA3FB400F465: [u8; 495] =
         *super::utf8(include_str!("../models/af62aa3fb400f465.onnxtxt"));
-    pub fn m_af62aa3fb400f465() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/af62aa3fb400f465.onnxtxt")
-    }
     pub static B_B12A314363208D8A: [u8; 1552] = *include_bytes!("../data/b12a314363208d8a.pb");
     pub static T_B216D83E465DD3E6: [u8; 16545] =
         *super::utf8(include_str!("../models/b216d83e465dd3e6.onnxtxt"));
@@ -14879,9 +14657,6 @@ mod r040000 {
     }
     pub static T_B593FE9E3076ACFB: [u8; 430] =
         *super::utf8(include_str!("../models/b593fe9e3076acfb.onnxtxt"));
-    pub fn m_b593fe9e3076acfb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b593fe9e3076acfb.onnxtxt")
-    }
     pub static T_B5D46F2BA2578D22: [u8; 12178] =
         *super::utf8(include_str!("../models/b5d46f2ba2578d22.onnxtxt"));
     pub fn m_b5d46f2ba2578d22() -> onnx_text::ModelProto {
@@ -14894,9 +14669,6 @@ mod r040000 {
     }
     pub static T_B7BAB25CF83220A1: [u8; 530] =
         *super::utf8(include_str!("../models/b7bab25cf83220a1.onnxtxt"));
-    pub fn m_b7bab25cf83220a1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b7bab25cf83220a1.onnxtxt")
-    }
     pub static T_B7E4E54629BC3893: [u8; 14742] =
         *super::utf8(include_str!("../models/b7e4e54629bc3893.onnxtxt"));
     pub fn m_b7e4e54629bc3893() -> onnx_text::ModelProto {
@@ -14906,31 +14678,16 @@ mod r040000 {
     pub static B_B8AF669A825C30DC: [u8; 3088] = *include_bytes!("../data/b8af669a825c30dc.pb");
     pub static T_BCFDB0126798550A: [u8; 16088] =
         *super::utf8(include_str!("../models/bcfdb0126798550a.onnxtxt"));
-    pub fn m_bcfdb0126798550a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/bcfdb0126798550a.onnxtxt")
-    }
     pub static B_BD43A6813FEC160C: [u8; 1042] = *include_bytes!("../data/bd43a6813fec160c.pb");
     pub static T_BE3EDE0578A72601: [u8; 418] =
         *super::utf8(include_str!("../models/be3ede0578a72601.onnxtxt"));
-    pub fn m_be3ede0578a72601() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/be3ede0578a72601.onnxtxt")
-    }
     pub static T_BE8BB2F47D8CBA3D: [u8; 3491] =
         *super::utf8(include_str!("../models/be8bb2f47d8cba3d.onnxtxt"));
-    pub fn m_be8bb2f47d8cba3d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/be8bb2f47d8cba3d.onnxtxt")
-    }
     pub static B_BED1E21A649B53A6: [u8; 4112] = *include_bytes!("../data/bed1e21a649b53a6.pb");
     pub static T_C08C5FA4CC720C46: [u8; 542] =
         *super::utf8(include_str!("../models/c08c5fa4cc720c46.onnxtxt"));
-    pub fn m_c08c5fa4cc720c46() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c08c5fa4cc720c46.onnxtxt")
-    }
     pub static T_C18A02BEB270C228: [u8; 8045] =
         *super::utf8(include_str!("../models/c18a02beb270c228.onnxtxt"));
-    pub fn m_c18a02beb270c228() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c18a02beb270c228.onnxtxt")
-    }
     pub static T_C1BA6DE879619FA1: [u8; 16860] =
         *super::utf8(include_str!("../models/c1ba6de879619fa1.onnxtxt"));
     pub fn m_c1ba6de879619fa1() -> onnx_text::ModelProto {
@@ -14950,9 +14707,6 @@ mod r040000 {
     pub static B_C86CD1708E0F2538: [u8; 2067] = *include_bytes!("../data/c86cd1708e0f2538.pb");
     pub static T_C8C9663967C3643A: [u8; 3158] =
         *super::utf8(include_str!("../models/c8c9663967c3643a.onnxtxt"));
-    pub fn m_c8c9663967c3643a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c8c9663967c3643a.onnxtxt")
-    }
     pub static T_C92FE0AF4B5B1772: [u8; 22347] =
         *super::utf8(include_str!("../models/c92fe0af4b5b1772.onnxtxt"));
     pub fn m_c92fe0af4b5b1772() -> onnx_text::ModelProto {
@@ -14961,17 +14715,11 @@ mod r040000 {
     pub static B_C94FE27D2259C410: [u8; 31] = *include_bytes!("../data/c94fe27d2259c410.pb");
     pub static T_CB1D653028713895: [u8; 2278] =
         *super::utf8(include_str!("../models/cb1d653028713895.onnxtxt"));
-    pub fn m_cb1d653028713895() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cb1d653028713895.onnxtxt")
-    }
     pub static B_CB853FF7D1A51127: [u8; 146] = *include_bytes!("../data/cb853ff7d1a51127.pb");
     pub static B_CD332B551CE512B2: [u8; 2073] = *include_bytes!("../data/cd332b551ce512b2.pb");
     pub static B_CD4C948CB93DDFB2: [u8; 145] = *include_bytes!("../data/cd4c948cb93ddfb2.pb");
     pub static T_CEE0590F296C4249: [u8; 286] =
         *super::utf8(include_str!("../models/cee0590f296c4249.onnxtxt"));
-    pub fn m_cee0590f296c4249() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cee0590f296c4249.onnxtxt")
-    }
     pub static B_CFB1FE1515860E21: [u8; 27] = *include_bytes!("../data/cfb1fe1515860e21.pb");
     pub static B_D291ABD606440D71: [u8; 1043] = *include_bytes!("../data/d291abd606440d71.pb");
     pub static B_D3EC56E828182605: [u8; 784] = *include_bytes!("../data/d3ec56e828182605.pb");
@@ -14983,9 +14731,6 @@ mod r040000 {
     pub static B_D4F9F1D0E193E316: [u8; 50] = *include_bytes!("../data/d4f9f1d0e193e316.pb");
     pub static T_D6A52EBCE73DDAE8: [u8; 280] =
         *super::utf8(include_str!("../models/d6a52ebce73ddae8.onnxtxt"));
-    pub fn m_d6a52ebce73ddae8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d6a52ebce73ddae8.onnxtxt")
-    }
     pub static B_D752683412DD17E1: [u8; 42] = *include_bytes!("../data/d752683412dd17e1.pb");
     pub static T_D7DD9F56080B9BCC: [u8; 16141] =
         *super::utf8(include_str!("../models/d7dd9f56080b9bcc.onnxtxt"));
@@ -14994,14 +14739,8 @@ mod r040000 {
     }
     pub static T_D8DB31C1A27D1836: [u8; 2707] =
         *super::utf8(include_str!("../models/d8db31c1a27d1836.onnxtxt"));
-    pub fn m_d8db31c1a27d1836() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d8db31c1a27d1836.onnxtxt")
-    }
     pub static T_D9312B656B4335EA: [u8; 441] =
         *super::utf8(include_str!("../models/d9312b656b4335ea.onnxtxt"));
-    pub fn m_d9312b656b4335ea() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d9312b656b4335ea.onnxtxt")
-    }
     pub static B_D9D0822ACA2CEF1C: [u8; 208] = *include_bytes!("../data/d9d0822aca2cef1c.pb");
     pub static B_D9F416D5698561C2: [u8; 275] = *include_bytes!("../data/d9f416d5698561c2.pb");
     pub static T_DAD92ADBB9D0A9F0: [u8; 10770] =
@@ -15011,9 +14750,6 @@ mod r040000 {
     }
     pub static T_DB01E9B8AD962586: [u8; 366] =
         *super::utf8(include_str!("../models/db01e9b8ad962586.onnxtxt"));
-    pub fn m_db01e9b8ad962586() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/db01e9b8ad962586.onnxtxt")
-    }
     pub static T_DB8E3F991F43717B: [u8; 14699] =
         *super::utf8(include_str!("../models/db8e3f991f43717b.onnxtxt"));
     pub fn m_db8e3f991f43717b() -> onnx_text::ModelProto {
@@ -15028,22 +14764,13 @@ mod r040000 {
     }
     pub static T_DEF6F4E484C6DBD8: [u8; 425] =
         *super::utf8(include_str!("../models/def6f4e484c6dbd8.onnxtxt"));
-    pub fn m_def6f4e484c6dbd8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/def6f4e484c6dbd8.onnxtxt")
-    }
     pub static B_DF9AAC656AAF3939: [u8; 528] = *include_bytes!("../data/df9aac656aaf3939.pb");
     pub static B_E0461B17BF0E9610: [u8; 272] = *include_bytes!("../data/e0461b17bf0e9610.pb");
     pub static T_E0ECC736A81223F6: [u8; 14210] =
         *super::utf8(include_str!("../models/e0ecc736a81223f6.onnxtxt"));
-    pub fn m_e0ecc736a81223f6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e0ecc736a81223f6.onnxtxt")
-    }
     pub static B_E258B5E12AE5B3AA: [u8; 18] = *include_bytes!("../data/e258b5e12ae5b3aa.pb");
     pub static T_E30A20DF15126D9A: [u8; 11916] =
         *super::utf8(include_str!("../models/e30a20df15126d9a.onnxtxt"));
-    pub fn m_e30a20df15126d9a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e30a20df15126d9a.onnxtxt")
-    }
     pub static B_E547773950942B73: [u8; 82] = *include_bytes!("../data/e547773950942b73.pb");
     pub static B_E553C11DFCD31000: [u8; 8208] = *include_bytes!("../data/e553c11dfcd31000.pb");
     pub static B_E718EED38F38ACE0: [u8; 2076] = *include_bytes!("../data/e718eed38f38ace0.pb");
@@ -15056,9 +14783,6 @@ mod r040000 {
     pub static B_EA195C71E1BB5986: [u8; 111] = *include_bytes!("../data/ea195c71e1bb5986.pb");
     pub static T_EA35B46A8A2B9741: [u8; 3522] =
         *super::utf8(include_str!("../models/ea35b46a8a2b9741.onnxtxt"));
-    pub fn m_ea35b46a8a2b9741() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ea35b46a8a2b9741.onnxtxt")
-    }
     pub static B_EC37CABAB03E22C3: [u8; 147] = *include_bytes!("../data/ec37cabab03e22c3.pb");
     pub static T_ED84673277CCFEA4: [u8; 10509] =
         *super::utf8(include_str!("../models/ed84673277ccfea4.onnxtxt"));
@@ -15071,9 +14795,6 @@ mod r040000 {
     pub static B_F0771685B4909669: [u8; 2076] = *include_bytes!("../data/f0771685b4909669.pb");
     pub static T_F07F3BE099399914: [u8; 287] =
         *super::utf8(include_str!("../models/f07f3be099399914.onnxtxt"));
-    pub fn m_f07f3be099399914() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f07f3be099399914.onnxtxt")
-    }
     pub static B_F0DB641C166A4720: [u8; 13] = *include_bytes!("../data/f0db641c166a4720.pb");
     pub static B_F1286FF8F8931EC4: [u8; 1040] = *include_bytes!("../data/f1286ff8f8931ec4.pb");
     pub static T_F2597BE459F0B60A: [u8; 18035] =
@@ -15093,15 +14814,9 @@ mod r040000 {
     }
     pub static T_F3F9E46C80C00095: [u8; 269] =
         *super::utf8(include_str!("../models/f3f9e46c80c00095.onnxtxt"));
-    pub fn m_f3f9e46c80c00095() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f3f9e46c80c00095.onnxtxt")
-    }
     pub static B_F465CD16F4D32E70: [u8; 272] = *include_bytes!("../data/f465cd16f4d32e70.pb");
     pub static T_F5287A5E21867260: [u8; 274] =
         *super::utf8(include_str!("../models/f5287a5e21867260.onnxtxt"));
-    pub fn m_f5287a5e21867260() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f5287a5e21867260.onnxtxt")
-    }
     pub static B_F687C106BDF1CC53: [u8; 1043] = *include_bytes!("../data/f687c106bdf1cc53.pb");
     pub static B_F8D12E2476D1C02C: [u8; 8208] = *include_bytes!("../data/f8d12e2476d1c02c.pb");
     pub static T_F8D41C3B4FA5E945: [u8; 13087] =
@@ -15111,38 +14826,20 @@ mod r040000 {
     }
     pub static T_F8ED81AE5CDA5CA6: [u8; 344] =
         *super::utf8(include_str!("../models/f8ed81ae5cda5ca6.onnxtxt"));
-    pub fn m_f8ed81ae5cda5ca6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f8ed81ae5cda5ca6.onnxtxt")
-    }
     pub static B_F91AB6FC1F4C889A: [u8; 48] = *include_bytes!("../data/f91ab6fc1f4c889a.pb");
     pub static T_F92CA2C9E568D86C: [u8; 3282] =
         *super::utf8(include_str!("../models/f92ca2c9e568d86c.onnxtxt"));
-    pub fn m_f92ca2c9e568d86c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f92ca2c9e568d86c.onnxtxt")
-    }
     pub static T_F9623DD7EAB2F97F: [u8; 7379] =
         *super::utf8(include_str!("../models/f9623dd7eab2f97f.onnxtxt"));
-    pub fn m_f9623dd7eab2f97f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f9623dd7eab2f97f.onnxtxt")
-    }
     pub static B_F9D030F6073CBBF3: [u8; 272] = *include_bytes!("../data/f9d030f6073cbbf3.pb");
     pub static T_F9F9A4FCD5AE0AF0: [u8; 407] =
         *super::utf8(include_str!("../models/f9f9a4fcd5ae0af0.onnxtxt"));
-    pub fn m_f9f9a4fcd5ae0af0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f9f9a4fcd5ae0af0.onnxtxt")
-    }
     pub static B_FAE07DD43BD9C0FC: [u8; 4112] = *include_bytes!("../data/fae07dd43bd9c0fc.pb");
     pub static T_FBC1C459780CB48C: [u8; 6637] =
         *super::utf8(include_str!("../models/fbc1c459780cb48c.onnxtxt"));
-    pub fn m_fbc1c459780cb48c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fbc1c459780cb48c.onnxtxt")
-    }
     pub static B_FC2F1DAF8B9694B6: [u8; 25] = *include_bytes!("../data/fc2f1daf8b9694b6.pb");
     pub static T_FD0CF0D0691A69B5: [u8; 291] =
         *super::utf8(include_str!("../models/fd0cf0d0691a69b5.onnxtxt"));
-    pub fn m_fd0cf0d0691a69b5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fd0cf0d0691a69b5.onnxtxt")
-    }
     pub static B_FDE7390D28DAD7C6: [u8; 2076] = *include_bytes!("../data/fde7390d28dad7c6.pb");
     pub static B_FE030AD6B8DF622A: [u8; 2076] = *include_bytes!("../data/fe030ad6b8df622a.pb");
     pub static T_FED461E83C9AD94A: [u8; 13711] =
@@ -15190,51 +14887,27 @@ mod r060000 {
     pub static B_06A9F61F58D5EFBD: [u8; 33] = *include_bytes!("../data/06a9f61f58d5efbd.pb");
     pub static T_07A927A9C08B01E2: [u8; 187] =
         *super::utf8(include_str!("../models/07a927a9c08b01e2.onnxtxt"));
-    pub fn m_07a927a9c08b01e2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/07a927a9c08b01e2.onnxtxt")
-    }
     pub static B_0BA06DF2FF060803: [u8; 35] = *include_bytes!("../data/0ba06df2ff060803.pb");
     pub static B_0D5DAA949B9CBAAF: [u8; 496] = *include_bytes!("../data/0d5daa949b9cbaaf.pb");
     pub static B_0E055BF7D927EEBE: [u8; 21] = *include_bytes!("../data/0e055bf7d927eebe.pb");
     pub static T_13F6FE03ABF6D26C: [u8; 229] =
         *super::utf8(include_str!("../models/13f6fe03abf6d26c.onnxtxt"));
-    pub fn m_13f6fe03abf6d26c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/13f6fe03abf6d26c.onnxtxt")
-    }
     pub static B_162121E5469C32E0: [u8; 49] = *include_bytes!("../data/162121e5469c32e0.pb");
     pub static B_18E2605D02B69375: [u8; 13] = *include_bytes!("../data/18e2605d02b69375.pb");
     pub static B_1EE0ABE0C8AE0ED5: [u8; 21] = *include_bytes!("../data/1ee0abe0c8ae0ed5.pb");
     pub static T_1F60F00D73AA8106: [u8; 181] =
         *super::utf8(include_str!("../models/1f60f00d73aa8106.onnxtxt"));
-    pub fn m_1f60f00d73aa8106() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1f60f00d73aa8106.onnxtxt")
-    }
     pub static B_1FDBF2E7ACD33D00: [u8; 13] = *include_bytes!("../data/1fdbf2e7acd33d00.pb");
     pub static T_2A8720775E0EBB92: [u8; 183] =
         *super::utf8(include_str!("../models/2a8720775e0ebb92.onnxtxt"));
-    pub fn m_2a8720775e0ebb92() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2a8720775e0ebb92.onnxtxt")
-    }
     pub static T_2E65E7B4F1418700: [u8; 182] =
         *super::utf8(include_str!("../models/2e65e7b4f1418700.onnxtxt"));
-    pub fn m_2e65e7b4f1418700() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2e65e7b4f1418700.onnxtxt")
-    }
     pub static T_2FC3D328EE87A09E: [u8; 183] =
         *super::utf8(include_str!("../models/2fc3d328ee87a09e.onnxtxt"));
-    pub fn m_2fc3d328ee87a09e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2fc3d328ee87a09e.onnxtxt")
-    }
     pub static T_37F5C8CBE2A45415: [u8; 202] =
         *super::utf8(include_str!("../models/37f5c8cbe2a45415.onnxtxt"));
-    pub fn m_37f5c8cbe2a45415() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/37f5c8cbe2a45415.onnxtxt")
-    }
     pub static T_38BDC62AF8A071EB: [u8; 180] =
         *super::utf8(include_str!("../models/38bdc62af8a071eb.onnxtxt"));
-    pub fn m_38bdc62af8a071eb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/38bdc62af8a071eb.onnxtxt")
-    }
     pub static B_3DA225388C582BC8: [u8; 33] = *include_bytes!("../data/3da225388c582bc8.pb");
     pub static B_3DF2E780850633C5: [u8; 49] = *include_bytes!("../data/3df2e780850633c5.pb");
     pub static B_3F7B7D6A542E1DE5: [u8; 21] = *include_bytes!("../data/3f7b7d6a542e1de5.pb");
@@ -15242,111 +14915,60 @@ mod r060000 {
     pub static B_41644B41F06B9C5D: [u8; 59] = *include_bytes!("../data/41644b41f06b9c5d.pb");
     pub static T_4282A5F54795D06A: [u8; 203] =
         *super::utf8(include_str!("../models/4282a5f54795d06a.onnxtxt"));
-    pub fn m_4282a5f54795d06a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4282a5f54795d06a.onnxtxt")
-    }
     pub static B_4290F267E6ACF9B2: [u8; 33] = *include_bytes!("../data/4290f267e6acf9b2.pb");
     pub static T_468D1183C074C69C: [u8; 199] =
         *super::utf8(include_str!("../models/468d1183c074c69c.onnxtxt"));
-    pub fn m_468d1183c074c69c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/468d1183c074c69c.onnxtxt")
-    }
     pub static T_4E3E7C88B4E4DD31: [u8; 207] =
         *super::utf8(include_str!("../models/4e3e7c88b4e4dd31.onnxtxt"));
-    pub fn m_4e3e7c88b4e4dd31() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4e3e7c88b4e4dd31.onnxtxt")
-    }
     pub static B_522D5F93CC167A62: [u8; 59] = *include_bytes!("../data/522d5f93cc167a62.pb");
     pub static T_532A63ADE3AF6728: [u8; 411] =
         *super::utf8(include_str!("../models/532a63ade3af6728.onnxtxt"));
-    pub fn m_532a63ade3af6728() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/532a63ade3af6728.onnxtxt")
-    }
     pub static B_55F5987A44753F4F: [u8; 61] = *include_bytes!("../data/55f5987a44753f4f.pb");
     pub static T_58BD5C4A79E63972: [u8; 222] =
         *super::utf8(include_str!("../models/58bd5c4a79e63972.onnxtxt"));
-    pub fn m_58bd5c4a79e63972() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/58bd5c4a79e63972.onnxtxt")
-    }
     pub static T_5C8E116731892BDB: [u8; 180] =
         *super::utf8(include_str!("../models/5c8e116731892bdb.onnxtxt"));
-    pub fn m_5c8e116731892bdb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5c8e116731892bdb.onnxtxt")
-    }
     pub static T_5EC7982C49E635BF: [u8; 190] =
         *super::utf8(include_str!("../models/5ec7982c49e635bf.onnxtxt"));
-    pub fn m_5ec7982c49e635bf() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5ec7982c49e635bf.onnxtxt")
-    }
     pub static B_6E8E2F21D1D2CEB4: [u8; 25] = *include_bytes!("../data/6e8e2f21d1d2ceb4.pb");
     pub static T_71E84858BEE9D8BF: [u8; 221] =
         *super::utf8(include_str!("../models/71e84858bee9d8bf.onnxtxt"));
-    pub fn m_71e84858bee9d8bf() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/71e84858bee9d8bf.onnxtxt")
-    }
     pub static B_74D3FFA623444BF5: [u8; 416] = *include_bytes!("../data/74d3ffa623444bf5.pb");
     pub static B_76F985DE4B323266: [u8; 13] = *include_bytes!("../data/76f985de4b323266.pb");
     pub static T_7E7C2501F1CD067E: [u8; 180] =
         *super::utf8(include_str!("../models/7e7c2501f1cd067e.onnxtxt"));
-    pub fn m_7e7c2501f1cd067e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7e7c2501f1cd067e.onnxtxt")
-    }
     pub static T_81378B1EB291F46B: [u8; 180] =
         *super::utf8(include_str!("../models/81378b1eb291f46b.onnxtxt"));
-    pub fn m_81378b1eb291f46b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/81378b1eb291f46b.onnxtxt")
-    }
     pub static B_8E41F9505570720D: [u8; 15] = *include_bytes!("../data/8e41f9505570720d.pb");
     pub static B_922DD2976EC76564: [u8; 49] = *include_bytes!("../data/922dd2976ec76564.pb");
     pub static T_93112613B6F00800: [u8; 180] =
         *super::utf8(include_str!("../models/93112613b6f00800.onnxtxt"));
-    pub fn m_93112613b6f00800() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/93112613b6f00800.onnxtxt")
-    }
     pub static B_979681553BE8A2A8: [u8; 21] = *include_bytes!("../data/979681553be8a2a8.pb");
     pub static B_9A6DE92601A01B25: [u8; 25] = *include_bytes!("../data/9a6de92601a01b25.pb");
     pub static B_A61CA092DF10BA21: [u8; 29] = *include_bytes!("../data/a61ca092df10ba21.pb");
     pub static T_B786C4F6B728B984: [u8; 176] =
         *super::utf8(include_str!("../models/b786c4f6b728b984.onnxtxt"));
-    pub fn m_b786c4f6b728b984() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b786c4f6b728b984.onnxtxt")
-    }
     pub static B_B7EA2C3925AAF54A: [u8; 35] = *include_bytes!("../data/b7ea2c3925aaf54a.pb");
     pub static B_B9803481D4E76C04: [u8; 21] = *include_bytes!("../data/b9803481d4e76c04.pb");
     pub static B_C6962D2BF10F8223: [u8; 49] = *include_bytes!("../data/c6962d2bf10f8223.pb");
     pub static T_C70019A312E909F0: [u8; 203] =
         *super::utf8(include_str!("../models/c70019a312e909f0.onnxtxt"));
-    pub fn m_c70019a312e909f0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c70019a312e909f0.onnxtxt")
-    }
     pub static B_C9BA5BEB9D978032: [u8; 25] = *include_bytes!("../data/c9ba5beb9d978032.pb");
     pub static T_CF33DCE2C80140A2: [u8; 172] =
         *super::utf8(include_str!("../models/cf33dce2c80140a2.onnxtxt"));
-    pub fn m_cf33dce2c80140a2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cf33dce2c80140a2.onnxtxt")
-    }
     pub static B_D0F70B0799A992F2: [u8; 496] = *include_bytes!("../data/d0f70b0799a992f2.pb");
     pub static B_DFA2741B420DCCC5: [u8; 25] = *include_bytes!("../data/dfa2741b420dccc5.pb");
     pub static B_E543F9842ED3C0DE: [u8; 26] = *include_bytes!("../data/e543f9842ed3c0de.pb");
     pub static T_E720EEB354031E08: [u8; 181] =
         *super::utf8(include_str!("../models/e720eeb354031e08.onnxtxt"));
-    pub fn m_e720eeb354031e08() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e720eeb354031e08.onnxtxt")
-    }
     pub static B_E9071CCEB67D70F1: [u8; 33] = *include_bytes!("../data/e9071cceb67d70f1.pb");
     pub static B_EBC96B1864CF9DFC: [u8; 74] = *include_bytes!("../data/ebc96b1864cf9dfc.pb");
     pub static B_ED05896914E1D48B: [u8; 11] = *include_bytes!("../data/ed05896914e1d48b.pb");
     pub static T_EDAB5724616C732E: [u8; 167] =
         *super::utf8(include_str!("../models/edab5724616c732e.onnxtxt"));
-    pub fn m_edab5724616c732e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/edab5724616c732e.onnxtxt")
-    }
     pub static B_FAE8B879CE8B3CED: [u8; 15] = *include_bytes!("../data/fae8b879ce8b3ced.pb");
     pub static T_FC3AE27EBCDD2A5D: [u8; 176] =
         *super::utf8(include_str!("../models/fc3ae27ebcdd2a5d.onnxtxt"));
-    pub fn m_fc3ae27ebcdd2a5d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fc3ae27ebcdd2a5d.onnxtxt")
-    }
     pub static B_FFBFBBFFFFDAA1AC: [u8; 13] = *include_bytes!("../data/ffbfbbffffdaa1ac.pb");
 }
 #[cfg(any(feature = "onnx_1_21_0", feature = "onnx_1_22_0"))]
@@ -15361,14 +14983,8 @@ pub use r060000::*;
 mod r070000 {
     pub static T_010F6B95DC58D74F: [u8; 217] =
         *super::utf8(include_str!("../models/010f6b95dc58d74f.onnxtxt"));
-    pub fn m_010f6b95dc58d74f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/010f6b95dc58d74f.onnxtxt")
-    }
     pub static T_031E66D2EB5280D3: [u8; 195] =
         *super::utf8(include_str!("../models/031e66d2eb5280d3.onnxtxt"));
-    pub fn m_031e66d2eb5280d3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/031e66d2eb5280d3.onnxtxt")
-    }
     pub static T_04E38DA4BB9E455B: [u8; 272] =
         *super::utf8(include_str!("../models/04e38da4bb9e455b.onnxtxt"));
     pub fn m_04e38da4bb9e455b() -> onnx_text::ModelProto {
@@ -15376,25 +14992,13 @@ mod r070000 {
     }
     pub static T_0500C6223A4D2D99: [u8; 269] =
         *super::utf8(include_str!("../models/0500c6223a4d2d99.onnxtxt"));
-    pub fn m_0500c6223a4d2d99() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0500c6223a4d2d99.onnxtxt")
-    }
     pub static B_052572C50D2B85FC: [u8; 23] = *include_bytes!("../data/052572c50d2b85fc.pb");
     pub static T_060F603058C936C5: [u8; 255] =
         *super::utf8(include_str!("../models/060f603058c936c5.onnxtxt"));
-    pub fn m_060f603058c936c5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/060f603058c936c5.onnxtxt")
-    }
     pub static T_066971DFC7837517: [u8; 259] =
         *super::utf8(include_str!("../models/066971dfc7837517.onnxtxt"));
-    pub fn m_066971dfc7837517() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/066971dfc7837517.onnxtxt")
-    }
     pub static T_06A4AD4A87528546: [u8; 207] =
         *super::utf8(include_str!("../models/06a4ad4a87528546.onnxtxt"));
-    pub fn m_06a4ad4a87528546() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/06a4ad4a87528546.onnxtxt")
-    }
     pub static B_06C680C9B640C2CE: [u8; 59] = *include_bytes!("../data/06c680c9b640c2ce.pb");
     pub static T_0763C3CF017D07A8: [u8; 244] =
         *super::utf8(include_str!("../models/0763c3cf017d07a8.onnxtxt"));
@@ -15403,9 +15007,6 @@ mod r070000 {
     }
     pub static T_0840423BE097A115: [u8; 241] =
         *super::utf8(include_str!("../models/0840423be097a115.onnxtxt"));
-    pub fn m_0840423be097a115() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0840423be097a115.onnxtxt")
-    }
     pub static T_084CB38872C26626: [u8; 250] =
         *super::utf8(include_str!("../models/084cb38872c26626.onnxtxt"));
     pub fn m_084cb38872c26626() -> onnx_text::ModelProto {
@@ -15413,14 +15014,8 @@ mod r070000 {
     }
     pub static T_084F16FA92D015D5: [u8; 179] =
         *super::utf8(include_str!("../models/084f16fa92d015d5.onnxtxt"));
-    pub fn m_084f16fa92d015d5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/084f16fa92d015d5.onnxtxt")
-    }
     pub static T_0A2C04FA0EC10BDB: [u8; 460] =
         *super::utf8(include_str!("../models/0a2c04fa0ec10bdb.onnxtxt"));
-    pub fn m_0a2c04fa0ec10bdb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0a2c04fa0ec10bdb.onnxtxt")
-    }
     pub static T_0AA4F1ABC772F6A8: [u8; 199] =
         *super::utf8(include_str!("../models/0aa4f1abc772f6a8.onnxtxt"));
     pub fn m_0aa4f1abc772f6a8() -> onnx_text::ModelProto {
@@ -15433,24 +15028,12 @@ mod r070000 {
     }
     pub static T_0C85157A48EA5EF2: [u8; 181] =
         *super::utf8(include_str!("../models/0c85157a48ea5ef2.onnxtxt"));
-    pub fn m_0c85157a48ea5ef2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0c85157a48ea5ef2.onnxtxt")
-    }
     pub static T_0D25FC22897CCFD0: [u8; 215] =
         *super::utf8(include_str!("../models/0d25fc22897ccfd0.onnxtxt"));
-    pub fn m_0d25fc22897ccfd0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0d25fc22897ccfd0.onnxtxt")
-    }
     pub static T_0E7B3ABB98D2D3CE: [u8; 240] =
         *super::utf8(include_str!("../models/0e7b3abb98d2d3ce.onnxtxt"));
-    pub fn m_0e7b3abb98d2d3ce() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0e7b3abb98d2d3ce.onnxtxt")
-    }
     pub static T_0E94C209F6EDF4A3: [u8; 215] =
         *super::utf8(include_str!("../models/0e94c209f6edf4a3.onnxtxt"));
-    pub fn m_0e94c209f6edf4a3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0e94c209f6edf4a3.onnxtxt")
-    }
     pub static T_100B134255AE6746: [u8; 221] =
         *super::utf8(include_str!("../models/100b134255ae6746.onnxtxt"));
     pub fn m_100b134255ae6746() -> onnx_text::ModelProto {
@@ -15458,9 +15041,6 @@ mod r070000 {
     }
     pub static T_1197CC8E0CF69E90: [u8; 149] =
         *super::utf8(include_str!("../models/1197cc8e0cf69e90.onnxtxt"));
-    pub fn m_1197cc8e0cf69e90() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1197cc8e0cf69e90.onnxtxt")
-    }
     pub static B_148BB6977D6E606D: [u8; 29] = *include_bytes!("../data/148bb6977d6e606d.pb");
     pub static T_164D6940735A0981: [u8; 247] =
         *super::utf8(include_str!("../models/164d6940735a0981.onnxtxt"));
@@ -15469,25 +15049,13 @@ mod r070000 {
     }
     pub static T_16AD9D6CF6925DE7: [u8; 213] =
         *super::utf8(include_str!("../models/16ad9d6cf6925de7.onnxtxt"));
-    pub fn m_16ad9d6cf6925de7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/16ad9d6cf6925de7.onnxtxt")
-    }
     pub static T_177E0AC7828BD40C: [u8; 184] =
         *super::utf8(include_str!("../models/177e0ac7828bd40c.onnxtxt"));
-    pub fn m_177e0ac7828bd40c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/177e0ac7828bd40c.onnxtxt")
-    }
     pub static T_1791D6670FC6E5C9: [u8; 273] =
         *super::utf8(include_str!("../models/1791d6670fc6e5c9.onnxtxt"));
-    pub fn m_1791d6670fc6e5c9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1791d6670fc6e5c9.onnxtxt")
-    }
     pub static B_17B23AFB4DF50A97: [u8; 43] = *include_bytes!("../data/17b23afb4df50a97.pb");
     pub static T_18A535B02F949659: [u8; 236] =
         *super::utf8(include_str!("../models/18a535b02f949659.onnxtxt"));
-    pub fn m_18a535b02f949659() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/18a535b02f949659.onnxtxt")
-    }
     pub static T_1960B97502F5EEB6: [u8; 192] =
         *super::utf8(include_str!("../models/1960b97502f5eeb6.onnxtxt"));
     pub fn m_1960b97502f5eeb6() -> onnx_text::ModelProto {
@@ -15505,9 +15073,6 @@ mod r070000 {
     }
     pub static T_1D9F9E3AA234B8D2: [u8; 190] =
         *super::utf8(include_str!("../models/1d9f9e3aa234b8d2.onnxtxt"));
-    pub fn m_1d9f9e3aa234b8d2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1d9f9e3aa234b8d2.onnxtxt")
-    }
     pub static T_1DC35065CB57C342: [u8; 197] =
         *super::utf8(include_str!("../models/1dc35065cb57c342.onnxtxt"));
     pub fn m_1dc35065cb57c342() -> onnx_text::ModelProto {
@@ -15515,19 +15080,10 @@ mod r070000 {
     }
     pub static T_1E1B7820A6AD6066: [u8; 262] =
         *super::utf8(include_str!("../models/1e1b7820a6ad6066.onnxtxt"));
-    pub fn m_1e1b7820a6ad6066() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1e1b7820a6ad6066.onnxtxt")
-    }
     pub static T_1F79C24757CB2565: [u8; 209] =
         *super::utf8(include_str!("../models/1f79c24757cb2565.onnxtxt"));
-    pub fn m_1f79c24757cb2565() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1f79c24757cb2565.onnxtxt")
-    }
     pub static T_1FA5EEBECBF8AA99: [u8; 251] =
         *super::utf8(include_str!("../models/1fa5eebecbf8aa99.onnxtxt"));
-    pub fn m_1fa5eebecbf8aa99() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1fa5eebecbf8aa99.onnxtxt")
-    }
     pub static T_20F0C57F1E8B5339: [u8; 253] =
         *super::utf8(include_str!("../models/20f0c57f1e8b5339.onnxtxt"));
     pub fn m_20f0c57f1e8b5339() -> onnx_text::ModelProto {
@@ -15535,14 +15091,8 @@ mod r070000 {
     }
     pub static T_20F36D7A792361BC: [u8; 194] =
         *super::utf8(include_str!("../models/20f36d7a792361bc.onnxtxt"));
-    pub fn m_20f36d7a792361bc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/20f36d7a792361bc.onnxtxt")
-    }
     pub static T_215D86625FA53376: [u8; 204] =
         *super::utf8(include_str!("../models/215d86625fa53376.onnxtxt"));
-    pub fn m_215d86625fa53376() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/215d86625fa53376.onnxtxt")
-    }
     pub static T_2267CACF03D1D93E: [u8; 193] =
         *super::utf8(include_str!("../models/2267cacf03d1d93e.onnxtxt"));
     pub fn m_2267cacf03d1d93e() -> onnx_text::ModelProto {
@@ -15561,9 +15111,6 @@ mod r070000 {
     }
     pub static T_240C171152B3D1C1: [u8; 155] =
         *super::utf8(include_str!("../models/240c171152b3d1c1.onnxtxt"));
-    pub fn m_240c171152b3d1c1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/240c171152b3d1c1.onnxtxt")
-    }
     pub static B_2631F97BD25096B4: [u8; 21] = *include_bytes!("../data/2631f97bd25096b4.pb");
     pub static T_26A552263EC998CB: [u8; 213] =
         *super::utf8(include_str!("../models/26a552263ec998cb.onnxtxt"));
@@ -15577,14 +15124,8 @@ mod r070000 {
     }
     pub static T_27249BC8B2F708F0: [u8; 262] =
         *super::utf8(include_str!("../models/27249bc8b2f708f0.onnxtxt"));
-    pub fn m_27249bc8b2f708f0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/27249bc8b2f708f0.onnxtxt")
-    }
     pub static T_277CDD566029A6D0: [u8; 170] =
         *super::utf8(include_str!("../models/277cdd566029a6d0.onnxtxt"));
-    pub fn m_277cdd566029a6d0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/277cdd566029a6d0.onnxtxt")
-    }
     pub static T_289FC1822B492FA0: [u8; 190] =
         *super::utf8(include_str!("../models/289fc1822b492fa0.onnxtxt"));
     pub fn m_289fc1822b492fa0() -> onnx_text::ModelProto {
@@ -15592,15 +15133,9 @@ mod r070000 {
     }
     pub static T_290C6949CD0598D0: [u8; 180] =
         *super::utf8(include_str!("../models/290c6949cd0598d0.onnxtxt"));
-    pub fn m_290c6949cd0598d0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/290c6949cd0598d0.onnxtxt")
-    }
     pub static B_299464F72CC5F297: [u8; 19] = *include_bytes!("../data/299464f72cc5f297.pb");
     pub static T_29C29630A8151570: [u8; 219] =
         *super::utf8(include_str!("../models/29c29630a8151570.onnxtxt"));
-    pub fn m_29c29630a8151570() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/29c29630a8151570.onnxtxt")
-    }
     pub static B_29EE4A2EB5EBF1CB: [u8; 23] = *include_bytes!("../data/29ee4a2eb5ebf1cb.pb");
     pub static T_2B7D3985686F1929: [u8; 199] =
         *super::utf8(include_str!("../models/2b7d3985686f1929.onnxtxt"));
@@ -15614,24 +15149,12 @@ mod r070000 {
     }
     pub static T_2BD2DCDBB6971B4D: [u8; 144] =
         *super::utf8(include_str!("../models/2bd2dcdbb6971b4d.onnxtxt"));
-    pub fn m_2bd2dcdbb6971b4d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2bd2dcdbb6971b4d.onnxtxt")
-    }
     pub static T_2C3926DEE92719AF: [u8; 224] =
         *super::utf8(include_str!("../models/2c3926dee92719af.onnxtxt"));
-    pub fn m_2c3926dee92719af() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2c3926dee92719af.onnxtxt")
-    }
     pub static T_2D6F8B841E34D3E8: [u8; 213] =
         *super::utf8(include_str!("../models/2d6f8b841e34d3e8.onnxtxt"));
-    pub fn m_2d6f8b841e34d3e8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2d6f8b841e34d3e8.onnxtxt")
-    }
     pub static T_2E9AD9A17E473D21: [u8; 266] =
         *super::utf8(include_str!("../models/2e9ad9a17e473d21.onnxtxt"));
-    pub fn m_2e9ad9a17e473d21() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2e9ad9a17e473d21.onnxtxt")
-    }
     pub static T_2E9E2FBF8BD52F2B: [u8; 232] =
         *super::utf8(include_str!("../models/2e9e2fbf8bd52f2b.onnxtxt"));
     pub fn m_2e9e2fbf8bd52f2b() -> onnx_text::ModelProto {
@@ -15639,14 +15162,8 @@ mod r070000 {
     }
     pub static T_2EAF06F052F91807: [u8; 209] =
         *super::utf8(include_str!("../models/2eaf06f052f91807.onnxtxt"));
-    pub fn m_2eaf06f052f91807() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2eaf06f052f91807.onnxtxt")
-    }
     pub static T_2ECE331E445E3FC9: [u8; 180] =
         *super::utf8(include_str!("../models/2ece331e445e3fc9.onnxtxt"));
-    pub fn m_2ece331e445e3fc9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2ece331e445e3fc9.onnxtxt")
-    }
     pub static T_32DED8F2FA714327: [u8; 274] =
         *super::utf8(include_str!("../models/32ded8f2fa714327.onnxtxt"));
     pub fn m_32ded8f2fa714327() -> onnx_text::ModelProto {
@@ -15654,14 +15171,8 @@ mod r070000 {
     }
     pub static T_35C4360E9C8949A3: [u8; 230] =
         *super::utf8(include_str!("../models/35c4360e9c8949a3.onnxtxt"));
-    pub fn m_35c4360e9c8949a3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/35c4360e9c8949a3.onnxtxt")
-    }
     pub static T_35DD162A8D0736D0: [u8; 241] =
         *super::utf8(include_str!("../models/35dd162a8d0736d0.onnxtxt"));
-    pub fn m_35dd162a8d0736d0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/35dd162a8d0736d0.onnxtxt")
-    }
     pub static T_363906722323A83B: [u8; 248] =
         *super::utf8(include_str!("../models/363906722323a83b.onnxtxt"));
     pub fn m_363906722323a83b() -> onnx_text::ModelProto {
@@ -15669,20 +15180,11 @@ mod r070000 {
     }
     pub static T_3779B8C51E33FBF6: [u8; 174] =
         *super::utf8(include_str!("../models/3779b8c51e33fbf6.onnxtxt"));
-    pub fn m_3779b8c51e33fbf6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3779b8c51e33fbf6.onnxtxt")
-    }
     pub static B_384A5FB5B4B91495: [u8; 10] = *include_bytes!("../data/384a5fb5b4b91495.pb");
     pub static T_395971687BECFE12: [u8; 272] =
         *super::utf8(include_str!("../models/395971687becfe12.onnxtxt"));
-    pub fn m_395971687becfe12() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/395971687becfe12.onnxtxt")
-    }
     pub static T_39A49F803FB58C24: [u8; 241] =
         *super::utf8(include_str!("../models/39a49f803fb58c24.onnxtxt"));
-    pub fn m_39a49f803fb58c24() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/39a49f803fb58c24.onnxtxt")
-    }
     pub static T_3A7D07995E7506EF: [u8; 265] =
         *super::utf8(include_str!("../models/3a7d07995e7506ef.onnxtxt"));
     pub fn m_3a7d07995e7506ef() -> onnx_text::ModelProto {
@@ -15695,9 +15197,6 @@ mod r070000 {
     }
     pub static T_3AB5035BC510741A: [u8; 268] =
         *super::utf8(include_str!("../models/3ab5035bc510741a.onnxtxt"));
-    pub fn m_3ab5035bc510741a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3ab5035bc510741a.onnxtxt")
-    }
     pub static T_3B023E6EDC5B7E07: [u8; 201] =
         *super::utf8(include_str!("../models/3b023e6edc5b7e07.onnxtxt"));
     pub fn m_3b023e6edc5b7e07() -> onnx_text::ModelProto {
@@ -15705,14 +15204,8 @@ mod r070000 {
     }
     pub static T_3C9F2F551BCC53BE: [u8; 239] =
         *super::utf8(include_str!("../models/3c9f2f551bcc53be.onnxtxt"));
-    pub fn m_3c9f2f551bcc53be() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3c9f2f551bcc53be.onnxtxt")
-    }
     pub static T_3DB12F427BB79431: [u8; 168] =
         *super::utf8(include_str!("../models/3db12f427bb79431.onnxtxt"));
-    pub fn m_3db12f427bb79431() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3db12f427bb79431.onnxtxt")
-    }
     pub static T_3DBDEED0EA8DE83B: [u8; 240] =
         *super::utf8(include_str!("../models/3dbdeed0ea8de83b.onnxtxt"));
     pub fn m_3dbdeed0ea8de83b() -> onnx_text::ModelProto {
@@ -15720,9 +15213,6 @@ mod r070000 {
     }
     pub static T_3DEE6ECF1A8737D6: [u8; 211] =
         *super::utf8(include_str!("../models/3dee6ecf1a8737d6.onnxtxt"));
-    pub fn m_3dee6ecf1a8737d6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3dee6ecf1a8737d6.onnxtxt")
-    }
     pub static T_3E0E22B9A1384712: [u8; 244] =
         *super::utf8(include_str!("../models/3e0e22b9a1384712.onnxtxt"));
     pub fn m_3e0e22b9a1384712() -> onnx_text::ModelProto {
@@ -15730,19 +15220,10 @@ mod r070000 {
     }
     pub static T_3F6E7BFC5CC7FD1D: [u8; 229] =
         *super::utf8(include_str!("../models/3f6e7bfc5cc7fd1d.onnxtxt"));
-    pub fn m_3f6e7bfc5cc7fd1d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3f6e7bfc5cc7fd1d.onnxtxt")
-    }
     pub static T_42637DDE42E21981: [u8; 246] =
         *super::utf8(include_str!("../models/42637dde42e21981.onnxtxt"));
-    pub fn m_42637dde42e21981() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/42637dde42e21981.onnxtxt")
-    }
     pub static T_42C3DD3203FCD948: [u8; 247] =
         *super::utf8(include_str!("../models/42c3dd3203fcd948.onnxtxt"));
-    pub fn m_42c3dd3203fcd948() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/42c3dd3203fcd948.onnxtxt")
-    }
     pub static T_43B35B61B49E5729: [u8; 209] =
         *super::utf8(include_str!("../models/43b35b61b49e5729.onnxtxt"));
     pub fn m_43b35b61b49e5729() -> onnx_text::ModelProto {
@@ -15751,21 +15232,12 @@ mod r070000 {
     pub static B_443B06E3163563F7: [u8; 21] = *include_bytes!("../data/443b06e3163563f7.pb");
     pub static T_461031785B02C0C1: [u8; 213] =
         *super::utf8(include_str!("../models/461031785b02c0c1.onnxtxt"));
-    pub fn m_461031785b02c0c1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/461031785b02c0c1.onnxtxt")
-    }
     pub static B_461867C513CECA02: [u8; 25] = *include_bytes!("../data/461867c513ceca02.pb");
     pub static B_46B43B1C1642338F: [u8; 59] = *include_bytes!("../data/46b43b1c1642338f.pb");
     pub static T_4740A19CAC4DD426: [u8; 256] =
         *super::utf8(include_str!("../models/4740a19cac4dd426.onnxtxt"));
-    pub fn m_4740a19cac4dd426() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4740a19cac4dd426.onnxtxt")
-    }
     pub static T_49DED2EA76343116: [u8; 202] =
         *super::utf8(include_str!("../models/49ded2ea76343116.onnxtxt"));
-    pub fn m_49ded2ea76343116() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/49ded2ea76343116.onnxtxt")
-    }
     pub static T_49FA82C7F0F17816: [u8; 213] =
         *super::utf8(include_str!("../models/49fa82c7f0f17816.onnxtxt"));
     pub fn m_49fa82c7f0f17816() -> onnx_text::ModelProto {
@@ -15773,74 +15245,32 @@ mod r070000 {
     }
     pub static T_4A263EB2F1412626: [u8; 234] =
         *super::utf8(include_str!("../models/4a263eb2f1412626.onnxtxt"));
-    pub fn m_4a263eb2f1412626() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4a263eb2f1412626.onnxtxt")
-    }
     pub static T_4B7179727DED9C70: [u8; 209] =
         *super::utf8(include_str!("../models/4b7179727ded9c70.onnxtxt"));
-    pub fn m_4b7179727ded9c70() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4b7179727ded9c70.onnxtxt")
-    }
     pub static T_4BB5C1385BAFDE8A: [u8; 243] =
         *super::utf8(include_str!("../models/4bb5c1385bafde8a.onnxtxt"));
-    pub fn m_4bb5c1385bafde8a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4bb5c1385bafde8a.onnxtxt")
-    }
     pub static T_4C4630C6F09DD24B: [u8; 203] =
         *super::utf8(include_str!("../models/4c4630c6f09dd24b.onnxtxt"));
-    pub fn m_4c4630c6f09dd24b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4c4630c6f09dd24b.onnxtxt")
-    }
     pub static T_4C54E8791DF41529: [u8; 242] =
         *super::utf8(include_str!("../models/4c54e8791df41529.onnxtxt"));
-    pub fn m_4c54e8791df41529() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4c54e8791df41529.onnxtxt")
-    }
     pub static T_4DB625BD61A2B290: [u8; 251] =
         *super::utf8(include_str!("../models/4db625bd61a2b290.onnxtxt"));
-    pub fn m_4db625bd61a2b290() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4db625bd61a2b290.onnxtxt")
-    }
     pub static T_4ED9EBC3CDC22A72: [u8; 236] =
         *super::utf8(include_str!("../models/4ed9ebc3cdc22a72.onnxtxt"));
-    pub fn m_4ed9ebc3cdc22a72() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4ed9ebc3cdc22a72.onnxtxt")
-    }
     pub static T_4F3FF15A48CE03FA: [u8; 215] =
         *super::utf8(include_str!("../models/4f3ff15a48ce03fa.onnxtxt"));
-    pub fn m_4f3ff15a48ce03fa() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4f3ff15a48ce03fa.onnxtxt")
-    }
     pub static T_5020F565A51A8EAE: [u8; 266] =
         *super::utf8(include_str!("../models/5020f565a51a8eae.onnxtxt"));
-    pub fn m_5020f565a51a8eae() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5020f565a51a8eae.onnxtxt")
-    }
     pub static T_51AAB2C3B17DD65B: [u8; 174] =
         *super::utf8(include_str!("../models/51aab2c3b17dd65b.onnxtxt"));
-    pub fn m_51aab2c3b17dd65b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/51aab2c3b17dd65b.onnxtxt")
-    }
     pub static T_52CBC3EB2FBB2891: [u8; 285] =
         *super::utf8(include_str!("../models/52cbc3eb2fbb2891.onnxtxt"));
-    pub fn m_52cbc3eb2fbb2891() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/52cbc3eb2fbb2891.onnxtxt")
-    }
     pub static T_52FC6F466931FC49: [u8; 216] =
         *super::utf8(include_str!("../models/52fc6f466931fc49.onnxtxt"));
-    pub fn m_52fc6f466931fc49() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/52fc6f466931fc49.onnxtxt")
-    }
     pub static T_537519177931AC32: [u8; 281] =
         *super::utf8(include_str!("../models/537519177931ac32.onnxtxt"));
-    pub fn m_537519177931ac32() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/537519177931ac32.onnxtxt")
-    }
     pub static T_5476DDDA61B472EC: [u8; 206] =
         *super::utf8(include_str!("../models/5476ddda61b472ec.onnxtxt"));
-    pub fn m_5476ddda61b472ec() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5476ddda61b472ec.onnxtxt")
-    }
     pub static B_56A5489B48D7F72E: [u8; 11] = *include_bytes!("../data/56a5489b48d7f72e.pb");
     pub static T_56DE5E09867D78A4: [u8; 197] =
         *super::utf8(include_str!("../models/56de5e09867d78a4.onnxtxt"));
@@ -15849,14 +15279,8 @@ mod r070000 {
     }
     pub static T_56E23DCC5DC631B8: [u8; 209] =
         *super::utf8(include_str!("../models/56e23dcc5dc631b8.onnxtxt"));
-    pub fn m_56e23dcc5dc631b8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/56e23dcc5dc631b8.onnxtxt")
-    }
     pub static T_571F9DEB38E6213A: [u8; 228] =
         *super::utf8(include_str!("../models/571f9deb38e6213a.onnxtxt"));
-    pub fn m_571f9deb38e6213a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/571f9deb38e6213a.onnxtxt")
-    }
     pub static T_583B6C57D8E6E2D5: [u8; 197] =
         *super::utf8(include_str!("../models/583b6c57d8e6e2d5.onnxtxt"));
     pub fn m_583b6c57d8e6e2d5() -> onnx_text::ModelProto {
@@ -15869,53 +15293,26 @@ mod r070000 {
     }
     pub static T_5A2CFA531E526755: [u8; 219] =
         *super::utf8(include_str!("../models/5a2cfa531e526755.onnxtxt"));
-    pub fn m_5a2cfa531e526755() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5a2cfa531e526755.onnxtxt")
-    }
     pub static T_5A74C7BE386A20EB: [u8; 248] =
         *super::utf8(include_str!("../models/5a74c7be386a20eb.onnxtxt"));
-    pub fn m_5a74c7be386a20eb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5a74c7be386a20eb.onnxtxt")
-    }
     pub static B_5ACCA3D98169E588: [u8; 30] = *include_bytes!("../data/5acca3d98169e588.pb");
     pub static T_5B8DD37B31FD8B29: [u8; 227] =
         *super::utf8(include_str!("../models/5b8dd37b31fd8b29.onnxtxt"));
-    pub fn m_5b8dd37b31fd8b29() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5b8dd37b31fd8b29.onnxtxt")
-    }
     pub static T_5C10DF49734DF3C4: [u8; 281] =
         *super::utf8(include_str!("../models/5c10df49734df3c4.onnxtxt"));
-    pub fn m_5c10df49734df3c4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5c10df49734df3c4.onnxtxt")
-    }
     pub static B_5E0D1CE39C56DEE6: [u8; 21] = *include_bytes!("../data/5e0d1ce39c56dee6.pb");
     pub static B_5F6E44F8DEAD3517: [u8; 15] = *include_bytes!("../data/5f6e44f8dead3517.pb");
     pub static T_605C0F33CC4F9877: [u8; 273] =
         *super::utf8(include_str!("../models/605c0f33cc4f9877.onnxtxt"));
-    pub fn m_605c0f33cc4f9877() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/605c0f33cc4f9877.onnxtxt")
-    }
     pub static T_6146F65A6F8CC72A: [u8; 225] =
         *super::utf8(include_str!("../models/6146f65a6f8cc72a.onnxtxt"));
-    pub fn m_6146f65a6f8cc72a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6146f65a6f8cc72a.onnxtxt")
-    }
     pub static B_61DCD0EC0DD69728: [u8; 160] = *include_bytes!("../data/61dcd0ec0dd69728.pb");
     pub static T_622533C98D7FCBE3: [u8; 261] =
         *super::utf8(include_str!("../models/622533c98d7fcbe3.onnxtxt"));
-    pub fn m_622533c98d7fcbe3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/622533c98d7fcbe3.onnxtxt")
-    }
     pub static T_625C0E6A852C1FE6: [u8; 246] =
         *super::utf8(include_str!("../models/625c0e6a852c1fe6.onnxtxt"));
-    pub fn m_625c0e6a852c1fe6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/625c0e6a852c1fe6.onnxtxt")
-    }
     pub static T_62A6C22A483FFC14: [u8; 163] =
         *super::utf8(include_str!("../models/62a6c22a483ffc14.onnxtxt"));
-    pub fn m_62a6c22a483ffc14() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/62a6c22a483ffc14.onnxtxt")
-    }
     pub static T_630BF6DB1AE49A1E: [u8; 212] =
         *super::utf8(include_str!("../models/630bf6db1ae49a1e.onnxtxt"));
     pub fn m_630bf6db1ae49a1e() -> onnx_text::ModelProto {
@@ -15924,9 +15321,6 @@ mod r070000 {
     pub static B_63543B343ED56091: [u8; 18] = *include_bytes!("../data/63543b343ed56091.pb");
     pub static T_64C962A50C294350: [u8; 191] =
         *super::utf8(include_str!("../models/64c962a50c294350.onnxtxt"));
-    pub fn m_64c962a50c294350() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/64c962a50c294350.onnxtxt")
-    }
     pub static T_66ACA93B3AB47DC6: [u8; 231] =
         *super::utf8(include_str!("../models/66aca93b3ab47dc6.onnxtxt"));
     pub fn m_66aca93b3ab47dc6() -> onnx_text::ModelProto {
@@ -15934,9 +15328,6 @@ mod r070000 {
     }
     pub static T_684CE7271D32AA95: [u8; 207] =
         *super::utf8(include_str!("../models/684ce7271d32aa95.onnxtxt"));
-    pub fn m_684ce7271d32aa95() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/684ce7271d32aa95.onnxtxt")
-    }
     pub static T_684F6B129B055725: [u8; 248] =
         *super::utf8(include_str!("../models/684f6b129b055725.onnxtxt"));
     pub fn m_684f6b129b055725() -> onnx_text::ModelProto {
@@ -15944,45 +15335,21 @@ mod r070000 {
     }
     pub static T_6853367FE439ABD1: [u8; 241] =
         *super::utf8(include_str!("../models/6853367fe439abd1.onnxtxt"));
-    pub fn m_6853367fe439abd1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6853367fe439abd1.onnxtxt")
-    }
     pub static T_69381D4EA961D6ED: [u8; 258] =
         *super::utf8(include_str!("../models/69381d4ea961d6ed.onnxtxt"));
-    pub fn m_69381d4ea961d6ed() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/69381d4ea961d6ed.onnxtxt")
-    }
     pub static T_69771454A584D20D: [u8; 205] =
         *super::utf8(include_str!("../models/69771454a584d20d.onnxtxt"));
-    pub fn m_69771454a584d20d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/69771454a584d20d.onnxtxt")
-    }
     pub static T_699539248A6D7D4F: [u8; 273] =
         *super::utf8(include_str!("../models/699539248a6d7d4f.onnxtxt"));
-    pub fn m_699539248a6d7d4f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/699539248a6d7d4f.onnxtxt")
-    }
     pub static B_6AB40639A898FCFA: [u8; 111] = *include_bytes!("../data/6ab40639a898fcfa.pb");
     pub static T_6B4CD15EAA308189: [u8; 173] =
         *super::utf8(include_str!("../models/6b4cd15eaa308189.onnxtxt"));
-    pub fn m_6b4cd15eaa308189() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6b4cd15eaa308189.onnxtxt")
-    }
     pub static T_6B924D123D913C17: [u8; 239] =
         *super::utf8(include_str!("../models/6b924d123d913c17.onnxtxt"));
-    pub fn m_6b924d123d913c17() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6b924d123d913c17.onnxtxt")
-    }
     pub static T_6C6BBF5450681CCE: [u8; 211] =
         *super::utf8(include_str!("../models/6c6bbf5450681cce.onnxtxt"));
-    pub fn m_6c6bbf5450681cce() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6c6bbf5450681cce.onnxtxt")
-    }
     pub static T_6C97A571E189FB4E: [u8; 260] =
         *super::utf8(include_str!("../models/6c97a571e189fb4e.onnxtxt"));
-    pub fn m_6c97a571e189fb4e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6c97a571e189fb4e.onnxtxt")
-    }
     pub static B_6E122D855AF97B47: [u8; 45] = *include_bytes!("../data/6e122d855af97b47.pb");
     pub static T_6F481AE90FFC2995: [u8; 300] =
         *super::utf8(include_str!("../models/6f481ae90ffc2995.onnxtxt"));
@@ -15996,14 +15363,8 @@ mod r070000 {
     }
     pub static T_70B585B54479F7BA: [u8; 263] =
         *super::utf8(include_str!("../models/70b585b54479f7ba.onnxtxt"));
-    pub fn m_70b585b54479f7ba() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/70b585b54479f7ba.onnxtxt")
-    }
     pub static T_722165F6D0F38E8B: [u8; 248] =
         *super::utf8(include_str!("../models/722165f6d0f38e8b.onnxtxt"));
-    pub fn m_722165f6d0f38e8b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/722165f6d0f38e8b.onnxtxt")
-    }
     pub static T_73BA8719F85F7B6F: [u8; 240] =
         *super::utf8(include_str!("../models/73ba8719f85f7b6f.onnxtxt"));
     pub fn m_73ba8719f85f7b6f() -> onnx_text::ModelProto {
@@ -16012,9 +15373,6 @@ mod r070000 {
     pub static B_74FBAD4BD0CC4CC1: [u8; 21] = *include_bytes!("../data/74fbad4bd0cc4cc1.pb");
     pub static T_755507CE9043CE3B: [u8; 213] =
         *super::utf8(include_str!("../models/755507ce9043ce3b.onnxtxt"));
-    pub fn m_755507ce9043ce3b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/755507ce9043ce3b.onnxtxt")
-    }
     pub static T_75605526E3C71F59: [u8; 209] =
         *super::utf8(include_str!("../models/75605526e3c71f59.onnxtxt"));
     pub fn m_75605526e3c71f59() -> onnx_text::ModelProto {
@@ -16022,9 +15380,6 @@ mod r070000 {
     }
     pub static T_764806E6257CAAA3: [u8; 227] =
         *super::utf8(include_str!("../models/764806e6257caaa3.onnxtxt"));
-    pub fn m_764806e6257caaa3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/764806e6257caaa3.onnxtxt")
-    }
     pub static B_76AAA2358E3027E8: [u8; 17] = *include_bytes!("../data/76aaa2358e3027e8.pb");
     pub static B_77DB75F4632447CA: [u8; 160] = *include_bytes!("../data/77db75f4632447ca.pb");
     pub static T_781430BD0CFEA5E9: [u8; 229] =
@@ -16034,19 +15389,10 @@ mod r070000 {
     }
     pub static T_782C023DE6F56889: [u8; 204] =
         *super::utf8(include_str!("../models/782c023de6f56889.onnxtxt"));
-    pub fn m_782c023de6f56889() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/782c023de6f56889.onnxtxt")
-    }
     pub static T_78F587BEF08C3368: [u8; 206] =
         *super::utf8(include_str!("../models/78f587bef08c3368.onnxtxt"));
-    pub fn m_78f587bef08c3368() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/78f587bef08c3368.onnxtxt")
-    }
     pub static T_79AB439FE25A1D57: [u8; 191] =
         *super::utf8(include_str!("../models/79ab439fe25a1d57.onnxtxt"));
-    pub fn m_79ab439fe25a1d57() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/79ab439fe25a1d57.onnxtxt")
-    }
     pub static T_7A429E0C777BC28F: [u8; 245] =
         *super::utf8(include_str!("../models/7a429e0c777bc28f.onnxtxt"));
     pub fn m_7a429e0c777bc28f() -> onnx_text::ModelProto {
@@ -16054,9 +15400,6 @@ mod r070000 {
     }
     pub static T_7AB231FBAA9013D3: [u8; 185] =
         *super::utf8(include_str!("../models/7ab231fbaa9013d3.onnxtxt"));
-    pub fn m_7ab231fbaa9013d3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7ab231fbaa9013d3.onnxtxt")
-    }
     pub static T_7B41679388B53DAF: [u8; 291] =
         *super::utf8(include_str!("../models/7b41679388b53daf.onnxtxt"));
     pub fn m_7b41679388b53daf() -> onnx_text::ModelProto {
@@ -16064,14 +15407,8 @@ mod r070000 {
     }
     pub static T_7C65FEA4F3623327: [u8; 258] =
         *super::utf8(include_str!("../models/7c65fea4f3623327.onnxtxt"));
-    pub fn m_7c65fea4f3623327() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7c65fea4f3623327.onnxtxt")
-    }
     pub static T_7D1DB58C8C695D23: [u8; 232] =
         *super::utf8(include_str!("../models/7d1db58c8c695d23.onnxtxt"));
-    pub fn m_7d1db58c8c695d23() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7d1db58c8c695d23.onnxtxt")
-    }
     pub static T_80488170E978B135: [u8; 236] =
         *super::utf8(include_str!("../models/80488170e978b135.onnxtxt"));
     pub fn m_80488170e978b135() -> onnx_text::ModelProto {
@@ -16089,32 +15426,17 @@ mod r070000 {
     }
     pub static T_815987D8F5092D7F: [u8; 180] =
         *super::utf8(include_str!("../models/815987d8f5092d7f.onnxtxt"));
-    pub fn m_815987d8f5092d7f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/815987d8f5092d7f.onnxtxt")
-    }
     pub static B_8355795EB278E8BD: [u8; 30] = *include_bytes!("../data/8355795eb278e8bd.pb");
     pub static T_84CB672CCA00E9B1: [u8; 242] =
         *super::utf8(include_str!("../models/84cb672cca00e9b1.onnxtxt"));
-    pub fn m_84cb672cca00e9b1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/84cb672cca00e9b1.onnxtxt")
-    }
     pub static T_850BDD08D592103D: [u8; 266] =
         *super::utf8(include_str!("../models/850bdd08d592103d.onnxtxt"));
-    pub fn m_850bdd08d592103d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/850bdd08d592103d.onnxtxt")
-    }
     pub static B_860527AAFC91341F: [u8; 44] = *include_bytes!("../data/860527aafc91341f.pb");
     pub static T_86A8F1C2FD9D932C: [u8; 243] =
         *super::utf8(include_str!("../models/86a8f1c2fd9d932c.onnxtxt"));
-    pub fn m_86a8f1c2fd9d932c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/86a8f1c2fd9d932c.onnxtxt")
-    }
     pub static B_871F984EE2F76410: [u8; 17] = *include_bytes!("../data/871f984ee2f76410.pb");
     pub static T_87F3F228681115AB: [u8; 177] =
         *super::utf8(include_str!("../models/87f3f228681115ab.onnxtxt"));
-    pub fn m_87f3f228681115ab() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/87f3f228681115ab.onnxtxt")
-    }
     pub static T_882577369CE89AE9: [u8; 192] =
         *super::utf8(include_str!("../models/882577369ce89ae9.onnxtxt"));
     pub fn m_882577369ce89ae9() -> onnx_text::ModelProto {
@@ -16122,50 +15444,23 @@ mod r070000 {
     }
     pub static T_8CA2EBA405D159E7: [u8; 180] =
         *super::utf8(include_str!("../models/8ca2eba405d159e7.onnxtxt"));
-    pub fn m_8ca2eba405d159e7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8ca2eba405d159e7.onnxtxt")
-    }
     pub static T_8DAF3F4B1C608649: [u8; 243] =
         *super::utf8(include_str!("../models/8daf3f4b1c608649.onnxtxt"));
-    pub fn m_8daf3f4b1c608649() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8daf3f4b1c608649.onnxtxt")
-    }
     pub static T_8DFF9DF063C263BE: [u8; 229] =
         *super::utf8(include_str!("../models/8dff9df063c263be.onnxtxt"));
-    pub fn m_8dff9df063c263be() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8dff9df063c263be.onnxtxt")
-    }
     pub static T_8E808059E8994BDB: [u8; 239] =
         *super::utf8(include_str!("../models/8e808059e8994bdb.onnxtxt"));
-    pub fn m_8e808059e8994bdb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8e808059e8994bdb.onnxtxt")
-    }
     pub static B_8EF392F636203171: [u8; 10] = *include_bytes!("../data/8ef392f636203171.pb");
     pub static T_8F02A9CDAB04F071: [u8; 224] =
         *super::utf8(include_str!("../models/8f02a9cdab04f071.onnxtxt"));
-    pub fn m_8f02a9cdab04f071() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8f02a9cdab04f071.onnxtxt")
-    }
     pub static T_8F2D42649B5D2372: [u8; 236] =
         *super::utf8(include_str!("../models/8f2d42649b5d2372.onnxtxt"));
-    pub fn m_8f2d42649b5d2372() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8f2d42649b5d2372.onnxtxt")
-    }
     pub static T_903C8F1D148C1091: [u8; 241] =
         *super::utf8(include_str!("../models/903c8f1d148c1091.onnxtxt"));
-    pub fn m_903c8f1d148c1091() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/903c8f1d148c1091.onnxtxt")
-    }
     pub static T_9069989F7B793ECF: [u8; 204] =
         *super::utf8(include_str!("../models/9069989f7b793ecf.onnxtxt"));
-    pub fn m_9069989f7b793ecf() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9069989f7b793ecf.onnxtxt")
-    }
     pub static T_90B4ADC2DF97B3B3: [u8; 303] =
         *super::utf8(include_str!("../models/90b4adc2df97b3b3.onnxtxt"));
-    pub fn m_90b4adc2df97b3b3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/90b4adc2df97b3b3.onnxtxt")
-    }
     pub static B_91FD0501A9B1474F: [u8; 144] = *include_bytes!("../data/91fd0501a9b1474f.pb");
     pub static T_96EF5C89C70E29DB: [u8; 205] =
         *super::utf8(include_str!("../models/96ef5c89c70e29db.onnxtxt"));
@@ -16179,9 +15474,6 @@ mod r070000 {
     }
     pub static T_99C907F3177DC034: [u8; 193] =
         *super::utf8(include_str!("../models/99c907f3177dc034.onnxtxt"));
-    pub fn m_99c907f3177dc034() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/99c907f3177dc034.onnxtxt")
-    }
     pub static T_99CA987DB2E1FD5C: [u8; 233] =
         *super::utf8(include_str!("../models/99ca987db2e1fd5c.onnxtxt"));
     pub fn m_99ca987db2e1fd5c() -> onnx_text::ModelProto {
@@ -16195,9 +15487,6 @@ mod r070000 {
     }
     pub static T_9CCEC61D8F6DC9BB: [u8; 217] =
         *super::utf8(include_str!("../models/9ccec61d8f6dc9bb.onnxtxt"));
-    pub fn m_9ccec61d8f6dc9bb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9ccec61d8f6dc9bb.onnxtxt")
-    }
     pub static T_9CED28D02E097B05: [u8; 256] =
         *super::utf8(include_str!("../models/9ced28d02e097b05.onnxtxt"));
     pub fn m_9ced28d02e097b05() -> onnx_text::ModelProto {
@@ -16205,14 +15494,8 @@ mod r070000 {
     }
     pub static T_9E26B4AA77C6A0AD: [u8; 229] =
         *super::utf8(include_str!("../models/9e26b4aa77c6a0ad.onnxtxt"));
-    pub fn m_9e26b4aa77c6a0ad() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9e26b4aa77c6a0ad.onnxtxt")
-    }
     pub static T_9EDDFB1AE497B081: [u8; 220] =
         *super::utf8(include_str!("../models/9eddfb1ae497b081.onnxtxt"));
-    pub fn m_9eddfb1ae497b081() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9eddfb1ae497b081.onnxtxt")
-    }
     pub static T_9F25F41A404E719B: [u8; 253] =
         *super::utf8(include_str!("../models/9f25f41a404e719b.onnxtxt"));
     pub fn m_9f25f41a404e719b() -> onnx_text::ModelProto {
@@ -16220,9 +15503,6 @@ mod r070000 {
     }
     pub static T_A26211722EEE2399: [u8; 246] =
         *super::utf8(include_str!("../models/a26211722eee2399.onnxtxt"));
-    pub fn m_a26211722eee2399() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a26211722eee2399.onnxtxt")
-    }
     pub static T_A40A6DB254644BDD: [u8; 209] =
         *super::utf8(include_str!("../models/a40a6db254644bdd.onnxtxt"));
     pub fn m_a40a6db254644bdd() -> onnx_text::ModelProto {
@@ -16230,39 +15510,18 @@ mod r070000 {
     }
     pub static T_A43BF2FB5595F181: [u8; 217] =
         *super::utf8(include_str!("../models/a43bf2fb5595f181.onnxtxt"));
-    pub fn m_a43bf2fb5595f181() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a43bf2fb5595f181.onnxtxt")
-    }
     pub static T_A4767D4F4A06A081: [u8; 225] =
         *super::utf8(include_str!("../models/a4767d4f4a06a081.onnxtxt"));
-    pub fn m_a4767d4f4a06a081() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a4767d4f4a06a081.onnxtxt")
-    }
     pub static T_A4877F92693A38FF: [u8; 246] =
         *super::utf8(include_str!("../models/a4877f92693a38ff.onnxtxt"));
-    pub fn m_a4877f92693a38ff() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a4877f92693a38ff.onnxtxt")
-    }
     pub static T_A49B51C5F02C9367: [u8; 248] =
         *super::utf8(include_str!("../models/a49b51c5f02c9367.onnxtxt"));
-    pub fn m_a49b51c5f02c9367() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a49b51c5f02c9367.onnxtxt")
-    }
     pub static T_A4F1832434AA6B01: [u8; 272] =
         *super::utf8(include_str!("../models/a4f1832434aa6b01.onnxtxt"));
-    pub fn m_a4f1832434aa6b01() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a4f1832434aa6b01.onnxtxt")
-    }
     pub static T_A57ABA2C439617C2: [u8; 279] =
         *super::utf8(include_str!("../models/a57aba2c439617c2.onnxtxt"));
-    pub fn m_a57aba2c439617c2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a57aba2c439617c2.onnxtxt")
-    }
     pub static T_A59DAB9BF3094202: [u8; 209] =
         *super::utf8(include_str!("../models/a59dab9bf3094202.onnxtxt"));
-    pub fn m_a59dab9bf3094202() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a59dab9bf3094202.onnxtxt")
-    }
     pub static T_A611C857F40047D5: [u8; 209] =
         *super::utf8(include_str!("../models/a611c857f40047d5.onnxtxt"));
     pub fn m_a611c857f40047d5() -> onnx_text::ModelProto {
@@ -16270,54 +15529,24 @@ mod r070000 {
     }
     pub static T_A6302EAECE673E3C: [u8; 191] =
         *super::utf8(include_str!("../models/a6302eaece673e3c.onnxtxt"));
-    pub fn m_a6302eaece673e3c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a6302eaece673e3c.onnxtxt")
-    }
     pub static T_A72700BC176ED4B9: [u8; 257] =
         *super::utf8(include_str!("../models/a72700bc176ed4b9.onnxtxt"));
-    pub fn m_a72700bc176ed4b9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a72700bc176ed4b9.onnxtxt")
-    }
     pub static T_A90643572561D1D5: [u8; 150] =
         *super::utf8(include_str!("../models/a90643572561d1d5.onnxtxt"));
-    pub fn m_a90643572561d1d5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a90643572561d1d5.onnxtxt")
-    }
     pub static T_A925EC6909B3FB7B: [u8; 191] =
         *super::utf8(include_str!("../models/a925ec6909b3fb7b.onnxtxt"));
-    pub fn m_a925ec6909b3fb7b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a925ec6909b3fb7b.onnxtxt")
-    }
     pub static T_AABEF0AC280EE1AB: [u8; 210] =
         *super::utf8(include_str!("../models/aabef0ac280ee1ab.onnxtxt"));
-    pub fn m_aabef0ac280ee1ab() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/aabef0ac280ee1ab.onnxtxt")
-    }
     pub static T_AE7E65527EE8DA08: [u8; 190] =
         *super::utf8(include_str!("../models/ae7e65527ee8da08.onnxtxt"));
-    pub fn m_ae7e65527ee8da08() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ae7e65527ee8da08.onnxtxt")
-    }
     pub static T_AED096BE48305D07: [u8; 239] =
         *super::utf8(include_str!("../models/aed096be48305d07.onnxtxt"));
-    pub fn m_aed096be48305d07() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/aed096be48305d07.onnxtxt")
-    }
     pub static T_AFF93973E120BD3C: [u8; 218] =
         *super::utf8(include_str!("../models/aff93973e120bd3c.onnxtxt"));
-    pub fn m_aff93973e120bd3c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/aff93973e120bd3c.onnxtxt")
-    }
     pub static T_B056F04C9291C676: [u8; 213] =
         *super::utf8(include_str!("../models/b056f04c9291c676.onnxtxt"));
-    pub fn m_b056f04c9291c676() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b056f04c9291c676.onnxtxt")
-    }
     pub static T_B1454D418B0F7971: [u8; 212] =
         *super::utf8(include_str!("../models/b1454d418b0f7971.onnxtxt"));
-    pub fn m_b1454d418b0f7971() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b1454d418b0f7971.onnxtxt")
-    }
     pub static T_B1BF536C82ACA396: [u8; 268] =
         *super::utf8(include_str!("../models/b1bf536c82aca396.onnxtxt"));
     pub fn m_b1bf536c82aca396() -> onnx_text::ModelProto {
@@ -16331,15 +15560,9 @@ mod r070000 {
     pub static B_B31285E45C90CE83: [u8; 23] = *include_bytes!("../data/b31285e45c90ce83.pb");
     pub static T_B39F6ECD78A0840C: [u8; 190] =
         *super::utf8(include_str!("../models/b39f6ecd78a0840c.onnxtxt"));
-    pub fn m_b39f6ecd78a0840c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b39f6ecd78a0840c.onnxtxt")
-    }
     pub static B_B3ACD00C90DCB589: [u8; 11] = *include_bytes!("../data/b3acd00c90dcb589.pb");
     pub static T_B3F613A7878B852C: [u8; 203] =
         *super::utf8(include_str!("../models/b3f613a7878b852c.onnxtxt"));
-    pub fn m_b3f613a7878b852c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b3f613a7878b852c.onnxtxt")
-    }
     pub static T_B5B51E276A4110F0: [u8; 200] =
         *super::utf8(include_str!("../models/b5b51e276a4110f0.onnxtxt"));
     pub fn m_b5b51e276a4110f0() -> onnx_text::ModelProto {
@@ -16352,14 +15575,8 @@ mod r070000 {
     }
     pub static T_B608B78CB2E2BB43: [u8; 267] =
         *super::utf8(include_str!("../models/b608b78cb2e2bb43.onnxtxt"));
-    pub fn m_b608b78cb2e2bb43() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b608b78cb2e2bb43.onnxtxt")
-    }
     pub static T_B6C46EF3524E389E: [u8; 213] =
         *super::utf8(include_str!("../models/b6c46ef3524e389e.onnxtxt"));
-    pub fn m_b6c46ef3524e389e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b6c46ef3524e389e.onnxtxt")
-    }
     pub static T_B759FBCA556986C3: [u8; 217] =
         *super::utf8(include_str!("../models/b759fbca556986c3.onnxtxt"));
     pub fn m_b759fbca556986c3() -> onnx_text::ModelProto {
@@ -16373,9 +15590,6 @@ mod r070000 {
     }
     pub static T_B91E2C47F81852EA: [u8; 180] =
         *super::utf8(include_str!("../models/b91e2c47f81852ea.onnxtxt"));
-    pub fn m_b91e2c47f81852ea() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b91e2c47f81852ea.onnxtxt")
-    }
     pub static T_B9F28D6026A4D98F: [u8; 204] =
         *super::utf8(include_str!("../models/b9f28d6026a4d98f.onnxtxt"));
     pub fn m_b9f28d6026a4d98f() -> onnx_text::ModelProto {
@@ -16388,9 +15602,6 @@ mod r070000 {
     }
     pub static T_BB463AB8E9EF22FB: [u8; 269] =
         *super::utf8(include_str!("../models/bb463ab8e9ef22fb.onnxtxt"));
-    pub fn m_bb463ab8e9ef22fb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/bb463ab8e9ef22fb.onnxtxt")
-    }
     pub static T_BB690DF1A4191E13: [u8; 209] =
         *super::utf8(include_str!("../models/bb690df1a4191e13.onnxtxt"));
     pub fn m_bb690df1a4191e13() -> onnx_text::ModelProto {
@@ -16419,20 +15630,11 @@ mod r070000 {
     pub static B_C25C11B4424714EB: [u8; 23] = *include_bytes!("../data/c25c11b4424714eb.pb");
     pub static T_C327DD69DE354846: [u8; 267] =
         *super::utf8(include_str!("../models/c327dd69de354846.onnxtxt"));
-    pub fn m_c327dd69de354846() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c327dd69de354846.onnxtxt")
-    }
     pub static T_C36448829B02D1C1: [u8; 245] =
         *super::utf8(include_str!("../models/c36448829b02d1c1.onnxtxt"));
-    pub fn m_c36448829b02d1c1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c36448829b02d1c1.onnxtxt")
-    }
     pub static B_C524296D23E0BA05: [u8; 16] = *include_bytes!("../data/c524296d23e0ba05.pb");
     pub static T_C6D557E07FAA852B: [u8; 212] =
         *super::utf8(include_str!("../models/c6d557e07faa852b.onnxtxt"));
-    pub fn m_c6d557e07faa852b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c6d557e07faa852b.onnxtxt")
-    }
     pub static T_C704BD33956620E4: [u8; 199] =
         *super::utf8(include_str!("../models/c704bd33956620e4.onnxtxt"));
     pub fn m_c704bd33956620e4() -> onnx_text::ModelProto {
@@ -16440,9 +15642,6 @@ mod r070000 {
     }
     pub static T_C73BAFDD515717E8: [u8; 203] =
         *super::utf8(include_str!("../models/c73bafdd515717e8.onnxtxt"));
-    pub fn m_c73bafdd515717e8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c73bafdd515717e8.onnxtxt")
-    }
     pub static T_C7FA83BAF97A8809: [u8; 239] =
         *super::utf8(include_str!("../models/c7fa83baf97a8809.onnxtxt"));
     pub fn m_c7fa83baf97a8809() -> onnx_text::ModelProto {
@@ -16455,19 +15654,10 @@ mod r070000 {
     }
     pub static T_C8BB037B769651FA: [u8; 249] =
         *super::utf8(include_str!("../models/c8bb037b769651fa.onnxtxt"));
-    pub fn m_c8bb037b769651fa() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c8bb037b769651fa.onnxtxt")
-    }
     pub static T_C99C82E2AB96EC09: [u8; 285] =
         *super::utf8(include_str!("../models/c99c82e2ab96ec09.onnxtxt"));
-    pub fn m_c99c82e2ab96ec09() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c99c82e2ab96ec09.onnxtxt")
-    }
     pub static T_C9F2E5AEE6E33D33: [u8; 233] =
         *super::utf8(include_str!("../models/c9f2e5aee6e33d33.onnxtxt"));
-    pub fn m_c9f2e5aee6e33d33() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c9f2e5aee6e33d33.onnxtxt")
-    }
     pub static T_CA3C1EFB2983CD49: [u8; 198] =
         *super::utf8(include_str!("../models/ca3c1efb2983cd49.onnxtxt"));
     pub fn m_ca3c1efb2983cd49() -> onnx_text::ModelProto {
@@ -16476,37 +15666,19 @@ mod r070000 {
     pub static B_CA5D41AEC394D4FE: [u8; 44] = *include_bytes!("../data/ca5d41aec394d4fe.pb");
     pub static T_CAA68CE79E0F7944: [u8; 229] =
         *super::utf8(include_str!("../models/caa68ce79e0f7944.onnxtxt"));
-    pub fn m_caa68ce79e0f7944() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/caa68ce79e0f7944.onnxtxt")
-    }
     pub static T_CAB9A63CB5F6743A: [u8; 194] =
         *super::utf8(include_str!("../models/cab9a63cb5f6743a.onnxtxt"));
-    pub fn m_cab9a63cb5f6743a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cab9a63cb5f6743a.onnxtxt")
-    }
     pub static B_CAC5EF8279C6A5FE: [u8; 79] = *include_bytes!("../data/cac5ef8279c6a5fe.pb");
     pub static B_CB45E9DA204CBBD5: [u8; 25] = *include_bytes!("../data/cb45e9da204cbbd5.pb");
     pub static B_CBCF4CDA83F2205D: [u8; 21] = *include_bytes!("../data/cbcf4cda83f2205d.pb");
     pub static T_CCEFDED626B32945: [u8; 257] =
         *super::utf8(include_str!("../models/ccefded626b32945.onnxtxt"));
-    pub fn m_ccefded626b32945() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ccefded626b32945.onnxtxt")
-    }
     pub static T_CEB993FD439DE239: [u8; 258] =
         *super::utf8(include_str!("../models/ceb993fd439de239.onnxtxt"));
-    pub fn m_ceb993fd439de239() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ceb993fd439de239.onnxtxt")
-    }
     pub static T_D11E64286DDAD8F6: [u8; 215] =
         *super::utf8(include_str!("../models/d11e64286ddad8f6.onnxtxt"));
-    pub fn m_d11e64286ddad8f6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d11e64286ddad8f6.onnxtxt")
-    }
     pub static T_D18DD6F78D3B9CEF: [u8; 236] =
         *super::utf8(include_str!("../models/d18dd6f78d3b9cef.onnxtxt"));
-    pub fn m_d18dd6f78d3b9cef() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d18dd6f78d3b9cef.onnxtxt")
-    }
     pub static T_D1DBEA3285F02D62: [u8; 194] =
         *super::utf8(include_str!("../models/d1dbea3285f02d62.onnxtxt"));
     pub fn m_d1dbea3285f02d62() -> onnx_text::ModelProto {
@@ -16514,29 +15686,14 @@ mod r070000 {
     }
     pub static T_D2134A99CFB38E8F: [u8; 225] =
         *super::utf8(include_str!("../models/d2134a99cfb38e8f.onnxtxt"));
-    pub fn m_d2134a99cfb38e8f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d2134a99cfb38e8f.onnxtxt")
-    }
     pub static T_D215C6CEFF00BF3F: [u8; 269] =
         *super::utf8(include_str!("../models/d215c6ceff00bf3f.onnxtxt"));
-    pub fn m_d215c6ceff00bf3f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d215c6ceff00bf3f.onnxtxt")
-    }
     pub static T_D24B7C5ACAA9459B: [u8; 240] =
         *super::utf8(include_str!("../models/d24b7c5acaa9459b.onnxtxt"));
-    pub fn m_d24b7c5acaa9459b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d24b7c5acaa9459b.onnxtxt")
-    }
     pub static T_D28579A27E9CCEED: [u8; 209] =
         *super::utf8(include_str!("../models/d28579a27e9cceed.onnxtxt"));
-    pub fn m_d28579a27e9cceed() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d28579a27e9cceed.onnxtxt")
-    }
     pub static T_D32652A32264086B: [u8; 215] =
         *super::utf8(include_str!("../models/d32652a32264086b.onnxtxt"));
-    pub fn m_d32652a32264086b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d32652a32264086b.onnxtxt")
-    }
     pub static T_D5810D5C7AE0DC13: [u8; 205] =
         *super::utf8(include_str!("../models/d5810d5c7ae0dc13.onnxtxt"));
     pub fn m_d5810d5c7ae0dc13() -> onnx_text::ModelProto {
@@ -16544,9 +15701,6 @@ mod r070000 {
     }
     pub static T_D63B9451B8BE3BD1: [u8; 233] =
         *super::utf8(include_str!("../models/d63b9451b8be3bd1.onnxtxt"));
-    pub fn m_d63b9451b8be3bd1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d63b9451b8be3bd1.onnxtxt")
-    }
     pub static T_D69068D29AC734A3: [u8; 250] =
         *super::utf8(include_str!("../models/d69068d29ac734a3.onnxtxt"));
     pub fn m_d69068d29ac734a3() -> onnx_text::ModelProto {
@@ -16554,9 +15708,6 @@ mod r070000 {
     }
     pub static T_D791C2132CE97800: [u8; 275] =
         *super::utf8(include_str!("../models/d791c2132ce97800.onnxtxt"));
-    pub fn m_d791c2132ce97800() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d791c2132ce97800.onnxtxt")
-    }
     pub static T_D81B33A35513106F: [u8; 213] =
         *super::utf8(include_str!("../models/d81b33a35513106f.onnxtxt"));
     pub fn m_d81b33a35513106f() -> onnx_text::ModelProto {
@@ -16569,9 +15720,6 @@ mod r070000 {
     }
     pub static T_D9D77B20B8B5B52A: [u8; 219] =
         *super::utf8(include_str!("../models/d9d77b20b8b5b52a.onnxtxt"));
-    pub fn m_d9d77b20b8b5b52a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d9d77b20b8b5b52a.onnxtxt")
-    }
     pub static T_DB36B5B646808A70: [u8; 217] =
         *super::utf8(include_str!("../models/db36b5b646808a70.onnxtxt"));
     pub fn m_db36b5b646808a70() -> onnx_text::ModelProto {
@@ -16579,34 +15727,16 @@ mod r070000 {
     }
     pub static T_DB789404073815C4: [u8; 251] =
         *super::utf8(include_str!("../models/db789404073815c4.onnxtxt"));
-    pub fn m_db789404073815c4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/db789404073815c4.onnxtxt")
-    }
     pub static T_DB935E24927A0256: [u8; 216] =
         *super::utf8(include_str!("../models/db935e24927a0256.onnxtxt"));
-    pub fn m_db935e24927a0256() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/db935e24927a0256.onnxtxt")
-    }
     pub static T_DDFB0ACE045E9F25: [u8; 164] =
         *super::utf8(include_str!("../models/ddfb0ace045e9f25.onnxtxt"));
-    pub fn m_ddfb0ace045e9f25() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ddfb0ace045e9f25.onnxtxt")
-    }
     pub static T_DE7671466CD31B0E: [u8; 224] =
         *super::utf8(include_str!("../models/de7671466cd31b0e.onnxtxt"));
-    pub fn m_de7671466cd31b0e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/de7671466cd31b0e.onnxtxt")
-    }
     pub static T_DF1CA5396431818B: [u8; 250] =
         *super::utf8(include_str!("../models/df1ca5396431818b.onnxtxt"));
-    pub fn m_df1ca5396431818b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/df1ca5396431818b.onnxtxt")
-    }
     pub static T_DF3AD61D4CACA678: [u8; 229] =
         *super::utf8(include_str!("../models/df3ad61d4caca678.onnxtxt"));
-    pub fn m_df3ad61d4caca678() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/df3ad61d4caca678.onnxtxt")
-    }
     pub static B_E0234EA3D644B398: [u8; 21] = *include_bytes!("../data/e0234ea3d644b398.pb");
     pub static T_E0624A0E9F0E8222: [u8; 212] =
         *super::utf8(include_str!("../models/e0624a0e9f0e8222.onnxtxt"));
@@ -16615,19 +15745,10 @@ mod r070000 {
     }
     pub static T_E0D61E013F4A7F49: [u8; 209] =
         *super::utf8(include_str!("../models/e0d61e013f4a7f49.onnxtxt"));
-    pub fn m_e0d61e013f4a7f49() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e0d61e013f4a7f49.onnxtxt")
-    }
     pub static T_E2CAD0AF686A739A: [u8; 199] =
         *super::utf8(include_str!("../models/e2cad0af686a739a.onnxtxt"));
-    pub fn m_e2cad0af686a739a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e2cad0af686a739a.onnxtxt")
-    }
     pub static T_E2D572626F59DE75: [u8; 202] =
         *super::utf8(include_str!("../models/e2d572626f59de75.onnxtxt"));
-    pub fn m_e2d572626f59de75() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e2d572626f59de75.onnxtxt")
-    }
     pub static T_E4015320857DED6A: [u8; 201] =
         *super::utf8(include_str!("../models/e4015320857ded6a.onnxtxt"));
     pub fn m_e4015320857ded6a() -> onnx_text::ModelProto {
@@ -16635,9 +15756,6 @@ mod r070000 {
     }
     pub static T_E437462BEA9E48AF: [u8; 229] =
         *super::utf8(include_str!("../models/e437462bea9e48af.onnxtxt"));
-    pub fn m_e437462bea9e48af() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e437462bea9e48af.onnxtxt")
-    }
     pub static T_E86B354F1722062A: [u8; 190] =
         *super::utf8(include_str!("../models/e86b354f1722062a.onnxtxt"));
     pub fn m_e86b354f1722062a() -> onnx_text::ModelProto {
@@ -16645,20 +15763,11 @@ mod r070000 {
     }
     pub static T_E99EB4FAB343E903: [u8; 245] =
         *super::utf8(include_str!("../models/e99eb4fab343e903.onnxtxt"));
-    pub fn m_e99eb4fab343e903() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e99eb4fab343e903.onnxtxt")
-    }
     pub static B_EC20B0741D267371: [u8; 25] = *include_bytes!("../data/ec20b0741d267371.pb");
     pub static T_EF0233B1BFF2E98B: [u8; 268] =
         *super::utf8(include_str!("../models/ef0233b1bff2e98b.onnxtxt"));
-    pub fn m_ef0233b1bff2e98b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ef0233b1bff2e98b.onnxtxt")
-    }
     pub static T_EFB4863C53587370: [u8; 223] =
         *super::utf8(include_str!("../models/efb4863c53587370.onnxtxt"));
-    pub fn m_efb4863c53587370() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/efb4863c53587370.onnxtxt")
-    }
     pub static T_F0C59EE2066CCC1A: [u8; 199] =
         *super::utf8(include_str!("../models/f0c59ee2066ccc1a.onnxtxt"));
     pub fn m_f0c59ee2066ccc1a() -> onnx_text::ModelProto {
@@ -16671,9 +15780,6 @@ mod r070000 {
     }
     pub static T_F1CE60C84604A34C: [u8; 171] =
         *super::utf8(include_str!("../models/f1ce60c84604a34c.onnxtxt"));
-    pub fn m_f1ce60c84604a34c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f1ce60c84604a34c.onnxtxt")
-    }
     pub static T_F36806D457DD4AB5: [u8; 195] =
         *super::utf8(include_str!("../models/f36806d457dd4ab5.onnxtxt"));
     pub fn m_f36806d457dd4ab5() -> onnx_text::ModelProto {
@@ -16686,14 +15792,8 @@ mod r070000 {
     }
     pub static T_F77A1C451145622E: [u8; 229] =
         *super::utf8(include_str!("../models/f77a1c451145622e.onnxtxt"));
-    pub fn m_f77a1c451145622e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f77a1c451145622e.onnxtxt")
-    }
     pub static T_F8D45FF3C7F76D4B: [u8; 228] =
         *super::utf8(include_str!("../models/f8d45ff3c7f76d4b.onnxtxt"));
-    pub fn m_f8d45ff3c7f76d4b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f8d45ff3c7f76d4b.onnxtxt")
-    }
     pub static T_FA0BE3B611993E26: [u8; 197] =
         *super::utf8(include_str!("../models/fa0be3b611993e26.onnxtxt"));
     pub fn m_fa0be3b611993e26() -> onnx_text::ModelProto {
@@ -16702,9 +15802,6 @@ mod r070000 {
     pub static B_FA1ED5A0D2317965: [u8; 11] = *include_bytes!("../data/fa1ed5a0d2317965.pb");
     pub static T_FBA6A241842D6505: [u8; 210] =
         *super::utf8(include_str!("../models/fba6a241842d6505.onnxtxt"));
-    pub fn m_fba6a241842d6505() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fba6a241842d6505.onnxtxt")
-    }
     pub static T_FDA42A5476ECD0C5: [u8; 244] =
         *super::utf8(include_str!("../models/fda42a5476ecd0c5.onnxtxt"));
     pub fn m_fda42a5476ecd0c5() -> onnx_text::ModelProto {
@@ -16712,14 +15809,8 @@ mod r070000 {
     }
     pub static T_FF2CEC120C00776D: [u8; 261] =
         *super::utf8(include_str!("../models/ff2cec120c00776d.onnxtxt"));
-    pub fn m_ff2cec120c00776d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ff2cec120c00776d.onnxtxt")
-    }
     pub static T_FFAE7EFD5095371D: [u8; 259] =
         *super::utf8(include_str!("../models/ffae7efd5095371d.onnxtxt"));
-    pub fn m_ffae7efd5095371d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ffae7efd5095371d.onnxtxt")
-    }
 }
 #[cfg(any(
     feature = "onnx_1_20_1",
@@ -16744,46 +15835,25 @@ mod r078000 {
     pub static B_026BC75419201AC7: [u8; 494] = *include_bytes!("../data/026bc75419201ac7.pb");
     pub static T_0348361750E989B4: [u8; 489] =
         *super::utf8(include_str!("../models/0348361750e989b4.onnxtxt"));
-    pub fn m_0348361750e989b4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0348361750e989b4.onnxtxt")
-    }
     pub static B_03862474B7C49246: [u8; 35] = *include_bytes!("../data/03862474b7c49246.pb");
     pub static T_03C7F23683691662: [u8; 1046] =
         *super::utf8(include_str!("../models/03c7f23683691662.onnxtxt"));
-    pub fn m_03c7f23683691662() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/03c7f23683691662.onnxtxt")
-    }
     pub static T_044DA5C0E4FED51B: [u8; 499] =
         *super::utf8(include_str!("../models/044da5c0e4fed51b.onnxtxt"));
-    pub fn m_044da5c0e4fed51b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/044da5c0e4fed51b.onnxtxt")
-    }
     pub static B_0452A87C472E3764: [u8; 2327] = *include_bytes!("../data/0452a87c472e3764.pb");
     pub static B_04D7EE629EA59594: [u8; 76] = *include_bytes!("../data/04d7ee629ea59594.pb");
     pub static B_04F9A8E95F15F697: [u8; 2320] = *include_bytes!("../data/04f9a8e95f15f697.pb");
     pub static T_059F80B43E13922C: [u8; 204] =
         *super::utf8(include_str!("../models/059f80b43e13922c.onnxtxt"));
-    pub fn m_059f80b43e13922c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/059f80b43e13922c.onnxtxt")
-    }
     pub static B_05F1991A8A4E7603: [u8; 15] = *include_bytes!("../data/05f1991a8a4e7603.pb");
     pub static T_0652833EDAF84E73: [u8; 183] =
         *super::utf8(include_str!("../models/0652833edaf84e73.onnxtxt"));
-    pub fn m_0652833edaf84e73() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0652833edaf84e73.onnxtxt")
-    }
     pub static T_0721BBF69ACFE703: [u8; 449] =
         *super::utf8(include_str!("../models/0721bbf69acfe703.onnxtxt"));
-    pub fn m_0721bbf69acfe703() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0721bbf69acfe703.onnxtxt")
-    }
     pub static B_0816040A802B348B: [u8; 254] = *include_bytes!("../data/0816040a802b348b.pb");
     pub static B_083FD6C998B89406: [u8; 494] = *include_bytes!("../data/083fd6c998b89406.pb");
     pub static T_086A2BA18D331504: [u8; 423] =
         *super::utf8(include_str!("../models/086a2ba18d331504.onnxtxt"));
-    pub fn m_086a2ba18d331504() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/086a2ba18d331504.onnxtxt")
-    }
     pub static B_08867EA4A34F433A: [u8; 73] = *include_bytes!("../data/08867ea4a34f433a.pb");
     pub static B_091271EEB51D41C1: [u8; 10] = *include_bytes!("../data/091271eeb51d41c1.pb");
     pub static B_0A3E790C4186C219: [u8; 73] = *include_bytes!("../data/0a3e790c4186c219.pb");
@@ -16797,26 +15867,14 @@ mod r078000 {
     pub static B_100286AF18DABA2B: [u8; 10] = *include_bytes!("../data/100286af18daba2b.pb");
     pub static T_10552154A206635A: [u8; 169] =
         *super::utf8(include_str!("../models/10552154a206635a.onnxtxt"));
-    pub fn m_10552154a206635a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/10552154a206635a.onnxtxt")
-    }
     pub static T_107C48B18A6E7CA3: [u8; 512] =
         *super::utf8(include_str!("../models/107c48b18a6e7ca3.onnxtxt"));
-    pub fn m_107c48b18a6e7ca3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/107c48b18a6e7ca3.onnxtxt")
-    }
     pub static T_10F8E0C6369A65B5: [u8; 233] =
         *super::utf8(include_str!("../models/10f8e0c6369a65b5.onnxtxt"));
-    pub fn m_10f8e0c6369a65b5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/10f8e0c6369a65b5.onnxtxt")
-    }
     pub static B_112083944DD00760: [u8; 976] = *include_bytes!("../data/112083944dd00760.pb");
     pub static B_11551AE47C567B01: [u8; 73] = *include_bytes!("../data/11551ae47c567b01.pb");
     pub static T_11614369552798EB: [u8; 189] =
         *super::utf8(include_str!("../models/11614369552798eb.onnxtxt"));
-    pub fn m_11614369552798eb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/11614369552798eb.onnxtxt")
-    }
     pub static B_118C2CD3FBD1014F: [u8; 784] = *include_bytes!("../data/118c2cd3fbd1014f.pb");
     pub static B_124AA5F45D891B16: [u8; 133] = *include_bytes!("../data/124aa5f45d891b16.pb");
     pub static B_132080166B87C7E8: [u8; 79] = *include_bytes!("../data/132080166b87c7e8.pb");
@@ -16825,9 +15883,6 @@ mod r078000 {
     pub static B_167E22177FE0E57E: [u8; 23] = *include_bytes!("../data/167e22177fe0e57e.pb");
     pub static T_168E29371127480D: [u8; 2948] =
         *super::utf8(include_str!("../models/168e29371127480d.onnxtxt"));
-    pub fn m_168e29371127480d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/168e29371127480d.onnxtxt")
-    }
     pub static B_17426ED9FFD78DF7: [u8; 1759] = *include_bytes!("../data/17426ed9ffd78df7.pb");
     pub static B_194A9DA91041D809: [u8; 3482] = *include_bytes!("../data/194a9da91041d809.pb");
     pub static B_1A9F42C5360F0C20: [u8; 10] = *include_bytes!("../data/1a9f42c5360f0c20.pb");
@@ -16835,46 +15890,22 @@ mod r078000 {
     pub static B_1D9EA1C275FF0045: [u8; 27] = *include_bytes!("../data/1d9ea1c275ff0045.pb");
     pub static T_1DB1FCACC8B3707F: [u8; 972] =
         *super::utf8(include_str!("../models/1db1fcacc8b3707f.onnxtxt"));
-    pub fn m_1db1fcacc8b3707f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1db1fcacc8b3707f.onnxtxt")
-    }
     pub static T_1E98C7B73EE6E8C9: [u8; 260] =
         *super::utf8(include_str!("../models/1e98c7b73ee6e8c9.onnxtxt"));
-    pub fn m_1e98c7b73ee6e8c9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1e98c7b73ee6e8c9.onnxtxt")
-    }
     pub static B_2047B55AEABBDA92: [u8; 974] = *include_bytes!("../data/2047b55aeabbda92.pb");
     pub static T_205737195E4448BF: [u8; 208] =
         *super::utf8(include_str!("../models/205737195e4448bf.onnxtxt"));
-    pub fn m_205737195e4448bf() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/205737195e4448bf.onnxtxt")
-    }
     pub static T_218488E9D9059604: [u8; 3216] =
         *super::utf8(include_str!("../models/218488e9d9059604.onnxtxt"));
-    pub fn m_218488e9d9059604() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/218488e9d9059604.onnxtxt")
-    }
     pub static T_21F73E0C5D40D1D0: [u8; 3367] =
         *super::utf8(include_str!("../models/21f73e0c5d40d1d0.onnxtxt"));
-    pub fn m_21f73e0c5d40d1d0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/21f73e0c5d40d1d0.onnxtxt")
-    }
     pub static T_2361FAB8FF620B96: [u8; 456] =
         *super::utf8(include_str!("../models/2361fab8ff620b96.onnxtxt"));
-    pub fn m_2361fab8ff620b96() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2361fab8ff620b96.onnxtxt")
-    }
     pub static B_2371206B6D905ED3: [u8; 1756] = *include_bytes!("../data/2371206b6d905ed3.pb");
     pub static T_23ADA7B32E804516: [u8; 463] =
         *super::utf8(include_str!("../models/23ada7b32e804516.onnxtxt"));
-    pub fn m_23ada7b32e804516() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/23ada7b32e804516.onnxtxt")
-    }
     pub static T_242AAED6929AB789: [u8; 439] =
         *super::utf8(include_str!("../models/242aaed6929ab789.onnxtxt"));
-    pub fn m_242aaed6929ab789() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/242aaed6929ab789.onnxtxt")
-    }
     pub static B_24A5F5653C97061A: [u8; 168] = *include_bytes!("../data/24a5f5653c97061a.pb");
     pub static B_24EB01753468593C: [u8; 494] = *include_bytes!("../data/24eb01753468593c.pb");
     pub static B_25A211AC3E779784: [u8; 76] = *include_bytes!("../data/25a211ac3e779784.pb");
@@ -16883,33 +15914,21 @@ mod r078000 {
     pub static B_2626C19E65937D40: [u8; 116] = *include_bytes!("../data/2626c19e65937d40.pb");
     pub static T_2683DEE747A0AF2B: [u8; 173] =
         *super::utf8(include_str!("../models/2683dee747a0af2b.onnxtxt"));
-    pub fn m_2683dee747a0af2b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2683dee747a0af2b.onnxtxt")
-    }
     pub static B_27454584D463C7D2: [u8; 133] = *include_bytes!("../data/27454584d463c7d2.pb");
     pub static B_277B871662BD2E8F: [u8; 30] = *include_bytes!("../data/277b871662bd2e8f.pb");
     pub static T_27C0B23CFFDA252F: [u8; 3629] =
         *super::utf8(include_str!("../models/27c0b23cffda252f.onnxtxt"));
-    pub fn m_27c0b23cffda252f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/27c0b23cffda252f.onnxtxt")
-    }
     pub static B_27CCBE4A60072F2F: [u8; 76] = *include_bytes!("../data/27ccbe4a60072f2f.pb");
     pub static B_27D39614B2E87A70: [u8; 79] = *include_bytes!("../data/27d39614b2e87a70.pb");
     pub static B_27E7C743914ABCB4: [u8; 254] = *include_bytes!("../data/27e7c743914abcb4.pb");
     pub static B_27FBC15B0A8F5D0F: [u8; 40] = *include_bytes!("../data/27fbc15b0a8f5d0f.pb");
     pub static T_280BE479BCB1C4D7: [u8; 260] =
         *super::utf8(include_str!("../models/280be479bcb1c4d7.onnxtxt"));
-    pub fn m_280be479bcb1c4d7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/280be479bcb1c4d7.onnxtxt")
-    }
     pub static B_285311F498B5D364: [u8; 133] = *include_bytes!("../data/285311f498b5d364.pb");
     pub static B_288CB80A8442FB09: [u8; 79] = *include_bytes!("../data/288cb80a8442fb09.pb");
     pub static B_29211C3BD2C59882: [u8; 600] = *include_bytes!("../data/29211c3bd2c59882.pb");
     pub static T_294454647812CC0F: [u8; 173] =
         *super::utf8(include_str!("../models/294454647812cc0f.onnxtxt"));
-    pub fn m_294454647812cc0f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/294454647812cc0f.onnxtxt")
-    }
     pub static B_296605426DE3C396: [u8; 133] = *include_bytes!("../data/296605426de3c396.pb");
     pub static B_2A3051879F0A1F9E: [u8; 133] = *include_bytes!("../data/2a3051879f0a1f9e.pb");
     pub static B_2AAA5DEE2C4F0713: [u8; 420] = *include_bytes!("../data/2aaa5dee2c4f0713.pb");
@@ -16917,9 +15936,6 @@ mod r078000 {
     pub static B_2BACE1E2FA041548: [u8; 974] = *include_bytes!("../data/2bace1e2fa041548.pb");
     pub static T_2CCA8DACA08B1F99: [u8; 492] =
         *super::utf8(include_str!("../models/2cca8daca08b1f99.onnxtxt"));
-    pub fn m_2cca8daca08b1f99() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2cca8daca08b1f99.onnxtxt")
-    }
     pub static B_2EDCFDE55572DC9B: [u8; 29] = *include_bytes!("../data/2edcfde55572dc9b.pb");
     pub static B_2F080702BC57B13B: [u8; 73] = *include_bytes!("../data/2f080702bc57b13b.pb");
     pub static B_2F7A036A35F5F5A5: [u8; 69] = *include_bytes!("../data/2f7a036a35f5f5a5.pb");
@@ -16933,15 +15949,9 @@ mod r078000 {
     pub static B_32B19E3D63C62E90: [u8; 3484] = *include_bytes!("../data/32b19e3d63c62e90.pb");
     pub static T_335EC282E1E6CB6A: [u8; 218] =
         *super::utf8(include_str!("../models/335ec282e1e6cb6a.onnxtxt"));
-    pub fn m_335ec282e1e6cb6a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/335ec282e1e6cb6a.onnxtxt")
-    }
     pub static B_342E676327955EB7: [u8; 4348] = *include_bytes!("../data/342e676327955eb7.pb");
     pub static T_3515FA6A9AAC6D20: [u8; 220] =
         *super::utf8(include_str!("../models/3515fa6a9aac6d20.onnxtxt"));
-    pub fn m_3515fa6a9aac6d20() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3515fa6a9aac6d20.onnxtxt")
-    }
     pub static B_355AE2E26ADB733D: [u8; 21] = *include_bytes!("../data/355ae2e26adb733d.pb");
     pub static B_35A8F022778B605C: [u8; 2318] = *include_bytes!("../data/35a8f022778b605c.pb");
     pub static B_35AF819695D5532F: [u8; 4348] = *include_bytes!("../data/35af819695d5532f.pb");
@@ -16950,20 +15960,11 @@ mod r078000 {
     pub static B_368B35E20FB0A2D8: [u8; 420] = *include_bytes!("../data/368b35e20fb0a2d8.pb");
     pub static T_36C35F3310746B3E: [u8; 204] =
         *super::utf8(include_str!("../models/36c35f3310746b3e.onnxtxt"));
-    pub fn m_36c35f3310746b3e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/36c35f3310746b3e.onnxtxt")
-    }
     pub static B_370770860CF63044: [u8; 31] = *include_bytes!("../data/370770860cf63044.pb");
     pub static T_372C10091A80EF9A: [u8; 200] =
         *super::utf8(include_str!("../models/372c10091a80ef9a.onnxtxt"));
-    pub fn m_372c10091a80ef9a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/372c10091a80ef9a.onnxtxt")
-    }
     pub static T_37C2D79EF4433401: [u8; 1037] =
         *super::utf8(include_str!("../models/37c2d79ef4433401.onnxtxt"));
-    pub fn m_37c2d79ef4433401() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/37c2d79ef4433401.onnxtxt")
-    }
     pub static B_381DE63D38E3574D: [u8; 133] = *include_bytes!("../data/381de63d38e3574d.pb");
     pub static B_383B0FDA1D4F001B: [u8; 46] = *include_bytes!("../data/383b0fda1d4f001b.pb");
     pub static B_3897A1843B6CFC1B: [u8; 30] = *include_bytes!("../data/3897a1843b6cfc1b.pb");
@@ -16977,14 +15978,8 @@ mod r078000 {
     }
     pub static T_3B9DFD29D1FF5691: [u8; 224] =
         *super::utf8(include_str!("../models/3b9dfd29d1ff5691.onnxtxt"));
-    pub fn m_3b9dfd29d1ff5691() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3b9dfd29d1ff5691.onnxtxt")
-    }
     pub static T_3C53A1004F61A769: [u8; 10641] =
         *super::utf8(include_str!("../models/3c53a1004f61a769.onnxtxt"));
-    pub fn m_3c53a1004f61a769() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3c53a1004f61a769.onnxtxt")
-    }
     pub static B_3CD26F6667946541: [u8; 61] = *include_bytes!("../data/3cd26f6667946541.pb");
     pub static B_3D0F60C419189AE9: [u8; 73] = *include_bytes!("../data/3d0f60c419189ae9.pb");
     pub static B_3D6F777F8C6D201D: [u8; 494] = *include_bytes!("../data/3d6f777f8c6d201d.pb");
@@ -16993,23 +15988,14 @@ mod r078000 {
     pub static B_3EAB9AC314905447: [u8; 254] = *include_bytes!("../data/3eab9ac314905447.pb");
     pub static T_3F984AAC569997C7: [u8; 3369] =
         *super::utf8(include_str!("../models/3f984aac569997c7.onnxtxt"));
-    pub fn m_3f984aac569997c7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3f984aac569997c7.onnxtxt")
-    }
     pub static B_401024B6FEDAED0C: [u8; 133] = *include_bytes!("../data/401024b6fedaed0c.pb");
     pub static T_41D8C4D51C11F1B6: [u8; 169] =
         *super::utf8(include_str!("../models/41d8c4d51c11f1b6.onnxtxt"));
-    pub fn m_41d8c4d51c11f1b6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/41d8c4d51c11f1b6.onnxtxt")
-    }
     pub static B_4262FBE093B66142: [u8; 35] = *include_bytes!("../data/4262fbe093b66142.pb");
     pub static B_4305364E28C0578B: [u8; 39] = *include_bytes!("../data/4305364e28c0578b.pb");
     pub static B_4308CCBB47BB3C06: [u8; 31] = *include_bytes!("../data/4308ccbb47bb3c06.pb");
     pub static T_43429BC74C34B9F3: [u8; 3363] =
         *super::utf8(include_str!("../models/43429bc74c34b9f3.onnxtxt"));
-    pub fn m_43429bc74c34b9f3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/43429bc74c34b9f3.onnxtxt")
-    }
     pub static B_434EDBC0C6B4BF2E: [u8; 254] = *include_bytes!("../data/434edbc0c6b4bf2e.pb");
     pub static B_443022B15A4424E6: [u8; 76] = *include_bytes!("../data/443022b15a4424e6.pb");
     pub static B_44EFC78FE19B9486: [u8; 41] = *include_bytes!("../data/44efc78fe19b9486.pb");
@@ -17026,9 +16012,6 @@ mod r078000 {
     pub static B_45DBABE85A2981D2: [u8; 46] = *include_bytes!("../data/45dbabe85a2981d2.pb");
     pub static T_4860706137E5A730: [u8; 177] =
         *super::utf8(include_str!("../models/4860706137e5a730.onnxtxt"));
-    pub fn m_4860706137e5a730() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4860706137e5a730.onnxtxt")
-    }
     pub static B_4947C021A2DA99BA: [u8; 73] = *include_bytes!("../data/4947c021a2da99ba.pb");
     pub static B_49F816FF7AE4A7EA: [u8; 254] = *include_bytes!("../data/49f816ff7ae4a7ea.pb");
     pub static B_4ADAF99A1788F5DB: [u8; 9] = *include_bytes!("../data/4adaf99a1788f5db.pb");
@@ -17037,37 +16020,22 @@ mod r078000 {
     pub static B_4C9DEB1442C3A183: [u8; 45] = *include_bytes!("../data/4c9deb1442c3a183.pb");
     pub static T_4CCBA949ABF5575A: [u8; 2954] =
         *super::utf8(include_str!("../models/4ccba949abf5575a.onnxtxt"));
-    pub fn m_4ccba949abf5575a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4ccba949abf5575a.onnxtxt")
-    }
     pub static B_4CE066B5DB4E6A28: [u8; 29] = *include_bytes!("../data/4ce066b5db4e6a28.pb");
     pub static B_4DFF41BA444BB5E1: [u8; 10] = *include_bytes!("../data/4dff41ba444bb5e1.pb");
     pub static B_4E5CAEA48A944CD3: [u8; 494] = *include_bytes!("../data/4e5caea48a944cd3.pb");
     pub static B_4E5F94F74547F97D: [u8; 133] = *include_bytes!("../data/4e5f94f74547f97d.pb");
     pub static T_4E6B21BA0A8D7D15: [u8; 473] =
         *super::utf8(include_str!("../models/4e6b21ba0a8d7d15.onnxtxt"));
-    pub fn m_4e6b21ba0a8d7d15() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4e6b21ba0a8d7d15.onnxtxt")
-    }
     pub static B_4E93154D87743EEE: [u8; 494] = *include_bytes!("../data/4e93154d87743eee.pb");
     pub static T_4EC28B29782B5A0D: [u8; 177] =
         *super::utf8(include_str!("../models/4ec28b29782b5a0d.onnxtxt"));
-    pub fn m_4ec28b29782b5a0d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4ec28b29782b5a0d.onnxtxt")
-    }
     pub static B_4F0D9E62AB9CBFAD: [u8; 73] = *include_bytes!("../data/4f0d9e62ab9cbfad.pb");
     pub static B_4FBD444D0DDF4050: [u8; 73] = *include_bytes!("../data/4fbd444d0ddf4050.pb");
     pub static T_501258F42E221BE9: [u8; 385] =
         *super::utf8(include_str!("../models/501258f42e221be9.onnxtxt"));
-    pub fn m_501258f42e221be9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/501258f42e221be9.onnxtxt")
-    }
     pub static B_51622D7F23759BFF: [u8; 592] = *include_bytes!("../data/51622d7f23759bff.pb");
     pub static T_51685C21FFDD9F84: [u8; 217] =
         *super::utf8(include_str!("../models/51685c21ffdd9f84.onnxtxt"));
-    pub fn m_51685c21ffdd9f84() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/51685c21ffdd9f84.onnxtxt")
-    }
     pub static B_51A064CB78856F99: [u8; 76] = *include_bytes!("../data/51a064cb78856f99.pb");
     pub static T_51DCD533BDB8717C: [u8; 1106] =
         *super::utf8(include_str!("../models/51dcd533bdb8717c.onnxtxt"));
@@ -17076,25 +16044,13 @@ mod r078000 {
     }
     pub static T_52A272CF36BD146E: [u8; 177] =
         *super::utf8(include_str!("../models/52a272cf36bd146e.onnxtxt"));
-    pub fn m_52a272cf36bd146e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/52a272cf36bd146e.onnxtxt")
-    }
     pub static B_53022DCD8F42A377: [u8; 28] = *include_bytes!("../data/53022dcd8f42a377.pb");
     pub static T_5345078850BE7C1E: [u8; 3159] =
         *super::utf8(include_str!("../models/5345078850be7c1e.onnxtxt"));
-    pub fn m_5345078850be7c1e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5345078850be7c1e.onnxtxt")
-    }
     pub static T_53B8466BB60F117B: [u8; 181] =
         *super::utf8(include_str!("../models/53b8466bb60f117b.onnxtxt"));
-    pub fn m_53b8466bb60f117b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/53b8466bb60f117b.onnxtxt")
-    }
     pub static T_54A7FA078AD55CE8: [u8; 195] =
         *super::utf8(include_str!("../models/54a7fa078ad55ce8.onnxtxt"));
-    pub fn m_54a7fa078ad55ce8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/54a7fa078ad55ce8.onnxtxt")
-    }
     pub static B_54B011B7E05E9927: [u8; 73] = *include_bytes!("../data/54b011b7e05e9927.pb");
     pub static B_56FD20EA60A28CA5: [u8; 2318] = *include_bytes!("../data/56fd20ea60a28ca5.pb");
     pub static T_5754B06DFAFD1310: [u8; 427] =
@@ -17113,49 +16069,25 @@ mod r078000 {
     pub static B_59EAABF88B5C0478: [u8; 10] = *include_bytes!("../data/59eaabf88b5c0478.pb");
     pub static T_5B538606BCDD39FD: [u8; 177] =
         *super::utf8(include_str!("../models/5b538606bcdd39fd.onnxtxt"));
-    pub fn m_5b538606bcdd39fd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5b538606bcdd39fd.onnxtxt")
-    }
     pub static B_5B6BC1779B434F7D: [u8; 73] = *include_bytes!("../data/5b6bc1779b434f7d.pb");
     pub static T_5B7525727793B08C: [u8; 208] =
         *super::utf8(include_str!("../models/5b7525727793b08c.onnxtxt"));
-    pub fn m_5b7525727793b08c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5b7525727793b08c.onnxtxt")
-    }
     pub static T_5B9CA88B780E8FDA: [u8; 208] =
         *super::utf8(include_str!("../models/5b9ca88b780e8fda.onnxtxt"));
-    pub fn m_5b9ca88b780e8fda() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5b9ca88b780e8fda.onnxtxt")
-    }
     pub static B_5C1265D7D9E6379F: [u8; 782] = *include_bytes!("../data/5c1265d7d9e6379f.pb");
     pub static T_5C86271E20BA40E3: [u8; 288] =
         *super::utf8(include_str!("../models/5c86271e20ba40e3.onnxtxt"));
-    pub fn m_5c86271e20ba40e3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5c86271e20ba40e3.onnxtxt")
-    }
     pub static B_5D129B43986CC920: [u8; 10816] = *include_bytes!("../data/5d129b43986cc920.pb");
     pub static T_5E8FC2E3AC5BA70B: [u8; 262] =
         *super::utf8(include_str!("../models/5e8fc2e3ac5ba70b.onnxtxt"));
-    pub fn m_5e8fc2e3ac5ba70b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5e8fc2e3ac5ba70b.onnxtxt")
-    }
     pub static B_5EF628B5453F4221: [u8; 73] = *include_bytes!("../data/5ef628b5453f4221.pb");
     pub static T_5F4D7D9819419FD1: [u8; 181] =
         *super::utf8(include_str!("../models/5f4d7d9819419fd1.onnxtxt"));
-    pub fn m_5f4d7d9819419fd1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5f4d7d9819419fd1.onnxtxt")
-    }
     pub static B_61B61D91934205F2: [u8; 76] = *include_bytes!("../data/61b61d91934205f2.pb");
     pub static T_626E2B41C92CD984: [u8; 183] =
         *super::utf8(include_str!("../models/626e2b41c92cd984.onnxtxt"));
-    pub fn m_626e2b41c92cd984() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/626e2b41c92cd984.onnxtxt")
-    }
     pub static T_6299D1408294A4FE: [u8; 492] =
         *super::utf8(include_str!("../models/6299d1408294a4fe.onnxtxt"));
-    pub fn m_6299d1408294a4fe() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6299d1408294a4fe.onnxtxt")
-    }
     pub static B_637FE8A0554BBC5A: [u8; 82] = *include_bytes!("../data/637fe8a0554bbc5a.pb");
     pub static B_638727056BBF9438: [u8; 109] = *include_bytes!("../data/638727056bbf9438.pb");
     pub static B_6486950DB468918A: [u8; 254] = *include_bytes!("../data/6486950db468918a.pb");
@@ -17163,29 +16095,17 @@ mod r078000 {
     pub static B_64EA4AECA03E44ED: [u8; 73] = *include_bytes!("../data/64ea4aeca03e44ed.pb");
     pub static T_67692ED2C1EF08EA: [u8; 179] =
         *super::utf8(include_str!("../models/67692ed2c1ef08ea.onnxtxt"));
-    pub fn m_67692ed2c1ef08ea() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/67692ed2c1ef08ea.onnxtxt")
-    }
     pub static B_67C5CA915941DC66: [u8; 133] = *include_bytes!("../data/67c5ca915941dc66.pb");
     pub static T_67D4E6CF38C639BF: [u8; 463] =
         *super::utf8(include_str!("../models/67d4e6cf38c639bf.onnxtxt"));
-    pub fn m_67d4e6cf38c639bf() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/67d4e6cf38c639bf.onnxtxt")
-    }
     pub static B_68BBC425BB901AC9: [u8; 10] = *include_bytes!("../data/68bbc425bb901ac9.pb");
     pub static T_69E87119897B5511: [u8; 192] =
         *super::utf8(include_str!("../models/69e87119897b5511.onnxtxt"));
-    pub fn m_69e87119897b5511() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/69e87119897b5511.onnxtxt")
-    }
     pub static B_6A3F82639C002F8A: [u8; 592] = *include_bytes!("../data/6a3f82639c002f8a.pb");
     pub static B_6AF1E5E293C01578: [u8; 40] = *include_bytes!("../data/6af1e5e293c01578.pb");
     pub static B_6BCFB3ED64D7FF22: [u8; 73] = *include_bytes!("../data/6bcfb3ed64d7ff22.pb");
     pub static T_6CEE33A777F44F11: [u8; 920] =
         *super::utf8(include_str!("../models/6cee33a777f44f11.onnxtxt"));
-    pub fn m_6cee33a777f44f11() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6cee33a777f44f11.onnxtxt")
-    }
     pub static B_6D85DB7D612575CF: [u8; 133] = *include_bytes!("../data/6d85db7d612575cf.pb");
     pub static B_6DC2F6D7C1FA623F: [u8; 263] = *include_bytes!("../data/6dc2f6d7c1fa623f.pb");
     pub static B_6DCBF725DA0114C4: [u8; 75] = *include_bytes!("../data/6dcbf725da0114c4.pb");
@@ -17194,9 +16114,6 @@ mod r078000 {
     pub static B_6F11412008588BFF: [u8; 1759] = *include_bytes!("../data/6f11412008588bff.pb");
     pub static T_6FC9D2CA602A1EFC: [u8; 463] =
         *super::utf8(include_str!("../models/6fc9d2ca602a1efc.onnxtxt"));
-    pub fn m_6fc9d2ca602a1efc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6fc9d2ca602a1efc.onnxtxt")
-    }
     pub static B_71594B28F48EAAE2: [u8; 111] = *include_bytes!("../data/71594b28f48eaae2.pb");
     pub static B_721E37FCF89C43DF: [u8; 12304] = *include_bytes!("../data/721e37fcf89c43df.pb");
     pub static B_722C5A258A0A3065: [u8; 592] = *include_bytes!("../data/722c5a258a0a3065.pb");
@@ -17204,9 +16121,6 @@ mod r078000 {
     pub static B_7290085EE514C063: [u8; 782] = *include_bytes!("../data/7290085ee514c063.pb");
     pub static T_733A5EF6EFAD0D3D: [u8; 2946] =
         *super::utf8(include_str!("../models/733a5ef6efad0d3d.onnxtxt"));
-    pub fn m_733a5ef6efad0d3d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/733a5ef6efad0d3d.onnxtxt")
-    }
     pub static B_73F84041C987DB91: [u8; 133] = *include_bytes!("../data/73f84041c987db91.pb");
     pub static B_749551B0AD679014: [u8; 188] = *include_bytes!("../data/749551b0ad679014.pb");
     pub static B_750CBFF5A8007376: [u8; 47] = *include_bytes!("../data/750cbff5a8007376.pb");
@@ -17218,61 +16132,34 @@ mod r078000 {
     }
     pub static T_761D384C00B3353E: [u8; 176] =
         *super::utf8(include_str!("../models/761d384c00b3353e.onnxtxt"));
-    pub fn m_761d384c00b3353e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/761d384c00b3353e.onnxtxt")
-    }
     pub static B_76A66242E4813967: [u8; 600] = *include_bytes!("../data/76a66242e4813967.pb");
     pub static T_76AD989642B38725: [u8; 177] =
         *super::utf8(include_str!("../models/76ad989642b38725.onnxtxt"));
-    pub fn m_76ad989642b38725() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/76ad989642b38725.onnxtxt")
-    }
     pub static B_7804D4053D48DD34: [u8; 73] = *include_bytes!("../data/7804d4053d48dd34.pb");
     pub static B_781906CA23932743: [u8; 784] = *include_bytes!("../data/781906ca23932743.pb");
     pub static B_781D70DA49757F68: [u8; 784] = *include_bytes!("../data/781d70da49757f68.pb");
     pub static T_79C56E2DB4820F4B: [u8; 457] =
         *super::utf8(include_str!("../models/79c56e2db4820f4b.onnxtxt"));
-    pub fn m_79c56e2db4820f4b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/79c56e2db4820f4b.onnxtxt")
-    }
     pub static B_79F421434BAF598D: [u8; 133] = *include_bytes!("../data/79f421434baf598d.pb");
     pub static B_7A028AF280A811BF: [u8; 73] = *include_bytes!("../data/7a028af280a811bf.pb");
     pub static B_7A5D2D2AB5CE7122: [u8; 31] = *include_bytes!("../data/7a5d2d2ab5ce7122.pb");
     pub static B_7A8CC233FA23CC94: [u8; 3484] = *include_bytes!("../data/7a8cc233fa23cc94.pb");
     pub static T_7B2C22BA845440C0: [u8; 177] =
         *super::utf8(include_str!("../models/7b2c22ba845440c0.onnxtxt"));
-    pub fn m_7b2c22ba845440c0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7b2c22ba845440c0.onnxtxt")
-    }
     pub static B_7C191557233AF011: [u8; 2320] = *include_bytes!("../data/7c191557233af011.pb");
     pub static T_7C4CA7508144AA7A: [u8; 330] =
         *super::utf8(include_str!("../models/7c4ca7508144aa7a.onnxtxt"));
-    pub fn m_7c4ca7508144aa7a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7c4ca7508144aa7a.onnxtxt")
-    }
     pub static B_7C56E529F6E498FD: [u8; 30] = *include_bytes!("../data/7c56e529f6e498fd.pb");
     pub static T_7D14F5B7DB8D6B46: [u8; 470] =
         *super::utf8(include_str!("../models/7d14f5b7db8d6b46.onnxtxt"));
-    pub fn m_7d14f5b7db8d6b46() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7d14f5b7db8d6b46.onnxtxt")
-    }
     pub static B_7D5E22E0C27AAB51: [u8; 1759] = *include_bytes!("../data/7d5e22e0c27aab51.pb");
     pub static T_7D707307F2FDA9BD: [u8; 181] =
         *super::utf8(include_str!("../models/7d707307f2fda9bd.onnxtxt"));
-    pub fn m_7d707307f2fda9bd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7d707307f2fda9bd.onnxtxt")
-    }
     pub static T_7DB0BB4111DAC7C5: [u8; 3365] =
         *super::utf8(include_str!("../models/7db0bb4111dac7c5.onnxtxt"));
-    pub fn m_7db0bb4111dac7c5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7db0bb4111dac7c5.onnxtxt")
-    }
     pub static B_7E663C6A9F3F17DD: [u8; 135] = *include_bytes!("../data/7e663c6a9f3f17dd.pb");
     pub static T_7E7EE3A090A7978D: [u8; 402] =
         *super::utf8(include_str!("../models/7e7ee3a090a7978d.onnxtxt"));
-    pub fn m_7e7ee3a090a7978d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7e7ee3a090a7978d.onnxtxt")
-    }
     pub static B_7ED563172901D92A: [u8; 10] = *include_bytes!("../data/7ed563172901d92a.pb");
     pub static B_7F2213FEBA164ED5: [u8; 112] = *include_bytes!("../data/7f2213feba164ed5.pb");
     pub static B_7F77D54C3B5A34F5: [u8; 75] = *include_bytes!("../data/7f77d54c3b5a34f5.pb");
@@ -17285,43 +16172,22 @@ mod r078000 {
     pub static B_82A6CF55865A95CB: [u8; 28] = *include_bytes!("../data/82a6cf55865a95cb.pb");
     pub static T_8356A727CA1E6F1D: [u8; 232] =
         *super::utf8(include_str!("../models/8356a727ca1e6f1d.onnxtxt"));
-    pub fn m_8356a727ca1e6f1d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8356a727ca1e6f1d.onnxtxt")
-    }
     pub static T_83D11529E0F01933: [u8; 2960] =
         *super::utf8(include_str!("../models/83d11529e0f01933.onnxtxt"));
-    pub fn m_83d11529e0f01933() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/83d11529e0f01933.onnxtxt")
-    }
     pub static T_83FBDE3853958224: [u8; 322] =
         *super::utf8(include_str!("../models/83fbde3853958224.onnxtxt"));
-    pub fn m_83fbde3853958224() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/83fbde3853958224.onnxtxt")
-    }
     pub static B_84C53644BA94DF40: [u8; 2318] = *include_bytes!("../data/84c53644ba94df40.pb");
     pub static T_84C6F9A9E13C1FE7: [u8; 485] =
         *super::utf8(include_str!("../models/84c6f9a9e13c1fe7.onnxtxt"));
-    pub fn m_84c6f9a9e13c1fe7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/84c6f9a9e13c1fe7.onnxtxt")
-    }
     pub static T_8677FC8471C656F8: [u8; 224] =
         *super::utf8(include_str!("../models/8677fc8471c656f8.onnxtxt"));
-    pub fn m_8677fc8471c656f8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8677fc8471c656f8.onnxtxt")
-    }
     pub static B_86B9A85F5B5CCC2F: [u8; 400] = *include_bytes!("../data/86b9a85f5b5ccc2f.pb");
     pub static B_8712CAA3984DC422: [u8; 41] = *include_bytes!("../data/8712caa3984dc422.pb");
     pub static B_874497B9FD2E393D: [u8; 1759] = *include_bytes!("../data/874497b9fd2e393d.pb");
     pub static T_8892798F7581D99D: [u8; 223] =
         *super::utf8(include_str!("../models/8892798f7581d99d.onnxtxt"));
-    pub fn m_8892798f7581d99d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8892798f7581d99d.onnxtxt")
-    }
     pub static T_88D478FC3F51A9D4: [u8; 492] =
         *super::utf8(include_str!("../models/88d478fc3f51a9d4.onnxtxt"));
-    pub fn m_88d478fc3f51a9d4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/88d478fc3f51a9d4.onnxtxt")
-    }
     pub static B_8994269B0CC1B6C1: [u8; 254] = *include_bytes!("../data/8994269b0cc1b6c1.pb");
     pub static T_89A95775CE56F0BB: [u8; 425] =
         *super::utf8(include_str!("../models/89a95775ce56f0bb.onnxtxt"));
@@ -17330,9 +16196,6 @@ mod r078000 {
     }
     pub static T_89C48CBC97D3FB88: [u8; 456] =
         *super::utf8(include_str!("../models/89c48cbc97d3fb88.onnxtxt"));
-    pub fn m_89c48cbc97d3fb88() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/89c48cbc97d3fb88.onnxtxt")
-    }
     pub static B_89DF10F3936089EE: [u8; 82] = *include_bytes!("../data/89df10f3936089ee.pb");
     pub static B_8AB6A5888EB37836: [u8; 75] = *include_bytes!("../data/8ab6a5888eb37836.pb");
     pub static B_8BBEE3D74F2B45D0: [u8; 2320] = *include_bytes!("../data/8bbee3d74f2b45d0.pb");
@@ -17340,47 +16203,26 @@ mod r078000 {
     pub static B_8E45CDB4EF532A84: [u8; 76] = *include_bytes!("../data/8e45cdb4ef532a84.pb");
     pub static T_8EC396EE79F74886: [u8; 179] =
         *super::utf8(include_str!("../models/8ec396ee79f74886.onnxtxt"));
-    pub fn m_8ec396ee79f74886() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8ec396ee79f74886.onnxtxt")
-    }
     pub static B_8F00C95C48DDCE7F: [u8; 61] = *include_bytes!("../data/8f00c95c48ddce7f.pb");
     pub static B_90A31D7B01BB97CA: [u8; 185] = *include_bytes!("../data/90a31d7b01bb97ca.pb");
     pub static B_90CB179EE7DA4A7C: [u8; 73] = *include_bytes!("../data/90cb179ee7da4a7c.pb");
     pub static T_90CEC4C7A1FAFAD2: [u8; 509] =
         *super::utf8(include_str!("../models/90cec4c7a1fafad2.onnxtxt"));
-    pub fn m_90cec4c7a1fafad2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/90cec4c7a1fafad2.onnxtxt")
-    }
     pub static B_9173EA1A069DFDA0: [u8; 1754] = *include_bytes!("../data/9173ea1a069dfda0.pb");
     pub static B_91938582F69F0738: [u8; 254] = *include_bytes!("../data/91938582f69f0738.pb");
     pub static T_91BFC875A54B0D3B: [u8; 3214] =
         *super::utf8(include_str!("../models/91bfc875a54b0d3b.onnxtxt"));
-    pub fn m_91bfc875a54b0d3b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/91bfc875a54b0d3b.onnxtxt")
-    }
     pub static B_92E178041801E637: [u8; 79] = *include_bytes!("../data/92e178041801e637.pb");
     pub static B_93690C12B1D20EA8: [u8; 256] = *include_bytes!("../data/93690c12b1d20ea8.pb");
     pub static B_93837B3FBB3BA50B: [u8; 112] = *include_bytes!("../data/93837b3fbb3ba50b.pb");
     pub static T_93A0ED6D88902C6D: [u8; 264] =
         *super::utf8(include_str!("../models/93a0ed6d88902c6d.onnxtxt"));
-    pub fn m_93a0ed6d88902c6d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/93a0ed6d88902c6d.onnxtxt")
-    }
     pub static T_9573BB564D281EB7: [u8; 7925] =
         *super::utf8(include_str!("../models/9573bb564d281eb7.onnxtxt"));
-    pub fn m_9573bb564d281eb7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9573bb564d281eb7.onnxtxt")
-    }
     pub static T_958F856D9C82D3F7: [u8; 3355] =
         *super::utf8(include_str!("../models/958f856d9c82d3f7.onnxtxt"));
-    pub fn m_958f856d9c82d3f7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/958f856d9c82d3f7.onnxtxt")
-    }
     pub static T_95EFBB9E9AA3A82F: [u8; 1028] =
         *super::utf8(include_str!("../models/95efbb9e9aa3a82f.onnxtxt"));
-    pub fn m_95efbb9e9aa3a82f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/95efbb9e9aa3a82f.onnxtxt")
-    }
     pub static B_96723AB7496CAF7A: [u8; 784] = *include_bytes!("../data/96723ab7496caf7a.pb");
     pub static B_975230A481C09670: [u8; 266] = *include_bytes!("../data/975230a481c09670.pb");
     pub static B_9774F35584C8321C: [u8; 782] = *include_bytes!("../data/9774f35584c8321c.pb");
@@ -17388,22 +16230,13 @@ mod r078000 {
     pub static B_9938A236267C58F2: [u8; 10] = *include_bytes!("../data/9938a236267c58f2.pb");
     pub static T_995FCD08DDCE7631: [u8; 164] =
         *super::utf8(include_str!("../models/995fcd08ddce7631.onnxtxt"));
-    pub fn m_995fcd08ddce7631() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/995fcd08ddce7631.onnxtxt")
-    }
     pub static T_99AAC35B1CEDD6C5: [u8; 179] =
         *super::utf8(include_str!("../models/99aac35b1cedd6c5.onnxtxt"));
-    pub fn m_99aac35b1cedd6c5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/99aac35b1cedd6c5.onnxtxt")
-    }
     pub static B_99DB5D06B6EA31D7: [u8; 82] = *include_bytes!("../data/99db5d06b6ea31d7.pb");
     pub static B_9A076A1C6DC01F8B: [u8; 75] = *include_bytes!("../data/9a076a1c6dc01f8b.pb");
     pub static B_9AF13E05CC87A881: [u8; 974] = *include_bytes!("../data/9af13e05cc87a881.pb");
     pub static T_9B0FB3E4E4896C01: [u8; 351] =
         *super::utf8(include_str!("../models/9b0fb3e4e4896c01.onnxtxt"));
-    pub fn m_9b0fb3e4e4896c01() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9b0fb3e4e4896c01.onnxtxt")
-    }
     pub static T_9B5F928760526089: [u8; 1054] =
         *super::utf8(include_str!("../models/9b5f928760526089.onnxtxt"));
     pub fn m_9b5f928760526089() -> onnx_text::ModelProto {
@@ -17412,16 +16245,10 @@ mod r078000 {
     pub static B_9B6FF39F44A045CC: [u8; 73] = *include_bytes!("../data/9b6ff39f44a045cc.pb");
     pub static T_9C6D1560C79B26F1: [u8; 220] =
         *super::utf8(include_str!("../models/9c6d1560c79b26f1.onnxtxt"));
-    pub fn m_9c6d1560c79b26f1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9c6d1560c79b26f1.onnxtxt")
-    }
     pub static B_9D70967B27A4D9CD: [u8; 782] = *include_bytes!("../data/9d70967b27a4d9cd.pb");
     pub static B_9E5925334F03B827: [u8; 85] = *include_bytes!("../data/9e5925334f03b827.pb");
     pub static T_9EA2E3F983168883: [u8; 208] =
         *super::utf8(include_str!("../models/9ea2e3f983168883.onnxtxt"));
-    pub fn m_9ea2e3f983168883() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9ea2e3f983168883.onnxtxt")
-    }
     pub static B_9EBC62E043A6B44B: [u8; 782] = *include_bytes!("../data/9ebc62e043a6b44b.pb");
     pub static B_9FA06E670A7011D6: [u8; 494] = *include_bytes!("../data/9fa06e670a7011d6.pb");
     pub static B_A00D479B3C895069: [u8; 592] = *include_bytes!("../data/a00d479b3c895069.pb");
@@ -17429,21 +16256,12 @@ mod r078000 {
     pub static B_A0A90F79C6C0650D: [u8; 61] = *include_bytes!("../data/a0a90f79c6c0650d.pb");
     pub static T_A16635CC24CF09C6: [u8; 442] =
         *super::utf8(include_str!("../models/a16635cc24cf09c6.onnxtxt"));
-    pub fn m_a16635cc24cf09c6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a16635cc24cf09c6.onnxtxt")
-    }
     pub static T_A221E36AEBB3E8FB: [u8; 452] =
         *super::utf8(include_str!("../models/a221e36aebb3e8fb.onnxtxt"));
-    pub fn m_a221e36aebb3e8fb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a221e36aebb3e8fb.onnxtxt")
-    }
     pub static B_A3BBB0097922BBD8: [u8; 254] = *include_bytes!("../data/a3bbb0097922bbd8.pb");
     pub static B_A3E353FC2EFBF3A0: [u8; 133] = *include_bytes!("../data/a3e353fc2efbf3a0.pb");
     pub static T_A44DD8C5ABDF8005: [u8; 214] =
         *super::utf8(include_str!("../models/a44dd8c5abdf8005.onnxtxt"));
-    pub fn m_a44dd8c5abdf8005() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a44dd8c5abdf8005.onnxtxt")
-    }
     pub static B_A49F01A7978B2D00: [u8; 133] = *include_bytes!("../data/a49f01a7978b2d00.pb");
     pub static B_A56EF0DB3A3E8E13: [u8; 73] = *include_bytes!("../data/a56ef0db3a3e8e13.pb");
     pub static B_A577EF066758FA47: [u8; 133] = *include_bytes!("../data/a577ef066758fa47.pb");
@@ -17452,14 +16270,8 @@ mod r078000 {
     pub static B_A675C38D5A60D43C: [u8; 37] = *include_bytes!("../data/a675c38d5a60d43c.pb");
     pub static T_A72F1CC552DF8E6C: [u8; 911] =
         *super::utf8(include_str!("../models/a72f1cc552df8e6c.onnxtxt"));
-    pub fn m_a72f1cc552df8e6c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a72f1cc552df8e6c.onnxtxt")
-    }
     pub static T_A768C66F4EBB0EBA: [u8; 459] =
         *super::utf8(include_str!("../models/a768c66f4ebb0eba.onnxtxt"));
-    pub fn m_a768c66f4ebb0eba() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a768c66f4ebb0eba.onnxtxt")
-    }
     pub static B_A790B5D1C64BAD08: [u8; 789] = *include_bytes!("../data/a790b5d1c64bad08.pb");
     pub static B_A8BAA761073C652B: [u8; 2318] = *include_bytes!("../data/a8baa761073c652b.pb");
     pub static B_A996ED282A09C6F0: [u8; 3482] = *include_bytes!("../data/a996ed282a09c6f0.pb");
@@ -17469,40 +16281,22 @@ mod r078000 {
     pub static B_ABF6814ECB5C98D0: [u8; 1759] = *include_bytes!("../data/abf6814ecb5c98d0.pb");
     pub static T_ACF4438895C869D3: [u8; 3357] =
         *super::utf8(include_str!("../models/acf4438895c869d3.onnxtxt"));
-    pub fn m_acf4438895c869d3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/acf4438895c869d3.onnxtxt")
-    }
     pub static B_ADCD6A7753CCC030: [u8; 254] = *include_bytes!("../data/adcd6a7753ccc030.pb");
     pub static B_AE3C0A3AFBDA953D: [u8; 17] = *include_bytes!("../data/ae3c0a3afbda953d.pb");
     pub static B_AE5AB2859F403E01: [u8; 2327] = *include_bytes!("../data/ae5ab2859f403e01.pb");
     pub static T_AE998198639941F8: [u8; 1019] =
         *super::utf8(include_str!("../models/ae998198639941f8.onnxtxt"));
-    pub fn m_ae998198639941f8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ae998198639941f8.onnxtxt")
-    }
     pub static B_AED65B37B9F9B6BE: [u8; 188] = *include_bytes!("../data/aed65b37b9f9b6be.pb");
     pub static T_B06B66E40D1A130A: [u8; 462] =
         *super::utf8(include_str!("../models/b06b66e40d1a130a.onnxtxt"));
-    pub fn m_b06b66e40d1a130a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b06b66e40d1a130a.onnxtxt")
-    }
     pub static T_B08680169BF5954A: [u8; 177] =
         *super::utf8(include_str!("../models/b08680169bf5954a.onnxtxt"));
-    pub fn m_b08680169bf5954a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b08680169bf5954a.onnxtxt")
-    }
     pub static T_B0C37E006E484D0A: [u8; 183] =
         *super::utf8(include_str!("../models/b0c37e006e484d0a.onnxtxt"));
-    pub fn m_b0c37e006e484d0a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b0c37e006e484d0a.onnxtxt")
-    }
     pub static B_B0FB69848946D810: [u8; 2320] = *include_bytes!("../data/b0fb69848946d810.pb");
     pub static B_B259676921B1922F: [u8; 1752] = *include_bytes!("../data/b259676921b1922f.pb");
     pub static T_B31E02906ECD99DF: [u8; 499] =
         *super::utf8(include_str!("../models/b31e02906ecd99df.onnxtxt"));
-    pub fn m_b31e02906ecd99df() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b31e02906ecd99df.onnxtxt")
-    }
     pub static T_B335EF83FB6B07F3: [u8; 989] =
         *super::utf8(include_str!("../models/b335ef83fb6b07f3.onnxtxt"));
     pub fn m_b335ef83fb6b07f3() -> onnx_text::ModelProto {
@@ -17511,42 +16305,21 @@ mod r078000 {
     pub static B_B3CFDCCBB7D8DB3A: [u8; 400] = *include_bytes!("../data/b3cfdccbb7d8db3a.pb");
     pub static T_B40B73519FB4EF89: [u8; 2956] =
         *super::utf8(include_str!("../models/b40b73519fb4ef89.onnxtxt"));
-    pub fn m_b40b73519fb4ef89() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b40b73519fb4ef89.onnxtxt")
-    }
     pub static B_B47A94823492C2A1: [u8; 133] = *include_bytes!("../data/b47a94823492c2a1.pb");
     pub static T_B4802250F10D7654: [u8; 181] =
         *super::utf8(include_str!("../models/b4802250f10d7654.onnxtxt"));
-    pub fn m_b4802250f10d7654() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b4802250f10d7654.onnxtxt")
-    }
     pub static T_B496145EB87E41A9: [u8; 275] =
         *super::utf8(include_str!("../models/b496145eb87e41a9.onnxtxt"));
-    pub fn m_b496145eb87e41a9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b496145eb87e41a9.onnxtxt")
-    }
     pub static B_B53589656DA24FA5: [u8; 10] = *include_bytes!("../data/b53589656da24fa5.pb");
     pub static T_B57A7A70D9C86E4F: [u8; 282] =
         *super::utf8(include_str!("../models/b57a7a70d9c86e4f.onnxtxt"));
-    pub fn m_b57a7a70d9c86e4f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b57a7a70d9c86e4f.onnxtxt")
-    }
     pub static T_B5D1332761292A82: [u8; 3631] =
         *super::utf8(include_str!("../models/b5d1332761292a82.onnxtxt"));
-    pub fn m_b5d1332761292a82() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b5d1332761292a82.onnxtxt")
-    }
     pub static B_B5EE1289E3A2EDBD: [u8; 73] = *include_bytes!("../data/b5ee1289e3a2edbd.pb");
     pub static T_B72B909B201D6568: [u8; 195] =
         *super::utf8(include_str!("../models/b72b909b201d6568.onnxtxt"));
-    pub fn m_b72b909b201d6568() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b72b909b201d6568.onnxtxt")
-    }
     pub static T_B7CF0F864752AE7A: [u8; 180] =
         *super::utf8(include_str!("../models/b7cf0f864752ae7a.onnxtxt"));
-    pub fn m_b7cf0f864752ae7a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b7cf0f864752ae7a.onnxtxt")
-    }
     pub static B_B8790ED53B1403D9: [u8; 216] = *include_bytes!("../data/b8790ed53b1403d9.pb");
     pub static B_B9D96C0192268DEE: [u8; 66] = *include_bytes!("../data/b9d96c0192268dee.pb");
     pub static B_BAEBF2E12065778F: [u8; 73] = *include_bytes!("../data/baebf2e12065778f.pb");
@@ -17555,39 +16328,21 @@ mod r078000 {
     pub static B_BC7184F5574E7F1D: [u8; 10] = *include_bytes!("../data/bc7184f5574e7f1d.pb");
     pub static T_BCE459ABD6FC96CB: [u8; 202] =
         *super::utf8(include_str!("../models/bce459abd6fc96cb.onnxtxt"));
-    pub fn m_bce459abd6fc96cb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/bce459abd6fc96cb.onnxtxt")
-    }
     pub static T_BF2C1A135E44B207: [u8; 217] =
         *super::utf8(include_str!("../models/bf2c1a135e44b207.onnxtxt"));
-    pub fn m_bf2c1a135e44b207() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/bf2c1a135e44b207.onnxtxt")
-    }
     pub static T_BF812EBE02DAE1AB: [u8; 963] =
         *super::utf8(include_str!("../models/bf812ebe02dae1ab.onnxtxt"));
-    pub fn m_bf812ebe02dae1ab() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/bf812ebe02dae1ab.onnxtxt")
-    }
     pub static B_BF9E067627B9E29F: [u8; 31] = *include_bytes!("../data/bf9e067627b9e29f.pb");
     pub static B_C00A7DB4B8D86EFE: [u8; 600] = *include_bytes!("../data/c00a7db4b8d86efe.pb");
     pub static B_C03DAC19128BD9E2: [u8; 494] = *include_bytes!("../data/c03dac19128bd9e2.pb");
     pub static T_C0AC1718E1F63466: [u8; 848] =
         *super::utf8(include_str!("../models/c0ac1718e1f63466.onnxtxt"));
-    pub fn m_c0ac1718e1f63466() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c0ac1718e1f63466.onnxtxt")
-    }
     pub static B_C103182ADF5F2AC2: [u8; 1168] = *include_bytes!("../data/c103182adf5f2ac2.pb");
     pub static T_C1A8E2D93E42AE25: [u8; 177] =
         *super::utf8(include_str!("../models/c1a8e2d93e42ae25.onnxtxt"));
-    pub fn m_c1a8e2d93e42ae25() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c1a8e2d93e42ae25.onnxtxt")
-    }
     pub static B_C1B6639E6EBB173C: [u8; 1175] = *include_bytes!("../data/c1b6639e6ebb173c.pb");
     pub static T_C1CC56CC06B44227: [u8; 205] =
         *super::utf8(include_str!("../models/c1cc56cc06b44227.onnxtxt"));
-    pub fn m_c1cc56cc06b44227() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c1cc56cc06b44227.onnxtxt")
-    }
     pub static B_C1FD90D340C38AAC: [u8; 64] = *include_bytes!("../data/c1fd90d340c38aac.pb");
     pub static B_C24736EB3C2E040A: [u8; 65] = *include_bytes!("../data/c24736eb3c2e040a.pb");
     pub static B_C25DB13E9CE4019C: [u8; 133] = *include_bytes!("../data/c25db13e9ce4019c.pb");
@@ -17601,9 +16356,6 @@ mod r078000 {
     pub static B_C3E77C2D0F414149: [u8; 2318] = *include_bytes!("../data/c3e77c2d0f414149.pb");
     pub static T_C3FAB570339DEA82: [u8; 220] =
         *super::utf8(include_str!("../models/c3fab570339dea82.onnxtxt"));
-    pub fn m_c3fab570339dea82() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c3fab570339dea82.onnxtxt")
-    }
     pub static B_C44A7B749CB0B4E4: [u8; 974] = *include_bytes!("../data/c44a7b749cb0b4e4.pb");
     pub static B_C608B5BD756C87ED: [u8; 10] = *include_bytes!("../data/c608b5bd756c87ed.pb");
     pub static T_C693B4463AC6E709: [u8; 443] =
@@ -17614,27 +16366,15 @@ mod r078000 {
     pub static B_C6D02BF84DA4416A: [u8; 46] = *include_bytes!("../data/c6d02bf84da4416a.pb");
     pub static T_C70D27E72BCD879A: [u8; 173] =
         *super::utf8(include_str!("../models/c70d27e72bcd879a.onnxtxt"));
-    pub fn m_c70d27e72bcd879a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c70d27e72bcd879a.onnxtxt")
-    }
     pub static B_C734C202BC71668E: [u8; 133] = *include_bytes!("../data/c734c202bc71668e.pb");
     pub static T_C7A010472F4FA1AA: [u8; 177] =
         *super::utf8(include_str!("../models/c7a010472f4fa1aa.onnxtxt"));
-    pub fn m_c7a010472f4fa1aa() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c7a010472f4fa1aa.onnxtxt")
-    }
     pub static B_C7B627F364CE59D6: [u8; 1177] = *include_bytes!("../data/c7b627f364ce59d6.pb");
     pub static T_C7B9E556EAC43A24: [u8; 456] =
         *super::utf8(include_str!("../models/c7b9e556eac43a24.onnxtxt"));
-    pub fn m_c7b9e556eac43a24() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c7b9e556eac43a24.onnxtxt")
-    }
     pub static B_C7C1FD5BCAB4FFAC: [u8; 82] = *include_bytes!("../data/c7c1fd5bcab4ffac.pb");
     pub static T_C8A32398EE0B4FEE: [u8; 169] =
         *super::utf8(include_str!("../models/c8a32398ee0b4fee.onnxtxt"));
-    pub fn m_c8a32398ee0b4fee() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c8a32398ee0b4fee.onnxtxt")
-    }
     pub static B_C8F86D70C2D0CBFF: [u8; 2320] = *include_bytes!("../data/c8f86d70c2d0cbff.pb");
     pub static T_C911CB4352D42B81: [u8; 1171] =
         *super::utf8(include_str!("../models/c911cb4352d42b81.onnxtxt"));
@@ -17643,71 +16383,35 @@ mod r078000 {
     }
     pub static T_CA01A55F445E8A50: [u8; 233] =
         *super::utf8(include_str!("../models/ca01a55f445e8a50.onnxtxt"));
-    pub fn m_ca01a55f445e8a50() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ca01a55f445e8a50.onnxtxt")
-    }
     pub static T_CA44B9A9D3DBF75B: [u8; 173] =
         *super::utf8(include_str!("../models/ca44b9a9d3dbf75b.onnxtxt"));
-    pub fn m_ca44b9a9d3dbf75b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ca44b9a9d3dbf75b.onnxtxt")
-    }
     pub static B_CA65E2AD9C7B829B: [u8; 1759] = *include_bytes!("../data/ca65e2ad9c7b829b.pb");
     pub static T_CAC6D6A8C32AC2F7: [u8; 7158] =
         *super::utf8(include_str!("../models/cac6d6a8c32ac2f7.onnxtxt"));
-    pub fn m_cac6d6a8c32ac2f7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cac6d6a8c32ac2f7.onnxtxt")
-    }
     pub static T_CACA0007B5113E25: [u8; 229] =
         *super::utf8(include_str!("../models/caca0007b5113e25.onnxtxt"));
-    pub fn m_caca0007b5113e25() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/caca0007b5113e25.onnxtxt")
-    }
     pub static T_CB21FD87645B113F: [u8; 173] =
         *super::utf8(include_str!("../models/cb21fd87645b113f.onnxtxt"));
-    pub fn m_cb21fd87645b113f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cb21fd87645b113f.onnxtxt")
-    }
     pub static T_CB5FCF9545C6C4CF: [u8; 456] =
         *super::utf8(include_str!("../models/cb5fcf9545c6c4cf.onnxtxt"));
-    pub fn m_cb5fcf9545c6c4cf() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cb5fcf9545c6c4cf.onnxtxt")
-    }
     pub static T_CBDCF4C0A0CC3BF6: [u8; 205] =
         *super::utf8(include_str!("../models/cbdcf4c0a0cc3bf6.onnxtxt"));
-    pub fn m_cbdcf4c0a0cc3bf6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cbdcf4c0a0cc3bf6.onnxtxt")
-    }
     pub static T_CBF9AA4936EBF1D4: [u8; 426] =
         *super::utf8(include_str!("../models/cbf9aa4936ebf1d4.onnxtxt"));
-    pub fn m_cbf9aa4936ebf1d4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cbf9aa4936ebf1d4.onnxtxt")
-    }
     pub static B_CCE391D313DE41D9: [u8; 76] = *include_bytes!("../data/cce391d313de41d9.pb");
     pub static T_CDF6075D5D1A58C3: [u8; 177] =
         *super::utf8(include_str!("../models/cdf6075d5d1a58c3.onnxtxt"));
-    pub fn m_cdf6075d5d1a58c3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cdf6075d5d1a58c3.onnxtxt")
-    }
     pub static T_CE6FE08B95A0986A: [u8; 3633] =
         *super::utf8(include_str!("../models/ce6fe08b95a0986a.onnxtxt"));
-    pub fn m_ce6fe08b95a0986a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ce6fe08b95a0986a.onnxtxt")
-    }
     pub static B_CE70EF66740AAEC7: [u8; 138] = *include_bytes!("../data/ce70ef66740aaec7.pb");
     pub static B_CECB97B11BA84105: [u8; 494] = *include_bytes!("../data/cecb97b11ba84105.pb");
     pub static B_CFE2DE8DD9662A85: [u8; 3482] = *include_bytes!("../data/cfe2de8dd9662a85.pb");
     pub static B_D0A1950465ECF302: [u8; 73] = *include_bytes!("../data/d0a1950465ecf302.pb");
     pub static T_D0F2E8B9E268EB33: [u8; 227] =
         *super::utf8(include_str!("../models/d0f2e8b9e268eb33.onnxtxt"));
-    pub fn m_d0f2e8b9e268eb33() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d0f2e8b9e268eb33.onnxtxt")
-    }
     pub static B_D12F6EEF86E60658: [u8; 789] = *include_bytes!("../data/d12f6eef86e60658.pb");
     pub static T_D25A3FD436272770: [u8; 221] =
         *super::utf8(include_str!("../models/d25a3fd436272770.onnxtxt"));
-    pub fn m_d25a3fd436272770() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d25a3fd436272770.onnxtxt")
-    }
     pub static B_D2613AD1A8327FED: [u8; 133] = *include_bytes!("../data/d2613ad1a8327fed.pb");
     pub static T_D4768036059267C0: [u8; 1115] =
         *super::utf8(include_str!("../models/d4768036059267c0.onnxtxt"));
@@ -17716,30 +16420,18 @@ mod r078000 {
     }
     pub static T_D4B5AAA33461E67A: [u8; 288] =
         *super::utf8(include_str!("../models/d4b5aaa33461e67a.onnxtxt"));
-    pub fn m_d4b5aaa33461e67a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d4b5aaa33461e67a.onnxtxt")
-    }
     pub static B_D4B5CFE9D47B4D30: [u8; 23] = *include_bytes!("../data/d4b5cfe9d47b4d30.pb");
     pub static B_D4EED27195BAF8C0: [u8; 2318] = *include_bytes!("../data/d4eed27195baf8c0.pb");
     pub static B_D54AF3B951396A54: [u8; 2905] = *include_bytes!("../data/d54af3b951396a54.pb");
     pub static B_D6BFA103A6DB319A: [u8; 782] = *include_bytes!("../data/d6bfa103a6db319a.pb");
     pub static T_D6E813F48DFBD80C: [u8; 3212] =
         *super::utf8(include_str!("../models/d6e813f48dfbd80c.onnxtxt"));
-    pub fn m_d6e813f48dfbd80c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d6e813f48dfbd80c.onnxtxt")
-    }
     pub static B_D7A3722DE405981A: [u8; 30] = *include_bytes!("../data/d7a3722de405981a.pb");
     pub static T_D8698FE0CB5D3253: [u8; 311] =
         *super::utf8(include_str!("../models/d8698fe0cb5d3253.onnxtxt"));
-    pub fn m_d8698fe0cb5d3253() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d8698fe0cb5d3253.onnxtxt")
-    }
     pub static B_D86A855E242A998D: [u8; 31] = *include_bytes!("../data/d86a855e242a998d.pb");
     pub static T_D972BB9EE9F3B11E: [u8; 465] =
         *super::utf8(include_str!("../models/d972bb9ee9f3b11e.onnxtxt"));
-    pub fn m_d972bb9ee9f3b11e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d972bb9ee9f3b11e.onnxtxt")
-    }
     pub static B_DA735C0C818E842E: [u8; 45] = *include_bytes!("../data/da735c0c818e842e.pb");
     pub static B_DA9DB6AD22B7AFC8: [u8; 976] = *include_bytes!("../data/da9db6ad22b7afc8.pb");
     pub static B_DBB8715C5239FE6F: [u8; 2329] = *include_bytes!("../data/dbb8715c5239fe6f.pb");
@@ -17754,16 +16446,10 @@ mod r078000 {
     pub static B_DCC9B68ABEFBB1FE: [u8; 408] = *include_bytes!("../data/dcc9b68abefbb1fe.pb");
     pub static T_DD0CD61EF7000CDF: [u8; 176] =
         *super::utf8(include_str!("../models/dd0cd61ef7000cdf.onnxtxt"));
-    pub fn m_dd0cd61ef7000cdf() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/dd0cd61ef7000cdf.onnxtxt")
-    }
     pub static B_DD40A9D99C422A2D: [u8; 494] = *include_bytes!("../data/dd40a9d99c422a2d.pb");
     pub static B_DE7082DB8DB24013: [u8; 164] = *include_bytes!("../data/de7082db8db24013.pb");
     pub static T_DEA6C2F0101D1B16: [u8; 180] =
         *super::utf8(include_str!("../models/dea6c2f0101d1b16.onnxtxt"));
-    pub fn m_dea6c2f0101d1b16() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/dea6c2f0101d1b16.onnxtxt")
-    }
     pub static B_DED128AAD894DABB: [u8; 789] = *include_bytes!("../data/ded128aad894dabb.pb");
     pub static B_DEDD2DC513793543: [u8; 31] = *include_bytes!("../data/dedd2dc513793543.pb");
     pub static B_DF25328FB5B69D7C: [u8; 100] = *include_bytes!("../data/df25328fb5b69d7c.pb");
@@ -17773,24 +16459,12 @@ mod r078000 {
     pub static B_E26FD00353540EDC: [u8; 133] = *include_bytes!("../data/e26fd00353540edc.pb");
     pub static T_E29CA36EB55C1F46: [u8; 512] =
         *super::utf8(include_str!("../models/e29ca36eb55c1f46.onnxtxt"));
-    pub fn m_e29ca36eb55c1f46() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e29ca36eb55c1f46.onnxtxt")
-    }
     pub static T_E38EA24F65850429: [u8; 212] =
         *super::utf8(include_str!("../models/e38ea24f65850429.onnxtxt"));
-    pub fn m_e38ea24f65850429() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e38ea24f65850429.onnxtxt")
-    }
     pub static T_E3C702EC9AE6B42E: [u8; 192] =
         *super::utf8(include_str!("../models/e3c702ec9ae6b42e.onnxtxt"));
-    pub fn m_e3c702ec9ae6b42e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e3c702ec9ae6b42e.onnxtxt")
-    }
     pub static T_E3E7B4D560DE2C75: [u8; 195] =
         *super::utf8(include_str!("../models/e3e7b4d560de2c75.onnxtxt"));
-    pub fn m_e3e7b4d560de2c75() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e3e7b4d560de2c75.onnxtxt")
-    }
     pub static B_E45ECAE3A4FF3D0E: [u8; 73] = *include_bytes!("../data/e45ecae3a4ff3d0e.pb");
     pub static B_E500E209182F127C: [u8; 29] = *include_bytes!("../data/e500e209182f127c.pb");
     pub static B_E647F86EB6DA7328: [u8; 27] = *include_bytes!("../data/e647f86eb6da7328.pb");
@@ -17802,32 +16476,17 @@ mod r078000 {
     pub static B_EAD7AB6449DB935F: [u8; 73] = *include_bytes!("../data/ead7ab6449db935f.pb");
     pub static T_EB9E5D97B49879C7: [u8; 325] =
         *super::utf8(include_str!("../models/eb9e5d97b49879c7.onnxtxt"));
-    pub fn m_eb9e5d97b49879c7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/eb9e5d97b49879c7.onnxtxt")
-    }
     pub static T_EEB1669B44265F87: [u8; 177] =
         *super::utf8(include_str!("../models/eeb1669b44265f87.onnxtxt"));
-    pub fn m_eeb1669b44265f87() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/eeb1669b44265f87.onnxtxt")
-    }
     pub static B_EF1F8D1ED2CAC86F: [u8; 37] = *include_bytes!("../data/ef1f8d1ed2cac86f.pb");
     pub static B_EF8D9EB6C1F29E66: [u8; 3482] = *include_bytes!("../data/ef8d9eb6c1f29e66.pb");
     pub static B_F083C41565D27D04: [u8; 24] = *include_bytes!("../data/f083c41565d27d04.pb");
     pub static T_F08673AC1C219B95: [u8; 204] =
         *super::utf8(include_str!("../models/f08673ac1c219b95.onnxtxt"));
-    pub fn m_f08673ac1c219b95() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f08673ac1c219b95.onnxtxt")
-    }
     pub static T_F0DB5B2FC45E0894: [u8; 468] =
         *super::utf8(include_str!("../models/f0db5b2fc45e0894.onnxtxt"));
-    pub fn m_f0db5b2fc45e0894() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f0db5b2fc45e0894.onnxtxt")
-    }
     pub static T_F1FE98ED5B3A5A54: [u8; 177] =
         *super::utf8(include_str!("../models/f1fe98ed5b3a5a54.onnxtxt"));
-    pub fn m_f1fe98ed5b3a5a54() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f1fe98ed5b3a5a54.onnxtxt")
-    }
     pub static B_F4C86CBDDE7E70A7: [u8; 784] = *include_bytes!("../data/f4c86cbdde7e70a7.pb");
     pub static B_F588B59B55A41720: [u8; 2320] = *include_bytes!("../data/f588b59b55a41720.pb");
     pub static B_F59F8B52E1B40EFC: [u8; 85] = *include_bytes!("../data/f59f8b52e1b40efc.pb");
@@ -17838,28 +16497,16 @@ mod r078000 {
     pub static B_F8D4E477A02D7570: [u8; 66] = *include_bytes!("../data/f8d4e477a02d7570.pb");
     pub static T_F8E245C611E1B02D: [u8; 609] =
         *super::utf8(include_str!("../models/f8e245c611e1b02d.onnxtxt"));
-    pub fn m_f8e245c611e1b02d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f8e245c611e1b02d.onnxtxt")
-    }
     pub static T_F8F76F48561F4D4D: [u8; 2958] =
         *super::utf8(include_str!("../models/f8f76f48561f4d4d.onnxtxt"));
-    pub fn m_f8f76f48561f4d4d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f8f76f48561f4d4d.onnxtxt")
-    }
     pub static B_F963C362A982BA75: [u8; 1168] = *include_bytes!("../data/f963c362a982ba75.pb");
     pub static B_FAC242D990CBBDA8: [u8; 109] = *include_bytes!("../data/fac242d990cbbda8.pb");
     pub static B_FB5CC46B290A7CB6: [u8; 73] = *include_bytes!("../data/fb5cc46b290a7cb6.pb");
     pub static B_FB6AE5602FF705C7: [u8; 46] = *include_bytes!("../data/fb6ae5602ff705c7.pb");
     pub static T_FC3D187B649D3C90: [u8; 515] =
         *super::utf8(include_str!("../models/fc3d187b649d3c90.onnxtxt"));
-    pub fn m_fc3d187b649d3c90() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fc3d187b649d3c90.onnxtxt")
-    }
     pub static T_FDC7AAA1208445B8: [u8; 499] =
         *super::utf8(include_str!("../models/fdc7aaa1208445b8.onnxtxt"));
-    pub fn m_fdc7aaa1208445b8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fdc7aaa1208445b8.onnxtxt")
-    }
     pub static B_FF0A0BB9F32437EA: [u8; 73] = *include_bytes!("../data/ff0a0bb9f32437ea.pb");
     pub static B_FFA90C54F89D2790: [u8; 73] = *include_bytes!("../data/ffa90c54f89d2790.pb");
 }
@@ -18089,32 +16736,17 @@ pub use r07b7ff::*;
 mod r07c000 {
     pub static T_000BE49B9B8EE4BD: [u8; 253] =
         *super::utf8(include_str!("../models/000be49b9b8ee4bd.onnxtxt"));
-    pub fn m_000be49b9b8ee4bd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/000be49b9b8ee4bd.onnxtxt")
-    }
     pub static T_01D717B3C4A38AC4: [u8; 10655] =
         *super::utf8(include_str!("../models/01d717b3c4a38ac4.onnxtxt"));
-    pub fn m_01d717b3c4a38ac4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/01d717b3c4a38ac4.onnxtxt")
-    }
     pub static T_030B9B7901227CBC: [u8; 730] =
         *super::utf8(include_str!("../models/030b9b7901227cbc.onnxtxt"));
-    pub fn m_030b9b7901227cbc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/030b9b7901227cbc.onnxtxt")
-    }
     pub static B_0358E3E390740B11: [u8; 107] = *include_bytes!("../data/0358e3e390740b11.pb");
     pub static B_04CBA949F0303A74: [u8; 2329] = *include_bytes!("../data/04cba949f0303a74.pb");
     pub static T_064CED6E61D046C7: [u8; 445] =
         *super::utf8(include_str!("../models/064ced6e61d046c7.onnxtxt"));
-    pub fn m_064ced6e61d046c7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/064ced6e61d046c7.onnxtxt")
-    }
     pub static B_07416574BAA561D8: [u8; 89] = *include_bytes!("../data/07416574baa561d8.pb");
     pub static T_075029732C25D330: [u8; 296] =
         *super::utf8(include_str!("../models/075029732c25d330.onnxtxt"));
-    pub fn m_075029732c25d330() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/075029732c25d330.onnxtxt")
-    }
     pub static B_09A36B0C461524BB: [u8; 1168] = *include_bytes!("../data/09a36b0c461524bb.pb");
     pub static B_09FFB8DAFE1AC3EF: [u8; 607] = *include_bytes!("../data/09ffb8dafe1ac3ef.pb");
     pub static B_0C36F572F264B6AD: [u8; 3482] = *include_bytes!("../data/0c36f572f264b6ad.pb");
@@ -18122,65 +16754,35 @@ mod r07c000 {
     pub static B_0DE317D2B43AD726: [u8; 71] = *include_bytes!("../data/0de317d2b43ad726.pb");
     pub static T_0DF53A11B184EE53: [u8; 280] =
         *super::utf8(include_str!("../models/0df53a11b184ee53.onnxtxt"));
-    pub fn m_0df53a11b184ee53() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0df53a11b184ee53.onnxtxt")
-    }
     pub static B_0E33FBCFBB4926F1: [u8; 784] = *include_bytes!("../data/0e33fbcfbb4926f1.pb");
     pub static T_109E5A4F0D03F2AE: [u8; 239] =
         *super::utf8(include_str!("../models/109e5a4f0d03f2ae.onnxtxt"));
-    pub fn m_109e5a4f0d03f2ae() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/109e5a4f0d03f2ae.onnxtxt")
-    }
     pub static T_14A1D3B3EFB78336: [u8; 195] =
         *super::utf8(include_str!("../models/14a1d3b3efb78336.onnxtxt"));
-    pub fn m_14a1d3b3efb78336() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/14a1d3b3efb78336.onnxtxt")
-    }
     pub static B_16394867EA818852: [u8; 25] = *include_bytes!("../data/16394867ea818852.pb");
     pub static T_188BE5ABC5C9D7E6: [u8; 257] =
         *super::utf8(include_str!("../models/188be5abc5c9d7e6.onnxtxt"));
-    pub fn m_188be5abc5c9d7e6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/188be5abc5c9d7e6.onnxtxt")
-    }
     pub static B_19EC843511C8F26D: [u8; 20] = *include_bytes!("../data/19ec843511c8f26d.pb");
     pub static B_1A28C34500D22606: [u8; 107] = *include_bytes!("../data/1a28c34500d22606.pb");
     pub static T_1C0186C2837CCFD4: [u8; 243] =
         *super::utf8(include_str!("../models/1c0186c2837ccfd4.onnxtxt"));
-    pub fn m_1c0186c2837ccfd4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1c0186c2837ccfd4.onnxtxt")
-    }
     pub static B_1CD3CC648809473B: [u8; 2318] = *include_bytes!("../data/1cd3cc648809473b.pb");
     pub static T_1D6E317128144620: [u8; 476] =
         *super::utf8(include_str!("../models/1d6e317128144620.onnxtxt"));
-    pub fn m_1d6e317128144620() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1d6e317128144620.onnxtxt")
-    }
     pub static B_1FC90B9C0AE38A94: [u8; 308] = *include_bytes!("../data/1fc90b9c0ae38a94.pb");
     pub static T_204B20140764E483: [u8; 238] =
         *super::utf8(include_str!("../models/204b20140764e483.onnxtxt"));
-    pub fn m_204b20140764e483() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/204b20140764e483.onnxtxt")
-    }
     pub static B_22239AAF5ECA0B1E: [u8; 3484] = *include_bytes!("../data/22239aaf5eca0b1e.pb");
     pub static T_22939FA951DC9D16: [u8; 283] =
         *super::utf8(include_str!("../models/22939fa951dc9d16.onnxtxt"));
-    pub fn m_22939fa951dc9d16() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/22939fa951dc9d16.onnxtxt")
-    }
     pub static B_23BE5A166D5ED4FD: [u8; 784] = *include_bytes!("../data/23be5a166d5ed4fd.pb");
     pub static B_2567A646D95D086F: [u8; 88] = *include_bytes!("../data/2567a646d95d086f.pb");
     pub static B_262752388337E457: [u8; 21] = *include_bytes!("../data/262752388337e457.pb");
     pub static B_26D3BF33CCCD19C2: [u8; 2905] = *include_bytes!("../data/26d3bf33cccd19c2.pb");
     pub static T_2803D3455FD03EDB: [u8; 222] =
         *super::utf8(include_str!("../models/2803d3455fd03edb.onnxtxt"));
-    pub fn m_2803d3455fd03edb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2803d3455fd03edb.onnxtxt")
-    }
     pub static T_29193A38C2825848: [u8; 214] =
         *super::utf8(include_str!("../models/29193a38c2825848.onnxtxt"));
-    pub fn m_29193a38c2825848() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/29193a38c2825848.onnxtxt")
-    }
     pub static B_292E8058E6DE4BA5: [u8; 115] = *include_bytes!("../data/292e8058e6de4ba5.pb");
     pub static B_29B926A71A8425AD: [u8; 38] = *include_bytes!("../data/29b926a71a8425ad.pb");
     pub static B_2FB83DA36B77BBB0: [u8; 789] = *include_bytes!("../data/2fb83da36b77bbb0.pb");
@@ -18191,160 +16793,79 @@ mod r07c000 {
     pub static B_33ECBE6D0C0CBAA7: [u8; 17] = *include_bytes!("../data/33ecbe6d0c0cbaa7.pb");
     pub static T_36448714CA5269C2: [u8; 257] =
         *super::utf8(include_str!("../models/36448714ca5269c2.onnxtxt"));
-    pub fn m_36448714ca5269c2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/36448714ca5269c2.onnxtxt")
-    }
     pub static B_3748AD4D65A23227: [u8; 4348] = *include_bytes!("../data/3748ad4d65a23227.pb");
     pub static B_3C936936D4059A13: [u8; 976] = *include_bytes!("../data/3c936936d4059a13.pb");
     pub static T_3E623057BC477B1D: [u8; 284] =
         *super::utf8(include_str!("../models/3e623057bc477b1d.onnxtxt"));
-    pub fn m_3e623057bc477b1d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3e623057bc477b1d.onnxtxt")
-    }
     pub static T_3E939FE376806A73: [u8; 492] =
         *super::utf8(include_str!("../models/3e939fe376806a73.onnxtxt"));
-    pub fn m_3e939fe376806a73() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3e939fe376806a73.onnxtxt")
-    }
     pub static T_3F08F6B5A10E147A: [u8; 258] =
         *super::utf8(include_str!("../models/3f08f6b5a10e147a.onnxtxt"));
-    pub fn m_3f08f6b5a10e147a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3f08f6b5a10e147a.onnxtxt")
-    }
     pub static B_3F2E55AF01D655DF: [u8; 496] = *include_bytes!("../data/3f2e55af01d655df.pb");
     pub static B_3FC6D28ACAEF37BB: [u8; 308] = *include_bytes!("../data/3fc6d28acaef37bb.pb");
     pub static T_402ED7A7336D9BBF: [u8; 331] =
         *super::utf8(include_str!("../models/402ed7a7336d9bbf.onnxtxt"));
-    pub fn m_402ed7a7336d9bbf() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/402ed7a7336d9bbf.onnxtxt")
-    }
     pub static B_4255599CE7CCDAE4: [u8; 21] = *include_bytes!("../data/4255599ce7ccdae4.pb");
     pub static B_453A435D983754DC: [u8; 1456] = *include_bytes!("../data/453a435d983754dc.pb");
     pub static B_454164ED2DF5C916: [u8; 133] = *include_bytes!("../data/454164ed2df5c916.pb");
     pub static B_457B778A1523622F: [u8; 29] = *include_bytes!("../data/457b778a1523622f.pb");
     pub static T_45982FF1E86CC13D: [u8; 250] =
         *super::utf8(include_str!("../models/45982ff1e86cc13d.onnxtxt"));
-    pub fn m_45982ff1e86cc13d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/45982ff1e86cc13d.onnxtxt")
-    }
     pub static T_46222BB6DE054B7B: [u8; 256] =
         *super::utf8(include_str!("../models/46222bb6de054b7b.onnxtxt"));
-    pub fn m_46222bb6de054b7b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/46222bb6de054b7b.onnxtxt")
-    }
     pub static B_46810688540FC5C0: [u8; 3484] = *include_bytes!("../data/46810688540fc5c0.pb");
     pub static T_46CD94842E37B9A8: [u8; 434] =
         *super::utf8(include_str!("../models/46cd94842e37b9a8.onnxtxt"));
-    pub fn m_46cd94842e37b9a8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/46cd94842e37b9a8.onnxtxt")
-    }
     pub static T_482D3BB99D30F1FE: [u8; 284] =
         *super::utf8(include_str!("../models/482d3bb99d30f1fe.onnxtxt"));
-    pub fn m_482d3bb99d30f1fe() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/482d3bb99d30f1fe.onnxtxt")
-    }
     pub static T_4A50D7CCBB031597: [u8; 246] =
         *super::utf8(include_str!("../models/4a50d7ccbb031597.onnxtxt"));
-    pub fn m_4a50d7ccbb031597() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4a50d7ccbb031597.onnxtxt")
-    }
     pub static B_4D63B3C4F9AAF4D9: [u8; 2934] = *include_bytes!("../data/4d63b3c4f9aaf4d9.pb");
     pub static T_4E31B30843D83BFC: [u8; 261] =
         *super::utf8(include_str!("../models/4e31b30843d83bfc.onnxtxt"));
-    pub fn m_4e31b30843d83bfc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4e31b30843d83bfc.onnxtxt")
-    }
     pub static T_4E5E21FA4F4AD65E: [u8; 229] =
         *super::utf8(include_str!("../models/4e5e21fa4f4ad65e.onnxtxt"));
-    pub fn m_4e5e21fa4f4ad65e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4e5e21fa4f4ad65e.onnxtxt")
-    }
     pub static T_4EFE9A0999099911: [u8; 272] =
         *super::utf8(include_str!("../models/4efe9a0999099911.onnxtxt"));
-    pub fn m_4efe9a0999099911() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4efe9a0999099911.onnxtxt")
-    }
     pub static T_5001E9EC580CC582: [u8; 282] =
         *super::utf8(include_str!("../models/5001e9ec580cc582.onnxtxt"));
-    pub fn m_5001e9ec580cc582() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5001e9ec580cc582.onnxtxt")
-    }
     pub static T_50BC47A0C0D6B40B: [u8; 257] =
         *super::utf8(include_str!("../models/50bc47a0c0d6b40b.onnxtxt"));
-    pub fn m_50bc47a0c0d6b40b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/50bc47a0c0d6b40b.onnxtxt")
-    }
     pub static B_53AEDC2E68C38DF0: [u8; 59] = *include_bytes!("../data/53aedc2e68c38df0.pb");
     pub static B_53E2C38D76BB9660: [u8; 1168] = *include_bytes!("../data/53e2c38d76bb9660.pb");
     pub static B_550C8AFCF65BFD69: [u8; 25] = *include_bytes!("../data/550c8afcf65bfd69.pb");
     pub static B_5945CED53A9CDD3F: [u8; 786] = *include_bytes!("../data/5945ced53a9cdd3f.pb");
     pub static T_5C1CF4D1D2493690: [u8; 6007] =
         *super::utf8(include_str!("../models/5c1cf4d1d2493690.onnxtxt"));
-    pub fn m_5c1cf4d1d2493690() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5c1cf4d1d2493690.onnxtxt")
-    }
     pub static T_5CCC15ED311CE57E: [u8; 269] =
         *super::utf8(include_str!("../models/5ccc15ed311ce57e.onnxtxt"));
-    pub fn m_5ccc15ed311ce57e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5ccc15ed311ce57e.onnxtxt")
-    }
     pub static T_5CF1B665172BC33E: [u8; 297] =
         *super::utf8(include_str!("../models/5cf1b665172bc33e.onnxtxt"));
-    pub fn m_5cf1b665172bc33e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5cf1b665172bc33e.onnxtxt")
-    }
     pub static T_5CF40910859F79D0: [u8; 237] =
         *super::utf8(include_str!("../models/5cf40910859f79d0.onnxtxt"));
-    pub fn m_5cf40910859f79d0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5cf40910859f79d0.onnxtxt")
-    }
     pub static T_5D5ED2DAE068982E: [u8; 233] =
         *super::utf8(include_str!("../models/5d5ed2dae068982e.onnxtxt"));
-    pub fn m_5d5ed2dae068982e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5d5ed2dae068982e.onnxtxt")
-    }
     pub static B_5D7DC89EDA7141BE: [u8; 59] = *include_bytes!("../data/5d7dc89eda7141be.pb");
     pub static T_5DD43531DE2F78AC: [u8; 299] =
         *super::utf8(include_str!("../models/5dd43531de2f78ac.onnxtxt"));
-    pub fn m_5dd43531de2f78ac() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5dd43531de2f78ac.onnxtxt")
-    }
     pub static T_610C7FF6EFE2C0E1: [u8; 242] =
         *super::utf8(include_str!("../models/610c7ff6efe2c0e1.onnxtxt"));
-    pub fn m_610c7ff6efe2c0e1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/610c7ff6efe2c0e1.onnxtxt")
-    }
     pub static T_640B72A9AD267CE1: [u8; 280] =
         *super::utf8(include_str!("../models/640b72a9ad267ce1.onnxtxt"));
-    pub fn m_640b72a9ad267ce1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/640b72a9ad267ce1.onnxtxt")
-    }
     pub static B_651FDD157225796A: [u8; 63] = *include_bytes!("../data/651fdd157225796a.pb");
     pub static B_6853B56477800AF0: [u8; 117] = *include_bytes!("../data/6853b56477800af0.pb");
     pub static B_69C94C9A86AE9939: [u8; 254] = *include_bytes!("../data/69c94c9a86ae9939.pb");
     pub static B_69D01E4C1346B577: [u8; 976] = *include_bytes!("../data/69d01e4c1346b577.pb");
     pub static T_6BB7B496643C3FBB: [u8; 472] =
         *super::utf8(include_str!("../models/6bb7b496643c3fbb.onnxtxt"));
-    pub fn m_6bb7b496643c3fbb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6bb7b496643c3fbb.onnxtxt")
-    }
     pub static B_6BF890343C22AD29: [u8; 976] = *include_bytes!("../data/6bf890343c22ad29.pb");
     pub static B_6CA216A305A972F8: [u8; 2327] = *include_bytes!("../data/6ca216a305a972f8.pb");
     pub static T_71AEFBD799D7EE09: [u8; 257] =
         *super::utf8(include_str!("../models/71aefbd799d7ee09.onnxtxt"));
-    pub fn m_71aefbd799d7ee09() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/71aefbd799d7ee09.onnxtxt")
-    }
     pub static T_72ACE53797989F5E: [u8; 9102] =
         *super::utf8(include_str!("../models/72ace53797989f5e.onnxtxt"));
-    pub fn m_72ace53797989f5e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/72ace53797989f5e.onnxtxt")
-    }
     pub static T_73B8ED4433D7F0B8: [u8; 239] =
         *super::utf8(include_str!("../models/73b8ed4433d7f0b8.onnxtxt"));
-    pub fn m_73b8ed4433d7f0b8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/73b8ed4433d7f0b8.onnxtxt")
-    }
     pub static B_73E6B8B6C1A23AF8: [u8; 59] = *include_bytes!("../data/73e6b8b6c1a23af8.pb");
     pub static B_75D87297532A6094: [u8; 117] = *include_bytes!("../data/75d87297532a6094.pb");
     pub static B_784F8BDE0A84AE90: [u8; 41] = *include_bytes!("../data/784f8bde0a84ae90.pb");
@@ -18360,19 +16881,10 @@ mod r07c000 {
     pub static B_880CE7C81864356B: [u8; 784] = *include_bytes!("../data/880ce7c81864356b.pb");
     pub static T_8931DC6A682DAF05: [u8; 430] =
         *super::utf8(include_str!("../models/8931dc6a682daf05.onnxtxt"));
-    pub fn m_8931dc6a682daf05() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8931dc6a682daf05.onnxtxt")
-    }
     pub static T_8992D41E7A787ACF: [u8; 297] =
         *super::utf8(include_str!("../models/8992d41e7a787acf.onnxtxt"));
-    pub fn m_8992d41e7a787acf() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8992d41e7a787acf.onnxtxt")
-    }
     pub static T_89B0E5BECECBD317: [u8; 252] =
         *super::utf8(include_str!("../models/89b0e5bececbd317.onnxtxt"));
-    pub fn m_89b0e5bececbd317() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/89b0e5bececbd317.onnxtxt")
-    }
     pub static B_8A9F2277300A8641: [u8; 496] = *include_bytes!("../data/8a9f2277300a8641.pb");
     pub static B_8B5C825E1B8BD5A8: [u8; 115] = *include_bytes!("../data/8b5c825e1b8bd5a8.pb");
     pub static B_8C2BE54063479545: [u8; 820] = *include_bytes!("../data/8c2be54063479545.pb");
@@ -18381,132 +16893,72 @@ mod r07c000 {
     pub static B_8EB9FF0334537D01: [u8; 3482] = *include_bytes!("../data/8eb9ff0334537d01.pb");
     pub static T_90F0FBAAB25EC99A: [u8; 214] =
         *super::utf8(include_str!("../models/90f0fbaab25ec99a.onnxtxt"));
-    pub fn m_90f0fbaab25ec99a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/90f0fbaab25ec99a.onnxtxt")
-    }
     pub static B_910E0C70E455A3C5: [u8; 789] = *include_bytes!("../data/910e0c70e455a3c5.pb");
     pub static T_9172F06EFF030451: [u8; 7093] =
         *super::utf8(include_str!("../models/9172f06eff030451.onnxtxt"));
-    pub fn m_9172f06eff030451() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9172f06eff030451.onnxtxt")
-    }
     pub static B_9205B5B376D9FCC5: [u8; 496] = *include_bytes!("../data/9205b5b376d9fcc5.pb");
     pub static B_9209A69AA8DECAC4: [u8; 1166] = *include_bytes!("../data/9209a69aa8decac4.pb");
     pub static T_926DD9156FCA478C: [u8; 295] =
         *super::utf8(include_str!("../models/926dd9156fca478c.onnxtxt"));
-    pub fn m_926dd9156fca478c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/926dd9156fca478c.onnxtxt")
-    }
     pub static T_96E72BAACE1DCD14: [u8; 279] =
         *super::utf8(include_str!("../models/96e72baace1dcd14.onnxtxt"));
-    pub fn m_96e72baace1dcd14() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/96e72baace1dcd14.onnxtxt")
-    }
     pub static T_96FBDD7CBB3FE705: [u8; 235] =
         *super::utf8(include_str!("../models/96fbdd7cbb3fe705.onnxtxt"));
-    pub fn m_96fbdd7cbb3fe705() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/96fbdd7cbb3fe705.onnxtxt")
-    }
     pub static B_974774D6599491B2: [u8; 496] = *include_bytes!("../data/974774d6599491b2.pb");
     pub static B_97FFD2BB69C2FE0E: [u8; 788] = *include_bytes!("../data/97ffd2bb69c2fe0e.pb");
     pub static B_99153FBE0606DEB2: [u8; 17] = *include_bytes!("../data/99153fbe0606deb2.pb");
     pub static T_9BB34FC4955CD2FB: [u8; 224] =
         *super::utf8(include_str!("../models/9bb34fc4955cd2fb.onnxtxt"));
-    pub fn m_9bb34fc4955cd2fb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9bb34fc4955cd2fb.onnxtxt")
-    }
     pub static T_9CEC21280FC40E6A: [u8; 210] =
         *super::utf8(include_str!("../models/9cec21280fc40e6a.onnxtxt"));
-    pub fn m_9cec21280fc40e6a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9cec21280fc40e6a.onnxtxt")
-    }
     pub static B_9D47E5BD8508926D: [u8; 1166] = *include_bytes!("../data/9d47e5bd8508926d.pb");
     pub static B_9E77DAE1E627EEFB: [u8; 784] = *include_bytes!("../data/9e77dae1e627eefb.pb");
     pub static B_9F3C2280A945E29C: [u8; 71] = *include_bytes!("../data/9f3c2280a945e29c.pb");
     pub static T_A0C7619C340CBB2D: [u8; 338] =
         *super::utf8(include_str!("../models/a0c7619c340cbb2d.onnxtxt"));
-    pub fn m_a0c7619c340cbb2d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a0c7619c340cbb2d.onnxtxt")
-    }
     pub static B_A16BA12BC202E980: [u8; 22] = *include_bytes!("../data/a16ba12bc202e980.pb");
     pub static B_A3BAC806A80AA3C2: [u8; 59] = *include_bytes!("../data/a3bac806a80aa3c2.pb");
     pub static B_A4A8CF8FD5CE9654: [u8; 820] = *include_bytes!("../data/a4a8cf8fd5ce9654.pb");
     pub static B_A8C94F5AC40F39F0: [u8; 2327] = *include_bytes!("../data/a8c94f5ac40f39f0.pb");
     pub static T_AA38F65C56292F24: [u8; 485] =
         *super::utf8(include_str!("../models/aa38f65c56292f24.onnxtxt"));
-    pub fn m_aa38f65c56292f24() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/aa38f65c56292f24.onnxtxt")
-    }
     pub static T_AB1BCFDE5BB8945F: [u8; 574] =
         *super::utf8(include_str!("../models/ab1bcfde5bb8945f.onnxtxt"));
-    pub fn m_ab1bcfde5bb8945f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ab1bcfde5bb8945f.onnxtxt")
-    }
     pub static T_AB3D0FF8C8E6D5C8: [u8; 7160] =
         *super::utf8(include_str!("../models/ab3d0ff8c8e6d5c8.onnxtxt"));
-    pub fn m_ab3d0ff8c8e6d5c8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ab3d0ff8c8e6d5c8.onnxtxt")
-    }
     pub static B_AD94F8EF633157C6: [u8; 91] = *include_bytes!("../data/ad94f8ef633157c6.pb");
     pub static B_AE8679F7E94288FF: [u8; 1168] = *include_bytes!("../data/ae8679f7e94288ff.pb");
     pub static B_AEA914530314490B: [u8; 1759] = *include_bytes!("../data/aea914530314490b.pb");
     pub static T_AFF1E01197F951B4: [u8; 225] =
         *super::utf8(include_str!("../models/aff1e01197f951b4.onnxtxt"));
-    pub fn m_aff1e01197f951b4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/aff1e01197f951b4.onnxtxt")
-    }
     pub static B_B09984F504000A12: [u8; 789] = *include_bytes!("../data/b09984f504000a12.pb");
     pub static T_B1C0F956AE9FC87A: [u8; 248] =
         *super::utf8(include_str!("../models/b1c0f956ae9fc87a.onnxtxt"));
-    pub fn m_b1c0f956ae9fc87a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b1c0f956ae9fc87a.onnxtxt")
-    }
     pub static T_B1C865A61E0DCF66: [u8; 259] =
         *super::utf8(include_str!("../models/b1c865a61e0dcf66.onnxtxt"));
-    pub fn m_b1c865a61e0dcf66() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b1c865a61e0dcf66.onnxtxt")
-    }
     pub static B_B48B084B725AC990: [u8; 496] = *include_bytes!("../data/b48b084b725ac990.pb");
     pub static B_B48ECB41BD80052E: [u8; 2327] = *include_bytes!("../data/b48ecb41bd80052e.pb");
     pub static T_B58C7E0C6C53737B: [u8; 303] =
         *super::utf8(include_str!("../models/b58c7e0c6c53737b.onnxtxt"));
-    pub fn m_b58c7e0c6c53737b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b58c7e0c6c53737b.onnxtxt")
-    }
     pub static T_B83509020D7E2DC1: [u8; 208] =
         *super::utf8(include_str!("../models/b83509020d7e2dc1.onnxtxt"));
-    pub fn m_b83509020d7e2dc1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b83509020d7e2dc1.onnxtxt")
-    }
     pub static T_B9ADBA7EE3F4C40F: [u8; 223] =
         *super::utf8(include_str!("../models/b9adba7ee3f4c40f.onnxtxt"));
-    pub fn m_b9adba7ee3f4c40f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b9adba7ee3f4c40f.onnxtxt")
-    }
     pub static B_BCAD5F7820615C76: [u8; 496] = *include_bytes!("../data/bcad5f7820615c76.pb");
     pub static B_BE660164B657BAB7: [u8; 976] = *include_bytes!("../data/be660164b657bab7.pb");
     pub static T_BE6762647D47CA59: [u8; 284] =
         *super::utf8(include_str!("../models/be6762647d47ca59.onnxtxt"));
-    pub fn m_be6762647d47ca59() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/be6762647d47ca59.onnxtxt")
-    }
     pub static B_BF2036A5E175E407: [u8; 784] = *include_bytes!("../data/bf2036a5e175e407.pb");
     pub static B_C2F09F9C90356F27: [u8; 115] = *include_bytes!("../data/c2f09f9c90356f27.pb");
     pub static B_C63D28C0121A7D6C: [u8; 2320] = *include_bytes!("../data/c63d28c0121a7d6c.pb");
     pub static B_C703EC9DB77D7484: [u8; 23] = *include_bytes!("../data/c703ec9db77d7484.pb");
     pub static T_C7651750A759808B: [u8; 332] =
         *super::utf8(include_str!("../models/c7651750a759808b.onnxtxt"));
-    pub fn m_c7651750a759808b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c7651750a759808b.onnxtxt")
-    }
     pub static B_CA020A623FB6B998: [u8; 1759] = *include_bytes!("../data/ca020a623fb6b998.pb");
     pub static B_CCDC1FC3829D4CB1: [u8; 133] = *include_bytes!("../data/ccdc1fc3829d4cb1.pb");
     pub static B_CD9CF3A192377290: [u8; 496] = *include_bytes!("../data/cd9cf3a192377290.pb");
     pub static T_D036DE6374EBE575: [u8; 231] =
         *super::utf8(include_str!("../models/d036de6374ebe575.onnxtxt"));
-    pub fn m_d036de6374ebe575() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d036de6374ebe575.onnxtxt")
-    }
     pub static B_D3B5CCDD15E425B5: [u8; 1454] = *include_bytes!("../data/d3b5ccdd15e425b5.pb");
     pub static T_D41F1AD75308F033: [u8; 268] =
         *super::utf8(include_str!("../models/d41f1ad75308f033.onnxtxt"));
@@ -18519,38 +16971,20 @@ mod r07c000 {
     pub static B_D892AFCCB391DB18: [u8; 1216] = *include_bytes!("../data/d892afccb391db18.pb");
     pub static T_D90C2DEAD80F2BC9: [u8; 220] =
         *super::utf8(include_str!("../models/d90c2dead80f2bc9.onnxtxt"));
-    pub fn m_d90c2dead80f2bc9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d90c2dead80f2bc9.onnxtxt")
-    }
     pub static B_D9BF5F88D35B4A83: [u8; 29] = *include_bytes!("../data/d9bf5f88d35b4a83.pb");
     pub static T_DAF1513E4AD15979: [u8; 243] =
         *super::utf8(include_str!("../models/daf1513e4ad15979.onnxtxt"));
-    pub fn m_daf1513e4ad15979() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/daf1513e4ad15979.onnxtxt")
-    }
     pub static T_DB0E4FE052C71CE5: [u8; 212] =
         *super::utf8(include_str!("../models/db0e4fe052c71ce5.onnxtxt"));
-    pub fn m_db0e4fe052c71ce5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/db0e4fe052c71ce5.onnxtxt")
-    }
     pub static T_DBAAB491543C3BDE: [u8; 358] =
         *super::utf8(include_str!("../models/dbaab491543c3bde.onnxtxt"));
-    pub fn m_dbaab491543c3bde() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/dbaab491543c3bde.onnxtxt")
-    }
     pub static B_DBDA21C1E9069207: [u8; 70] = *include_bytes!("../data/dbda21c1e9069207.pb");
     pub static B_E210A59146D36AF5: [u8; 133] = *include_bytes!("../data/e210a59146d36af5.pb");
     pub static B_E329358A0F30A525: [u8; 43] = *include_bytes!("../data/e329358a0f30a525.pb");
     pub static T_E80BF6C29DF3135F: [u8; 317] =
         *super::utf8(include_str!("../models/e80bf6c29df3135f.onnxtxt"));
-    pub fn m_e80bf6c29df3135f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e80bf6c29df3135f.onnxtxt")
-    }
     pub static T_E9CA28D9E1501A70: [u8; 226] =
         *super::utf8(include_str!("../models/e9ca28d9e1501a70.onnxtxt"));
-    pub fn m_e9ca28d9e1501a70() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e9ca28d9e1501a70.onnxtxt")
-    }
     pub static B_EBA1BA1433816C19: [u8; 13] = *include_bytes!("../data/eba1ba1433816c19.pb");
     pub static B_EBCC786AB8B9EAD9: [u8; 39] = *include_bytes!("../data/ebcc786ab8b9ead9.pb");
     pub static B_ECACF817B29C3ADE: [u8; 787] = *include_bytes!("../data/ecacf817b29c3ade.pb");
@@ -18563,24 +16997,15 @@ mod r07c000 {
     pub static B_F3F34DDC1AEC8908: [u8; 29] = *include_bytes!("../data/f3f34ddc1aec8908.pb");
     pub static T_F3F6D37F7FE84D2B: [u8; 312] =
         *super::utf8(include_str!("../models/f3f6d37f7fe84d2b.onnxtxt"));
-    pub fn m_f3f6d37f7fe84d2b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f3f6d37f7fe84d2b.onnxtxt")
-    }
     pub static B_F4AF842580A9C031: [u8; 496] = *include_bytes!("../data/f4af842580a9c031.pb");
     pub static B_F4E6F3AC43E583DD: [u8; 21] = *include_bytes!("../data/f4e6f3ac43e583dd.pb");
     pub static B_F57963C8C8134805: [u8; 789] = *include_bytes!("../data/f57963c8c8134805.pb");
     pub static B_F9C4EB171E8358AC: [u8; 91] = *include_bytes!("../data/f9c4eb171e8358ac.pb");
     pub static T_FA8450A12556FAAE: [u8; 534] =
         *super::utf8(include_str!("../models/fa8450a12556faae.onnxtxt"));
-    pub fn m_fa8450a12556faae() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fa8450a12556faae.onnxtxt")
-    }
     pub static B_FAF58C310B960574: [u8; 782] = *include_bytes!("../data/faf58c310b960574.pb");
     pub static T_FD2C7303A7C79B70: [u8; 258] =
         *super::utf8(include_str!("../models/fd2c7303a7c79b70.onnxtxt"));
-    pub fn m_fd2c7303a7c79b70() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fd2c7303a7c79b70.onnxtxt")
-    }
     pub static B_FEC3DE4B82EF735A: [u8; 308] = *include_bytes!("../data/fec3de4b82ef735a.pb");
     pub static B_FF1E5FCE0CAA446F: [u8; 59] = *include_bytes!("../data/ff1e5fce0caa446f.pb");
 }
@@ -18605,1088 +17030,443 @@ pub use r07c000::*;
 mod r07e000 {
     pub static T_00F62B0DED232ED9: [u8; 223] =
         *super::utf8(include_str!("../models/00f62b0ded232ed9.onnxtxt"));
-    pub fn m_00f62b0ded232ed9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/00f62b0ded232ed9.onnxtxt")
-    }
     pub static T_015946E726EDB8D9: [u8; 157] =
         *super::utf8(include_str!("../models/015946e726edb8d9.onnxtxt"));
-    pub fn m_015946e726edb8d9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/015946e726edb8d9.onnxtxt")
-    }
     pub static T_02524B942B7A329C: [u8; 262] =
         *super::utf8(include_str!("../models/02524b942b7a329c.onnxtxt"));
-    pub fn m_02524b942b7a329c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/02524b942b7a329c.onnxtxt")
-    }
     pub static T_027C5AA2E4745DA6: [u8; 373] =
         *super::utf8(include_str!("../models/027c5aa2e4745da6.onnxtxt"));
-    pub fn m_027c5aa2e4745da6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/027c5aa2e4745da6.onnxtxt")
-    }
     pub static T_029D9C1FE156A99C: [u8; 240] =
         *super::utf8(include_str!("../models/029d9c1fe156a99c.onnxtxt"));
-    pub fn m_029d9c1fe156a99c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/029d9c1fe156a99c.onnxtxt")
-    }
     pub static T_078B6205F10BAEE4: [u8; 252] =
         *super::utf8(include_str!("../models/078b6205f10baee4.onnxtxt"));
-    pub fn m_078b6205f10baee4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/078b6205f10baee4.onnxtxt")
-    }
     pub static T_07E448B5754212BB: [u8; 167] =
         *super::utf8(include_str!("../models/07e448b5754212bb.onnxtxt"));
-    pub fn m_07e448b5754212bb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/07e448b5754212bb.onnxtxt")
-    }
     pub static T_08BE96D343A844C1: [u8; 188] =
         *super::utf8(include_str!("../models/08be96d343a844c1.onnxtxt"));
-    pub fn m_08be96d343a844c1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/08be96d343a844c1.onnxtxt")
-    }
     pub static T_0B03F2BB945D61E3: [u8; 159] =
         *super::utf8(include_str!("../models/0b03f2bb945d61e3.onnxtxt"));
-    pub fn m_0b03f2bb945d61e3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0b03f2bb945d61e3.onnxtxt")
-    }
     pub static T_0C30104383E98334: [u8; 149] =
         *super::utf8(include_str!("../models/0c30104383e98334.onnxtxt"));
-    pub fn m_0c30104383e98334() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0c30104383e98334.onnxtxt")
-    }
     pub static T_0CEEB5832055AAB0: [u8; 250] =
         *super::utf8(include_str!("../models/0ceeb5832055aab0.onnxtxt"));
-    pub fn m_0ceeb5832055aab0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0ceeb5832055aab0.onnxtxt")
-    }
     pub static T_0CF9F362179CE02F: [u8; 282] =
         *super::utf8(include_str!("../models/0cf9f362179ce02f.onnxtxt"));
-    pub fn m_0cf9f362179ce02f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0cf9f362179ce02f.onnxtxt")
-    }
     pub static T_0D1C064DAAF700A2: [u8; 282] =
         *super::utf8(include_str!("../models/0d1c064daaf700a2.onnxtxt"));
-    pub fn m_0d1c064daaf700a2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0d1c064daaf700a2.onnxtxt")
-    }
     pub static T_0F9C814E2A7716CD: [u8; 402] =
         *super::utf8(include_str!("../models/0f9c814e2a7716cd.onnxtxt"));
-    pub fn m_0f9c814e2a7716cd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0f9c814e2a7716cd.onnxtxt")
-    }
     pub static B_10336BE3270595BC: [u8; 13] = *include_bytes!("../data/10336be3270595bc.pb");
     pub static T_1044743DB95D63A9: [u8; 161] =
         *super::utf8(include_str!("../models/1044743db95d63a9.onnxtxt"));
-    pub fn m_1044743db95d63a9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1044743db95d63a9.onnxtxt")
-    }
     pub static T_110BB82D45EA62E6: [u8; 301] =
         *super::utf8(include_str!("../models/110bb82d45ea62e6.onnxtxt"));
-    pub fn m_110bb82d45ea62e6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/110bb82d45ea62e6.onnxtxt")
-    }
     pub static T_115B47EFF53EC68A: [u8; 228] =
         *super::utf8(include_str!("../models/115b47eff53ec68a.onnxtxt"));
-    pub fn m_115b47eff53ec68a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/115b47eff53ec68a.onnxtxt")
-    }
     pub static T_1A8ED0059DF85427: [u8; 193] =
         *super::utf8(include_str!("../models/1a8ed0059df85427.onnxtxt"));
-    pub fn m_1a8ed0059df85427() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1a8ed0059df85427.onnxtxt")
-    }
     pub static B_1B7D23B144BAAD57: [u8; 87] = *include_bytes!("../data/1b7d23b144baad57.pb");
     pub static B_1BBA46EE3A2550DB: [u8; 87] = *include_bytes!("../data/1bba46ee3a2550db.pb");
     pub static T_1BD728942C0D0A2E: [u8; 188] =
         *super::utf8(include_str!("../models/1bd728942c0d0a2e.onnxtxt"));
-    pub fn m_1bd728942c0d0a2e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1bd728942c0d0a2e.onnxtxt")
-    }
     pub static T_1E13A12CBC6CD280: [u8; 1571] =
         *super::utf8(include_str!("../models/1e13a12cbc6cd280.onnxtxt"));
-    pub fn m_1e13a12cbc6cd280() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1e13a12cbc6cd280.onnxtxt")
-    }
     pub static T_207368B14155598A: [u8; 234] =
         *super::utf8(include_str!("../models/207368b14155598a.onnxtxt"));
-    pub fn m_207368b14155598a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/207368b14155598a.onnxtxt")
-    }
     pub static T_20DB79006EDBCA4E: [u8; 272] =
         *super::utf8(include_str!("../models/20db79006edbca4e.onnxtxt"));
-    pub fn m_20db79006edbca4e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/20db79006edbca4e.onnxtxt")
-    }
     pub static T_210C10341630DD01: [u8; 6343] =
         *super::utf8(include_str!("../models/210c10341630dd01.onnxtxt"));
-    pub fn m_210c10341630dd01() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/210c10341630dd01.onnxtxt")
-    }
     pub static T_216E1F382018212A: [u8; 248] =
         *super::utf8(include_str!("../models/216e1f382018212a.onnxtxt"));
-    pub fn m_216e1f382018212a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/216e1f382018212a.onnxtxt")
-    }
     pub static T_21C206E0D1C5C7F7: [u8; 374] =
         *super::utf8(include_str!("../models/21c206e0d1c5c7f7.onnxtxt"));
-    pub fn m_21c206e0d1c5c7f7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/21c206e0d1c5c7f7.onnxtxt")
-    }
     pub static T_22344F5A4453C81F: [u8; 149] =
         *super::utf8(include_str!("../models/22344f5a4453c81f.onnxtxt"));
-    pub fn m_22344f5a4453c81f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/22344f5a4453c81f.onnxtxt")
-    }
     pub static T_2299DD0AB632B000: [u8; 151] =
         *super::utf8(include_str!("../models/2299dd0ab632b000.onnxtxt"));
-    pub fn m_2299dd0ab632b000() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2299dd0ab632b000.onnxtxt")
-    }
     pub static T_23233E126CC72792: [u8; 282] =
         *super::utf8(include_str!("../models/23233e126cc72792.onnxtxt"));
-    pub fn m_23233e126cc72792() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/23233e126cc72792.onnxtxt")
-    }
     pub static B_252F52D82A06CF56: [u8; 232] = *include_bytes!("../data/252f52d82a06cf56.pb");
     pub static T_2A9CE046A24D3C66: [u8; 394] =
         *super::utf8(include_str!("../models/2a9ce046a24d3c66.onnxtxt"));
-    pub fn m_2a9ce046a24d3c66() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2a9ce046a24d3c66.onnxtxt")
-    }
     pub static T_2AA9BBEB030F1854: [u8; 262] =
         *super::utf8(include_str!("../models/2aa9bbeb030f1854.onnxtxt"));
-    pub fn m_2aa9bbeb030f1854() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2aa9bbeb030f1854.onnxtxt")
-    }
     pub static T_2AC6453F4124116E: [u8; 1651] =
         *super::utf8(include_str!("../models/2ac6453f4124116e.onnxtxt"));
-    pub fn m_2ac6453f4124116e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2ac6453f4124116e.onnxtxt")
-    }
     pub static T_2BFB45289E287AA5: [u8; 5938] =
         *super::utf8(include_str!("../models/2bfb45289e287aa5.onnxtxt"));
-    pub fn m_2bfb45289e287aa5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2bfb45289e287aa5.onnxtxt")
-    }
     pub static T_2C9897C09368628B: [u8; 312] =
         *super::utf8(include_str!("../models/2c9897c09368628b.onnxtxt"));
-    pub fn m_2c9897c09368628b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2c9897c09368628b.onnxtxt")
-    }
     pub static T_2CB328785A74D90E: [u8; 181] =
         *super::utf8(include_str!("../models/2cb328785a74d90e.onnxtxt"));
-    pub fn m_2cb328785a74d90e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2cb328785a74d90e.onnxtxt")
-    }
     pub static T_2D91BE7ED79209E1: [u8; 229] =
         *super::utf8(include_str!("../models/2d91be7ed79209e1.onnxtxt"));
-    pub fn m_2d91be7ed79209e1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2d91be7ed79209e1.onnxtxt")
-    }
     pub static T_2E69253D378F6D59: [u8; 153] =
         *super::utf8(include_str!("../models/2e69253d378f6d59.onnxtxt"));
-    pub fn m_2e69253d378f6d59() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2e69253d378f6d59.onnxtxt")
-    }
     pub static T_309F9DCF0E8E815A: [u8; 286] =
         *super::utf8(include_str!("../models/309f9dcf0e8e815a.onnxtxt"));
-    pub fn m_309f9dcf0e8e815a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/309f9dcf0e8e815a.onnxtxt")
-    }
     pub static T_31C062ECE2D18339: [u8; 231] =
         *super::utf8(include_str!("../models/31c062ece2d18339.onnxtxt"));
-    pub fn m_31c062ece2d18339() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/31c062ece2d18339.onnxtxt")
-    }
     pub static T_329C7C9F8D03CCCA: [u8; 203] =
         *super::utf8(include_str!("../models/329c7c9f8d03ccca.onnxtxt"));
-    pub fn m_329c7c9f8d03ccca() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/329c7c9f8d03ccca.onnxtxt")
-    }
     pub static T_32CF8C7E04BDE2B6: [u8; 238] =
         *super::utf8(include_str!("../models/32cf8c7e04bde2b6.onnxtxt"));
-    pub fn m_32cf8c7e04bde2b6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/32cf8c7e04bde2b6.onnxtxt")
-    }
     pub static T_32D7217203403427: [u8; 251] =
         *super::utf8(include_str!("../models/32d7217203403427.onnxtxt"));
-    pub fn m_32d7217203403427() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/32d7217203403427.onnxtxt")
-    }
     pub static T_335CCCC8B52EE9EE: [u8; 306] =
         *super::utf8(include_str!("../models/335cccc8b52ee9ee.onnxtxt"));
-    pub fn m_335cccc8b52ee9ee() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/335cccc8b52ee9ee.onnxtxt")
-    }
     pub static T_340F9D62EF3E4DFA: [u8; 151] =
         *super::utf8(include_str!("../models/340f9d62ef3e4dfa.onnxtxt"));
-    pub fn m_340f9d62ef3e4dfa() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/340f9d62ef3e4dfa.onnxtxt")
-    }
     pub static T_3450E83AB10D9D2B: [u8; 230] =
         *super::utf8(include_str!("../models/3450e83ab10d9d2b.onnxtxt"));
-    pub fn m_3450e83ab10d9d2b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3450e83ab10d9d2b.onnxtxt")
-    }
     pub static T_34C59ACB6167A734: [u8; 151] =
         *super::utf8(include_str!("../models/34c59acb6167a734.onnxtxt"));
-    pub fn m_34c59acb6167a734() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/34c59acb6167a734.onnxtxt")
-    }
     pub static T_35CDDB53B64DF1DF: [u8; 252] =
         *super::utf8(include_str!("../models/35cddb53b64df1df.onnxtxt"));
-    pub fn m_35cddb53b64df1df() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/35cddb53b64df1df.onnxtxt")
-    }
     pub static T_36751A6AE96E295E: [u8; 147] =
         *super::utf8(include_str!("../models/36751a6ae96e295e.onnxtxt"));
-    pub fn m_36751a6ae96e295e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/36751a6ae96e295e.onnxtxt")
-    }
     pub static T_38B0AA11996666DE: [u8; 227] =
         *super::utf8(include_str!("../models/38b0aa11996666de.onnxtxt"));
-    pub fn m_38b0aa11996666de() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/38b0aa11996666de.onnxtxt")
-    }
     pub static T_38C5E6C236486B70: [u8; 5382] =
         *super::utf8(include_str!("../models/38c5e6c236486b70.onnxtxt"));
-    pub fn m_38c5e6c236486b70() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/38c5e6c236486b70.onnxtxt")
-    }
     pub static T_398E9AAAB49C324F: [u8; 264] =
         *super::utf8(include_str!("../models/398e9aaab49c324f.onnxtxt"));
-    pub fn m_398e9aaab49c324f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/398e9aaab49c324f.onnxtxt")
-    }
     pub static T_39B12F30CD841B9F: [u8; 168] =
         *super::utf8(include_str!("../models/39b12f30cd841b9f.onnxtxt"));
-    pub fn m_39b12f30cd841b9f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/39b12f30cd841b9f.onnxtxt")
-    }
     pub static T_39EED67D7312C0F7: [u8; 271] =
         *super::utf8(include_str!("../models/39eed67d7312c0f7.onnxtxt"));
-    pub fn m_39eed67d7312c0f7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/39eed67d7312c0f7.onnxtxt")
-    }
     pub static T_3ACDB836AFC18F51: [u8; 322] =
         *super::utf8(include_str!("../models/3acdb836afc18f51.onnxtxt"));
-    pub fn m_3acdb836afc18f51() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3acdb836afc18f51.onnxtxt")
-    }
     pub static T_3AE807C404A3E23A: [u8; 304] =
         *super::utf8(include_str!("../models/3ae807c404a3e23a.onnxtxt"));
-    pub fn m_3ae807c404a3e23a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3ae807c404a3e23a.onnxtxt")
-    }
     pub static T_3B7A1D171E7B28E5: [u8; 149] =
         *super::utf8(include_str!("../models/3b7a1d171e7b28e5.onnxtxt"));
-    pub fn m_3b7a1d171e7b28e5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3b7a1d171e7b28e5.onnxtxt")
-    }
     pub static T_3BBF7CF7223FF561: [u8; 238] =
         *super::utf8(include_str!("../models/3bbf7cf7223ff561.onnxtxt"));
-    pub fn m_3bbf7cf7223ff561() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3bbf7cf7223ff561.onnxtxt")
-    }
     pub static T_3C1CB81FB17BCFBA: [u8; 143] =
         *super::utf8(include_str!("../models/3c1cb81fb17bcfba.onnxtxt"));
-    pub fn m_3c1cb81fb17bcfba() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3c1cb81fb17bcfba.onnxtxt")
-    }
     pub static T_3CAD3E179E8D1E8E: [u8; 419] =
         *super::utf8(include_str!("../models/3cad3e179e8d1e8e.onnxtxt"));
-    pub fn m_3cad3e179e8d1e8e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3cad3e179e8d1e8e.onnxtxt")
-    }
     pub static T_3CC9B65D0309AB1D: [u8; 222] =
         *super::utf8(include_str!("../models/3cc9b65d0309ab1d.onnxtxt"));
-    pub fn m_3cc9b65d0309ab1d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3cc9b65d0309ab1d.onnxtxt")
-    }
     pub static T_3E1A7BEEB1AEF377: [u8; 256] =
         *super::utf8(include_str!("../models/3e1a7beeb1aef377.onnxtxt"));
-    pub fn m_3e1a7beeb1aef377() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3e1a7beeb1aef377.onnxtxt")
-    }
     pub static T_3ED4311EA3E753C2: [u8; 329] =
         *super::utf8(include_str!("../models/3ed4311ea3e753c2.onnxtxt"));
-    pub fn m_3ed4311ea3e753c2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3ed4311ea3e753c2.onnxtxt")
-    }
     pub static T_40E5256DB9772498: [u8; 300] =
         *super::utf8(include_str!("../models/40e5256db9772498.onnxtxt"));
-    pub fn m_40e5256db9772498() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/40e5256db9772498.onnxtxt")
-    }
     pub static T_40F395BE6D24E22F: [u8; 295] =
         *super::utf8(include_str!("../models/40f395be6d24e22f.onnxtxt"));
-    pub fn m_40f395be6d24e22f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/40f395be6d24e22f.onnxtxt")
-    }
     pub static T_43DD39D9167E508F: [u8; 151] =
         *super::utf8(include_str!("../models/43dd39d9167e508f.onnxtxt"));
-    pub fn m_43dd39d9167e508f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/43dd39d9167e508f.onnxtxt")
-    }
     pub static T_455C1DED65AB395A: [u8; 330] =
         *super::utf8(include_str!("../models/455c1ded65ab395a.onnxtxt"));
-    pub fn m_455c1ded65ab395a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/455c1ded65ab395a.onnxtxt")
-    }
     pub static T_4563F51640392365: [u8; 3154] =
         *super::utf8(include_str!("../models/4563f51640392365.onnxtxt"));
-    pub fn m_4563f51640392365() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4563f51640392365.onnxtxt")
-    }
     pub static T_45DE323F9038814B: [u8; 168] =
         *super::utf8(include_str!("../models/45de323f9038814b.onnxtxt"));
-    pub fn m_45de323f9038814b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/45de323f9038814b.onnxtxt")
-    }
     pub static T_476C77CD1407EA61: [u8; 282] =
         *super::utf8(include_str!("../models/476c77cd1407ea61.onnxtxt"));
-    pub fn m_476c77cd1407ea61() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/476c77cd1407ea61.onnxtxt")
-    }
     pub static T_47E3EBA1BCF611BC: [u8; 216] =
         *super::utf8(include_str!("../models/47e3eba1bcf611bc.onnxtxt"));
-    pub fn m_47e3eba1bcf611bc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/47e3eba1bcf611bc.onnxtxt")
-    }
     pub static T_4827794DC84D0C41: [u8; 251] =
         *super::utf8(include_str!("../models/4827794dc84d0c41.onnxtxt"));
-    pub fn m_4827794dc84d0c41() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4827794dc84d0c41.onnxtxt")
-    }
     pub static T_49444703427BD9B0: [u8; 334] =
         *super::utf8(include_str!("../models/49444703427bd9b0.onnxtxt"));
-    pub fn m_49444703427bd9b0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/49444703427bd9b0.onnxtxt")
-    }
     pub static T_4A911C279D054E86: [u8; 280] =
         *super::utf8(include_str!("../models/4a911c279d054e86.onnxtxt"));
-    pub fn m_4a911c279d054e86() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4a911c279d054e86.onnxtxt")
-    }
     pub static T_4C46C9DF59CA335D: [u8; 269] =
         *super::utf8(include_str!("../models/4c46c9df59ca335d.onnxtxt"));
-    pub fn m_4c46c9df59ca335d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4c46c9df59ca335d.onnxtxt")
-    }
     pub static T_4D95A0FFBBE4BBD2: [u8; 224] =
         *super::utf8(include_str!("../models/4d95a0ffbbe4bbd2.onnxtxt"));
-    pub fn m_4d95a0ffbbe4bbd2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4d95a0ffbbe4bbd2.onnxtxt")
-    }
     pub static T_4D96CF55FB41539C: [u8; 230] =
         *super::utf8(include_str!("../models/4d96cf55fb41539c.onnxtxt"));
-    pub fn m_4d96cf55fb41539c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4d96cf55fb41539c.onnxtxt")
-    }
     pub static T_4E4EEFDE3549F3E6: [u8; 274] =
         *super::utf8(include_str!("../models/4e4eefde3549f3e6.onnxtxt"));
-    pub fn m_4e4eefde3549f3e6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4e4eefde3549f3e6.onnxtxt")
-    }
     pub static T_4E8E308F73FD5ACB: [u8; 282] =
         *super::utf8(include_str!("../models/4e8e308f73fd5acb.onnxtxt"));
-    pub fn m_4e8e308f73fd5acb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4e8e308f73fd5acb.onnxtxt")
-    }
     pub static T_4EB61003C613645E: [u8; 286] =
         *super::utf8(include_str!("../models/4eb61003c613645e.onnxtxt"));
-    pub fn m_4eb61003c613645e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4eb61003c613645e.onnxtxt")
-    }
     pub static T_4F3FE858E6D1D128: [u8; 230] =
         *super::utf8(include_str!("../models/4f3fe858e6d1d128.onnxtxt"));
-    pub fn m_4f3fe858e6d1d128() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4f3fe858e6d1d128.onnxtxt")
-    }
     pub static T_4F572AD42304D1DF: [u8; 153] =
         *super::utf8(include_str!("../models/4f572ad42304d1df.onnxtxt"));
-    pub fn m_4f572ad42304d1df() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4f572ad42304d1df.onnxtxt")
-    }
     pub static T_4FCB3123F9F54F33: [u8; 246] =
         *super::utf8(include_str!("../models/4fcb3123f9f54f33.onnxtxt"));
-    pub fn m_4fcb3123f9f54f33() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4fcb3123f9f54f33.onnxtxt")
-    }
     pub static T_541AF2B297F1D6B8: [u8; 5539] =
         *super::utf8(include_str!("../models/541af2b297f1d6b8.onnxtxt"));
-    pub fn m_541af2b297f1d6b8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/541af2b297f1d6b8.onnxtxt")
-    }
     pub static T_5492596AF3CBAA17: [u8; 215] =
         *super::utf8(include_str!("../models/5492596af3cbaa17.onnxtxt"));
-    pub fn m_5492596af3cbaa17() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5492596af3cbaa17.onnxtxt")
-    }
     pub static B_56573EF237C01A52: [u8; 43] = *include_bytes!("../data/56573ef237c01a52.pb");
     pub static T_567A8319DBCF20FC: [u8; 228] =
         *super::utf8(include_str!("../models/567a8319dbcf20fc.onnxtxt"));
-    pub fn m_567a8319dbcf20fc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/567a8319dbcf20fc.onnxtxt")
-    }
     pub static T_5817DF5023436A0D: [u8; 255] =
         *super::utf8(include_str!("../models/5817df5023436a0d.onnxtxt"));
-    pub fn m_5817df5023436a0d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5817df5023436a0d.onnxtxt")
-    }
     pub static T_592F9016CF91994B: [u8; 269] =
         *super::utf8(include_str!("../models/592f9016cf91994b.onnxtxt"));
-    pub fn m_592f9016cf91994b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/592f9016cf91994b.onnxtxt")
-    }
     pub static T_5A55E9E007A0860B: [u8; 381] =
         *super::utf8(include_str!("../models/5a55e9e007a0860b.onnxtxt"));
-    pub fn m_5a55e9e007a0860b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5a55e9e007a0860b.onnxtxt")
-    }
     pub static T_5B2079FE7EEE82B5: [u8; 1786] =
         *super::utf8(include_str!("../models/5b2079fe7eee82b5.onnxtxt"));
-    pub fn m_5b2079fe7eee82b5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5b2079fe7eee82b5.onnxtxt")
-    }
     pub static T_5C65E2B0033229C5: [u8; 264] =
         *super::utf8(include_str!("../models/5c65e2b0033229c5.onnxtxt"));
-    pub fn m_5c65e2b0033229c5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5c65e2b0033229c5.onnxtxt")
-    }
     pub static T_5FA33E0A7F2F8354: [u8; 225] =
         *super::utf8(include_str!("../models/5fa33e0a7f2f8354.onnxtxt"));
-    pub fn m_5fa33e0a7f2f8354() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5fa33e0a7f2f8354.onnxtxt")
-    }
     pub static T_60F13F18BD807074: [u8; 3394] =
         *super::utf8(include_str!("../models/60f13f18bd807074.onnxtxt"));
-    pub fn m_60f13f18bd807074() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/60f13f18bd807074.onnxtxt")
-    }
     pub static T_620D4704076622F7: [u8; 513] =
         *super::utf8(include_str!("../models/620d4704076622f7.onnxtxt"));
-    pub fn m_620d4704076622f7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/620d4704076622f7.onnxtxt")
-    }
     pub static B_62389EE8F181C5C8: [u8; 212] = *include_bytes!("../data/62389ee8f181c5c8.pb");
     pub static B_63C516EBF5C607B0: [u8; 18] = *include_bytes!("../data/63c516ebf5c607b0.pb");
     pub static T_643D7CBAD4AC2A91: [u8; 269] =
         *super::utf8(include_str!("../models/643d7cbad4ac2a91.onnxtxt"));
-    pub fn m_643d7cbad4ac2a91() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/643d7cbad4ac2a91.onnxtxt")
-    }
     pub static T_65BD214F59B87D0D: [u8; 293] =
         *super::utf8(include_str!("../models/65bd214f59b87d0d.onnxtxt"));
-    pub fn m_65bd214f59b87d0d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/65bd214f59b87d0d.onnxtxt")
-    }
     pub static T_66A78BE9D5E734FE: [u8; 255] =
         *super::utf8(include_str!("../models/66a78be9d5e734fe.onnxtxt"));
-    pub fn m_66a78be9d5e734fe() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/66a78be9d5e734fe.onnxtxt")
-    }
     pub static T_676B207B3A1039A8: [u8; 159] =
         *super::utf8(include_str!("../models/676b207b3a1039a8.onnxtxt"));
-    pub fn m_676b207b3a1039a8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/676b207b3a1039a8.onnxtxt")
-    }
     pub static B_680D741BD3C6A4D4: [u8; 616] = *include_bytes!("../data/680d741bd3c6a4d4.pb");
     pub static T_6861E555EE5EB875: [u8; 153] =
         *super::utf8(include_str!("../models/6861e555ee5eb875.onnxtxt"));
-    pub fn m_6861e555ee5eb875() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6861e555ee5eb875.onnxtxt")
-    }
     pub static T_69E323587D470D08: [u8; 183] =
         *super::utf8(include_str!("../models/69e323587d470d08.onnxtxt"));
-    pub fn m_69e323587d470d08() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/69e323587d470d08.onnxtxt")
-    }
     pub static T_6B2C3C5E76822B22: [u8; 252] =
         *super::utf8(include_str!("../models/6b2c3c5e76822b22.onnxtxt"));
-    pub fn m_6b2c3c5e76822b22() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6b2c3c5e76822b22.onnxtxt")
-    }
     pub static T_6BE834325F794175: [u8; 299] =
         *super::utf8(include_str!("../models/6be834325f794175.onnxtxt"));
-    pub fn m_6be834325f794175() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6be834325f794175.onnxtxt")
-    }
     pub static T_6C026FB04AFAD5C2: [u8; 238] =
         *super::utf8(include_str!("../models/6c026fb04afad5c2.onnxtxt"));
-    pub fn m_6c026fb04afad5c2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6c026fb04afad5c2.onnxtxt")
-    }
     pub static T_7699B961E6F0D3C1: [u8; 231] =
         *super::utf8(include_str!("../models/7699b961e6f0d3c1.onnxtxt"));
-    pub fn m_7699b961e6f0d3c1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7699b961e6f0d3c1.onnxtxt")
-    }
     pub static T_77080902C8A1D80B: [u8; 205] =
         *super::utf8(include_str!("../models/77080902c8a1d80b.onnxtxt"));
-    pub fn m_77080902c8a1d80b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/77080902c8a1d80b.onnxtxt")
-    }
     pub static T_780898AD7EC1906C: [u8; 372] =
         *super::utf8(include_str!("../models/780898ad7ec1906c.onnxtxt"));
-    pub fn m_780898ad7ec1906c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/780898ad7ec1906c.onnxtxt")
-    }
     pub static T_79E1EE35E19D8AD6: [u8; 247] =
         *super::utf8(include_str!("../models/79e1ee35e19d8ad6.onnxtxt"));
-    pub fn m_79e1ee35e19d8ad6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/79e1ee35e19d8ad6.onnxtxt")
-    }
     pub static T_7A9046F04F7B40D6: [u8; 159] =
         *super::utf8(include_str!("../models/7a9046f04f7b40d6.onnxtxt"));
-    pub fn m_7a9046f04f7b40d6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7a9046f04f7b40d6.onnxtxt")
-    }
     pub static T_7C9AD75A2FDCC6D3: [u8; 325] =
         *super::utf8(include_str!("../models/7c9ad75a2fdcc6d3.onnxtxt"));
-    pub fn m_7c9ad75a2fdcc6d3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7c9ad75a2fdcc6d3.onnxtxt")
-    }
     pub static T_814B824D32153193: [u8; 2093] =
         *super::utf8(include_str!("../models/814b824d32153193.onnxtxt"));
-    pub fn m_814b824d32153193() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/814b824d32153193.onnxtxt")
-    }
     pub static T_820B0243FE3A10C0: [u8; 329] =
         *super::utf8(include_str!("../models/820b0243fe3a10c0.onnxtxt"));
-    pub fn m_820b0243fe3a10c0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/820b0243fe3a10c0.onnxtxt")
-    }
     pub static T_83286513AC0CBC21: [u8; 227] =
         *super::utf8(include_str!("../models/83286513ac0cbc21.onnxtxt"));
-    pub fn m_83286513ac0cbc21() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/83286513ac0cbc21.onnxtxt")
-    }
     pub static T_835D972F46BDCF44: [u8; 239] =
         *super::utf8(include_str!("../models/835d972f46bdcf44.onnxtxt"));
-    pub fn m_835d972f46bdcf44() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/835d972f46bdcf44.onnxtxt")
-    }
     pub static T_836FF21622FD6AC7: [u8; 275] =
         *super::utf8(include_str!("../models/836ff21622fd6ac7.onnxtxt"));
-    pub fn m_836ff21622fd6ac7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/836ff21622fd6ac7.onnxtxt")
-    }
     pub static T_845E897963F9E5BC: [u8; 2113] =
         *super::utf8(include_str!("../models/845e897963f9e5bc.onnxtxt"));
-    pub fn m_845e897963f9e5bc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/845e897963f9e5bc.onnxtxt")
-    }
     pub static T_84D333A0C84EF2B0: [u8; 219] =
         *super::utf8(include_str!("../models/84d333a0c84ef2b0.onnxtxt"));
-    pub fn m_84d333a0c84ef2b0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/84d333a0c84ef2b0.onnxtxt")
-    }
     pub static T_85F2006BE98BC9F6: [u8; 151] =
         *super::utf8(include_str!("../models/85f2006be98bc9f6.onnxtxt"));
-    pub fn m_85f2006be98bc9f6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/85f2006be98bc9f6.onnxtxt")
-    }
     pub static T_86EA40C416E3C2AA: [u8; 266] =
         *super::utf8(include_str!("../models/86ea40c416e3c2aa.onnxtxt"));
-    pub fn m_86ea40c416e3c2aa() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/86ea40c416e3c2aa.onnxtxt")
-    }
     pub static T_87AD9BD0FA793BAD: [u8; 293] =
         *super::utf8(include_str!("../models/87ad9bd0fa793bad.onnxtxt"));
-    pub fn m_87ad9bd0fa793bad() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/87ad9bd0fa793bad.onnxtxt")
-    }
     pub static T_87C5987F4368233F: [u8; 2799] =
         *super::utf8(include_str!("../models/87c5987f4368233f.onnxtxt"));
-    pub fn m_87c5987f4368233f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/87c5987f4368233f.onnxtxt")
-    }
     pub static T_883DD77BEA358FA4: [u8; 205] =
         *super::utf8(include_str!("../models/883dd77bea358fa4.onnxtxt"));
-    pub fn m_883dd77bea358fa4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/883dd77bea358fa4.onnxtxt")
-    }
     pub static T_88F1D049FD2FCE47: [u8; 365] =
         *super::utf8(include_str!("../models/88f1d049fd2fce47.onnxtxt"));
-    pub fn m_88f1d049fd2fce47() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/88f1d049fd2fce47.onnxtxt")
-    }
     pub static T_8CDC48B816EAB968: [u8; 309] =
         *super::utf8(include_str!("../models/8cdc48b816eab968.onnxtxt"));
-    pub fn m_8cdc48b816eab968() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8cdc48b816eab968.onnxtxt")
-    }
     pub static T_8DA4F23F8F16E8A4: [u8; 282] =
         *super::utf8(include_str!("../models/8da4f23f8f16e8a4.onnxtxt"));
-    pub fn m_8da4f23f8f16e8a4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8da4f23f8f16e8a4.onnxtxt")
-    }
     pub static T_8E0D7C7C6A4053BD: [u8; 153] =
         *super::utf8(include_str!("../models/8e0d7c7c6a4053bd.onnxtxt"));
-    pub fn m_8e0d7c7c6a4053bd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8e0d7c7c6a4053bd.onnxtxt")
-    }
     pub static T_8FF575EF6201DF2D: [u8; 242] =
         *super::utf8(include_str!("../models/8ff575ef6201df2d.onnxtxt"));
-    pub fn m_8ff575ef6201df2d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8ff575ef6201df2d.onnxtxt")
-    }
     pub static T_91C1442F0A465EDF: [u8; 261] =
         *super::utf8(include_str!("../models/91c1442f0a465edf.onnxtxt"));
-    pub fn m_91c1442f0a465edf() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/91c1442f0a465edf.onnxtxt")
-    }
     pub static T_927B553DC78F5A40: [u8; 157] =
         *super::utf8(include_str!("../models/927b553dc78f5a40.onnxtxt"));
-    pub fn m_927b553dc78f5a40() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/927b553dc78f5a40.onnxtxt")
-    }
     pub static T_96B7867F2037EE1D: [u8; 6139] =
         *super::utf8(include_str!("../models/96b7867f2037ee1d.onnxtxt"));
-    pub fn m_96b7867f2037ee1d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/96b7867f2037ee1d.onnxtxt")
-    }
     pub static T_98AFBE9E6385FC69: [u8; 209] =
         *super::utf8(include_str!("../models/98afbe9e6385fc69.onnxtxt"));
-    pub fn m_98afbe9e6385fc69() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/98afbe9e6385fc69.onnxtxt")
-    }
     pub static T_999B4A8698A63C6F: [u8; 250] =
         *super::utf8(include_str!("../models/999b4a8698a63c6f.onnxtxt"));
-    pub fn m_999b4a8698a63c6f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/999b4a8698a63c6f.onnxtxt")
-    }
     pub static T_9B44001A555BEA62: [u8; 251] =
         *super::utf8(include_str!("../models/9b44001a555bea62.onnxtxt"));
-    pub fn m_9b44001a555bea62() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9b44001a555bea62.onnxtxt")
-    }
     pub static T_9DDC724ED56FE490: [u8; 316] =
         *super::utf8(include_str!("../models/9ddc724ed56fe490.onnxtxt"));
-    pub fn m_9ddc724ed56fe490() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9ddc724ed56fe490.onnxtxt")
-    }
     pub static T_9DF66ED184B30C5E: [u8; 315] =
         *super::utf8(include_str!("../models/9df66ed184b30c5e.onnxtxt"));
-    pub fn m_9df66ed184b30c5e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9df66ed184b30c5e.onnxtxt")
-    }
     pub static T_A25F50BEDD4C6BCE: [u8; 2774] =
         *super::utf8(include_str!("../models/a25f50bedd4c6bce.onnxtxt"));
-    pub fn m_a25f50bedd4c6bce() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a25f50bedd4c6bce.onnxtxt")
-    }
     pub static T_A2D10EA2EE9560E1: [u8; 192] =
         *super::utf8(include_str!("../models/a2d10ea2ee9560e1.onnxtxt"));
-    pub fn m_a2d10ea2ee9560e1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a2d10ea2ee9560e1.onnxtxt")
-    }
     pub static T_A4CFB3C8C1E83946: [u8; 194] =
         *super::utf8(include_str!("../models/a4cfb3c8c1e83946.onnxtxt"));
-    pub fn m_a4cfb3c8c1e83946() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a4cfb3c8c1e83946.onnxtxt")
-    }
     pub static T_AA196353D2055470: [u8; 185] =
         *super::utf8(include_str!("../models/aa196353d2055470.onnxtxt"));
-    pub fn m_aa196353d2055470() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/aa196353d2055470.onnxtxt")
-    }
     pub static T_AC2B08FDBE592277: [u8; 286] =
         *super::utf8(include_str!("../models/ac2b08fdbe592277.onnxtxt"));
-    pub fn m_ac2b08fdbe592277() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ac2b08fdbe592277.onnxtxt")
-    }
     pub static T_AD1E4AFDF4453189: [u8; 153] =
         *super::utf8(include_str!("../models/ad1e4afdf4453189.onnxtxt"));
-    pub fn m_ad1e4afdf4453189() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ad1e4afdf4453189.onnxtxt")
-    }
     pub static T_AF3BAE74C308747C: [u8; 363] =
         *super::utf8(include_str!("../models/af3bae74c308747c.onnxtxt"));
-    pub fn m_af3bae74c308747c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/af3bae74c308747c.onnxtxt")
-    }
     pub static T_AFA45AEBFCB594D3: [u8; 151] =
         *super::utf8(include_str!("../models/afa45aebfcb594d3.onnxtxt"));
-    pub fn m_afa45aebfcb594d3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/afa45aebfcb594d3.onnxtxt")
-    }
     pub static T_B16A53E7B88FBB3F: [u8; 151] =
         *super::utf8(include_str!("../models/b16a53e7b88fbb3f.onnxtxt"));
-    pub fn m_b16a53e7b88fbb3f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b16a53e7b88fbb3f.onnxtxt")
-    }
     pub static T_B28CCC55AF90D8D5: [u8; 242] =
         *super::utf8(include_str!("../models/b28ccc55af90d8d5.onnxtxt"));
-    pub fn m_b28ccc55af90d8d5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b28ccc55af90d8d5.onnxtxt")
-    }
     pub static T_B2F73DD54E8EEBA4: [u8; 178] =
         *super::utf8(include_str!("../models/b2f73dd54e8eeba4.onnxtxt"));
-    pub fn m_b2f73dd54e8eeba4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b2f73dd54e8eeba4.onnxtxt")
-    }
     pub static T_B3F7B1587A26ED60: [u8; 148] =
         *super::utf8(include_str!("../models/b3f7b1587a26ed60.onnxtxt"));
-    pub fn m_b3f7b1587a26ed60() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b3f7b1587a26ed60.onnxtxt")
-    }
     pub static T_B4944F23572C5CCD: [u8; 2026] =
         *super::utf8(include_str!("../models/b4944f23572c5ccd.onnxtxt"));
-    pub fn m_b4944f23572c5ccd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b4944f23572c5ccd.onnxtxt")
-    }
     pub static T_B4945125D8BD1710: [u8; 236] =
         *super::utf8(include_str!("../models/b4945125d8bd1710.onnxtxt"));
-    pub fn m_b4945125d8bd1710() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b4945125d8bd1710.onnxtxt")
-    }
     pub static T_B649EAD4683B583B: [u8; 240] =
         *super::utf8(include_str!("../models/b649ead4683b583b.onnxtxt"));
-    pub fn m_b649ead4683b583b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b649ead4683b583b.onnxtxt")
-    }
     pub static T_B7EB226E21CB59A8: [u8; 267] =
         *super::utf8(include_str!("../models/b7eb226e21cb59a8.onnxtxt"));
-    pub fn m_b7eb226e21cb59a8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b7eb226e21cb59a8.onnxtxt")
-    }
     pub static T_B81C8CA38DE68BBC: [u8; 280] =
         *super::utf8(include_str!("../models/b81c8ca38de68bbc.onnxtxt"));
-    pub fn m_b81c8ca38de68bbc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b81c8ca38de68bbc.onnxtxt")
-    }
     pub static T_B84FC131845A24CB: [u8; 227] =
         *super::utf8(include_str!("../models/b84fc131845a24cb.onnxtxt"));
-    pub fn m_b84fc131845a24cb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b84fc131845a24cb.onnxtxt")
-    }
     pub static T_BB9DE839E1C693D7: [u8; 254] =
         *super::utf8(include_str!("../models/bb9de839e1c693d7.onnxtxt"));
-    pub fn m_bb9de839e1c693d7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/bb9de839e1c693d7.onnxtxt")
-    }
     pub static T_BC8A33D2F5B1B1A9: [u8; 159] =
         *super::utf8(include_str!("../models/bc8a33d2f5b1b1a9.onnxtxt"));
-    pub fn m_bc8a33d2f5b1b1a9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/bc8a33d2f5b1b1a9.onnxtxt")
-    }
     pub static T_BCC16407B668C1BA: [u8; 250] =
         *super::utf8(include_str!("../models/bcc16407b668c1ba.onnxtxt"));
-    pub fn m_bcc16407b668c1ba() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/bcc16407b668c1ba.onnxtxt")
-    }
     pub static T_BEA251C63E803814: [u8; 199] =
         *super::utf8(include_str!("../models/bea251c63e803814.onnxtxt"));
-    pub fn m_bea251c63e803814() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/bea251c63e803814.onnxtxt")
-    }
     pub static T_BEFA07E59D8E5205: [u8; 243] =
         *super::utf8(include_str!("../models/befa07e59d8e5205.onnxtxt"));
-    pub fn m_befa07e59d8e5205() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/befa07e59d8e5205.onnxtxt")
-    }
     pub static T_BF243ECD96729D23: [u8; 181] =
         *super::utf8(include_str!("../models/bf243ecd96729d23.onnxtxt"));
-    pub fn m_bf243ecd96729d23() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/bf243ecd96729d23.onnxtxt")
-    }
     pub static T_C0C3FEDBD44046F3: [u8; 216] =
         *super::utf8(include_str!("../models/c0c3fedbd44046f3.onnxtxt"));
-    pub fn m_c0c3fedbd44046f3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c0c3fedbd44046f3.onnxtxt")
-    }
     pub static T_C43593355C87F156: [u8; 229] =
         *super::utf8(include_str!("../models/c43593355c87f156.onnxtxt"));
-    pub fn m_c43593355c87f156() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c43593355c87f156.onnxtxt")
-    }
     pub static T_C704074C4296BB44: [u8; 151] =
         *super::utf8(include_str!("../models/c704074c4296bb44.onnxtxt"));
-    pub fn m_c704074c4296bb44() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c704074c4296bb44.onnxtxt")
-    }
     pub static T_C7136B4C1BEF3623: [u8; 205] =
         *super::utf8(include_str!("../models/c7136b4c1bef3623.onnxtxt"));
-    pub fn m_c7136b4c1bef3623() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c7136b4c1bef3623.onnxtxt")
-    }
     pub static T_C87B6C20B88BE963: [u8; 192] =
         *super::utf8(include_str!("../models/c87b6c20b88be963.onnxtxt"));
-    pub fn m_c87b6c20b88be963() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c87b6c20b88be963.onnxtxt")
-    }
     pub static T_C8E13E8A9ACD35A0: [u8; 213] =
         *super::utf8(include_str!("../models/c8e13e8a9acd35a0.onnxtxt"));
-    pub fn m_c8e13e8a9acd35a0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c8e13e8a9acd35a0.onnxtxt")
-    }
     pub static T_CA3AD6E940F79FBB: [u8; 264] =
         *super::utf8(include_str!("../models/ca3ad6e940f79fbb.onnxtxt"));
-    pub fn m_ca3ad6e940f79fbb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ca3ad6e940f79fbb.onnxtxt")
-    }
     pub static T_CC342022B87620B7: [u8; 2277] =
         *super::utf8(include_str!("../models/cc342022b87620b7.onnxtxt"));
-    pub fn m_cc342022b87620b7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cc342022b87620b7.onnxtxt")
-    }
     pub static T_CC8BB63E8D6FCAA5: [u8; 173] =
         *super::utf8(include_str!("../models/cc8bb63e8d6fcaa5.onnxtxt"));
-    pub fn m_cc8bb63e8d6fcaa5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cc8bb63e8d6fcaa5.onnxtxt")
-    }
     pub static T_D00E5FC9BA6A5489: [u8; 265] =
         *super::utf8(include_str!("../models/d00e5fc9ba6a5489.onnxtxt"));
-    pub fn m_d00e5fc9ba6a5489() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d00e5fc9ba6a5489.onnxtxt")
-    }
     pub static T_D2199F303FBD34F6: [u8; 374] =
         *super::utf8(include_str!("../models/d2199f303fbd34f6.onnxtxt"));
-    pub fn m_d2199f303fbd34f6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d2199f303fbd34f6.onnxtxt")
-    }
     pub static T_D251C17321E16BF3: [u8; 205] =
         *super::utf8(include_str!("../models/d251c17321e16bf3.onnxtxt"));
-    pub fn m_d251c17321e16bf3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d251c17321e16bf3.onnxtxt")
-    }
     pub static T_D2A3B38BD66BB2D8: [u8; 229] =
         *super::utf8(include_str!("../models/d2a3b38bd66bb2d8.onnxtxt"));
-    pub fn m_d2a3b38bd66bb2d8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d2a3b38bd66bb2d8.onnxtxt")
-    }
     pub static T_D3815E59188F3F6D: [u8; 151] =
         *super::utf8(include_str!("../models/d3815e59188f3f6d.onnxtxt"));
-    pub fn m_d3815e59188f3f6d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d3815e59188f3f6d.onnxtxt")
-    }
     pub static T_D41A8C437D433E7C: [u8; 518] =
         *super::utf8(include_str!("../models/d41a8c437d433e7c.onnxtxt"));
-    pub fn m_d41a8c437d433e7c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d41a8c437d433e7c.onnxtxt")
-    }
     pub static T_D7A216D82E804A56: [u8; 276] =
         *super::utf8(include_str!("../models/d7a216d82e804a56.onnxtxt"));
-    pub fn m_d7a216d82e804a56() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d7a216d82e804a56.onnxtxt")
-    }
     pub static T_D8379E57A80208EE: [u8; 292] =
         *super::utf8(include_str!("../models/d8379e57a80208ee.onnxtxt"));
-    pub fn m_d8379e57a80208ee() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d8379e57a80208ee.onnxtxt")
-    }
     pub static T_D8C09B210A15DBE8: [u8; 5587] =
         *super::utf8(include_str!("../models/d8c09b210a15dbe8.onnxtxt"));
-    pub fn m_d8c09b210a15dbe8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d8c09b210a15dbe8.onnxtxt")
-    }
     pub static T_D918F5C78C0E9A29: [u8; 159] =
         *super::utf8(include_str!("../models/d918f5c78c0e9a29.onnxtxt"));
-    pub fn m_d918f5c78c0e9a29() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d918f5c78c0e9a29.onnxtxt")
-    }
     pub static T_D9414AB38D0533D2: [u8; 181] =
         *super::utf8(include_str!("../models/d9414ab38d0533d2.onnxtxt"));
-    pub fn m_d9414ab38d0533d2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d9414ab38d0533d2.onnxtxt")
-    }
     pub static T_D94F229727D093F3: [u8; 149] =
         *super::utf8(include_str!("../models/d94f229727d093f3.onnxtxt"));
-    pub fn m_d94f229727d093f3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d94f229727d093f3.onnxtxt")
-    }
     pub static T_D97F47CF7F508787: [u8; 204] =
         *super::utf8(include_str!("../models/d97f47cf7f508787.onnxtxt"));
-    pub fn m_d97f47cf7f508787() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d97f47cf7f508787.onnxtxt")
-    }
     pub static T_D9D2845A6A017C11: [u8; 173] =
         *super::utf8(include_str!("../models/d9d2845a6a017c11.onnxtxt"));
-    pub fn m_d9d2845a6a017c11() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d9d2845a6a017c11.onnxtxt")
-    }
     pub static T_DA3BE535D6A1CE90: [u8; 273] =
         *super::utf8(include_str!("../models/da3be535d6a1ce90.onnxtxt"));
-    pub fn m_da3be535d6a1ce90() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/da3be535d6a1ce90.onnxtxt")
-    }
     pub static T_DA792155457D4BA0: [u8; 153] =
         *super::utf8(include_str!("../models/da792155457d4ba0.onnxtxt"));
-    pub fn m_da792155457d4ba0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/da792155457d4ba0.onnxtxt")
-    }
     pub static T_DB579AFC12A375BC: [u8; 281] =
         *super::utf8(include_str!("../models/db579afc12a375bc.onnxtxt"));
-    pub fn m_db579afc12a375bc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/db579afc12a375bc.onnxtxt")
-    }
     pub static T_DC6673F307C06228: [u8; 263] =
         *super::utf8(include_str!("../models/dc6673f307c06228.onnxtxt"));
-    pub fn m_dc6673f307c06228() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/dc6673f307c06228.onnxtxt")
-    }
     pub static T_DC934402A92BD7D6: [u8; 243] =
         *super::utf8(include_str!("../models/dc934402a92bd7d6.onnxtxt"));
-    pub fn m_dc934402a92bd7d6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/dc934402a92bd7d6.onnxtxt")
-    }
     pub static T_DF1F73A15CC2C067: [u8; 281] =
         *super::utf8(include_str!("../models/df1f73a15cc2c067.onnxtxt"));
-    pub fn m_df1f73a15cc2c067() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/df1f73a15cc2c067.onnxtxt")
-    }
     pub static T_DFF249A387C6A263: [u8; 149] =
         *super::utf8(include_str!("../models/dff249a387c6a263.onnxtxt"));
-    pub fn m_dff249a387c6a263() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/dff249a387c6a263.onnxtxt")
-    }
     pub static T_E0121FC6759DFE17: [u8; 249] =
         *super::utf8(include_str!("../models/e0121fc6759dfe17.onnxtxt"));
-    pub fn m_e0121fc6759dfe17() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e0121fc6759dfe17.onnxtxt")
-    }
     pub static T_E049D38701832BAF: [u8; 241] =
         *super::utf8(include_str!("../models/e049d38701832baf.onnxtxt"));
-    pub fn m_e049d38701832baf() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e049d38701832baf.onnxtxt")
-    }
     pub static T_E1F3F5C628D54111: [u8; 286] =
         *super::utf8(include_str!("../models/e1f3f5c628d54111.onnxtxt"));
-    pub fn m_e1f3f5c628d54111() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e1f3f5c628d54111.onnxtxt")
-    }
     pub static T_E248CD321FC4C45D: [u8; 206] =
         *super::utf8(include_str!("../models/e248cd321fc4c45d.onnxtxt"));
-    pub fn m_e248cd321fc4c45d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e248cd321fc4c45d.onnxtxt")
-    }
     pub static T_E544D23C2134459F: [u8; 238] =
         *super::utf8(include_str!("../models/e544d23c2134459f.onnxtxt"));
-    pub fn m_e544d23c2134459f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e544d23c2134459f.onnxtxt")
-    }
     pub static T_E5F58E987ABBF283: [u8; 149] =
         *super::utf8(include_str!("../models/e5f58e987abbf283.onnxtxt"));
-    pub fn m_e5f58e987abbf283() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e5f58e987abbf283.onnxtxt")
-    }
     pub static T_E7C80DD6620B0703: [u8; 348] =
         *super::utf8(include_str!("../models/e7c80dd6620b0703.onnxtxt"));
-    pub fn m_e7c80dd6620b0703() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e7c80dd6620b0703.onnxtxt")
-    }
     pub static T_E8D44459714FFE33: [u8; 295] =
         *super::utf8(include_str!("../models/e8d44459714ffe33.onnxtxt"));
-    pub fn m_e8d44459714ffe33() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e8d44459714ffe33.onnxtxt")
-    }
     pub static B_E9388A687465144A: [u8; 216] = *include_bytes!("../data/e9388a687465144a.pb");
     pub static T_EA1F9F80C0CE946D: [u8; 254] =
         *super::utf8(include_str!("../models/ea1f9f80c0ce946d.onnxtxt"));
-    pub fn m_ea1f9f80c0ce946d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ea1f9f80c0ce946d.onnxtxt")
-    }
     pub static T_EA4C669F31BEB253: [u8; 284] =
         *super::utf8(include_str!("../models/ea4c669f31beb253.onnxtxt"));
-    pub fn m_ea4c669f31beb253() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ea4c669f31beb253.onnxtxt")
-    }
     pub static T_EAC62560A90B7E14: [u8; 191] =
         *super::utf8(include_str!("../models/eac62560a90b7e14.onnxtxt"));
-    pub fn m_eac62560a90b7e14() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/eac62560a90b7e14.onnxtxt")
-    }
     pub static T_EB41C610A7E713CF: [u8; 310] =
         *super::utf8(include_str!("../models/eb41c610a7e713cf.onnxtxt"));
-    pub fn m_eb41c610a7e713cf() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/eb41c610a7e713cf.onnxtxt")
-    }
     pub static T_EBB1017B17E6B78C: [u8; 181] =
         *super::utf8(include_str!("../models/ebb1017b17e6b78c.onnxtxt"));
-    pub fn m_ebb1017b17e6b78c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ebb1017b17e6b78c.onnxtxt")
-    }
     pub static T_EC4D7EE4624935A1: [u8; 480] =
         *super::utf8(include_str!("../models/ec4d7ee4624935a1.onnxtxt"));
-    pub fn m_ec4d7ee4624935a1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ec4d7ee4624935a1.onnxtxt")
-    }
     pub static T_F13EB30A2CE19D23: [u8; 151] =
         *super::utf8(include_str!("../models/f13eb30a2ce19d23.onnxtxt"));
-    pub fn m_f13eb30a2ce19d23() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f13eb30a2ce19d23.onnxtxt")
-    }
     pub static T_F1C3E1AAE76706A5: [u8; 373] =
         *super::utf8(include_str!("../models/f1c3e1aae76706a5.onnxtxt"));
-    pub fn m_f1c3e1aae76706a5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f1c3e1aae76706a5.onnxtxt")
-    }
     pub static T_F1CA61A4C3A4F1D9: [u8; 280] =
         *super::utf8(include_str!("../models/f1ca61a4c3a4f1d9.onnxtxt"));
-    pub fn m_f1ca61a4c3a4f1d9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f1ca61a4c3a4f1d9.onnxtxt")
-    }
     pub static T_F3EB842EB94246D5: [u8; 246] =
         *super::utf8(include_str!("../models/f3eb842eb94246d5.onnxtxt"));
-    pub fn m_f3eb842eb94246d5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f3eb842eb94246d5.onnxtxt")
-    }
     pub static T_F3FC2E6A1A5AAB9F: [u8; 4908] =
         *super::utf8(include_str!("../models/f3fc2e6a1a5aab9f.onnxtxt"));
-    pub fn m_f3fc2e6a1a5aab9f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f3fc2e6a1a5aab9f.onnxtxt")
-    }
     pub static T_F40570B0659E22FF: [u8; 197] =
         *super::utf8(include_str!("../models/f40570b0659e22ff.onnxtxt"));
-    pub fn m_f40570b0659e22ff() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f40570b0659e22ff.onnxtxt")
-    }
     pub static T_F55B4CA89221A97A: [u8; 320] =
         *super::utf8(include_str!("../models/f55b4ca89221a97a.onnxtxt"));
-    pub fn m_f55b4ca89221a97a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f55b4ca89221a97a.onnxtxt")
-    }
     pub static T_F7A3ACC080F4ADC3: [u8; 240] =
         *super::utf8(include_str!("../models/f7a3acc080f4adc3.onnxtxt"));
-    pub fn m_f7a3acc080f4adc3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f7a3acc080f4adc3.onnxtxt")
-    }
     pub static T_FA1C6E4F319B3CEE: [u8; 301] =
         *super::utf8(include_str!("../models/fa1c6e4f319b3cee.onnxtxt"));
-    pub fn m_fa1c6e4f319b3cee() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fa1c6e4f319b3cee.onnxtxt")
-    }
     pub static T_FA7AA4B04BD57BF9: [u8; 243] =
         *super::utf8(include_str!("../models/fa7aa4b04bd57bf9.onnxtxt"));
-    pub fn m_fa7aa4b04bd57bf9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fa7aa4b04bd57bf9.onnxtxt")
-    }
     pub static T_FB860DF92C5DA0AE: [u8; 278] =
         *super::utf8(include_str!("../models/fb860df92c5da0ae.onnxtxt"));
-    pub fn m_fb860df92c5da0ae() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fb860df92c5da0ae.onnxtxt")
-    }
     pub static T_FBF74E9ABF82D653: [u8; 301] =
         *super::utf8(include_str!("../models/fbf74e9abf82d653.onnxtxt"));
-    pub fn m_fbf74e9abf82d653() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fbf74e9abf82d653.onnxtxt")
-    }
     pub static T_FC4E11EC3B863BA7: [u8; 214] =
         *super::utf8(include_str!("../models/fc4e11ec3b863ba7.onnxtxt"));
-    pub fn m_fc4e11ec3b863ba7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fc4e11ec3b863ba7.onnxtxt")
-    }
     pub static T_FD786F60316BDA9C: [u8; 258] =
         *super::utf8(include_str!("../models/fd786f60316bda9c.onnxtxt"));
-    pub fn m_fd786f60316bda9c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fd786f60316bda9c.onnxtxt")
-    }
     pub static T_FFE066F1B0B986A6: [u8; 151] =
         *super::utf8(include_str!("../models/ffe066f1b0b986a6.onnxtxt"));
-    pub fn m_ffe066f1b0b986a6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ffe066f1b0b986a6.onnxtxt")
-    }
 }
 #[cfg(any(
     feature = "onnx_1_17_0",
@@ -19728,33 +17508,18 @@ mod r07f000 {
     pub static B_358CCFBEC1C97240: [u8; 69] = *include_bytes!("../data/358ccfbec1c97240.pb");
     pub static T_36774228A7B9E85C: [u8; 390] =
         *super::utf8(include_str!("../models/36774228a7b9e85c.onnxtxt"));
-    pub fn m_36774228a7b9e85c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/36774228a7b9e85c.onnxtxt")
-    }
     pub static T_41C0A197D01440E0: [u8; 787] =
         *super::utf8(include_str!("../models/41c0a197d01440e0.onnxtxt"));
-    pub fn m_41c0a197d01440e0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/41c0a197d01440e0.onnxtxt")
-    }
     pub static T_47511670C2426CB0: [u8; 391] =
         *super::utf8(include_str!("../models/47511670c2426cb0.onnxtxt"));
-    pub fn m_47511670c2426cb0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/47511670c2426cb0.onnxtxt")
-    }
     pub static T_497C223187AF6C20: [u8; 396] =
         *super::utf8(include_str!("../models/497c223187af6c20.onnxtxt"));
-    pub fn m_497c223187af6c20() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/497c223187af6c20.onnxtxt")
-    }
     pub static B_51F5E9FE8366BDA4: [u8; 19] = *include_bytes!("../data/51f5e9fe8366bda4.pb");
     pub static B_532E8321D5A26928: [u8; 21] = *include_bytes!("../data/532e8321d5a26928.pb");
     pub static B_56613C7D1DB7B7CF: [u8; 73] = *include_bytes!("../data/56613c7d1db7b7cf.pb");
     pub static B_57CFAC3F6C8E155B: [u8; 29] = *include_bytes!("../data/57cfac3f6c8e155b.pb");
     pub static T_586A90C86D6F94F6: [u8; 7102] =
         *super::utf8(include_str!("../models/586a90c86d6f94f6.onnxtxt"));
-    pub fn m_586a90c86d6f94f6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/586a90c86d6f94f6.onnxtxt")
-    }
     pub static B_5F78DD337F2D7DEC: [u8; 21] = *include_bytes!("../data/5f78dd337f2d7dec.pb");
     pub static B_610666B8E661BB5F: [u8; 20] = *include_bytes!("../data/610666b8e661bb5f.pb");
     pub static B_671CCF97C1141937: [u8; 39] = *include_bytes!("../data/671ccf97c1141937.pb");
@@ -19765,9 +17530,6 @@ mod r07f000 {
     pub static B_6F270DD774671295: [u8; 41] = *include_bytes!("../data/6f270dd774671295.pb");
     pub static T_72BEFCE92D1A74C3: [u8; 384] =
         *super::utf8(include_str!("../models/72befce92d1a74c3.onnxtxt"));
-    pub fn m_72befce92d1a74c3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/72befce92d1a74c3.onnxtxt")
-    }
     pub static B_7CEE1C1A0309A133: [u8; 41] = *include_bytes!("../data/7cee1c1a0309a133.pb");
     pub static B_7DC8998CC56877D2: [u8; 59] = *include_bytes!("../data/7dc8998cc56877d2.pb");
     pub static B_8883F653D309C106: [u8; 22] = *include_bytes!("../data/8883f653d309c106.pb");
@@ -19779,30 +17541,18 @@ mod r07f000 {
     pub static B_A0AADF259A16B07B: [u8; 29] = *include_bytes!("../data/a0aadf259a16b07b.pb");
     pub static T_A31307A92F174889: [u8; 397] =
         *super::utf8(include_str!("../models/a31307a92f174889.onnxtxt"));
-    pub fn m_a31307a92f174889() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a31307a92f174889.onnxtxt")
-    }
     pub static T_A7114963F1187873: [u8; 7101] =
         *super::utf8(include_str!("../models/a7114963f1187873.onnxtxt"));
-    pub fn m_a7114963f1187873() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a7114963f1187873.onnxtxt")
-    }
     pub static B_AC49543E9FF6F6CE: [u8; 23] = *include_bytes!("../data/ac49543e9ff6f6ce.pb");
     pub static B_B2CCD34BD00505B6: [u8; 21] = *include_bytes!("../data/b2ccd34bd00505b6.pb");
     pub static B_B6B7C8E5BC33BF7A: [u8; 21] = *include_bytes!("../data/b6b7c8e5bc33bf7a.pb");
     pub static T_B9E8FF5FA28EC4B5: [u8; 281] =
         *super::utf8(include_str!("../models/b9e8ff5fa28ec4b5.onnxtxt"));
-    pub fn m_b9e8ff5fa28ec4b5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b9e8ff5fa28ec4b5.onnxtxt")
-    }
     pub static B_BFC8A7850290873E: [u8; 41] = *include_bytes!("../data/bfc8a7850290873e.pb");
     pub static B_C503165FFEF0845C: [u8; 29] = *include_bytes!("../data/c503165ffef0845c.pb");
     pub static B_CBB461BBC1BEB8CF: [u8; 59] = *include_bytes!("../data/cbb461bbc1beb8cf.pb");
     pub static T_CBE88BECBE5F50F1: [u8; 390] =
         *super::utf8(include_str!("../models/cbe88becbe5f50f1.onnxtxt"));
-    pub fn m_cbe88becbe5f50f1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cbe88becbe5f50f1.onnxtxt")
-    }
     pub static B_D0BCAF594856A8D6: [u8; 17] = *include_bytes!("../data/d0bcaf594856a8d6.pb");
     pub static B_D436AE7437FF7454: [u8; 25] = *include_bytes!("../data/d436ae7437ff7454.pb");
     pub static B_D5DDDD36EFF6B747: [u8; 22] = *include_bytes!("../data/d5dddd36eff6b747.pb");
@@ -19813,27 +17563,15 @@ mod r07f000 {
     pub static B_E64C132127E86046: [u8; 17] = *include_bytes!("../data/e64c132127e86046.pb");
     pub static T_E7BFE15AF523E23A: [u8; 403] =
         *super::utf8(include_str!("../models/e7bfe15af523e23a.onnxtxt"));
-    pub fn m_e7bfe15af523e23a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e7bfe15af523e23a.onnxtxt")
-    }
     pub static B_EBBACEF1DFE96BE5: [u8; 28] = *include_bytes!("../data/ebbacef1dfe96be5.pb");
     pub static B_EFEC5C6B6AFC3765: [u8; 37] = *include_bytes!("../data/efec5c6b6afc3765.pb");
     pub static B_F2AE77D305C4DBDE: [u8; 18] = *include_bytes!("../data/f2ae77d305c4dbde.pb");
     pub static T_F6F8DD9D83E0CED5: [u8; 397] =
         *super::utf8(include_str!("../models/f6f8dd9d83e0ced5.onnxtxt"));
-    pub fn m_f6f8dd9d83e0ced5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f6f8dd9d83e0ced5.onnxtxt")
-    }
     pub static T_FA0C144B7689F966: [u8; 258] =
         *super::utf8(include_str!("../models/fa0c144b7689f966.onnxtxt"));
-    pub fn m_fa0c144b7689f966() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fa0c144b7689f966.onnxtxt")
-    }
     pub static T_FA70F1E812F08507: [u8; 713] =
         *super::utf8(include_str!("../models/fa70f1e812f08507.onnxtxt"));
-    pub fn m_fa70f1e812f08507() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fa70f1e812f08507.onnxtxt")
-    }
     pub static B_FFB55DBF9E36EEB2: [u8; 21] = *include_bytes!("../data/ffb55dbf9e36eeb2.pb");
 }
 #[cfg(any(
@@ -19866,84 +17604,45 @@ mod r07f800 {
     pub static B_0B850770317AA8B2: [u8; 19] = *include_bytes!("../data/0b850770317aa8b2.pb");
     pub static T_0E720E2251B7FB84: [u8; 302] =
         *super::utf8(include_str!("../models/0e720e2251b7fb84.onnxtxt"));
-    pub fn m_0e720e2251b7fb84() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0e720e2251b7fb84.onnxtxt")
-    }
     pub static T_0F517098232AA5F7: [u8; 226] =
         *super::utf8(include_str!("../models/0f517098232aa5f7.onnxtxt"));
-    pub fn m_0f517098232aa5f7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0f517098232aa5f7.onnxtxt")
-    }
     pub static T_0F5D02AA5DDB1F6B: [u8; 179] =
         *super::utf8(include_str!("../models/0f5d02aa5ddb1f6b.onnxtxt"));
-    pub fn m_0f5d02aa5ddb1f6b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0f5d02aa5ddb1f6b.onnxtxt")
-    }
     pub static B_10845137C90B1DA0: [u8; 22] = *include_bytes!("../data/10845137c90b1da0.pb");
     pub static T_13E96187492D4117: [u8; 180] =
         *super::utf8(include_str!("../models/13e96187492d4117.onnxtxt"));
-    pub fn m_13e96187492d4117() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/13e96187492d4117.onnxtxt")
-    }
     pub static B_140D87C29FE432C1: [u8; 47] = *include_bytes!("../data/140d87c29fe432c1.pb");
     pub static T_171232EB441CA92A: [u8; 1504] =
         *super::utf8(include_str!("../models/171232eb441ca92a.onnxtxt"));
-    pub fn m_171232eb441ca92a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/171232eb441ca92a.onnxtxt")
-    }
     pub static T_1882AB564DD6C162: [u8; 188] =
         *super::utf8(include_str!("../models/1882ab564dd6c162.onnxtxt"));
-    pub fn m_1882ab564dd6c162() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1882ab564dd6c162.onnxtxt")
-    }
     pub static B_18A2A12545913933: [u8; 113] = *include_bytes!("../data/18a2a12545913933.pb");
     pub static T_199F22DF4145F745: [u8; 205] =
         *super::utf8(include_str!("../models/199f22df4145f745.onnxtxt"));
-    pub fn m_199f22df4145f745() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/199f22df4145f745.onnxtxt")
-    }
     pub static B_1A0F0B1FB260DF4A: [u8; 50] = *include_bytes!("../data/1a0f0b1fb260df4a.pb");
     pub static B_1B32FD18753E1AE4: [u8; 21] = *include_bytes!("../data/1b32fd18753e1ae4.pb");
     pub static B_1B4666691B40279C: [u8; 131091] = *include_bytes!("../data/1b4666691b40279c.pb");
     pub static T_1CD40C1CEA4117ED: [u8; 206] =
         *super::utf8(include_str!("../models/1cd40c1cea4117ed.onnxtxt"));
-    pub fn m_1cd40c1cea4117ed() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1cd40c1cea4117ed.onnxtxt")
-    }
     pub static B_1D9555B7473931B4: [u8; 19] = *include_bytes!("../data/1d9555b7473931b4.pb");
     pub static B_1D9AEB6A1A363A32: [u8; 30] = *include_bytes!("../data/1d9aeb6a1a363a32.pb");
     pub static B_1E26B8947CFDCD7B: [u8; 47] = *include_bytes!("../data/1e26b8947cfdcd7b.pb");
     pub static T_1E37E68558505F5E: [u8; 233] =
         *super::utf8(include_str!("../models/1e37e68558505f5e.onnxtxt"));
-    pub fn m_1e37e68558505f5e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1e37e68558505f5e.onnxtxt")
-    }
     pub static B_1E849C440D409FD7: [u8; 29] = *include_bytes!("../data/1e849c440d409fd7.pb");
     pub static T_1F08C5FA7D5434A0: [u8; 195] =
         *super::utf8(include_str!("../models/1f08c5fa7d5434a0.onnxtxt"));
-    pub fn m_1f08c5fa7d5434a0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1f08c5fa7d5434a0.onnxtxt")
-    }
     pub static B_1F14AE98D473FA97: [u8; 81] = *include_bytes!("../data/1f14ae98d473fa97.pb");
     pub static B_1F330AC0B2CC11B5: [u8; 22] = *include_bytes!("../data/1f330ac0b2cc11b5.pb");
     pub static T_266C63E422F46F3D: [u8; 185] =
         *super::utf8(include_str!("../models/266c63e422f46f3d.onnxtxt"));
-    pub fn m_266c63e422f46f3d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/266c63e422f46f3d.onnxtxt")
-    }
     pub static B_27FF0B7577035551: [u8; 2934] = *include_bytes!("../data/27ff0b7577035551.pb");
     pub static T_28D4D2A6747C82C9: [u8; 246] =
         *super::utf8(include_str!("../models/28d4d2a6747c82c9.onnxtxt"));
-    pub fn m_28d4d2a6747c82c9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/28d4d2a6747c82c9.onnxtxt")
-    }
     pub static B_293600148F5D887E: [u8; 3091] = *include_bytes!("../data/293600148f5d887e.pb");
     pub static B_2E493B5E58AEE184: [u8; 60] = *include_bytes!("../data/2e493b5e58aee184.pb");
     pub static T_2EEA3FA4F559EECD: [u8; 217] =
         *super::utf8(include_str!("../models/2eea3fa4f559eecd.onnxtxt"));
-    pub fn m_2eea3fa4f559eecd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2eea3fa4f559eecd.onnxtxt")
-    }
     pub static B_31D21A9EC35C4575: [u8; 566] = *include_bytes!("../data/31d21a9ec35c4575.pb");
     pub static B_3496DAF3AEC50B0A: [u8; 14] = *include_bytes!("../data/3496daf3aec50b0a.pb");
     pub static B_34DAA13400711389: [u8; 14] = *include_bytes!("../data/34daa13400711389.pb");
@@ -19953,91 +17652,46 @@ mod r07f800 {
     pub static B_4128DE423B7725D1: [u8; 51] = *include_bytes!("../data/4128de423b7725d1.pb");
     pub static T_41E4F7B35E54281C: [u8; 183] =
         *super::utf8(include_str!("../models/41e4f7b35e54281c.onnxtxt"));
-    pub fn m_41e4f7b35e54281c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/41e4f7b35e54281c.onnxtxt")
-    }
     pub static B_42E3A9A7BE28FFAD: [u8; 61] = *include_bytes!("../data/42e3a9a7be28ffad.pb");
     pub static B_43667C687BD18EAF: [u8; 32] = *include_bytes!("../data/43667c687bd18eaf.pb");
     pub static B_44ACA5EB6CAA4CCA: [u8; 38] = *include_bytes!("../data/44aca5eb6caa4cca.pb");
     pub static B_46DAF7663330427D: [u8; 49] = *include_bytes!("../data/46daf7663330427d.pb");
     pub static T_47FDE71194DF3E8E: [u8; 231] =
         *super::utf8(include_str!("../models/47fde71194df3e8e.onnxtxt"));
-    pub fn m_47fde71194df3e8e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/47fde71194df3e8e.onnxtxt")
-    }
     pub static B_48C72B9EDF0A2E93: [u8; 49] = *include_bytes!("../data/48c72b9edf0a2e93.pb");
     pub static T_4A1E3C6589350384: [u8; 200] =
         *super::utf8(include_str!("../models/4a1e3c6589350384.onnxtxt"));
-    pub fn m_4a1e3c6589350384() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4a1e3c6589350384.onnxtxt")
-    }
     pub static B_4BEA419831CE89DC: [u8; 82] = *include_bytes!("../data/4bea419831ce89dc.pb");
     pub static T_4C4066133B35E25D: [u8; 230] =
         *super::utf8(include_str!("../models/4c4066133b35e25d.onnxtxt"));
-    pub fn m_4c4066133b35e25d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4c4066133b35e25d.onnxtxt")
-    }
     pub static T_4D08CD4500E7C687: [u8; 236] =
         *super::utf8(include_str!("../models/4d08cd4500e7c687.onnxtxt"));
-    pub fn m_4d08cd4500e7c687() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4d08cd4500e7c687.onnxtxt")
-    }
     pub static B_4E51633DD9A0F506: [u8; 69] = *include_bytes!("../data/4e51633dd9a0f506.pb");
     pub static T_4F771C52B8C1056E: [u8; 243] =
         *super::utf8(include_str!("../models/4f771c52b8c1056e.onnxtxt"));
-    pub fn m_4f771c52b8c1056e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4f771c52b8c1056e.onnxtxt")
-    }
     pub static T_52F3342D96B0949C: [u8; 228] =
         *super::utf8(include_str!("../models/52f3342d96b0949c.onnxtxt"));
-    pub fn m_52f3342d96b0949c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/52f3342d96b0949c.onnxtxt")
-    }
     pub static B_54A47A4FDF645ECC: [u8; 131091] = *include_bytes!("../data/54a47a4fdf645ecc.pb");
     pub static T_54F39405826C731D: [u8; 232] =
         *super::utf8(include_str!("../models/54f39405826c731d.onnxtxt"));
-    pub fn m_54f39405826c731d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/54f39405826c731d.onnxtxt")
-    }
     pub static T_561C12BFE1041624: [u8; 230] =
         *super::utf8(include_str!("../models/561c12bfe1041624.onnxtxt"));
-    pub fn m_561c12bfe1041624() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/561c12bfe1041624.onnxtxt")
-    }
     pub static B_56B8BE2D1A8E4B1F: [u8; 19] = *include_bytes!("../data/56b8be2d1a8e4b1f.pb");
     pub static T_57F8E573F23D8BF7: [u8; 226] =
         *super::utf8(include_str!("../models/57f8e573f23d8bf7.onnxtxt"));
-    pub fn m_57f8e573f23d8bf7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/57f8e573f23d8bf7.onnxtxt")
-    }
     pub static B_5806FAB1664560A5: [u8; 17] = *include_bytes!("../data/5806fab1664560a5.pb");
     pub static T_59EF2FC888122636: [u8; 23350] =
         *super::utf8(include_str!("../models/59ef2fc888122636.onnxtxt"));
-    pub fn m_59ef2fc888122636() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/59ef2fc888122636.onnxtxt")
-    }
     pub static T_5C04AF72B4430C14: [u8; 231] =
         *super::utf8(include_str!("../models/5c04af72b4430c14.onnxtxt"));
-    pub fn m_5c04af72b4430c14() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5c04af72b4430c14.onnxtxt")
-    }
     pub static B_5FC3566BCD03AF6E: [u8; 2066] = *include_bytes!("../data/5fc3566bcd03af6e.pb");
     pub static B_62E9E0B770C1E132: [u8; 2066] = *include_bytes!("../data/62e9e0b770c1e132.pb");
     pub static T_662DD81D039D56B3: [u8; 228] =
         *super::utf8(include_str!("../models/662dd81d039d56b3.onnxtxt"));
-    pub fn m_662dd81d039d56b3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/662dd81d039d56b3.onnxtxt")
-    }
     pub static T_6729E830144317AE: [u8; 28124] =
         *super::utf8(include_str!("../models/6729e830144317ae.onnxtxt"));
-    pub fn m_6729e830144317ae() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6729e830144317ae.onnxtxt")
-    }
     pub static T_67B089B2A4B2855B: [u8; 143] =
         *super::utf8(include_str!("../models/67b089b2a4b2855b.onnxtxt"));
-    pub fn m_67b089b2a4b2855b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/67b089b2a4b2855b.onnxtxt")
-    }
     pub static T_7168FE2C560DA8E9: [u8; 244] =
         *super::utf8(include_str!("../models/7168fe2c560da8e9.onnxtxt"));
     pub fn m_7168fe2c560da8e9() -> onnx_text::ModelProto {
@@ -20045,9 +17699,6 @@ mod r07f800 {
     }
     pub static T_7544DFB1A8AF83CF: [u8; 252] =
         *super::utf8(include_str!("../models/7544dfb1a8af83cf.onnxtxt"));
-    pub fn m_7544dfb1a8af83cf() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7544dfb1a8af83cf.onnxtxt")
-    }
     pub static B_76210902D1DDFDBF: [u8; 16] = *include_bytes!("../data/76210902d1ddfdbf.pb");
     pub static B_7646AE000C5F3F4F: [u8; 51] = *include_bytes!("../data/7646ae000c5f3f4f.pb");
     pub static B_788535286E715D93: [u8; 51] = *include_bytes!("../data/788535286e715d93.pb");
@@ -20056,17 +17707,11 @@ mod r07f800 {
     pub static B_83CBA613D98AE276: [u8; 24] = *include_bytes!("../data/83cba613d98ae276.pb");
     pub static T_84A6507511E31B21: [u8; 2340] =
         *super::utf8(include_str!("../models/84a6507511e31b21.onnxtxt"));
-    pub fn m_84a6507511e31b21() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/84a6507511e31b21.onnxtxt")
-    }
     pub static B_85CF7B8190FF8EC1: [u8; 326] = *include_bytes!("../data/85cf7b8190ff8ec1.pb");
     pub static B_877D08F407006315: [u8; 2934] = *include_bytes!("../data/877d08f407006315.pb");
     pub static B_87D63DDCAEC19922: [u8; 49] = *include_bytes!("../data/87d63ddcaec19922.pb");
     pub static T_8BCA47E9A280CFAB: [u8; 288] =
         *super::utf8(include_str!("../models/8bca47e9a280cfab.onnxtxt"));
-    pub fn m_8bca47e9a280cfab() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8bca47e9a280cfab.onnxtxt")
-    }
     pub static B_8CA5917488A52DC6: [u8; 1072] = *include_bytes!("../data/8ca5917488a52dc6.pb");
     pub static B_8F45C8AD37F49207: [u8; 213] = *include_bytes!("../data/8f45c8ad37f49207.pb");
     pub static B_942ED22EE89E12DC: [u8; 10] = *include_bytes!("../data/942ed22ee89e12dc.pb");
@@ -20074,35 +17719,20 @@ mod r07f800 {
     pub static B_95277F98EC501C0D: [u8; 3226] = *include_bytes!("../data/95277f98ec501c0d.pb");
     pub static T_9575136E99AF9BDB: [u8; 1512] =
         *super::utf8(include_str!("../models/9575136e99af9bdb.onnxtxt"));
-    pub fn m_9575136e99af9bdb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9575136e99af9bdb.onnxtxt")
-    }
     pub static T_95BE5CA0DA098C69: [u8; 192] =
         *super::utf8(include_str!("../models/95be5ca0da098c69.onnxtxt"));
-    pub fn m_95be5ca0da098c69() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/95be5ca0da098c69.onnxtxt")
-    }
     pub static T_976EE96D19562E5A: [u8; 253] =
         *super::utf8(include_str!("../models/976ee96d19562e5a.onnxtxt"));
-    pub fn m_976ee96d19562e5a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/976ee96d19562e5a.onnxtxt")
-    }
     pub static B_A21FD0D2930FD10B: [u8; 49] = *include_bytes!("../data/a21fd0d2930fd10b.pb");
     pub static B_A2E206EC18FCA24F: [u8; 22] = *include_bytes!("../data/a2e206ec18fca24f.pb");
     pub static B_A2E35EC15A3EC280: [u8; 15] = *include_bytes!("../data/a2e35ec15a3ec280.pb");
     pub static T_A4DC69DBA2C3E1A6: [u8; 160] =
         *super::utf8(include_str!("../models/a4dc69dba2c3e1a6.onnxtxt"));
-    pub fn m_a4dc69dba2c3e1a6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a4dc69dba2c3e1a6.onnxtxt")
-    }
     pub static B_A5454147C5FBC725: [u8; 2901] = *include_bytes!("../data/a5454147c5fbc725.pb");
     pub static B_A62B93FCB5650142: [u8; 25] = *include_bytes!("../data/a62b93fcb5650142.pb");
     pub static B_A69AC24B9BD3EB7C: [u8; 47] = *include_bytes!("../data/a69ac24b9bd3eb7c.pb");
     pub static T_A6C07C4EAB146741: [u8; 252] =
         *super::utf8(include_str!("../models/a6c07c4eab146741.onnxtxt"));
-    pub fn m_a6c07c4eab146741() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a6c07c4eab146741.onnxtxt")
-    }
     pub static B_AA929AC807C8E9E6: [u8; 81] = *include_bytes!("../data/aa929ac807c8e9e6.pb");
     pub static B_AC2B96E0DF3EB3C0: [u8; 8] = *include_bytes!("../data/ac2b96e0df3eb3c0.pb");
     pub static B_AE29D3293A1F3CF0: [u8; 18] = *include_bytes!("../data/ae29d3293a1f3cf0.pb");
@@ -20111,9 +17741,6 @@ mod r07f800 {
     pub static B_AFA01DDA9088310C: [u8; 3091] = *include_bytes!("../data/afa01dda9088310c.pb");
     pub static T_B3B314BC1ECEF080: [u8; 228] =
         *super::utf8(include_str!("../models/b3b314bc1ecef080.onnxtxt"));
-    pub fn m_b3b314bc1ecef080() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b3b314bc1ecef080.onnxtxt")
-    }
     pub static B_B45E7AE34764C4A8: [u8; 30] = *include_bytes!("../data/b45e7ae34764c4a8.pb");
     pub static B_B50A18C211AEFE40: [u8; 29] = *include_bytes!("../data/b50a18c211aefe40.pb");
     pub static B_B91650D6B5D278F4: [u8; 499] = *include_bytes!("../data/b91650d6b5d278f4.pb");
@@ -20123,98 +17750,50 @@ mod r07f800 {
     pub static B_C05BB456DDC7DF6F: [u8; 48] = *include_bytes!("../data/c05bb456ddc7df6f.pb");
     pub static T_C0810389B84DC991: [u8; 179] =
         *super::utf8(include_str!("../models/c0810389b84dc991.onnxtxt"));
-    pub fn m_c0810389b84dc991() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c0810389b84dc991.onnxtxt")
-    }
     pub static T_C29AAD39A03E89B9: [u8; 243] =
         *super::utf8(include_str!("../models/c29aad39a03e89b9.onnxtxt"));
-    pub fn m_c29aad39a03e89b9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c29aad39a03e89b9.onnxtxt")
-    }
     pub static B_C37B9D0B7DD7939F: [u8; 65] = *include_bytes!("../data/c37b9d0b7dd7939f.pb");
     pub static B_C44D7B74CE0F693D: [u8; 15] = *include_bytes!("../data/c44d7b74ce0f693d.pb");
     pub static B_C4D865924E9378C3: [u8; 65] = *include_bytes!("../data/c4d865924e9378c3.pb");
     pub static T_C6F96372EB7EF8C1: [u8; 180] =
         *super::utf8(include_str!("../models/c6f96372eb7ef8c1.onnxtxt"));
-    pub fn m_c6f96372eb7ef8c1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c6f96372eb7ef8c1.onnxtxt")
-    }
     pub static B_C726942A470F2188: [u8; 19] = *include_bytes!("../data/c726942a470f2188.pb");
     pub static B_C87AE02EA16CAFBF: [u8; 21] = *include_bytes!("../data/c87ae02ea16cafbf.pb");
     pub static T_C8B936A4D82D8684: [u8; 28122] =
         *super::utf8(include_str!("../models/c8b936a4d82d8684.onnxtxt"));
-    pub fn m_c8b936a4d82d8684() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c8b936a4d82d8684.onnxtxt")
-    }
     pub static B_CACD57330A8A4014: [u8; 2901] = *include_bytes!("../data/cacd57330a8a4014.pb");
     pub static B_CB0DDE21AEBF5DE1: [u8; 15] = *include_bytes!("../data/cb0dde21aebf5de1.pb");
     pub static T_CBC3EEF42956278B: [u8; 230] =
         *super::utf8(include_str!("../models/cbc3eef42956278b.onnxtxt"));
-    pub fn m_cbc3eef42956278b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cbc3eef42956278b.onnxtxt")
-    }
     pub static T_CBDB8970A982D45E: [u8; 370] =
         *super::utf8(include_str!("../models/cbdb8970a982d45e.onnxtxt"));
-    pub fn m_cbdb8970a982d45e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cbdb8970a982d45e.onnxtxt")
-    }
     pub static B_CCE3D414BF4DD9B2: [u8; 21] = *include_bytes!("../data/cce3d414bf4dd9b2.pb");
     pub static T_CD94FE17E1CD317C: [u8; 153] =
         *super::utf8(include_str!("../models/cd94fe17e1cd317c.onnxtxt"));
-    pub fn m_cd94fe17e1cd317c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cd94fe17e1cd317c.onnxtxt")
-    }
     pub static T_D0772D316D16ECA0: [u8; 229] =
         *super::utf8(include_str!("../models/d0772d316d16eca0.onnxtxt"));
-    pub fn m_d0772d316d16eca0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d0772d316d16eca0.onnxtxt")
-    }
     pub static T_D285DF5E2D1AE67B: [u8; 230] =
         *super::utf8(include_str!("../models/d285df5e2d1ae67b.onnxtxt"));
-    pub fn m_d285df5e2d1ae67b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d285df5e2d1ae67b.onnxtxt")
-    }
     pub static B_D2932F54CCE27F36: [u8; 3091] = *include_bytes!("../data/d2932f54cce27f36.pb");
     pub static B_D2FB7FF2557978B0: [u8; 7] = *include_bytes!("../data/d2fb7ff2557978b0.pb");
     pub static B_D5F3BD563F3E7FD0: [u8; 56] = *include_bytes!("../data/d5f3bd563f3e7fd0.pb");
     pub static B_D64E41191210CB98: [u8; 11] = *include_bytes!("../data/d64e41191210cb98.pb");
     pub static T_D81E78F234B38ECF: [u8; 378] =
         *super::utf8(include_str!("../models/d81e78f234b38ecf.onnxtxt"));
-    pub fn m_d81e78f234b38ecf() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d81e78f234b38ecf.onnxtxt")
-    }
     pub static T_D830846A6114C736: [u8; 219] =
         *super::utf8(include_str!("../models/d830846a6114c736.onnxtxt"));
-    pub fn m_d830846a6114c736() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d830846a6114c736.onnxtxt")
-    }
     pub static T_D90C5A4E0C6D747A: [u8; 187] =
         *super::utf8(include_str!("../models/d90c5a4e0c6d747a.onnxtxt"));
-    pub fn m_d90c5a4e0c6d747a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d90c5a4e0c6d747a.onnxtxt")
-    }
     pub static B_D9802DD00698EEFB: [u8; 16] = *include_bytes!("../data/d9802dd00698eefb.pb");
     pub static B_DA59DFD87DA9C5FF: [u8; 47] = *include_bytes!("../data/da59dfd87da9c5ff.pb");
     pub static T_DA8EEE1AC9FE2111: [u8; 239] =
         *super::utf8(include_str!("../models/da8eee1ac9fe2111.onnxtxt"));
-    pub fn m_da8eee1ac9fe2111() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/da8eee1ac9fe2111.onnxtxt")
-    }
     pub static T_DC589118F8049FF3: [u8; 153] =
         *super::utf8(include_str!("../models/dc589118f8049ff3.onnxtxt"));
-    pub fn m_dc589118f8049ff3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/dc589118f8049ff3.onnxtxt")
-    }
     pub static T_DC6E5A48B0B48AC0: [u8; 231] =
         *super::utf8(include_str!("../models/dc6e5a48b0b48ac0.onnxtxt"));
-    pub fn m_dc6e5a48b0b48ac0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/dc6e5a48b0b48ac0.onnxtxt")
-    }
     pub static T_DD37EE207AA9DB8B: [u8; 217] =
         *super::utf8(include_str!("../models/dd37ee207aa9db8b.onnxtxt"));
-    pub fn m_dd37ee207aa9db8b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/dd37ee207aa9db8b.onnxtxt")
-    }
     pub static B_DD6A6147DBB47986: [u8; 3140] = *include_bytes!("../data/dd6a6147dbb47986.pb");
     pub static B_DF6AB88AD6E155C1: [u8; 17] = *include_bytes!("../data/df6ab88ad6e155c1.pb");
     pub static B_E07D616E24A79F05: [u8; 1043] = *include_bytes!("../data/e07d616e24a79f05.pb");
@@ -20222,63 +17801,33 @@ mod r07f800 {
     pub static B_E1B5F70B4CD57019: [u8; 14] = *include_bytes!("../data/e1b5f70b4cd57019.pb");
     pub static T_E23C4CE7C0624937: [u8; 230] =
         *super::utf8(include_str!("../models/e23c4ce7c0624937.onnxtxt"));
-    pub fn m_e23c4ce7c0624937() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e23c4ce7c0624937.onnxtxt")
-    }
     pub static B_E312D8070039583E: [u8; 17] = *include_bytes!("../data/e312d8070039583e.pb");
     pub static T_E31D4EBC2252DCF7: [u8; 230] =
         *super::utf8(include_str!("../models/e31d4ebc2252dcf7.onnxtxt"));
-    pub fn m_e31d4ebc2252dcf7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e31d4ebc2252dcf7.onnxtxt")
-    }
     pub static B_EB0EC09589880803: [u8; 15] = *include_bytes!("../data/eb0ec09589880803.pb");
     pub static B_EB47716F9B0DC9A9: [u8; 15] = *include_bytes!("../data/eb47716f9b0dc9a9.pb");
     pub static B_EB531704D7AEDE48: [u8; 10] = *include_bytes!("../data/eb531704d7aede48.pb");
     pub static B_F287F38024FD6EDE: [u8; 52] = *include_bytes!("../data/f287f38024fd6ede.pb");
     pub static T_F33CA1E5EB16D4D4: [u8; 143] =
         *super::utf8(include_str!("../models/f33ca1e5eb16d4d4.onnxtxt"));
-    pub fn m_f33ca1e5eb16d4d4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f33ca1e5eb16d4d4.onnxtxt")
-    }
     pub static T_F3623221E66CF9DC: [u8; 244] =
         *super::utf8(include_str!("../models/f3623221e66cf9dc.onnxtxt"));
-    pub fn m_f3623221e66cf9dc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f3623221e66cf9dc.onnxtxt")
-    }
     pub static T_F3AAE34D3A2F541C: [u8; 253] =
         *super::utf8(include_str!("../models/f3aae34d3a2f541c.onnxtxt"));
-    pub fn m_f3aae34d3a2f541c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f3aae34d3a2f541c.onnxtxt")
-    }
     pub static T_F3EF6078608B3FFC: [u8; 200] =
         *super::utf8(include_str!("../models/f3ef6078608b3ffc.onnxtxt"));
-    pub fn m_f3ef6078608b3ffc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f3ef6078608b3ffc.onnxtxt")
-    }
     pub static B_F45841DF49FE71EC: [u8; 18] = *include_bytes!("../data/f45841df49fe71ec.pb");
     pub static T_F46B51545CA1C6F3: [u8; 242] =
         *super::utf8(include_str!("../models/f46b51545ca1c6f3.onnxtxt"));
-    pub fn m_f46b51545ca1c6f3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f46b51545ca1c6f3.onnxtxt")
-    }
     pub static B_F487B16C83919EC6: [u8; 44] = *include_bytes!("../data/f487b16c83919ec6.pb");
     pub static B_F75C44CAE3BF943F: [u8; 81] = *include_bytes!("../data/f75c44cae3bf943f.pb");
     pub static T_FA0969E25319385A: [u8; 178] =
         *super::utf8(include_str!("../models/fa0969e25319385a.onnxtxt"));
-    pub fn m_fa0969e25319385a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fa0969e25319385a.onnxtxt")
-    }
     pub static T_FA37724D14C7BCF9: [u8; 2348] =
         *super::utf8(include_str!("../models/fa37724d14c7bcf9.onnxtxt"));
-    pub fn m_fa37724d14c7bcf9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fa37724d14c7bcf9.onnxtxt")
-    }
     pub static B_FBB4AEE2DD1335BB: [u8; 83] = *include_bytes!("../data/fbb4aee2dd1335bb.pb");
     pub static T_FBEA9587FDFD7456: [u8; 152] =
         *super::utf8(include_str!("../models/fbea9587fdfd7456.onnxtxt"));
-    pub fn m_fbea9587fdfd7456() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fbea9587fdfd7456.onnxtxt")
-    }
     pub static T_FC0749006C573DC4: [u8; 237] =
         *super::utf8(include_str!("../models/fc0749006c573dc4.onnxtxt"));
     pub fn m_fc0749006c573dc4() -> onnx_text::ModelProto {
@@ -20288,9 +17837,6 @@ mod r07f800 {
     pub static B_FE81C662FDCCC045: [u8; 9] = *include_bytes!("../data/fe81c662fdccc045.pb");
     pub static T_FF34B0602E52393A: [u8; 23348] =
         *super::utf8(include_str!("../models/ff34b0602e52393a.onnxtxt"));
-    pub fn m_ff34b0602e52393a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ff34b0602e52393a.onnxtxt")
-    }
     pub static B_FF4F09472FF8A82C: [u8; 18] = *include_bytes!("../data/ff4f09472ff8a82c.pb");
 }
 #[cfg(any(
@@ -20320,79 +17866,40 @@ pub use r07f800::*;
 mod r07fc00 {
     pub static T_006E3A8D4B231865: [u8; 236] =
         *super::utf8(include_str!("../models/006e3a8d4b231865.onnxtxt"));
-    pub fn m_006e3a8d4b231865() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/006e3a8d4b231865.onnxtxt")
-    }
     pub static T_067ED1B520E6C9D7: [u8; 3905] =
         *super::utf8(include_str!("../models/067ed1b520e6c9d7.onnxtxt"));
-    pub fn m_067ed1b520e6c9d7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/067ed1b520e6c9d7.onnxtxt")
-    }
     pub static T_08E1B868CA0CD883: [u8; 322] =
         *super::utf8(include_str!("../models/08e1b868ca0cd883.onnxtxt"));
-    pub fn m_08e1b868ca0cd883() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/08e1b868ca0cd883.onnxtxt")
-    }
     pub static B_121511171B1D7F23: [u8; 149] = *include_bytes!("../data/121511171b1d7f23.pb");
     pub static T_17CDF1EC0791D58E: [u8; 308] =
         *super::utf8(include_str!("../models/17cdf1ec0791d58e.onnxtxt"));
-    pub fn m_17cdf1ec0791d58e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/17cdf1ec0791d58e.onnxtxt")
-    }
     pub static B_18B90E5ACFBA809C: [u8; 59] = *include_bytes!("../data/18b90e5acfba809c.pb");
     pub static B_199ACFDD704642F3: [u8; 277] = *include_bytes!("../data/199acfdd704642f3.pb");
     pub static T_19AE9145E246BA31: [u8; 268] =
         *super::utf8(include_str!("../models/19ae9145e246ba31.onnxtxt"));
-    pub fn m_19ae9145e246ba31() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/19ae9145e246ba31.onnxtxt")
-    }
     pub static T_1E2A256AF1E04E55: [u8; 269] =
         *super::utf8(include_str!("../models/1e2a256af1e04e55.onnxtxt"));
-    pub fn m_1e2a256af1e04e55() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1e2a256af1e04e55.onnxtxt")
-    }
     pub static B_1E76E5C5B4BE8CC5: [u8; 142] = *include_bytes!("../data/1e76e5c5b4be8cc5.pb");
     pub static T_1EE5B083D871761B: [u8; 713] =
         *super::utf8(include_str!("../models/1ee5b083d871761b.onnxtxt"));
-    pub fn m_1ee5b083d871761b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1ee5b083d871761b.onnxtxt")
-    }
     pub static B_20788723269B9582: [u8; 254] = *include_bytes!("../data/20788723269b9582.pb");
     pub static B_220BF3DE5E9D6BEC: [u8; 69] = *include_bytes!("../data/220bf3de5e9d6bec.pb");
     pub static B_22BBF5AFE91A4889: [u8; 92] = *include_bytes!("../data/22bbf5afe91a4889.pb");
     pub static B_24BEFE0B0B63B631: [u8; 25] = *include_bytes!("../data/24befe0b0b63b631.pb");
     pub static T_262B99CB33B415AA: [u8; 310] =
         *super::utf8(include_str!("../models/262b99cb33b415aa.onnxtxt"));
-    pub fn m_262b99cb33b415aa() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/262b99cb33b415aa.onnxtxt")
-    }
     pub static T_2634C30BE1134EBB: [u8; 349] =
         *super::utf8(include_str!("../models/2634c30be1134ebb.onnxtxt"));
-    pub fn m_2634c30be1134ebb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2634c30be1134ebb.onnxtxt")
-    }
     pub static T_2BEAD74EB0E74B03: [u8; 324] =
         *super::utf8(include_str!("../models/2bead74eb0e74b03.onnxtxt"));
-    pub fn m_2bead74eb0e74b03() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2bead74eb0e74b03.onnxtxt")
-    }
     pub static B_32E89F2891E26EBD: [u8; 25] = *include_bytes!("../data/32e89f2891e26ebd.pb");
     pub static B_334F855225EEB0D6: [u8; 376] = *include_bytes!("../data/334f855225eeb0d6.pb");
     pub static T_353F8640B5D4F2F2: [u8; 342] =
         *super::utf8(include_str!("../models/353f8640b5d4f2f2.onnxtxt"));
-    pub fn m_353f8640b5d4f2f2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/353f8640b5d4f2f2.onnxtxt")
-    }
     pub static T_39E6057F6AD919EC: [u8; 341] =
         *super::utf8(include_str!("../models/39e6057f6ad919ec.onnxtxt"));
-    pub fn m_39e6057f6ad919ec() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/39e6057f6ad919ec.onnxtxt")
-    }
     pub static T_3AAF05EBCCFA3335: [u8; 300] =
         *super::utf8(include_str!("../models/3aaf05ebccfa3335.onnxtxt"));
-    pub fn m_3aaf05ebccfa3335() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3aaf05ebccfa3335.onnxtxt")
-    }
     pub static B_3D6C0F608ECC220B: [u8; 67] = *include_bytes!("../data/3d6c0f608ecc220b.pb");
     pub static B_3E7C71C225FCEA6D: [u8; 376] = *include_bytes!("../data/3e7c71c225fcea6d.pb");
     pub static B_3EFD44907FD9C163: [u8; 30] = *include_bytes!("../data/3efd44907fd9c163.pb");
@@ -20402,26 +17909,14 @@ mod r07fc00 {
     pub static B_46920D1360A0D9D8: [u8; 29] = *include_bytes!("../data/46920d1360a0d9d8.pb");
     pub static T_4A674DA074D97735: [u8; 267] =
         *super::utf8(include_str!("../models/4a674da074d97735.onnxtxt"));
-    pub fn m_4a674da074d97735() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4a674da074d97735.onnxtxt")
-    }
     pub static B_4E54414FA6D3775D: [u8; 316] = *include_bytes!("../data/4e54414fa6d3775d.pb");
     pub static T_52AE8ABD9415DD44: [u8; 242] =
         *super::utf8(include_str!("../models/52ae8abd9415dd44.onnxtxt"));
-    pub fn m_52ae8abd9415dd44() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/52ae8abd9415dd44.onnxtxt")
-    }
     pub static T_57BF90D970C0E836: [u8; 239] =
         *super::utf8(include_str!("../models/57bf90d970c0e836.onnxtxt"));
-    pub fn m_57bf90d970c0e836() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/57bf90d970c0e836.onnxtxt")
-    }
     pub static B_5823F10BAC5AF68B: [u8; 254] = *include_bytes!("../data/5823f10bac5af68b.pb");
     pub static T_5840459869FEE750: [u8; 266] =
         *super::utf8(include_str!("../models/5840459869fee750.onnxtxt"));
-    pub fn m_5840459869fee750() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5840459869fee750.onnxtxt")
-    }
     pub static B_59B841B20AD06A8E: [u8; 385] = *include_bytes!("../data/59b841b20ad06a8e.pb");
     pub static B_5A2E66F27E1B8267: [u8; 120] = *include_bytes!("../data/5a2e66f27e1b8267.pb");
     pub static B_5B4C6FEF36A0981F: [u8; 31] = *include_bytes!("../data/5b4c6fef36a0981f.pb");
@@ -20433,183 +17928,99 @@ mod r07fc00 {
     pub static B_680CDE078D36CDD4: [u8; 82] = *include_bytes!("../data/680cde078d36cdd4.pb");
     pub static T_6919C979326CE219: [u8; 237] =
         *super::utf8(include_str!("../models/6919c979326ce219.onnxtxt"));
-    pub fn m_6919c979326ce219() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6919c979326ce219.onnxtxt")
-    }
     pub static T_6922E26BF7FF5E44: [u8; 238] =
         *super::utf8(include_str!("../models/6922e26bf7ff5e44.onnxtxt"));
-    pub fn m_6922e26bf7ff5e44() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6922e26bf7ff5e44.onnxtxt")
-    }
     pub static B_6D6C5B6E52BECE26: [u8; 13] = *include_bytes!("../data/6d6c5b6e52bece26.pb");
     pub static T_6F0609AE2A5769A1: [u8; 177] =
         *super::utf8(include_str!("../models/6f0609ae2a5769a1.onnxtxt"));
-    pub fn m_6f0609ae2a5769a1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6f0609ae2a5769a1.onnxtxt")
-    }
     pub static B_70275EBA6F71CAE2: [u8; 386] = *include_bytes!("../data/70275eba6f71cae2.pb");
     pub static B_7078C1B80AA50A77: [u8; 133] = *include_bytes!("../data/7078c1b80aa50a77.pb");
     pub static T_712CD6167C5E7620: [u8; 367] =
         *super::utf8(include_str!("../models/712cd6167c5e7620.onnxtxt"));
-    pub fn m_712cd6167c5e7620() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/712cd6167c5e7620.onnxtxt")
-    }
     pub static B_713ED58C32C02DE0: [u8; 35] = *include_bytes!("../data/713ed58c32c02de0.pb");
     pub static B_7268AFEAA35837C9: [u8; 133] = *include_bytes!("../data/7268afeaa35837c9.pb");
     pub static B_7444B2BC29944E87: [u8; 376] = *include_bytes!("../data/7444b2bc29944e87.pb");
     pub static T_766234AE93A1942E: [u8; 308] =
         *super::utf8(include_str!("../models/766234ae93a1942e.onnxtxt"));
-    pub fn m_766234ae93a1942e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/766234ae93a1942e.onnxtxt")
-    }
     pub static T_7723D66320AA0BF6: [u8; 240] =
         *super::utf8(include_str!("../models/7723d66320aa0bf6.onnxtxt"));
-    pub fn m_7723d66320aa0bf6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7723d66320aa0bf6.onnxtxt")
-    }
     pub static B_7BAD59071F42C726: [u8; 68] = *include_bytes!("../data/7bad59071f42c726.pb");
     pub static B_7BB1130175F9C078: [u8; 95] = *include_bytes!("../data/7bb1130175f9c078.pb");
     pub static T_7BCDA8D0D08E5036: [u8; 649] =
         *super::utf8(include_str!("../models/7bcda8d0d08e5036.onnxtxt"));
-    pub fn m_7bcda8d0d08e5036() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7bcda8d0d08e5036.onnxtxt")
-    }
     pub static B_7D5E355049AB2C4C: [u8; 109] = *include_bytes!("../data/7d5e355049ab2c4c.pb");
     pub static B_827C3929BC0D1B2D: [u8; 502] = *include_bytes!("../data/827c3929bc0d1b2d.pb");
     pub static B_83D4DCAE25EC7658: [u8; 520] = *include_bytes!("../data/83d4dcae25ec7658.pb");
     pub static B_86885A97FFF68D96: [u8; 86] = *include_bytes!("../data/86885a97fff68d96.pb");
     pub static T_87430BE7F1416C3D: [u8; 269] =
         *super::utf8(include_str!("../models/87430be7f1416c3d.onnxtxt"));
-    pub fn m_87430be7f1416c3d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/87430be7f1416c3d.onnxtxt")
-    }
     pub static B_8AC1D652ADA3FC8C: [u8; 16] = *include_bytes!("../data/8ac1d652ada3fc8c.pb");
     pub static B_8CE2CEF5CF540E48: [u8; 28] = *include_bytes!("../data/8ce2cef5cf540e48.pb");
     pub static T_8F7F8294D6A841C1: [u8; 312] =
         *super::utf8(include_str!("../models/8f7f8294d6a841c1.onnxtxt"));
-    pub fn m_8f7f8294d6a841c1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8f7f8294d6a841c1.onnxtxt")
-    }
     pub static B_939F2A5ACB8CF5A2: [u8; 385] = *include_bytes!("../data/939f2a5acb8cf5a2.pb");
     pub static T_98CDB6356B2921E2: [u8; 322] =
         *super::utf8(include_str!("../models/98cdb6356b2921e2.onnxtxt"));
-    pub fn m_98cdb6356b2921e2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/98cdb6356b2921e2.onnxtxt")
-    }
     pub static T_99E4E8684B9ED0DC: [u8; 170] =
         *super::utf8(include_str!("../models/99e4e8684b9ed0dc.onnxtxt"));
-    pub fn m_99e4e8684b9ed0dc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/99e4e8684b9ed0dc.onnxtxt")
-    }
     pub static T_9A372B4F3904E26E: [u8; 228] =
         *super::utf8(include_str!("../models/9a372b4f3904e26e.onnxtxt"));
-    pub fn m_9a372b4f3904e26e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9a372b4f3904e26e.onnxtxt")
-    }
     pub static T_9B1843C89927A9CA: [u8; 236] =
         *super::utf8(include_str!("../models/9b1843c89927a9ca.onnxtxt"));
-    pub fn m_9b1843c89927a9ca() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9b1843c89927a9ca.onnxtxt")
-    }
     pub static B_9B3EF4973744DDD5: [u8; 87] = *include_bytes!("../data/9b3ef4973744ddd5.pb");
     pub static T_9C12F734A2A970A6: [u8; 314] =
         *super::utf8(include_str!("../models/9c12f734a2a970a6.onnxtxt"));
-    pub fn m_9c12f734a2a970a6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9c12f734a2a970a6.onnxtxt")
-    }
     pub static B_A303287E29F5BC22: [u8; 47] = *include_bytes!("../data/a303287e29f5bc22.pb");
     pub static B_A5E249CDAD13F832: [u8; 47] = *include_bytes!("../data/a5e249cdad13f832.pb");
     pub static T_A7DA66FA2AD7A28C: [u8; 238] =
         *super::utf8(include_str!("../models/a7da66fa2ad7a28c.onnxtxt"));
-    pub fn m_a7da66fa2ad7a28c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a7da66fa2ad7a28c.onnxtxt")
-    }
     pub static B_A81C61079144F7B7: [u8; 503] = *include_bytes!("../data/a81c61079144f7b7.pb");
     pub static B_AD13C9C3F30FE06C: [u8; 19] = *include_bytes!("../data/ad13c9c3f30fe06c.pb");
     pub static T_B245D6113A3F8643: [u8; 234] =
         *super::utf8(include_str!("../models/b245d6113a3f8643.onnxtxt"));
-    pub fn m_b245d6113a3f8643() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b245d6113a3f8643.onnxtxt")
-    }
     pub static T_B49E60ABFBA38920: [u8; 324] =
         *super::utf8(include_str!("../models/b49e60abfba38920.onnxtxt"));
-    pub fn m_b49e60abfba38920() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b49e60abfba38920.onnxtxt")
-    }
     pub static B_B9BC65A69F0E93CE: [u8; 546] = *include_bytes!("../data/b9bc65a69f0e93ce.pb");
     pub static B_BA6BBE26F080D9FA: [u8; 256] = *include_bytes!("../data/ba6bbe26f080d9fa.pb");
     pub static B_BC146D45A80F85B6: [u8; 59] = *include_bytes!("../data/bc146d45a80f85b6.pb");
     pub static T_BC7F8B5BAA84A70C: [u8; 342] =
         *super::utf8(include_str!("../models/bc7f8b5baa84a70c.onnxtxt"));
-    pub fn m_bc7f8b5baa84a70c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/bc7f8b5baa84a70c.onnxtxt")
-    }
     pub static T_BED9F7BEFCE2A32B: [u8; 269] =
         *super::utf8(include_str!("../models/bed9f7befce2a32b.onnxtxt"));
-    pub fn m_bed9f7befce2a32b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/bed9f7befce2a32b.onnxtxt")
-    }
     pub static B_BEE19D3E548719D4: [u8; 11] = *include_bytes!("../data/bee19d3e548719d4.pb");
     pub static T_C781506A9930DFC6: [u8; 236] =
         *super::utf8(include_str!("../models/c781506a9930dfc6.onnxtxt"));
-    pub fn m_c781506a9930dfc6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c781506a9930dfc6.onnxtxt")
-    }
     pub static B_CA19A6A565B9A782: [u8; 49] = *include_bytes!("../data/ca19a6a565b9a782.pb");
     pub static B_CB2174ABABCC507A: [u8; 494] = *include_bytes!("../data/cb2174ababcc507a.pb");
     pub static T_CCB22D60D9758BA3: [u8; 214] =
         *super::utf8(include_str!("../models/ccb22d60d9758ba3.onnxtxt"));
-    pub fn m_ccb22d60d9758ba3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ccb22d60d9758ba3.onnxtxt")
-    }
     pub static B_CD26346E307A90EF: [u8; 68] = *include_bytes!("../data/cd26346e307a90ef.pb");
     pub static T_CF87EED4764405CA: [u8; 268] =
         *super::utf8(include_str!("../models/cf87eed4764405ca.onnxtxt"));
-    pub fn m_cf87eed4764405ca() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cf87eed4764405ca.onnxtxt")
-    }
     pub static B_D3C203A3DEC92D51: [u8; 127] = *include_bytes!("../data/d3c203a3dec92d51.pb");
     pub static B_D462B0AAE8AADF83: [u8; 31] = *include_bytes!("../data/d462b0aae8aadf83.pb");
     pub static T_D9F7BFC487A0F11B: [u8; 167] =
         *super::utf8(include_str!("../models/d9f7bfc487a0f11b.onnxtxt"));
-    pub fn m_d9f7bfc487a0f11b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d9f7bfc487a0f11b.onnxtxt")
-    }
     pub static B_DB945AEA576B27A3: [u8; 142] = *include_bytes!("../data/db945aea576b27a3.pb");
     pub static B_DEA0D921C58775C0: [u8; 19] = *include_bytes!("../data/dea0d921c58775c0.pb");
     pub static B_E0A8BFBB79FFF49C: [u8; 31] = *include_bytes!("../data/e0a8bfbb79fff49c.pb");
     pub static T_E1A75857DD371483: [u8; 172] =
         *super::utf8(include_str!("../models/e1a75857dd371483.onnxtxt"));
-    pub fn m_e1a75857dd371483() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e1a75857dd371483.onnxtxt")
-    }
     pub static B_E1AF7E434A4525E7: [u8; 31] = *include_bytes!("../data/e1af7e434a4525e7.pb");
     pub static B_E75FE0D749E1977A: [u8; 133] = *include_bytes!("../data/e75fe0d749e1977a.pb");
     pub static B_E9B57E2CFA142A6C: [u8; 25] = *include_bytes!("../data/e9b57e2cfa142a6c.pb");
     pub static T_EB54B98180DD8355: [u8; 321] =
         *super::utf8(include_str!("../models/eb54b98180dd8355.onnxtxt"));
-    pub fn m_eb54b98180dd8355() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/eb54b98180dd8355.onnxtxt")
-    }
     pub static T_EE32E7835F0E4CD5: [u8; 268] =
         *super::utf8(include_str!("../models/ee32e7835f0e4cd5.onnxtxt"));
-    pub fn m_ee32e7835f0e4cd5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ee32e7835f0e4cd5.onnxtxt")
-    }
     pub static B_EF078BC758246323: [u8; 23] = *include_bytes!("../data/ef078bc758246323.pb");
     pub static T_F4230DC46C2B81EE: [u8; 241] =
         *super::utf8(include_str!("../models/f4230dc46c2b81ee.onnxtxt"));
-    pub fn m_f4230dc46c2b81ee() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f4230dc46c2b81ee.onnxtxt")
-    }
     pub static B_F7BF6923E43290D7: [u8; 143] = *include_bytes!("../data/f7bf6923e43290d7.pb");
     pub static B_F86BCE0E7D777D8E: [u8; 133] = *include_bytes!("../data/f86bce0e7d777d8e.pb");
     pub static B_F9044D4AF0E9D509: [u8; 99] = *include_bytes!("../data/f9044d4af0e9d509.pb");
     pub static T_FE50758650E0DA98: [u8; 306] =
         *super::utf8(include_str!("../models/fe50758650e0da98.onnxtxt"));
-    pub fn m_fe50758650e0da98() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fe50758650e0da98.onnxtxt")
-    }
 }
 #[cfg(any(
     feature = "onnx_1_14_1",
@@ -20640,24 +18051,12 @@ pub use r07fc00::*;
 mod r07fe00 {
     pub static T_00B08060D03CE7DF: [u8; 240] =
         *super::utf8(include_str!("../models/00b08060d03ce7df.onnxtxt"));
-    pub fn m_00b08060d03ce7df() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/00b08060d03ce7df.onnxtxt")
-    }
     pub static T_01178C4A3699348C: [u8; 190] =
         *super::utf8(include_str!("../models/01178c4a3699348c.onnxtxt"));
-    pub fn m_01178c4a3699348c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/01178c4a3699348c.onnxtxt")
-    }
     pub static T_013793A9277E03B8: [u8; 241] =
         *super::utf8(include_str!("../models/013793a9277e03b8.onnxtxt"));
-    pub fn m_013793a9277e03b8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/013793a9277e03b8.onnxtxt")
-    }
     pub static T_02F60BC1EDFD8B2E: [u8; 249] =
         *super::utf8(include_str!("../models/02f60bc1edfd8b2e.onnxtxt"));
-    pub fn m_02f60bc1edfd8b2e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/02f60bc1edfd8b2e.onnxtxt")
-    }
     pub static T_04798E5D60F9FEA3: [u8; 257] =
         *super::utf8(include_str!("../models/04798e5d60f9fea3.onnxtxt"));
     pub fn m_04798e5d60f9fea3() -> onnx_text::ModelProto {
@@ -20666,144 +18065,63 @@ mod r07fe00 {
     pub static B_06B6FD34D632EB59: [u8; 854] = *include_bytes!("../data/06b6fd34d632eb59.pb");
     pub static T_07F405DA45BF606D: [u8; 1730] =
         *super::utf8(include_str!("../models/07f405da45bf606d.onnxtxt"));
-    pub fn m_07f405da45bf606d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/07f405da45bf606d.onnxtxt")
-    }
     pub static T_09A60D96F85674AD: [u8; 231] =
         *super::utf8(include_str!("../models/09a60d96f85674ad.onnxtxt"));
-    pub fn m_09a60d96f85674ad() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/09a60d96f85674ad.onnxtxt")
-    }
     pub static B_0C942A4BEF205E13: [u8; 67] = *include_bytes!("../data/0c942a4bef205e13.pb");
     pub static T_0E9BB458E5E3FFD6: [u8; 266] =
         *super::utf8(include_str!("../models/0e9bb458e5e3ffd6.onnxtxt"));
-    pub fn m_0e9bb458e5e3ffd6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0e9bb458e5e3ffd6.onnxtxt")
-    }
     pub static T_0FD9030CB92F073F: [u8; 197] =
         *super::utf8(include_str!("../models/0fd9030cb92f073f.onnxtxt"));
-    pub fn m_0fd9030cb92f073f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0fd9030cb92f073f.onnxtxt")
-    }
     pub static T_0FE897D0AC6D486F: [u8; 239] =
         *super::utf8(include_str!("../models/0fe897d0ac6d486f.onnxtxt"));
-    pub fn m_0fe897d0ac6d486f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0fe897d0ac6d486f.onnxtxt")
-    }
     pub static T_115E02469BC23571: [u8; 215] =
         *super::utf8(include_str!("../models/115e02469bc23571.onnxtxt"));
-    pub fn m_115e02469bc23571() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/115e02469bc23571.onnxtxt")
-    }
     pub static T_11C77F70A5369E36: [u8; 722] =
         *super::utf8(include_str!("../models/11c77f70a5369e36.onnxtxt"));
-    pub fn m_11c77f70a5369e36() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/11c77f70a5369e36.onnxtxt")
-    }
     pub static B_11EF2E5A7BA3A2A6: [u8; 29] = *include_bytes!("../data/11ef2e5a7ba3a2a6.pb");
     pub static T_1258E46CB398D149: [u8; 6396] =
         *super::utf8(include_str!("../models/1258e46cb398d149.onnxtxt"));
-    pub fn m_1258e46cb398d149() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1258e46cb398d149.onnxtxt")
-    }
     pub static T_126F87F1AF5F52F9: [u8; 263] =
         *super::utf8(include_str!("../models/126f87f1af5f52f9.onnxtxt"));
-    pub fn m_126f87f1af5f52f9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/126f87f1af5f52f9.onnxtxt")
-    }
     pub static T_1286C8F88CC898DA: [u8; 207] =
         *super::utf8(include_str!("../models/1286c8f88cc898da.onnxtxt"));
-    pub fn m_1286c8f88cc898da() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1286c8f88cc898da.onnxtxt")
-    }
     pub static T_12B62C02BAB8D8BB: [u8; 239] =
         *super::utf8(include_str!("../models/12b62c02bab8d8bb.onnxtxt"));
-    pub fn m_12b62c02bab8d8bb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/12b62c02bab8d8bb.onnxtxt")
-    }
     pub static T_140C243805E16F7A: [u8; 3543] =
         *super::utf8(include_str!("../models/140c243805e16f7a.onnxtxt"));
-    pub fn m_140c243805e16f7a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/140c243805e16f7a.onnxtxt")
-    }
     pub static B_1494FB69D868B294: [u8; 318] = *include_bytes!("../data/1494fb69d868b294.pb");
     pub static T_14AAA461E5FB512F: [u8; 6981] =
         *super::utf8(include_str!("../models/14aaa461e5fb512f.onnxtxt"));
-    pub fn m_14aaa461e5fb512f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/14aaa461e5fb512f.onnxtxt")
-    }
     pub static T_14B742B723842DEE: [u8; 1039] =
         *super::utf8(include_str!("../models/14b742b723842dee.onnxtxt"));
-    pub fn m_14b742b723842dee() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/14b742b723842dee.onnxtxt")
-    }
     pub static B_150DCA7704E63A50: [u8; 51] = *include_bytes!("../data/150dca7704e63a50.pb");
     pub static T_168E15D73A646CA6: [u8; 248] =
         *super::utf8(include_str!("../models/168e15d73a646ca6.onnxtxt"));
-    pub fn m_168e15d73a646ca6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/168e15d73a646ca6.onnxtxt")
-    }
     pub static T_19593B678F05F7F4: [u8; 252] =
         *super::utf8(include_str!("../models/19593b678f05f7f4.onnxtxt"));
-    pub fn m_19593b678f05f7f4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/19593b678f05f7f4.onnxtxt")
-    }
     pub static T_1A4A3CF249FC5D7B: [u8; 7009] =
         *super::utf8(include_str!("../models/1a4a3cf249fc5d7b.onnxtxt"));
-    pub fn m_1a4a3cf249fc5d7b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1a4a3cf249fc5d7b.onnxtxt")
-    }
     pub static T_1BAD2F7BF93EF5A8: [u8; 238] =
         *super::utf8(include_str!("../models/1bad2f7bf93ef5a8.onnxtxt"));
-    pub fn m_1bad2f7bf93ef5a8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1bad2f7bf93ef5a8.onnxtxt")
-    }
     pub static T_1CA131AB6470BF38: [u8; 1830] =
         *super::utf8(include_str!("../models/1ca131ab6470bf38.onnxtxt"));
-    pub fn m_1ca131ab6470bf38() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1ca131ab6470bf38.onnxtxt")
-    }
     pub static T_1DFFC1C1E403734D: [u8; 239] =
         *super::utf8(include_str!("../models/1dffc1c1e403734d.onnxtxt"));
-    pub fn m_1dffc1c1e403734d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1dffc1c1e403734d.onnxtxt")
-    }
     pub static B_1F4D52D011E0A1AB: [u8; 270] = *include_bytes!("../data/1f4d52d011e0a1ab.pb");
     pub static T_20AE79499197AEBC: [u8; 278] =
         *super::utf8(include_str!("../models/20ae79499197aebc.onnxtxt"));
-    pub fn m_20ae79499197aebc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/20ae79499197aebc.onnxtxt")
-    }
     pub static T_21EAF1B0C7185A1E: [u8; 254] =
         *super::utf8(include_str!("../models/21eaf1b0c7185a1e.onnxtxt"));
-    pub fn m_21eaf1b0c7185a1e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/21eaf1b0c7185a1e.onnxtxt")
-    }
     pub static T_22E441B9FF098595: [u8; 219] =
         *super::utf8(include_str!("../models/22e441b9ff098595.onnxtxt"));
-    pub fn m_22e441b9ff098595() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/22e441b9ff098595.onnxtxt")
-    }
     pub static T_23CED236D07F2782: [u8; 175] =
         *super::utf8(include_str!("../models/23ced236d07f2782.onnxtxt"));
-    pub fn m_23ced236d07f2782() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/23ced236d07f2782.onnxtxt")
-    }
     pub static T_24768F43B1CE6BA5: [u8; 251] =
         *super::utf8(include_str!("../models/24768f43b1ce6ba5.onnxtxt"));
-    pub fn m_24768f43b1ce6ba5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/24768f43b1ce6ba5.onnxtxt")
-    }
     pub static T_24803DEA5C7816CD: [u8; 658] =
         *super::utf8(include_str!("../models/24803dea5c7816cd.onnxtxt"));
-    pub fn m_24803dea5c7816cd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/24803dea5c7816cd.onnxtxt")
-    }
     pub static T_251BC4A92E454605: [u8; 7531] =
         *super::utf8(include_str!("../models/251bc4a92e454605.onnxtxt"));
-    pub fn m_251bc4a92e454605() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/251bc4a92e454605.onnxtxt")
-    }
     pub static T_27D6B833B723728C: [u8; 258] =
         *super::utf8(include_str!("../models/27d6b833b723728c.onnxtxt"));
     pub fn m_27d6b833b723728c() -> onnx_text::ModelProto {
@@ -20818,36 +18136,18 @@ mod r07fe00 {
     }
     pub static T_3219CBF368965DB1: [u8; 172] =
         *super::utf8(include_str!("../models/3219cbf368965db1.onnxtxt"));
-    pub fn m_3219cbf368965db1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3219cbf368965db1.onnxtxt")
-    }
     pub static B_322710D4A171F92E: [u8; 37] = *include_bytes!("../data/322710d4a171f92e.pb");
     pub static T_357535C294CC419B: [u8; 6380] =
         *super::utf8(include_str!("../models/357535c294cc419b.onnxtxt"));
-    pub fn m_357535c294cc419b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/357535c294cc419b.onnxtxt")
-    }
     pub static T_35FB8F14DE011853: [u8; 7535] =
         *super::utf8(include_str!("../models/35fb8f14de011853.onnxtxt"));
-    pub fn m_35fb8f14de011853() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/35fb8f14de011853.onnxtxt")
-    }
     pub static T_36ED991465E3718C: [u8; 235] =
         *super::utf8(include_str!("../models/36ed991465e3718c.onnxtxt"));
-    pub fn m_36ed991465e3718c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/36ed991465e3718c.onnxtxt")
-    }
     pub static B_37025C5C9F88DFE2: [u8; 1214] = *include_bytes!("../data/37025c5c9f88dfe2.pb");
     pub static T_375A26250030BE76: [u8; 247] =
         *super::utf8(include_str!("../models/375a26250030be76.onnxtxt"));
-    pub fn m_375a26250030be76() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/375a26250030be76.onnxtxt")
-    }
     pub static T_376B0336E6790BD2: [u8; 710] =
         *super::utf8(include_str!("../models/376b0336e6790bd2.onnxtxt"));
-    pub fn m_376b0336e6790bd2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/376b0336e6790bd2.onnxtxt")
-    }
     pub static T_3B6D6CB919B75DE5: [u8; 252] =
         *super::utf8(include_str!("../models/3b6d6cb919b75de5.onnxtxt"));
     pub fn m_3b6d6cb919b75de5() -> onnx_text::ModelProto {
@@ -20855,34 +18155,16 @@ mod r07fe00 {
     }
     pub static T_3C32D8A033C9CAA1: [u8; 263] =
         *super::utf8(include_str!("../models/3c32d8a033c9caa1.onnxtxt"));
-    pub fn m_3c32d8a033c9caa1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3c32d8a033c9caa1.onnxtxt")
-    }
     pub static T_3CC8705076A82F19: [u8; 182] =
         *super::utf8(include_str!("../models/3cc8705076a82f19.onnxtxt"));
-    pub fn m_3cc8705076a82f19() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3cc8705076a82f19.onnxtxt")
-    }
     pub static T_3CEEAA0A6A9F4437: [u8; 237] =
         *super::utf8(include_str!("../models/3ceeaa0a6a9f4437.onnxtxt"));
-    pub fn m_3ceeaa0a6a9f4437() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3ceeaa0a6a9f4437.onnxtxt")
-    }
     pub static T_3D26C77345BDA0F7: [u8; 272] =
         *super::utf8(include_str!("../models/3d26c77345bda0f7.onnxtxt"));
-    pub fn m_3d26c77345bda0f7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3d26c77345bda0f7.onnxtxt")
-    }
     pub static T_3DB5BD09B693C771: [u8; 219] =
         *super::utf8(include_str!("../models/3db5bd09b693c771.onnxtxt"));
-    pub fn m_3db5bd09b693c771() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3db5bd09b693c771.onnxtxt")
-    }
     pub static T_3F21FC5816145E04: [u8; 249] =
         *super::utf8(include_str!("../models/3f21fc5816145e04.onnxtxt"));
-    pub fn m_3f21fc5816145e04() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3f21fc5816145e04.onnxtxt")
-    }
     pub static T_40AB90E3E4FC3E0D: [u8; 265] =
         *super::utf8(include_str!("../models/40ab90e3e4fc3e0d.onnxtxt"));
     pub fn m_40ab90e3e4fc3e0d() -> onnx_text::ModelProto {
@@ -20890,9 +18172,6 @@ mod r07fe00 {
     }
     pub static T_40BD256286E7F520: [u8; 6392] =
         *super::utf8(include_str!("../models/40bd256286e7f520.onnxtxt"));
-    pub fn m_40bd256286e7f520() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/40bd256286e7f520.onnxtxt")
-    }
     pub static T_41FE27E7933776BF: [u8; 215] =
         *super::utf8(include_str!("../models/41fe27e7933776bf.onnxtxt"));
     pub fn m_41fe27e7933776bf() -> onnx_text::ModelProto {
@@ -20905,15 +18184,9 @@ mod r07fe00 {
     }
     pub static T_454C0534CEB12346: [u8; 188] =
         *super::utf8(include_str!("../models/454c0534ceb12346.onnxtxt"));
-    pub fn m_454c0534ceb12346() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/454c0534ceb12346.onnxtxt")
-    }
     pub static B_455D5A2AF42A9A55: [u8; 40012] = *include_bytes!("../data/455d5a2af42a9a55.pb");
     pub static T_4818132505AB1174: [u8; 1171] =
         *super::utf8(include_str!("../models/4818132505ab1174.onnxtxt"));
-    pub fn m_4818132505ab1174() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4818132505ab1174.onnxtxt")
-    }
     pub static B_488884421F435967: [u8; 1934] = *include_bytes!("../data/488884421f435967.pb");
     pub static B_48D2570023FB7F8A: [u8; 854] = *include_bytes!("../data/48d2570023fb7f8a.pb");
     pub static T_4C0B229A9CEB990F: [u8; 226] =
@@ -20924,115 +18197,52 @@ mod r07fe00 {
     pub static B_4D070C1B819632D5: [u8; 20] = *include_bytes!("../data/4d070c1b819632d5.pb");
     pub static T_4D494B8F4BB48955: [u8; 352] =
         *super::utf8(include_str!("../models/4d494b8f4bb48955.onnxtxt"));
-    pub fn m_4d494b8f4bb48955() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4d494b8f4bb48955.onnxtxt")
-    }
     pub static T_4DCEE643D5D8B10F: [u8; 243] =
         *super::utf8(include_str!("../models/4dcee643d5d8b10f.onnxtxt"));
-    pub fn m_4dcee643d5d8b10f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4dcee643d5d8b10f.onnxtxt")
-    }
     pub static B_4EA0F8E46F69FC39: [u8; 2414] = *include_bytes!("../data/4ea0f8e46f69fc39.pb");
     pub static T_5404CEE25BEAB2C1: [u8; 242] =
         *super::utf8(include_str!("../models/5404cee25beab2c1.onnxtxt"));
-    pub fn m_5404cee25beab2c1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5404cee25beab2c1.onnxtxt")
-    }
     pub static T_54E5C233DE2904F4: [u8; 258] =
         *super::utf8(include_str!("../models/54e5c233de2904f4.onnxtxt"));
-    pub fn m_54e5c233de2904f4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/54e5c233de2904f4.onnxtxt")
-    }
     pub static T_55316F67A672ADF7: [u8; 969] =
         *super::utf8(include_str!("../models/55316f67a672adf7.onnxtxt"));
-    pub fn m_55316f67a672adf7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/55316f67a672adf7.onnxtxt")
-    }
     pub static T_55B22BE408597F8C: [u8; 228] =
         *super::utf8(include_str!("../models/55b22be408597f8c.onnxtxt"));
-    pub fn m_55b22be408597f8c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/55b22be408597f8c.onnxtxt")
-    }
     pub static B_5800DD626AE5C940: [u8; 31] = *include_bytes!("../data/5800dd626ae5c940.pb");
     pub static T_580DA676662BA4B5: [u8; 272] =
         *super::utf8(include_str!("../models/580da676662ba4b5.onnxtxt"));
-    pub fn m_580da676662ba4b5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/580da676662ba4b5.onnxtxt")
-    }
     pub static B_5819BDEB854F35D5: [u8; 31] = *include_bytes!("../data/5819bdeb854f35d5.pb");
     pub static T_58AEFDD1291788D8: [u8; 634] =
         *super::utf8(include_str!("../models/58aefdd1291788d8.onnxtxt"));
-    pub fn m_58aefdd1291788d8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/58aefdd1291788d8.onnxtxt")
-    }
     pub static T_59D18ACEE175DB7D: [u8; 250] =
         *super::utf8(include_str!("../models/59d18acee175db7d.onnxtxt"));
-    pub fn m_59d18acee175db7d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/59d18acee175db7d.onnxtxt")
-    }
     pub static B_5A92596EB0B8A141: [u8; 51] = *include_bytes!("../data/5a92596eb0b8a141.pb");
     pub static B_5C4F8B171B71E4A2: [u8; 37] = *include_bytes!("../data/5c4f8b171b71e4a2.pb");
     pub static T_5D253485266A0CCC: [u8; 254] =
         *super::utf8(include_str!("../models/5d253485266a0ccc.onnxtxt"));
-    pub fn m_5d253485266a0ccc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5d253485266a0ccc.onnxtxt")
-    }
     pub static T_5F37E2A114B623E6: [u8; 263] =
         *super::utf8(include_str!("../models/5f37e2a114b623e6.onnxtxt"));
-    pub fn m_5f37e2a114b623e6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5f37e2a114b623e6.onnxtxt")
-    }
     pub static T_6093317C850CE549: [u8; 242] =
         *super::utf8(include_str!("../models/6093317c850ce549.onnxtxt"));
-    pub fn m_6093317c850ce549() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6093317c850ce549.onnxtxt")
-    }
     pub static T_61FFF1C0272694FF: [u8; 280] =
         *super::utf8(include_str!("../models/61fff1c0272694ff.onnxtxt"));
-    pub fn m_61fff1c0272694ff() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/61fff1c0272694ff.onnxtxt")
-    }
     pub static T_630644262F12D642: [u8; 237] =
         *super::utf8(include_str!("../models/630644262f12d642.onnxtxt"));
-    pub fn m_630644262f12d642() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/630644262f12d642.onnxtxt")
-    }
     pub static T_6344A873CED14B0A: [u8; 231] =
         *super::utf8(include_str!("../models/6344a873ced14b0a.onnxtxt"));
-    pub fn m_6344a873ced14b0a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6344a873ced14b0a.onnxtxt")
-    }
     pub static T_63B23AC20D47E223: [u8; 239] =
         *super::utf8(include_str!("../models/63b23ac20d47e223.onnxtxt"));
-    pub fn m_63b23ac20d47e223() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/63b23ac20d47e223.onnxtxt")
-    }
     pub static T_63ED2C3CF214709B: [u8; 6376] =
         *super::utf8(include_str!("../models/63ed2c3cf214709b.onnxtxt"));
-    pub fn m_63ed2c3cf214709b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/63ed2c3cf214709b.onnxtxt")
-    }
     pub static B_641BD4752895FD45: [u8; 42] = *include_bytes!("../data/641bd4752895fd45.pb");
     pub static T_6581EFD9DD092959: [u8; 244] =
         *super::utf8(include_str!("../models/6581efd9dd092959.onnxtxt"));
-    pub fn m_6581efd9dd092959() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6581efd9dd092959.onnxtxt")
-    }
     pub static T_66940490AF7D794C: [u8; 240] =
         *super::utf8(include_str!("../models/66940490af7d794c.onnxtxt"));
-    pub fn m_66940490af7d794c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/66940490af7d794c.onnxtxt")
-    }
     pub static T_6992792E689D1014: [u8; 247] =
         *super::utf8(include_str!("../models/6992792e689d1014.onnxtxt"));
-    pub fn m_6992792e689d1014() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6992792e689d1014.onnxtxt")
-    }
     pub static T_6AD07C2C4E1A3513: [u8; 7005] =
         *super::utf8(include_str!("../models/6ad07c2c4e1a3513.onnxtxt"));
-    pub fn m_6ad07c2c4e1a3513() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6ad07c2c4e1a3513.onnxtxt")
-    }
     pub static B_6B3BE7CDCEB8EDF0: [u8; 37] = *include_bytes!("../data/6b3be7cdceb8edf0.pb");
     pub static T_6B82538687B21A31: [u8; 267] =
         *super::utf8(include_str!("../models/6b82538687b21a31.onnxtxt"));
@@ -21045,43 +18255,22 @@ mod r07fe00 {
     pub static B_6F19E9FD2BB84E25: [u8; 270] = *include_bytes!("../data/6f19e9fd2bb84e25.pb");
     pub static T_6F481E41D9F81C7B: [u8; 249] =
         *super::utf8(include_str!("../models/6f481e41d9f81c7b.onnxtxt"));
-    pub fn m_6f481e41d9f81c7b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6f481e41d9f81c7b.onnxtxt")
-    }
     pub static B_6FDBC3FA502F6CEE: [u8; 28] = *include_bytes!("../data/6fdbc3fa502f6cee.pb");
     pub static T_7151FC753DEB319F: [u8; 6938] =
         *super::utf8(include_str!("../models/7151fc753deb319f.onnxtxt"));
-    pub fn m_7151fc753deb319f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7151fc753deb319f.onnxtxt")
-    }
     pub static B_743CEE5F07657050: [u8; 35] = *include_bytes!("../data/743cee5f07657050.pb");
     pub static T_74FB6B0CE8E1ADCC: [u8; 389] =
         *super::utf8(include_str!("../models/74fb6b0ce8e1adcc.onnxtxt"));
-    pub fn m_74fb6b0ce8e1adcc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/74fb6b0ce8e1adcc.onnxtxt")
-    }
     pub static T_75546EC7895FC8CD: [u8; 250] =
         *super::utf8(include_str!("../models/75546ec7895fc8cd.onnxtxt"));
-    pub fn m_75546ec7895fc8cd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/75546ec7895fc8cd.onnxtxt")
-    }
     pub static B_77DC269EFDDBF5DA: [u8; 97] = *include_bytes!("../data/77dc269efddbf5da.pb");
     pub static B_798C90C32CB86204: [u8; 22] = *include_bytes!("../data/798c90c32cb86204.pb");
     pub static T_7E1D576AC2C04DE2: [u8; 1048] =
         *super::utf8(include_str!("../models/7e1d576ac2c04de2.onnxtxt"));
-    pub fn m_7e1d576ac2c04de2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7e1d576ac2c04de2.onnxtxt")
-    }
     pub static T_7F4BE833FA43D656: [u8; 229] =
         *super::utf8(include_str!("../models/7f4be833fa43d656.onnxtxt"));
-    pub fn m_7f4be833fa43d656() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7f4be833fa43d656.onnxtxt")
-    }
     pub static T_81110E917560823D: [u8; 338] =
         *super::utf8(include_str!("../models/81110e917560823d.onnxtxt"));
-    pub fn m_81110e917560823d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/81110e917560823d.onnxtxt")
-    }
     pub static T_818793F74A96BAA9: [u8; 234] =
         *super::utf8(include_str!("../models/818793f74a96baa9.onnxtxt"));
     pub fn m_818793f74a96baa9() -> onnx_text::ModelProto {
@@ -21091,60 +18280,27 @@ mod r07fe00 {
     pub static B_828972139B1DF42B: [u8; 1094] = *include_bytes!("../data/828972139b1df42b.pb");
     pub static T_849CF3E1022442D8: [u8; 207] =
         *super::utf8(include_str!("../models/849cf3e1022442d8.onnxtxt"));
-    pub fn m_849cf3e1022442d8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/849cf3e1022442d8.onnxtxt")
-    }
     pub static T_860A4FF6C0E549D4: [u8; 251] =
         *super::utf8(include_str!("../models/860a4ff6c0e549d4.onnxtxt"));
-    pub fn m_860a4ff6c0e549d4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/860a4ff6c0e549d4.onnxtxt")
-    }
     pub static T_87F1579994B81764: [u8; 201] =
         *super::utf8(include_str!("../models/87f1579994b81764.onnxtxt"));
-    pub fn m_87f1579994b81764() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/87f1579994b81764.onnxtxt")
-    }
     pub static T_8840F3ED968270F8: [u8; 1753] =
         *super::utf8(include_str!("../models/8840f3ed968270f8.onnxtxt"));
-    pub fn m_8840f3ed968270f8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8840f3ed968270f8.onnxtxt")
-    }
     pub static B_8846A09A8D9FFF9A: [u8; 503] = *include_bytes!("../data/8846a09a8d9fff9a.pb");
     pub static T_88B4C5996B93F72B: [u8; 206] =
         *super::utf8(include_str!("../models/88b4c5996b93f72b.onnxtxt"));
-    pub fn m_88b4c5996b93f72b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/88b4c5996b93f72b.onnxtxt")
-    }
     pub static T_88D39B022A0BEDA3: [u8; 1213] =
         *super::utf8(include_str!("../models/88d39b022a0beda3.onnxtxt"));
-    pub fn m_88d39b022a0beda3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/88d39b022a0beda3.onnxtxt")
-    }
     pub static T_891EB69DA76DAF54: [u8; 246] =
         *super::utf8(include_str!("../models/891eb69da76daf54.onnxtxt"));
-    pub fn m_891eb69da76daf54() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/891eb69da76daf54.onnxtxt")
-    }
     pub static T_89F251F9722DB907: [u8; 240] =
         *super::utf8(include_str!("../models/89f251f9722db907.onnxtxt"));
-    pub fn m_89f251f9722db907() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/89f251f9722db907.onnxtxt")
-    }
     pub static T_8AA1156AD353C969: [u8; 201] =
         *super::utf8(include_str!("../models/8aa1156ad353c969.onnxtxt"));
-    pub fn m_8aa1156ad353c969() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8aa1156ad353c969.onnxtxt")
-    }
     pub static T_8B2EF24DEAF22608: [u8; 1061] =
         *super::utf8(include_str!("../models/8b2ef24deaf22608.onnxtxt"));
-    pub fn m_8b2ef24deaf22608() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8b2ef24deaf22608.onnxtxt")
-    }
     pub static T_8BA9D180440ABB4A: [u8; 277] =
         *super::utf8(include_str!("../models/8ba9d180440abb4a.onnxtxt"));
-    pub fn m_8ba9d180440abb4a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8ba9d180440abb4a.onnxtxt")
-    }
     pub static B_8CB2010D516C31A8: [u8; 65] = *include_bytes!("../data/8cb2010d516c31a8.pb");
     pub static B_8D9B7A2E96B0891E: [u8; 165] = *include_bytes!("../data/8d9b7a2e96b0891e.pb");
     pub static T_8ED4D87C0E6C1FA0: [u8; 202] =
@@ -21154,20 +18310,11 @@ mod r07fe00 {
     }
     pub static T_8FAC76CC816AF31F: [u8; 1171] =
         *super::utf8(include_str!("../models/8fac76cc816af31f.onnxtxt"));
-    pub fn m_8fac76cc816af31f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8fac76cc816af31f.onnxtxt")
-    }
     pub static T_902FE50D3592BFB3: [u8; 642] =
         *super::utf8(include_str!("../models/902fe50d3592bfb3.onnxtxt"));
-    pub fn m_902fe50d3592bfb3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/902fe50d3592bfb3.onnxtxt")
-    }
     pub static B_925235A01974B8D2: [u8; 20] = *include_bytes!("../data/925235a01974b8d2.pb");
     pub static T_92EE065A462DEF1E: [u8; 724] =
         *super::utf8(include_str!("../models/92ee065a462def1e.onnxtxt"));
-    pub fn m_92ee065a462def1e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/92ee065a462def1e.onnxtxt")
-    }
     pub static T_92F0F979E78E3129: [u8; 227] =
         *super::utf8(include_str!("../models/92f0f979e78e3129.onnxtxt"));
     pub fn m_92f0f979e78e3129() -> onnx_text::ModelProto {
@@ -21175,135 +18322,63 @@ mod r07fe00 {
     }
     pub static T_9387CFE2BAC8CAED: [u8; 979] =
         *super::utf8(include_str!("../models/9387cfe2bac8caed.onnxtxt"));
-    pub fn m_9387cfe2bac8caed() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9387cfe2bac8caed.onnxtxt")
-    }
     pub static T_948EC1E7EA4AED03: [u8; 259] =
         *super::utf8(include_str!("../models/948ec1e7ea4aed03.onnxtxt"));
-    pub fn m_948ec1e7ea4aed03() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/948ec1e7ea4aed03.onnxtxt")
-    }
     pub static T_94E2AC3ADCC312F5: [u8; 255] =
         *super::utf8(include_str!("../models/94e2ac3adcc312f5.onnxtxt"));
-    pub fn m_94e2ac3adcc312f5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/94e2ac3adcc312f5.onnxtxt")
-    }
     pub static B_94E9E06498532DD0: [u8; 29] = *include_bytes!("../data/94e9e06498532dd0.pb");
     pub static B_959271ED161FF1CF: [u8; 42] = *include_bytes!("../data/959271ed161ff1cf.pb");
     pub static T_97BF5A775089990E: [u8; 250] =
         *super::utf8(include_str!("../models/97bf5a775089990e.onnxtxt"));
-    pub fn m_97bf5a775089990e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/97bf5a775089990e.onnxtxt")
-    }
     pub static B_992B8A5CDB0C375B: [u8; 43] = *include_bytes!("../data/992b8a5cdb0c375b.pb");
     pub static T_998DC0C8541689E2: [u8; 6934] =
         *super::utf8(include_str!("../models/998dc0c8541689e2.onnxtxt"));
-    pub fn m_998dc0c8541689e2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/998dc0c8541689e2.onnxtxt")
-    }
     pub static B_9A60D1120BF34F0B: [u8; 22] = *include_bytes!("../data/9a60d1120bf34f0b.pb");
     pub static B_9B0D4EDB4B6FB7B6: [u8; 42] = *include_bytes!("../data/9b0d4edb4b6fb7b6.pb");
     pub static T_9BC399B257763154: [u8; 244] =
         *super::utf8(include_str!("../models/9bc399b257763154.onnxtxt"));
-    pub fn m_9bc399b257763154() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9bc399b257763154.onnxtxt")
-    }
     pub static T_9BD25B6EEAB5A249: [u8; 295] =
         *super::utf8(include_str!("../models/9bd25b6eeab5a249.onnxtxt"));
-    pub fn m_9bd25b6eeab5a249() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9bd25b6eeab5a249.onnxtxt")
-    }
     pub static B_9C073E33259DF671: [u8; 39] = *include_bytes!("../data/9c073e33259df671.pb");
     pub static T_9DA83E1C52A707B2: [u8; 1888] =
         *super::utf8(include_str!("../models/9da83e1c52a707b2.onnxtxt"));
-    pub fn m_9da83e1c52a707b2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9da83e1c52a707b2.onnxtxt")
-    }
     pub static B_9DED0863F9A6622D: [u8; 79] = *include_bytes!("../data/9ded0863f9a6622d.pb");
     pub static T_9EB23E64B1ED2A6D: [u8; 260] =
         *super::utf8(include_str!("../models/9eb23e64b1ed2a6d.onnxtxt"));
-    pub fn m_9eb23e64b1ed2a6d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9eb23e64b1ed2a6d.onnxtxt")
-    }
     pub static T_A10E11595396558B: [u8; 6942] =
         *super::utf8(include_str!("../models/a10e11595396558b.onnxtxt"));
-    pub fn m_a10e11595396558b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a10e11595396558b.onnxtxt")
-    }
     pub static T_A20B1C6752464B76: [u8; 2460] =
         *super::utf8(include_str!("../models/a20b1c6752464b76.onnxtxt"));
-    pub fn m_a20b1c6752464b76() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a20b1c6752464b76.onnxtxt")
-    }
     pub static T_A3D475725C558ADE: [u8; 7001] =
         *super::utf8(include_str!("../models/a3d475725c558ade.onnxtxt"));
-    pub fn m_a3d475725c558ade() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a3d475725c558ade.onnxtxt")
-    }
     pub static T_A4B48EA0B955275A: [u8; 969] =
         *super::utf8(include_str!("../models/a4b48ea0b955275a.onnxtxt"));
-    pub fn m_a4b48ea0b955275a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a4b48ea0b955275a.onnxtxt")
-    }
     pub static B_A57F67E5596861B7: [u8; 28] = *include_bytes!("../data/a57f67e5596861b7.pb");
     pub static T_A58EFC0724A58EDE: [u8; 230] =
         *super::utf8(include_str!("../models/a58efc0724a58ede.onnxtxt"));
-    pub fn m_a58efc0724a58ede() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a58efc0724a58ede.onnxtxt")
-    }
     pub static T_A7EB2FB1ED432E4B: [u8; 248] =
         *super::utf8(include_str!("../models/a7eb2fb1ed432e4b.onnxtxt"));
-    pub fn m_a7eb2fb1ed432e4b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a7eb2fb1ed432e4b.onnxtxt")
-    }
     pub static T_A92F47BFE51B0159: [u8; 947] =
         *super::utf8(include_str!("../models/a92f47bfe51b0159.onnxtxt"));
-    pub fn m_a92f47bfe51b0159() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a92f47bfe51b0159.onnxtxt")
-    }
     pub static T_AF8379EF73E1E1DA: [u8; 226] =
         *super::utf8(include_str!("../models/af8379ef73e1e1da.onnxtxt"));
-    pub fn m_af8379ef73e1e1da() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/af8379ef73e1e1da.onnxtxt")
-    }
     pub static T_AFCEA0B1A3D447A1: [u8; 258] =
         *super::utf8(include_str!("../models/afcea0b1a3d447a1.onnxtxt"));
-    pub fn m_afcea0b1a3d447a1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/afcea0b1a3d447a1.onnxtxt")
-    }
     pub static B_B02DF760474C0684: [u8; 35] = *include_bytes!("../data/b02df760474c0684.pb");
     pub static T_B0A3652C8DC8F7DF: [u8; 6997] =
         *super::utf8(include_str!("../models/b0a3652c8dc8f7df.onnxtxt"));
-    pub fn m_b0a3652c8dc8f7df() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b0a3652c8dc8f7df.onnxtxt")
-    }
     pub static T_B2FF9CF4F9E42BFD: [u8; 1962] =
         *super::utf8(include_str!("../models/b2ff9cf4f9e42bfd.onnxtxt"));
-    pub fn m_b2ff9cf4f9e42bfd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b2ff9cf4f9e42bfd.onnxtxt")
-    }
     pub static T_B3A63F4CDF1D6AFC: [u8; 6404] =
         *super::utf8(include_str!("../models/b3a63f4cdf1d6afc.onnxtxt"));
-    pub fn m_b3a63f4cdf1d6afc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b3a63f4cdf1d6afc.onnxtxt")
-    }
     pub static B_B400297F71F4892C: [u8; 27] = *include_bytes!("../data/b400297f71f4892c.pb");
     pub static T_B531853764C0DE18: [u8; 243] =
         *super::utf8(include_str!("../models/b531853764c0de18.onnxtxt"));
-    pub fn m_b531853764c0de18() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b531853764c0de18.onnxtxt")
-    }
     pub static T_B580CCB60AF018E5: [u8; 252] =
         *super::utf8(include_str!("../models/b580ccb60af018e5.onnxtxt"));
-    pub fn m_b580ccb60af018e5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b580ccb60af018e5.onnxtxt")
-    }
     pub static B_B58F21FF00DFA525: [u8; 44] = *include_bytes!("../data/b58f21ff00dfa525.pb");
     pub static T_B5A5A7AC48490131: [u8; 1043] =
         *super::utf8(include_str!("../models/b5a5a7ac48490131.onnxtxt"));
-    pub fn m_b5a5a7ac48490131() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b5a5a7ac48490131.onnxtxt")
-    }
     pub static T_B5D04E640B8099F4: [u8; 229] =
         *super::utf8(include_str!("../models/b5d04e640b8099f4.onnxtxt"));
     pub fn m_b5d04e640b8099f4() -> onnx_text::ModelProto {
@@ -21311,92 +18386,41 @@ mod r07fe00 {
     }
     pub static T_B74021ABFF521306: [u8; 2708] =
         *super::utf8(include_str!("../models/b74021abff521306.onnxtxt"));
-    pub fn m_b74021abff521306() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b74021abff521306.onnxtxt")
-    }
     pub static T_B85F82B4D78A19C7: [u8; 264] =
         *super::utf8(include_str!("../models/b85f82b4d78a19c7.onnxtxt"));
-    pub fn m_b85f82b4d78a19c7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b85f82b4d78a19c7.onnxtxt")
-    }
     pub static T_B8D0128A5EF5F057: [u8; 281] =
         *super::utf8(include_str!("../models/b8d0128a5ef5f057.onnxtxt"));
-    pub fn m_b8d0128a5ef5f057() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b8d0128a5ef5f057.onnxtxt")
-    }
     pub static B_B94B27F192593572: [u8; 38] = *include_bytes!("../data/b94b27f192593572.pb");
     pub static T_BA156DDB89033DE6: [u8; 6985] =
         *super::utf8(include_str!("../models/ba156ddb89033de6.onnxtxt"));
-    pub fn m_ba156ddb89033de6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ba156ddb89033de6.onnxtxt")
-    }
     pub static T_BA75ACBFF58DFDB0: [u8; 253] =
         *super::utf8(include_str!("../models/ba75acbff58dfdb0.onnxtxt"));
-    pub fn m_ba75acbff58dfdb0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ba75acbff58dfdb0.onnxtxt")
-    }
     pub static T_BA7D4F70CE9FE9A3: [u8; 299] =
         *super::utf8(include_str!("../models/ba7d4f70ce9fe9a3.onnxtxt"));
-    pub fn m_ba7d4f70ce9fe9a3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ba7d4f70ce9fe9a3.onnxtxt")
-    }
     pub static T_BAFA7E3A7A74947B: [u8; 658] =
         *super::utf8(include_str!("../models/bafa7e3a7a74947b.onnxtxt"));
-    pub fn m_bafa7e3a7a74947b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/bafa7e3a7a74947b.onnxtxt")
-    }
     pub static T_BB77D14AA57DEDEC: [u8; 211] =
         *super::utf8(include_str!("../models/bb77d14aa57dedec.onnxtxt"));
-    pub fn m_bb77d14aa57dedec() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/bb77d14aa57dedec.onnxtxt")
-    }
     pub static T_BBD3499801E4D3F5: [u8; 1171] =
         *super::utf8(include_str!("../models/bbd3499801e4d3f5.onnxtxt"));
-    pub fn m_bbd3499801e4d3f5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/bbd3499801e4d3f5.onnxtxt")
-    }
     pub static B_BC0233554F0BFCD6: [u8; 29] = *include_bytes!("../data/bc0233554f0bfcd6.pb");
     pub static T_BCDEC270700FCA6A: [u8; 257] =
         *super::utf8(include_str!("../models/bcdec270700fca6a.onnxtxt"));
-    pub fn m_bcdec270700fca6a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/bcdec270700fca6a.onnxtxt")
-    }
     pub static T_BD483F45F4DC76C3: [u8; 300] =
         *super::utf8(include_str!("../models/bd483f45f4dc76c3.onnxtxt"));
-    pub fn m_bd483f45f4dc76c3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/bd483f45f4dc76c3.onnxtxt")
-    }
     pub static T_C2E71D0F816DFD6B: [u8; 285] =
         *super::utf8(include_str!("../models/c2e71d0f816dfd6b.onnxtxt"));
-    pub fn m_c2e71d0f816dfd6b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c2e71d0f816dfd6b.onnxtxt")
-    }
     pub static T_C38E79D4F040858D: [u8; 1896] =
         *super::utf8(include_str!("../models/c38e79d4f040858d.onnxtxt"));
-    pub fn m_c38e79d4f040858d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c38e79d4f040858d.onnxtxt")
-    }
     pub static T_C3A7ED6650F7B721: [u8; 6400] =
         *super::utf8(include_str!("../models/c3a7ed6650f7b721.onnxtxt"));
-    pub fn m_c3a7ed6650f7b721() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c3a7ed6650f7b721.onnxtxt")
-    }
     pub static T_C4328F664D34BB84: [u8; 241] =
         *super::utf8(include_str!("../models/c4328f664d34bb84.onnxtxt"));
-    pub fn m_c4328f664d34bb84() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c4328f664d34bb84.onnxtxt")
-    }
     pub static B_C444362A3F450D83: [u8; 120] = *include_bytes!("../data/c444362a3f450d83.pb");
     pub static T_C547588CFB314837: [u8; 1047] =
         *super::utf8(include_str!("../models/c547588cfb314837.onnxtxt"));
-    pub fn m_c547588cfb314837() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c547588cfb314837.onnxtxt")
-    }
     pub static T_C590774BB90847F7: [u8; 1378] =
         *super::utf8(include_str!("../models/c590774bb90847f7.onnxtxt"));
-    pub fn m_c590774bb90847f7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c590774bb90847f7.onnxtxt")
-    }
     pub static T_C64407A9DFEE89AD: [u8; 197] =
         *super::utf8(include_str!("../models/c64407a9dfee89ad.onnxtxt"));
     pub fn m_c64407a9dfee89ad() -> onnx_text::ModelProto {
@@ -21404,40 +18428,19 @@ mod r07fe00 {
     }
     pub static T_C6CFE23BE4F28566: [u8; 251] =
         *super::utf8(include_str!("../models/c6cfe23be4f28566.onnxtxt"));
-    pub fn m_c6cfe23be4f28566() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c6cfe23be4f28566.onnxtxt")
-    }
     pub static T_C9C1A21CABF5CC54: [u8; 1258] =
         *super::utf8(include_str!("../models/c9c1a21cabf5cc54.onnxtxt"));
-    pub fn m_c9c1a21cabf5cc54() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c9c1a21cabf5cc54.onnxtxt")
-    }
     pub static T_CA59A37E8BB25D4B: [u8; 350] =
         *super::utf8(include_str!("../models/ca59a37e8bb25d4b.onnxtxt"));
-    pub fn m_ca59a37e8bb25d4b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ca59a37e8bb25d4b.onnxtxt")
-    }
     pub static B_CB05169CE2A04D40: [u8; 1094] = *include_bytes!("../data/cb05169ce2a04d40.pb");
     pub static T_CCBDB3AD8BCDD6EF: [u8; 1052] =
         *super::utf8(include_str!("../models/ccbdb3ad8bcdd6ef.onnxtxt"));
-    pub fn m_ccbdb3ad8bcdd6ef() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ccbdb3ad8bcdd6ef.onnxtxt")
-    }
     pub static T_CD6EB47E6268DE1F: [u8; 215] =
         *super::utf8(include_str!("../models/cd6eb47e6268de1f.onnxtxt"));
-    pub fn m_cd6eb47e6268de1f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cd6eb47e6268de1f.onnxtxt")
-    }
     pub static T_CD9BE424DAE53200: [u8; 3543] =
         *super::utf8(include_str!("../models/cd9be424dae53200.onnxtxt"));
-    pub fn m_cd9be424dae53200() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cd9be424dae53200.onnxtxt")
-    }
     pub static T_CDB55B69DCAD1769: [u8; 2429] =
         *super::utf8(include_str!("../models/cdb55b69dcad1769.onnxtxt"));
-    pub fn m_cdb55b69dcad1769() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cdb55b69dcad1769.onnxtxt")
-    }
     pub static B_CEB7296F92052E37: [u8; 35] = *include_bytes!("../data/ceb7296f92052e37.pb");
     pub static T_CF850EEC2DA0CD9D: [u8; 195] =
         *super::utf8(include_str!("../models/cf850eec2da0cd9d.onnxtxt"));
@@ -21452,21 +18455,12 @@ mod r07fe00 {
     }
     pub static T_D186BDF149FC4F16: [u8; 200] =
         *super::utf8(include_str!("../models/d186bdf149fc4f16.onnxtxt"));
-    pub fn m_d186bdf149fc4f16() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d186bdf149fc4f16.onnxtxt")
-    }
     pub static T_D63F59F443827E29: [u8; 1522] =
         *super::utf8(include_str!("../models/d63f59f443827e29.onnxtxt"));
-    pub fn m_d63f59f443827e29() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d63f59f443827e29.onnxtxt")
-    }
     pub static B_D74356675DD5F427: [u8; 498] = *include_bytes!("../data/d74356675dd5f427.pb");
     pub static B_D7FFBB65D72A7CFF: [u8; 31] = *include_bytes!("../data/d7ffbb65d72a7cff.pb");
     pub static T_D839F0F374EE3177: [u8; 1712] =
         *super::utf8(include_str!("../models/d839f0f374ee3177.onnxtxt"));
-    pub fn m_d839f0f374ee3177() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d839f0f374ee3177.onnxtxt")
-    }
     pub static T_D8A5933E3C487478: [u8; 232] =
         *super::utf8(include_str!("../models/d8a5933e3c487478.onnxtxt"));
     pub fn m_d8a5933e3c487478() -> onnx_text::ModelProto {
@@ -21474,98 +18468,47 @@ mod r07fe00 {
     }
     pub static T_D8DC1596E87E5BF5: [u8; 294] =
         *super::utf8(include_str!("../models/d8dc1596e87e5bf5.onnxtxt"));
-    pub fn m_d8dc1596e87e5bf5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d8dc1596e87e5bf5.onnxtxt")
-    }
     pub static T_DA48B8DD01F68CAC: [u8; 252] =
         *super::utf8(include_str!("../models/da48b8dd01f68cac.onnxtxt"));
-    pub fn m_da48b8dd01f68cac() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/da48b8dd01f68cac.onnxtxt")
-    }
     pub static T_DB1CDF56C6CA6CB6: [u8; 209] =
         *super::utf8(include_str!("../models/db1cdf56c6ca6cb6.onnxtxt"));
-    pub fn m_db1cdf56c6ca6cb6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/db1cdf56c6ca6cb6.onnxtxt")
-    }
     pub static T_DB4A138A3B038015: [u8; 251] =
         *super::utf8(include_str!("../models/db4a138a3b038015.onnxtxt"));
-    pub fn m_db4a138a3b038015() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/db4a138a3b038015.onnxtxt")
-    }
     pub static T_DCB0FBB6BCB42DAB: [u8; 250] =
         *super::utf8(include_str!("../models/dcb0fbb6bcb42dab.onnxtxt"));
-    pub fn m_dcb0fbb6bcb42dab() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/dcb0fbb6bcb42dab.onnxtxt")
-    }
     pub static B_DD19150FF76FC153: [u8; 31] = *include_bytes!("../data/dd19150ff76fc153.pb");
     pub static B_DD2BDE68E30F75D6: [u8; 120] = *include_bytes!("../data/dd2bde68e30f75d6.pb");
     pub static T_DD6FA95999BDB8FE: [u8; 626] =
         *super::utf8(include_str!("../models/dd6fa95999bdb8fe.onnxtxt"));
-    pub fn m_dd6fa95999bdb8fe() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/dd6fa95999bdb8fe.onnxtxt")
-    }
     pub static T_DD7F5E9BD60380EA: [u8; 271] =
         *super::utf8(include_str!("../models/dd7f5e9bd60380ea.onnxtxt"));
-    pub fn m_dd7f5e9bd60380ea() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/dd7f5e9bd60380ea.onnxtxt")
-    }
     pub static T_DDCA8BBD56F6CFB7: [u8; 1277] =
         *super::utf8(include_str!("../models/ddca8bbd56f6cfb7.onnxtxt"));
-    pub fn m_ddca8bbd56f6cfb7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ddca8bbd56f6cfb7.onnxtxt")
-    }
     pub static T_DDEDA579427D8182: [u8; 959] =
         *super::utf8(include_str!("../models/ddeda579427d8182.onnxtxt"));
-    pub fn m_ddeda579427d8182() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ddeda579427d8182.onnxtxt")
-    }
     pub static T_DF0D1449A15EF4C4: [u8; 201] =
         *super::utf8(include_str!("../models/df0d1449a15ef4c4.onnxtxt"));
-    pub fn m_df0d1449a15ef4c4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/df0d1449a15ef4c4.onnxtxt")
-    }
     pub static B_DF6087868550FE33: [u8; 592] = *include_bytes!("../data/df6087868550fe33.pb");
     pub static B_E047176D051EAA5B: [u8; 34] = *include_bytes!("../data/e047176d051eaa5b.pb");
     pub static B_E0655AFC69A0020E: [u8; 35] = *include_bytes!("../data/e0655afc69a0020e.pb");
     pub static T_E22125D8C9065EA4: [u8; 235] =
         *super::utf8(include_str!("../models/e22125d8c9065ea4.onnxtxt"));
-    pub fn m_e22125d8c9065ea4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e22125d8c9065ea4.onnxtxt")
-    }
     pub static B_E24D9FCD1243BCFE: [u8; 51] = *include_bytes!("../data/e24d9fcd1243bcfe.pb");
     pub static B_E32231E045B5BA8F: [u8; 29] = *include_bytes!("../data/e32231e045b5ba8f.pb");
     pub static T_E3CCB32548403BF0: [u8; 236] =
         *super::utf8(include_str!("../models/e3ccb32548403bf0.onnxtxt"));
-    pub fn m_e3ccb32548403bf0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e3ccb32548403bf0.onnxtxt")
-    }
     pub static B_E40DD5C2F09ACC2D: [u8; 117] = *include_bytes!("../data/e40dd5c2f09acc2d.pb");
     pub static T_E5564E4E8C26C2DD: [u8; 1210] =
         *super::utf8(include_str!("../models/e5564e4e8c26c2dd.onnxtxt"));
-    pub fn m_e5564e4e8c26c2dd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e5564e4e8c26c2dd.onnxtxt")
-    }
     pub static B_E5B25509F35AF70B: [u8; 1934] = *include_bytes!("../data/e5b25509f35af70b.pb");
     pub static T_E699A60515A3BDD6: [u8; 215] =
         *super::utf8(include_str!("../models/e699a60515a3bdd6.onnxtxt"));
-    pub fn m_e699a60515a3bdd6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e699a60515a3bdd6.onnxtxt")
-    }
     pub static T_E9047A4217C4DA52: [u8; 969] =
         *super::utf8(include_str!("../models/e9047a4217c4da52.onnxtxt"));
-    pub fn m_e9047a4217c4da52() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e9047a4217c4da52.onnxtxt")
-    }
     pub static T_EA4919AE6EFDB826: [u8; 1832] =
         *super::utf8(include_str!("../models/ea4919ae6efdb826.onnxtxt"));
-    pub fn m_ea4919ae6efdb826() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ea4919ae6efdb826.onnxtxt")
-    }
     pub static T_EA8DA8C1E619510E: [u8; 1262] =
         *super::utf8(include_str!("../models/ea8da8c1e619510e.onnxtxt"));
-    pub fn m_ea8da8c1e619510e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ea8da8c1e619510e.onnxtxt")
-    }
     pub static T_EAA94CA83B0C5F6A: [u8; 204] =
         *super::utf8(include_str!("../models/eaa94ca83b0c5f6a.onnxtxt"));
     pub fn m_eaa94ca83b0c5f6a() -> onnx_text::ModelProto {
@@ -21573,66 +18516,30 @@ mod r07fe00 {
     }
     pub static T_EABE11D8333511E1: [u8; 236] =
         *super::utf8(include_str!("../models/eabe11d8333511e1.onnxtxt"));
-    pub fn m_eabe11d8333511e1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/eabe11d8333511e1.onnxtxt")
-    }
     pub static T_EB573D82419968A9: [u8; 262] =
         *super::utf8(include_str!("../models/eb573d82419968a9.onnxtxt"));
-    pub fn m_eb573d82419968a9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/eb573d82419968a9.onnxtxt")
-    }
     pub static B_EBDD8289E2908282: [u8; 208] = *include_bytes!("../data/ebdd8289e2908282.pb");
     pub static T_EC8BE11FE99CE78A: [u8; 1370] =
         *super::utf8(include_str!("../models/ec8be11fe99ce78a.onnxtxt"));
-    pub fn m_ec8be11fe99ce78a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ec8be11fe99ce78a.onnxtxt")
-    }
     pub static T_ED1EBC6378FEF059: [u8; 1044] =
         *super::utf8(include_str!("../models/ed1ebc6378fef059.onnxtxt"));
-    pub fn m_ed1ebc6378fef059() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ed1ebc6378fef059.onnxtxt")
-    }
     pub static T_EDD182CB5B4C8E8F: [u8; 244] =
         *super::utf8(include_str!("../models/edd182cb5b4c8e8f.onnxtxt"));
-    pub fn m_edd182cb5b4c8e8f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/edd182cb5b4c8e8f.onnxtxt")
-    }
     pub static T_EE3FFF7893D8087D: [u8; 250] =
         *super::utf8(include_str!("../models/ee3fff7893d8087d.onnxtxt"));
-    pub fn m_ee3fff7893d8087d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ee3fff7893d8087d.onnxtxt")
-    }
     pub static T_EE65F2546FD1A1C7: [u8; 6589] =
         *super::utf8(include_str!("../models/ee65f2546fd1a1c7.onnxtxt"));
-    pub fn m_ee65f2546fd1a1c7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ee65f2546fd1a1c7.onnxtxt")
-    }
     pub static T_EEA0F5E42E8135AC: [u8; 253] =
         *super::utf8(include_str!("../models/eea0f5e42e8135ac.onnxtxt"));
-    pub fn m_eea0f5e42e8135ac() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/eea0f5e42e8135ac.onnxtxt")
-    }
     pub static T_F1B1195B3498BD71: [u8; 236] =
         *super::utf8(include_str!("../models/f1b1195b3498bd71.onnxtxt"));
-    pub fn m_f1b1195b3498bd71() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f1b1195b3498bd71.onnxtxt")
-    }
     pub static B_F1C943231057932B: [u8; 272] = *include_bytes!("../data/f1c943231057932b.pb");
     pub static T_F1E44A2950AD470E: [u8; 260] =
         *super::utf8(include_str!("../models/f1e44a2950ad470e.onnxtxt"));
-    pub fn m_f1e44a2950ad470e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f1e44a2950ad470e.onnxtxt")
-    }
     pub static T_F2CFAD5AA0D85C25: [u8; 295] =
         *super::utf8(include_str!("../models/f2cfad5aa0d85c25.onnxtxt"));
-    pub fn m_f2cfad5aa0d85c25() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f2cfad5aa0d85c25.onnxtxt")
-    }
     pub static T_F2E0AD60B88455E0: [u8; 238] =
         *super::utf8(include_str!("../models/f2e0ad60b88455e0.onnxtxt"));
-    pub fn m_f2e0ad60b88455e0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f2e0ad60b88455e0.onnxtxt")
-    }
     pub static T_F39FF59E8292E072: [u8; 221] =
         *super::utf8(include_str!("../models/f39ff59e8292e072.onnxtxt"));
     pub fn m_f39ff59e8292e072() -> onnx_text::ModelProto {
@@ -21640,19 +18547,10 @@ mod r07fe00 {
     }
     pub static T_F3B616E608A1CE96: [u8; 228] =
         *super::utf8(include_str!("../models/f3b616e608a1ce96.onnxtxt"));
-    pub fn m_f3b616e608a1ce96() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f3b616e608a1ce96.onnxtxt")
-    }
     pub static T_F3DD53D18F70A832: [u8; 7539] =
         *super::utf8(include_str!("../models/f3dd53d18f70a832.onnxtxt"));
-    pub fn m_f3dd53d18f70a832() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f3dd53d18f70a832.onnxtxt")
-    }
     pub static T_F4EEB158B4DF39B8: [u8; 228] =
         *super::utf8(include_str!("../models/f4eeb158b4df39b8.onnxtxt"));
-    pub fn m_f4eeb158b4df39b8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f4eeb158b4df39b8.onnxtxt")
-    }
     pub static T_F55C8047BEFFCF40: [u8; 266] =
         *super::utf8(include_str!("../models/f55c8047beffcf40.onnxtxt"));
     pub fn m_f55c8047beffcf40() -> onnx_text::ModelProto {
@@ -21665,39 +18563,18 @@ mod r07fe00 {
     }
     pub static T_F66A80AA0F0E6E07: [u8; 340] =
         *super::utf8(include_str!("../models/f66a80aa0f0e6e07.onnxtxt"));
-    pub fn m_f66a80aa0f0e6e07() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f66a80aa0f0e6e07.onnxtxt")
-    }
     pub static T_F7CDEBD15B39B2CC: [u8; 263] =
         *super::utf8(include_str!("../models/f7cdebd15b39b2cc.onnxtxt"));
-    pub fn m_f7cdebd15b39b2cc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f7cdebd15b39b2cc.onnxtxt")
-    }
     pub static T_FB0A2A78607147C8: [u8; 570] =
         *super::utf8(include_str!("../models/fb0a2a78607147c8.onnxtxt"));
-    pub fn m_fb0a2a78607147c8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fb0a2a78607147c8.onnxtxt")
-    }
     pub static T_FB2CE0341A13767F: [u8; 236] =
         *super::utf8(include_str!("../models/fb2ce0341a13767f.onnxtxt"));
-    pub fn m_fb2ce0341a13767f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fb2ce0341a13767f.onnxtxt")
-    }
     pub static T_FB5C4BBC4A02FCD4: [u8; 258] =
         *super::utf8(include_str!("../models/fb5c4bbc4a02fcd4.onnxtxt"));
-    pub fn m_fb5c4bbc4a02fcd4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fb5c4bbc4a02fcd4.onnxtxt")
-    }
     pub static T_FC9EFF04B3DBA008: [u8; 266] =
         *super::utf8(include_str!("../models/fc9eff04b3dba008.onnxtxt"));
-    pub fn m_fc9eff04b3dba008() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fc9eff04b3dba008.onnxtxt")
-    }
     pub static T_FD7629E919E3168B: [u8; 254] =
         *super::utf8(include_str!("../models/fd7629e919e3168b.onnxtxt"));
-    pub fn m_fd7629e919e3168b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fd7629e919e3168b.onnxtxt")
-    }
     pub static T_FDA466B927EECFED: [u8; 245] =
         *super::utf8(include_str!("../models/fda466b927eecfed.onnxtxt"));
     pub fn m_fda466b927eecfed() -> onnx_text::ModelProto {
@@ -21705,9 +18582,6 @@ mod r07fe00 {
     }
     pub static T_FE09129A94358AEA: [u8; 231] =
         *super::utf8(include_str!("../models/fe09129a94358aea.onnxtxt"));
-    pub fn m_fe09129a94358aea() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fe09129a94358aea.onnxtxt")
-    }
     pub static T_FE972AA505841E31: [u8; 253] =
         *super::utf8(include_str!("../models/fe972aa505841e31.onnxtxt"));
     pub fn m_fe972aa505841e31() -> onnx_text::ModelProto {
@@ -21715,9 +18589,6 @@ mod r07fe00 {
     }
     pub static T_FF6B9A2907BEBD83: [u8; 254] =
         *super::utf8(include_str!("../models/ff6b9a2907bebd83.onnxtxt"));
-    pub fn m_ff6b9a2907bebd83() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ff6b9a2907bebd83.onnxtxt")
-    }
 }
 #[cfg(any(
     feature = "onnx_1_13_0",
@@ -21750,135 +18621,60 @@ pub use r07fe00::*;
 mod r07ff00 {
     pub static T_00A11BB21C0DB68F: [u8; 156] =
         *super::utf8(include_str!("../models/00a11bb21c0db68f.onnxtxt"));
-    pub fn m_00a11bb21c0db68f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/00a11bb21c0db68f.onnxtxt")
-    }
     pub static T_013FB5745F152FE1: [u8; 1566] =
         *super::utf8(include_str!("../models/013fb5745f152fe1.onnxtxt"));
-    pub fn m_013fb5745f152fe1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/013fb5745f152fe1.onnxtxt")
-    }
     pub static T_019670B02157CB5B: [u8; 421] =
         *super::utf8(include_str!("../models/019670b02157cb5b.onnxtxt"));
-    pub fn m_019670b02157cb5b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/019670b02157cb5b.onnxtxt")
-    }
     pub static B_01A0182F6D35C0B8: [u8; 40] = *include_bytes!("../data/01a0182f6d35c0b8.pb");
     pub static B_01C2B0CC733D0E2E: [u8; 29] = *include_bytes!("../data/01c2b0cc733d0e2e.pb");
     pub static T_025B7DD34731F671: [u8; 218] =
         *super::utf8(include_str!("../models/025b7dd34731f671.onnxtxt"));
-    pub fn m_025b7dd34731f671() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/025b7dd34731f671.onnxtxt")
-    }
     pub static T_029BCED1280A176D: [u8; 243] =
         *super::utf8(include_str!("../models/029bced1280a176d.onnxtxt"));
-    pub fn m_029bced1280a176d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/029bced1280a176d.onnxtxt")
-    }
     pub static B_03195C6D17A1C043: [u8; 23] = *include_bytes!("../data/03195c6d17a1c043.pb");
     pub static T_037EF08707C5F053: [u8; 150] =
         *super::utf8(include_str!("../models/037ef08707c5f053.onnxtxt"));
-    pub fn m_037ef08707c5f053() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/037ef08707c5f053.onnxtxt")
-    }
     pub static T_0445529ACACAE090: [u8; 1596] =
         *super::utf8(include_str!("../models/0445529acacae090.onnxtxt"));
-    pub fn m_0445529acacae090() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0445529acacae090.onnxtxt")
-    }
     pub static B_0481CEF7C9735645: [u8; 416] = *include_bytes!("../data/0481cef7c9735645.pb");
     pub static T_054946EC1C725EFC: [u8; 200] =
         *super::utf8(include_str!("../models/054946ec1c725efc.onnxtxt"));
-    pub fn m_054946ec1c725efc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/054946ec1c725efc.onnxtxt")
-    }
     pub static T_05A331AA65183A7D: [u8; 163] =
         *super::utf8(include_str!("../models/05a331aa65183a7d.onnxtxt"));
-    pub fn m_05a331aa65183a7d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/05a331aa65183a7d.onnxtxt")
-    }
     pub static B_05A82D4C65428781: [u8; 21] = *include_bytes!("../data/05a82d4c65428781.pb");
     pub static T_062AB0CF2C2CC736: [u8; 158] =
         *super::utf8(include_str!("../models/062ab0cf2c2cc736.onnxtxt"));
-    pub fn m_062ab0cf2c2cc736() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/062ab0cf2c2cc736.onnxtxt")
-    }
     pub static T_06B9236913F1289B: [u8; 187] =
         *super::utf8(include_str!("../models/06b9236913f1289b.onnxtxt"));
-    pub fn m_06b9236913f1289b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/06b9236913f1289b.onnxtxt")
-    }
     pub static T_075D0AD8A4DC7CDD: [u8; 167] =
         *super::utf8(include_str!("../models/075d0ad8a4dc7cdd.onnxtxt"));
-    pub fn m_075d0ad8a4dc7cdd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/075d0ad8a4dc7cdd.onnxtxt")
-    }
     pub static B_08D66719261F32AC: [u8; 496] = *include_bytes!("../data/08d66719261f32ac.pb");
     pub static T_0934AC9EDA544090: [u8; 191] =
         *super::utf8(include_str!("../models/0934ac9eda544090.onnxtxt"));
-    pub fn m_0934ac9eda544090() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0934ac9eda544090.onnxtxt")
-    }
     pub static T_0997AB0BE405B55F: [u8; 209] =
         *super::utf8(include_str!("../models/0997ab0be405b55f.onnxtxt"));
-    pub fn m_0997ab0be405b55f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0997ab0be405b55f.onnxtxt")
-    }
     pub static T_09EA9A663AEBECDE: [u8; 190] =
         *super::utf8(include_str!("../models/09ea9a663aebecde.onnxtxt"));
-    pub fn m_09ea9a663aebecde() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/09ea9a663aebecde.onnxtxt")
-    }
     pub static T_0A40A39E411401C0: [u8; 279] =
         *super::utf8(include_str!("../models/0a40a39e411401c0.onnxtxt"));
-    pub fn m_0a40a39e411401c0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0a40a39e411401c0.onnxtxt")
-    }
     pub static T_0ABAD45085F70E58: [u8; 191] =
         *super::utf8(include_str!("../models/0abad45085f70e58.onnxtxt"));
-    pub fn m_0abad45085f70e58() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0abad45085f70e58.onnxtxt")
-    }
     pub static T_0AD3E5283AB0519D: [u8; 237] =
         *super::utf8(include_str!("../models/0ad3e5283ab0519d.onnxtxt"));
-    pub fn m_0ad3e5283ab0519d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0ad3e5283ab0519d.onnxtxt")
-    }
     pub static T_0B231C6A65E1672A: [u8; 199] =
         *super::utf8(include_str!("../models/0b231c6a65e1672a.onnxtxt"));
-    pub fn m_0b231c6a65e1672a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0b231c6a65e1672a.onnxtxt")
-    }
     pub static T_0B2ED3BCA9DC937A: [u8; 179] =
         *super::utf8(include_str!("../models/0b2ed3bca9dc937a.onnxtxt"));
-    pub fn m_0b2ed3bca9dc937a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0b2ed3bca9dc937a.onnxtxt")
-    }
     pub static T_0B7086CBA2706C58: [u8; 221] =
         *super::utf8(include_str!("../models/0b7086cba2706c58.onnxtxt"));
-    pub fn m_0b7086cba2706c58() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0b7086cba2706c58.onnxtxt")
-    }
     pub static T_0BF4CB3763DC4659: [u8; 152] =
         *super::utf8(include_str!("../models/0bf4cb3763dc4659.onnxtxt"));
-    pub fn m_0bf4cb3763dc4659() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0bf4cb3763dc4659.onnxtxt")
-    }
     pub static T_0C05630AD6F6DA63: [u8; 419] =
         *super::utf8(include_str!("../models/0c05630ad6f6da63.onnxtxt"));
-    pub fn m_0c05630ad6f6da63() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0c05630ad6f6da63.onnxtxt")
-    }
     pub static T_0C891115BFC6CDF1: [u8; 1564] =
         *super::utf8(include_str!("../models/0c891115bfc6cdf1.onnxtxt"));
-    pub fn m_0c891115bfc6cdf1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0c891115bfc6cdf1.onnxtxt")
-    }
     pub static T_0CC8F5DAC0B5CDBD: [u8; 306] =
         *super::utf8(include_str!("../models/0cc8f5dac0b5cdbd.onnxtxt"));
-    pub fn m_0cc8f5dac0b5cdbd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/0cc8f5dac0b5cdbd.onnxtxt")
-    }
     pub static T_0EE126EFF6844BED: [u8; 193] =
         *super::utf8(include_str!("../models/0ee126eff6844bed.onnxtxt"));
     pub fn m_0ee126eff6844bed() -> onnx_text::ModelProto {
@@ -21886,9 +18682,6 @@ mod r07ff00 {
     }
     pub static T_10277BA14E6FA7DD: [u8; 6703] =
         *super::utf8(include_str!("../models/10277ba14e6fa7dd.onnxtxt"));
-    pub fn m_10277ba14e6fa7dd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/10277ba14e6fa7dd.onnxtxt")
-    }
     pub static T_1032018218C7921B: [u8; 213] =
         *super::utf8(include_str!("../models/1032018218c7921b.onnxtxt"));
     pub fn m_1032018218c7921b() -> onnx_text::ModelProto {
@@ -21896,102 +18689,48 @@ mod r07ff00 {
     }
     pub static T_112B05661AAA8A67: [u8; 400] =
         *super::utf8(include_str!("../models/112b05661aaa8a67.onnxtxt"));
-    pub fn m_112b05661aaa8a67() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/112b05661aaa8a67.onnxtxt")
-    }
     pub static T_112B91F97C7BEB72: [u8; 233] =
         *super::utf8(include_str!("../models/112b91f97c7beb72.onnxtxt"));
-    pub fn m_112b91f97c7beb72() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/112b91f97c7beb72.onnxtxt")
-    }
     pub static T_117E8A677B950616: [u8; 200] =
         *super::utf8(include_str!("../models/117e8a677b950616.onnxtxt"));
-    pub fn m_117e8a677b950616() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/117e8a677b950616.onnxtxt")
-    }
     pub static B_119280EC5A2BACDD: [u8; 25] = *include_bytes!("../data/119280ec5a2bacdd.pb");
     pub static T_1199016AAF82BE67: [u8; 2645] =
         *super::utf8(include_str!("../models/1199016aaf82be67.onnxtxt"));
-    pub fn m_1199016aaf82be67() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1199016aaf82be67.onnxtxt")
-    }
     pub static T_11BC21D427D7ABCB: [u8; 210] =
         *super::utf8(include_str!("../models/11bc21d427d7abcb.onnxtxt"));
-    pub fn m_11bc21d427d7abcb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/11bc21d427d7abcb.onnxtxt")
-    }
     pub static T_11ED23CBC7373EFD: [u8; 302] =
         *super::utf8(include_str!("../models/11ed23cbc7373efd.onnxtxt"));
-    pub fn m_11ed23cbc7373efd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/11ed23cbc7373efd.onnxtxt")
-    }
     pub static T_13385B767EAF2E2D: [u8; 243] =
         *super::utf8(include_str!("../models/13385b767eaf2e2d.onnxtxt"));
-    pub fn m_13385b767eaf2e2d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/13385b767eaf2e2d.onnxtxt")
-    }
     pub static B_133FB16752BCA841: [u8; 63] = *include_bytes!("../data/133fb16752bca841.pb");
     pub static B_13ED1643585B3281: [u8; 25] = *include_bytes!("../data/13ed1643585b3281.pb");
     pub static B_14974509CB1D0752: [u8; 91] = *include_bytes!("../data/14974509cb1d0752.pb");
     pub static T_15E1520AB58D7B98: [u8; 173] =
         *super::utf8(include_str!("../models/15e1520ab58d7b98.onnxtxt"));
-    pub fn m_15e1520ab58d7b98() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/15e1520ab58d7b98.onnxtxt")
-    }
     pub static T_16D534368ED67279: [u8; 187] =
         *super::utf8(include_str!("../models/16d534368ed67279.onnxtxt"));
-    pub fn m_16d534368ed67279() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/16d534368ed67279.onnxtxt")
-    }
     pub static T_1757270FAC8AFA86: [u8; 281] =
         *super::utf8(include_str!("../models/1757270fac8afa86.onnxtxt"));
-    pub fn m_1757270fac8afa86() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1757270fac8afa86.onnxtxt")
-    }
     pub static B_17894E0E9631809E: [u8; 496] = *include_bytes!("../data/17894e0e9631809e.pb");
     pub static T_184F5E0E42E30544: [u8; 488] =
         *super::utf8(include_str!("../models/184f5e0e42e30544.onnxtxt"));
-    pub fn m_184f5e0e42e30544() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/184f5e0e42e30544.onnxtxt")
-    }
     pub static T_1891CAB3562851EB: [u8; 321] =
         *super::utf8(include_str!("../models/1891cab3562851eb.onnxtxt"));
-    pub fn m_1891cab3562851eb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1891cab3562851eb.onnxtxt")
-    }
     pub static T_18B6F53844F776C3: [u8; 173] =
         *super::utf8(include_str!("../models/18b6f53844f776c3.onnxtxt"));
-    pub fn m_18b6f53844f776c3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/18b6f53844f776c3.onnxtxt")
-    }
     pub static B_195F6B4011251299: [u8; 21] = *include_bytes!("../data/195f6b4011251299.pb");
     pub static T_1A3640E27D358F04: [u8; 6658] =
         *super::utf8(include_str!("../models/1a3640e27d358f04.onnxtxt"));
-    pub fn m_1a3640e27d358f04() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1a3640e27d358f04.onnxtxt")
-    }
     pub static T_1AA0D816FE34DF0B: [u8; 1313] =
         *super::utf8(include_str!("../models/1aa0d816fe34df0b.onnxtxt"));
-    pub fn m_1aa0d816fe34df0b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1aa0d816fe34df0b.onnxtxt")
-    }
     pub static T_1AA95E0DAEB1F578: [u8; 1378] =
         *super::utf8(include_str!("../models/1aa95e0daeb1f578.onnxtxt"));
-    pub fn m_1aa95e0daeb1f578() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1aa95e0daeb1f578.onnxtxt")
-    }
     pub static B_1AAF7431CB6ECA38: [u8; 254] = *include_bytes!("../data/1aaf7431cb6eca38.pb");
     pub static B_1B3DE92CDA4A410C: [u8; 21] = *include_bytes!("../data/1b3de92cda4a410c.pb");
     pub static T_1B74382CE4DBB985: [u8; 264] =
         *super::utf8(include_str!("../models/1b74382ce4dbb985.onnxtxt"));
-    pub fn m_1b74382ce4dbb985() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1b74382ce4dbb985.onnxtxt")
-    }
     pub static T_1C3CE73E1696557A: [u8; 6124] =
         *super::utf8(include_str!("../models/1c3ce73e1696557a.onnxtxt"));
-    pub fn m_1c3ce73e1696557a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1c3ce73e1696557a.onnxtxt")
-    }
     pub static T_1C41B8EDBB7899F9: [u8; 205] =
         *super::utf8(include_str!("../models/1c41b8edbb7899f9.onnxtxt"));
     pub fn m_1c41b8edbb7899f9() -> onnx_text::ModelProto {
@@ -22000,188 +18739,83 @@ mod r07ff00 {
     pub static B_1C5D83D822AE19B8: [u8; 254] = *include_bytes!("../data/1c5d83d822ae19b8.pb");
     pub static T_1D1D5AA0E2C500FE: [u8; 1712] =
         *super::utf8(include_str!("../models/1d1d5aa0e2c500fe.onnxtxt"));
-    pub fn m_1d1d5aa0e2c500fe() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1d1d5aa0e2c500fe.onnxtxt")
-    }
     pub static B_1D761A0A7AE61404: [u8; 254] = *include_bytes!("../data/1d761a0a7ae61404.pb");
     pub static T_1DCE37E175C1060F: [u8; 173] =
         *super::utf8(include_str!("../models/1dce37e175c1060f.onnxtxt"));
-    pub fn m_1dce37e175c1060f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1dce37e175c1060f.onnxtxt")
-    }
     pub static T_1ECE83F7333831F8: [u8; 173] =
         *super::utf8(include_str!("../models/1ece83f7333831f8.onnxtxt"));
-    pub fn m_1ece83f7333831f8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1ece83f7333831f8.onnxtxt")
-    }
     pub static T_1ED4C5DE344D2D72: [u8; 400] =
         *super::utf8(include_str!("../models/1ed4c5de344d2d72.onnxtxt"));
-    pub fn m_1ed4c5de344d2d72() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1ed4c5de344d2d72.onnxtxt")
-    }
     pub static T_1EE8836AF603B7DF: [u8; 162] =
         *super::utf8(include_str!("../models/1ee8836af603b7df.onnxtxt"));
-    pub fn m_1ee8836af603b7df() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1ee8836af603b7df.onnxtxt")
-    }
     pub static T_1EF9931DE89431B7: [u8; 218] =
         *super::utf8(include_str!("../models/1ef9931de89431b7.onnxtxt"));
-    pub fn m_1ef9931de89431b7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1ef9931de89431b7.onnxtxt")
-    }
     pub static T_1F0E14A00C0AB689: [u8; 182] =
         *super::utf8(include_str!("../models/1f0e14a00c0ab689.onnxtxt"));
-    pub fn m_1f0e14a00c0ab689() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1f0e14a00c0ab689.onnxtxt")
-    }
     pub static T_1F5B1CD7252F6D1C: [u8; 178] =
         *super::utf8(include_str!("../models/1f5b1cd7252f6d1c.onnxtxt"));
-    pub fn m_1f5b1cd7252f6d1c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1f5b1cd7252f6d1c.onnxtxt")
-    }
     pub static T_1F6A8C24325DB00D: [u8; 169] =
         *super::utf8(include_str!("../models/1f6a8c24325db00d.onnxtxt"));
-    pub fn m_1f6a8c24325db00d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1f6a8c24325db00d.onnxtxt")
-    }
     pub static T_1F71FE62CA06802A: [u8; 3661] =
         *super::utf8(include_str!("../models/1f71fe62ca06802a.onnxtxt"));
-    pub fn m_1f71fe62ca06802a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1f71fe62ca06802a.onnxtxt")
-    }
     pub static B_1FCD6DB82DE890AD: [u8; 20] = *include_bytes!("../data/1fcd6db82de890ad.pb");
     pub static T_1FDE7E5239E6D17A: [u8; 4472] =
         *super::utf8(include_str!("../models/1fde7e5239e6d17a.onnxtxt"));
-    pub fn m_1fde7e5239e6d17a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1fde7e5239e6d17a.onnxtxt")
-    }
     pub static T_1FE0C977D89F9281: [u8; 2128] =
         *super::utf8(include_str!("../models/1fe0c977d89f9281.onnxtxt"));
-    pub fn m_1fe0c977d89f9281() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1fe0c977d89f9281.onnxtxt")
-    }
     pub static B_20009C8376A75633: [u8; 1101] = *include_bytes!("../data/20009c8376a75633.pb");
     pub static T_20AF6FE76F57B8C1: [u8; 195] =
         *super::utf8(include_str!("../models/20af6fe76f57b8c1.onnxtxt"));
-    pub fn m_20af6fe76f57b8c1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/20af6fe76f57b8c1.onnxtxt")
-    }
     pub static T_20DFA6AD872C04F6: [u8; 265] =
         *super::utf8(include_str!("../models/20dfa6ad872c04f6.onnxtxt"));
-    pub fn m_20dfa6ad872c04f6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/20dfa6ad872c04f6.onnxtxt")
-    }
     pub static T_20FD4E400AF92FB2: [u8; 411] =
         *super::utf8(include_str!("../models/20fd4e400af92fb2.onnxtxt"));
-    pub fn m_20fd4e400af92fb2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/20fd4e400af92fb2.onnxtxt")
-    }
     pub static B_21D97003CEEEBCA6: [u8; 91] = *include_bytes!("../data/21d97003ceeebca6.pb");
     pub static T_21D9F73CD9D3457F: [u8; 6719] =
         *super::utf8(include_str!("../models/21d9f73cd9d3457f.onnxtxt"));
-    pub fn m_21d9f73cd9d3457f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/21d9f73cd9d3457f.onnxtxt")
-    }
     pub static T_22519003DADFC35E: [u8; 332] =
         *super::utf8(include_str!("../models/22519003dadfc35e.onnxtxt"));
-    pub fn m_22519003dadfc35e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/22519003dadfc35e.onnxtxt")
-    }
     pub static T_2303111F0BBE3A1F: [u8; 188] =
         *super::utf8(include_str!("../models/2303111f0bbe3a1f.onnxtxt"));
-    pub fn m_2303111f0bbe3a1f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2303111f0bbe3a1f.onnxtxt")
-    }
     pub static T_231BCC48E9E5DB2C: [u8; 929] =
         *super::utf8(include_str!("../models/231bcc48e9e5db2c.onnxtxt"));
-    pub fn m_231bcc48e9e5db2c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/231bcc48e9e5db2c.onnxtxt")
-    }
     pub static B_237137B9C4F4BF70: [u8; 20] = *include_bytes!("../data/237137b9c4f4bf70.pb");
     pub static B_237AFE18CA58FAC5: [u8; 29] = *include_bytes!("../data/237afe18ca58fac5.pb");
     pub static T_252A30611A47B316: [u8; 236] =
         *super::utf8(include_str!("../models/252a30611a47b316.onnxtxt"));
-    pub fn m_252a30611a47b316() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/252a30611a47b316.onnxtxt")
-    }
     pub static B_25D6FD2F51D22693: [u8; 42] = *include_bytes!("../data/25d6fd2f51d22693.pb");
     pub static T_25E38C0FDA18D5EB: [u8; 227] =
         *super::utf8(include_str!("../models/25e38c0fda18d5eb.onnxtxt"));
-    pub fn m_25e38c0fda18d5eb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/25e38c0fda18d5eb.onnxtxt")
-    }
     pub static T_25EEBED26DD394D4: [u8; 1839] =
         *super::utf8(include_str!("../models/25eebed26dd394d4.onnxtxt"));
-    pub fn m_25eebed26dd394d4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/25eebed26dd394d4.onnxtxt")
-    }
     pub static T_2663C83CAFB92DEF: [u8; 6148] =
         *super::utf8(include_str!("../models/2663c83cafb92def.onnxtxt"));
-    pub fn m_2663c83cafb92def() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2663c83cafb92def.onnxtxt")
-    }
     pub static T_266D9E27365F9CF0: [u8; 222] =
         *super::utf8(include_str!("../models/266d9e27365f9cf0.onnxtxt"));
-    pub fn m_266d9e27365f9cf0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/266d9e27365f9cf0.onnxtxt")
-    }
     pub static T_26E92C0A2D047203: [u8; 163] =
         *super::utf8(include_str!("../models/26e92c0a2d047203.onnxtxt"));
-    pub fn m_26e92c0a2d047203() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/26e92c0a2d047203.onnxtxt")
-    }
     pub static T_2713DBDAD9B8CE09: [u8; 391] =
         *super::utf8(include_str!("../models/2713dbdad9b8ce09.onnxtxt"));
-    pub fn m_2713dbdad9b8ce09() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2713dbdad9b8ce09.onnxtxt")
-    }
     pub static T_277139A0B2072D0F: [u8; 1600] =
         *super::utf8(include_str!("../models/277139a0b2072d0f.onnxtxt"));
-    pub fn m_277139a0b2072d0f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/277139a0b2072d0f.onnxtxt")
-    }
     pub static T_27D816426D797D95: [u8; 175] =
         *super::utf8(include_str!("../models/27d816426d797d95.onnxtxt"));
-    pub fn m_27d816426d797d95() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/27d816426d797d95.onnxtxt")
-    }
     pub static B_27FFF27C9D5B0931: [u8; 75] = *include_bytes!("../data/27fff27c9d5b0931.pb");
     pub static T_2846FAE42D2FB362: [u8; 394] =
         *super::utf8(include_str!("../models/2846fae42d2fb362.onnxtxt"));
-    pub fn m_2846fae42d2fb362() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2846fae42d2fb362.onnxtxt")
-    }
     pub static T_285A821CC22B2C90: [u8; 406] =
         *super::utf8(include_str!("../models/285a821cc22b2c90.onnxtxt"));
-    pub fn m_285a821cc22b2c90() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/285a821cc22b2c90.onnxtxt")
-    }
     pub static T_28A69CFC81C61112: [u8; 175] =
         *super::utf8(include_str!("../models/28a69cfc81c61112.onnxtxt"));
-    pub fn m_28a69cfc81c61112() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/28a69cfc81c61112.onnxtxt")
-    }
     pub static T_2916E6F437A298A7: [u8; 180] =
         *super::utf8(include_str!("../models/2916e6f437a298a7.onnxtxt"));
-    pub fn m_2916e6f437a298a7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2916e6f437a298a7.onnxtxt")
-    }
     pub static T_2A00BC5A8BC7DBC5: [u8; 184] =
         *super::utf8(include_str!("../models/2a00bc5a8bc7dbc5.onnxtxt"));
-    pub fn m_2a00bc5a8bc7dbc5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2a00bc5a8bc7dbc5.onnxtxt")
-    }
     pub static B_2A492C2A23911CE3: [u8; 45] = *include_bytes!("../data/2a492c2a23911ce3.pb");
     pub static T_2BB0270BD7F8600F: [u8; 286] =
         *super::utf8(include_str!("../models/2bb0270bd7f8600f.onnxtxt"));
-    pub fn m_2bb0270bd7f8600f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2bb0270bd7f8600f.onnxtxt")
-    }
     pub static T_2C5AAA09CFA067A3: [u8; 7225] =
         *super::utf8(include_str!("../models/2c5aaa09cfa067a3.onnxtxt"));
-    pub fn m_2c5aaa09cfa067a3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2c5aaa09cfa067a3.onnxtxt")
-    }
     pub static T_2CA42B66C0F1349A: [u8; 295] =
         *super::utf8(include_str!("../models/2ca42b66c0f1349a.onnxtxt"));
     pub fn m_2ca42b66c0f1349a() -> onnx_text::ModelProto {
@@ -22190,9 +18824,6 @@ mod r07ff00 {
     pub static B_2D7BFC6964229167: [u8; 59] = *include_bytes!("../data/2d7bfc6964229167.pb");
     pub static T_2E3ED12623C7863E: [u8; 183] =
         *super::utf8(include_str!("../models/2e3ed12623c7863e.onnxtxt"));
-    pub fn m_2e3ed12623c7863e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2e3ed12623c7863e.onnxtxt")
-    }
     pub static T_2FA39CED0F38427D: [u8; 165] =
         *super::utf8(include_str!("../models/2fa39ced0f38427d.onnxtxt"));
     pub fn m_2fa39ced0f38427d() -> onnx_text::ModelProto {
@@ -22200,135 +18831,63 @@ mod r07ff00 {
     }
     pub static T_2FFB07E58BC125A2: [u8; 167] =
         *super::utf8(include_str!("../models/2ffb07e58bc125a2.onnxtxt"));
-    pub fn m_2ffb07e58bc125a2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2ffb07e58bc125a2.onnxtxt")
-    }
     pub static B_31407C5AF29B3DCB: [u8; 15] = *include_bytes!("../data/31407c5af29b3dcb.pb");
     pub static B_318C1D096DDC9411: [u8; 150] = *include_bytes!("../data/318c1d096ddc9411.pb");
     pub static T_319C539EDDDE4397: [u8; 6140] =
         *super::utf8(include_str!("../models/319c539eddde4397.onnxtxt"));
-    pub fn m_319c539eddde4397() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/319c539eddde4397.onnxtxt")
-    }
     pub static T_3371040960E5A673: [u8; 181] =
         *super::utf8(include_str!("../models/3371040960e5a673.onnxtxt"));
-    pub fn m_3371040960e5a673() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3371040960e5a673.onnxtxt")
-    }
     pub static B_337B55FD585391CB: [u8; 112] = *include_bytes!("../data/337b55fd585391cb.pb");
     pub static B_3443D0211B371442: [u8; 22] = *include_bytes!("../data/3443d0211b371442.pb");
     pub static T_35A41A0366FAB70A: [u8; 169] =
         *super::utf8(include_str!("../models/35a41a0366fab70a.onnxtxt"));
-    pub fn m_35a41a0366fab70a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/35a41a0366fab70a.onnxtxt")
-    }
     pub static T_361894870B45E22B: [u8; 6666] =
         *super::utf8(include_str!("../models/361894870b45e22b.onnxtxt"));
-    pub fn m_361894870b45e22b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/361894870b45e22b.onnxtxt")
-    }
     pub static T_367039493AF3F81F: [u8; 247] =
         *super::utf8(include_str!("../models/367039493af3f81f.onnxtxt"));
-    pub fn m_367039493af3f81f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/367039493af3f81f.onnxtxt")
-    }
     pub static T_37AF5BE80AB2443E: [u8; 300] =
         *super::utf8(include_str!("../models/37af5be80ab2443e.onnxtxt"));
-    pub fn m_37af5be80ab2443e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/37af5be80ab2443e.onnxtxt")
-    }
     pub static T_37E943C867092736: [u8; 2373] =
         *super::utf8(include_str!("../models/37e943c867092736.onnxtxt"));
-    pub fn m_37e943c867092736() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/37e943c867092736.onnxtxt")
-    }
     pub static T_385E6B190E88E4BA: [u8; 1225] =
         *super::utf8(include_str!("../models/385e6b190e88e4ba.onnxtxt"));
-    pub fn m_385e6b190e88e4ba() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/385e6b190e88e4ba.onnxtxt")
-    }
     pub static B_3873771C1000F4CD: [u8; 119] = *include_bytes!("../data/3873771c1000f4cd.pb");
     pub static T_38B4D5051F563F1D: [u8; 170] =
         *super::utf8(include_str!("../models/38b4d5051f563f1d.onnxtxt"));
-    pub fn m_38b4d5051f563f1d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/38b4d5051f563f1d.onnxtxt")
-    }
     pub static T_39146FDEB82534F4: [u8; 152] =
         *super::utf8(include_str!("../models/39146fdeb82534f4.onnxtxt"));
-    pub fn m_39146fdeb82534f4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/39146fdeb82534f4.onnxtxt")
-    }
     pub static B_39391009412B8C59: [u8; 99] = *include_bytes!("../data/39391009412b8c59.pb");
     pub static T_394DCDC297E94ACB: [u8; 1207] =
         *super::utf8(include_str!("../models/394dcdc297e94acb.onnxtxt"));
-    pub fn m_394dcdc297e94acb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/394dcdc297e94acb.onnxtxt")
-    }
     pub static B_394FF224C067137B: [u8; 63] = *include_bytes!("../data/394ff224c067137b.pb");
     pub static T_3976E0C80B654A9D: [u8; 207] =
         *super::utf8(include_str!("../models/3976e0c80b654a9d.onnxtxt"));
-    pub fn m_3976e0c80b654a9d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3976e0c80b654a9d.onnxtxt")
-    }
     pub static T_3991F60534670BCE: [u8; 6152] =
         *super::utf8(include_str!("../models/3991f60534670bce.onnxtxt"));
-    pub fn m_3991f60534670bce() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3991f60534670bce.onnxtxt")
-    }
     pub static T_3ABE0AACA92AC7A4: [u8; 324] =
         *super::utf8(include_str!("../models/3abe0aaca92ac7a4.onnxtxt"));
-    pub fn m_3abe0aaca92ac7a4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3abe0aaca92ac7a4.onnxtxt")
-    }
     pub static T_3AEF59AF9C9DACB9: [u8; 182] =
         *super::utf8(include_str!("../models/3aef59af9c9dacb9.onnxtxt"));
-    pub fn m_3aef59af9c9dacb9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3aef59af9c9dacb9.onnxtxt")
-    }
     pub static B_3AF486BBADC3847F: [u8; 133] = *include_bytes!("../data/3af486bbadc3847f.pb");
     pub static T_3B037AD672C22CAE: [u8; 387] =
         *super::utf8(include_str!("../models/3b037ad672c22cae.onnxtxt"));
-    pub fn m_3b037ad672c22cae() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3b037ad672c22cae.onnxtxt")
-    }
     pub static T_3C09AE39E4496EBE: [u8; 173] =
         *super::utf8(include_str!("../models/3c09ae39e4496ebe.onnxtxt"));
-    pub fn m_3c09ae39e4496ebe() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3c09ae39e4496ebe.onnxtxt")
-    }
     pub static T_3C4CB12640AABF88: [u8; 1708] =
         *super::utf8(include_str!("../models/3c4cb12640aabf88.onnxtxt"));
-    pub fn m_3c4cb12640aabf88() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3c4cb12640aabf88.onnxtxt")
-    }
     pub static T_3C6D017EBBAB5039: [u8; 7233] =
         *super::utf8(include_str!("../models/3c6d017ebbab5039.onnxtxt"));
-    pub fn m_3c6d017ebbab5039() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3c6d017ebbab5039.onnxtxt")
-    }
     pub static B_3C74E57A2AEDE600: [u8; 24] = *include_bytes!("../data/3c74e57a2aede600.pb");
     pub static T_3C76F53080C9AD97: [u8; 1125] =
         *super::utf8(include_str!("../models/3c76f53080c9ad97.onnxtxt"));
-    pub fn m_3c76f53080c9ad97() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3c76f53080c9ad97.onnxtxt")
-    }
     pub static T_3C85013CB9BF6C0A: [u8; 173] =
         *super::utf8(include_str!("../models/3c85013cb9bf6c0a.onnxtxt"));
-    pub fn m_3c85013cb9bf6c0a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3c85013cb9bf6c0a.onnxtxt")
-    }
     pub static B_3D7885EF0868EFF3: [u8; 106] = *include_bytes!("../data/3d7885ef0868eff3.pb");
     pub static T_3DACE3ADD59A4F93: [u8; 163] =
         *super::utf8(include_str!("../models/3dace3add59a4f93.onnxtxt"));
-    pub fn m_3dace3add59a4f93() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3dace3add59a4f93.onnxtxt")
-    }
     pub static B_3DDF9330632FD857: [u8; 59] = *include_bytes!("../data/3ddf9330632fd857.pb");
     pub static T_3E3AD0E993339EB1: [u8; 205] =
         *super::utf8(include_str!("../models/3e3ad0e993339eb1.onnxtxt"));
-    pub fn m_3e3ad0e993339eb1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3e3ad0e993339eb1.onnxtxt")
-    }
     pub static B_3E4397629B78D835: [u8; 74] = *include_bytes!("../data/3e4397629b78d835.pb");
     pub static B_3F24312DCC300BC6: [u8; 114] = *include_bytes!("../data/3f24312dcc300bc6.pb");
     pub static T_404106BE1E5871E3: [u8; 209] =
@@ -22338,32 +18897,17 @@ mod r07ff00 {
     }
     pub static T_40AECD91B17611A1: [u8; 3206] =
         *super::utf8(include_str!("../models/40aecd91b17611a1.onnxtxt"));
-    pub fn m_40aecd91b17611a1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/40aecd91b17611a1.onnxtxt")
-    }
     pub static B_40D54DEE26CDA23D: [u8; 82] = *include_bytes!("../data/40d54dee26cda23d.pb");
     pub static B_416666B43CCE773B: [u8; 24] = *include_bytes!("../data/416666b43cce773b.pb");
     pub static T_41838AA8E993EB8B: [u8; 182] =
         *super::utf8(include_str!("../models/41838aa8e993eb8b.onnxtxt"));
-    pub fn m_41838aa8e993eb8b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/41838aa8e993eb8b.onnxtxt")
-    }
     pub static T_41B2FC05E1B408F8: [u8; 6128] =
         *super::utf8(include_str!("../models/41b2fc05e1b408f8.onnxtxt"));
-    pub fn m_41b2fc05e1b408f8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/41b2fc05e1b408f8.onnxtxt")
-    }
     pub static B_41C3256996BC5776: [u8; 39] = *include_bytes!("../data/41c3256996bc5776.pb");
     pub static T_41C347E721B2C682: [u8; 196] =
         *super::utf8(include_str!("../models/41c347e721b2c682.onnxtxt"));
-    pub fn m_41c347e721b2c682() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/41c347e721b2c682.onnxtxt")
-    }
     pub static T_41FF9D37216B9596: [u8; 213] =
         *super::utf8(include_str!("../models/41ff9d37216b9596.onnxtxt"));
-    pub fn m_41ff9d37216b9596() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/41ff9d37216b9596.onnxtxt")
-    }
     pub static B_428496BD7F9DD386: [u8; 29] = *include_bytes!("../data/428496bd7f9dd386.pb");
     pub static T_42D1D2A1673ADC5F: [u8; 209] =
         *super::utf8(include_str!("../models/42d1d2a1673adc5f.onnxtxt"));
@@ -22372,31 +18916,16 @@ mod r07ff00 {
     }
     pub static T_4346F18F80DDBF86: [u8; 211] =
         *super::utf8(include_str!("../models/4346f18f80ddbf86.onnxtxt"));
-    pub fn m_4346f18f80ddbf86() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4346f18f80ddbf86.onnxtxt")
-    }
     pub static B_435ECF538411DA47: [u8; 27] = *include_bytes!("../data/435ecf538411da47.pb");
     pub static T_43602E29A73535E2: [u8; 317] =
         *super::utf8(include_str!("../models/43602e29a73535e2.onnxtxt"));
-    pub fn m_43602e29a73535e2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/43602e29a73535e2.onnxtxt")
-    }
     pub static B_436A51F96A952D03: [u8; 85] = *include_bytes!("../data/436a51f96a952d03.pb");
     pub static T_43B07DC1FD6E7FC3: [u8; 220] =
         *super::utf8(include_str!("../models/43b07dc1fd6e7fc3.onnxtxt"));
-    pub fn m_43b07dc1fd6e7fc3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/43b07dc1fd6e7fc3.onnxtxt")
-    }
     pub static T_44F9FDD569D0BD10: [u8; 218] =
         *super::utf8(include_str!("../models/44f9fdd569d0bd10.onnxtxt"));
-    pub fn m_44f9fdd569d0bd10() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/44f9fdd569d0bd10.onnxtxt")
-    }
     pub static T_45385E12DDBFCAC0: [u8; 175] =
         *super::utf8(include_str!("../models/45385e12ddbfcac0.onnxtxt"));
-    pub fn m_45385e12ddbfcac0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/45385e12ddbfcac0.onnxtxt")
-    }
     pub static T_4574454BACF0135A: [u8; 211] =
         *super::utf8(include_str!("../models/4574454bacf0135a.onnxtxt"));
     pub fn m_4574454bacf0135a() -> onnx_text::ModelProto {
@@ -22409,49 +18938,25 @@ mod r07ff00 {
     pub static B_475D1ED8C16425D4: [u8; 254] = *include_bytes!("../data/475d1ed8c16425d4.pb");
     pub static T_47E5E021D1D95E1A: [u8; 1866] =
         *super::utf8(include_str!("../models/47e5e021d1d95e1a.onnxtxt"));
-    pub fn m_47e5e021d1d95e1a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/47e5e021d1d95e1a.onnxtxt")
-    }
     pub static T_482C21D799FA4727: [u8; 175] =
         *super::utf8(include_str!("../models/482c21d799fa4727.onnxtxt"));
-    pub fn m_482c21d799fa4727() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/482c21d799fa4727.onnxtxt")
-    }
     pub static B_484BADDAE75D5A80: [u8; 496] = *include_bytes!("../data/484baddae75d5a80.pb");
     pub static B_4851215052DFDBDC: [u8; 31] = *include_bytes!("../data/4851215052dfdbdc.pb");
     pub static B_490D4CF02689D2A2: [u8; 496] = *include_bytes!("../data/490d4cf02689d2a2.pb");
     pub static T_49ABFFB3FFA05F60: [u8; 184] =
         *super::utf8(include_str!("../models/49abffb3ffa05f60.onnxtxt"));
-    pub fn m_49abffb3ffa05f60() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/49abffb3ffa05f60.onnxtxt")
-    }
     pub static B_4A788BB9DC29A3FF: [u8; 15] = *include_bytes!("../data/4a788bb9dc29a3ff.pb");
     pub static B_4ABE798BD3E0BCB0: [u8; 43] = *include_bytes!("../data/4abe798bd3e0bcb0.pb");
     pub static T_4B08647341B222E4: [u8; 263] =
         *super::utf8(include_str!("../models/4b08647341b222e4.onnxtxt"));
-    pub fn m_4b08647341b222e4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4b08647341b222e4.onnxtxt")
-    }
     pub static T_4B640E63A485539F: [u8; 177] =
         *super::utf8(include_str!("../models/4b640e63a485539f.onnxtxt"));
-    pub fn m_4b640e63a485539f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4b640e63a485539f.onnxtxt")
-    }
     pub static T_4B6CE26291C2284C: [u8; 2296] =
         *super::utf8(include_str!("../models/4b6ce26291c2284c.onnxtxt"));
-    pub fn m_4b6ce26291c2284c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4b6ce26291c2284c.onnxtxt")
-    }
     pub static T_4D058028BCA0E39D: [u8; 196] =
         *super::utf8(include_str!("../models/4d058028bca0e39d.onnxtxt"));
-    pub fn m_4d058028bca0e39d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4d058028bca0e39d.onnxtxt")
-    }
     pub static T_4DC10F8B62C0082E: [u8; 234] =
         *super::utf8(include_str!("../models/4dc10f8b62c0082e.onnxtxt"));
-    pub fn m_4dc10f8b62c0082e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4dc10f8b62c0082e.onnxtxt")
-    }
     pub static T_4DF115A99AB6DB6D: [u8; 283] =
         *super::utf8(include_str!("../models/4df115a99ab6db6d.onnxtxt"));
     pub fn m_4df115a99ab6db6d() -> onnx_text::ModelProto {
@@ -22460,24 +18965,12 @@ mod r07ff00 {
     pub static B_4ECB045BDF9AFF5B: [u8; 25] = *include_bytes!("../data/4ecb045bdf9aff5b.pb");
     pub static T_4F0649DB7828C953: [u8; 176] =
         *super::utf8(include_str!("../models/4f0649db7828c953.onnxtxt"));
-    pub fn m_4f0649db7828c953() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4f0649db7828c953.onnxtxt")
-    }
     pub static T_4F1C69087C6B5367: [u8; 1812] =
         *super::utf8(include_str!("../models/4f1c69087c6b5367.onnxtxt"));
-    pub fn m_4f1c69087c6b5367() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4f1c69087c6b5367.onnxtxt")
-    }
     pub static T_4F3847BED609EC7B: [u8; 462] =
         *super::utf8(include_str!("../models/4f3847bed609ec7b.onnxtxt"));
-    pub fn m_4f3847bed609ec7b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4f3847bed609ec7b.onnxtxt")
-    }
     pub static T_51E7C1338837F7D1: [u8; 210] =
         *super::utf8(include_str!("../models/51e7c1338837f7d1.onnxtxt"));
-    pub fn m_51e7c1338837f7d1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/51e7c1338837f7d1.onnxtxt")
-    }
     pub static T_529BEBD344F2BD9B: [u8; 172] =
         *super::utf8(include_str!("../models/529bebd344f2bd9b.onnxtxt"));
     pub fn m_529bebd344f2bd9b() -> onnx_text::ModelProto {
@@ -22490,48 +18983,24 @@ mod r07ff00 {
     }
     pub static T_530BAFD6CE260EE0: [u8; 152] =
         *super::utf8(include_str!("../models/530bafd6ce260ee0.onnxtxt"));
-    pub fn m_530bafd6ce260ee0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/530bafd6ce260ee0.onnxtxt")
-    }
     pub static B_536D7E3DE2442218: [u8; 26] = *include_bytes!("../data/536d7e3de2442218.pb");
     pub static T_546B1F62708DEE79: [u8; 173] =
         *super::utf8(include_str!("../models/546b1f62708dee79.onnxtxt"));
-    pub fn m_546b1f62708dee79() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/546b1f62708dee79.onnxtxt")
-    }
     pub static T_54B7A9EFC67E3329: [u8; 290] =
         *super::utf8(include_str!("../models/54b7a9efc67e3329.onnxtxt"));
-    pub fn m_54b7a9efc67e3329() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/54b7a9efc67e3329.onnxtxt")
-    }
     pub static T_54D338E2B8CD9A42: [u8; 187] =
         *super::utf8(include_str!("../models/54d338e2b8cd9a42.onnxtxt"));
-    pub fn m_54d338e2b8cd9a42() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/54d338e2b8cd9a42.onnxtxt")
-    }
     pub static T_5502C21D8F1BB6BA: [u8; 415] =
         *super::utf8(include_str!("../models/5502c21d8f1bb6ba.onnxtxt"));
-    pub fn m_5502c21d8f1bb6ba() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5502c21d8f1bb6ba.onnxtxt")
-    }
     pub static B_5536AA81577C8E6B: [u8; 112] = *include_bytes!("../data/5536aa81577c8e6b.pb");
     pub static B_555224B1AD4DD968: [u8; 43] = *include_bytes!("../data/555224b1ad4dd968.pb");
     pub static B_557E62E6A384B854: [u8; 23] = *include_bytes!("../data/557e62e6a384b854.pb");
     pub static T_5580BBBD1A030A11: [u8; 343] =
         *super::utf8(include_str!("../models/5580bbbd1a030a11.onnxtxt"));
-    pub fn m_5580bbbd1a030a11() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5580bbbd1a030a11.onnxtxt")
-    }
     pub static T_55E1543B52E989AB: [u8; 148] =
         *super::utf8(include_str!("../models/55e1543b52e989ab.onnxtxt"));
-    pub fn m_55e1543b52e989ab() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/55e1543b52e989ab.onnxtxt")
-    }
     pub static T_565C8323DCCC7B28: [u8; 328] =
         *super::utf8(include_str!("../models/565c8323dccc7b28.onnxtxt"));
-    pub fn m_565c8323dccc7b28() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/565c8323dccc7b28.onnxtxt")
-    }
     pub static B_5674C640065F1AAC: [u8; 59] = *include_bytes!("../data/5674c640065f1aac.pb");
     pub static T_56BB4DD8BE5B798E: [u8; 172] =
         *super::utf8(include_str!("../models/56bb4dd8be5b798e.onnxtxt"));
@@ -22540,34 +19009,16 @@ mod r07ff00 {
     }
     pub static T_56CFED0BDD71A8C7: [u8; 440] =
         *super::utf8(include_str!("../models/56cfed0bdd71a8c7.onnxtxt"));
-    pub fn m_56cfed0bdd71a8c7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/56cfed0bdd71a8c7.onnxtxt")
-    }
     pub static T_56E5C2DD823A8519: [u8; 181] =
         *super::utf8(include_str!("../models/56e5c2dd823a8519.onnxtxt"));
-    pub fn m_56e5c2dd823a8519() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/56e5c2dd823a8519.onnxtxt")
-    }
     pub static T_5780285CD64DA34A: [u8; 233] =
         *super::utf8(include_str!("../models/5780285cd64da34a.onnxtxt"));
-    pub fn m_5780285cd64da34a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5780285cd64da34a.onnxtxt")
-    }
     pub static T_58387DB789352821: [u8; 182] =
         *super::utf8(include_str!("../models/58387db789352821.onnxtxt"));
-    pub fn m_58387db789352821() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/58387db789352821.onnxtxt")
-    }
     pub static T_589EC5F95DB6F958: [u8; 218] =
         *super::utf8(include_str!("../models/589ec5f95db6f958.onnxtxt"));
-    pub fn m_589ec5f95db6f958() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/589ec5f95db6f958.onnxtxt")
-    }
     pub static T_59157F07D238C5A7: [u8; 1782] =
         *super::utf8(include_str!("../models/59157f07d238c5a7.onnxtxt"));
-    pub fn m_59157f07d238c5a7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/59157f07d238c5a7.onnxtxt")
-    }
     pub static T_596E46C50AA2229A: [u8; 246] =
         *super::utf8(include_str!("../models/596e46c50aa2229a.onnxtxt"));
     pub fn m_596e46c50aa2229a() -> onnx_text::ModelProto {
@@ -22575,55 +19026,25 @@ mod r07ff00 {
     }
     pub static T_597F28A649484B5F: [u8; 1946] =
         *super::utf8(include_str!("../models/597f28a649484b5f.onnxtxt"));
-    pub fn m_597f28a649484b5f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/597f28a649484b5f.onnxtxt")
-    }
     pub static T_5BA2BAF74C724A5C: [u8; 163] =
         *super::utf8(include_str!("../models/5ba2baf74c724a5c.onnxtxt"));
-    pub fn m_5ba2baf74c724a5c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5ba2baf74c724a5c.onnxtxt")
-    }
     pub static T_5BB47A0C2839A552: [u8; 159] =
         *super::utf8(include_str!("../models/5bb47a0c2839a552.onnxtxt"));
-    pub fn m_5bb47a0c2839a552() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5bb47a0c2839a552.onnxtxt")
-    }
     pub static T_5BC2F3BC4EF897CB: [u8; 6727] =
         *super::utf8(include_str!("../models/5bc2f3bc4ef897cb.onnxtxt"));
-    pub fn m_5bc2f3bc4ef897cb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5bc2f3bc4ef897cb.onnxtxt")
-    }
     pub static T_5C55C029FEDF0BED: [u8; 229] =
         *super::utf8(include_str!("../models/5c55c029fedf0bed.onnxtxt"));
-    pub fn m_5c55c029fedf0bed() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5c55c029fedf0bed.onnxtxt")
-    }
     pub static B_5C95FCDC4A478C0F: [u8; 29] = *include_bytes!("../data/5c95fcdc4a478c0f.pb");
     pub static T_5D42A1C0480760ED: [u8; 255] =
         *super::utf8(include_str!("../models/5d42a1c0480760ed.onnxtxt"));
-    pub fn m_5d42a1c0480760ed() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5d42a1c0480760ed.onnxtxt")
-    }
     pub static T_5E29FD3A59E77963: [u8; 1992] =
         *super::utf8(include_str!("../models/5e29fd3a59e77963.onnxtxt"));
-    pub fn m_5e29fd3a59e77963() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5e29fd3a59e77963.onnxtxt")
-    }
     pub static T_5E582C660CBD3AB9: [u8; 269] =
         *super::utf8(include_str!("../models/5e582c660cbd3ab9.onnxtxt"));
-    pub fn m_5e582c660cbd3ab9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5e582c660cbd3ab9.onnxtxt")
-    }
     pub static T_5E829F7AC94E34BD: [u8; 215] =
         *super::utf8(include_str!("../models/5e829f7ac94e34bd.onnxtxt"));
-    pub fn m_5e829f7ac94e34bd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5e829f7ac94e34bd.onnxtxt")
-    }
     pub static T_5EB25D46D0169AC4: [u8; 264] =
         *super::utf8(include_str!("../models/5eb25d46d0169ac4.onnxtxt"));
-    pub fn m_5eb25d46d0169ac4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5eb25d46d0169ac4.onnxtxt")
-    }
     pub static B_5EC446A1084B3963: [u8; 29] = *include_bytes!("../data/5ec446a1084b3963.pb");
     pub static T_5F86255AF5E5D90A: [u8; 220] =
         *super::utf8(include_str!("../models/5f86255af5e5d90a.onnxtxt"));
@@ -22632,14 +19053,8 @@ mod r07ff00 {
     }
     pub static T_5F999994DE7470F2: [u8; 929] =
         *super::utf8(include_str!("../models/5f999994de7470f2.onnxtxt"));
-    pub fn m_5f999994de7470f2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5f999994de7470f2.onnxtxt")
-    }
     pub static T_6086E69EE096D0B8: [u8; 239] =
         *super::utf8(include_str!("../models/6086e69ee096d0b8.onnxtxt"));
-    pub fn m_6086e69ee096d0b8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6086e69ee096d0b8.onnxtxt")
-    }
     pub static T_60A08A04F3218C1A: [u8; 190] =
         *super::utf8(include_str!("../models/60a08a04f3218c1a.onnxtxt"));
     pub fn m_60a08a04f3218c1a() -> onnx_text::ModelProto {
@@ -22647,46 +19062,22 @@ mod r07ff00 {
     }
     pub static T_618A2E7AF60A4ADD: [u8; 301] =
         *super::utf8(include_str!("../models/618a2e7af60a4add.onnxtxt"));
-    pub fn m_618a2e7af60a4add() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/618a2e7af60a4add.onnxtxt")
-    }
     pub static T_61FF4ED3C25E598E: [u8; 4928] =
         *super::utf8(include_str!("../models/61ff4ed3c25e598e.onnxtxt"));
-    pub fn m_61ff4ed3c25e598e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/61ff4ed3c25e598e.onnxtxt")
-    }
     pub static T_626683939710116B: [u8; 4358] =
         *super::utf8(include_str!("../models/626683939710116b.onnxtxt"));
-    pub fn m_626683939710116b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/626683939710116b.onnxtxt")
-    }
     pub static T_633F0FA6229CB74D: [u8; 195] =
         *super::utf8(include_str!("../models/633f0fa6229cb74d.onnxtxt"));
-    pub fn m_633f0fa6229cb74d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/633f0fa6229cb74d.onnxtxt")
-    }
     pub static T_642561333A2AAD86: [u8; 1732] =
         *super::utf8(include_str!("../models/642561333a2aad86.onnxtxt"));
-    pub fn m_642561333a2aad86() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/642561333a2aad86.onnxtxt")
-    }
     pub static T_64728D3170E8F814: [u8; 236] =
         *super::utf8(include_str!("../models/64728d3170e8f814.onnxtxt"));
-    pub fn m_64728d3170e8f814() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/64728d3170e8f814.onnxtxt")
-    }
     pub static T_648CC0CD275DBA98: [u8; 290] =
         *super::utf8(include_str!("../models/648cc0cd275dba98.onnxtxt"));
-    pub fn m_648cc0cd275dba98() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/648cc0cd275dba98.onnxtxt")
-    }
     pub static B_64A6B2916F4D1027: [u8; 71] = *include_bytes!("../data/64a6b2916f4d1027.pb");
     pub static B_64F7B9D08B9791B3: [u8; 71] = *include_bytes!("../data/64f7b9d08b9791b3.pb");
     pub static T_657B51AAAA8E1106: [u8; 253] =
         *super::utf8(include_str!("../models/657b51aaaa8e1106.onnxtxt"));
-    pub fn m_657b51aaaa8e1106() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/657b51aaaa8e1106.onnxtxt")
-    }
     pub static B_65980FB3EA72A385: [u8; 496] = *include_bytes!("../data/65980fb3ea72a385.pb");
     pub static T_65BA218F2A724FBA: [u8; 196] =
         *super::utf8(include_str!("../models/65ba218f2a724fba.onnxtxt"));
@@ -22695,32 +19086,17 @@ mod r07ff00 {
     }
     pub static T_65C95D4BA1C68468: [u8; 233] =
         *super::utf8(include_str!("../models/65c95d4ba1c68468.onnxtxt"));
-    pub fn m_65c95d4ba1c68468() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/65c95d4ba1c68468.onnxtxt")
-    }
     pub static T_6621917B3189CC51: [u8; 1015] =
         *super::utf8(include_str!("../models/6621917b3189cc51.onnxtxt"));
-    pub fn m_6621917b3189cc51() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6621917b3189cc51.onnxtxt")
-    }
     pub static T_66B075CEE2FC0E48: [u8; 279] =
         *super::utf8(include_str!("../models/66b075cee2fc0e48.onnxtxt"));
-    pub fn m_66b075cee2fc0e48() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/66b075cee2fc0e48.onnxtxt")
-    }
     pub static B_66E15FA2D1869657: [u8; 496] = *include_bytes!("../data/66e15fa2d1869657.pb");
     pub static B_672BD18CE522E550: [u8; 18] = *include_bytes!("../data/672bd18ce522e550.pb");
     pub static B_67D28958C8A6F3F1: [u8; 25] = *include_bytes!("../data/67d28958c8a6f3f1.pb");
     pub static T_6943BFFC545A8B90: [u8; 249] =
         *super::utf8(include_str!("../models/6943bffc545a8b90.onnxtxt"));
-    pub fn m_6943bffc545a8b90() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6943bffc545a8b90.onnxtxt")
-    }
     pub static T_697834CAD5C62EFA: [u8; 199] =
         *super::utf8(include_str!("../models/697834cad5c62efa.onnxtxt"));
-    pub fn m_697834cad5c62efa() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/697834cad5c62efa.onnxtxt")
-    }
     pub static T_697A3B37A56BC68C: [u8; 211] =
         *super::utf8(include_str!("../models/697a3b37a56bc68c.onnxtxt"));
     pub fn m_697a3b37a56bc68c() -> onnx_text::ModelProto {
@@ -22728,9 +19104,6 @@ mod r07ff00 {
     }
     pub static T_6A017D2EEC64232A: [u8; 196] =
         *super::utf8(include_str!("../models/6a017d2eec64232a.onnxtxt"));
-    pub fn m_6a017d2eec64232a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6a017d2eec64232a.onnxtxt")
-    }
     pub static T_6A7337FD1F08E1BE: [u8; 165] =
         *super::utf8(include_str!("../models/6a7337fd1f08e1be.onnxtxt"));
     pub fn m_6a7337fd1f08e1be() -> onnx_text::ModelProto {
@@ -22763,93 +19136,42 @@ mod r07ff00 {
     pub static B_6E711B7DDDD2EFD6: [u8; 63] = *include_bytes!("../data/6e711b7dddd2efd6.pb");
     pub static T_6EF5FEE38261316B: [u8; 281] =
         *super::utf8(include_str!("../models/6ef5fee38261316b.onnxtxt"));
-    pub fn m_6ef5fee38261316b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6ef5fee38261316b.onnxtxt")
-    }
     pub static T_6FAD87E579F873FC: [u8; 207] =
         *super::utf8(include_str!("../models/6fad87e579f873fc.onnxtxt"));
-    pub fn m_6fad87e579f873fc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6fad87e579f873fc.onnxtxt")
-    }
     pub static T_6FD2DAB94022E271: [u8; 175] =
         *super::utf8(include_str!("../models/6fd2dab94022e271.onnxtxt"));
-    pub fn m_6fd2dab94022e271() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6fd2dab94022e271.onnxtxt")
-    }
     pub static T_70623DE4F718BDA7: [u8; 171] =
         *super::utf8(include_str!("../models/70623de4f718bda7.onnxtxt"));
-    pub fn m_70623de4f718bda7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/70623de4f718bda7.onnxtxt")
-    }
     pub static B_706C0D77BC16589F: [u8; 74] = *include_bytes!("../data/706c0d77bc16589f.pb");
     pub static T_712C772D03950753: [u8; 196] =
         *super::utf8(include_str!("../models/712c772d03950753.onnxtxt"));
-    pub fn m_712c772d03950753() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/712c772d03950753.onnxtxt")
-    }
     pub static T_715158D793CCABB6: [u8; 185] =
         *super::utf8(include_str!("../models/715158d793ccabb6.onnxtxt"));
-    pub fn m_715158d793ccabb6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/715158d793ccabb6.onnxtxt")
-    }
     pub static T_71BBF820FE72CA10: [u8; 180] =
         *super::utf8(include_str!("../models/71bbf820fe72ca10.onnxtxt"));
-    pub fn m_71bbf820fe72ca10() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/71bbf820fe72ca10.onnxtxt")
-    }
     pub static T_71E504BDB7E90294: [u8; 226] =
         *super::utf8(include_str!("../models/71e504bdb7e90294.onnxtxt"));
-    pub fn m_71e504bdb7e90294() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/71e504bdb7e90294.onnxtxt")
-    }
     pub static T_720D4166B0D002EE: [u8; 191] =
         *super::utf8(include_str!("../models/720d4166b0d002ee.onnxtxt"));
-    pub fn m_720d4166b0d002ee() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/720d4166b0d002ee.onnxtxt")
-    }
     pub static T_72AEEBB03ADACFCE: [u8; 1570] =
         *super::utf8(include_str!("../models/72aeebb03adacfce.onnxtxt"));
-    pub fn m_72aeebb03adacfce() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/72aeebb03adacfce.onnxtxt")
-    }
     pub static T_731A21D99F196378: [u8; 265] =
         *super::utf8(include_str!("../models/731a21d99f196378.onnxtxt"));
-    pub fn m_731a21d99f196378() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/731a21d99f196378.onnxtxt")
-    }
     pub static T_731DB0DF33419524: [u8; 217] =
         *super::utf8(include_str!("../models/731db0df33419524.onnxtxt"));
-    pub fn m_731db0df33419524() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/731db0df33419524.onnxtxt")
-    }
     pub static T_733E5CE0A920E005: [u8; 186] =
         *super::utf8(include_str!("../models/733e5ce0a920e005.onnxtxt"));
-    pub fn m_733e5ce0a920e005() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/733e5ce0a920e005.onnxtxt")
-    }
     pub static T_7394AAA4FC4BF2AF: [u8; 222] =
         *super::utf8(include_str!("../models/7394aaa4fc4bf2af.onnxtxt"));
-    pub fn m_7394aaa4fc4bf2af() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7394aaa4fc4bf2af.onnxtxt")
-    }
     pub static B_739BFADA3DAAE75D: [u8; 59] = *include_bytes!("../data/739bfada3daae75d.pb");
     pub static T_73B8F04DEDA6C04B: [u8; 144] =
         *super::utf8(include_str!("../models/73b8f04deda6c04b.onnxtxt"));
-    pub fn m_73b8f04deda6c04b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/73b8f04deda6c04b.onnxtxt")
-    }
     pub static T_7602EBA4DEBDB144: [u8; 1517] =
         *super::utf8(include_str!("../models/7602eba4debdb144.onnxtxt"));
-    pub fn m_7602eba4debdb144() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7602eba4debdb144.onnxtxt")
-    }
     pub static B_7613C5130082783A: [u8; 29] = *include_bytes!("../data/7613c5130082783a.pb");
     pub static B_762BFDD69BFE1215: [u8; 26] = *include_bytes!("../data/762bfdd69bfe1215.pb");
     pub static T_76380F05F6A8E426: [u8; 391] =
         *super::utf8(include_str!("../models/76380f05f6a8e426.onnxtxt"));
-    pub fn m_76380f05f6a8e426() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/76380f05f6a8e426.onnxtxt")
-    }
     pub static T_76F3388FF6B38741: [u8; 209] =
         *super::utf8(include_str!("../models/76f3388ff6b38741.onnxtxt"));
     pub fn m_76f3388ff6b38741() -> onnx_text::ModelProto {
@@ -22858,45 +19180,21 @@ mod r07ff00 {
     pub static B_776687B8BA73CB6E: [u8; 133] = *include_bytes!("../data/776687b8ba73cb6e.pb");
     pub static T_78B7E85AA5DA854E: [u8; 6723] =
         *super::utf8(include_str!("../models/78b7e85aa5da854e.onnxtxt"));
-    pub fn m_78b7e85aa5da854e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/78b7e85aa5da854e.onnxtxt")
-    }
     pub static T_7933DA549E23A2E3: [u8; 209] =
         *super::utf8(include_str!("../models/7933da549e23a2e3.onnxtxt"));
-    pub fn m_7933da549e23a2e3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7933da549e23a2e3.onnxtxt")
-    }
     pub static T_795F7E148CF7D55E: [u8; 188] =
         *super::utf8(include_str!("../models/795f7e148cf7d55e.onnxtxt"));
-    pub fn m_795f7e148cf7d55e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/795f7e148cf7d55e.onnxtxt")
-    }
     pub static T_79BAA3E1A351835D: [u8; 150] =
         *super::utf8(include_str!("../models/79baa3e1a351835d.onnxtxt"));
-    pub fn m_79baa3e1a351835d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/79baa3e1a351835d.onnxtxt")
-    }
     pub static T_79CABEA77D1FE3CB: [u8; 148] =
         *super::utf8(include_str!("../models/79cabea77d1fe3cb.onnxtxt"));
-    pub fn m_79cabea77d1fe3cb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/79cabea77d1fe3cb.onnxtxt")
-    }
     pub static B_79D2DE87FC193F9F: [u8; 82] = *include_bytes!("../data/79d2de87fc193f9f.pb");
     pub static T_7A0E2F222FB2E5C9: [u8; 150] =
         *super::utf8(include_str!("../models/7a0e2f222fb2e5c9.onnxtxt"));
-    pub fn m_7a0e2f222fb2e5c9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7a0e2f222fb2e5c9.onnxtxt")
-    }
     pub static T_7A2C99790978CD1A: [u8; 314] =
         *super::utf8(include_str!("../models/7a2c99790978cd1a.onnxtxt"));
-    pub fn m_7a2c99790978cd1a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7a2c99790978cd1a.onnxtxt")
-    }
     pub static T_7A3114ABCF2B5E22: [u8; 156] =
         *super::utf8(include_str!("../models/7a3114abcf2b5e22.onnxtxt"));
-    pub fn m_7a3114abcf2b5e22() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7a3114abcf2b5e22.onnxtxt")
-    }
     pub static T_7A836B4F9B712B45: [u8; 172] =
         *super::utf8(include_str!("../models/7a836b4f9b712b45.onnxtxt"));
     pub fn m_7a836b4f9b712b45() -> onnx_text::ModelProto {
@@ -22904,24 +19202,12 @@ mod r07ff00 {
     }
     pub static T_7A8A83078D5FEE0A: [u8; 220] =
         *super::utf8(include_str!("../models/7a8a83078d5fee0a.onnxtxt"));
-    pub fn m_7a8a83078d5fee0a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7a8a83078d5fee0a.onnxtxt")
-    }
     pub static T_7A95C7A8C6AE9020: [u8; 180] =
         *super::utf8(include_str!("../models/7a95c7a8c6ae9020.onnxtxt"));
-    pub fn m_7a95c7a8c6ae9020() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7a95c7a8c6ae9020.onnxtxt")
-    }
     pub static T_7ACBFB62AD4E9DA9: [u8; 175] =
         *super::utf8(include_str!("../models/7acbfb62ad4e9da9.onnxtxt"));
-    pub fn m_7acbfb62ad4e9da9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7acbfb62ad4e9da9.onnxtxt")
-    }
     pub static T_7B4422F74E5039BB: [u8; 452] =
         *super::utf8(include_str!("../models/7b4422f74e5039bb.onnxtxt"));
-    pub fn m_7b4422f74e5039bb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7b4422f74e5039bb.onnxtxt")
-    }
     pub static B_7BC2082DE4E2A19B: [u8; 26] = *include_bytes!("../data/7bc2082de4e2a19b.pb");
     pub static T_7BE12B151D4193DC: [u8; 219] =
         *super::utf8(include_str!("../models/7be12b151d4193dc.onnxtxt"));
@@ -22930,49 +19216,22 @@ mod r07ff00 {
     }
     pub static T_7C51CB826E1AFFB5: [u8; 171] =
         *super::utf8(include_str!("../models/7c51cb826e1affb5.onnxtxt"));
-    pub fn m_7c51cb826e1affb5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7c51cb826e1affb5.onnxtxt")
-    }
     pub static T_7C8581DBA665C50E: [u8; 257] =
         *super::utf8(include_str!("../models/7c8581dba665c50e.onnxtxt"));
-    pub fn m_7c8581dba665c50e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7c8581dba665c50e.onnxtxt")
-    }
     pub static T_7C94F278FF63A5FD: [u8; 218] =
         *super::utf8(include_str!("../models/7c94f278ff63a5fd.onnxtxt"));
-    pub fn m_7c94f278ff63a5fd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7c94f278ff63a5fd.onnxtxt")
-    }
     pub static T_7CF6AE6EA18FE594: [u8; 324] =
         *super::utf8(include_str!("../models/7cf6ae6ea18fe594.onnxtxt"));
-    pub fn m_7cf6ae6ea18fe594() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7cf6ae6ea18fe594.onnxtxt")
-    }
     pub static T_7DB06116A9DB4A36: [u8; 176] =
         *super::utf8(include_str!("../models/7db06116a9db4a36.onnxtxt"));
-    pub fn m_7db06116a9db4a36() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7db06116a9db4a36.onnxtxt")
-    }
     pub static T_7DC5F18A5B7042BC: [u8; 1125] =
         *super::utf8(include_str!("../models/7dc5f18a5b7042bc.onnxtxt"));
-    pub fn m_7dc5f18a5b7042bc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7dc5f18a5b7042bc.onnxtxt")
-    }
     pub static T_7ED21870FADF3D55: [u8; 4825] =
         *super::utf8(include_str!("../models/7ed21870fadf3d55.onnxtxt"));
-    pub fn m_7ed21870fadf3d55() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7ed21870fadf3d55.onnxtxt")
-    }
     pub static T_7EE79A4F36D9DD77: [u8; 339] =
         *super::utf8(include_str!("../models/7ee79a4f36d9dd77.onnxtxt"));
-    pub fn m_7ee79a4f36d9dd77() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7ee79a4f36d9dd77.onnxtxt")
-    }
     pub static T_803EA46A7E540EFF: [u8; 239] =
         *super::utf8(include_str!("../models/803ea46a7e540eff.onnxtxt"));
-    pub fn m_803ea46a7e540eff() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/803ea46a7e540eff.onnxtxt")
-    }
     pub static T_80EC6F3F7827B0D6: [u8; 221] =
         *super::utf8(include_str!("../models/80ec6f3f7827b0d6.onnxtxt"));
     pub fn m_80ec6f3f7827b0d6() -> onnx_text::ModelProto {
@@ -22981,128 +19240,59 @@ mod r07ff00 {
     pub static B_81178700D3D8CF40: [u8; 254] = *include_bytes!("../data/81178700d3d8cf40.pb");
     pub static T_82AA921FF64411A2: [u8; 1467] =
         *super::utf8(include_str!("../models/82aa921ff64411a2.onnxtxt"));
-    pub fn m_82aa921ff64411a2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/82aa921ff64411a2.onnxtxt")
-    }
     pub static T_82B6CE212D8EFDDE: [u8; 205] =
         *super::utf8(include_str!("../models/82b6ce212d8efdde.onnxtxt"));
-    pub fn m_82b6ce212d8efdde() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/82b6ce212d8efdde.onnxtxt")
-    }
     pub static T_8371647A163FCB86: [u8; 410] =
         *super::utf8(include_str!("../models/8371647a163fcb86.onnxtxt"));
-    pub fn m_8371647a163fcb86() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8371647a163fcb86.onnxtxt")
-    }
     pub static B_841AFED5627692FB: [u8; 21] = *include_bytes!("../data/841afed5627692fb.pb");
     pub static T_842268B1E0FD0CEB: [u8; 251] =
         *super::utf8(include_str!("../models/842268b1e0fd0ceb.onnxtxt"));
-    pub fn m_842268b1e0fd0ceb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/842268b1e0fd0ceb.onnxtxt")
-    }
     pub static B_84C904FC660CF265: [u8; 106] = *include_bytes!("../data/84c904fc660cf265.pb");
     pub static T_854A39109AEF964C: [u8; 170] =
         *super::utf8(include_str!("../models/854a39109aef964c.onnxtxt"));
-    pub fn m_854a39109aef964c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/854a39109aef964c.onnxtxt")
-    }
     pub static B_8555EA5FDC2097E1: [u8; 27] = *include_bytes!("../data/8555ea5fdc2097e1.pb");
     pub static T_85788A99AAA912D0: [u8; 215] =
         *super::utf8(include_str!("../models/85788a99aaa912d0.onnxtxt"));
-    pub fn m_85788a99aaa912d0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/85788a99aaa912d0.onnxtxt")
-    }
     pub static T_86448081CF9A5DFF: [u8; 196] =
         *super::utf8(include_str!("../models/86448081cf9a5dff.onnxtxt"));
-    pub fn m_86448081cf9a5dff() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/86448081cf9a5dff.onnxtxt")
-    }
     pub static B_876CF03F22C7EACE: [u8; 54] = *include_bytes!("../data/876cf03f22c7eace.pb");
     pub static B_87C08A5163F91654: [u8; 254] = *include_bytes!("../data/87c08a5163f91654.pb");
     pub static B_87F3E560F3DCFE80: [u8; 22] = *include_bytes!("../data/87f3e560f3dcfe80.pb");
     pub static T_8821241198579499: [u8; 267] =
         *super::utf8(include_str!("../models/8821241198579499.onnxtxt"));
-    pub fn m_8821241198579499() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8821241198579499.onnxtxt")
-    }
     pub static T_882806DAB7E9B925: [u8; 321] =
         *super::utf8(include_str!("../models/882806dab7e9b925.onnxtxt"));
-    pub fn m_882806dab7e9b925() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/882806dab7e9b925.onnxtxt")
-    }
     pub static T_890E8DC5500C558B: [u8; 191] =
         *super::utf8(include_str!("../models/890e8dc5500c558b.onnxtxt"));
-    pub fn m_890e8dc5500c558b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/890e8dc5500c558b.onnxtxt")
-    }
     pub static B_895B754B019EFDEC: [u8; 59] = *include_bytes!("../data/895b754b019efdec.pb");
     pub static T_8A79D9DBAA6F1278: [u8; 171] =
         *super::utf8(include_str!("../models/8a79d9dbaa6f1278.onnxtxt"));
-    pub fn m_8a79d9dbaa6f1278() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8a79d9dbaa6f1278.onnxtxt")
-    }
     pub static B_8CFEEBFB3EF22DE7: [u8; 254] = *include_bytes!("../data/8cfeebfb3ef22de7.pb");
     pub static T_8DA18B7C1A769927: [u8; 177] =
         *super::utf8(include_str!("../models/8da18b7c1a769927.onnxtxt"));
-    pub fn m_8da18b7c1a769927() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8da18b7c1a769927.onnxtxt")
-    }
     pub static T_8DFC6BC1FAFF5905: [u8; 148] =
         *super::utf8(include_str!("../models/8dfc6bc1faff5905.onnxtxt"));
-    pub fn m_8dfc6bc1faff5905() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8dfc6bc1faff5905.onnxtxt")
-    }
     pub static T_8E42B416BFC7AB4F: [u8; 6325] =
         *super::utf8(include_str!("../models/8e42b416bfc7ab4f.onnxtxt"));
-    pub fn m_8e42b416bfc7ab4f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8e42b416bfc7ab4f.onnxtxt")
-    }
     pub static T_8F003F551B889C9F: [u8; 1635] =
         *super::utf8(include_str!("../models/8f003f551b889c9f.onnxtxt"));
-    pub fn m_8f003f551b889c9f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8f003f551b889c9f.onnxtxt")
-    }
     pub static T_8F3153DB4D84E124: [u8; 297] =
         *super::utf8(include_str!("../models/8f3153db4d84e124.onnxtxt"));
-    pub fn m_8f3153db4d84e124() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8f3153db4d84e124.onnxtxt")
-    }
     pub static T_8F709674966DE739: [u8; 148] =
         *super::utf8(include_str!("../models/8f709674966de739.onnxtxt"));
-    pub fn m_8f709674966de739() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8f709674966de739.onnxtxt")
-    }
     pub static T_8FCF0D9BA71A0F8A: [u8; 411] =
         *super::utf8(include_str!("../models/8fcf0d9ba71a0f8a.onnxtxt"));
-    pub fn m_8fcf0d9ba71a0f8a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8fcf0d9ba71a0f8a.onnxtxt")
-    }
     pub static T_901B170D1F3B7210: [u8; 177] =
         *super::utf8(include_str!("../models/901b170d1f3b7210.onnxtxt"));
-    pub fn m_901b170d1f3b7210() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/901b170d1f3b7210.onnxtxt")
-    }
     pub static B_928C6A36D56F73AC: [u8; 87] = *include_bytes!("../data/928c6a36d56f73ac.pb");
     pub static T_92ABFCED6D37402D: [u8; 174] =
         *super::utf8(include_str!("../models/92abfced6d37402d.onnxtxt"));
-    pub fn m_92abfced6d37402d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/92abfced6d37402d.onnxtxt")
-    }
     pub static T_92BDFEA2EC7FEEBD: [u8; 999] =
         *super::utf8(include_str!("../models/92bdfea2ec7feebd.onnxtxt"));
-    pub fn m_92bdfea2ec7feebd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/92bdfea2ec7feebd.onnxtxt")
-    }
     pub static T_92BF23E2ED40EF2E: [u8; 200] =
         *super::utf8(include_str!("../models/92bf23e2ed40ef2e.onnxtxt"));
-    pub fn m_92bf23e2ed40ef2e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/92bf23e2ed40ef2e.onnxtxt")
-    }
     pub static T_931C81F052C4D23F: [u8; 285] =
         *super::utf8(include_str!("../models/931c81f052c4d23f.onnxtxt"));
-    pub fn m_931c81f052c4d23f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/931c81f052c4d23f.onnxtxt")
-    }
     pub static B_93749E9726364FD5: [u8; 29] = *include_bytes!("../data/93749e9726364fd5.pb");
     pub static B_945BD48E93E741C3: [u8; 51] = *include_bytes!("../data/945bd48e93e741c3.pb");
     pub static B_94BBA2065BAB14FD: [u8; 254] = *include_bytes!("../data/94bba2065bab14fd.pb");
@@ -23110,21 +19300,12 @@ mod r07ff00 {
     pub static B_965754BE837C7040: [u8; 91] = *include_bytes!("../data/965754be837c7040.pb");
     pub static T_966BCD5035431B88: [u8; 156] =
         *super::utf8(include_str!("../models/966bcd5035431b88.onnxtxt"));
-    pub fn m_966bcd5035431b88() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/966bcd5035431b88.onnxtxt")
-    }
     pub static B_967CDF7ABC214E22: [u8; 29] = *include_bytes!("../data/967cdf7abc214e22.pb");
     pub static T_9794AC0346165B67: [u8; 300] =
         *super::utf8(include_str!("../models/9794ac0346165b67.onnxtxt"));
-    pub fn m_9794ac0346165b67() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9794ac0346165b67.onnxtxt")
-    }
     pub static B_979536DDA6F6F91F: [u8; 496] = *include_bytes!("../data/979536dda6f6f91f.pb");
     pub static T_980398F1C5D5971C: [u8; 165] =
         *super::utf8(include_str!("../models/980398f1c5d5971c.onnxtxt"));
-    pub fn m_980398f1c5d5971c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/980398f1c5d5971c.onnxtxt")
-    }
     pub static T_988DC2B08F422F64: [u8; 173] =
         *super::utf8(include_str!("../models/988dc2b08f422f64.onnxtxt"));
     pub fn m_988dc2b08f422f64() -> onnx_text::ModelProto {
@@ -23133,58 +19314,28 @@ mod r07ff00 {
     pub static B_98F84C2B85BB72C3: [u8; 17452] = *include_bytes!("../data/98f84c2b85bb72c3.pb");
     pub static T_99D2EED256FF47FE: [u8; 219] =
         *super::utf8(include_str!("../models/99d2eed256ff47fe.onnxtxt"));
-    pub fn m_99d2eed256ff47fe() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/99d2eed256ff47fe.onnxtxt")
-    }
     pub static T_99E56EBE05FDE164: [u8; 817] =
         *super::utf8(include_str!("../models/99e56ebe05fde164.onnxtxt"));
-    pub fn m_99e56ebe05fde164() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/99e56ebe05fde164.onnxtxt")
-    }
     pub static B_9A61FE483B268FC3: [u8; 33] = *include_bytes!("../data/9a61fe483b268fc3.pb");
     pub static B_9AC1BE62A1563DC0: [u8; 254] = *include_bytes!("../data/9ac1be62a1563dc0.pb");
     pub static B_9C25D7E161277346: [u8; 150] = *include_bytes!("../data/9c25d7e161277346.pb");
     pub static T_9C5D5ACE61865E3A: [u8; 408] =
         *super::utf8(include_str!("../models/9c5d5ace61865e3a.onnxtxt"));
-    pub fn m_9c5d5ace61865e3a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9c5d5ace61865e3a.onnxtxt")
-    }
     pub static T_9C73EAB04E19B799: [u8; 167] =
         *super::utf8(include_str!("../models/9c73eab04e19b799.onnxtxt"));
-    pub fn m_9c73eab04e19b799() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9c73eab04e19b799.onnxtxt")
-    }
     pub static T_9D3658E2F298EBEB: [u8; 170] =
         *super::utf8(include_str!("../models/9d3658e2f298ebeb.onnxtxt"));
-    pub fn m_9d3658e2f298ebeb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9d3658e2f298ebeb.onnxtxt")
-    }
     pub static B_9D70C3E8868AE2E2: [u8; 63] = *include_bytes!("../data/9d70c3e8868ae2e2.pb");
     pub static T_9D79C11C4556A0B8: [u8; 282] =
         *super::utf8(include_str!("../models/9d79c11c4556a0b8.onnxtxt"));
-    pub fn m_9d79c11c4556a0b8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9d79c11c4556a0b8.onnxtxt")
-    }
     pub static T_9DA72B62197D0DA7: [u8; 209] =
         *super::utf8(include_str!("../models/9da72b62197d0da7.onnxtxt"));
-    pub fn m_9da72b62197d0da7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9da72b62197d0da7.onnxtxt")
-    }
     pub static T_9E10767BDA248E5A: [u8; 221] =
         *super::utf8(include_str!("../models/9e10767bda248e5a.onnxtxt"));
-    pub fn m_9e10767bda248e5a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9e10767bda248e5a.onnxtxt")
-    }
     pub static T_9E2DDFB771EBEBDD: [u8; 1125] =
         *super::utf8(include_str!("../models/9e2ddfb771ebebdd.onnxtxt"));
-    pub fn m_9e2ddfb771ebebdd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9e2ddfb771ebebdd.onnxtxt")
-    }
     pub static T_9EF89FFEFEABF55A: [u8; 229] =
         *super::utf8(include_str!("../models/9ef89ffefeabf55a.onnxtxt"));
-    pub fn m_9ef89ffefeabf55a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9ef89ffefeabf55a.onnxtxt")
-    }
     pub static T_9F153959C0AAB489: [u8; 220] =
         *super::utf8(include_str!("../models/9f153959c0aab489.onnxtxt"));
     pub fn m_9f153959c0aab489() -> onnx_text::ModelProto {
@@ -23192,48 +19343,24 @@ mod r07ff00 {
     }
     pub static T_9F42016944C7F213: [u8; 185] =
         *super::utf8(include_str!("../models/9f42016944c7f213.onnxtxt"));
-    pub fn m_9f42016944c7f213() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9f42016944c7f213.onnxtxt")
-    }
     pub static T_9F7AA7146BCFBB54: [u8; 201] =
         *super::utf8(include_str!("../models/9f7aa7146bcfbb54.onnxtxt"));
-    pub fn m_9f7aa7146bcfbb54() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9f7aa7146bcfbb54.onnxtxt")
-    }
     pub static B_9FD0F2B95CA20FAF: [u8; 21] = *include_bytes!("../data/9fd0f2b95ca20faf.pb");
     pub static B_A0C42D8D73FC1A26: [u8; 496] = *include_bytes!("../data/a0c42d8d73fc1a26.pb");
     pub static T_A0F116B18FB5CBFE: [u8; 310] =
         *super::utf8(include_str!("../models/a0f116b18fb5cbfe.onnxtxt"));
-    pub fn m_a0f116b18fb5cbfe() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a0f116b18fb5cbfe.onnxtxt")
-    }
     pub static T_A1C354947C0CF276: [u8; 169] =
         *super::utf8(include_str!("../models/a1c354947c0cf276.onnxtxt"));
-    pub fn m_a1c354947c0cf276() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a1c354947c0cf276.onnxtxt")
-    }
     pub static T_A25CA7A5E05468C0: [u8; 169] =
         *super::utf8(include_str!("../models/a25ca7a5e05468c0.onnxtxt"));
-    pub fn m_a25ca7a5e05468c0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a25ca7a5e05468c0.onnxtxt")
-    }
     pub static T_A3FA11E5FF88CC08: [u8; 404] =
         *super::utf8(include_str!("../models/a3fa11e5ff88cc08.onnxtxt"));
-    pub fn m_a3fa11e5ff88cc08() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a3fa11e5ff88cc08.onnxtxt")
-    }
     pub static B_A444E9F45D577EDA: [u8; 254] = *include_bytes!("../data/a444e9f45d577eda.pb");
     pub static B_A4BE3439AC3620AF: [u8; 133] = *include_bytes!("../data/a4be3439ac3620af.pb");
     pub static T_A4FC5CAFAB0DEDA4: [u8; 162] =
         *super::utf8(include_str!("../models/a4fc5cafab0deda4.onnxtxt"));
-    pub fn m_a4fc5cafab0deda4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a4fc5cafab0deda4.onnxtxt")
-    }
     pub static T_A580DCE364CB1023: [u8; 335] =
         *super::utf8(include_str!("../models/a580dce364cb1023.onnxtxt"));
-    pub fn m_a580dce364cb1023() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a580dce364cb1023.onnxtxt")
-    }
     pub static B_A63CD6B316287FE7: [u8; 496] = *include_bytes!("../data/a63cd6b316287fe7.pb");
     pub static T_A67959CF589C61E3: [u8; 182] =
         *super::utf8(include_str!("../models/a67959cf589c61e3.onnxtxt"));
@@ -23242,56 +19369,26 @@ mod r07ff00 {
     }
     pub static T_A782DC76B746CB64: [u8; 6715] =
         *super::utf8(include_str!("../models/a782dc76b746cb64.onnxtxt"));
-    pub fn m_a782dc76b746cb64() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a782dc76b746cb64.onnxtxt")
-    }
     pub static B_A7D3E84164E8E5B0: [u8; 106] = *include_bytes!("../data/a7d3e84164e8e5b0.pb");
     pub static T_A80AB0687C8C8F10: [u8; 207] =
         *super::utf8(include_str!("../models/a80ab0687c8c8f10.onnxtxt"));
-    pub fn m_a80ab0687c8c8f10() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a80ab0687c8c8f10.onnxtxt")
-    }
     pub static T_A8B2193D367FAD15: [u8; 188] =
         *super::utf8(include_str!("../models/a8b2193d367fad15.onnxtxt"));
-    pub fn m_a8b2193d367fad15() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a8b2193d367fad15.onnxtxt")
-    }
     pub static T_A96F04AEAC9D07D7: [u8; 303] =
         *super::utf8(include_str!("../models/a96f04aeac9d07d7.onnxtxt"));
-    pub fn m_a96f04aeac9d07d7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a96f04aeac9d07d7.onnxtxt")
-    }
     pub static T_A9E37AC325A15B98: [u8; 195] =
         *super::utf8(include_str!("../models/a9e37ac325a15b98.onnxtxt"));
-    pub fn m_a9e37ac325a15b98() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a9e37ac325a15b98.onnxtxt")
-    }
     pub static B_A9EF9755F04D79F0: [u8; 91] = *include_bytes!("../data/a9ef9755f04d79f0.pb");
     pub static T_AB0CA8795E3CCF65: [u8; 3582] =
         *super::utf8(include_str!("../models/ab0ca8795e3ccf65.onnxtxt"));
-    pub fn m_ab0ca8795e3ccf65() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ab0ca8795e3ccf65.onnxtxt")
-    }
     pub static T_AB189DBA498F6103: [u8; 213] =
         *super::utf8(include_str!("../models/ab189dba498f6103.onnxtxt"));
-    pub fn m_ab189dba498f6103() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ab189dba498f6103.onnxtxt")
-    }
     pub static T_AB75C3B90E72DFD1: [u8; 170] =
         *super::utf8(include_str!("../models/ab75c3b90e72dfd1.onnxtxt"));
-    pub fn m_ab75c3b90e72dfd1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ab75c3b90e72dfd1.onnxtxt")
-    }
     pub static T_ABC3B465FC25CB32: [u8; 169] =
         *super::utf8(include_str!("../models/abc3b465fc25cb32.onnxtxt"));
-    pub fn m_abc3b465fc25cb32() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/abc3b465fc25cb32.onnxtxt")
-    }
     pub static T_AC127705389AECFF: [u8; 160] =
         *super::utf8(include_str!("../models/ac127705389aecff.onnxtxt"));
-    pub fn m_ac127705389aecff() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ac127705389aecff.onnxtxt")
-    }
     pub static B_AC4494B0226DEF19: [u8; 21] = *include_bytes!("../data/ac4494b0226def19.pb");
     pub static B_AC7279D10F8717DC: [u8; 254] = *include_bytes!("../data/ac7279d10f8717dc.pb");
     pub static T_AC75FCB97BC76691: [u8; 211] =
@@ -23301,73 +19398,34 @@ mod r07ff00 {
     }
     pub static T_ACCD7530A84CCCE7: [u8; 248] =
         *super::utf8(include_str!("../models/accd7530a84ccce7.onnxtxt"));
-    pub fn m_accd7530a84ccce7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/accd7530a84ccce7.onnxtxt")
-    }
     pub static T_ACEF9E2D54601C77: [u8; 426] =
         *super::utf8(include_str!("../models/acef9e2d54601c77.onnxtxt"));
-    pub fn m_acef9e2d54601c77() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/acef9e2d54601c77.onnxtxt")
-    }
     pub static T_ADEFE537EE653964: [u8; 198] =
         *super::utf8(include_str!("../models/adefe537ee653964.onnxtxt"));
-    pub fn m_adefe537ee653964() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/adefe537ee653964.onnxtxt")
-    }
     pub static T_AE126E440871FF9F: [u8; 1581] =
         *super::utf8(include_str!("../models/ae126e440871ff9f.onnxtxt"));
-    pub fn m_ae126e440871ff9f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ae126e440871ff9f.onnxtxt")
-    }
     pub static B_AE25C8BDE5F86383: [u8; 21] = *include_bytes!("../data/ae25c8bde5f86383.pb");
     pub static T_AEAE6FED4A42A73D: [u8; 183] =
         *super::utf8(include_str!("../models/aeae6fed4a42a73d.onnxtxt"));
-    pub fn m_aeae6fed4a42a73d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/aeae6fed4a42a73d.onnxtxt")
-    }
     pub static T_AEDA95F67C4916AE: [u8; 1329] =
         *super::utf8(include_str!("../models/aeda95f67c4916ae.onnxtxt"));
-    pub fn m_aeda95f67c4916ae() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/aeda95f67c4916ae.onnxtxt")
-    }
     pub static B_AF1448DDFFED8EB8: [u8; 254] = *include_bytes!("../data/af1448ddffed8eb8.pb");
     pub static T_AF5984B7EEDE9669: [u8; 176] =
         *super::utf8(include_str!("../models/af5984b7eede9669.onnxtxt"));
-    pub fn m_af5984b7eede9669() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/af5984b7eede9669.onnxtxt")
-    }
     pub static T_AF7CB1CFA04324AE: [u8; 245] =
         *super::utf8(include_str!("../models/af7cb1cfa04324ae.onnxtxt"));
-    pub fn m_af7cb1cfa04324ae() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/af7cb1cfa04324ae.onnxtxt")
-    }
     pub static T_AF9414D4ECD6341D: [u8; 3902] =
         *super::utf8(include_str!("../models/af9414d4ecd6341d.onnxtxt"));
-    pub fn m_af9414d4ecd6341d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/af9414d4ecd6341d.onnxtxt")
-    }
     pub static T_AFB247F631B19715: [u8; 191] =
         *super::utf8(include_str!("../models/afb247f631b19715.onnxtxt"));
-    pub fn m_afb247f631b19715() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/afb247f631b19715.onnxtxt")
-    }
     pub static B_B013412BE7774460: [u8; 305] = *include_bytes!("../data/b013412be7774460.pb");
     pub static T_B06AB991E61CEB5D: [u8; 179] =
         *super::utf8(include_str!("../models/b06ab991e61ceb5d.onnxtxt"));
-    pub fn m_b06ab991e61ceb5d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b06ab991e61ceb5d.onnxtxt")
-    }
     pub static B_B0771927D06D1EB8: [u8; 71] = *include_bytes!("../data/b0771927d06d1eb8.pb");
     pub static T_B0955570D1DD6A6D: [u8; 191] =
         *super::utf8(include_str!("../models/b0955570d1dd6a6d.onnxtxt"));
-    pub fn m_b0955570d1dd6a6d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b0955570d1dd6a6d.onnxtxt")
-    }
     pub static T_B0EF00B67425F9BA: [u8; 150] =
         *super::utf8(include_str!("../models/b0ef00b67425f9ba.onnxtxt"));
-    pub fn m_b0ef00b67425f9ba() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b0ef00b67425f9ba.onnxtxt")
-    }
     pub static T_B1C95670A5117C00: [u8; 302] =
         *super::utf8(include_str!("../models/b1c95670a5117c00.onnxtxt"));
     pub fn m_b1c95670a5117c00() -> onnx_text::ModelProto {
@@ -23375,280 +19433,124 @@ mod r07ff00 {
     }
     pub static T_B1F9717A55C56BDC: [u8; 1664] =
         *super::utf8(include_str!("../models/b1f9717a55c56bdc.onnxtxt"));
-    pub fn m_b1f9717a55c56bdc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b1f9717a55c56bdc.onnxtxt")
-    }
     pub static T_B22B5253AC73DD8E: [u8; 1211] =
         *super::utf8(include_str!("../models/b22b5253ac73dd8e.onnxtxt"));
-    pub fn m_b22b5253ac73dd8e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b22b5253ac73dd8e.onnxtxt")
-    }
     pub static T_B2AFCF629083760D: [u8; 195] =
         *super::utf8(include_str!("../models/b2afcf629083760d.onnxtxt"));
-    pub fn m_b2afcf629083760d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b2afcf629083760d.onnxtxt")
-    }
     pub static T_B32A80F6DF263E1B: [u8; 1449] =
         *super::utf8(include_str!("../models/b32a80f6df263e1b.onnxtxt"));
-    pub fn m_b32a80f6df263e1b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b32a80f6df263e1b.onnxtxt")
-    }
     pub static T_B3836B845F387316: [u8; 175] =
         *super::utf8(include_str!("../models/b3836b845f387316.onnxtxt"));
-    pub fn m_b3836b845f387316() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b3836b845f387316.onnxtxt")
-    }
     pub static T_B4319F21F5EEBBA7: [u8; 183] =
         *super::utf8(include_str!("../models/b4319f21f5eebba7.onnxtxt"));
-    pub fn m_b4319f21f5eebba7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b4319f21f5eebba7.onnxtxt")
-    }
     pub static T_B43EC8B22C7251D7: [u8; 195] =
         *super::utf8(include_str!("../models/b43ec8b22c7251d7.onnxtxt"));
-    pub fn m_b43ec8b22c7251d7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b43ec8b22c7251d7.onnxtxt")
-    }
     pub static B_B474172154D022E3: [u8; 31] = *include_bytes!("../data/b474172154d022e3.pb");
     pub static T_B4AF8BF8A0851145: [u8; 170] =
         *super::utf8(include_str!("../models/b4af8bf8a0851145.onnxtxt"));
-    pub fn m_b4af8bf8a0851145() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b4af8bf8a0851145.onnxtxt")
-    }
     pub static T_B4F1DDA36D125B76: [u8; 171] =
         *super::utf8(include_str!("../models/b4f1dda36d125b76.onnxtxt"));
-    pub fn m_b4f1dda36d125b76() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b4f1dda36d125b76.onnxtxt")
-    }
     pub static T_B57EA1D4E2CA62D5: [u8; 215] =
         *super::utf8(include_str!("../models/b57ea1d4e2ca62d5.onnxtxt"));
-    pub fn m_b57ea1d4e2ca62d5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b57ea1d4e2ca62d5.onnxtxt")
-    }
     pub static T_B760AD269FFDB4D6: [u8; 168] =
         *super::utf8(include_str!("../models/b760ad269ffdb4d6.onnxtxt"));
-    pub fn m_b760ad269ffdb4d6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b760ad269ffdb4d6.onnxtxt")
-    }
     pub static T_B8D3F0C1089D6FA7: [u8; 150] =
         *super::utf8(include_str!("../models/b8d3f0c1089d6fa7.onnxtxt"));
-    pub fn m_b8d3f0c1089d6fa7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b8d3f0c1089d6fa7.onnxtxt")
-    }
     pub static T_B9074058DE50D8B6: [u8; 169] =
         *super::utf8(include_str!("../models/b9074058de50d8b6.onnxtxt"));
-    pub fn m_b9074058de50d8b6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b9074058de50d8b6.onnxtxt")
-    }
     pub static T_B969C59BBA051F47: [u8; 1779] =
         *super::utf8(include_str!("../models/b969c59bba051f47.onnxtxt"));
-    pub fn m_b969c59bba051f47() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b969c59bba051f47.onnxtxt")
-    }
     pub static T_BA2EB034CA21AF64: [u8; 193] =
         *super::utf8(include_str!("../models/ba2eb034ca21af64.onnxtxt"));
-    pub fn m_ba2eb034ca21af64() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ba2eb034ca21af64.onnxtxt")
-    }
     pub static T_BBBF46C21C8F9E00: [u8; 223] =
         *super::utf8(include_str!("../models/bbbf46c21c8f9e00.onnxtxt"));
-    pub fn m_bbbf46c21c8f9e00() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/bbbf46c21c8f9e00.onnxtxt")
-    }
     pub static B_BDAF184480B16905: [u8; 29] = *include_bytes!("../data/bdaf184480b16905.pb");
     pub static T_BE07D278F1862515: [u8; 4255] =
         *super::utf8(include_str!("../models/be07d278f1862515.onnxtxt"));
-    pub fn m_be07d278f1862515() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/be07d278f1862515.onnxtxt")
-    }
     pub static T_BF67A9000BC86F81: [u8; 193] =
         *super::utf8(include_str!("../models/bf67a9000bc86f81.onnxtxt"));
-    pub fn m_bf67a9000bc86f81() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/bf67a9000bc86f81.onnxtxt")
-    }
     pub static B_BF82C9A3DC284119: [u8; 133] = *include_bytes!("../data/bf82c9a3dc284119.pb");
     pub static T_C0A25D5B3779B95B: [u8; 233] =
         *super::utf8(include_str!("../models/c0a25d5b3779b95b.onnxtxt"));
-    pub fn m_c0a25d5b3779b95b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c0a25d5b3779b95b.onnxtxt")
-    }
     pub static T_C20699BC833B7141: [u8; 369] =
         *super::utf8(include_str!("../models/c20699bc833b7141.onnxtxt"));
-    pub fn m_c20699bc833b7141() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c20699bc833b7141.onnxtxt")
-    }
     pub static T_C2360428D8BC008A: [u8; 210] =
         *super::utf8(include_str!("../models/c2360428d8bc008a.onnxtxt"));
-    pub fn m_c2360428d8bc008a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c2360428d8bc008a.onnxtxt")
-    }
     pub static T_C315DA65AC4983DD: [u8; 196] =
         *super::utf8(include_str!("../models/c315da65ac4983dd.onnxtxt"));
-    pub fn m_c315da65ac4983dd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c315da65ac4983dd.onnxtxt")
-    }
     pub static B_C423B939DAA1C7A1: [u8; 59] = *include_bytes!("../data/c423b939daa1c7a1.pb");
     pub static T_C458330DA9AB2511: [u8; 1584] =
         *super::utf8(include_str!("../models/c458330da9ab2511.onnxtxt"));
-    pub fn m_c458330da9ab2511() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c458330da9ab2511.onnxtxt")
-    }
     pub static T_C48395186E293A36: [u8; 313] =
         *super::utf8(include_str!("../models/c48395186e293a36.onnxtxt"));
-    pub fn m_c48395186e293a36() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c48395186e293a36.onnxtxt")
-    }
     pub static B_C5326979B3EA1717: [u8; 11] = *include_bytes!("../data/c5326979b3ea1717.pb");
     pub static T_C54E223CDD72E215: [u8; 179] =
         *super::utf8(include_str!("../models/c54e223cdd72e215.onnxtxt"));
-    pub fn m_c54e223cdd72e215() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c54e223cdd72e215.onnxtxt")
-    }
     pub static T_C62E0A47A60FDBE3: [u8; 256] =
         *super::utf8(include_str!("../models/c62e0a47a60fdbe3.onnxtxt"));
-    pub fn m_c62e0a47a60fdbe3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c62e0a47a60fdbe3.onnxtxt")
-    }
     pub static T_C66B0B85C1078B24: [u8; 209] =
         *super::utf8(include_str!("../models/c66b0b85c1078b24.onnxtxt"));
-    pub fn m_c66b0b85c1078b24() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c66b0b85c1078b24.onnxtxt")
-    }
     pub static B_C7013113B9F7D864: [u8; 254] = *include_bytes!("../data/c7013113b9f7d864.pb");
     pub static T_C79B757C38CC16B6: [u8; 165] =
         *super::utf8(include_str!("../models/c79b757c38cc16b6.onnxtxt"));
-    pub fn m_c79b757c38cc16b6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c79b757c38cc16b6.onnxtxt")
-    }
     pub static T_C7C193F4CA4E58FF: [u8; 282] =
         *super::utf8(include_str!("../models/c7c193f4ca4e58ff.onnxtxt"));
-    pub fn m_c7c193f4ca4e58ff() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c7c193f4ca4e58ff.onnxtxt")
-    }
     pub static B_C7C86A07AAFEB14F: [u8; 133] = *include_bytes!("../data/c7c86a07aafeb14f.pb");
     pub static B_C7E171864C22C40E: [u8; 496] = *include_bytes!("../data/c7e171864c22c40e.pb");
     pub static T_C7F8FD261BCA4C37: [u8; 150] =
         *super::utf8(include_str!("../models/c7f8fd261bca4c37.onnxtxt"));
-    pub fn m_c7f8fd261bca4c37() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c7f8fd261bca4c37.onnxtxt")
-    }
     pub static T_C83AB843521E3A97: [u8; 1165] =
         *super::utf8(include_str!("../models/c83ab843521e3a97.onnxtxt"));
-    pub fn m_c83ab843521e3a97() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c83ab843521e3a97.onnxtxt")
-    }
     pub static T_C9ACA756297F754A: [u8; 3721] =
         *super::utf8(include_str!("../models/c9aca756297f754a.onnxtxt"));
-    pub fn m_c9aca756297f754a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c9aca756297f754a.onnxtxt")
-    }
     pub static T_C9C592D74BE2866B: [u8; 167] =
         *super::utf8(include_str!("../models/c9c592d74be2866b.onnxtxt"));
-    pub fn m_c9c592d74be2866b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c9c592d74be2866b.onnxtxt")
-    }
     pub static T_CA3139723CEEA6A3: [u8; 939] =
         *super::utf8(include_str!("../models/ca3139723ceea6a3.onnxtxt"));
-    pub fn m_ca3139723ceea6a3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ca3139723ceea6a3.onnxtxt")
-    }
     pub static B_CBE44E8714CA5F0F: [u8; 254] = *include_bytes!("../data/cbe44e8714ca5f0f.pb");
     pub static T_CC01C1A0EE7A3FF7: [u8; 1872] =
         *super::utf8(include_str!("../models/cc01c1a0ee7a3ff7.onnxtxt"));
-    pub fn m_cc01c1a0ee7a3ff7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cc01c1a0ee7a3ff7.onnxtxt")
-    }
     pub static T_CD1B2A7FFBD99041: [u8; 219] =
         *super::utf8(include_str!("../models/cd1b2a7ffbd99041.onnxtxt"));
-    pub fn m_cd1b2a7ffbd99041() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cd1b2a7ffbd99041.onnxtxt")
-    }
     pub static T_CD3F58117FF41DEA: [u8; 229] =
         *super::utf8(include_str!("../models/cd3f58117ff41dea.onnxtxt"));
-    pub fn m_cd3f58117ff41dea() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cd3f58117ff41dea.onnxtxt")
-    }
     pub static T_CD5EC9501FB27CE1: [u8; 190] =
         *super::utf8(include_str!("../models/cd5ec9501fb27ce1.onnxtxt"));
-    pub fn m_cd5ec9501fb27ce1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cd5ec9501fb27ce1.onnxtxt")
-    }
     pub static T_CD7CFD23C97825E1: [u8; 7229] =
         *super::utf8(include_str!("../models/cd7cfd23c97825e1.onnxtxt"));
-    pub fn m_cd7cfd23c97825e1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cd7cfd23c97825e1.onnxtxt")
-    }
     pub static T_CEB341432E02D1A1: [u8; 253] =
         *super::utf8(include_str!("../models/ceb341432e02d1a1.onnxtxt"));
-    pub fn m_ceb341432e02d1a1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ceb341432e02d1a1.onnxtxt")
-    }
     pub static T_CF2D83CD0FC7C2D1: [u8; 219] =
         *super::utf8(include_str!("../models/cf2d83cd0fc7c2d1.onnxtxt"));
-    pub fn m_cf2d83cd0fc7c2d1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cf2d83cd0fc7c2d1.onnxtxt")
-    }
     pub static B_CF4B315054CF5C2E: [u8; 59] = *include_bytes!("../data/cf4b315054cf5c2e.pb");
     pub static T_CF66B85098F5DD5F: [u8; 226] =
         *super::utf8(include_str!("../models/cf66b85098f5dd5f.onnxtxt"));
-    pub fn m_cf66b85098f5dd5f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/cf66b85098f5dd5f.onnxtxt")
-    }
     pub static B_D04F3C4A0FC41E15: [u8; 23] = *include_bytes!("../data/d04f3c4a0fc41e15.pb");
     pub static B_D0CD5319CFB4DBDE: [u8; 254] = *include_bytes!("../data/d0cd5319cfb4dbde.pb");
     pub static T_D19197C17684C701: [u8; 235] =
         *super::utf8(include_str!("../models/d19197c17684c701.onnxtxt"));
-    pub fn m_d19197c17684c701() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d19197c17684c701.onnxtxt")
-    }
     pub static T_D1DFFFB0058E0E32: [u8; 221] =
         *super::utf8(include_str!("../models/d1dfffb0058e0e32.onnxtxt"));
-    pub fn m_d1dfffb0058e0e32() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d1dfffb0058e0e32.onnxtxt")
-    }
     pub static B_D1E8DF30E51D29F7: [u8; 18] = *include_bytes!("../data/d1e8df30e51d29f7.pb");
     pub static T_D2990DEA61A1AB6B: [u8; 1003] =
         *super::utf8(include_str!("../models/d2990dea61a1ab6b.onnxtxt"));
-    pub fn m_d2990dea61a1ab6b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d2990dea61a1ab6b.onnxtxt")
-    }
     pub static T_D3649EA9E6E84CA3: [u8; 239] =
         *super::utf8(include_str!("../models/d3649ea9e6e84ca3.onnxtxt"));
-    pub fn m_d3649ea9e6e84ca3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d3649ea9e6e84ca3.onnxtxt")
-    }
     pub static T_D3955CC14BE11705: [u8; 268] =
         *super::utf8(include_str!("../models/d3955cc14be11705.onnxtxt"));
-    pub fn m_d3955cc14be11705() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d3955cc14be11705.onnxtxt")
-    }
     pub static B_D44232B785E67259: [u8; 149] = *include_bytes!("../data/d44232b785e67259.pb");
     pub static B_D50BE35433F7A01B: [u8; 59] = *include_bytes!("../data/d50be35433f7a01b.pb");
     pub static T_D629D634EB902AF6: [u8; 148] =
         *super::utf8(include_str!("../models/d629d634eb902af6.onnxtxt"));
-    pub fn m_d629d634eb902af6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d629d634eb902af6.onnxtxt")
-    }
     pub static B_D6A8A4A9DF742A75: [u8; 254] = *include_bytes!("../data/d6a8a4a9df742a75.pb");
     pub static T_D73528C18416E599: [u8; 191] =
         *super::utf8(include_str!("../models/d73528c18416e599.onnxtxt"));
-    pub fn m_d73528c18416e599() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d73528c18416e599.onnxtxt")
-    }
     pub static T_D73B5FBA05E9ABBB: [u8; 256] =
         *super::utf8(include_str!("../models/d73b5fba05e9abbb.onnxtxt"));
-    pub fn m_d73b5fba05e9abbb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d73b5fba05e9abbb.onnxtxt")
-    }
     pub static T_D7A9E70FD8B1ED3F: [u8; 169] =
         *super::utf8(include_str!("../models/d7a9e70fd8b1ed3f.onnxtxt"));
-    pub fn m_d7a9e70fd8b1ed3f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d7a9e70fd8b1ed3f.onnxtxt")
-    }
     pub static T_D8C208120390548A: [u8; 412] =
         *super::utf8(include_str!("../models/d8c208120390548a.onnxtxt"));
-    pub fn m_d8c208120390548a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d8c208120390548a.onnxtxt")
-    }
     pub static B_D8DB59C4AC2EA590: [u8; 254] = *include_bytes!("../data/d8db59c4ac2ea590.pb");
     pub static T_D98B6B229D046947: [u8; 165] =
         *super::utf8(include_str!("../models/d98b6b229d046947.onnxtxt"));
@@ -23657,77 +19559,35 @@ mod r07ff00 {
     }
     pub static T_D9ABE749F59C32F2: [u8; 399] =
         *super::utf8(include_str!("../models/d9abe749f59c32f2.onnxtxt"));
-    pub fn m_d9abe749f59c32f2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d9abe749f59c32f2.onnxtxt")
-    }
     pub static T_D9BD416DC0ED07B2: [u8; 223] =
         *super::utf8(include_str!("../models/d9bd416dc0ed07b2.onnxtxt"));
-    pub fn m_d9bd416dc0ed07b2() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d9bd416dc0ed07b2.onnxtxt")
-    }
     pub static T_D9E916749DFA329F: [u8; 182] =
         *super::utf8(include_str!("../models/d9e916749dfa329f.onnxtxt"));
-    pub fn m_d9e916749dfa329f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d9e916749dfa329f.onnxtxt")
-    }
     pub static T_DAF42AEB7D665FB1: [u8; 1332] =
         *super::utf8(include_str!("../models/daf42aeb7d665fb1.onnxtxt"));
-    pub fn m_daf42aeb7d665fb1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/daf42aeb7d665fb1.onnxtxt")
-    }
     pub static T_DC21E581C7117DD3: [u8; 6144] =
         *super::utf8(include_str!("../models/dc21e581c7117dd3.onnxtxt"));
-    pub fn m_dc21e581c7117dd3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/dc21e581c7117dd3.onnxtxt")
-    }
     pub static T_DC8E9FD9864E16CF: [u8; 195] =
         *super::utf8(include_str!("../models/dc8e9fd9864e16cf.onnxtxt"));
-    pub fn m_dc8e9fd9864e16cf() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/dc8e9fd9864e16cf.onnxtxt")
-    }
     pub static T_DCD6FA51A0906638: [u8; 2010] =
         *super::utf8(include_str!("../models/dcd6fa51a0906638.onnxtxt"));
-    pub fn m_dcd6fa51a0906638() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/dcd6fa51a0906638.onnxtxt")
-    }
     pub static T_DE7AF34F4122E2E1: [u8; 195] =
         *super::utf8(include_str!("../models/de7af34f4122e2e1.onnxtxt"));
-    pub fn m_de7af34f4122e2e1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/de7af34f4122e2e1.onnxtxt")
-    }
     pub static B_DEDFC2F97662433C: [u8; 254] = *include_bytes!("../data/dedfc2f97662433c.pb");
     pub static T_E032C5EA3573CE28: [u8; 6699] =
         *super::utf8(include_str!("../models/e032c5ea3573ce28.onnxtxt"));
-    pub fn m_e032c5ea3573ce28() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e032c5ea3573ce28.onnxtxt")
-    }
     pub static T_E0986236A6ED7BA3: [u8; 172] =
         *super::utf8(include_str!("../models/e0986236a6ed7ba3.onnxtxt"));
-    pub fn m_e0986236a6ed7ba3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e0986236a6ed7ba3.onnxtxt")
-    }
     pub static T_E0B2CC7CF40CC6AF: [u8; 325] =
         *super::utf8(include_str!("../models/e0b2cc7cf40cc6af.onnxtxt"));
-    pub fn m_e0b2cc7cf40cc6af() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e0b2cc7cf40cc6af.onnxtxt")
-    }
     pub static B_E0B58464CD25A3F8: [u8; 50] = *include_bytes!("../data/e0b58464cd25a3f8.pb");
     pub static B_E0F06BBCACB7AF19: [u8; 29] = *include_bytes!("../data/e0f06bbcacb7af19.pb");
     pub static T_E1D60AB3B5164926: [u8; 220] =
         *super::utf8(include_str!("../models/e1d60ab3b5164926.onnxtxt"));
-    pub fn m_e1d60ab3b5164926() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e1d60ab3b5164926.onnxtxt")
-    }
     pub static T_E33CA0765A5435B6: [u8; 364] =
         *super::utf8(include_str!("../models/e33ca0765a5435b6.onnxtxt"));
-    pub fn m_e33ca0765a5435b6() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e33ca0765a5435b6.onnxtxt")
-    }
     pub static T_E3F68C59635F1F41: [u8; 1839] =
         *super::utf8(include_str!("../models/e3f68c59635f1f41.onnxtxt"));
-    pub fn m_e3f68c59635f1f41() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e3f68c59635f1f41.onnxtxt")
-    }
     pub static B_E44080E829F621B2: [u8; 26] = *include_bytes!("../data/e44080e829f621b2.pb");
     pub static B_E4642DD7FE19F19D: [u8; 99] = *include_bytes!("../data/e4642dd7fe19f19d.pb");
     pub static T_E4DE488959B753FA: [u8; 161] =
@@ -23738,14 +19598,8 @@ mod r07ff00 {
     pub static B_E4FC94E9F5453B41: [u8; 133] = *include_bytes!("../data/e4fc94e9f5453b41.pb");
     pub static T_E5F9B03E52149C06: [u8; 1727] =
         *super::utf8(include_str!("../models/e5f9b03e52149c06.onnxtxt"));
-    pub fn m_e5f9b03e52149c06() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e5f9b03e52149c06.onnxtxt")
-    }
     pub static T_E641D6059F84BBDC: [u8; 175] =
         *super::utf8(include_str!("../models/e641d6059f84bbdc.onnxtxt"));
-    pub fn m_e641d6059f84bbdc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e641d6059f84bbdc.onnxtxt")
-    }
     pub static T_E77C3C438DB8BB7C: [u8; 261] =
         *super::utf8(include_str!("../models/e77c3c438db8bb7c.onnxtxt"));
     pub fn m_e77c3c438db8bb7c() -> onnx_text::ModelProto {
@@ -23759,51 +19613,24 @@ mod r07ff00 {
     pub static B_E8667F93B060E52F: [u8; 29] = *include_bytes!("../data/e8667f93b060e52f.pb");
     pub static T_E8EE78363D3EF9EC: [u8; 271] =
         *super::utf8(include_str!("../models/e8ee78363d3ef9ec.onnxtxt"));
-    pub fn m_e8ee78363d3ef9ec() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e8ee78363d3ef9ec.onnxtxt")
-    }
     pub static T_E97484CF82F8F05F: [u8; 181] =
         *super::utf8(include_str!("../models/e97484cf82f8f05f.onnxtxt"));
-    pub fn m_e97484cf82f8f05f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e97484cf82f8f05f.onnxtxt")
-    }
     pub static B_E98C7B659AB13A4A: [u8; 79] = *include_bytes!("../data/e98c7b659ab13a4a.pb");
     pub static T_E9B33DE2EE5E7EC4: [u8; 237] =
         *super::utf8(include_str!("../models/e9b33de2ee5e7ec4.onnxtxt"));
-    pub fn m_e9b33de2ee5e7ec4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e9b33de2ee5e7ec4.onnxtxt")
-    }
     pub static T_EA3896EF568B6701: [u8; 3665] =
         *super::utf8(include_str!("../models/ea3896ef568b6701.onnxtxt"));
-    pub fn m_ea3896ef568b6701() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ea3896ef568b6701.onnxtxt")
-    }
     pub static T_EA541929A417E658: [u8; 181] =
         *super::utf8(include_str!("../models/ea541929a417e658.onnxtxt"));
-    pub fn m_ea541929a417e658() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ea541929a417e658.onnxtxt")
-    }
     pub static T_EA8E9401228DD30A: [u8; 199] =
         *super::utf8(include_str!("../models/ea8e9401228dd30a.onnxtxt"));
-    pub fn m_ea8e9401228dd30a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ea8e9401228dd30a.onnxtxt")
-    }
     pub static T_EAC9B1127A8C5892: [u8; 171] =
         *super::utf8(include_str!("../models/eac9b1127a8c5892.onnxtxt"));
-    pub fn m_eac9b1127a8c5892() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/eac9b1127a8c5892.onnxtxt")
-    }
     pub static B_EAD9F0E561370B47: [u8; 149] = *include_bytes!("../data/ead9f0e561370b47.pb");
     pub static T_EB8DF8AE6C9D0723: [u8; 160] =
         *super::utf8(include_str!("../models/eb8df8ae6c9d0723.onnxtxt"));
-    pub fn m_eb8df8ae6c9d0723() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/eb8df8ae6c9d0723.onnxtxt")
-    }
     pub static T_EBEE44654F321397: [u8; 211] =
         *super::utf8(include_str!("../models/ebee44654f321397.onnxtxt"));
-    pub fn m_ebee44654f321397() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ebee44654f321397.onnxtxt")
-    }
     pub static T_EC77D05C105B9685: [u8; 199] =
         *super::utf8(include_str!("../models/ec77d05c105b9685.onnxtxt"));
     pub fn m_ec77d05c105b9685() -> onnx_text::ModelProto {
@@ -23812,53 +19639,26 @@ mod r07ff00 {
     pub static B_ECFB702302C610ED: [u8; 816] = *include_bytes!("../data/ecfb702302c610ed.pb");
     pub static T_EDB602588BB6EE05: [u8; 181] =
         *super::utf8(include_str!("../models/edb602588bb6ee05.onnxtxt"));
-    pub fn m_edb602588bb6ee05() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/edb602588bb6ee05.onnxtxt")
-    }
     pub static T_EDC9B6D9FC5FBBB1: [u8; 267] =
         *super::utf8(include_str!("../models/edc9b6d9fc5fbbb1.onnxtxt"));
-    pub fn m_edc9b6d9fc5fbbb1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/edc9b6d9fc5fbbb1.onnxtxt")
-    }
     pub static T_EDFE813C64B45E3C: [u8; 186] =
         *super::utf8(include_str!("../models/edfe813c64b45e3c.onnxtxt"));
-    pub fn m_edfe813c64b45e3c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/edfe813c64b45e3c.onnxtxt")
-    }
     pub static T_EE53206A2F8AAFCF: [u8; 1547] =
         *super::utf8(include_str!("../models/ee53206a2f8aafcf.onnxtxt"));
-    pub fn m_ee53206a2f8aafcf() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ee53206a2f8aafcf.onnxtxt")
-    }
     pub static B_EE8A5C5F18C0F638: [u8; 133] = *include_bytes!("../data/ee8a5c5f18c0f638.pb");
     pub static T_EECEBFD8A0475414: [u8; 292] =
         *super::utf8(include_str!("../models/eecebfd8a0475414.onnxtxt"));
-    pub fn m_eecebfd8a0475414() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/eecebfd8a0475414.onnxtxt")
-    }
     pub static B_EF368BDED0E5A449: [u8; 254] = *include_bytes!("../data/ef368bded0e5a449.pb");
     pub static T_EFD0833FD52F1A87: [u8; 265] =
         *super::utf8(include_str!("../models/efd0833fd52f1a87.onnxtxt"));
-    pub fn m_efd0833fd52f1a87() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/efd0833fd52f1a87.onnxtxt")
-    }
     pub static B_F003B4B6A91FE8B3: [u8; 532] = *include_bytes!("../data/f003b4b6a91fe8b3.pb");
     pub static T_F0C0580079AAF4AD: [u8; 406] =
         *super::utf8(include_str!("../models/f0c0580079aaf4ad.onnxtxt"));
-    pub fn m_f0c0580079aaf4ad() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f0c0580079aaf4ad.onnxtxt")
-    }
     pub static B_F19E929F8D509AEF: [u8; 21] = *include_bytes!("../data/f19e929f8d509aef.pb");
     pub static T_F1DE42A140627291: [u8; 174] =
         *super::utf8(include_str!("../models/f1de42a140627291.onnxtxt"));
-    pub fn m_f1de42a140627291() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f1de42a140627291.onnxtxt")
-    }
     pub static T_F24B82E67B89A86E: [u8; 148] =
         *super::utf8(include_str!("../models/f24b82e67b89a86e.onnxtxt"));
-    pub fn m_f24b82e67b89a86e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f24b82e67b89a86e.onnxtxt")
-    }
     pub static T_F268D0AF353D69BE: [u8; 207] =
         *super::utf8(include_str!("../models/f268d0af353d69be.onnxtxt"));
     pub fn m_f268d0af353d69be() -> onnx_text::ModelProto {
@@ -23866,138 +19666,63 @@ mod r07ff00 {
     }
     pub static T_F3298B2D01E8E4C1: [u8; 867] =
         *super::utf8(include_str!("../models/f3298b2d01e8e4c1.onnxtxt"));
-    pub fn m_f3298b2d01e8e4c1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f3298b2d01e8e4c1.onnxtxt")
-    }
     pub static T_F32D47432B3226AD: [u8; 210] =
         *super::utf8(include_str!("../models/f32d47432b3226ad.onnxtxt"));
-    pub fn m_f32d47432b3226ad() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f32d47432b3226ad.onnxtxt")
-    }
     pub static T_F3707D973828A81A: [u8; 239] =
         *super::utf8(include_str!("../models/f3707d973828a81a.onnxtxt"));
-    pub fn m_f3707d973828a81a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f3707d973828a81a.onnxtxt")
-    }
     pub static B_F3EB3498CFDBFB6D: [u8; 27] = *include_bytes!("../data/f3eb3498cfdbfb6d.pb");
     pub static T_F44CEEB0E9F6146D: [u8; 187] =
         *super::utf8(include_str!("../models/f44ceeb0e9f6146d.onnxtxt"));
-    pub fn m_f44ceeb0e9f6146d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f44ceeb0e9f6146d.onnxtxt")
-    }
     pub static B_F546477DBDC46CA7: [u8; 133] = *include_bytes!("../data/f546477dbdc46ca7.pb");
     pub static T_F54F5A85249B8CCF: [u8; 1707] =
         *super::utf8(include_str!("../models/f54f5a85249b8ccf.onnxtxt"));
-    pub fn m_f54f5a85249b8ccf() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f54f5a85249b8ccf.onnxtxt")
-    }
     pub static T_F5960272031C006D: [u8; 268] =
         *super::utf8(include_str!("../models/f5960272031c006d.onnxtxt"));
-    pub fn m_f5960272031c006d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f5960272031c006d.onnxtxt")
-    }
     pub static B_F5EA55DAE8F1E4CC: [u8; 254] = *include_bytes!("../data/f5ea55dae8f1e4cc.pb");
     pub static B_F68F2D4E83D8D856: [u8; 254] = *include_bytes!("../data/f68f2d4e83d8d856.pb");
     pub static T_F7BABEF6F43D8A7E: [u8; 150] =
         *super::utf8(include_str!("../models/f7babef6f43d8a7e.onnxtxt"));
-    pub fn m_f7babef6f43d8a7e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f7babef6f43d8a7e.onnxtxt")
-    }
     pub static T_F7C33CB5FDBFA834: [u8; 148] =
         *super::utf8(include_str!("../models/f7c33cb5fdbfa834.onnxtxt"));
-    pub fn m_f7c33cb5fdbfa834() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f7c33cb5fdbfa834.onnxtxt")
-    }
     pub static T_F82F62E79CFA19EB: [u8; 163] =
         *super::utf8(include_str!("../models/f82f62e79cfa19eb.onnxtxt"));
-    pub fn m_f82f62e79cfa19eb() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f82f62e79cfa19eb.onnxtxt")
-    }
     pub static T_F87AF55F8FF5944C: [u8; 2565] =
         *super::utf8(include_str!("../models/f87af55f8ff5944c.onnxtxt"));
-    pub fn m_f87af55f8ff5944c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f87af55f8ff5944c.onnxtxt")
-    }
     pub static T_F87BE1D113076506: [u8; 246] =
         *super::utf8(include_str!("../models/f87be1d113076506.onnxtxt"));
-    pub fn m_f87be1d113076506() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f87be1d113076506.onnxtxt")
-    }
     pub static T_F8E213994BAAA8E8: [u8; 341] =
         *super::utf8(include_str!("../models/f8e213994baaa8e8.onnxtxt"));
-    pub fn m_f8e213994baaa8e8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f8e213994baaa8e8.onnxtxt")
-    }
     pub static T_F8E3EAFB00892D82: [u8; 929] =
         *super::utf8(include_str!("../models/f8e3eafb00892d82.onnxtxt"));
-    pub fn m_f8e3eafb00892d82() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f8e3eafb00892d82.onnxtxt")
-    }
     pub static T_F9544077EC90FEE8: [u8; 175] =
         *super::utf8(include_str!("../models/f9544077ec90fee8.onnxtxt"));
-    pub fn m_f9544077ec90fee8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f9544077ec90fee8.onnxtxt")
-    }
     pub static T_FA21D01B8ACC4A97: [u8; 191] =
         *super::utf8(include_str!("../models/fa21d01b8acc4a97.onnxtxt"));
-    pub fn m_fa21d01b8acc4a97() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fa21d01b8acc4a97.onnxtxt")
-    }
     pub static T_FA22EA3028E85918: [u8; 148] =
         *super::utf8(include_str!("../models/fa22ea3028e85918.onnxtxt"));
-    pub fn m_fa22ea3028e85918() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fa22ea3028e85918.onnxtxt")
-    }
     pub static T_FA23AF83C708ABE0: [u8; 1833] =
         *super::utf8(include_str!("../models/fa23af83c708abe0.onnxtxt"));
-    pub fn m_fa23af83c708abe0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fa23af83c708abe0.onnxtxt")
-    }
     pub static T_FA7D06F558DC27CA: [u8; 419] =
         *super::utf8(include_str!("../models/fa7d06f558dc27ca.onnxtxt"));
-    pub fn m_fa7d06f558dc27ca() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fa7d06f558dc27ca.onnxtxt")
-    }
     pub static T_FADADD85F8C7298E: [u8; 152] =
         *super::utf8(include_str!("../models/fadadd85f8c7298e.onnxtxt"));
-    pub fn m_fadadd85f8c7298e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fadadd85f8c7298e.onnxtxt")
-    }
     pub static B_FBFCBABA0915440B: [u8; 133] = *include_bytes!("../data/fbfcbaba0915440b.pb");
     pub static T_FC8B57C7913D3662: [u8; 6662] =
         *super::utf8(include_str!("../models/fc8b57c7913d3662.onnxtxt"));
-    pub fn m_fc8b57c7913d3662() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fc8b57c7913d3662.onnxtxt")
-    }
     pub static T_FC96370BA1A8B815: [u8; 156] =
         *super::utf8(include_str!("../models/fc96370ba1a8b815.onnxtxt"));
-    pub fn m_fc96370ba1a8b815() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fc96370ba1a8b815.onnxtxt")
-    }
     pub static B_FDA16B06E4778C38: [u8; 254] = *include_bytes!("../data/fda16b06e4778c38.pb");
     pub static T_FDF2DC7349DD3467: [u8; 198] =
         *super::utf8(include_str!("../models/fdf2dc7349dd3467.onnxtxt"));
-    pub fn m_fdf2dc7349dd3467() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fdf2dc7349dd3467.onnxtxt")
-    }
     pub static B_FE3358CB8B0D61DC: [u8; 133] = *include_bytes!("../data/fe3358cb8b0d61dc.pb");
     pub static T_FE430C7DCB9DD28C: [u8; 163] =
         *super::utf8(include_str!("../models/fe430c7dcb9dd28c.onnxtxt"));
-    pub fn m_fe430c7dcb9dd28c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fe430c7dcb9dd28c.onnxtxt")
-    }
     pub static B_FE507464CD8BB125: [u8; 23] = *include_bytes!("../data/fe507464cd8bb125.pb");
     pub static T_FE7485C399BF9F31: [u8; 1987] =
         *super::utf8(include_str!("../models/fe7485c399bf9f31.onnxtxt"));
-    pub fn m_fe7485c399bf9f31() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fe7485c399bf9f31.onnxtxt")
-    }
     pub static B_FFB60337A504B5E7: [u8; 59] = *include_bytes!("../data/ffb60337a504b5e7.pb");
     pub static T_FFCE6146BDB1C66B: [u8; 276] =
         *super::utf8(include_str!("../models/ffce6146bdb1c66b.onnxtxt"));
-    pub fn m_ffce6146bdb1c66b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ffce6146bdb1c66b.onnxtxt")
-    }
     pub static B_FFF404EC402AEF5E: [u8; 496] = *include_bytes!("../data/fff404ec402aef5e.pb");
 }
 #[cfg(any(
@@ -24074,174 +19799,72 @@ pub use r07ff06::*;
 mod r07ff30 {
     pub static T_024DE379E8510A8B: [u8; 230] =
         *super::utf8(include_str!("../models/024de379e8510a8b.onnxtxt"));
-    pub fn m_024de379e8510a8b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/024de379e8510a8b.onnxtxt")
-    }
     pub static T_098F50D75CCD2357: [u8; 275] =
         *super::utf8(include_str!("../models/098f50d75ccd2357.onnxtxt"));
-    pub fn m_098f50d75ccd2357() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/098f50d75ccd2357.onnxtxt")
-    }
     pub static T_12207BA2161A8F53: [u8; 311] =
         *super::utf8(include_str!("../models/12207ba2161a8f53.onnxtxt"));
-    pub fn m_12207ba2161a8f53() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/12207ba2161a8f53.onnxtxt")
-    }
     pub static T_18F657BEE36B5A9C: [u8; 257] =
         *super::utf8(include_str!("../models/18f657bee36b5a9c.onnxtxt"));
-    pub fn m_18f657bee36b5a9c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/18f657bee36b5a9c.onnxtxt")
-    }
     pub static T_1E3E0BFCE559151A: [u8; 208] =
         *super::utf8(include_str!("../models/1e3e0bfce559151a.onnxtxt"));
-    pub fn m_1e3e0bfce559151a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1e3e0bfce559151a.onnxtxt")
-    }
     pub static T_2948CBF87AEA877A: [u8; 314] =
         *super::utf8(include_str!("../models/2948cbf87aea877a.onnxtxt"));
-    pub fn m_2948cbf87aea877a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2948cbf87aea877a.onnxtxt")
-    }
     pub static T_32DD9718AB5BB0C3: [u8; 284] =
         *super::utf8(include_str!("../models/32dd9718ab5bb0c3.onnxtxt"));
-    pub fn m_32dd9718ab5bb0c3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/32dd9718ab5bb0c3.onnxtxt")
-    }
     pub static T_3919F63FAC2BD12D: [u8; 284] =
         *super::utf8(include_str!("../models/3919f63fac2bd12d.onnxtxt"));
-    pub fn m_3919f63fac2bd12d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3919f63fac2bd12d.onnxtxt")
-    }
     pub static T_3A166315778720DC: [u8; 296] =
         *super::utf8(include_str!("../models/3a166315778720dc.onnxtxt"));
-    pub fn m_3a166315778720dc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3a166315778720dc.onnxtxt")
-    }
     pub static T_3A1E4297BF7A8117: [u8; 251] =
         *super::utf8(include_str!("../models/3a1e4297bf7a8117.onnxtxt"));
-    pub fn m_3a1e4297bf7a8117() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3a1e4297bf7a8117.onnxtxt")
-    }
     pub static T_3DACC957B6CCBE4C: [u8; 248] =
         *super::utf8(include_str!("../models/3dacc957b6ccbe4c.onnxtxt"));
-    pub fn m_3dacc957b6ccbe4c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3dacc957b6ccbe4c.onnxtxt")
-    }
     pub static T_45CA1D858D527AEE: [u8; 255] =
         *super::utf8(include_str!("../models/45ca1d858d527aee.onnxtxt"));
-    pub fn m_45ca1d858d527aee() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/45ca1d858d527aee.onnxtxt")
-    }
     pub static T_475E31C0FA12EBCF: [u8; 313] =
         *super::utf8(include_str!("../models/475e31c0fa12ebcf.onnxtxt"));
-    pub fn m_475e31c0fa12ebcf() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/475e31c0fa12ebcf.onnxtxt")
-    }
     pub static T_4DB741ACF8599F62: [u8; 263] =
         *super::utf8(include_str!("../models/4db741acf8599f62.onnxtxt"));
-    pub fn m_4db741acf8599f62() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4db741acf8599f62.onnxtxt")
-    }
     pub static T_5443B3536A16A986: [u8; 263] =
         *super::utf8(include_str!("../models/5443b3536a16a986.onnxtxt"));
-    pub fn m_5443b3536a16a986() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5443b3536a16a986.onnxtxt")
-    }
     pub static T_58CDD297D7EA1A27: [u8; 264] =
         *super::utf8(include_str!("../models/58cdd297d7ea1a27.onnxtxt"));
-    pub fn m_58cdd297d7ea1a27() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/58cdd297d7ea1a27.onnxtxt")
-    }
     pub static T_5F98A2EAA96031FD: [u8; 317] =
         *super::utf8(include_str!("../models/5f98a2eaa96031fd.onnxtxt"));
-    pub fn m_5f98a2eaa96031fd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5f98a2eaa96031fd.onnxtxt")
-    }
     pub static T_64014E528BBF9C94: [u8; 299] =
         *super::utf8(include_str!("../models/64014e528bbf9c94.onnxtxt"));
-    pub fn m_64014e528bbf9c94() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/64014e528bbf9c94.onnxtxt")
-    }
     pub static T_664C783358BF1AF8: [u8; 270] =
         *super::utf8(include_str!("../models/664c783358bf1af8.onnxtxt"));
-    pub fn m_664c783358bf1af8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/664c783358bf1af8.onnxtxt")
-    }
     pub static T_6D7A916695A308FD: [u8; 330] =
         *super::utf8(include_str!("../models/6d7a916695a308fd.onnxtxt"));
-    pub fn m_6d7a916695a308fd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6d7a916695a308fd.onnxtxt")
-    }
     pub static T_6F1B712386E87937: [u8; 206] =
         *super::utf8(include_str!("../models/6f1b712386e87937.onnxtxt"));
-    pub fn m_6f1b712386e87937() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6f1b712386e87937.onnxtxt")
-    }
     pub static T_7BB65F6CB9C1CCBD: [u8; 251] =
         *super::utf8(include_str!("../models/7bb65f6cb9c1ccbd.onnxtxt"));
-    pub fn m_7bb65f6cb9c1ccbd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7bb65f6cb9c1ccbd.onnxtxt")
-    }
     pub static T_7FBEE0AD61D9FB43: [u8; 309] =
         *super::utf8(include_str!("../models/7fbee0ad61d9fb43.onnxtxt"));
-    pub fn m_7fbee0ad61d9fb43() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7fbee0ad61d9fb43.onnxtxt")
-    }
     pub static T_975E8B07150E938F: [u8; 269] =
         *super::utf8(include_str!("../models/975e8b07150e938f.onnxtxt"));
-    pub fn m_975e8b07150e938f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/975e8b07150e938f.onnxtxt")
-    }
     pub static T_9C5554ABEA576BCD: [u8; 256] =
         *super::utf8(include_str!("../models/9c5554abea576bcd.onnxtxt"));
-    pub fn m_9c5554abea576bcd() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9c5554abea576bcd.onnxtxt")
-    }
     pub static T_B103AFA34ED81E03: [u8; 234] =
         *super::utf8(include_str!("../models/b103afa34ed81e03.onnxtxt"));
-    pub fn m_b103afa34ed81e03() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b103afa34ed81e03.onnxtxt")
-    }
     pub static T_B8C19474B5D81A83: [u8; 267] =
         *super::utf8(include_str!("../models/b8c19474b5d81a83.onnxtxt"));
-    pub fn m_b8c19474b5d81a83() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b8c19474b5d81a83.onnxtxt")
-    }
     pub static T_B97AADE14375FC66: [u8; 215] =
         *super::utf8(include_str!("../models/b97aade14375fc66.onnxtxt"));
-    pub fn m_b97aade14375fc66() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b97aade14375fc66.onnxtxt")
-    }
     pub static T_C4D57E9324D156A7: [u8; 246] =
         *super::utf8(include_str!("../models/c4d57e9324d156a7.onnxtxt"));
-    pub fn m_c4d57e9324d156a7() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c4d57e9324d156a7.onnxtxt")
-    }
     pub static T_E0A9373680CFBF0A: [u8; 211] =
         *super::utf8(include_str!("../models/e0a9373680cfbf0a.onnxtxt"));
-    pub fn m_e0a9373680cfbf0a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e0a9373680cfbf0a.onnxtxt")
-    }
     pub static T_ECE76DF96F5C5666: [u8; 274] =
         *super::utf8(include_str!("../models/ece76df96f5c5666.onnxtxt"));
-    pub fn m_ece76df96f5c5666() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ece76df96f5c5666.onnxtxt")
-    }
     pub static T_EFC9E6B0BE114BB5: [u8; 293] =
         *super::utf8(include_str!("../models/efc9e6b0be114bb5.onnxtxt"));
-    pub fn m_efc9e6b0be114bb5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/efc9e6b0be114bb5.onnxtxt")
-    }
     pub static T_F2B688C62405A604: [u8; 244] =
         *super::utf8(include_str!("../models/f2b688c62405a604.onnxtxt"));
-    pub fn m_f2b688c62405a604() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f2b688c62405a604.onnxtxt")
-    }
     pub static T_FA1CBD37CB3BA3C4: [u8; 305] =
         *super::utf8(include_str!("../models/fa1cbd37cb3ba3c4.onnxtxt"));
-    pub fn m_fa1cbd37cb3ba3c4() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fa1cbd37cb3ba3c4.onnxtxt")
-    }
 }
 #[cfg(any(
     feature = "onnx_1_8_1",
@@ -24280,9 +19903,6 @@ pub use r07ff30::*;
 mod r07ff70 {
     pub static T_A0432DE172A36BE0: [u8; 493] =
         *super::utf8(include_str!("../models/a0432de172a36be0.onnxtxt"));
-    pub fn m_a0432de172a36be0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a0432de172a36be0.onnxtxt")
-    }
 }
 #[cfg(any(
     feature = "onnx_1_8_1",
@@ -24323,9 +19943,6 @@ mod r07ff80 {
     pub static B_12BFCA300FDBA464: [u8; 79] = *include_bytes!("../data/12bfca300fdba464.pb");
     pub static T_1836C90DD5A83F7C: [u8; 547] =
         *super::utf8(include_str!("../models/1836c90dd5a83f7c.onnxtxt"));
-    pub fn m_1836c90dd5a83f7c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1836c90dd5a83f7c.onnxtxt")
-    }
     pub static B_253DCAB508E43096: [u8; 47] = *include_bytes!("../data/253dcab508e43096.pb");
     pub static B_2CA918F4241B42FB: [u8; 47] = *include_bytes!("../data/2ca918f4241b42fb.pb");
     pub static B_2ED5ECCE24C984CF: [u8; 33] = *include_bytes!("../data/2ed5ecce24c984cf.pb");
@@ -24338,9 +19955,6 @@ mod r07ff80 {
     pub static B_6C26CF6E70A62FB8: [u8; 592] = *include_bytes!("../data/6c26cf6e70a62fb8.pb");
     pub static T_6D803DDF98EF7F81: [u8; 1359] =
         *super::utf8(include_str!("../models/6d803ddf98ef7f81.onnxtxt"));
-    pub fn m_6d803ddf98ef7f81() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6d803ddf98ef7f81.onnxtxt")
-    }
     pub static B_789698785DE3884F: [u8; 25] = *include_bytes!("../data/789698785de3884f.pb");
     pub static B_7A1E80F4DFBE8353: [u8; 43] = *include_bytes!("../data/7a1e80f4dfbe8353.pb");
     pub static B_7AEB24DFEEB71E24: [u8; 39] = *include_bytes!("../data/7aeb24dfeeb71e24.pb");
@@ -24355,9 +19969,6 @@ mod r07ff80 {
     pub static B_DF9CB1459318490D: [u8; 160] = *include_bytes!("../data/df9cb1459318490d.pb");
     pub static T_EC145DE96502E40A: [u8; 206] =
         *super::utf8(include_str!("../models/ec145de96502e40a.onnxtxt"));
-    pub fn m_ec145de96502e40a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ec145de96502e40a.onnxtxt")
-    }
     pub static B_F0EBE1F8C08D88D4: [u8; 47] = *include_bytes!("../data/f0ebe1f8c08d88d4.pb");
     pub static B_F522F29A68140434: [u8; 121] = *include_bytes!("../data/f522f29a68140434.pb");
     pub static B_F646E69F94FF2899: [u8; 11] = *include_bytes!("../data/f646e69f94ff2899.pb");
@@ -24458,16 +20069,10 @@ mod r07ffe0 {
     pub static B_00DAAC7E91DB9D02: [u8; 75] = *include_bytes!("../data/00daac7e91db9d02.pb");
     pub static T_01F4E86D69C64820: [u8; 173] =
         *super::utf8(include_str!("../models/01f4e86d69c64820.onnxtxt"));
-    pub fn m_01f4e86d69c64820() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/01f4e86d69c64820.onnxtxt")
-    }
     pub static B_074953F727892FBE: [u8; 31] = *include_bytes!("../data/074953f727892fbe.pb");
     pub static B_0A7C53E34A23EDE9: [u8; 87] = *include_bytes!("../data/0a7c53e34a23ede9.pb");
     pub static T_16699357E1665938: [u8; 164] =
         *super::utf8(include_str!("../models/16699357e1665938.onnxtxt"));
-    pub fn m_16699357e1665938() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/16699357e1665938.onnxtxt")
-    }
     pub static B_1A6176EA46D8BC24: [u8; 254] = *include_bytes!("../data/1a6176ea46d8bc24.pb");
     pub static B_1DBDF502734E089E: [u8; 30] = *include_bytes!("../data/1dbdf502734e089e.pb");
     pub static B_1EA9595F052241DE: [u8; 51] = *include_bytes!("../data/1ea9595f052241de.pb");
@@ -24480,9 +20085,6 @@ mod r07ffe0 {
     pub static B_3AD58A1193EC762B: [u8; 65] = *include_bytes!("../data/3ad58a1193ec762b.pb");
     pub static T_3B7E402ADAF0A2CA: [u8; 184] =
         *super::utf8(include_str!("../models/3b7e402adaf0a2ca.onnxtxt"));
-    pub fn m_3b7e402adaf0a2ca() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/3b7e402adaf0a2ca.onnxtxt")
-    }
     pub static B_41F81ACD81DA3CAA: [u8; 172] = *include_bytes!("../data/41f81acd81da3caa.pb");
     pub static B_43819369B3620F35: [u8; 11] = *include_bytes!("../data/43819369b3620f35.pb");
     pub static B_4597FB8949DF378D: [u8; 158] = *include_bytes!("../data/4597fb8949df378d.pb");
@@ -24494,105 +20096,57 @@ mod r07ffe0 {
     pub static B_4F5EC56135BE4213: [u8; 147] = *include_bytes!("../data/4f5ec56135be4213.pb");
     pub static T_4FA894459A502DF5: [u8; 164] =
         *super::utf8(include_str!("../models/4fa894459a502df5.onnxtxt"));
-    pub fn m_4fa894459a502df5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4fa894459a502df5.onnxtxt")
-    }
     pub static T_4FBE514284CB8DDC: [u8; 163] =
         *super::utf8(include_str!("../models/4fbe514284cb8ddc.onnxtxt"));
-    pub fn m_4fbe514284cb8ddc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4fbe514284cb8ddc.onnxtxt")
-    }
     pub static B_4FCFCBFBE5E064E7: [u8; 24] = *include_bytes!("../data/4fcfcbfbe5e064e7.pb");
     pub static T_50C4FD0C6F5CF971: [u8; 184] =
         *super::utf8(include_str!("../models/50c4fd0c6f5cf971.onnxtxt"));
-    pub fn m_50c4fd0c6f5cf971() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/50c4fd0c6f5cf971.onnxtxt")
-    }
     pub static B_5937389A6E26762C: [u8; 496] = *include_bytes!("../data/5937389a6e26762c.pb");
     pub static B_5F10D088783737D8: [u8; 75] = *include_bytes!("../data/5f10d088783737d8.pb");
     pub static B_5F8271EF7D6C92E8: [u8; 37] = *include_bytes!("../data/5f8271ef7d6c92e8.pb");
     pub static T_6DB254C12763BEF9: [u8; 175] =
         *super::utf8(include_str!("../models/6db254c12763bef9.onnxtxt"));
-    pub fn m_6db254c12763bef9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/6db254c12763bef9.onnxtxt")
-    }
     pub static B_6DBCC968889BACDB: [u8; 158] = *include_bytes!("../data/6dbcc968889bacdb.pb");
     pub static T_70399B315E444E07: [u8; 173] =
         *super::utf8(include_str!("../models/70399b315e444e07.onnxtxt"));
-    pub fn m_70399b315e444e07() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/70399b315e444e07.onnxtxt")
-    }
     pub static B_7466BF69B2726B38: [u8; 77] = *include_bytes!("../data/7466bf69b2726b38.pb");
     pub static T_7686C6DC538BDAC9: [u8; 171] =
         *super::utf8(include_str!("../models/7686c6dc538bdac9.onnxtxt"));
-    pub fn m_7686c6dc538bdac9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7686c6dc538bdac9.onnxtxt")
-    }
     pub static T_7B32FE4EEF253209: [u8; 163] =
         *super::utf8(include_str!("../models/7b32fe4eef253209.onnxtxt"));
-    pub fn m_7b32fe4eef253209() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7b32fe4eef253209.onnxtxt")
-    }
     pub static B_7BE948108643FEFD: [u8; 496] = *include_bytes!("../data/7be948108643fefd.pb");
     pub static B_7C1B8589DED7D860: [u8; 51] = *include_bytes!("../data/7c1b8589ded7d860.pb");
     pub static T_7DDFF6744B2C4D1F: [u8; 147] =
         *super::utf8(include_str!("../models/7ddff6744b2c4d1f.onnxtxt"));
-    pub fn m_7ddff6744b2c4d1f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7ddff6744b2c4d1f.onnxtxt")
-    }
     pub static T_80ACEA4CE110CA2E: [u8; 185] =
         *super::utf8(include_str!("../models/80acea4ce110ca2e.onnxtxt"));
-    pub fn m_80acea4ce110ca2e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/80acea4ce110ca2e.onnxtxt")
-    }
     pub static B_816D99AC542FDDA8: [u8; 15] = *include_bytes!("../data/816d99ac542fdda8.pb");
     pub static T_84C7D1FBA029CC8C: [u8; 173] =
         *super::utf8(include_str!("../models/84c7d1fba029cc8c.onnxtxt"));
-    pub fn m_84c7d1fba029cc8c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/84c7d1fba029cc8c.onnxtxt")
-    }
     pub static B_8B46473F962A742F: [u8; 15] = *include_bytes!("../data/8b46473f962a742f.pb");
     pub static B_8C355CD0984FB489: [u8; 172] = *include_bytes!("../data/8c355cd0984fb489.pb");
     pub static B_8C74CCDF1ADDE79E: [u8; 31] = *include_bytes!("../data/8c74ccdf1adde79e.pb");
     pub static B_9181D13AB496FF6E: [u8; 172] = *include_bytes!("../data/9181d13ab496ff6e.pb");
     pub static T_94F2245820F7A8B0: [u8; 180] =
         *super::utf8(include_str!("../models/94f2245820f7a8b0.onnxtxt"));
-    pub fn m_94f2245820f7a8b0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/94f2245820f7a8b0.onnxtxt")
-    }
     pub static B_9B3F5AB54CB6567E: [u8; 304] = *include_bytes!("../data/9b3f5ab54cb6567e.pb");
     pub static T_9BFF8DD22E43626C: [u8; 158] =
         *super::utf8(include_str!("../models/9bff8dd22e43626c.onnxtxt"));
-    pub fn m_9bff8dd22e43626c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9bff8dd22e43626c.onnxtxt")
-    }
     pub static T_9D35D418CB1270A1: [u8; 174] =
         *super::utf8(include_str!("../models/9d35d418cb1270a1.onnxtxt"));
-    pub fn m_9d35d418cb1270a1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9d35d418cb1270a1.onnxtxt")
-    }
     pub static B_9FA5C52085723496: [u8; 496] = *include_bytes!("../data/9fa5c52085723496.pb");
     pub static B_A1313FD1F22ED143: [u8; 446] = *include_bytes!("../data/a1313fd1f22ed143.pb");
     pub static B_A1E5A3B846D7C033: [u8; 496] = *include_bytes!("../data/a1e5a3b846d7c033.pb");
     pub static T_A682393C1D297DA0: [u8; 180] =
         *super::utf8(include_str!("../models/a682393c1d297da0.onnxtxt"));
-    pub fn m_a682393c1d297da0() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a682393c1d297da0.onnxtxt")
-    }
     pub static B_B2CB45A20BEE3BA2: [u8; 172] = *include_bytes!("../data/b2cb45a20bee3ba2.pb");
     pub static T_B3C59FBAD5E32EED: [u8; 167] =
         *super::utf8(include_str!("../models/b3c59fbad5e32eed.onnxtxt"));
-    pub fn m_b3c59fbad5e32eed() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/b3c59fbad5e32eed.onnxtxt")
-    }
     pub static B_B90D0B304D6E065E: [u8; 133] = *include_bytes!("../data/b90d0b304d6e065e.pb");
     pub static B_BDD8F99B7A7C2C17: [u8; 158] = *include_bytes!("../data/bdd8f99b7a7c2c17.pb");
     pub static B_C615BD22350D38A9: [u8; 75] = *include_bytes!("../data/c615bd22350d38a9.pb");
     pub static T_C67E74A6457C664C: [u8; 191] =
         *super::utf8(include_str!("../models/c67e74a6457c664c.onnxtxt"));
-    pub fn m_c67e74a6457c664c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c67e74a6457c664c.onnxtxt")
-    }
     pub static B_CB4F98644A674FC0: [u8; 13] = *include_bytes!("../data/cb4f98644a674fc0.pb");
     pub static B_D3238138084A09BB: [u8; 172] = *include_bytes!("../data/d3238138084a09bb.pb");
     pub static B_D575888505284DE3: [u8; 158] = *include_bytes!("../data/d575888505284de3.pb");
@@ -24604,9 +20158,6 @@ mod r07ffe0 {
     pub static B_E13810213F19B272: [u8; 798] = *include_bytes!("../data/e13810213f19b272.pb");
     pub static T_E2BB9717D5C78279: [u8; 171] =
         *super::utf8(include_str!("../models/e2bb9717d5c78279.onnxtxt"));
-    pub fn m_e2bb9717d5c78279() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e2bb9717d5c78279.onnxtxt")
-    }
     pub static B_E4304ED7D950F77F: [u8; 20] = *include_bytes!("../data/e4304ed7d950f77f.pb");
     pub static B_E5D9A08F16C12B33: [u8; 15] = *include_bytes!("../data/e5d9a08f16c12b33.pb");
     pub static B_ED5D573902C5D5D3: [u8; 172] = *include_bytes!("../data/ed5d573902c5d5d3.pb");
@@ -24616,21 +20167,12 @@ mod r07ffe0 {
     pub static B_F5BA85CDA9400112: [u8; 15] = *include_bytes!("../data/f5ba85cda9400112.pb");
     pub static T_F5EB6AE5DA5CDEC1: [u8; 180] =
         *super::utf8(include_str!("../models/f5eb6ae5da5cdec1.onnxtxt"));
-    pub fn m_f5eb6ae5da5cdec1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f5eb6ae5da5cdec1.onnxtxt")
-    }
     pub static T_F72DA1FC998CFD27: [u8; 177] =
         *super::utf8(include_str!("../models/f72da1fc998cfd27.onnxtxt"));
-    pub fn m_f72da1fc998cfd27() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f72da1fc998cfd27.onnxtxt")
-    }
     pub static B_F91617999B88497F: [u8; 172] = *include_bytes!("../data/f91617999b88497f.pb");
     pub static B_FAA165BA9000606E: [u8; 45] = *include_bytes!("../data/faa165ba9000606e.pb");
     pub static T_FD9BF042428D8055: [u8; 167] =
         *super::utf8(include_str!("../models/fd9bf042428d8055.onnxtxt"));
-    pub fn m_fd9bf042428d8055() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fd9bf042428d8055.onnxtxt")
-    }
 }
 #[cfg(any(
     feature = "onnx_1_9_0",
@@ -24675,58 +20217,34 @@ mod r07fff0 {
     pub static B_1024983DDD135467: [u8; 33] = *include_bytes!("../data/1024983ddd135467.pb");
     pub static T_17283C91D1CC5131: [u8; 179] =
         *super::utf8(include_str!("../models/17283c91d1cc5131.onnxtxt"));
-    pub fn m_17283c91d1cc5131() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/17283c91d1cc5131.onnxtxt")
-    }
     pub static B_1757253C0DA30E24: [u8; 33] = *include_bytes!("../data/1757253c0da30e24.pb");
     pub static B_1CCDB05EDFCC47D2: [u8; 38] = *include_bytes!("../data/1ccdb05edfcc47d2.pb");
     pub static B_1F0FF46FE3F62F88: [u8; 38] = *include_bytes!("../data/1f0ff46fe3f62f88.pb");
     pub static T_1FD1E93F0262782E: [u8; 185] =
         *super::utf8(include_str!("../models/1fd1e93f0262782e.onnxtxt"));
-    pub fn m_1fd1e93f0262782e() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/1fd1e93f0262782e.onnxtxt")
-    }
     pub static B_238712513246D7B4: [u8; 59] = *include_bytes!("../data/238712513246d7b4.pb");
     pub static T_2D37C6DE36A359D8: [u8; 193] =
         *super::utf8(include_str!("../models/2d37c6de36a359d8.onnxtxt"));
-    pub fn m_2d37c6de36a359d8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/2d37c6de36a359d8.onnxtxt")
-    }
     pub static B_34C9AF57D19DEF68: [u8; 14] = *include_bytes!("../data/34c9af57d19def68.pb");
     pub static B_366D88920B8E419D: [u8; 23] = *include_bytes!("../data/366d88920b8e419d.pb");
     pub static B_387EFBE4893D8463: [u8; 11] = *include_bytes!("../data/387efbe4893d8463.pb");
     pub static T_40B3CAFF0EAB1E2D: [u8; 160] =
         *super::utf8(include_str!("../models/40b3caff0eab1e2d.onnxtxt"));
-    pub fn m_40b3caff0eab1e2d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/40b3caff0eab1e2d.onnxtxt")
-    }
     pub static B_429BE0AD1379B249: [u8; 18] = *include_bytes!("../data/429be0ad1379b249.pb");
     pub static B_45723EC42E2E347E: [u8; 38] = *include_bytes!("../data/45723ec42e2e347e.pb");
     pub static T_45FC0B18F042589A: [u8; 251] =
         *super::utf8(include_str!("../models/45fc0b18f042589a.onnxtxt"));
-    pub fn m_45fc0b18f042589a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/45fc0b18f042589a.onnxtxt")
-    }
     pub static B_47264C13762B7579: [u8; 33] = *include_bytes!("../data/47264c13762b7579.pb");
     pub static T_48AFF233315CB9D5: [u8; 179] =
         *super::utf8(include_str!("../models/48aff233315cb9d5.onnxtxt"));
-    pub fn m_48aff233315cb9d5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/48aff233315cb9d5.onnxtxt")
-    }
     pub static B_48E685AEC6BBF4F0: [u8; 50] = *include_bytes!("../data/48e685aec6bbf4f0.pb");
     pub static B_4A1253AE8F435434: [u8; 254] = *include_bytes!("../data/4a1253ae8f435434.pb");
     pub static T_4E4A7EAF36ED418C: [u8; 179] =
         *super::utf8(include_str!("../models/4e4a7eaf36ed418c.onnxtxt"));
-    pub fn m_4e4a7eaf36ed418c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/4e4a7eaf36ed418c.onnxtxt")
-    }
     pub static B_4F10EC1D84B642E5: [u8; 64] = *include_bytes!("../data/4f10ec1d84b642e5.pb");
     pub static B_508F179E7E32D870: [u8; 29] = *include_bytes!("../data/508f179e7e32d870.pb");
     pub static T_5257A6097CC998C1: [u8; 249] =
         *super::utf8(include_str!("../models/5257a6097cc998c1.onnxtxt"));
-    pub fn m_5257a6097cc998c1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/5257a6097cc998c1.onnxtxt")
-    }
     pub static B_52BFE8CFEC3EEC0C: [u8; 64] = *include_bytes!("../data/52bfe8cfec3eec0c.pb");
     pub static B_53FC10EB91420BC2: [u8; 20] = *include_bytes!("../data/53fc10eb91420bc2.pb");
     pub static B_545A7402056764ED: [u8; 14] = *include_bytes!("../data/545a7402056764ed.pb");
@@ -24737,14 +20255,8 @@ mod r07fff0 {
     pub static B_60950EEDE3D40028: [u8; 33] = *include_bytes!("../data/60950eede3d40028.pb");
     pub static T_609E7F6F66C55816: [u8; 179] =
         *super::utf8(include_str!("../models/609e7f6f66c55816.onnxtxt"));
-    pub fn m_609e7f6f66c55816() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/609e7f6f66c55816.onnxtxt")
-    }
     pub static T_60F02A531E87A300: [u8; 214] =
         *super::utf8(include_str!("../models/60f02a531e87a300.onnxtxt"));
-    pub fn m_60f02a531e87a300() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/60f02a531e87a300.onnxtxt")
-    }
     pub static B_61E3C5B07CB02168: [u8; 36] = *include_bytes!("../data/61e3c5b07cb02168.pb");
     pub static B_62A2A4F6658E5B51: [u8; 350] = *include_bytes!("../data/62a2a4f6658e5b51.pb");
     pub static B_641F9FFFA65FC2DB: [u8; 51861] = *include_bytes!("../data/641f9fffa65fc2db.pb");
@@ -24754,71 +20266,41 @@ mod r07fff0 {
     pub static B_710D10FD25451762: [u8; 67] = *include_bytes!("../data/710d10fd25451762.pb");
     pub static T_717BFE3BEE1EC70D: [u8; 185] =
         *super::utf8(include_str!("../models/717bfe3bee1ec70d.onnxtxt"));
-    pub fn m_717bfe3bee1ec70d() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/717bfe3bee1ec70d.onnxtxt")
-    }
     pub static B_7254F23CF0F70A2C: [u8; 87] = *include_bytes!("../data/7254f23cf0f70a2c.pb");
     pub static B_73819E8939979222: [u8; 14] = *include_bytes!("../data/73819e8939979222.pb");
     pub static T_7C61245728E84AA9: [u8; 242] =
         *super::utf8(include_str!("../models/7c61245728e84aa9.onnxtxt"));
-    pub fn m_7c61245728e84aa9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7c61245728e84aa9.onnxtxt")
-    }
     pub static T_7DABE76A85613083: [u8; 179] =
         *super::utf8(include_str!("../models/7dabe76a85613083.onnxtxt"));
-    pub fn m_7dabe76a85613083() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/7dabe76a85613083.onnxtxt")
-    }
     pub static B_851C6EFE6657E359: [u8; 24] = *include_bytes!("../data/851c6efe6657e359.pb");
     pub static B_87167C9261539F86: [u8; 67] = *include_bytes!("../data/87167c9261539f86.pb");
     pub static B_87E330F24A6A7444: [u8; 63] = *include_bytes!("../data/87e330f24a6a7444.pb");
     pub static T_8A0862DDAC434A4F: [u8; 160] =
         *super::utf8(include_str!("../models/8a0862ddac434a4f.onnxtxt"));
-    pub fn m_8a0862ddac434a4f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8a0862ddac434a4f.onnxtxt")
-    }
     pub static B_8C28066C8DD7E8A8: [u8; 161] = *include_bytes!("../data/8c28066c8dd7e8a8.pb");
     pub static B_90DA042B2DE195F5: [u8; 59] = *include_bytes!("../data/90da042b2de195f5.pb");
     pub static T_93D599ABBE79ED1A: [u8; 236] =
         *super::utf8(include_str!("../models/93d599abbe79ed1a.onnxtxt"));
-    pub fn m_93d599abbe79ed1a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/93d599abbe79ed1a.onnxtxt")
-    }
     pub static B_942DEBE772B9033B: [u8; 12] = *include_bytes!("../data/942debe772b9033b.pb");
     pub static B_94E32AE5E296BD79: [u8; 87] = *include_bytes!("../data/94e32ae5e296bd79.pb");
     pub static T_97F05F24B71C288B: [u8; 175] =
         *super::utf8(include_str!("../models/97f05f24b71c288b.onnxtxt"));
-    pub fn m_97f05f24b71c288b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/97f05f24b71c288b.onnxtxt")
-    }
     pub static T_9EAC37DE0442CF00: [u8; 169] =
         *super::utf8(include_str!("../models/9eac37de0442cf00.onnxtxt"));
-    pub fn m_9eac37de0442cf00() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/9eac37de0442cf00.onnxtxt")
-    }
     pub static B_9EB2B06465BF2C8B: [u8; 35] = *include_bytes!("../data/9eb2b06465bf2c8b.pb");
     pub static B_A1D18BAC499DD272: [u8; 13] = *include_bytes!("../data/a1d18bac499dd272.pb");
     pub static B_A3E3BC9269429524: [u8; 37] = *include_bytes!("../data/a3e3bc9269429524.pb");
     pub static T_A4CB0DDD846A111F: [u8; 160] =
         *super::utf8(include_str!("../models/a4cb0ddd846a111f.onnxtxt"));
-    pub fn m_a4cb0ddd846a111f() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/a4cb0ddd846a111f.onnxtxt")
-    }
     pub static B_A9425E40308A8F34: [u8; 33] = *include_bytes!("../data/a9425e40308a8f34.pb");
     pub static B_AEC6A89830961E17: [u8; 33] = *include_bytes!("../data/aec6a89830961e17.pb");
     pub static B_B6B719DD733338EB: [u8; 59] = *include_bytes!("../data/b6b719dd733338eb.pb");
     pub static B_B77EE1186399A58E: [u8; 883] = *include_bytes!("../data/b77ee1186399a58e.pb");
     pub static T_C0D6730047835BD3: [u8; 281] =
         *super::utf8(include_str!("../models/c0d6730047835bd3.onnxtxt"));
-    pub fn m_c0d6730047835bd3() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c0d6730047835bd3.onnxtxt")
-    }
     pub static B_C3BC9C106B6BD4B8: [u8; 37] = *include_bytes!("../data/c3bc9c106b6bd4b8.pb");
     pub static T_CAA6516DECFA3531: [u8; 237] =
         *super::utf8(include_str!("../models/caa6516decfa3531.onnxtxt"));
-    pub fn m_caa6516decfa3531() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/caa6516decfa3531.onnxtxt")
-    }
     pub static B_CBA6EC9B7F7A1F10: [u8; 22] = *include_bytes!("../data/cba6ec9b7f7a1f10.pb");
     pub static B_CD33D8D218C549E0: [u8; 111] = *include_bytes!("../data/cd33d8d218c549e0.pb");
     pub static B_CED334021B8B7B4A: [u8; 147] = *include_bytes!("../data/ced334021b8b7b4a.pb");
@@ -24826,9 +20308,6 @@ mod r07fff0 {
     pub static B_D5CC72E87C562539: [u8; 21] = *include_bytes!("../data/d5cc72e87c562539.pb");
     pub static T_D6F7B4470805E704: [u8; 165] =
         *super::utf8(include_str!("../models/d6f7b4470805e704.onnxtxt"));
-    pub fn m_d6f7b4470805e704() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/d6f7b4470805e704.onnxtxt")
-    }
     pub static B_DA86951081A7815D: [u8; 51866] = *include_bytes!("../data/da86951081a7815d.pb");
     pub static B_DB5244F8C04886CB: [u8; 24] = *include_bytes!("../data/db5244f8c04886cb.pb");
     pub static B_DD921F348E49003B: [u8; 20] = *include_bytes!("../data/dd921f348e49003b.pb");
@@ -24837,57 +20316,30 @@ mod r07fff0 {
     pub static B_E05808D422CACA3E: [u8; 38] = *include_bytes!("../data/e05808d422caca3e.pb");
     pub static T_E0D9B5B25FB30398: [u8; 171] =
         *super::utf8(include_str!("../models/e0d9b5b25fb30398.onnxtxt"));
-    pub fn m_e0d9b5b25fb30398() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e0d9b5b25fb30398.onnxtxt")
-    }
     pub static B_E113CA3BC81F6059: [u8; 4336] = *include_bytes!("../data/e113ca3bc81f6059.pb");
     pub static B_E13A093200484766: [u8; 17] = *include_bytes!("../data/e13a093200484766.pb");
     pub static B_E2C49559DF19F57D: [u8; 18] = *include_bytes!("../data/e2c49559df19f57d.pb");
     pub static T_E38E25F1B439A591: [u8; 187] =
         *super::utf8(include_str!("../models/e38e25f1b439a591.onnxtxt"));
-    pub fn m_e38e25f1b439a591() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e38e25f1b439a591.onnxtxt")
-    }
     pub static T_E4E02C6A7A6EA33A: [u8; 169] =
         *super::utf8(include_str!("../models/e4e02c6a7a6ea33a.onnxtxt"));
-    pub fn m_e4e02c6a7a6ea33a() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e4e02c6a7a6ea33a.onnxtxt")
-    }
     pub static B_E4F0247837F27EBF: [u8; 20] = *include_bytes!("../data/e4f0247837f27ebf.pb");
     pub static T_E644D8EDE2D597C9: [u8; 185] =
         *super::utf8(include_str!("../models/e644d8ede2d597c9.onnxtxt"));
-    pub fn m_e644d8ede2d597c9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e644d8ede2d597c9.onnxtxt")
-    }
     pub static T_E831C5F3F8FC69B5: [u8; 241] =
         *super::utf8(include_str!("../models/e831c5f3f8fc69b5.onnxtxt"));
-    pub fn m_e831c5f3f8fc69b5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e831c5f3f8fc69b5.onnxtxt")
-    }
     pub static B_E99FAC01A6FE2E5D: [u8; 31] = *include_bytes!("../data/e99fac01a6fe2e5d.pb");
     pub static T_E9ECB1BDC3BA4156: [u8; 168] =
         *super::utf8(include_str!("../models/e9ecb1bdc3ba4156.onnxtxt"));
-    pub fn m_e9ecb1bdc3ba4156() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/e9ecb1bdc3ba4156.onnxtxt")
-    }
     pub static B_EFC0F8BF104B960D: [u8; 21] = *include_bytes!("../data/efc0f8bf104b960d.pb");
     pub static B_F35E77577AA53966: [u8; 27] = *include_bytes!("../data/f35e77577aa53966.pb");
     pub static T_F60A4C88A329F4A1: [u8; 187] =
         *super::utf8(include_str!("../models/f60a4c88a329f4a1.onnxtxt"));
-    pub fn m_f60a4c88a329f4a1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/f60a4c88a329f4a1.onnxtxt")
-    }
     pub static B_FA3BA9083049B3E5: [u8; 254] = *include_bytes!("../data/fa3ba9083049b3e5.pb");
     pub static T_FD359C35BF7F2827: [u8; 250] =
         *super::utf8(include_str!("../models/fd359c35bf7f2827.onnxtxt"));
-    pub fn m_fd359c35bf7f2827() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/fd359c35bf7f2827.onnxtxt")
-    }
     pub static T_FFB07BB207BCEFDC: [u8; 179] =
         *super::utf8(include_str!("../models/ffb07bb207bcefdc.onnxtxt"));
-    pub fn m_ffb07bb207bcefdc() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ffb07bb207bcefdc.onnxtxt")
-    }
 }
 #[cfg(any(
     feature = "onnx_1_8_1",
@@ -25020,21 +20472,12 @@ mod r07fff8 {
     pub static B_859A3044506C7FF7: [u8; 11] = *include_bytes!("../data/859a3044506c7ff7.pb");
     pub static T_867441F59F232884: [u8; 384] =
         *super::utf8(include_str!("../models/867441f59f232884.onnxtxt"));
-    pub fn m_867441f59f232884() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/867441f59f232884.onnxtxt")
-    }
     pub static B_86B82874EDCB556F: [u8; 13] = *include_bytes!("../data/86b82874edcb556f.pb");
     pub static T_87A13E0FFA6942A5: [u8; 505] =
         *super::utf8(include_str!("../models/87a13e0ffa6942a5.onnxtxt"));
-    pub fn m_87a13e0ffa6942a5() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/87a13e0ffa6942a5.onnxtxt")
-    }
     pub static B_8A95550F2372BF74: [u8; 22] = *include_bytes!("../data/8a95550f2372bf74.pb");
     pub static T_8B374912407520A1: [u8; 411] =
         *super::utf8(include_str!("../models/8b374912407520a1.onnxtxt"));
-    pub fn m_8b374912407520a1() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/8b374912407520a1.onnxtxt")
-    }
     pub static B_8B689831A99CCC6F: [u8; 449] = *include_bytes!("../data/8b689831a99ccc6f.pb");
     pub static B_8CCBCFD68523531F: [u8; 17] = *include_bytes!("../data/8ccbcfd68523531f.pb");
     pub static B_8E5607173469A3D9: [u8; 73] = *include_bytes!("../data/8e5607173469a3d9.pb");
@@ -25073,9 +20516,6 @@ mod r07fff8 {
     pub static B_AAEA4FD7D0059151: [u8; 374] = *include_bytes!("../data/aaea4fd7d0059151.pb");
     pub static T_AB9B4F6A9E07BBD8: [u8; 390] =
         *super::utf8(include_str!("../models/ab9b4f6a9e07bbd8.onnxtxt"));
-    pub fn m_ab9b4f6a9e07bbd8() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/ab9b4f6a9e07bbd8.onnxtxt")
-    }
     pub static B_ABA5ACC9DBEC722E: [u8; 17] = *include_bytes!("../data/aba5acc9dbec722e.pb");
     pub static B_ABFA73BE6EC1F45D: [u8; 30] = *include_bytes!("../data/abfa73be6ec1f45d.pb");
     pub static B_ACAE9993D79AC77B: [u8; 21] = *include_bytes!("../data/acae9993d79ac77b.pb");
@@ -25096,9 +20536,6 @@ mod r07fff8 {
     pub static B_BA4462D567FC3072: [u8; 11] = *include_bytes!("../data/ba4462d567fc3072.pb");
     pub static T_BB02A02E111B8E18: [u8; 486] =
         *super::utf8(include_str!("../models/bb02a02e111b8e18.onnxtxt"));
-    pub fn m_bb02a02e111b8e18() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/bb02a02e111b8e18.onnxtxt")
-    }
     pub static B_BB74C8295421275D: [u8; 21] = *include_bytes!("../data/bb74c8295421275d.pb");
     pub static B_BBF220F43B4FE70D: [u8; 17] = *include_bytes!("../data/bbf220f43b4fe70d.pb");
     pub static B_BC6E1BECECA565B5: [u8; 12] = *include_bytes!("../data/bc6e1bececa565b5.pb");
@@ -25113,9 +20550,6 @@ mod r07fff8 {
     pub static B_C55C66538EAC7B23: [u8; 14] = *include_bytes!("../data/c55c66538eac7b23.pb");
     pub static T_C6667DDBF5C1F408: [u8; 366] =
         *super::utf8(include_str!("../models/c6667ddbf5c1f408.onnxtxt"));
-    pub fn m_c6667ddbf5c1f408() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/c6667ddbf5c1f408.onnxtxt")
-    }
     pub static B_C7500CE8EFDEBF2C: [u8; 14] = *include_bytes!("../data/c7500ce8efdebf2c.pb");
     pub static B_C767AEEBB063EF68: [u8; 21] = *include_bytes!("../data/c767aeebb063ef68.pb");
     pub static B_C7FB36FE9EEBC685: [u8; 11] = *include_bytes!("../data/c7fb36fe9eebc685.pb");
@@ -25217,9 +20651,6 @@ pub use r07fff8::*;
 mod r07fffc {
     pub static T_00AFB8E77AA03DA9: [u8; 229] =
         *super::utf8(include_str!("../models/00afb8e77aa03da9.onnxtxt"));
-    pub fn m_00afb8e77aa03da9() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/00afb8e77aa03da9.onnxtxt")
-    }
     pub static B_010CFFD03E65A7C9: [u8; 272] = *include_bytes!("../data/010cffd03e65a7c9.pb");
     pub static B_01302A2E649F06A9: [u8; 76] = *include_bytes!("../data/01302a2e649f06a9.pb");
     pub static B_023B06A30D0C1494: [u8; 21] = *include_bytes!("../data/023b06a30d0c1494.pb");
@@ -25365,9 +20796,6 @@ mod r07fffc {
     pub static B_8F6055407B318399: [u8; 240] = *include_bytes!("../data/8f6055407b318399.pb");
     pub static T_91AF65B8150B328B: [u8; 242] =
         *super::utf8(include_str!("../models/91af65b8150b328b.onnxtxt"));
-    pub fn m_91af65b8150b328b() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/91af65b8150b328b.onnxtxt")
-    }
     pub static B_93E2302728922358: [u8; 59] = *include_bytes!("../data/93e2302728922358.pb");
     pub static B_9459C0064DDBD763: [u8; 19] = *include_bytes!("../data/9459c0064ddbd763.pb");
     pub static B_96815520408F75F3: [u8; 51] = *include_bytes!("../data/96815520408f75f3.pb");
@@ -25586,9 +21014,6 @@ mod r07fffe {
     pub static B_BD8A73FFBF8918CC: [u8; 113] = *include_bytes!("../data/bd8a73ffbf8918cc.pb");
     pub static T_BE984843CF33340C: [u8; 255] =
         *super::utf8(include_str!("../models/be984843cf33340c.onnxtxt"));
-    pub fn m_be984843cf33340c() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/be984843cf33340c.onnxtxt")
-    }
     pub static B_C070194D0957F5C9: [u8; 42] = *include_bytes!("../data/c070194d0957f5c9.pb");
     pub static B_C169D1E670A61DB2: [u8; 79] = *include_bytes!("../data/c169d1e670a61db2.pb");
     pub static B_C3CAE8B7576540EF: [u8; 30] = *include_bytes!("../data/c3cae8b7576540ef.pb");
@@ -25611,9 +21036,6 @@ mod r07fffe {
     pub static B_E88D25E249A57733: [u8; 74] = *include_bytes!("../data/e88d25e249a57733.pb");
     pub static T_EABF4530A75E52DE: [u8; 221] =
         *super::utf8(include_str!("../models/eabf4530a75e52de.onnxtxt"));
-    pub fn m_eabf4530a75e52de() -> onnx_text::ModelProto {
-        onnx_text::include_onnx!("models/eabf4530a75e52de.onnxtxt")
-    }
     pub static B_ED8BAE9C7D98319F: [u8; 37] = *include_bytes!("../data/ed8bae9c7d98319f.pb");
     pub static B_F2B8E950FEF1E30B: [u8; 122] = *include_bytes!("../data/f2b8e950fef1e30b.pb");
     pub static B_F581D154F81B62B6: [u8; 50] = *include_bytes!("../data/f581d154f81b62b6.pb");

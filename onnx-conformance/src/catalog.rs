@@ -37606,7620 +37606,7631 @@ pub(crate) static CASES: [Case; 1884] = [
     },
 ];
 
-fn test_abs() -> ModelProto {
+pub(crate) fn test_abs() -> ModelProto {
     include_onnx!("data/test_abs/model.onnxtxt")
 }
 
-fn test_acos() -> ModelProto {
+pub(crate) fn test_acos() -> ModelProto {
     include_onnx!("data/test_acos/model.onnxtxt")
 }
 
-fn test_acos_example() -> ModelProto {
+pub(crate) fn test_acos_example() -> ModelProto {
     include_onnx!("data/test_acos_example/model.onnxtxt")
 }
 
-fn test_acosh() -> ModelProto {
+pub(crate) fn test_acosh() -> ModelProto {
     include_onnx!("data/test_acosh/model.onnxtxt")
 }
 
-fn test_acosh_example() -> ModelProto {
+pub(crate) fn test_acosh_example() -> ModelProto {
     include_onnx!("data/test_acosh_example/model.onnxtxt")
 }
 
-fn test_adagrad() -> ModelProto {
+pub(crate) fn test_adagrad() -> ModelProto {
     include_onnx!("data/test_adagrad/model.onnxtxt")
 }
 
-fn test_adagrad_multiple() -> ModelProto {
+pub(crate) fn test_adagrad_multiple() -> ModelProto {
     include_onnx!("data/test_adagrad_multiple/model.onnxtxt")
 }
 
-fn test_adam() -> ModelProto {
+pub(crate) fn test_adam() -> ModelProto {
     include_onnx!("data/test_adam/model.onnxtxt")
 }
 
-fn test_adam_multiple() -> ModelProto {
+pub(crate) fn test_adam_multiple() -> ModelProto {
     include_onnx!("data/test_adam_multiple/model.onnxtxt")
 }
 
-fn test_add() -> ModelProto {
+pub(crate) fn test_add() -> ModelProto {
     include_onnx!("data/test_add/model.onnxtxt")
 }
 
-fn test_add_bcast() -> ModelProto {
+pub(crate) fn test_add_bcast() -> ModelProto {
     include_onnx!("data/test_add_bcast/model.onnxtxt")
 }
 
-fn test_add_int16() -> ModelProto {
+pub(crate) fn test_add_int16() -> ModelProto {
     include_onnx!("data/test_add_int16/model.onnxtxt")
 }
 
-fn test_add_int8() -> ModelProto {
+pub(crate) fn test_add_int8() -> ModelProto {
     include_onnx!("data/test_add_int8/model.onnxtxt")
 }
 
-fn test_add_uint16() -> ModelProto {
+pub(crate) fn test_add_uint16() -> ModelProto {
     include_onnx!("data/test_add_uint16/model.onnxtxt")
 }
 
-fn test_add_uint32() -> ModelProto {
+pub(crate) fn test_add_uint32() -> ModelProto {
     include_onnx!("data/test_add_uint32/model.onnxtxt")
 }
 
-fn test_add_uint64() -> ModelProto {
+pub(crate) fn test_add_uint64() -> ModelProto {
     include_onnx!("data/test_add_uint64/model.onnxtxt")
 }
 
-fn test_add_uint8() -> ModelProto {
+pub(crate) fn test_add_uint8() -> ModelProto {
     include_onnx!("data/test_add_uint8/model.onnxtxt")
 }
 
-fn test_affine_grid_2d() -> ModelProto {
+pub(crate) fn test_affine_grid_2d() -> ModelProto {
     include_onnx!("data/test_affine_grid_2d/model.onnxtxt")
 }
 
-fn test_affine_grid_2d_align_corners() -> ModelProto {
+pub(crate) fn test_affine_grid_2d_align_corners() -> ModelProto {
     include_onnx!("data/test_affine_grid_2d_align_corners/model.onnxtxt")
 }
 
-fn test_affine_grid_2d_align_corners_expanded() -> ModelProto {
+pub(crate) fn test_affine_grid_2d_align_corners_expanded() -> ModelProto {
     include_onnx!("data/test_affine_grid_2d_align_corners_expanded/model.onnxtxt")
 }
 
-fn test_affine_grid_2d_expanded() -> ModelProto {
+pub(crate) fn test_affine_grid_2d_expanded() -> ModelProto {
     include_onnx!("data/test_affine_grid_2d_expanded/model.onnxtxt")
 }
 
-fn test_affine_grid_3d() -> ModelProto {
+pub(crate) fn test_affine_grid_3d() -> ModelProto {
     include_onnx!("data/test_affine_grid_3d/model.onnxtxt")
 }
 
-fn test_affine_grid_3d_align_corners() -> ModelProto {
+pub(crate) fn test_affine_grid_3d_align_corners() -> ModelProto {
     include_onnx!("data/test_affine_grid_3d_align_corners/model.onnxtxt")
 }
 
-fn test_affine_grid_3d_align_corners_expanded() -> ModelProto {
+pub(crate) fn test_affine_grid_3d_align_corners_expanded() -> ModelProto {
     include_onnx!("data/test_affine_grid_3d_align_corners_expanded/model.onnxtxt")
 }
 
-fn test_affine_grid_3d_expanded() -> ModelProto {
+pub(crate) fn test_affine_grid_3d_expanded() -> ModelProto {
     include_onnx!("data/test_affine_grid_3d_expanded/model.onnxtxt")
 }
 
-fn test_ai_onnx_ml_array_feature_extractor() -> ModelProto {
+pub(crate) fn test_ai_onnx_ml_array_feature_extractor() -> ModelProto {
     include_onnx!("data/test_ai_onnx_ml_array_feature_extractor/model.onnxtxt")
 }
 
-fn test_ai_onnx_ml_binarizer() -> ModelProto {
+pub(crate) fn test_ai_onnx_ml_binarizer() -> ModelProto {
     include_onnx!("data/test_ai_onnx_ml_binarizer/model.onnxtxt")
 }
 
-fn test_ai_onnx_ml_label_encoder_string_int() -> ModelProto {
+pub(crate) fn test_ai_onnx_ml_label_encoder_string_int() -> ModelProto {
     include_onnx!("data/test_ai_onnx_ml_label_encoder_string_int/model.onnxtxt")
 }
 
-fn test_ai_onnx_ml_label_encoder_string_int_no_default() -> ModelProto {
+pub(crate) fn test_ai_onnx_ml_label_encoder_string_int_no_default() -> ModelProto {
     include_onnx!("data/test_ai_onnx_ml_label_encoder_string_int_no_default/model.onnxtxt")
 }
 
-fn test_ai_onnx_ml_label_encoder_tensor_mapping() -> ModelProto {
+pub(crate) fn test_ai_onnx_ml_label_encoder_tensor_mapping() -> ModelProto {
     include_onnx!("data/test_ai_onnx_ml_label_encoder_tensor_mapping/model.onnxtxt")
 }
 
-fn test_ai_onnx_ml_label_encoder_tensor_value_only_mapping() -> ModelProto {
+pub(crate) fn test_ai_onnx_ml_label_encoder_tensor_value_only_mapping() -> ModelProto {
     include_onnx!("data/test_ai_onnx_ml_label_encoder_tensor_value_only_mapping/model.onnxtxt")
 }
 
-fn test_ai_onnx_ml_tree_ensemble_set_membership() -> ModelProto {
+pub(crate) fn test_ai_onnx_ml_tree_ensemble_set_membership() -> ModelProto {
     include_onnx!("data/test_ai_onnx_ml_tree_ensemble_set_membership/model.onnxtxt")
 }
 
-fn test_ai_onnx_ml_tree_ensemble_single_tree() -> ModelProto {
+pub(crate) fn test_ai_onnx_ml_tree_ensemble_single_tree() -> ModelProto {
     include_onnx!("data/test_ai_onnx_ml_tree_ensemble_single_tree/model.onnxtxt")
 }
 
-fn test_and2d() -> ModelProto {
+pub(crate) fn test_and2d() -> ModelProto {
     include_onnx!("data/test_and2d/model.onnxtxt")
 }
 
-fn test_and3d() -> ModelProto {
+pub(crate) fn test_and3d() -> ModelProto {
     include_onnx!("data/test_and3d/model.onnxtxt")
 }
 
-fn test_and4d() -> ModelProto {
+pub(crate) fn test_and4d() -> ModelProto {
     include_onnx!("data/test_and4d/model.onnxtxt")
 }
 
-fn test_and_bcast3v1d() -> ModelProto {
+pub(crate) fn test_and_bcast3v1d() -> ModelProto {
     include_onnx!("data/test_and_bcast3v1d/model.onnxtxt")
 }
 
-fn test_and_bcast3v2d() -> ModelProto {
+pub(crate) fn test_and_bcast3v2d() -> ModelProto {
     include_onnx!("data/test_and_bcast3v2d/model.onnxtxt")
 }
 
-fn test_and_bcast4v2d() -> ModelProto {
+pub(crate) fn test_and_bcast4v2d() -> ModelProto {
     include_onnx!("data/test_and_bcast4v2d/model.onnxtxt")
 }
 
-fn test_and_bcast4v3d() -> ModelProto {
+pub(crate) fn test_and_bcast4v3d() -> ModelProto {
     include_onnx!("data/test_and_bcast4v3d/model.onnxtxt")
 }
 
-fn test_and_bcast4v4d() -> ModelProto {
+pub(crate) fn test_and_bcast4v4d() -> ModelProto {
     include_onnx!("data/test_and_bcast4v4d/model.onnxtxt")
 }
 
-fn test_argmax_default_axis_example() -> ModelProto {
+pub(crate) fn test_argmax_default_axis_example() -> ModelProto {
     include_onnx!("data/test_argmax_default_axis_example/model.onnxtxt")
 }
 
-fn test_argmax_default_axis_example_select_last_index() -> ModelProto {
+pub(crate) fn test_argmax_default_axis_example_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmax_default_axis_example_select_last_index/model.onnxtxt")
 }
 
-fn test_argmax_default_axis_random() -> ModelProto {
+pub(crate) fn test_argmax_default_axis_random() -> ModelProto {
     include_onnx!("data/test_argmax_default_axis_random/model.onnxtxt")
 }
 
-fn test_argmax_default_axis_random_select_last_index() -> ModelProto {
+pub(crate) fn test_argmax_default_axis_random_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmax_default_axis_random_select_last_index/model.onnxtxt")
 }
 
-fn test_argmax_keepdims_example() -> ModelProto {
+pub(crate) fn test_argmax_keepdims_example() -> ModelProto {
     include_onnx!("data/test_argmax_keepdims_example/model.onnxtxt")
 }
 
-fn test_argmax_keepdims_example_select_last_index() -> ModelProto {
+pub(crate) fn test_argmax_keepdims_example_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmax_keepdims_example_select_last_index/model.onnxtxt")
 }
 
-fn test_argmax_keepdims_random() -> ModelProto {
+pub(crate) fn test_argmax_keepdims_random() -> ModelProto {
     include_onnx!("data/test_argmax_keepdims_random/model.onnxtxt")
 }
 
-fn test_argmax_keepdims_random_select_last_index() -> ModelProto {
+pub(crate) fn test_argmax_keepdims_random_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmax_keepdims_random_select_last_index/model.onnxtxt")
 }
 
-fn test_argmax_negative_axis_keepdims_example() -> ModelProto {
+pub(crate) fn test_argmax_negative_axis_keepdims_example() -> ModelProto {
     include_onnx!("data/test_argmax_negative_axis_keepdims_example/model.onnxtxt")
 }
 
-fn test_argmax_negative_axis_keepdims_example_select_last_index() -> ModelProto {
+pub(crate) fn test_argmax_negative_axis_keepdims_example_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmax_negative_axis_keepdims_example_select_last_index/model.onnxtxt")
 }
 
-fn test_argmax_negative_axis_keepdims_random() -> ModelProto {
+pub(crate) fn test_argmax_negative_axis_keepdims_random() -> ModelProto {
     include_onnx!("data/test_argmax_negative_axis_keepdims_random/model.onnxtxt")
 }
 
-fn test_argmax_negative_axis_keepdims_random_select_last_index() -> ModelProto {
+pub(crate) fn test_argmax_negative_axis_keepdims_random_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmax_negative_axis_keepdims_random_select_last_index/model.onnxtxt")
 }
 
-fn test_argmax_no_keepdims_example() -> ModelProto {
+pub(crate) fn test_argmax_no_keepdims_example() -> ModelProto {
     include_onnx!("data/test_argmax_no_keepdims_example/model.onnxtxt")
 }
 
-fn test_argmax_no_keepdims_example_select_last_index() -> ModelProto {
+pub(crate) fn test_argmax_no_keepdims_example_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmax_no_keepdims_example_select_last_index/model.onnxtxt")
 }
 
-fn test_argmax_no_keepdims_random() -> ModelProto {
+pub(crate) fn test_argmax_no_keepdims_random() -> ModelProto {
     include_onnx!("data/test_argmax_no_keepdims_random/model.onnxtxt")
 }
 
-fn test_argmax_no_keepdims_random_select_last_index() -> ModelProto {
+pub(crate) fn test_argmax_no_keepdims_random_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmax_no_keepdims_random_select_last_index/model.onnxtxt")
 }
 
-fn test_argmin_default_axis_example() -> ModelProto {
+pub(crate) fn test_argmin_default_axis_example() -> ModelProto {
     include_onnx!("data/test_argmin_default_axis_example/model.onnxtxt")
 }
 
-fn test_argmin_default_axis_example_select_last_index() -> ModelProto {
+pub(crate) fn test_argmin_default_axis_example_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmin_default_axis_example_select_last_index/model.onnxtxt")
 }
 
-fn test_argmin_default_axis_random() -> ModelProto {
+pub(crate) fn test_argmin_default_axis_random() -> ModelProto {
     include_onnx!("data/test_argmin_default_axis_random/model.onnxtxt")
 }
 
-fn test_argmin_default_axis_random_select_last_index() -> ModelProto {
+pub(crate) fn test_argmin_default_axis_random_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmin_default_axis_random_select_last_index/model.onnxtxt")
 }
 
-fn test_argmin_keepdims_example() -> ModelProto {
+pub(crate) fn test_argmin_keepdims_example() -> ModelProto {
     include_onnx!("data/test_argmin_keepdims_example/model.onnxtxt")
 }
 
-fn test_argmin_keepdims_example_select_last_index() -> ModelProto {
+pub(crate) fn test_argmin_keepdims_example_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmin_keepdims_example_select_last_index/model.onnxtxt")
 }
 
-fn test_argmin_keepdims_random() -> ModelProto {
+pub(crate) fn test_argmin_keepdims_random() -> ModelProto {
     include_onnx!("data/test_argmin_keepdims_random/model.onnxtxt")
 }
 
-fn test_argmin_keepdims_random_select_last_index() -> ModelProto {
+pub(crate) fn test_argmin_keepdims_random_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmin_keepdims_random_select_last_index/model.onnxtxt")
 }
 
-fn test_argmin_negative_axis_keepdims_example() -> ModelProto {
+pub(crate) fn test_argmin_negative_axis_keepdims_example() -> ModelProto {
     include_onnx!("data/test_argmin_negative_axis_keepdims_example/model.onnxtxt")
 }
 
-fn test_argmin_negative_axis_keepdims_example_select_last_index() -> ModelProto {
+pub(crate) fn test_argmin_negative_axis_keepdims_example_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmin_negative_axis_keepdims_example_select_last_index/model.onnxtxt")
 }
 
-fn test_argmin_negative_axis_keepdims_random() -> ModelProto {
+pub(crate) fn test_argmin_negative_axis_keepdims_random() -> ModelProto {
     include_onnx!("data/test_argmin_negative_axis_keepdims_random/model.onnxtxt")
 }
 
-fn test_argmin_negative_axis_keepdims_random_select_last_index() -> ModelProto {
+pub(crate) fn test_argmin_negative_axis_keepdims_random_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmin_negative_axis_keepdims_random_select_last_index/model.onnxtxt")
 }
 
-fn test_argmin_no_keepdims_example() -> ModelProto {
+pub(crate) fn test_argmin_no_keepdims_example() -> ModelProto {
     include_onnx!("data/test_argmin_no_keepdims_example/model.onnxtxt")
 }
 
-fn test_argmin_no_keepdims_example_select_last_index() -> ModelProto {
+pub(crate) fn test_argmin_no_keepdims_example_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmin_no_keepdims_example_select_last_index/model.onnxtxt")
 }
 
-fn test_argmin_no_keepdims_random() -> ModelProto {
+pub(crate) fn test_argmin_no_keepdims_random() -> ModelProto {
     include_onnx!("data/test_argmin_no_keepdims_random/model.onnxtxt")
 }
 
-fn test_argmin_no_keepdims_random_select_last_index() -> ModelProto {
+pub(crate) fn test_argmin_no_keepdims_random_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmin_no_keepdims_random_select_last_index/model.onnxtxt")
 }
 
-fn test_asin() -> ModelProto {
+pub(crate) fn test_asin() -> ModelProto {
     include_onnx!("data/test_asin/model.onnxtxt")
 }
 
-fn test_asin_example() -> ModelProto {
+pub(crate) fn test_asin_example() -> ModelProto {
     include_onnx!("data/test_asin_example/model.onnxtxt")
 }
 
-fn test_asinh() -> ModelProto {
+pub(crate) fn test_asinh() -> ModelProto {
     include_onnx!("data/test_asinh/model.onnxtxt")
 }
 
-fn test_asinh_example() -> ModelProto {
+pub(crate) fn test_asinh_example() -> ModelProto {
     include_onnx!("data/test_asinh_example/model.onnxtxt")
 }
 
-fn test_atan() -> ModelProto {
+pub(crate) fn test_atan() -> ModelProto {
     include_onnx!("data/test_atan/model.onnxtxt")
 }
 
-fn test_atan_example() -> ModelProto {
+pub(crate) fn test_atan_example() -> ModelProto {
     include_onnx!("data/test_atan_example/model.onnxtxt")
 }
 
-fn test_atanh() -> ModelProto {
+pub(crate) fn test_atanh() -> ModelProto {
     include_onnx!("data/test_atanh/model.onnxtxt")
 }
 
-fn test_atanh_example() -> ModelProto {
+pub(crate) fn test_atanh_example() -> ModelProto {
     include_onnx!("data/test_atanh_example/model.onnxtxt")
 }
 
-fn test_attention_23_boolmask_fullymasked_row_nan_robustness() -> ModelProto {
+pub(crate) fn test_attention_23_boolmask_fullymasked_row_nan_robustness() -> ModelProto {
     include_onnx!("data/test_attention_23_boolmask_fullymasked_row_nan_robustness/model.onnxtxt")
 }
 
-fn test_attention_23_boolmask_fullymasked_row_nan_robustness_expanded() -> ModelProto {
+pub(crate) fn test_attention_23_boolmask_fullymasked_row_nan_robustness_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_23_boolmask_fullymasked_row_nan_robustness_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_23_fullymasked_qk_matmul_output_mode3_zero() -> ModelProto {
+pub(crate) fn test_attention_23_fullymasked_qk_matmul_output_mode3_zero() -> ModelProto {
     include_onnx!("data/test_attention_23_fullymasked_qk_matmul_output_mode3_zero/model.onnxtxt")
 }
 
-fn test_attention_23_fullymasked_qk_matmul_output_mode3_zero_expanded() -> ModelProto {
+pub(crate) fn test_attention_23_fullymasked_qk_matmul_output_mode3_zero_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_23_fullymasked_qk_matmul_output_mode3_zero_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_24_fullymasked_qk_matmul_output_mode3_zero() -> ModelProto {
+pub(crate) fn test_attention_24_fullymasked_qk_matmul_output_mode3_zero() -> ModelProto {
     include_onnx!("data/test_attention_24_fullymasked_qk_matmul_output_mode3_zero/model.onnxtxt")
 }
 
-fn test_attention_24_fullymasked_qk_matmul_output_mode3_zero_expanded() -> ModelProto {
+pub(crate) fn test_attention_24_fullymasked_qk_matmul_output_mode3_zero_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_24_fullymasked_qk_matmul_output_mode3_zero_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_24_qk_matmul_output_mode3_softmax_precision() -> ModelProto {
+pub(crate) fn test_attention_24_qk_matmul_output_mode3_softmax_precision() -> ModelProto {
     include_onnx!("data/test_attention_24_qk_matmul_output_mode3_softmax_precision/model.onnxtxt")
 }
 
-fn test_attention_24_qk_matmul_output_mode3_softmax_precision_expanded() -> ModelProto {
+pub(crate) fn test_attention_24_qk_matmul_output_mode3_softmax_precision_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_24_qk_matmul_output_mode3_softmax_precision_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_3d() -> ModelProto {
+pub(crate) fn test_attention_3d() -> ModelProto {
     include_onnx!("data/test_attention_3d/model.onnxtxt")
 }
 
-fn test_attention_3d_attn_mask() -> ModelProto {
+pub(crate) fn test_attention_3d_attn_mask() -> ModelProto {
     include_onnx!("data/test_attention_3d_attn_mask/model.onnxtxt")
 }
 
-fn test_attention_3d_attn_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_attn_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_attn_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_causal() -> ModelProto {
+pub(crate) fn test_attention_3d_causal() -> ModelProto {
     include_onnx!("data/test_attention_3d_causal/model.onnxtxt")
 }
 
-fn test_attention_3d_causal_bf16() -> ModelProto {
+pub(crate) fn test_attention_3d_causal_bf16() -> ModelProto {
     include_onnx!("data/test_attention_3d_causal_bf16/model.onnxtxt")
 }
 
-fn test_attention_3d_causal_bf16_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_causal_bf16_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_causal_bf16_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_causal_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_causal_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_causal_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_sizes() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_sizes() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_sizes/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_sizes_attn_mask() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_sizes_attn_mask() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_sizes_attn_mask/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_sizes_attn_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_sizes_attn_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_sizes_attn_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_sizes_causal() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_sizes_causal() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_sizes_causal/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_sizes_causal_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_sizes_causal_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_sizes_causal_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_sizes_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_sizes_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_sizes_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_sizes_scaled() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_sizes_scaled() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_sizes_scaled/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_sizes_scaled_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_sizes_scaled_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_sizes_scaled_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_sizes_softcap() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_sizes_softcap() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_sizes_softcap/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_sizes_softcap_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_sizes_softcap_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_sizes_softcap_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_with_past_and_present() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_with_past_and_present() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_with_past_and_present/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_with_past_and_present_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_with_past_and_present_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_with_past_and_present_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_attn_mask() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_attn_mask() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_attn_mask/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_attn_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_attn_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_attn_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_causal() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_causal() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_causal/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_causal_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_causal_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_causal_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_scaled() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_scaled() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_scaled/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_scaled_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_scaled_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_scaled_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_softcap() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_softcap() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_softcap/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_softcap_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_softcap_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_softcap_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_with_past_and_present() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_with_past_and_present() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_with_past_and_present/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_with_past_and_present_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_with_past_and_present_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_with_past_and_present_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_local_window() -> ModelProto {
+pub(crate) fn test_attention_3d_local_window() -> ModelProto {
     include_onnx!("data/test_attention_3d_local_window/model.onnxtxt")
 }
 
-fn test_attention_3d_local_window_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_local_window_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_local_window_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_scaled() -> ModelProto {
+pub(crate) fn test_attention_3d_scaled() -> ModelProto {
     include_onnx!("data/test_attention_3d_scaled/model.onnxtxt")
 }
 
-fn test_attention_3d_scaled_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_scaled_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_scaled_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_softcap() -> ModelProto {
+pub(crate) fn test_attention_3d_softcap() -> ModelProto {
     include_onnx!("data/test_attention_3d_softcap/model.onnxtxt")
 }
 
-fn test_attention_3d_softcap_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_softcap_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_softcap_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_transpose_verification() -> ModelProto {
+pub(crate) fn test_attention_3d_transpose_verification() -> ModelProto {
     include_onnx!("data/test_attention_3d_transpose_verification/model.onnxtxt")
 }
 
-fn test_attention_3d_transpose_verification_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_transpose_verification_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_transpose_verification_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_with_past_and_present() -> ModelProto {
+pub(crate) fn test_attention_3d_with_past_and_present() -> ModelProto {
     include_onnx!("data/test_attention_3d_with_past_and_present/model.onnxtxt")
 }
 
-fn test_attention_3d_with_past_and_present_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_with_past_and_present_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_with_past_and_present_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_with_past_and_present_qk_matmul() -> ModelProto {
+pub(crate) fn test_attention_3d_with_past_and_present_qk_matmul() -> ModelProto {
     include_onnx!("data/test_attention_3d_with_past_and_present_qk_matmul/model.onnxtxt")
 }
 
-fn test_attention_3d_with_past_and_present_qk_matmul_bias() -> ModelProto {
+pub(crate) fn test_attention_3d_with_past_and_present_qk_matmul_bias() -> ModelProto {
     include_onnx!("data/test_attention_3d_with_past_and_present_qk_matmul_bias/model.onnxtxt")
 }
 
-fn test_attention_3d_with_past_and_present_qk_matmul_bias_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_with_past_and_present_qk_matmul_bias_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_3d_with_past_and_present_qk_matmul_bias_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_3d_with_past_and_present_qk_matmul_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_with_past_and_present_qk_matmul_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_with_past_and_present_qk_matmul_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_with_past_and_present_qk_matmul_softcap() -> ModelProto {
+pub(crate) fn test_attention_3d_with_past_and_present_qk_matmul_softcap() -> ModelProto {
     include_onnx!("data/test_attention_3d_with_past_and_present_qk_matmul_softcap/model.onnxtxt")
 }
 
-fn test_attention_3d_with_past_and_present_qk_matmul_softcap_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_with_past_and_present_qk_matmul_softcap_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_3d_with_past_and_present_qk_matmul_softcap_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_3d_with_past_and_present_qk_matmul_softmax() -> ModelProto {
+pub(crate) fn test_attention_3d_with_past_and_present_qk_matmul_softmax() -> ModelProto {
     include_onnx!("data/test_attention_3d_with_past_and_present_qk_matmul_softmax/model.onnxtxt")
 }
 
-fn test_attention_3d_with_past_and_present_qk_matmul_softmax_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_with_past_and_present_qk_matmul_softmax_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_3d_with_past_and_present_qk_matmul_softmax_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_4d() -> ModelProto {
+pub(crate) fn test_attention_4d() -> ModelProto {
     include_onnx!("data/test_attention_4d/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_3d() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_3d() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_3d/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_3d_causal() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_3d_causal() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_3d_causal/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_3d_causal_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_3d_causal_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_3d_causal_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_3d_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_3d_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_3d_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_4d() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_4d() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_4d/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_4d_causal() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_4d_causal() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_4d_causal/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_4d_causal_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_4d_causal_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_4d_causal_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_4d_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_4d_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_4d_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_bool() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_bool() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_bool/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_bool_4d() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_bool_4d() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_bool_4d/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_bool_4d_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_bool_4d_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_bool_4d_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_bool_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_bool_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_bool_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_causal_bf16() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_causal_bf16() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_causal_bf16/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_causal_bf16_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_causal_bf16_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_causal_bf16_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_causal() -> ModelProto {
+pub(crate) fn test_attention_4d_causal() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_bf16() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_bf16() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_bf16/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_bf16_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_bf16_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_bf16_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_fp16() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_fp16() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_fp16/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_fp16_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_fp16_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_fp16_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_nonpad_attn_mask_composition() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_nonpad_attn_mask_composition() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_nonpad_attn_mask_composition/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_nonpad_attn_mask_composition_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_nonpad_attn_mask_composition_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_4d_causal_nonpad_attn_mask_composition_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_causal_nonpad_batch_prefill() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_nonpad_batch_prefill() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_nonpad_batch_prefill/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_nonpad_batch_prefill_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_nonpad_batch_prefill_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_nonpad_batch_prefill_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_nonpad_continued_prefill() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_nonpad_continued_prefill() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_nonpad_continued_prefill/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_nonpad_continued_prefill_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_nonpad_continued_prefill_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_nonpad_continued_prefill_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_nonpad_negative_offset_structural_empty() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_nonpad_negative_offset_structural_empty() -> ModelProto {
     include_onnx!(
         "data/test_attention_4d_causal_nonpad_negative_offset_structural_empty/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_causal_nonpad_negative_offset_structural_empty_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_nonpad_negative_offset_structural_empty_expanded()
+-> ModelProto {
     include_onnx!(
         "data/test_attention_4d_causal_nonpad_negative_offset_structural_empty_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_causal_padded_kv_bf16() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_padded_kv_bf16() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_padded_kv_bf16/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_padded_kv_bf16_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_padded_kv_bf16_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_padded_kv_bf16_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_with_past_and_present() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_with_past_and_present() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_with_past_and_present/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_with_past_and_present_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_with_past_and_present_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_with_past_and_present_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_mask4d_padded_kv() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_mask4d_padded_kv() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_mask4d_padded_kv/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_mask4d_padded_kv_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_mask4d_padded_kv_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_mask4d_padded_kv_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_sizes() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_sizes() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_sizes/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_sizes_attn_mask() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_sizes_attn_mask() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_sizes_attn_mask/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_sizes_attn_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_sizes_attn_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_sizes_attn_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_sizes_causal() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_sizes_causal() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_sizes_causal/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_sizes_causal_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_sizes_causal_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_sizes_causal_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_sizes_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_sizes_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_sizes_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_sizes_scaled() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_sizes_scaled() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_sizes_scaled/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_sizes_scaled_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_sizes_scaled_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_sizes_scaled_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_sizes_softcap() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_sizes_softcap() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_sizes_softcap/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_sizes_softcap_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_sizes_softcap_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_sizes_softcap_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_with_past_and_present() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_with_past_and_present() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_with_past_and_present/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_with_past_and_present_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_with_past_and_present_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_with_past_and_present_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_with_past_and_present_mask3d() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_with_past_and_present_mask3d() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_with_past_and_present_mask3d/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_with_past_and_present_mask3d_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_with_past_and_present_mask3d_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_4d_diff_heads_with_past_and_present_mask3d_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_diff_heads_with_past_and_present_mask4d() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_with_past_and_present_mask4d() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_with_past_and_present_mask4d/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_with_past_and_present_mask4d_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_with_past_and_present_mask4d_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_4d_diff_heads_with_past_and_present_mask4d_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_fp16() -> ModelProto {
+pub(crate) fn test_attention_4d_fp16() -> ModelProto {
     include_onnx!("data/test_attention_4d_fp16/model.onnxtxt")
 }
 
-fn test_attention_4d_fp16_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_fp16_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_fp16_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_attn_mask() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_attn_mask() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_attn_mask/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_attn_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_attn_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_attn_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_causal() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_causal() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_causal/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_causal_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_causal_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_causal_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_causal_nonpad_decode() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_causal_nonpad_decode() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_causal_nonpad_decode/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_causal_nonpad_decode_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_causal_nonpad_decode_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_causal_nonpad_decode_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_causal_nonpad_decode_fp16() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_causal_nonpad_decode_fp16() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_causal_nonpad_decode_fp16/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_causal_nonpad_decode_fp16_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_causal_nonpad_decode_fp16_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_causal_nonpad_decode_fp16_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_scaled() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_scaled() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_scaled/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_scaled_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_scaled_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_scaled_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_softcap() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_softcap() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_softcap/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_softcap_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_softcap_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_softcap_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_with_past_and_present() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_with_past_and_present() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_with_past_and_present/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_with_past_and_present_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_with_past_and_present_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_with_past_and_present_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_with_past_and_present_fp16() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_with_past_and_present_fp16() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_with_past_and_present_fp16/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_with_past_and_present_fp16_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_with_past_and_present_fp16_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_with_past_and_present_fp16_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_padded_kv_bf16() -> ModelProto {
+pub(crate) fn test_attention_4d_padded_kv_bf16() -> ModelProto {
     include_onnx!("data/test_attention_4d_padded_kv_bf16/model.onnxtxt")
 }
 
-fn test_attention_4d_padded_kv_bf16_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_padded_kv_bf16_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_padded_kv_bf16_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_scaled() -> ModelProto {
+pub(crate) fn test_attention_4d_scaled() -> ModelProto {
     include_onnx!("data/test_attention_4d_scaled/model.onnxtxt")
 }
 
-fn test_attention_4d_scaled_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_scaled_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_scaled_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_softcap() -> ModelProto {
+pub(crate) fn test_attention_4d_softcap() -> ModelProto {
     include_onnx!("data/test_attention_4d_softcap/model.onnxtxt")
 }
 
-fn test_attention_4d_softcap_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_softcap_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_softcap_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_softcap_neginf_mask() -> ModelProto {
+pub(crate) fn test_attention_4d_softcap_neginf_mask() -> ModelProto {
     include_onnx!("data/test_attention_4d_softcap_neginf_mask/model.onnxtxt")
 }
 
-fn test_attention_4d_softcap_neginf_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_softcap_neginf_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_softcap_neginf_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_softcap_neginf_mask_poison() -> ModelProto {
+pub(crate) fn test_attention_4d_softcap_neginf_mask_poison() -> ModelProto {
     include_onnx!("data/test_attention_4d_softcap_neginf_mask_poison/model.onnxtxt")
 }
 
-fn test_attention_4d_softcap_neginf_mask_poison_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_softcap_neginf_mask_poison_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_softcap_neginf_mask_poison_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_with_past_and_present() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_past_and_present/model.onnxtxt")
 }
 
-fn test_attention_4d_with_past_and_present_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_past_and_present_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_past_and_present_qk_matmul/model.onnxtxt")
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_bias() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_bias() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_past_and_present_qk_matmul_bias/model.onnxtxt")
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask() -> ModelProto {
     include_onnx!(
         "data/test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_causal() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_causal() -> ModelProto
+{
     include_onnx!(
         "data/test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_causal/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_causal_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_causal_expanded()
+-> ModelProto {
     include_onnx!(
         "data/test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_causal_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_expanded() -> ModelProto
+{
     include_onnx!(
         "data/test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask() -> ModelProto {
     include_onnx!(
         "data/test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_causal() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_causal() -> ModelProto
+{
     include_onnx!(
         "data/test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_causal/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_causal_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_causal_expanded()
+-> ModelProto {
     include_onnx!(
         "data/test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_causal_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_expanded() -> ModelProto
+{
     include_onnx!(
         "data/test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_bias_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_bias_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_4d_with_past_and_present_qk_matmul_bias_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_past_and_present_qk_matmul_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_with_qk_matmul() -> ModelProto {
+pub(crate) fn test_attention_4d_with_qk_matmul() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_qk_matmul/model.onnxtxt")
 }
 
-fn test_attention_4d_with_qk_matmul_bias() -> ModelProto {
+pub(crate) fn test_attention_4d_with_qk_matmul_bias() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_qk_matmul_bias/model.onnxtxt")
 }
 
-fn test_attention_4d_with_qk_matmul_bias_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_qk_matmul_bias_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_qk_matmul_bias_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_with_qk_matmul_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_qk_matmul_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_qk_matmul_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_with_qk_matmul_softcap() -> ModelProto {
+pub(crate) fn test_attention_4d_with_qk_matmul_softcap() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_qk_matmul_softcap/model.onnxtxt")
 }
 
-fn test_attention_4d_with_qk_matmul_softcap_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_qk_matmul_softcap_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_qk_matmul_softcap_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_with_qk_matmul_softmax() -> ModelProto {
+pub(crate) fn test_attention_4d_with_qk_matmul_softmax() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_qk_matmul_softmax/model.onnxtxt")
 }
 
-fn test_attention_4d_with_qk_matmul_softmax_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_qk_matmul_softmax_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_qk_matmul_softmax_expanded/model.onnxtxt")
 }
 
-fn test_attention_bidirectional_window() -> ModelProto {
+pub(crate) fn test_attention_bidirectional_window() -> ModelProto {
     include_onnx!("data/test_attention_bidirectional_window/model.onnxtxt")
 }
 
-fn test_attention_bidirectional_window_expanded() -> ModelProto {
+pub(crate) fn test_attention_bidirectional_window_expanded() -> ModelProto {
     include_onnx!("data/test_attention_bidirectional_window_expanded/model.onnxtxt")
 }
 
-fn test_attention_causal_boolmask_nan_robustness() -> ModelProto {
+pub(crate) fn test_attention_causal_boolmask_nan_robustness() -> ModelProto {
     include_onnx!("data/test_attention_causal_boolmask_nan_robustness/model.onnxtxt")
 }
 
-fn test_attention_causal_boolmask_nan_robustness_expanded() -> ModelProto {
+pub(crate) fn test_attention_causal_boolmask_nan_robustness_expanded() -> ModelProto {
     include_onnx!("data/test_attention_causal_boolmask_nan_robustness_expanded/model.onnxtxt")
 }
 
-fn test_attention_local_window() -> ModelProto {
+pub(crate) fn test_attention_local_window() -> ModelProto {
     include_onnx!("data/test_attention_local_window/model.onnxtxt")
 }
 
-fn test_attention_local_window_default() -> ModelProto {
+pub(crate) fn test_attention_local_window_default() -> ModelProto {
     include_onnx!("data/test_attention_local_window_default/model.onnxtxt")
 }
 
-fn test_attention_local_window_default_expanded() -> ModelProto {
+pub(crate) fn test_attention_local_window_default_expanded() -> ModelProto {
     include_onnx!("data/test_attention_local_window_default_expanded/model.onnxtxt")
 }
 
-fn test_attention_local_window_expanded() -> ModelProto {
+pub(crate) fn test_attention_local_window_expanded() -> ModelProto {
     include_onnx!("data/test_attention_local_window_expanded/model.onnxtxt")
 }
 
-fn test_attention_local_window_ext_cache_float16_mask() -> ModelProto {
+pub(crate) fn test_attention_local_window_ext_cache_float16_mask() -> ModelProto {
     include_onnx!("data/test_attention_local_window_ext_cache_float16_mask/model.onnxtxt")
 }
 
-fn test_attention_local_window_ext_cache_float16_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_local_window_ext_cache_float16_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_local_window_ext_cache_float16_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_local_window_ext_cache_rank2_mask() -> ModelProto {
+pub(crate) fn test_attention_local_window_ext_cache_rank2_mask() -> ModelProto {
     include_onnx!("data/test_attention_local_window_ext_cache_rank2_mask/model.onnxtxt")
 }
 
-fn test_attention_local_window_ext_cache_rank2_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_local_window_ext_cache_rank2_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_local_window_ext_cache_rank2_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_local_window_ext_cache_rank3_head_mask() -> ModelProto {
+pub(crate) fn test_attention_local_window_ext_cache_rank3_head_mask() -> ModelProto {
     include_onnx!("data/test_attention_local_window_ext_cache_rank3_head_mask/model.onnxtxt")
 }
 
-fn test_attention_local_window_ext_cache_rank3_head_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_local_window_ext_cache_rank3_head_mask_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_local_window_ext_cache_rank3_head_mask_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_local_window_ext_cache_rank4_batch_mask() -> ModelProto {
+pub(crate) fn test_attention_local_window_ext_cache_rank4_batch_mask() -> ModelProto {
     include_onnx!("data/test_attention_local_window_ext_cache_rank4_batch_mask/model.onnxtxt")
 }
 
-fn test_attention_local_window_ext_cache_rank4_batch_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_local_window_ext_cache_rank4_batch_mask_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_local_window_ext_cache_rank4_batch_mask_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_local_window_gqa_rank4_mask() -> ModelProto {
+pub(crate) fn test_attention_local_window_gqa_rank4_mask() -> ModelProto {
     include_onnx!("data/test_attention_local_window_gqa_rank4_mask/model.onnxtxt")
 }
 
-fn test_attention_local_window_gqa_rank4_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_local_window_gqa_rank4_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_local_window_gqa_rank4_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_local_window_rank1_boolean_mask() -> ModelProto {
+pub(crate) fn test_attention_local_window_rank1_boolean_mask() -> ModelProto {
     include_onnx!("data/test_attention_local_window_rank1_boolean_mask/model.onnxtxt")
 }
 
-fn test_attention_local_window_rank1_boolean_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_local_window_rank1_boolean_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_local_window_rank1_boolean_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_local_window_with_past() -> ModelProto {
+pub(crate) fn test_attention_local_window_with_past() -> ModelProto {
     include_onnx!("data/test_attention_local_window_with_past/model.onnxtxt")
 }
 
-fn test_attention_local_window_with_past_expanded() -> ModelProto {
+pub(crate) fn test_attention_local_window_with_past_expanded() -> ModelProto {
     include_onnx!("data/test_attention_local_window_with_past_expanded/model.onnxtxt")
 }
 
-fn test_averagepool_1d_default() -> ModelProto {
+pub(crate) fn test_averagepool_1d_default() -> ModelProto {
     include_onnx!("data/test_averagepool_1d_default/model.onnxtxt")
 }
 
-fn test_averagepool_2d_ceil() -> ModelProto {
+pub(crate) fn test_averagepool_2d_ceil() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_ceil/model.onnxtxt")
 }
 
-fn test_averagepool_2d_ceil_last_window_starts_on_pad() -> ModelProto {
+pub(crate) fn test_averagepool_2d_ceil_last_window_starts_on_pad() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_ceil_last_window_starts_on_pad/model.onnxtxt")
 }
 
-fn test_averagepool_2d_default() -> ModelProto {
+pub(crate) fn test_averagepool_2d_default() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_default/model.onnxtxt")
 }
 
-fn test_averagepool_2d_dilations() -> ModelProto {
+pub(crate) fn test_averagepool_2d_dilations() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_dilations/model.onnxtxt")
 }
 
-fn test_averagepool_2d_pads() -> ModelProto {
+pub(crate) fn test_averagepool_2d_pads() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_pads/model.onnxtxt")
 }
 
-fn test_averagepool_2d_pads_count_include_pad() -> ModelProto {
+pub(crate) fn test_averagepool_2d_pads_count_include_pad() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_pads_count_include_pad/model.onnxtxt")
 }
 
-fn test_averagepool_2d_precomputed_pads() -> ModelProto {
+pub(crate) fn test_averagepool_2d_precomputed_pads() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_precomputed_pads/model.onnxtxt")
 }
 
-fn test_averagepool_2d_precomputed_pads_count_include_pad() -> ModelProto {
+pub(crate) fn test_averagepool_2d_precomputed_pads_count_include_pad() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_precomputed_pads_count_include_pad/model.onnxtxt")
 }
 
-fn test_averagepool_2d_precomputed_same_upper() -> ModelProto {
+pub(crate) fn test_averagepool_2d_precomputed_same_upper() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_precomputed_same_upper/model.onnxtxt")
 }
 
-fn test_averagepool_2d_precomputed_strides() -> ModelProto {
+pub(crate) fn test_averagepool_2d_precomputed_strides() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_precomputed_strides/model.onnxtxt")
 }
 
-fn test_averagepool_2d_same_lower() -> ModelProto {
+pub(crate) fn test_averagepool_2d_same_lower() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_same_lower/model.onnxtxt")
 }
 
-fn test_averagepool_2d_same_upper() -> ModelProto {
+pub(crate) fn test_averagepool_2d_same_upper() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_same_upper/model.onnxtxt")
 }
 
-fn test_averagepool_2d_strides() -> ModelProto {
+pub(crate) fn test_averagepool_2d_strides() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_strides/model.onnxtxt")
 }
 
-fn test_averagepool_3d_default() -> ModelProto {
+pub(crate) fn test_averagepool_3d_default() -> ModelProto {
     include_onnx!("data/test_averagepool_3d_default/model.onnxtxt")
 }
 
-fn test_averagepool_3d_dilations_large_count_include_pad_is_0_ceil_mode_is_False() -> ModelProto {
+pub(crate) fn test_averagepool_3d_dilations_large_count_include_pad_is_0_ceil_mode_is_False()
+-> ModelProto {
     include_onnx!(
         "data/test_averagepool_3d_dilations_large_count_include_pad_is_0_ceil_mode_is_False/model.onnxtxt"
     )
 }
 
-fn test_averagepool_3d_dilations_large_count_include_pad_is_0_ceil_mode_is_True() -> ModelProto {
+pub(crate) fn test_averagepool_3d_dilations_large_count_include_pad_is_0_ceil_mode_is_True()
+-> ModelProto {
     include_onnx!(
         "data/test_averagepool_3d_dilations_large_count_include_pad_is_0_ceil_mode_is_True/model.onnxtxt"
     )
 }
 
-fn test_averagepool_3d_dilations_large_count_include_pad_is_1_ceil_mode_is_False() -> ModelProto {
+pub(crate) fn test_averagepool_3d_dilations_large_count_include_pad_is_1_ceil_mode_is_False()
+-> ModelProto {
     include_onnx!(
         "data/test_averagepool_3d_dilations_large_count_include_pad_is_1_ceil_mode_is_False/model.onnxtxt"
     )
 }
 
-fn test_averagepool_3d_dilations_large_count_include_pad_is_1_ceil_mode_is_True() -> ModelProto {
+pub(crate) fn test_averagepool_3d_dilations_large_count_include_pad_is_1_ceil_mode_is_True()
+-> ModelProto {
     include_onnx!(
         "data/test_averagepool_3d_dilations_large_count_include_pad_is_1_ceil_mode_is_True/model.onnxtxt"
     )
 }
 
-fn test_averagepool_3d_dilations_small() -> ModelProto {
+pub(crate) fn test_averagepool_3d_dilations_small() -> ModelProto {
     include_onnx!("data/test_averagepool_3d_dilations_small/model.onnxtxt")
 }
 
-fn test_basic_conv_with_padding() -> ModelProto {
+pub(crate) fn test_basic_conv_with_padding() -> ModelProto {
     include_onnx!("data/test_basic_conv_with_padding/model.onnxtxt")
 }
 
-fn test_basic_conv_without_padding() -> ModelProto {
+pub(crate) fn test_basic_conv_without_padding() -> ModelProto {
     include_onnx!("data/test_basic_conv_without_padding/model.onnxtxt")
 }
 
-fn test_basic_deform_conv_with_padding() -> ModelProto {
+pub(crate) fn test_basic_deform_conv_with_padding() -> ModelProto {
     include_onnx!("data/test_basic_deform_conv_with_padding/model.onnxtxt")
 }
 
-fn test_basic_deform_conv_without_padding() -> ModelProto {
+pub(crate) fn test_basic_deform_conv_without_padding() -> ModelProto {
     include_onnx!("data/test_basic_deform_conv_without_padding/model.onnxtxt")
 }
 
-fn test_batchnorm_epsilon() -> ModelProto {
+pub(crate) fn test_batchnorm_epsilon() -> ModelProto {
     include_onnx!("data/test_batchnorm_epsilon/model.onnxtxt")
 }
 
-fn test_batchnorm_epsilon_training_mode() -> ModelProto {
+pub(crate) fn test_batchnorm_epsilon_training_mode() -> ModelProto {
     include_onnx!("data/test_batchnorm_epsilon_training_mode/model.onnxtxt")
 }
 
-fn test_batchnorm_example() -> ModelProto {
+pub(crate) fn test_batchnorm_example() -> ModelProto {
     include_onnx!("data/test_batchnorm_example/model.onnxtxt")
 }
 
-fn test_batchnorm_example_training_mode() -> ModelProto {
+pub(crate) fn test_batchnorm_example_training_mode() -> ModelProto {
     include_onnx!("data/test_batchnorm_example_training_mode/model.onnxtxt")
 }
 
-fn test_bernoulli() -> ModelProto {
+pub(crate) fn test_bernoulli() -> ModelProto {
     include_onnx!("data/test_bernoulli/model.onnxtxt")
 }
 
-fn test_bernoulli_double() -> ModelProto {
+pub(crate) fn test_bernoulli_double() -> ModelProto {
     include_onnx!("data/test_bernoulli_double/model.onnxtxt")
 }
 
-fn test_bernoulli_double_expanded() -> ModelProto {
+pub(crate) fn test_bernoulli_double_expanded() -> ModelProto {
     include_onnx!("data/test_bernoulli_double_expanded/model.onnxtxt")
 }
 
-fn test_bernoulli_expanded() -> ModelProto {
+pub(crate) fn test_bernoulli_expanded() -> ModelProto {
     include_onnx!("data/test_bernoulli_expanded/model.onnxtxt")
 }
 
-fn test_bernoulli_seed() -> ModelProto {
+pub(crate) fn test_bernoulli_seed() -> ModelProto {
     include_onnx!("data/test_bernoulli_seed/model.onnxtxt")
 }
 
-fn test_bernoulli_seed_expanded() -> ModelProto {
+pub(crate) fn test_bernoulli_seed_expanded() -> ModelProto {
     include_onnx!("data/test_bernoulli_seed_expanded/model.onnxtxt")
 }
 
-fn test_bitcast_2d_float32_to_int32() -> ModelProto {
+pub(crate) fn test_bitcast_2d_float32_to_int32() -> ModelProto {
     include_onnx!("data/test_bitcast_2d_float32_to_int32/model.onnxtxt")
 }
 
-fn test_bitcast_bool_to_uint8() -> ModelProto {
+pub(crate) fn test_bitcast_bool_to_uint8() -> ModelProto {
     include_onnx!("data/test_bitcast_bool_to_uint8/model.onnxtxt")
 }
 
-fn test_bitcast_float32_to_int32() -> ModelProto {
+pub(crate) fn test_bitcast_float32_to_int32() -> ModelProto {
     include_onnx!("data/test_bitcast_float32_to_int32/model.onnxtxt")
 }
 
-fn test_bitcast_float64_to_int64() -> ModelProto {
+pub(crate) fn test_bitcast_float64_to_int64() -> ModelProto {
     include_onnx!("data/test_bitcast_float64_to_int64/model.onnxtxt")
 }
 
-fn test_bitcast_int32_to_float32() -> ModelProto {
+pub(crate) fn test_bitcast_int32_to_float32() -> ModelProto {
     include_onnx!("data/test_bitcast_int32_to_float32/model.onnxtxt")
 }
 
-fn test_bitcast_int64_to_float64() -> ModelProto {
+pub(crate) fn test_bitcast_int64_to_float64() -> ModelProto {
     include_onnx!("data/test_bitcast_int64_to_float64/model.onnxtxt")
 }
 
-fn test_bitcast_int8_to_uint8() -> ModelProto {
+pub(crate) fn test_bitcast_int8_to_uint8() -> ModelProto {
     include_onnx!("data/test_bitcast_int8_to_uint8/model.onnxtxt")
 }
 
-fn test_bitcast_scalar_float32_to_int32() -> ModelProto {
+pub(crate) fn test_bitcast_scalar_float32_to_int32() -> ModelProto {
     include_onnx!("data/test_bitcast_scalar_float32_to_int32/model.onnxtxt")
 }
 
-fn test_bitcast_uint16_to_int16() -> ModelProto {
+pub(crate) fn test_bitcast_uint16_to_int16() -> ModelProto {
     include_onnx!("data/test_bitcast_uint16_to_int16/model.onnxtxt")
 }
 
-fn test_bitcast_uint32_to_int32() -> ModelProto {
+pub(crate) fn test_bitcast_uint32_to_int32() -> ModelProto {
     include_onnx!("data/test_bitcast_uint32_to_int32/model.onnxtxt")
 }
 
-fn test_bitshift_left_int16() -> ModelProto {
+pub(crate) fn test_bitshift_left_int16() -> ModelProto {
     include_onnx!("data/test_bitshift_left_int16/model.onnxtxt")
 }
 
-fn test_bitshift_left_int32() -> ModelProto {
+pub(crate) fn test_bitshift_left_int32() -> ModelProto {
     include_onnx!("data/test_bitshift_left_int32/model.onnxtxt")
 }
 
-fn test_bitshift_left_int32_negative_shift() -> ModelProto {
+pub(crate) fn test_bitshift_left_int32_negative_shift() -> ModelProto {
     include_onnx!("data/test_bitshift_left_int32_negative_shift/model.onnxtxt")
 }
 
-fn test_bitshift_left_int32_overflow() -> ModelProto {
+pub(crate) fn test_bitshift_left_int32_overflow() -> ModelProto {
     include_onnx!("data/test_bitshift_left_int32_overflow/model.onnxtxt")
 }
 
-fn test_bitshift_left_int32_shift_ge_width() -> ModelProto {
+pub(crate) fn test_bitshift_left_int32_shift_ge_width() -> ModelProto {
     include_onnx!("data/test_bitshift_left_int32_shift_ge_width/model.onnxtxt")
 }
 
-fn test_bitshift_left_int64() -> ModelProto {
+pub(crate) fn test_bitshift_left_int64() -> ModelProto {
     include_onnx!("data/test_bitshift_left_int64/model.onnxtxt")
 }
 
-fn test_bitshift_left_int8() -> ModelProto {
+pub(crate) fn test_bitshift_left_int8() -> ModelProto {
     include_onnx!("data/test_bitshift_left_int8/model.onnxtxt")
 }
 
-fn test_bitshift_left_int8_negative_shift() -> ModelProto {
+pub(crate) fn test_bitshift_left_int8_negative_shift() -> ModelProto {
     include_onnx!("data/test_bitshift_left_int8_negative_shift/model.onnxtxt")
 }
 
-fn test_bitshift_left_int8_overflow() -> ModelProto {
+pub(crate) fn test_bitshift_left_int8_overflow() -> ModelProto {
     include_onnx!("data/test_bitshift_left_int8_overflow/model.onnxtxt")
 }
 
-fn test_bitshift_left_int8_shift_ge_width() -> ModelProto {
+pub(crate) fn test_bitshift_left_int8_shift_ge_width() -> ModelProto {
     include_onnx!("data/test_bitshift_left_int8_shift_ge_width/model.onnxtxt")
 }
 
-fn test_bitshift_left_uint16() -> ModelProto {
+pub(crate) fn test_bitshift_left_uint16() -> ModelProto {
     include_onnx!("data/test_bitshift_left_uint16/model.onnxtxt")
 }
 
-fn test_bitshift_left_uint32() -> ModelProto {
+pub(crate) fn test_bitshift_left_uint32() -> ModelProto {
     include_onnx!("data/test_bitshift_left_uint32/model.onnxtxt")
 }
 
-fn test_bitshift_left_uint64() -> ModelProto {
+pub(crate) fn test_bitshift_left_uint64() -> ModelProto {
     include_onnx!("data/test_bitshift_left_uint64/model.onnxtxt")
 }
 
-fn test_bitshift_left_uint8() -> ModelProto {
+pub(crate) fn test_bitshift_left_uint8() -> ModelProto {
     include_onnx!("data/test_bitshift_left_uint8/model.onnxtxt")
 }
 
-fn test_bitshift_right_int16() -> ModelProto {
+pub(crate) fn test_bitshift_right_int16() -> ModelProto {
     include_onnx!("data/test_bitshift_right_int16/model.onnxtxt")
 }
 
-fn test_bitshift_right_int32() -> ModelProto {
+pub(crate) fn test_bitshift_right_int32() -> ModelProto {
     include_onnx!("data/test_bitshift_right_int32/model.onnxtxt")
 }
 
-fn test_bitshift_right_int32_negative_input() -> ModelProto {
+pub(crate) fn test_bitshift_right_int32_negative_input() -> ModelProto {
     include_onnx!("data/test_bitshift_right_int32_negative_input/model.onnxtxt")
 }
 
-fn test_bitshift_right_int32_negative_shift() -> ModelProto {
+pub(crate) fn test_bitshift_right_int32_negative_shift() -> ModelProto {
     include_onnx!("data/test_bitshift_right_int32_negative_shift/model.onnxtxt")
 }
 
-fn test_bitshift_right_int32_shift_ge_width() -> ModelProto {
+pub(crate) fn test_bitshift_right_int32_shift_ge_width() -> ModelProto {
     include_onnx!("data/test_bitshift_right_int32_shift_ge_width/model.onnxtxt")
 }
 
-fn test_bitshift_right_int64() -> ModelProto {
+pub(crate) fn test_bitshift_right_int64() -> ModelProto {
     include_onnx!("data/test_bitshift_right_int64/model.onnxtxt")
 }
 
-fn test_bitshift_right_int8() -> ModelProto {
+pub(crate) fn test_bitshift_right_int8() -> ModelProto {
     include_onnx!("data/test_bitshift_right_int8/model.onnxtxt")
 }
 
-fn test_bitshift_right_int8_negative_input() -> ModelProto {
+pub(crate) fn test_bitshift_right_int8_negative_input() -> ModelProto {
     include_onnx!("data/test_bitshift_right_int8_negative_input/model.onnxtxt")
 }
 
-fn test_bitshift_right_int8_negative_shift() -> ModelProto {
+pub(crate) fn test_bitshift_right_int8_negative_shift() -> ModelProto {
     include_onnx!("data/test_bitshift_right_int8_negative_shift/model.onnxtxt")
 }
 
-fn test_bitshift_right_int8_shift_ge_width() -> ModelProto {
+pub(crate) fn test_bitshift_right_int8_shift_ge_width() -> ModelProto {
     include_onnx!("data/test_bitshift_right_int8_shift_ge_width/model.onnxtxt")
 }
 
-fn test_bitshift_right_uint16() -> ModelProto {
+pub(crate) fn test_bitshift_right_uint16() -> ModelProto {
     include_onnx!("data/test_bitshift_right_uint16/model.onnxtxt")
 }
 
-fn test_bitshift_right_uint32() -> ModelProto {
+pub(crate) fn test_bitshift_right_uint32() -> ModelProto {
     include_onnx!("data/test_bitshift_right_uint32/model.onnxtxt")
 }
 
-fn test_bitshift_right_uint64() -> ModelProto {
+pub(crate) fn test_bitshift_right_uint64() -> ModelProto {
     include_onnx!("data/test_bitshift_right_uint64/model.onnxtxt")
 }
 
-fn test_bitshift_right_uint8() -> ModelProto {
+pub(crate) fn test_bitshift_right_uint8() -> ModelProto {
     include_onnx!("data/test_bitshift_right_uint8/model.onnxtxt")
 }
 
-fn test_bitwise_and_i16_3d() -> ModelProto {
+pub(crate) fn test_bitwise_and_i16_3d() -> ModelProto {
     include_onnx!("data/test_bitwise_and_i16_3d/model.onnxtxt")
 }
 
-fn test_bitwise_and_i32_2d() -> ModelProto {
+pub(crate) fn test_bitwise_and_i32_2d() -> ModelProto {
     include_onnx!("data/test_bitwise_and_i32_2d/model.onnxtxt")
 }
 
-fn test_bitwise_and_ui64_bcast_3v1d() -> ModelProto {
+pub(crate) fn test_bitwise_and_ui64_bcast_3v1d() -> ModelProto {
     include_onnx!("data/test_bitwise_and_ui64_bcast_3v1d/model.onnxtxt")
 }
 
-fn test_bitwise_and_ui8_bcast_4v3d() -> ModelProto {
+pub(crate) fn test_bitwise_and_ui8_bcast_4v3d() -> ModelProto {
     include_onnx!("data/test_bitwise_and_ui8_bcast_4v3d/model.onnxtxt")
 }
 
-fn test_bitwise_not_2d() -> ModelProto {
+pub(crate) fn test_bitwise_not_2d() -> ModelProto {
     include_onnx!("data/test_bitwise_not_2d/model.onnxtxt")
 }
 
-fn test_bitwise_not_3d() -> ModelProto {
+pub(crate) fn test_bitwise_not_3d() -> ModelProto {
     include_onnx!("data/test_bitwise_not_3d/model.onnxtxt")
 }
 
-fn test_bitwise_not_4d() -> ModelProto {
+pub(crate) fn test_bitwise_not_4d() -> ModelProto {
     include_onnx!("data/test_bitwise_not_4d/model.onnxtxt")
 }
 
-fn test_bitwise_or_i16_4d() -> ModelProto {
+pub(crate) fn test_bitwise_or_i16_4d() -> ModelProto {
     include_onnx!("data/test_bitwise_or_i16_4d/model.onnxtxt")
 }
 
-fn test_bitwise_or_i32_2d() -> ModelProto {
+pub(crate) fn test_bitwise_or_i32_2d() -> ModelProto {
     include_onnx!("data/test_bitwise_or_i32_2d/model.onnxtxt")
 }
 
-fn test_bitwise_or_ui64_bcast_3v1d() -> ModelProto {
+pub(crate) fn test_bitwise_or_ui64_bcast_3v1d() -> ModelProto {
     include_onnx!("data/test_bitwise_or_ui64_bcast_3v1d/model.onnxtxt")
 }
 
-fn test_bitwise_or_ui8_bcast_4v3d() -> ModelProto {
+pub(crate) fn test_bitwise_or_ui8_bcast_4v3d() -> ModelProto {
     include_onnx!("data/test_bitwise_or_ui8_bcast_4v3d/model.onnxtxt")
 }
 
-fn test_bitwise_xor_i16_3d() -> ModelProto {
+pub(crate) fn test_bitwise_xor_i16_3d() -> ModelProto {
     include_onnx!("data/test_bitwise_xor_i16_3d/model.onnxtxt")
 }
 
-fn test_bitwise_xor_i32_2d() -> ModelProto {
+pub(crate) fn test_bitwise_xor_i32_2d() -> ModelProto {
     include_onnx!("data/test_bitwise_xor_i32_2d/model.onnxtxt")
 }
 
-fn test_bitwise_xor_ui64_bcast_3v1d() -> ModelProto {
+pub(crate) fn test_bitwise_xor_ui64_bcast_3v1d() -> ModelProto {
     include_onnx!("data/test_bitwise_xor_ui64_bcast_3v1d/model.onnxtxt")
 }
 
-fn test_bitwise_xor_ui8_bcast_4v3d() -> ModelProto {
+pub(crate) fn test_bitwise_xor_ui8_bcast_4v3d() -> ModelProto {
     include_onnx!("data/test_bitwise_xor_ui8_bcast_4v3d/model.onnxtxt")
 }
 
-fn test_blackmanwindow() -> ModelProto {
+pub(crate) fn test_blackmanwindow() -> ModelProto {
     include_onnx!("data/test_blackmanwindow/model.onnxtxt")
 }
 
-fn test_blackmanwindow_expanded() -> ModelProto {
+pub(crate) fn test_blackmanwindow_expanded() -> ModelProto {
     include_onnx!("data/test_blackmanwindow_expanded/model.onnxtxt")
 }
 
-fn test_blackmanwindow_symmetric() -> ModelProto {
+pub(crate) fn test_blackmanwindow_symmetric() -> ModelProto {
     include_onnx!("data/test_blackmanwindow_symmetric/model.onnxtxt")
 }
 
-fn test_blackmanwindow_symmetric_expanded() -> ModelProto {
+pub(crate) fn test_blackmanwindow_symmetric_expanded() -> ModelProto {
     include_onnx!("data/test_blackmanwindow_symmetric_expanded/model.onnxtxt")
 }
 
-fn test_cast_BFLOAT16_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_BFLOAT16_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_BFLOAT16_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_DOUBLE_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_DOUBLE_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_DOUBLE_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_DOUBLE_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_DOUBLE_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_DOUBLE_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_DOUBLE() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_DOUBLE() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_DOUBLE/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_FLOAT4E2M1() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_FLOAT4E2M1() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_FLOAT4E2M1/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_FLOAT8E4M3FN() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_FLOAT8E4M3FN() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_FLOAT8E4M3FN/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_FLOAT8E4M3FNUZ() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_FLOAT8E4M3FNUZ() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_FLOAT8E4M3FNUZ/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_FLOAT8E5M2() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_FLOAT8E5M2() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_FLOAT8E5M2/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_FLOAT8E5M2FNUZ() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_FLOAT8E5M2FNUZ() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_FLOAT8E5M2FNUZ/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_INT2() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_INT2() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_INT2/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_INT4() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_INT4() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_INT4/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_UINT2() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_UINT2() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_UINT2/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_UINT4() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_UINT4() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_UINT4/model.onnxtxt")
 }
 
-fn test_cast_FLOAT4E2M1_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_FLOAT4E2M1_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT4E2M1_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_FLOAT4E2M1_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_FLOAT4E2M1_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT4E2M1_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_FLOAT8E4M3FNUZ_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_FLOAT8E4M3FNUZ_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT8E4M3FNUZ_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_FLOAT8E4M3FNUZ_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_FLOAT8E4M3FNUZ_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT8E4M3FNUZ_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_FLOAT8E4M3FN_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_FLOAT8E4M3FN_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT8E4M3FN_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_FLOAT8E4M3FN_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_FLOAT8E4M3FN_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT8E4M3FN_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_FLOAT8E5M2FNUZ_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_FLOAT8E5M2FNUZ_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT8E5M2FNUZ_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_FLOAT8E5M2FNUZ_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_FLOAT8E5M2FNUZ_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT8E5M2FNUZ_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_FLOAT8E5M2_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_FLOAT8E5M2_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT8E5M2_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_FLOAT8E5M2_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_FLOAT8E5M2_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT8E5M2_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_BFLOAT16() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_BFLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_BFLOAT16/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_DOUBLE() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_DOUBLE() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_DOUBLE/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_FLOAT4E2M1() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_FLOAT4E2M1() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_FLOAT4E2M1/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_FLOAT8E4M3FN() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_FLOAT8E4M3FN() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_FLOAT8E4M3FN/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_FLOAT8E4M3FNUZ() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_FLOAT8E4M3FNUZ() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_FLOAT8E4M3FNUZ/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_FLOAT8E5M2() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_FLOAT8E5M2() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_FLOAT8E5M2/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_FLOAT8E5M2FNUZ() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_FLOAT8E5M2FNUZ() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_FLOAT8E5M2FNUZ/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_INT2() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_INT2() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_INT2/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_INT4() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_INT4() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_INT4/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_UINT2() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_UINT2() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_UINT2/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_UINT4() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_UINT4() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_UINT4/model.onnxtxt")
 }
 
-fn test_cast_INT2_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_INT2_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_INT2_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_INT2_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_INT2_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_INT2_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_INT2_to_INT8() -> ModelProto {
+pub(crate) fn test_cast_INT2_to_INT8() -> ModelProto {
     include_onnx!("data/test_cast_INT2_to_INT8/model.onnxtxt")
 }
 
-fn test_cast_INT4_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_INT4_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_INT4_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_INT4_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_INT4_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_INT4_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_INT4_to_INT8() -> ModelProto {
+pub(crate) fn test_cast_INT4_to_INT8() -> ModelProto {
     include_onnx!("data/test_cast_INT4_to_INT8/model.onnxtxt")
 }
 
-fn test_cast_UINT2_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_UINT2_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_UINT2_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_UINT2_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_UINT2_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_UINT2_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_UINT2_to_UINT8() -> ModelProto {
+pub(crate) fn test_cast_UINT2_to_UINT8() -> ModelProto {
     include_onnx!("data/test_cast_UINT2_to_UINT8/model.onnxtxt")
 }
 
-fn test_cast_UINT4_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_UINT4_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_UINT4_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_UINT4_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_UINT4_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_UINT4_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_UINT4_to_UINT8() -> ModelProto {
+pub(crate) fn test_cast_UINT4_to_UINT8() -> ModelProto {
     include_onnx!("data/test_cast_UINT4_to_UINT8/model.onnxtxt")
 }
 
-fn test_cast_e8m0_FLOAT16_to_FLOAT8E8M0() -> ModelProto {
+pub(crate) fn test_cast_e8m0_FLOAT16_to_FLOAT8E8M0() -> ModelProto {
     include_onnx!("data/test_cast_e8m0_FLOAT16_to_FLOAT8E8M0/model.onnxtxt")
 }
 
-fn test_cast_e8m0_FLOAT8E8M0_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_e8m0_FLOAT8E8M0_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_e8m0_FLOAT8E8M0_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_e8m0_FLOAT8E8M0_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_e8m0_FLOAT8E8M0_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_e8m0_FLOAT8E8M0_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_e8m0_FLOAT_to_FLOAT8E8M0() -> ModelProto {
+pub(crate) fn test_cast_e8m0_FLOAT_to_FLOAT8E8M0() -> ModelProto {
     include_onnx!("data/test_cast_e8m0_FLOAT_to_FLOAT8E8M0/model.onnxtxt")
 }
 
-fn test_cast_no_saturate_FLOAT16_to_FLOAT8E4M3FN() -> ModelProto {
+pub(crate) fn test_cast_no_saturate_FLOAT16_to_FLOAT8E4M3FN() -> ModelProto {
     include_onnx!("data/test_cast_no_saturate_FLOAT16_to_FLOAT8E4M3FN/model.onnxtxt")
 }
 
-fn test_cast_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ() -> ModelProto {
+pub(crate) fn test_cast_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ() -> ModelProto {
     include_onnx!("data/test_cast_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ/model.onnxtxt")
 }
 
-fn test_cast_no_saturate_FLOAT16_to_FLOAT8E5M2() -> ModelProto {
+pub(crate) fn test_cast_no_saturate_FLOAT16_to_FLOAT8E5M2() -> ModelProto {
     include_onnx!("data/test_cast_no_saturate_FLOAT16_to_FLOAT8E5M2/model.onnxtxt")
 }
 
-fn test_cast_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ() -> ModelProto {
+pub(crate) fn test_cast_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ() -> ModelProto {
     include_onnx!("data/test_cast_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ/model.onnxtxt")
 }
 
-fn test_cast_no_saturate_FLOAT_to_FLOAT8E4M3FN() -> ModelProto {
+pub(crate) fn test_cast_no_saturate_FLOAT_to_FLOAT8E4M3FN() -> ModelProto {
     include_onnx!("data/test_cast_no_saturate_FLOAT_to_FLOAT8E4M3FN/model.onnxtxt")
 }
 
-fn test_cast_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ() -> ModelProto {
+pub(crate) fn test_cast_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ() -> ModelProto {
     include_onnx!("data/test_cast_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ/model.onnxtxt")
 }
 
-fn test_cast_no_saturate_FLOAT_to_FLOAT8E5M2() -> ModelProto {
+pub(crate) fn test_cast_no_saturate_FLOAT_to_FLOAT8E5M2() -> ModelProto {
     include_onnx!("data/test_cast_no_saturate_FLOAT_to_FLOAT8E5M2/model.onnxtxt")
 }
 
-fn test_cast_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ() -> ModelProto {
+pub(crate) fn test_cast_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ() -> ModelProto {
     include_onnx!("data/test_cast_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ/model.onnxtxt")
 }
 
-fn test_castlike_BFLOAT16_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_BFLOAT16_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_BFLOAT16_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_BFLOAT16_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_BFLOAT16_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_BFLOAT16_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_DOUBLE_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_DOUBLE_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_DOUBLE_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_DOUBLE_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_DOUBLE_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_DOUBLE_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_DOUBLE_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_DOUBLE_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_DOUBLE_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_DOUBLE_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_DOUBLE_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_DOUBLE_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_DOUBLE() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_DOUBLE() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_DOUBLE/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_DOUBLE_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_DOUBLE_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_DOUBLE_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT4E2M1() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT4E2M1() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT4E2M1/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT4E2M1_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT4E2M1_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT4E2M1_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT8E4M3FN() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT8E4M3FN() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT8E4M3FN/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT8E4M3FNUZ() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT8E4M3FNUZ() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT8E4M3FNUZ/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT8E4M3FNUZ_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT8E4M3FNUZ_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT8E4M3FNUZ_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT8E4M3FN_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT8E4M3FN_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT8E4M3FN_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT8E5M2() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT8E5M2() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT8E5M2/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT8E5M2FNUZ() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT8E5M2FNUZ() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT8E5M2FNUZ/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT8E5M2FNUZ_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT8E5M2FNUZ_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT8E5M2FNUZ_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT8E5M2_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT8E5M2_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT8E5M2_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_INT2() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_INT2() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_INT2/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_INT2_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_INT2_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_INT2_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_INT4() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_INT4() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_INT4/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_INT4_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_INT4_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_INT4_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_UINT2() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_UINT2() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_UINT2/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_UINT2_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_UINT2_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_UINT2_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_UINT4() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_UINT4() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_UINT4/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_UINT4_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_UINT4_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_UINT4_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT4E2M1_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT4E2M1_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT4E2M1_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT4E2M1_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT4E2M1_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT4E2M1_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT4E2M1_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT4E2M1_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT4E2M1_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT4E2M1_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT4E2M1_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT4E2M1_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E4M3FNUZ_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E4M3FNUZ_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E4M3FNUZ_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E4M3FNUZ_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E4M3FNUZ_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E4M3FNUZ_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E4M3FNUZ_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E4M3FNUZ_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E4M3FNUZ_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E4M3FNUZ_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E4M3FNUZ_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E4M3FNUZ_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E4M3FN_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E4M3FN_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E4M3FN_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E4M3FN_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E4M3FN_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E4M3FN_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E4M3FN_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E4M3FN_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E4M3FN_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E4M3FN_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E4M3FN_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E4M3FN_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E5M2FNUZ_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E5M2FNUZ_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E5M2FNUZ_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E5M2FNUZ_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E5M2FNUZ_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E5M2FNUZ_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E5M2FNUZ_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E5M2FNUZ_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E5M2FNUZ_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E5M2FNUZ_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E5M2FNUZ_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E5M2FNUZ_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E5M2_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E5M2_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E5M2_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E5M2_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E5M2_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E5M2_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E5M2_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E5M2_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E5M2_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E5M2_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E5M2_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E5M2_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_BFLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_BFLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_BFLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_BFLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_BFLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_BFLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_DOUBLE() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_DOUBLE() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_DOUBLE/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_DOUBLE_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_DOUBLE_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_DOUBLE_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT4E2M1() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT4E2M1() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT4E2M1/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT4E2M1_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT4E2M1_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT4E2M1_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT8E4M3FN() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT8E4M3FN() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT8E4M3FN/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT8E4M3FNUZ() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT8E4M3FNUZ() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT8E4M3FNUZ/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT8E4M3FNUZ_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT8E4M3FNUZ_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT8E4M3FNUZ_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT8E4M3FN_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT8E4M3FN_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT8E4M3FN_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT8E5M2() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT8E5M2() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT8E5M2/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT8E5M2FNUZ() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT8E5M2FNUZ() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT8E5M2FNUZ/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT8E5M2FNUZ_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT8E5M2FNUZ_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT8E5M2FNUZ_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT8E5M2_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT8E5M2_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT8E5M2_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_INT2() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_INT2() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_INT2/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_INT2_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_INT2_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_INT2_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_INT4() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_INT4() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_INT4/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_INT4_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_INT4_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_INT4_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_UINT2() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_UINT2() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_UINT2/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_UINT2_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_UINT2_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_UINT2_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_UINT4() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_UINT4() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_UINT4/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_UINT4_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_UINT4_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_UINT4_expanded/model.onnxtxt")
 }
 
-fn test_castlike_INT2_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_INT2_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_INT2_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_INT2_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_INT2_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_INT2_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_INT2_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_INT2_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_INT2_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_INT2_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_INT2_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_INT2_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_INT2_to_INT8() -> ModelProto {
+pub(crate) fn test_castlike_INT2_to_INT8() -> ModelProto {
     include_onnx!("data/test_castlike_INT2_to_INT8/model.onnxtxt")
 }
 
-fn test_castlike_INT2_to_INT8_expanded() -> ModelProto {
+pub(crate) fn test_castlike_INT2_to_INT8_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_INT2_to_INT8_expanded/model.onnxtxt")
 }
 
-fn test_castlike_INT4_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_INT4_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_INT4_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_INT4_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_INT4_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_INT4_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_INT4_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_INT4_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_INT4_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_INT4_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_INT4_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_INT4_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_INT4_to_INT8() -> ModelProto {
+pub(crate) fn test_castlike_INT4_to_INT8() -> ModelProto {
     include_onnx!("data/test_castlike_INT4_to_INT8/model.onnxtxt")
 }
 
-fn test_castlike_INT4_to_INT8_expanded() -> ModelProto {
+pub(crate) fn test_castlike_INT4_to_INT8_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_INT4_to_INT8_expanded/model.onnxtxt")
 }
 
-fn test_castlike_UINT2_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_UINT2_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_UINT2_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_UINT2_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_UINT2_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_UINT2_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_UINT2_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_UINT2_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_UINT2_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_UINT2_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_UINT2_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_UINT2_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_UINT2_to_UINT8() -> ModelProto {
+pub(crate) fn test_castlike_UINT2_to_UINT8() -> ModelProto {
     include_onnx!("data/test_castlike_UINT2_to_UINT8/model.onnxtxt")
 }
 
-fn test_castlike_UINT2_to_UINT8_expanded() -> ModelProto {
+pub(crate) fn test_castlike_UINT2_to_UINT8_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_UINT2_to_UINT8_expanded/model.onnxtxt")
 }
 
-fn test_castlike_UINT4_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_UINT4_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_UINT4_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_UINT4_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_UINT4_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_UINT4_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_UINT4_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_UINT4_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_UINT4_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_UINT4_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_UINT4_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_UINT4_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_UINT4_to_UINT8() -> ModelProto {
+pub(crate) fn test_castlike_UINT4_to_UINT8() -> ModelProto {
     include_onnx!("data/test_castlike_UINT4_to_UINT8/model.onnxtxt")
 }
 
-fn test_castlike_UINT4_to_UINT8_expanded() -> ModelProto {
+pub(crate) fn test_castlike_UINT4_to_UINT8_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_UINT4_to_UINT8_expanded/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FN() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FN() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FN/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ_expanded() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ_expanded/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FN_expanded() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FN_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FN_expanded/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ_expanded() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ_expanded/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2_expanded() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2_expanded/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FN() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FN() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FN/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ_expanded() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ_expanded/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FN_expanded() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FN_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FN_expanded/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ_expanded() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ_expanded/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2_expanded() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_b1_c1_degenerate() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_b1_c1_degenerate() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_b1_c1_degenerate/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_b1_c1_degenerate_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_b1_c1_degenerate_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_b1_c1_degenerate_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_basic() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_basic() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_basic/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_basic_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_basic_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_basic_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_decode_step() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_decode_step() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_decode_step/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_decode_step_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_decode_step_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_decode_step_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_fp16() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_fp16() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_fp16/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_fp16_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_fp16_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_fp16_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_kernel_size_one() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_kernel_size_one() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_kernel_size_one/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_kernel_size_one_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_kernel_size_one_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_kernel_size_one_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_short_input_no_past_state() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_short_input_no_past_state() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_short_input_no_past_state/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_short_input_no_past_state_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_short_input_no_past_state_expanded() -> ModelProto {
     include_onnx!(
         "data/test_causal_conv_with_state_short_input_no_past_state_expanded/model.onnxtxt"
     )
 }
 
-fn test_causal_conv_with_state_silu() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_silu() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_silu/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_silu_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_silu_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_silu_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_silu_fp16() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_silu_fp16() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_silu_fp16/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_silu_fp16_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_silu_fp16_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_silu_fp16_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_silu_with_past_state() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_silu_with_past_state() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_silu_with_past_state/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_silu_with_past_state_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_silu_with_past_state_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_silu_with_past_state_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_swish_alias() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_swish_alias() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_swish_alias/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_swish_alias_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_swish_alias_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_swish_alias_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_with_bias() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_with_bias() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_with_bias/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_with_bias_and_past_state() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_with_bias_and_past_state() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_with_bias_and_past_state/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_with_bias_and_past_state_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_with_bias_and_past_state_expanded() -> ModelProto {
     include_onnx!(
         "data/test_causal_conv_with_state_with_bias_and_past_state_expanded/model.onnxtxt"
     )
 }
 
-fn test_causal_conv_with_state_with_bias_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_with_bias_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_with_bias_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_with_past_state() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_with_past_state() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_with_past_state/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_with_past_state_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_with_past_state_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_with_past_state_expanded/model.onnxtxt")
 }
 
-fn test_ceil() -> ModelProto {
+pub(crate) fn test_ceil() -> ModelProto {
     include_onnx!("data/test_ceil/model.onnxtxt")
 }
 
-fn test_ceil_example() -> ModelProto {
+pub(crate) fn test_ceil_example() -> ModelProto {
     include_onnx!("data/test_ceil_example/model.onnxtxt")
 }
 
-fn test_celu() -> ModelProto {
+pub(crate) fn test_celu() -> ModelProto {
     include_onnx!("data/test_celu/model.onnxtxt")
 }
 
-fn test_celu_bfloat16() -> ModelProto {
+pub(crate) fn test_celu_bfloat16() -> ModelProto {
     include_onnx!("data/test_celu_bfloat16/model.onnxtxt")
 }
 
-fn test_celu_bfloat16_expanded() -> ModelProto {
+pub(crate) fn test_celu_bfloat16_expanded() -> ModelProto {
     include_onnx!("data/test_celu_bfloat16_expanded/model.onnxtxt")
 }
 
-fn test_celu_expanded() -> ModelProto {
+pub(crate) fn test_celu_expanded() -> ModelProto {
     include_onnx!("data/test_celu_expanded/model.onnxtxt")
 }
 
-fn test_celu_float16() -> ModelProto {
+pub(crate) fn test_celu_float16() -> ModelProto {
     include_onnx!("data/test_celu_float16/model.onnxtxt")
 }
 
-fn test_celu_float16_expanded() -> ModelProto {
+pub(crate) fn test_celu_float16_expanded() -> ModelProto {
     include_onnx!("data/test_celu_float16_expanded/model.onnxtxt")
 }
 
-fn test_center_crop_pad_crop() -> ModelProto {
+pub(crate) fn test_center_crop_pad_crop() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_crop/model.onnxtxt")
 }
 
-fn test_center_crop_pad_crop_and_pad() -> ModelProto {
+pub(crate) fn test_center_crop_pad_crop_and_pad() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_crop_and_pad/model.onnxtxt")
 }
 
-fn test_center_crop_pad_crop_and_pad_expanded() -> ModelProto {
+pub(crate) fn test_center_crop_pad_crop_and_pad_expanded() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_crop_and_pad_expanded/model.onnxtxt")
 }
 
-fn test_center_crop_pad_crop_axes_chw() -> ModelProto {
+pub(crate) fn test_center_crop_pad_crop_axes_chw() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_crop_axes_chw/model.onnxtxt")
 }
 
-fn test_center_crop_pad_crop_axes_chw_expanded() -> ModelProto {
+pub(crate) fn test_center_crop_pad_crop_axes_chw_expanded() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_crop_axes_chw_expanded/model.onnxtxt")
 }
 
-fn test_center_crop_pad_crop_axes_hwc() -> ModelProto {
+pub(crate) fn test_center_crop_pad_crop_axes_hwc() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_crop_axes_hwc/model.onnxtxt")
 }
 
-fn test_center_crop_pad_crop_axes_hwc_expanded() -> ModelProto {
+pub(crate) fn test_center_crop_pad_crop_axes_hwc_expanded() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_crop_axes_hwc_expanded/model.onnxtxt")
 }
 
-fn test_center_crop_pad_crop_expanded() -> ModelProto {
+pub(crate) fn test_center_crop_pad_crop_expanded() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_crop_expanded/model.onnxtxt")
 }
 
-fn test_center_crop_pad_crop_negative_axes_hwc() -> ModelProto {
+pub(crate) fn test_center_crop_pad_crop_negative_axes_hwc() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_crop_negative_axes_hwc/model.onnxtxt")
 }
 
-fn test_center_crop_pad_crop_negative_axes_hwc_expanded() -> ModelProto {
+pub(crate) fn test_center_crop_pad_crop_negative_axes_hwc_expanded() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_crop_negative_axes_hwc_expanded/model.onnxtxt")
 }
 
-fn test_center_crop_pad_pad() -> ModelProto {
+pub(crate) fn test_center_crop_pad_pad() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_pad/model.onnxtxt")
 }
 
-fn test_center_crop_pad_pad_expanded() -> ModelProto {
+pub(crate) fn test_center_crop_pad_pad_expanded() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_pad_expanded/model.onnxtxt")
 }
 
-fn test_clip() -> ModelProto {
+pub(crate) fn test_clip() -> ModelProto {
     include_onnx!("data/test_clip/model.onnxtxt")
 }
 
-fn test_clip_default_inbounds() -> ModelProto {
+pub(crate) fn test_clip_default_inbounds() -> ModelProto {
     include_onnx!("data/test_clip_default_inbounds/model.onnxtxt")
 }
 
-fn test_clip_default_inbounds_expanded() -> ModelProto {
+pub(crate) fn test_clip_default_inbounds_expanded() -> ModelProto {
     include_onnx!("data/test_clip_default_inbounds_expanded/model.onnxtxt")
 }
 
-fn test_clip_default_int8_inbounds() -> ModelProto {
+pub(crate) fn test_clip_default_int8_inbounds() -> ModelProto {
     include_onnx!("data/test_clip_default_int8_inbounds/model.onnxtxt")
 }
 
-fn test_clip_default_int8_inbounds_expanded() -> ModelProto {
+pub(crate) fn test_clip_default_int8_inbounds_expanded() -> ModelProto {
     include_onnx!("data/test_clip_default_int8_inbounds_expanded/model.onnxtxt")
 }
 
-fn test_clip_default_int8_max() -> ModelProto {
+pub(crate) fn test_clip_default_int8_max() -> ModelProto {
     include_onnx!("data/test_clip_default_int8_max/model.onnxtxt")
 }
 
-fn test_clip_default_int8_max_expanded() -> ModelProto {
+pub(crate) fn test_clip_default_int8_max_expanded() -> ModelProto {
     include_onnx!("data/test_clip_default_int8_max_expanded/model.onnxtxt")
 }
 
-fn test_clip_default_int8_min() -> ModelProto {
+pub(crate) fn test_clip_default_int8_min() -> ModelProto {
     include_onnx!("data/test_clip_default_int8_min/model.onnxtxt")
 }
 
-fn test_clip_default_int8_min_expanded() -> ModelProto {
+pub(crate) fn test_clip_default_int8_min_expanded() -> ModelProto {
     include_onnx!("data/test_clip_default_int8_min_expanded/model.onnxtxt")
 }
 
-fn test_clip_default_max() -> ModelProto {
+pub(crate) fn test_clip_default_max() -> ModelProto {
     include_onnx!("data/test_clip_default_max/model.onnxtxt")
 }
 
-fn test_clip_default_max_expanded() -> ModelProto {
+pub(crate) fn test_clip_default_max_expanded() -> ModelProto {
     include_onnx!("data/test_clip_default_max_expanded/model.onnxtxt")
 }
 
-fn test_clip_default_min() -> ModelProto {
+pub(crate) fn test_clip_default_min() -> ModelProto {
     include_onnx!("data/test_clip_default_min/model.onnxtxt")
 }
 
-fn test_clip_default_min_expanded() -> ModelProto {
+pub(crate) fn test_clip_default_min_expanded() -> ModelProto {
     include_onnx!("data/test_clip_default_min_expanded/model.onnxtxt")
 }
 
-fn test_clip_example() -> ModelProto {
+pub(crate) fn test_clip_example() -> ModelProto {
     include_onnx!("data/test_clip_example/model.onnxtxt")
 }
 
-fn test_clip_example_expanded() -> ModelProto {
+pub(crate) fn test_clip_example_expanded() -> ModelProto {
     include_onnx!("data/test_clip_example_expanded/model.onnxtxt")
 }
 
-fn test_clip_expanded() -> ModelProto {
+pub(crate) fn test_clip_expanded() -> ModelProto {
     include_onnx!("data/test_clip_expanded/model.onnxtxt")
 }
 
-fn test_clip_inbounds() -> ModelProto {
+pub(crate) fn test_clip_inbounds() -> ModelProto {
     include_onnx!("data/test_clip_inbounds/model.onnxtxt")
 }
 
-fn test_clip_inbounds_expanded() -> ModelProto {
+pub(crate) fn test_clip_inbounds_expanded() -> ModelProto {
     include_onnx!("data/test_clip_inbounds_expanded/model.onnxtxt")
 }
 
-fn test_clip_min_greater_than_max() -> ModelProto {
+pub(crate) fn test_clip_min_greater_than_max() -> ModelProto {
     include_onnx!("data/test_clip_min_greater_than_max/model.onnxtxt")
 }
 
-fn test_clip_min_greater_than_max_expanded() -> ModelProto {
+pub(crate) fn test_clip_min_greater_than_max_expanded() -> ModelProto {
     include_onnx!("data/test_clip_min_greater_than_max_expanded/model.onnxtxt")
 }
 
-fn test_clip_outbounds() -> ModelProto {
+pub(crate) fn test_clip_outbounds() -> ModelProto {
     include_onnx!("data/test_clip_outbounds/model.onnxtxt")
 }
 
-fn test_clip_outbounds_expanded() -> ModelProto {
+pub(crate) fn test_clip_outbounds_expanded() -> ModelProto {
     include_onnx!("data/test_clip_outbounds_expanded/model.onnxtxt")
 }
 
-fn test_clip_splitbounds() -> ModelProto {
+pub(crate) fn test_clip_splitbounds() -> ModelProto {
     include_onnx!("data/test_clip_splitbounds/model.onnxtxt")
 }
 
-fn test_clip_splitbounds_expanded() -> ModelProto {
+pub(crate) fn test_clip_splitbounds_expanded() -> ModelProto {
     include_onnx!("data/test_clip_splitbounds_expanded/model.onnxtxt")
 }
 
-fn test_col2im() -> ModelProto {
+pub(crate) fn test_col2im() -> ModelProto {
     include_onnx!("data/test_col2im/model.onnxtxt")
 }
 
-fn test_col2im_5d() -> ModelProto {
+pub(crate) fn test_col2im_5d() -> ModelProto {
     include_onnx!("data/test_col2im_5d/model.onnxtxt")
 }
 
-fn test_col2im_dilations() -> ModelProto {
+pub(crate) fn test_col2im_dilations() -> ModelProto {
     include_onnx!("data/test_col2im_dilations/model.onnxtxt")
 }
 
-fn test_col2im_pads() -> ModelProto {
+pub(crate) fn test_col2im_pads() -> ModelProto {
     include_onnx!("data/test_col2im_pads/model.onnxtxt")
 }
 
-fn test_col2im_strides() -> ModelProto {
+pub(crate) fn test_col2im_strides() -> ModelProto {
     include_onnx!("data/test_col2im_strides/model.onnxtxt")
 }
 
-fn test_compress_0() -> ModelProto {
+pub(crate) fn test_compress_0() -> ModelProto {
     include_onnx!("data/test_compress_0/model.onnxtxt")
 }
 
-fn test_compress_1() -> ModelProto {
+pub(crate) fn test_compress_1() -> ModelProto {
     include_onnx!("data/test_compress_1/model.onnxtxt")
 }
 
-fn test_compress_bfloat16() -> ModelProto {
+pub(crate) fn test_compress_bfloat16() -> ModelProto {
     include_onnx!("data/test_compress_bfloat16/model.onnxtxt")
 }
 
-fn test_compress_default_axis() -> ModelProto {
+pub(crate) fn test_compress_default_axis() -> ModelProto {
     include_onnx!("data/test_compress_default_axis/model.onnxtxt")
 }
 
-fn test_compress_negative_axis() -> ModelProto {
+pub(crate) fn test_compress_negative_axis() -> ModelProto {
     include_onnx!("data/test_compress_negative_axis/model.onnxtxt")
 }
 
-fn test_concat_1d_axis_0() -> ModelProto {
+pub(crate) fn test_concat_1d_axis_0() -> ModelProto {
     include_onnx!("data/test_concat_1d_axis_0/model.onnxtxt")
 }
 
-fn test_concat_1d_axis_negative_1() -> ModelProto {
+pub(crate) fn test_concat_1d_axis_negative_1() -> ModelProto {
     include_onnx!("data/test_concat_1d_axis_negative_1/model.onnxtxt")
 }
 
-fn test_concat_2d_axis_0() -> ModelProto {
+pub(crate) fn test_concat_2d_axis_0() -> ModelProto {
     include_onnx!("data/test_concat_2d_axis_0/model.onnxtxt")
 }
 
-fn test_concat_2d_axis_1() -> ModelProto {
+pub(crate) fn test_concat_2d_axis_1() -> ModelProto {
     include_onnx!("data/test_concat_2d_axis_1/model.onnxtxt")
 }
 
-fn test_concat_2d_axis_negative_1() -> ModelProto {
+pub(crate) fn test_concat_2d_axis_negative_1() -> ModelProto {
     include_onnx!("data/test_concat_2d_axis_negative_1/model.onnxtxt")
 }
 
-fn test_concat_2d_axis_negative_2() -> ModelProto {
+pub(crate) fn test_concat_2d_axis_negative_2() -> ModelProto {
     include_onnx!("data/test_concat_2d_axis_negative_2/model.onnxtxt")
 }
 
-fn test_concat_3d_axis_0() -> ModelProto {
+pub(crate) fn test_concat_3d_axis_0() -> ModelProto {
     include_onnx!("data/test_concat_3d_axis_0/model.onnxtxt")
 }
 
-fn test_concat_3d_axis_1() -> ModelProto {
+pub(crate) fn test_concat_3d_axis_1() -> ModelProto {
     include_onnx!("data/test_concat_3d_axis_1/model.onnxtxt")
 }
 
-fn test_concat_3d_axis_2() -> ModelProto {
+pub(crate) fn test_concat_3d_axis_2() -> ModelProto {
     include_onnx!("data/test_concat_3d_axis_2/model.onnxtxt")
 }
 
-fn test_concat_3d_axis_negative_1() -> ModelProto {
+pub(crate) fn test_concat_3d_axis_negative_1() -> ModelProto {
     include_onnx!("data/test_concat_3d_axis_negative_1/model.onnxtxt")
 }
 
-fn test_concat_3d_axis_negative_2() -> ModelProto {
+pub(crate) fn test_concat_3d_axis_negative_2() -> ModelProto {
     include_onnx!("data/test_concat_3d_axis_negative_2/model.onnxtxt")
 }
 
-fn test_concat_3d_axis_negative_3() -> ModelProto {
+pub(crate) fn test_concat_3d_axis_negative_3() -> ModelProto {
     include_onnx!("data/test_concat_3d_axis_negative_3/model.onnxtxt")
 }
 
-fn test_constant() -> ModelProto {
+pub(crate) fn test_constant() -> ModelProto {
     include_onnx!("data/test_constant/model.onnxtxt")
 }
 
-fn test_constant_pad() -> ModelProto {
+pub(crate) fn test_constant_pad() -> ModelProto {
     include_onnx!("data/test_constant_pad/model.onnxtxt")
 }
 
-fn test_constant_pad_axes() -> ModelProto {
+pub(crate) fn test_constant_pad_axes() -> ModelProto {
     include_onnx!("data/test_constant_pad_axes/model.onnxtxt")
 }
 
-fn test_constant_pad_negative_axes() -> ModelProto {
+pub(crate) fn test_constant_pad_negative_axes() -> ModelProto {
     include_onnx!("data/test_constant_pad_negative_axes/model.onnxtxt")
 }
 
-fn test_constantofshape_float_ones() -> ModelProto {
+pub(crate) fn test_constantofshape_float_ones() -> ModelProto {
     include_onnx!("data/test_constantofshape_float_ones/model.onnxtxt")
 }
 
-fn test_constantofshape_int_shape_zero() -> ModelProto {
+pub(crate) fn test_constantofshape_int_shape_zero() -> ModelProto {
     include_onnx!("data/test_constantofshape_int_shape_zero/model.onnxtxt")
 }
 
-fn test_constantofshape_int_zeros() -> ModelProto {
+pub(crate) fn test_constantofshape_int_zeros() -> ModelProto {
     include_onnx!("data/test_constantofshape_int_zeros/model.onnxtxt")
 }
 
-fn test_conv_with_autopad_same() -> ModelProto {
+pub(crate) fn test_conv_with_autopad_same() -> ModelProto {
     include_onnx!("data/test_conv_with_autopad_same/model.onnxtxt")
 }
 
-fn test_conv_with_strides_and_asymmetric_padding() -> ModelProto {
+pub(crate) fn test_conv_with_strides_and_asymmetric_padding() -> ModelProto {
     include_onnx!("data/test_conv_with_strides_and_asymmetric_padding/model.onnxtxt")
 }
 
-fn test_conv_with_strides_no_padding() -> ModelProto {
+pub(crate) fn test_conv_with_strides_no_padding() -> ModelProto {
     include_onnx!("data/test_conv_with_strides_no_padding/model.onnxtxt")
 }
 
-fn test_conv_with_strides_padding() -> ModelProto {
+pub(crate) fn test_conv_with_strides_padding() -> ModelProto {
     include_onnx!("data/test_conv_with_strides_padding/model.onnxtxt")
 }
 
-fn test_convinteger_with_padding() -> ModelProto {
+pub(crate) fn test_convinteger_with_padding() -> ModelProto {
     include_onnx!("data/test_convinteger_with_padding/model.onnxtxt")
 }
 
-fn test_convinteger_without_padding() -> ModelProto {
+pub(crate) fn test_convinteger_without_padding() -> ModelProto {
     include_onnx!("data/test_convinteger_without_padding/model.onnxtxt")
 }
 
-fn test_convtranspose() -> ModelProto {
+pub(crate) fn test_convtranspose() -> ModelProto {
     include_onnx!("data/test_convtranspose/model.onnxtxt")
 }
 
-fn test_convtranspose_1d() -> ModelProto {
+pub(crate) fn test_convtranspose_1d() -> ModelProto {
     include_onnx!("data/test_convtranspose_1d/model.onnxtxt")
 }
 
-fn test_convtranspose_3d() -> ModelProto {
+pub(crate) fn test_convtranspose_3d() -> ModelProto {
     include_onnx!("data/test_convtranspose_3d/model.onnxtxt")
 }
 
-fn test_convtranspose_autopad_same() -> ModelProto {
+pub(crate) fn test_convtranspose_autopad_same() -> ModelProto {
     include_onnx!("data/test_convtranspose_autopad_same/model.onnxtxt")
 }
 
-fn test_convtranspose_dilations() -> ModelProto {
+pub(crate) fn test_convtranspose_dilations() -> ModelProto {
     include_onnx!("data/test_convtranspose_dilations/model.onnxtxt")
 }
 
-fn test_convtranspose_group_2() -> ModelProto {
+pub(crate) fn test_convtranspose_group_2() -> ModelProto {
     include_onnx!("data/test_convtranspose_group_2/model.onnxtxt")
 }
 
-fn test_convtranspose_group_2_image_3() -> ModelProto {
+pub(crate) fn test_convtranspose_group_2_image_3() -> ModelProto {
     include_onnx!("data/test_convtranspose_group_2_image_3/model.onnxtxt")
 }
 
-fn test_convtranspose_kernel_shape() -> ModelProto {
+pub(crate) fn test_convtranspose_kernel_shape() -> ModelProto {
     include_onnx!("data/test_convtranspose_kernel_shape/model.onnxtxt")
 }
 
-fn test_convtranspose_output_shape() -> ModelProto {
+pub(crate) fn test_convtranspose_output_shape() -> ModelProto {
     include_onnx!("data/test_convtranspose_output_shape/model.onnxtxt")
 }
 
-fn test_convtranspose_pad() -> ModelProto {
+pub(crate) fn test_convtranspose_pad() -> ModelProto {
     include_onnx!("data/test_convtranspose_pad/model.onnxtxt")
 }
 
-fn test_convtranspose_pads() -> ModelProto {
+pub(crate) fn test_convtranspose_pads() -> ModelProto {
     include_onnx!("data/test_convtranspose_pads/model.onnxtxt")
 }
 
-fn test_cos() -> ModelProto {
+pub(crate) fn test_cos() -> ModelProto {
     include_onnx!("data/test_cos/model.onnxtxt")
 }
 
-fn test_cos_example() -> ModelProto {
+pub(crate) fn test_cos_example() -> ModelProto {
     include_onnx!("data/test_cos_example/model.onnxtxt")
 }
 
-fn test_cosh() -> ModelProto {
+pub(crate) fn test_cosh() -> ModelProto {
     include_onnx!("data/test_cosh/model.onnxtxt")
 }
 
-fn test_cosh_example() -> ModelProto {
+pub(crate) fn test_cosh_example() -> ModelProto {
     include_onnx!("data/test_cosh_example/model.onnxtxt")
 }
 
-fn test_cumprod_1d() -> ModelProto {
+pub(crate) fn test_cumprod_1d() -> ModelProto {
     include_onnx!("data/test_cumprod_1d/model.onnxtxt")
 }
 
-fn test_cumprod_1d_exclusive() -> ModelProto {
+pub(crate) fn test_cumprod_1d_exclusive() -> ModelProto {
     include_onnx!("data/test_cumprod_1d_exclusive/model.onnxtxt")
 }
 
-fn test_cumprod_1d_int32_exclusive() -> ModelProto {
+pub(crate) fn test_cumprod_1d_int32_exclusive() -> ModelProto {
     include_onnx!("data/test_cumprod_1d_int32_exclusive/model.onnxtxt")
 }
 
-fn test_cumprod_1d_reverse() -> ModelProto {
+pub(crate) fn test_cumprod_1d_reverse() -> ModelProto {
     include_onnx!("data/test_cumprod_1d_reverse/model.onnxtxt")
 }
 
-fn test_cumprod_1d_reverse_exclusive() -> ModelProto {
+pub(crate) fn test_cumprod_1d_reverse_exclusive() -> ModelProto {
     include_onnx!("data/test_cumprod_1d_reverse_exclusive/model.onnxtxt")
 }
 
-fn test_cumprod_2d_axis_0() -> ModelProto {
+pub(crate) fn test_cumprod_2d_axis_0() -> ModelProto {
     include_onnx!("data/test_cumprod_2d_axis_0/model.onnxtxt")
 }
 
-fn test_cumprod_2d_axis_1() -> ModelProto {
+pub(crate) fn test_cumprod_2d_axis_1() -> ModelProto {
     include_onnx!("data/test_cumprod_2d_axis_1/model.onnxtxt")
 }
 
-fn test_cumprod_2d_int32() -> ModelProto {
+pub(crate) fn test_cumprod_2d_int32() -> ModelProto {
     include_onnx!("data/test_cumprod_2d_int32/model.onnxtxt")
 }
 
-fn test_cumprod_2d_negative_axis() -> ModelProto {
+pub(crate) fn test_cumprod_2d_negative_axis() -> ModelProto {
     include_onnx!("data/test_cumprod_2d_negative_axis/model.onnxtxt")
 }
 
-fn test_cumsum_1d() -> ModelProto {
+pub(crate) fn test_cumsum_1d() -> ModelProto {
     include_onnx!("data/test_cumsum_1d/model.onnxtxt")
 }
 
-fn test_cumsum_1d_exclusive() -> ModelProto {
+pub(crate) fn test_cumsum_1d_exclusive() -> ModelProto {
     include_onnx!("data/test_cumsum_1d_exclusive/model.onnxtxt")
 }
 
-fn test_cumsum_1d_int32_exclusive() -> ModelProto {
+pub(crate) fn test_cumsum_1d_int32_exclusive() -> ModelProto {
     include_onnx!("data/test_cumsum_1d_int32_exclusive/model.onnxtxt")
 }
 
-fn test_cumsum_1d_reverse() -> ModelProto {
+pub(crate) fn test_cumsum_1d_reverse() -> ModelProto {
     include_onnx!("data/test_cumsum_1d_reverse/model.onnxtxt")
 }
 
-fn test_cumsum_1d_reverse_exclusive() -> ModelProto {
+pub(crate) fn test_cumsum_1d_reverse_exclusive() -> ModelProto {
     include_onnx!("data/test_cumsum_1d_reverse_exclusive/model.onnxtxt")
 }
 
-fn test_cumsum_2d_axis_0() -> ModelProto {
+pub(crate) fn test_cumsum_2d_axis_0() -> ModelProto {
     include_onnx!("data/test_cumsum_2d_axis_0/model.onnxtxt")
 }
 
-fn test_cumsum_2d_axis_1() -> ModelProto {
+pub(crate) fn test_cumsum_2d_axis_1() -> ModelProto {
     include_onnx!("data/test_cumsum_2d_axis_1/model.onnxtxt")
 }
 
-fn test_cumsum_2d_int32() -> ModelProto {
+pub(crate) fn test_cumsum_2d_int32() -> ModelProto {
     include_onnx!("data/test_cumsum_2d_int32/model.onnxtxt")
 }
 
-fn test_cumsum_2d_negative_axis() -> ModelProto {
+pub(crate) fn test_cumsum_2d_negative_axis() -> ModelProto {
     include_onnx!("data/test_cumsum_2d_negative_axis/model.onnxtxt")
 }
 
-fn test_deform_conv_with_mask_bias() -> ModelProto {
+pub(crate) fn test_deform_conv_with_mask_bias() -> ModelProto {
     include_onnx!("data/test_deform_conv_with_mask_bias/model.onnxtxt")
 }
 
-fn test_deform_conv_with_multiple_offset_groups() -> ModelProto {
+pub(crate) fn test_deform_conv_with_multiple_offset_groups() -> ModelProto {
     include_onnx!("data/test_deform_conv_with_multiple_offset_groups/model.onnxtxt")
 }
 
-fn test_depthtospace_crd_mode_example() -> ModelProto {
+pub(crate) fn test_depthtospace_crd_mode_example() -> ModelProto {
     include_onnx!("data/test_depthtospace_crd_mode_example/model.onnxtxt")
 }
 
-fn test_depthtospace_crd_mode_example_expanded() -> ModelProto {
+pub(crate) fn test_depthtospace_crd_mode_example_expanded() -> ModelProto {
     include_onnx!("data/test_depthtospace_crd_mode_example_expanded/model.onnxtxt")
 }
 
-fn test_depthtospace_example() -> ModelProto {
+pub(crate) fn test_depthtospace_example() -> ModelProto {
     include_onnx!("data/test_depthtospace_example/model.onnxtxt")
 }
 
-fn test_depthtospace_example_expanded() -> ModelProto {
+pub(crate) fn test_depthtospace_example_expanded() -> ModelProto {
     include_onnx!("data/test_depthtospace_example_expanded/model.onnxtxt")
 }
 
-fn test_dequantizelinear() -> ModelProto {
+pub(crate) fn test_dequantizelinear() -> ModelProto {
     include_onnx!("data/test_dequantizelinear/model.onnxtxt")
 }
 
-fn test_dequantizelinear_axis() -> ModelProto {
+pub(crate) fn test_dequantizelinear_axis() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_axis/model.onnxtxt")
 }
 
-fn test_dequantizelinear_blocked() -> ModelProto {
+pub(crate) fn test_dequantizelinear_blocked() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_blocked/model.onnxtxt")
 }
 
-fn test_dequantizelinear_e4m3fn() -> ModelProto {
+pub(crate) fn test_dequantizelinear_e4m3fn() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_e4m3fn/model.onnxtxt")
 }
 
-fn test_dequantizelinear_e4m3fn_float16() -> ModelProto {
+pub(crate) fn test_dequantizelinear_e4m3fn_float16() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_e4m3fn_float16/model.onnxtxt")
 }
 
-fn test_dequantizelinear_e4m3fn_zero_point() -> ModelProto {
+pub(crate) fn test_dequantizelinear_e4m3fn_zero_point() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_e4m3fn_zero_point/model.onnxtxt")
 }
 
-fn test_dequantizelinear_e5m2() -> ModelProto {
+pub(crate) fn test_dequantizelinear_e5m2() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_e5m2/model.onnxtxt")
 }
 
-fn test_dequantizelinear_float4e2m1() -> ModelProto {
+pub(crate) fn test_dequantizelinear_float4e2m1() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_float4e2m1/model.onnxtxt")
 }
 
-fn test_dequantizelinear_int16() -> ModelProto {
+pub(crate) fn test_dequantizelinear_int16() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_int16/model.onnxtxt")
 }
 
-fn test_dequantizelinear_int2() -> ModelProto {
+pub(crate) fn test_dequantizelinear_int2() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_int2/model.onnxtxt")
 }
 
-fn test_dequantizelinear_int4() -> ModelProto {
+pub(crate) fn test_dequantizelinear_int4() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_int4/model.onnxtxt")
 }
 
-fn test_dequantizelinear_uint16() -> ModelProto {
+pub(crate) fn test_dequantizelinear_uint16() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_uint16/model.onnxtxt")
 }
 
-fn test_dequantizelinear_uint2() -> ModelProto {
+pub(crate) fn test_dequantizelinear_uint2() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_uint2/model.onnxtxt")
 }
 
-fn test_dequantizelinear_uint4() -> ModelProto {
+pub(crate) fn test_dequantizelinear_uint4() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_uint4/model.onnxtxt")
 }
 
-fn test_det_2d() -> ModelProto {
+pub(crate) fn test_det_2d() -> ModelProto {
     include_onnx!("data/test_det_2d/model.onnxtxt")
 }
 
-fn test_det_nd() -> ModelProto {
+pub(crate) fn test_det_nd() -> ModelProto {
     include_onnx!("data/test_det_nd/model.onnxtxt")
 }
 
-fn test_dft() -> ModelProto {
+pub(crate) fn test_dft() -> ModelProto {
     include_onnx!("data/test_dft/model.onnxtxt")
 }
 
-fn test_dft_axis() -> ModelProto {
+pub(crate) fn test_dft_axis() -> ModelProto {
     include_onnx!("data/test_dft_axis/model.onnxtxt")
 }
 
-fn test_dft_axis_opset19() -> ModelProto {
+pub(crate) fn test_dft_axis_opset19() -> ModelProto {
     include_onnx!("data/test_dft_axis_opset19/model.onnxtxt")
 }
 
-fn test_dft_inverse() -> ModelProto {
+pub(crate) fn test_dft_inverse() -> ModelProto {
     include_onnx!("data/test_dft_inverse/model.onnxtxt")
 }
 
-fn test_dft_inverse_opset19() -> ModelProto {
+pub(crate) fn test_dft_inverse_opset19() -> ModelProto {
     include_onnx!("data/test_dft_inverse_opset19/model.onnxtxt")
 }
 
-fn test_dft_irfft() -> ModelProto {
+pub(crate) fn test_dft_irfft() -> ModelProto {
     include_onnx!("data/test_dft_irfft/model.onnxtxt")
 }
 
-fn test_dft_irfft_opset19() -> ModelProto {
+pub(crate) fn test_dft_irfft_opset19() -> ModelProto {
     include_onnx!("data/test_dft_irfft_opset19/model.onnxtxt")
 }
 
-fn test_dft_opset19() -> ModelProto {
+pub(crate) fn test_dft_opset19() -> ModelProto {
     include_onnx!("data/test_dft_opset19/model.onnxtxt")
 }
 
-fn test_dft_rfft() -> ModelProto {
+pub(crate) fn test_dft_rfft() -> ModelProto {
     include_onnx!("data/test_dft_rfft/model.onnxtxt")
 }
 
-fn test_dft_rfft_opset19() -> ModelProto {
+pub(crate) fn test_dft_rfft_opset19() -> ModelProto {
     include_onnx!("data/test_dft_rfft_opset19/model.onnxtxt")
 }
 
-fn test_div() -> ModelProto {
+pub(crate) fn test_div() -> ModelProto {
     include_onnx!("data/test_div/model.onnxtxt")
 }
 
-fn test_div_bcast() -> ModelProto {
+pub(crate) fn test_div_bcast() -> ModelProto {
     include_onnx!("data/test_div_bcast/model.onnxtxt")
 }
 
-fn test_div_example() -> ModelProto {
+pub(crate) fn test_div_example() -> ModelProto {
     include_onnx!("data/test_div_example/model.onnxtxt")
 }
 
-fn test_div_int16() -> ModelProto {
+pub(crate) fn test_div_int16() -> ModelProto {
     include_onnx!("data/test_div_int16/model.onnxtxt")
 }
 
-fn test_div_int32_trunc() -> ModelProto {
+pub(crate) fn test_div_int32_trunc() -> ModelProto {
     include_onnx!("data/test_div_int32_trunc/model.onnxtxt")
 }
 
-fn test_div_int8() -> ModelProto {
+pub(crate) fn test_div_int8() -> ModelProto {
     include_onnx!("data/test_div_int8/model.onnxtxt")
 }
 
-fn test_div_uint16() -> ModelProto {
+pub(crate) fn test_div_uint16() -> ModelProto {
     include_onnx!("data/test_div_uint16/model.onnxtxt")
 }
 
-fn test_div_uint32() -> ModelProto {
+pub(crate) fn test_div_uint32() -> ModelProto {
     include_onnx!("data/test_div_uint32/model.onnxtxt")
 }
 
-fn test_div_uint64() -> ModelProto {
+pub(crate) fn test_div_uint64() -> ModelProto {
     include_onnx!("data/test_div_uint64/model.onnxtxt")
 }
 
-fn test_div_uint8() -> ModelProto {
+pub(crate) fn test_div_uint8() -> ModelProto {
     include_onnx!("data/test_div_uint8/model.onnxtxt")
 }
 
-fn test_dropout_default() -> ModelProto {
+pub(crate) fn test_dropout_default() -> ModelProto {
     include_onnx!("data/test_dropout_default/model.onnxtxt")
 }
 
-fn test_dropout_default_mask() -> ModelProto {
+pub(crate) fn test_dropout_default_mask() -> ModelProto {
     include_onnx!("data/test_dropout_default_mask/model.onnxtxt")
 }
 
-fn test_dropout_default_mask_ratio() -> ModelProto {
+pub(crate) fn test_dropout_default_mask_ratio() -> ModelProto {
     include_onnx!("data/test_dropout_default_mask_ratio/model.onnxtxt")
 }
 
-fn test_dropout_default_old() -> ModelProto {
+pub(crate) fn test_dropout_default_old() -> ModelProto {
     include_onnx!("data/test_dropout_default_old/model.onnxtxt")
 }
 
-fn test_dropout_default_ratio() -> ModelProto {
+pub(crate) fn test_dropout_default_ratio() -> ModelProto {
     include_onnx!("data/test_dropout_default_ratio/model.onnxtxt")
 }
 
-fn test_dropout_random_old() -> ModelProto {
+pub(crate) fn test_dropout_random_old() -> ModelProto {
     include_onnx!("data/test_dropout_random_old/model.onnxtxt")
 }
 
-fn test_dynamicquantizelinear() -> ModelProto {
+pub(crate) fn test_dynamicquantizelinear() -> ModelProto {
     include_onnx!("data/test_dynamicquantizelinear/model.onnxtxt")
 }
 
-fn test_dynamicquantizelinear_expanded() -> ModelProto {
+pub(crate) fn test_dynamicquantizelinear_expanded() -> ModelProto {
     include_onnx!("data/test_dynamicquantizelinear_expanded/model.onnxtxt")
 }
 
-fn test_dynamicquantizelinear_max_adjusted() -> ModelProto {
+pub(crate) fn test_dynamicquantizelinear_max_adjusted() -> ModelProto {
     include_onnx!("data/test_dynamicquantizelinear_max_adjusted/model.onnxtxt")
 }
 
-fn test_dynamicquantizelinear_max_adjusted_expanded() -> ModelProto {
+pub(crate) fn test_dynamicquantizelinear_max_adjusted_expanded() -> ModelProto {
     include_onnx!("data/test_dynamicquantizelinear_max_adjusted_expanded/model.onnxtxt")
 }
 
-fn test_dynamicquantizelinear_min_adjusted() -> ModelProto {
+pub(crate) fn test_dynamicquantizelinear_min_adjusted() -> ModelProto {
     include_onnx!("data/test_dynamicquantizelinear_min_adjusted/model.onnxtxt")
 }
 
-fn test_dynamicquantizelinear_min_adjusted_expanded() -> ModelProto {
+pub(crate) fn test_dynamicquantizelinear_min_adjusted_expanded() -> ModelProto {
     include_onnx!("data/test_dynamicquantizelinear_min_adjusted_expanded/model.onnxtxt")
 }
 
-fn test_edge_pad() -> ModelProto {
+pub(crate) fn test_edge_pad() -> ModelProto {
     include_onnx!("data/test_edge_pad/model.onnxtxt")
 }
 
-fn test_einsum_batch_diagonal() -> ModelProto {
+pub(crate) fn test_einsum_batch_diagonal() -> ModelProto {
     include_onnx!("data/test_einsum_batch_diagonal/model.onnxtxt")
 }
 
-fn test_einsum_batch_matmul() -> ModelProto {
+pub(crate) fn test_einsum_batch_matmul() -> ModelProto {
     include_onnx!("data/test_einsum_batch_matmul/model.onnxtxt")
 }
 
-fn test_einsum_batch_matmul_bfloat16() -> ModelProto {
+pub(crate) fn test_einsum_batch_matmul_bfloat16() -> ModelProto {
     include_onnx!("data/test_einsum_batch_matmul_bfloat16/model.onnxtxt")
 }
 
-fn test_einsum_inner_prod() -> ModelProto {
+pub(crate) fn test_einsum_inner_prod() -> ModelProto {
     include_onnx!("data/test_einsum_inner_prod/model.onnxtxt")
 }
 
-fn test_einsum_scalar() -> ModelProto {
+pub(crate) fn test_einsum_scalar() -> ModelProto {
     include_onnx!("data/test_einsum_scalar/model.onnxtxt")
 }
 
-fn test_einsum_sum() -> ModelProto {
+pub(crate) fn test_einsum_sum() -> ModelProto {
     include_onnx!("data/test_einsum_sum/model.onnxtxt")
 }
 
-fn test_einsum_sum_bfloat16() -> ModelProto {
+pub(crate) fn test_einsum_sum_bfloat16() -> ModelProto {
     include_onnx!("data/test_einsum_sum_bfloat16/model.onnxtxt")
 }
 
-fn test_einsum_transpose() -> ModelProto {
+pub(crate) fn test_einsum_transpose() -> ModelProto {
     include_onnx!("data/test_einsum_transpose/model.onnxtxt")
 }
 
-fn test_einsum_transpose_bfloat16() -> ModelProto {
+pub(crate) fn test_einsum_transpose_bfloat16() -> ModelProto {
     include_onnx!("data/test_einsum_transpose_bfloat16/model.onnxtxt")
 }
 
-fn test_elu() -> ModelProto {
+pub(crate) fn test_elu() -> ModelProto {
     include_onnx!("data/test_elu/model.onnxtxt")
 }
 
-fn test_elu_default() -> ModelProto {
+pub(crate) fn test_elu_default() -> ModelProto {
     include_onnx!("data/test_elu_default/model.onnxtxt")
 }
 
-fn test_elu_default_expanded_ver18() -> ModelProto {
+pub(crate) fn test_elu_default_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_elu_default_expanded_ver18/model.onnxtxt")
 }
 
-fn test_elu_example() -> ModelProto {
+pub(crate) fn test_elu_example() -> ModelProto {
     include_onnx!("data/test_elu_example/model.onnxtxt")
 }
 
-fn test_elu_example_expanded_ver18() -> ModelProto {
+pub(crate) fn test_elu_example_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_elu_example_expanded_ver18/model.onnxtxt")
 }
 
-fn test_elu_expanded_ver18() -> ModelProto {
+pub(crate) fn test_elu_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_elu_expanded_ver18/model.onnxtxt")
 }
 
-fn test_equal() -> ModelProto {
+pub(crate) fn test_equal() -> ModelProto {
     include_onnx!("data/test_equal/model.onnxtxt")
 }
 
-fn test_equal_bcast() -> ModelProto {
+pub(crate) fn test_equal_bcast() -> ModelProto {
     include_onnx!("data/test_equal_bcast/model.onnxtxt")
 }
 
-fn test_equal_int16() -> ModelProto {
+pub(crate) fn test_equal_int16() -> ModelProto {
     include_onnx!("data/test_equal_int16/model.onnxtxt")
 }
 
-fn test_equal_int8() -> ModelProto {
+pub(crate) fn test_equal_int8() -> ModelProto {
     include_onnx!("data/test_equal_int8/model.onnxtxt")
 }
 
-fn test_equal_string() -> ModelProto {
+pub(crate) fn test_equal_string() -> ModelProto {
     include_onnx!("data/test_equal_string/model.onnxtxt")
 }
 
-fn test_equal_string_broadcast() -> ModelProto {
+pub(crate) fn test_equal_string_broadcast() -> ModelProto {
     include_onnx!("data/test_equal_string_broadcast/model.onnxtxt")
 }
 
-fn test_equal_uint16() -> ModelProto {
+pub(crate) fn test_equal_uint16() -> ModelProto {
     include_onnx!("data/test_equal_uint16/model.onnxtxt")
 }
 
-fn test_equal_uint32() -> ModelProto {
+pub(crate) fn test_equal_uint32() -> ModelProto {
     include_onnx!("data/test_equal_uint32/model.onnxtxt")
 }
 
-fn test_equal_uint64() -> ModelProto {
+pub(crate) fn test_equal_uint64() -> ModelProto {
     include_onnx!("data/test_equal_uint64/model.onnxtxt")
 }
 
-fn test_equal_uint8() -> ModelProto {
+pub(crate) fn test_equal_uint8() -> ModelProto {
     include_onnx!("data/test_equal_uint8/model.onnxtxt")
 }
 
-fn test_erf() -> ModelProto {
+pub(crate) fn test_erf() -> ModelProto {
     include_onnx!("data/test_erf/model.onnxtxt")
 }
 
-fn test_exp() -> ModelProto {
+pub(crate) fn test_exp() -> ModelProto {
     include_onnx!("data/test_exp/model.onnxtxt")
 }
 
-fn test_exp_example() -> ModelProto {
+pub(crate) fn test_exp_example() -> ModelProto {
     include_onnx!("data/test_exp_example/model.onnxtxt")
 }
 
-fn test_expand_dim_changed() -> ModelProto {
+pub(crate) fn test_expand_dim_changed() -> ModelProto {
     include_onnx!("data/test_expand_dim_changed/model.onnxtxt")
 }
 
-fn test_expand_dim_unchanged() -> ModelProto {
+pub(crate) fn test_expand_dim_unchanged() -> ModelProto {
     include_onnx!("data/test_expand_dim_unchanged/model.onnxtxt")
 }
 
-fn test_eyelike_populate_off_main_diagonal() -> ModelProto {
+pub(crate) fn test_eyelike_populate_off_main_diagonal() -> ModelProto {
     include_onnx!("data/test_eyelike_populate_off_main_diagonal/model.onnxtxt")
 }
 
-fn test_eyelike_with_dtype() -> ModelProto {
+pub(crate) fn test_eyelike_with_dtype() -> ModelProto {
     include_onnx!("data/test_eyelike_with_dtype/model.onnxtxt")
 }
 
-fn test_eyelike_without_dtype() -> ModelProto {
+pub(crate) fn test_eyelike_without_dtype() -> ModelProto {
     include_onnx!("data/test_eyelike_without_dtype/model.onnxtxt")
 }
 
-fn test_flatten_axis0() -> ModelProto {
+pub(crate) fn test_flatten_axis0() -> ModelProto {
     include_onnx!("data/test_flatten_axis0/model.onnxtxt")
 }
 
-fn test_flatten_axis1() -> ModelProto {
+pub(crate) fn test_flatten_axis1() -> ModelProto {
     include_onnx!("data/test_flatten_axis1/model.onnxtxt")
 }
 
-fn test_flatten_axis2() -> ModelProto {
+pub(crate) fn test_flatten_axis2() -> ModelProto {
     include_onnx!("data/test_flatten_axis2/model.onnxtxt")
 }
 
-fn test_flatten_axis3() -> ModelProto {
+pub(crate) fn test_flatten_axis3() -> ModelProto {
     include_onnx!("data/test_flatten_axis3/model.onnxtxt")
 }
 
-fn test_flatten_default_axis() -> ModelProto {
+pub(crate) fn test_flatten_default_axis() -> ModelProto {
     include_onnx!("data/test_flatten_default_axis/model.onnxtxt")
 }
 
-fn test_flatten_negative_axis1() -> ModelProto {
+pub(crate) fn test_flatten_negative_axis1() -> ModelProto {
     include_onnx!("data/test_flatten_negative_axis1/model.onnxtxt")
 }
 
-fn test_flatten_negative_axis2() -> ModelProto {
+pub(crate) fn test_flatten_negative_axis2() -> ModelProto {
     include_onnx!("data/test_flatten_negative_axis2/model.onnxtxt")
 }
 
-fn test_flatten_negative_axis3() -> ModelProto {
+pub(crate) fn test_flatten_negative_axis3() -> ModelProto {
     include_onnx!("data/test_flatten_negative_axis3/model.onnxtxt")
 }
 
-fn test_flatten_negative_axis4() -> ModelProto {
+pub(crate) fn test_flatten_negative_axis4() -> ModelProto {
     include_onnx!("data/test_flatten_negative_axis4/model.onnxtxt")
 }
 
-fn test_flexattention() -> ModelProto {
+pub(crate) fn test_flexattention() -> ModelProto {
     include_onnx!("data/test_flexattention/model.onnxtxt")
 }
 
-fn test_flexattention_causal_mask() -> ModelProto {
+pub(crate) fn test_flexattention_causal_mask() -> ModelProto {
     include_onnx!("data/test_flexattention_causal_mask/model.onnxtxt")
 }
 
-fn test_flexattention_causal_mask_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_causal_mask_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_causal_mask_expanded_ver26/model.onnxtxt")
 }
 
-fn test_flexattention_diff_head_sizes() -> ModelProto {
+pub(crate) fn test_flexattention_diff_head_sizes() -> ModelProto {
     include_onnx!("data/test_flexattention_diff_head_sizes/model.onnxtxt")
 }
 
-fn test_flexattention_diff_head_sizes_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_diff_head_sizes_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_diff_head_sizes_expanded_ver26/model.onnxtxt")
 }
 
-fn test_flexattention_double() -> ModelProto {
+pub(crate) fn test_flexattention_double() -> ModelProto {
     include_onnx!("data/test_flexattention_double/model.onnxtxt")
 }
 
-fn test_flexattention_double_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_double_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_double_expanded_ver26/model.onnxtxt")
 }
 
-fn test_flexattention_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_expanded_ver26/model.onnxtxt")
 }
 
-fn test_flexattention_fp16() -> ModelProto {
+pub(crate) fn test_flexattention_fp16() -> ModelProto {
     include_onnx!("data/test_flexattention_fp16/model.onnxtxt")
 }
 
-fn test_flexattention_fp16_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_fp16_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_fp16_expanded_ver26/model.onnxtxt")
 }
 
-fn test_flexattention_gqa() -> ModelProto {
+pub(crate) fn test_flexattention_gqa() -> ModelProto {
     include_onnx!("data/test_flexattention_gqa/model.onnxtxt")
 }
 
-fn test_flexattention_gqa_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_gqa_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_gqa_expanded_ver26/model.onnxtxt")
 }
 
-fn test_flexattention_prob_mod() -> ModelProto {
+pub(crate) fn test_flexattention_prob_mod() -> ModelProto {
     include_onnx!("data/test_flexattention_prob_mod/model.onnxtxt")
 }
 
-fn test_flexattention_prob_mod_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_prob_mod_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_prob_mod_expanded_ver26/model.onnxtxt")
 }
 
-fn test_flexattention_relative_positional() -> ModelProto {
+pub(crate) fn test_flexattention_relative_positional() -> ModelProto {
     include_onnx!("data/test_flexattention_relative_positional/model.onnxtxt")
 }
 
-fn test_flexattention_relative_positional_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_relative_positional_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_relative_positional_expanded_ver26/model.onnxtxt")
 }
 
-fn test_flexattention_scaled() -> ModelProto {
+pub(crate) fn test_flexattention_scaled() -> ModelProto {
     include_onnx!("data/test_flexattention_scaled/model.onnxtxt")
 }
 
-fn test_flexattention_scaled_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_scaled_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_scaled_expanded_ver26/model.onnxtxt")
 }
 
-fn test_flexattention_score_mod() -> ModelProto {
+pub(crate) fn test_flexattention_score_mod() -> ModelProto {
     include_onnx!("data/test_flexattention_score_mod/model.onnxtxt")
 }
 
-fn test_flexattention_score_mod_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_score_mod_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_score_mod_expanded_ver26/model.onnxtxt")
 }
 
-fn test_flexattention_soft_cap() -> ModelProto {
+pub(crate) fn test_flexattention_soft_cap() -> ModelProto {
     include_onnx!("data/test_flexattention_soft_cap/model.onnxtxt")
 }
 
-fn test_flexattention_soft_cap_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_soft_cap_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_soft_cap_expanded_ver26/model.onnxtxt")
 }
 
-fn test_floor() -> ModelProto {
+pub(crate) fn test_floor() -> ModelProto {
     include_onnx!("data/test_floor/model.onnxtxt")
 }
 
-fn test_floor_example() -> ModelProto {
+pub(crate) fn test_floor_example() -> ModelProto {
     include_onnx!("data/test_floor_example/model.onnxtxt")
 }
 
-fn test_gather_0() -> ModelProto {
+pub(crate) fn test_gather_0() -> ModelProto {
     include_onnx!("data/test_gather_0/model.onnxtxt")
 }
 
-fn test_gather_1() -> ModelProto {
+pub(crate) fn test_gather_1() -> ModelProto {
     include_onnx!("data/test_gather_1/model.onnxtxt")
 }
 
-fn test_gather_2d_indices() -> ModelProto {
+pub(crate) fn test_gather_2d_indices() -> ModelProto {
     include_onnx!("data/test_gather_2d_indices/model.onnxtxt")
 }
 
-fn test_gather_elements_0() -> ModelProto {
+pub(crate) fn test_gather_elements_0() -> ModelProto {
     include_onnx!("data/test_gather_elements_0/model.onnxtxt")
 }
 
-fn test_gather_elements_1() -> ModelProto {
+pub(crate) fn test_gather_elements_1() -> ModelProto {
     include_onnx!("data/test_gather_elements_1/model.onnxtxt")
 }
 
-fn test_gather_elements_negative_indices() -> ModelProto {
+pub(crate) fn test_gather_elements_negative_indices() -> ModelProto {
     include_onnx!("data/test_gather_elements_negative_indices/model.onnxtxt")
 }
 
-fn test_gather_negative_indices() -> ModelProto {
+pub(crate) fn test_gather_negative_indices() -> ModelProto {
     include_onnx!("data/test_gather_negative_indices/model.onnxtxt")
 }
 
-fn test_gathernd_example_float32() -> ModelProto {
+pub(crate) fn test_gathernd_example_float32() -> ModelProto {
     include_onnx!("data/test_gathernd_example_float32/model.onnxtxt")
 }
 
-fn test_gathernd_example_int32() -> ModelProto {
+pub(crate) fn test_gathernd_example_int32() -> ModelProto {
     include_onnx!("data/test_gathernd_example_int32/model.onnxtxt")
 }
 
-fn test_gathernd_example_int32_batch_dim1() -> ModelProto {
+pub(crate) fn test_gathernd_example_int32_batch_dim1() -> ModelProto {
     include_onnx!("data/test_gathernd_example_int32_batch_dim1/model.onnxtxt")
 }
 
-fn test_gelu_default_1() -> ModelProto {
+pub(crate) fn test_gelu_default_1() -> ModelProto {
     include_onnx!("data/test_gelu_default_1/model.onnxtxt")
 }
 
-fn test_gelu_default_1_expanded() -> ModelProto {
+pub(crate) fn test_gelu_default_1_expanded() -> ModelProto {
     include_onnx!("data/test_gelu_default_1_expanded/model.onnxtxt")
 }
 
-fn test_gelu_default_2() -> ModelProto {
+pub(crate) fn test_gelu_default_2() -> ModelProto {
     include_onnx!("data/test_gelu_default_2/model.onnxtxt")
 }
 
-fn test_gelu_default_2_expanded() -> ModelProto {
+pub(crate) fn test_gelu_default_2_expanded() -> ModelProto {
     include_onnx!("data/test_gelu_default_2_expanded/model.onnxtxt")
 }
 
-fn test_gelu_tanh_1() -> ModelProto {
+pub(crate) fn test_gelu_tanh_1() -> ModelProto {
     include_onnx!("data/test_gelu_tanh_1/model.onnxtxt")
 }
 
-fn test_gelu_tanh_1_expanded() -> ModelProto {
+pub(crate) fn test_gelu_tanh_1_expanded() -> ModelProto {
     include_onnx!("data/test_gelu_tanh_1_expanded/model.onnxtxt")
 }
 
-fn test_gelu_tanh_2() -> ModelProto {
+pub(crate) fn test_gelu_tanh_2() -> ModelProto {
     include_onnx!("data/test_gelu_tanh_2/model.onnxtxt")
 }
 
-fn test_gelu_tanh_2_expanded() -> ModelProto {
+pub(crate) fn test_gelu_tanh_2_expanded() -> ModelProto {
     include_onnx!("data/test_gelu_tanh_2_expanded/model.onnxtxt")
 }
 
-fn test_gemm_all_attributes() -> ModelProto {
+pub(crate) fn test_gemm_all_attributes() -> ModelProto {
     include_onnx!("data/test_gemm_all_attributes/model.onnxtxt")
 }
 
-fn test_gemm_alpha() -> ModelProto {
+pub(crate) fn test_gemm_alpha() -> ModelProto {
     include_onnx!("data/test_gemm_alpha/model.onnxtxt")
 }
 
-fn test_gemm_beta() -> ModelProto {
+pub(crate) fn test_gemm_beta() -> ModelProto {
     include_onnx!("data/test_gemm_beta/model.onnxtxt")
 }
 
-fn test_gemm_default_matrix_bias() -> ModelProto {
+pub(crate) fn test_gemm_default_matrix_bias() -> ModelProto {
     include_onnx!("data/test_gemm_default_matrix_bias/model.onnxtxt")
 }
 
-fn test_gemm_default_no_bias() -> ModelProto {
+pub(crate) fn test_gemm_default_no_bias() -> ModelProto {
     include_onnx!("data/test_gemm_default_no_bias/model.onnxtxt")
 }
 
-fn test_gemm_default_scalar_bias() -> ModelProto {
+pub(crate) fn test_gemm_default_scalar_bias() -> ModelProto {
     include_onnx!("data/test_gemm_default_scalar_bias/model.onnxtxt")
 }
 
-fn test_gemm_default_single_elem_vector_bias() -> ModelProto {
+pub(crate) fn test_gemm_default_single_elem_vector_bias() -> ModelProto {
     include_onnx!("data/test_gemm_default_single_elem_vector_bias/model.onnxtxt")
 }
 
-fn test_gemm_default_vector_bias() -> ModelProto {
+pub(crate) fn test_gemm_default_vector_bias() -> ModelProto {
     include_onnx!("data/test_gemm_default_vector_bias/model.onnxtxt")
 }
 
-fn test_gemm_default_zero_bias() -> ModelProto {
+pub(crate) fn test_gemm_default_zero_bias() -> ModelProto {
     include_onnx!("data/test_gemm_default_zero_bias/model.onnxtxt")
 }
 
-fn test_gemm_transposeA() -> ModelProto {
+pub(crate) fn test_gemm_transposeA() -> ModelProto {
     include_onnx!("data/test_gemm_transposeA/model.onnxtxt")
 }
 
-fn test_gemm_transposeB() -> ModelProto {
+pub(crate) fn test_gemm_transposeB() -> ModelProto {
     include_onnx!("data/test_gemm_transposeB/model.onnxtxt")
 }
 
-fn test_globalaveragepool() -> ModelProto {
+pub(crate) fn test_globalaveragepool() -> ModelProto {
     include_onnx!("data/test_globalaveragepool/model.onnxtxt")
 }
 
-fn test_globalaveragepool_precomputed() -> ModelProto {
+pub(crate) fn test_globalaveragepool_precomputed() -> ModelProto {
     include_onnx!("data/test_globalaveragepool_precomputed/model.onnxtxt")
 }
 
-fn test_globalmaxpool() -> ModelProto {
+pub(crate) fn test_globalmaxpool() -> ModelProto {
     include_onnx!("data/test_globalmaxpool/model.onnxtxt")
 }
 
-fn test_globalmaxpool_precomputed() -> ModelProto {
+pub(crate) fn test_globalmaxpool_precomputed() -> ModelProto {
     include_onnx!("data/test_globalmaxpool_precomputed/model.onnxtxt")
 }
 
-fn test_greater() -> ModelProto {
+pub(crate) fn test_greater() -> ModelProto {
     include_onnx!("data/test_greater/model.onnxtxt")
 }
 
-fn test_greater_bcast() -> ModelProto {
+pub(crate) fn test_greater_bcast() -> ModelProto {
     include_onnx!("data/test_greater_bcast/model.onnxtxt")
 }
 
-fn test_greater_equal() -> ModelProto {
+pub(crate) fn test_greater_equal() -> ModelProto {
     include_onnx!("data/test_greater_equal/model.onnxtxt")
 }
 
-fn test_greater_equal_bcast() -> ModelProto {
+pub(crate) fn test_greater_equal_bcast() -> ModelProto {
     include_onnx!("data/test_greater_equal_bcast/model.onnxtxt")
 }
 
-fn test_greater_equal_bcast_expanded() -> ModelProto {
+pub(crate) fn test_greater_equal_bcast_expanded() -> ModelProto {
     include_onnx!("data/test_greater_equal_bcast_expanded/model.onnxtxt")
 }
 
-fn test_greater_equal_expanded() -> ModelProto {
+pub(crate) fn test_greater_equal_expanded() -> ModelProto {
     include_onnx!("data/test_greater_equal_expanded/model.onnxtxt")
 }
 
-fn test_greater_equal_int16() -> ModelProto {
+pub(crate) fn test_greater_equal_int16() -> ModelProto {
     include_onnx!("data/test_greater_equal_int16/model.onnxtxt")
 }
 
-fn test_greater_equal_int16_expanded() -> ModelProto {
+pub(crate) fn test_greater_equal_int16_expanded() -> ModelProto {
     include_onnx!("data/test_greater_equal_int16_expanded/model.onnxtxt")
 }
 
-fn test_greater_equal_int8() -> ModelProto {
+pub(crate) fn test_greater_equal_int8() -> ModelProto {
     include_onnx!("data/test_greater_equal_int8/model.onnxtxt")
 }
 
-fn test_greater_equal_int8_expanded() -> ModelProto {
+pub(crate) fn test_greater_equal_int8_expanded() -> ModelProto {
     include_onnx!("data/test_greater_equal_int8_expanded/model.onnxtxt")
 }
 
-fn test_greater_equal_uint16() -> ModelProto {
+pub(crate) fn test_greater_equal_uint16() -> ModelProto {
     include_onnx!("data/test_greater_equal_uint16/model.onnxtxt")
 }
 
-fn test_greater_equal_uint16_expanded() -> ModelProto {
+pub(crate) fn test_greater_equal_uint16_expanded() -> ModelProto {
     include_onnx!("data/test_greater_equal_uint16_expanded/model.onnxtxt")
 }
 
-fn test_greater_equal_uint32() -> ModelProto {
+pub(crate) fn test_greater_equal_uint32() -> ModelProto {
     include_onnx!("data/test_greater_equal_uint32/model.onnxtxt")
 }
 
-fn test_greater_equal_uint32_expanded() -> ModelProto {
+pub(crate) fn test_greater_equal_uint32_expanded() -> ModelProto {
     include_onnx!("data/test_greater_equal_uint32_expanded/model.onnxtxt")
 }
 
-fn test_greater_equal_uint64() -> ModelProto {
+pub(crate) fn test_greater_equal_uint64() -> ModelProto {
     include_onnx!("data/test_greater_equal_uint64/model.onnxtxt")
 }
 
-fn test_greater_equal_uint64_expanded() -> ModelProto {
+pub(crate) fn test_greater_equal_uint64_expanded() -> ModelProto {
     include_onnx!("data/test_greater_equal_uint64_expanded/model.onnxtxt")
 }
 
-fn test_greater_equal_uint8() -> ModelProto {
+pub(crate) fn test_greater_equal_uint8() -> ModelProto {
     include_onnx!("data/test_greater_equal_uint8/model.onnxtxt")
 }
 
-fn test_greater_equal_uint8_expanded() -> ModelProto {
+pub(crate) fn test_greater_equal_uint8_expanded() -> ModelProto {
     include_onnx!("data/test_greater_equal_uint8_expanded/model.onnxtxt")
 }
 
-fn test_greater_int16() -> ModelProto {
+pub(crate) fn test_greater_int16() -> ModelProto {
     include_onnx!("data/test_greater_int16/model.onnxtxt")
 }
 
-fn test_greater_int8() -> ModelProto {
+pub(crate) fn test_greater_int8() -> ModelProto {
     include_onnx!("data/test_greater_int8/model.onnxtxt")
 }
 
-fn test_greater_uint16() -> ModelProto {
+pub(crate) fn test_greater_uint16() -> ModelProto {
     include_onnx!("data/test_greater_uint16/model.onnxtxt")
 }
 
-fn test_greater_uint32() -> ModelProto {
+pub(crate) fn test_greater_uint32() -> ModelProto {
     include_onnx!("data/test_greater_uint32/model.onnxtxt")
 }
 
-fn test_greater_uint64() -> ModelProto {
+pub(crate) fn test_greater_uint64() -> ModelProto {
     include_onnx!("data/test_greater_uint64/model.onnxtxt")
 }
 
-fn test_greater_uint8() -> ModelProto {
+pub(crate) fn test_greater_uint8() -> ModelProto {
     include_onnx!("data/test_greater_uint8/model.onnxtxt")
 }
 
-fn test_gridsample() -> ModelProto {
+pub(crate) fn test_gridsample() -> ModelProto {
     include_onnx!("data/test_gridsample/model.onnxtxt")
 }
 
-fn test_gridsample_aligncorners_true() -> ModelProto {
+pub(crate) fn test_gridsample_aligncorners_true() -> ModelProto {
     include_onnx!("data/test_gridsample_aligncorners_true/model.onnxtxt")
 }
 
-fn test_gridsample_bicubic() -> ModelProto {
+pub(crate) fn test_gridsample_bicubic() -> ModelProto {
     include_onnx!("data/test_gridsample_bicubic/model.onnxtxt")
 }
 
-fn test_gridsample_bicubic_align_corners_0_additional_1() -> ModelProto {
+pub(crate) fn test_gridsample_bicubic_align_corners_0_additional_1() -> ModelProto {
     include_onnx!("data/test_gridsample_bicubic_align_corners_0_additional_1/model.onnxtxt")
 }
 
-fn test_gridsample_bicubic_align_corners_1_additional_1() -> ModelProto {
+pub(crate) fn test_gridsample_bicubic_align_corners_1_additional_1() -> ModelProto {
     include_onnx!("data/test_gridsample_bicubic_align_corners_1_additional_1/model.onnxtxt")
 }
 
-fn test_gridsample_bilinear() -> ModelProto {
+pub(crate) fn test_gridsample_bilinear() -> ModelProto {
     include_onnx!("data/test_gridsample_bilinear/model.onnxtxt")
 }
 
-fn test_gridsample_bilinear_align_corners_0_additional_1() -> ModelProto {
+pub(crate) fn test_gridsample_bilinear_align_corners_0_additional_1() -> ModelProto {
     include_onnx!("data/test_gridsample_bilinear_align_corners_0_additional_1/model.onnxtxt")
 }
 
-fn test_gridsample_bilinear_align_corners_1_additional_1() -> ModelProto {
+pub(crate) fn test_gridsample_bilinear_align_corners_1_additional_1() -> ModelProto {
     include_onnx!("data/test_gridsample_bilinear_align_corners_1_additional_1/model.onnxtxt")
 }
 
-fn test_gridsample_border_padding() -> ModelProto {
+pub(crate) fn test_gridsample_border_padding() -> ModelProto {
     include_onnx!("data/test_gridsample_border_padding/model.onnxtxt")
 }
 
-fn test_gridsample_nearest() -> ModelProto {
+pub(crate) fn test_gridsample_nearest() -> ModelProto {
     include_onnx!("data/test_gridsample_nearest/model.onnxtxt")
 }
 
-fn test_gridsample_nearest_align_corners_0_additional_1() -> ModelProto {
+pub(crate) fn test_gridsample_nearest_align_corners_0_additional_1() -> ModelProto {
     include_onnx!("data/test_gridsample_nearest_align_corners_0_additional_1/model.onnxtxt")
 }
 
-fn test_gridsample_nearest_align_corners_1_additional_1() -> ModelProto {
+pub(crate) fn test_gridsample_nearest_align_corners_1_additional_1() -> ModelProto {
     include_onnx!("data/test_gridsample_nearest_align_corners_1_additional_1/model.onnxtxt")
 }
 
-fn test_gridsample_reflection_padding() -> ModelProto {
+pub(crate) fn test_gridsample_reflection_padding() -> ModelProto {
     include_onnx!("data/test_gridsample_reflection_padding/model.onnxtxt")
 }
 
-fn test_gridsample_volumetric_bilinear_align_corners_0() -> ModelProto {
+pub(crate) fn test_gridsample_volumetric_bilinear_align_corners_0() -> ModelProto {
     include_onnx!("data/test_gridsample_volumetric_bilinear_align_corners_0/model.onnxtxt")
 }
 
-fn test_gridsample_volumetric_bilinear_align_corners_1() -> ModelProto {
+pub(crate) fn test_gridsample_volumetric_bilinear_align_corners_1() -> ModelProto {
     include_onnx!("data/test_gridsample_volumetric_bilinear_align_corners_1/model.onnxtxt")
 }
 
-fn test_gridsample_volumetric_nearest_align_corners_0() -> ModelProto {
+pub(crate) fn test_gridsample_volumetric_nearest_align_corners_0() -> ModelProto {
     include_onnx!("data/test_gridsample_volumetric_nearest_align_corners_0/model.onnxtxt")
 }
 
-fn test_gridsample_volumetric_nearest_align_corners_1() -> ModelProto {
+pub(crate) fn test_gridsample_volumetric_nearest_align_corners_1() -> ModelProto {
     include_onnx!("data/test_gridsample_volumetric_nearest_align_corners_1/model.onnxtxt")
 }
 
-fn test_gridsample_zeros_padding() -> ModelProto {
+pub(crate) fn test_gridsample_zeros_padding() -> ModelProto {
     include_onnx!("data/test_gridsample_zeros_padding/model.onnxtxt")
 }
 
-fn test_group_normalization_epsilon() -> ModelProto {
+pub(crate) fn test_group_normalization_epsilon() -> ModelProto {
     include_onnx!("data/test_group_normalization_epsilon/model.onnxtxt")
 }
 
-fn test_group_normalization_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_group_normalization_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_group_normalization_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_group_normalization_example() -> ModelProto {
+pub(crate) fn test_group_normalization_example() -> ModelProto {
     include_onnx!("data/test_group_normalization_example/model.onnxtxt")
 }
 
-fn test_group_normalization_example_expanded() -> ModelProto {
+pub(crate) fn test_group_normalization_example_expanded() -> ModelProto {
     include_onnx!("data/test_group_normalization_example_expanded/model.onnxtxt")
 }
 
-fn test_gru_batchwise() -> ModelProto {
+pub(crate) fn test_gru_batchwise() -> ModelProto {
     include_onnx!("data/test_gru_batchwise/model.onnxtxt")
 }
 
-fn test_gru_bidirectional() -> ModelProto {
+pub(crate) fn test_gru_bidirectional() -> ModelProto {
     include_onnx!("data/test_gru_bidirectional/model.onnxtxt")
 }
 
-fn test_gru_defaults() -> ModelProto {
+pub(crate) fn test_gru_defaults() -> ModelProto {
     include_onnx!("data/test_gru_defaults/model.onnxtxt")
 }
 
-fn test_gru_reverse() -> ModelProto {
+pub(crate) fn test_gru_reverse() -> ModelProto {
     include_onnx!("data/test_gru_reverse/model.onnxtxt")
 }
 
-fn test_gru_seq_length() -> ModelProto {
+pub(crate) fn test_gru_seq_length() -> ModelProto {
     include_onnx!("data/test_gru_seq_length/model.onnxtxt")
 }
 
-fn test_gru_with_initial_bias() -> ModelProto {
+pub(crate) fn test_gru_with_initial_bias() -> ModelProto {
     include_onnx!("data/test_gru_with_initial_bias/model.onnxtxt")
 }
 
-fn test_hammingwindow() -> ModelProto {
+pub(crate) fn test_hammingwindow() -> ModelProto {
     include_onnx!("data/test_hammingwindow/model.onnxtxt")
 }
 
-fn test_hammingwindow_expanded() -> ModelProto {
+pub(crate) fn test_hammingwindow_expanded() -> ModelProto {
     include_onnx!("data/test_hammingwindow_expanded/model.onnxtxt")
 }
 
-fn test_hammingwindow_symmetric() -> ModelProto {
+pub(crate) fn test_hammingwindow_symmetric() -> ModelProto {
     include_onnx!("data/test_hammingwindow_symmetric/model.onnxtxt")
 }
 
-fn test_hammingwindow_symmetric_expanded() -> ModelProto {
+pub(crate) fn test_hammingwindow_symmetric_expanded() -> ModelProto {
     include_onnx!("data/test_hammingwindow_symmetric_expanded/model.onnxtxt")
 }
 
-fn test_hannwindow() -> ModelProto {
+pub(crate) fn test_hannwindow() -> ModelProto {
     include_onnx!("data/test_hannwindow/model.onnxtxt")
 }
 
-fn test_hannwindow_expanded() -> ModelProto {
+pub(crate) fn test_hannwindow_expanded() -> ModelProto {
     include_onnx!("data/test_hannwindow_expanded/model.onnxtxt")
 }
 
-fn test_hannwindow_symmetric() -> ModelProto {
+pub(crate) fn test_hannwindow_symmetric() -> ModelProto {
     include_onnx!("data/test_hannwindow_symmetric/model.onnxtxt")
 }
 
-fn test_hannwindow_symmetric_expanded() -> ModelProto {
+pub(crate) fn test_hannwindow_symmetric_expanded() -> ModelProto {
     include_onnx!("data/test_hannwindow_symmetric_expanded/model.onnxtxt")
 }
 
-fn test_hardmax_axis_0() -> ModelProto {
+pub(crate) fn test_hardmax_axis_0() -> ModelProto {
     include_onnx!("data/test_hardmax_axis_0/model.onnxtxt")
 }
 
-fn test_hardmax_axis_1() -> ModelProto {
+pub(crate) fn test_hardmax_axis_1() -> ModelProto {
     include_onnx!("data/test_hardmax_axis_1/model.onnxtxt")
 }
 
-fn test_hardmax_axis_2() -> ModelProto {
+pub(crate) fn test_hardmax_axis_2() -> ModelProto {
     include_onnx!("data/test_hardmax_axis_2/model.onnxtxt")
 }
 
-fn test_hardmax_default_axis() -> ModelProto {
+pub(crate) fn test_hardmax_default_axis() -> ModelProto {
     include_onnx!("data/test_hardmax_default_axis/model.onnxtxt")
 }
 
-fn test_hardmax_example() -> ModelProto {
+pub(crate) fn test_hardmax_example() -> ModelProto {
     include_onnx!("data/test_hardmax_example/model.onnxtxt")
 }
 
-fn test_hardmax_negative_axis() -> ModelProto {
+pub(crate) fn test_hardmax_negative_axis() -> ModelProto {
     include_onnx!("data/test_hardmax_negative_axis/model.onnxtxt")
 }
 
-fn test_hardmax_one_hot() -> ModelProto {
+pub(crate) fn test_hardmax_one_hot() -> ModelProto {
     include_onnx!("data/test_hardmax_one_hot/model.onnxtxt")
 }
 
-fn test_hardsigmoid() -> ModelProto {
+pub(crate) fn test_hardsigmoid() -> ModelProto {
     include_onnx!("data/test_hardsigmoid/model.onnxtxt")
 }
 
-fn test_hardsigmoid_default() -> ModelProto {
+pub(crate) fn test_hardsigmoid_default() -> ModelProto {
     include_onnx!("data/test_hardsigmoid_default/model.onnxtxt")
 }
 
-fn test_hardsigmoid_default_expanded_ver18() -> ModelProto {
+pub(crate) fn test_hardsigmoid_default_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_hardsigmoid_default_expanded_ver18/model.onnxtxt")
 }
 
-fn test_hardsigmoid_example() -> ModelProto {
+pub(crate) fn test_hardsigmoid_example() -> ModelProto {
     include_onnx!("data/test_hardsigmoid_example/model.onnxtxt")
 }
 
-fn test_hardsigmoid_example_expanded_ver18() -> ModelProto {
+pub(crate) fn test_hardsigmoid_example_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_hardsigmoid_example_expanded_ver18/model.onnxtxt")
 }
 
-fn test_hardsigmoid_expanded_ver18() -> ModelProto {
+pub(crate) fn test_hardsigmoid_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_hardsigmoid_expanded_ver18/model.onnxtxt")
 }
 
-fn test_hardswish() -> ModelProto {
+pub(crate) fn test_hardswish() -> ModelProto {
     include_onnx!("data/test_hardswish/model.onnxtxt")
 }
 
-fn test_hardswish_expanded() -> ModelProto {
+pub(crate) fn test_hardswish_expanded() -> ModelProto {
     include_onnx!("data/test_hardswish_expanded/model.onnxtxt")
 }
 
-fn test_identity() -> ModelProto {
+pub(crate) fn test_identity() -> ModelProto {
     include_onnx!("data/test_identity/model.onnxtxt")
 }
 
-fn test_identity_opt() -> ModelProto {
+pub(crate) fn test_identity_opt() -> ModelProto {
     include_onnx!("data/test_identity_opt/model.onnxtxt")
 }
 
-fn test_identity_sequence() -> ModelProto {
+pub(crate) fn test_identity_sequence() -> ModelProto {
     include_onnx!("data/test_identity_sequence/model.onnxtxt")
 }
 
-fn test_if() -> ModelProto {
+pub(crate) fn test_if() -> ModelProto {
     include_onnx!("data/test_if/model.onnxtxt")
 }
 
-fn test_if_opt() -> ModelProto {
+pub(crate) fn test_if_opt() -> ModelProto {
     include_onnx!("data/test_if_opt/model.onnxtxt")
 }
 
-fn test_if_seq() -> ModelProto {
+pub(crate) fn test_if_seq() -> ModelProto {
     include_onnx!("data/test_if_seq/model.onnxtxt")
 }
 
-fn test_image_decoder_decode_bmp_rgb() -> ModelProto {
+pub(crate) fn test_image_decoder_decode_bmp_rgb() -> ModelProto {
     include_onnx!("data/test_image_decoder_decode_bmp_rgb/model.onnxtxt")
 }
 
-fn test_image_decoder_decode_jpeg2k_rgb() -> ModelProto {
+pub(crate) fn test_image_decoder_decode_jpeg2k_rgb() -> ModelProto {
     include_onnx!("data/test_image_decoder_decode_jpeg2k_rgb/model.onnxtxt")
 }
 
-fn test_image_decoder_decode_jpeg_bgr() -> ModelProto {
+pub(crate) fn test_image_decoder_decode_jpeg_bgr() -> ModelProto {
     include_onnx!("data/test_image_decoder_decode_jpeg_bgr/model.onnxtxt")
 }
 
-fn test_image_decoder_decode_jpeg_grayscale() -> ModelProto {
+pub(crate) fn test_image_decoder_decode_jpeg_grayscale() -> ModelProto {
     include_onnx!("data/test_image_decoder_decode_jpeg_grayscale/model.onnxtxt")
 }
 
-fn test_image_decoder_decode_jpeg_rgb() -> ModelProto {
+pub(crate) fn test_image_decoder_decode_jpeg_rgb() -> ModelProto {
     include_onnx!("data/test_image_decoder_decode_jpeg_rgb/model.onnxtxt")
 }
 
-fn test_image_decoder_decode_png_rgb() -> ModelProto {
+pub(crate) fn test_image_decoder_decode_png_rgb() -> ModelProto {
     include_onnx!("data/test_image_decoder_decode_png_rgb/model.onnxtxt")
 }
 
-fn test_image_decoder_decode_pnm_rgb() -> ModelProto {
+pub(crate) fn test_image_decoder_decode_pnm_rgb() -> ModelProto {
     include_onnx!("data/test_image_decoder_decode_pnm_rgb/model.onnxtxt")
 }
 
-fn test_image_decoder_decode_tiff_rgb() -> ModelProto {
+pub(crate) fn test_image_decoder_decode_tiff_rgb() -> ModelProto {
     include_onnx!("data/test_image_decoder_decode_tiff_rgb/model.onnxtxt")
 }
 
-fn test_image_decoder_decode_webp_rgb() -> ModelProto {
+pub(crate) fn test_image_decoder_decode_webp_rgb() -> ModelProto {
     include_onnx!("data/test_image_decoder_decode_webp_rgb/model.onnxtxt")
 }
 
-fn test_instancenorm_epsilon() -> ModelProto {
+pub(crate) fn test_instancenorm_epsilon() -> ModelProto {
     include_onnx!("data/test_instancenorm_epsilon/model.onnxtxt")
 }
 
-fn test_instancenorm_example() -> ModelProto {
+pub(crate) fn test_instancenorm_example() -> ModelProto {
     include_onnx!("data/test_instancenorm_example/model.onnxtxt")
 }
 
-fn test_isinf() -> ModelProto {
+pub(crate) fn test_isinf() -> ModelProto {
     include_onnx!("data/test_isinf/model.onnxtxt")
 }
 
-fn test_isinf_float16() -> ModelProto {
+pub(crate) fn test_isinf_float16() -> ModelProto {
     include_onnx!("data/test_isinf_float16/model.onnxtxt")
 }
 
-fn test_isinf_negative() -> ModelProto {
+pub(crate) fn test_isinf_negative() -> ModelProto {
     include_onnx!("data/test_isinf_negative/model.onnxtxt")
 }
 
-fn test_isinf_positive() -> ModelProto {
+pub(crate) fn test_isinf_positive() -> ModelProto {
     include_onnx!("data/test_isinf_positive/model.onnxtxt")
 }
 
-fn test_isnan() -> ModelProto {
+pub(crate) fn test_isnan() -> ModelProto {
     include_onnx!("data/test_isnan/model.onnxtxt")
 }
 
-fn test_isnan_float16() -> ModelProto {
+pub(crate) fn test_isnan_float16() -> ModelProto {
     include_onnx!("data/test_isnan_float16/model.onnxtxt")
 }
 
-fn test_l1normalization_axis_0() -> ModelProto {
+pub(crate) fn test_l1normalization_axis_0() -> ModelProto {
     include_onnx!("data/test_l1normalization_axis_0/model.onnxtxt")
 }
 
-fn test_l1normalization_axis_1() -> ModelProto {
+pub(crate) fn test_l1normalization_axis_1() -> ModelProto {
     include_onnx!("data/test_l1normalization_axis_1/model.onnxtxt")
 }
 
-fn test_l1normalization_axis_last() -> ModelProto {
+pub(crate) fn test_l1normalization_axis_last() -> ModelProto {
     include_onnx!("data/test_l1normalization_axis_last/model.onnxtxt")
 }
 
-fn test_l2normalization_axis_0() -> ModelProto {
+pub(crate) fn test_l2normalization_axis_0() -> ModelProto {
     include_onnx!("data/test_l2normalization_axis_0/model.onnxtxt")
 }
 
-fn test_l2normalization_axis_1() -> ModelProto {
+pub(crate) fn test_l2normalization_axis_1() -> ModelProto {
     include_onnx!("data/test_l2normalization_axis_1/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis0() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis0() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis0/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis0_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis0_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis0_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis0_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis0_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis0_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis1() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis1() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis1/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis1_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis1_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis1_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis1_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis1_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis1_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis_negative_1() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis_negative_1() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis_negative_1/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis_negative_1_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis_negative_1_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis_negative_1_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis_negative_1_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis_negative_1_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis_negative_1_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis_negative_2() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis_negative_2() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis_negative_2/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis_negative_2_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis_negative_2_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis_negative_2_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis_negative_2_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis_negative_2_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis_negative_2_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis0_epsilon() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis0_epsilon() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis0_epsilon/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis0_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis0_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis0_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis0_epsilon_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis0_epsilon_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis0_epsilon_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis1_epsilon() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis1_epsilon() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis1_epsilon/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis1_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis1_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis1_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis1_epsilon_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis1_epsilon_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis1_epsilon_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis2_epsilon() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis2_epsilon() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis2_epsilon/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis2_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis2_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis2_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis2_epsilon_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis2_epsilon_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis2_epsilon_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis_negative_1_epsilon() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis_negative_1_epsilon() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis_negative_1_epsilon/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis_negative_1_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis_negative_1_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis_negative_1_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis_negative_1_epsilon_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis_negative_1_epsilon_expanded_ver18() -> ModelProto {
     include_onnx!(
         "data/test_layer_normalization_3d_axis_negative_1_epsilon_expanded_ver18/model.onnxtxt"
     )
 }
 
-fn test_layer_normalization_3d_axis_negative_2_epsilon() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis_negative_2_epsilon() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis_negative_2_epsilon/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis_negative_2_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis_negative_2_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis_negative_2_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis_negative_2_epsilon_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis_negative_2_epsilon_expanded_ver18() -> ModelProto {
     include_onnx!(
         "data/test_layer_normalization_3d_axis_negative_2_epsilon_expanded_ver18/model.onnxtxt"
     )
 }
 
-fn test_layer_normalization_3d_axis_negative_3_epsilon() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis_negative_3_epsilon() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis_negative_3_epsilon/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis_negative_3_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis_negative_3_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis_negative_3_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis_negative_3_epsilon_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis_negative_3_epsilon_expanded_ver18() -> ModelProto {
     include_onnx!(
         "data/test_layer_normalization_3d_axis_negative_3_epsilon_expanded_ver18/model.onnxtxt"
     )
 }
 
-fn test_layer_normalization_4d_axis0() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis0() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis0/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis0_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis0_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis0_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis0_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis0_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis0_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis1() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis1() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis1/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis1_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis1_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis1_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis1_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis1_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis1_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis2() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis2() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis2/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis2_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis2_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis2_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis2_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis2_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis2_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis3() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis3() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis3/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis3_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis3_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis3_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis3_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis3_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis3_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_1() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_1() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_1/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_1_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_1_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_1_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_1_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_1_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_1_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_2() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_2() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_2/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_2_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_2_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_2_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_2_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_2_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_2_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_3() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_3() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_3/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_3_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_3_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_3_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_3_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_3_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_3_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_4() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_4() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_4/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_4_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_4_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_4_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_4_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_4_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_4_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_default_axis() -> ModelProto {
+pub(crate) fn test_layer_normalization_default_axis() -> ModelProto {
     include_onnx!("data/test_layer_normalization_default_axis/model.onnxtxt")
 }
 
-fn test_layer_normalization_default_axis_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_default_axis_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_default_axis_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_default_axis_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_default_axis_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_default_axis_expanded_ver18/model.onnxtxt")
 }
 
-fn test_leakyrelu() -> ModelProto {
+pub(crate) fn test_leakyrelu() -> ModelProto {
     include_onnx!("data/test_leakyrelu/model.onnxtxt")
 }
 
-fn test_leakyrelu_default() -> ModelProto {
+pub(crate) fn test_leakyrelu_default() -> ModelProto {
     include_onnx!("data/test_leakyrelu_default/model.onnxtxt")
 }
 
-fn test_leakyrelu_default_expanded() -> ModelProto {
+pub(crate) fn test_leakyrelu_default_expanded() -> ModelProto {
     include_onnx!("data/test_leakyrelu_default_expanded/model.onnxtxt")
 }
 
-fn test_leakyrelu_example() -> ModelProto {
+pub(crate) fn test_leakyrelu_example() -> ModelProto {
     include_onnx!("data/test_leakyrelu_example/model.onnxtxt")
 }
 
-fn test_leakyrelu_example_expanded() -> ModelProto {
+pub(crate) fn test_leakyrelu_example_expanded() -> ModelProto {
     include_onnx!("data/test_leakyrelu_example_expanded/model.onnxtxt")
 }
 
-fn test_leakyrelu_expanded() -> ModelProto {
+pub(crate) fn test_leakyrelu_expanded() -> ModelProto {
     include_onnx!("data/test_leakyrelu_expanded/model.onnxtxt")
 }
 
-fn test_less() -> ModelProto {
+pub(crate) fn test_less() -> ModelProto {
     include_onnx!("data/test_less/model.onnxtxt")
 }
 
-fn test_less_bcast() -> ModelProto {
+pub(crate) fn test_less_bcast() -> ModelProto {
     include_onnx!("data/test_less_bcast/model.onnxtxt")
 }
 
-fn test_less_equal() -> ModelProto {
+pub(crate) fn test_less_equal() -> ModelProto {
     include_onnx!("data/test_less_equal/model.onnxtxt")
 }
 
-fn test_less_equal_bcast() -> ModelProto {
+pub(crate) fn test_less_equal_bcast() -> ModelProto {
     include_onnx!("data/test_less_equal_bcast/model.onnxtxt")
 }
 
-fn test_less_equal_bcast_expanded() -> ModelProto {
+pub(crate) fn test_less_equal_bcast_expanded() -> ModelProto {
     include_onnx!("data/test_less_equal_bcast_expanded/model.onnxtxt")
 }
 
-fn test_less_equal_expanded() -> ModelProto {
+pub(crate) fn test_less_equal_expanded() -> ModelProto {
     include_onnx!("data/test_less_equal_expanded/model.onnxtxt")
 }
 
-fn test_less_equal_int16() -> ModelProto {
+pub(crate) fn test_less_equal_int16() -> ModelProto {
     include_onnx!("data/test_less_equal_int16/model.onnxtxt")
 }
 
-fn test_less_equal_int16_expanded() -> ModelProto {
+pub(crate) fn test_less_equal_int16_expanded() -> ModelProto {
     include_onnx!("data/test_less_equal_int16_expanded/model.onnxtxt")
 }
 
-fn test_less_equal_int8() -> ModelProto {
+pub(crate) fn test_less_equal_int8() -> ModelProto {
     include_onnx!("data/test_less_equal_int8/model.onnxtxt")
 }
 
-fn test_less_equal_int8_expanded() -> ModelProto {
+pub(crate) fn test_less_equal_int8_expanded() -> ModelProto {
     include_onnx!("data/test_less_equal_int8_expanded/model.onnxtxt")
 }
 
-fn test_less_equal_uint16() -> ModelProto {
+pub(crate) fn test_less_equal_uint16() -> ModelProto {
     include_onnx!("data/test_less_equal_uint16/model.onnxtxt")
 }
 
-fn test_less_equal_uint16_expanded() -> ModelProto {
+pub(crate) fn test_less_equal_uint16_expanded() -> ModelProto {
     include_onnx!("data/test_less_equal_uint16_expanded/model.onnxtxt")
 }
 
-fn test_less_equal_uint32() -> ModelProto {
+pub(crate) fn test_less_equal_uint32() -> ModelProto {
     include_onnx!("data/test_less_equal_uint32/model.onnxtxt")
 }
 
-fn test_less_equal_uint32_expanded() -> ModelProto {
+pub(crate) fn test_less_equal_uint32_expanded() -> ModelProto {
     include_onnx!("data/test_less_equal_uint32_expanded/model.onnxtxt")
 }
 
-fn test_less_equal_uint64() -> ModelProto {
+pub(crate) fn test_less_equal_uint64() -> ModelProto {
     include_onnx!("data/test_less_equal_uint64/model.onnxtxt")
 }
 
-fn test_less_equal_uint64_expanded() -> ModelProto {
+pub(crate) fn test_less_equal_uint64_expanded() -> ModelProto {
     include_onnx!("data/test_less_equal_uint64_expanded/model.onnxtxt")
 }
 
-fn test_less_equal_uint8() -> ModelProto {
+pub(crate) fn test_less_equal_uint8() -> ModelProto {
     include_onnx!("data/test_less_equal_uint8/model.onnxtxt")
 }
 
-fn test_less_equal_uint8_expanded() -> ModelProto {
+pub(crate) fn test_less_equal_uint8_expanded() -> ModelProto {
     include_onnx!("data/test_less_equal_uint8_expanded/model.onnxtxt")
 }
 
-fn test_less_int16() -> ModelProto {
+pub(crate) fn test_less_int16() -> ModelProto {
     include_onnx!("data/test_less_int16/model.onnxtxt")
 }
 
-fn test_less_int8() -> ModelProto {
+pub(crate) fn test_less_int8() -> ModelProto {
     include_onnx!("data/test_less_int8/model.onnxtxt")
 }
 
-fn test_less_uint16() -> ModelProto {
+pub(crate) fn test_less_uint16() -> ModelProto {
     include_onnx!("data/test_less_uint16/model.onnxtxt")
 }
 
-fn test_less_uint32() -> ModelProto {
+pub(crate) fn test_less_uint32() -> ModelProto {
     include_onnx!("data/test_less_uint32/model.onnxtxt")
 }
 
-fn test_less_uint64() -> ModelProto {
+pub(crate) fn test_less_uint64() -> ModelProto {
     include_onnx!("data/test_less_uint64/model.onnxtxt")
 }
 
-fn test_less_uint8() -> ModelProto {
+pub(crate) fn test_less_uint8() -> ModelProto {
     include_onnx!("data/test_less_uint8/model.onnxtxt")
 }
 
-fn test_linear_attention_decode_step() -> ModelProto {
+pub(crate) fn test_linear_attention_decode_step() -> ModelProto {
     include_onnx!("data/test_linear_attention_decode_step/model.onnxtxt")
 }
 
-fn test_linear_attention_decode_step_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_decode_step_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_decode_step_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_delta() -> ModelProto {
+pub(crate) fn test_linear_attention_delta() -> ModelProto {
     include_onnx!("data/test_linear_attention_delta/model.onnxtxt")
 }
 
-fn test_linear_attention_delta_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_delta_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_delta_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_explicit_scale() -> ModelProto {
+pub(crate) fn test_linear_attention_explicit_scale() -> ModelProto {
     include_onnx!("data/test_linear_attention_explicit_scale/model.onnxtxt")
 }
 
-fn test_linear_attention_explicit_scale_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_explicit_scale_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_explicit_scale_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_fp16() -> ModelProto {
+pub(crate) fn test_linear_attention_fp16() -> ModelProto {
     include_onnx!("data/test_linear_attention_fp16/model.onnxtxt")
 }
 
-fn test_linear_attention_fp16_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_fp16_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_fp16_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_gated() -> ModelProto {
+pub(crate) fn test_linear_attention_gated() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_delta() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_delta() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_delta/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_delta_beta_scalar() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_delta_beta_scalar() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_delta_beta_scalar/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_delta_beta_scalar_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_delta_beta_scalar_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_delta_beta_scalar_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_delta_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_delta_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_delta_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_delta_gqa() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_delta_gqa() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_delta_gqa/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_delta_gqa_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_delta_gqa_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_delta_gqa_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_delta_mqa() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_delta_mqa() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_delta_mqa/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_delta_mqa_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_delta_mqa_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_delta_mqa_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_per_head_decay() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_per_head_decay() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_per_head_decay/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_per_head_decay_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_per_head_decay_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_per_head_decay_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_linear() -> ModelProto {
+pub(crate) fn test_linear_attention_linear() -> ModelProto {
     include_onnx!("data/test_linear_attention_linear/model.onnxtxt")
 }
 
-fn test_linear_attention_linear_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_linear_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_linear_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_linear_t1_no_past() -> ModelProto {
+pub(crate) fn test_linear_attention_linear_t1_no_past() -> ModelProto {
     include_onnx!("data/test_linear_attention_linear_t1_no_past/model.onnxtxt")
 }
 
-fn test_linear_attention_linear_t1_no_past_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_linear_t1_no_past_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_linear_t1_no_past_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_no_past_explicit_zeros() -> ModelProto {
+pub(crate) fn test_linear_attention_no_past_explicit_zeros() -> ModelProto {
     include_onnx!("data/test_linear_attention_no_past_explicit_zeros/model.onnxtxt")
 }
 
-fn test_linear_attention_no_past_explicit_zeros_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_no_past_explicit_zeros_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_no_past_explicit_zeros_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_prefill_with_past() -> ModelProto {
+pub(crate) fn test_linear_attention_prefill_with_past() -> ModelProto {
     include_onnx!("data/test_linear_attention_prefill_with_past/model.onnxtxt")
 }
 
-fn test_linear_attention_prefill_with_past_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_prefill_with_past_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_prefill_with_past_expanded/model.onnxtxt")
 }
 
-fn test_log() -> ModelProto {
+pub(crate) fn test_log() -> ModelProto {
     include_onnx!("data/test_log/model.onnxtxt")
 }
 
-fn test_log_example() -> ModelProto {
+pub(crate) fn test_log_example() -> ModelProto {
     include_onnx!("data/test_log_example/model.onnxtxt")
 }
 
-fn test_logsoftmax_axis_0() -> ModelProto {
+pub(crate) fn test_logsoftmax_axis_0() -> ModelProto {
     include_onnx!("data/test_logsoftmax_axis_0/model.onnxtxt")
 }
 
-fn test_logsoftmax_axis_0_expanded() -> ModelProto {
+pub(crate) fn test_logsoftmax_axis_0_expanded() -> ModelProto {
     include_onnx!("data/test_logsoftmax_axis_0_expanded/model.onnxtxt")
 }
 
-fn test_logsoftmax_axis_0_expanded_ver18() -> ModelProto {
+pub(crate) fn test_logsoftmax_axis_0_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_logsoftmax_axis_0_expanded_ver18/model.onnxtxt")
 }
 
-fn test_logsoftmax_axis_1() -> ModelProto {
+pub(crate) fn test_logsoftmax_axis_1() -> ModelProto {
     include_onnx!("data/test_logsoftmax_axis_1/model.onnxtxt")
 }
 
-fn test_logsoftmax_axis_1_expanded() -> ModelProto {
+pub(crate) fn test_logsoftmax_axis_1_expanded() -> ModelProto {
     include_onnx!("data/test_logsoftmax_axis_1_expanded/model.onnxtxt")
 }
 
-fn test_logsoftmax_axis_1_expanded_ver18() -> ModelProto {
+pub(crate) fn test_logsoftmax_axis_1_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_logsoftmax_axis_1_expanded_ver18/model.onnxtxt")
 }
 
-fn test_logsoftmax_axis_2() -> ModelProto {
+pub(crate) fn test_logsoftmax_axis_2() -> ModelProto {
     include_onnx!("data/test_logsoftmax_axis_2/model.onnxtxt")
 }
 
-fn test_logsoftmax_axis_2_expanded() -> ModelProto {
+pub(crate) fn test_logsoftmax_axis_2_expanded() -> ModelProto {
     include_onnx!("data/test_logsoftmax_axis_2_expanded/model.onnxtxt")
 }
 
-fn test_logsoftmax_axis_2_expanded_ver18() -> ModelProto {
+pub(crate) fn test_logsoftmax_axis_2_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_logsoftmax_axis_2_expanded_ver18/model.onnxtxt")
 }
 
-fn test_logsoftmax_default_axis() -> ModelProto {
+pub(crate) fn test_logsoftmax_default_axis() -> ModelProto {
     include_onnx!("data/test_logsoftmax_default_axis/model.onnxtxt")
 }
 
-fn test_logsoftmax_default_axis_expanded() -> ModelProto {
+pub(crate) fn test_logsoftmax_default_axis_expanded() -> ModelProto {
     include_onnx!("data/test_logsoftmax_default_axis_expanded/model.onnxtxt")
 }
 
-fn test_logsoftmax_default_axis_expanded_ver18() -> ModelProto {
+pub(crate) fn test_logsoftmax_default_axis_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_logsoftmax_default_axis_expanded_ver18/model.onnxtxt")
 }
 
-fn test_logsoftmax_example_1() -> ModelProto {
+pub(crate) fn test_logsoftmax_example_1() -> ModelProto {
     include_onnx!("data/test_logsoftmax_example_1/model.onnxtxt")
 }
 
-fn test_logsoftmax_example_1_expanded() -> ModelProto {
+pub(crate) fn test_logsoftmax_example_1_expanded() -> ModelProto {
     include_onnx!("data/test_logsoftmax_example_1_expanded/model.onnxtxt")
 }
 
-fn test_logsoftmax_example_1_expanded_ver18() -> ModelProto {
+pub(crate) fn test_logsoftmax_example_1_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_logsoftmax_example_1_expanded_ver18/model.onnxtxt")
 }
 
-fn test_logsoftmax_large_number() -> ModelProto {
+pub(crate) fn test_logsoftmax_large_number() -> ModelProto {
     include_onnx!("data/test_logsoftmax_large_number/model.onnxtxt")
 }
 
-fn test_logsoftmax_large_number_expanded() -> ModelProto {
+pub(crate) fn test_logsoftmax_large_number_expanded() -> ModelProto {
     include_onnx!("data/test_logsoftmax_large_number_expanded/model.onnxtxt")
 }
 
-fn test_logsoftmax_large_number_expanded_ver18() -> ModelProto {
+pub(crate) fn test_logsoftmax_large_number_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_logsoftmax_large_number_expanded_ver18/model.onnxtxt")
 }
 
-fn test_logsoftmax_negative_axis() -> ModelProto {
+pub(crate) fn test_logsoftmax_negative_axis() -> ModelProto {
     include_onnx!("data/test_logsoftmax_negative_axis/model.onnxtxt")
 }
 
-fn test_logsoftmax_negative_axis_expanded() -> ModelProto {
+pub(crate) fn test_logsoftmax_negative_axis_expanded() -> ModelProto {
     include_onnx!("data/test_logsoftmax_negative_axis_expanded/model.onnxtxt")
 }
 
-fn test_logsoftmax_negative_axis_expanded_ver18() -> ModelProto {
+pub(crate) fn test_logsoftmax_negative_axis_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_logsoftmax_negative_axis_expanded_ver18/model.onnxtxt")
 }
 
-fn test_loop11() -> ModelProto {
+pub(crate) fn test_loop11() -> ModelProto {
     include_onnx!("data/test_loop11/model.onnxtxt")
 }
 
-fn test_loop13_seq() -> ModelProto {
+pub(crate) fn test_loop13_seq() -> ModelProto {
     include_onnx!("data/test_loop13_seq/model.onnxtxt")
 }
 
-fn test_loop16_seq_none() -> ModelProto {
+pub(crate) fn test_loop16_seq_none() -> ModelProto {
     include_onnx!("data/test_loop16_seq_none/model.onnxtxt")
 }
 
-fn test_lpnormalization_default() -> ModelProto {
+pub(crate) fn test_lpnormalization_default() -> ModelProto {
     include_onnx!("data/test_lpnormalization_default/model.onnxtxt")
 }
 
-fn test_lppool_1d_default() -> ModelProto {
+pub(crate) fn test_lppool_1d_default() -> ModelProto {
     include_onnx!("data/test_lppool_1d_default/model.onnxtxt")
 }
 
-fn test_lppool_2d_default() -> ModelProto {
+pub(crate) fn test_lppool_2d_default() -> ModelProto {
     include_onnx!("data/test_lppool_2d_default/model.onnxtxt")
 }
 
-fn test_lppool_2d_dilations() -> ModelProto {
+pub(crate) fn test_lppool_2d_dilations() -> ModelProto {
     include_onnx!("data/test_lppool_2d_dilations/model.onnxtxt")
 }
 
-fn test_lppool_2d_pads() -> ModelProto {
+pub(crate) fn test_lppool_2d_pads() -> ModelProto {
     include_onnx!("data/test_lppool_2d_pads/model.onnxtxt")
 }
 
-fn test_lppool_2d_same_lower() -> ModelProto {
+pub(crate) fn test_lppool_2d_same_lower() -> ModelProto {
     include_onnx!("data/test_lppool_2d_same_lower/model.onnxtxt")
 }
 
-fn test_lppool_2d_same_upper() -> ModelProto {
+pub(crate) fn test_lppool_2d_same_upper() -> ModelProto {
     include_onnx!("data/test_lppool_2d_same_upper/model.onnxtxt")
 }
 
-fn test_lppool_2d_strides() -> ModelProto {
+pub(crate) fn test_lppool_2d_strides() -> ModelProto {
     include_onnx!("data/test_lppool_2d_strides/model.onnxtxt")
 }
 
-fn test_lppool_3d_default() -> ModelProto {
+pub(crate) fn test_lppool_3d_default() -> ModelProto {
     include_onnx!("data/test_lppool_3d_default/model.onnxtxt")
 }
 
-fn test_lrn() -> ModelProto {
+pub(crate) fn test_lrn() -> ModelProto {
     include_onnx!("data/test_lrn/model.onnxtxt")
 }
 
-fn test_lrn_default() -> ModelProto {
+pub(crate) fn test_lrn_default() -> ModelProto {
     include_onnx!("data/test_lrn_default/model.onnxtxt")
 }
 
-fn test_lstm_batchwise() -> ModelProto {
+pub(crate) fn test_lstm_batchwise() -> ModelProto {
     include_onnx!("data/test_lstm_batchwise/model.onnxtxt")
 }
 
-fn test_lstm_bidirectional() -> ModelProto {
+pub(crate) fn test_lstm_bidirectional() -> ModelProto {
     include_onnx!("data/test_lstm_bidirectional/model.onnxtxt")
 }
 
-fn test_lstm_defaults() -> ModelProto {
+pub(crate) fn test_lstm_defaults() -> ModelProto {
     include_onnx!("data/test_lstm_defaults/model.onnxtxt")
 }
 
-fn test_lstm_reverse() -> ModelProto {
+pub(crate) fn test_lstm_reverse() -> ModelProto {
     include_onnx!("data/test_lstm_reverse/model.onnxtxt")
 }
 
-fn test_lstm_with_initial_bias() -> ModelProto {
+pub(crate) fn test_lstm_with_initial_bias() -> ModelProto {
     include_onnx!("data/test_lstm_with_initial_bias/model.onnxtxt")
 }
 
-fn test_lstm_with_peepholes() -> ModelProto {
+pub(crate) fn test_lstm_with_peepholes() -> ModelProto {
     include_onnx!("data/test_lstm_with_peepholes/model.onnxtxt")
 }
 
-fn test_matmul_1d_1d() -> ModelProto {
+pub(crate) fn test_matmul_1d_1d() -> ModelProto {
     include_onnx!("data/test_matmul_1d_1d/model.onnxtxt")
 }
 
-fn test_matmul_1d_3d() -> ModelProto {
+pub(crate) fn test_matmul_1d_3d() -> ModelProto {
     include_onnx!("data/test_matmul_1d_3d/model.onnxtxt")
 }
 
-fn test_matmul_2d() -> ModelProto {
+pub(crate) fn test_matmul_2d() -> ModelProto {
     include_onnx!("data/test_matmul_2d/model.onnxtxt")
 }
 
-fn test_matmul_3d() -> ModelProto {
+pub(crate) fn test_matmul_3d() -> ModelProto {
     include_onnx!("data/test_matmul_3d/model.onnxtxt")
 }
 
-fn test_matmul_4d() -> ModelProto {
+pub(crate) fn test_matmul_4d() -> ModelProto {
     include_onnx!("data/test_matmul_4d/model.onnxtxt")
 }
 
-fn test_matmul_4d_1d() -> ModelProto {
+pub(crate) fn test_matmul_4d_1d() -> ModelProto {
     include_onnx!("data/test_matmul_4d_1d/model.onnxtxt")
 }
 
-fn test_matmul_bcast() -> ModelProto {
+pub(crate) fn test_matmul_bcast() -> ModelProto {
     include_onnx!("data/test_matmul_bcast/model.onnxtxt")
 }
 
-fn test_matmulinteger() -> ModelProto {
+pub(crate) fn test_matmulinteger() -> ModelProto {
     include_onnx!("data/test_matmulinteger/model.onnxtxt")
 }
 
-fn test_max_example() -> ModelProto {
+pub(crate) fn test_max_example() -> ModelProto {
     include_onnx!("data/test_max_example/model.onnxtxt")
 }
 
-fn test_max_float16() -> ModelProto {
+pub(crate) fn test_max_float16() -> ModelProto {
     include_onnx!("data/test_max_float16/model.onnxtxt")
 }
 
-fn test_max_float32() -> ModelProto {
+pub(crate) fn test_max_float32() -> ModelProto {
     include_onnx!("data/test_max_float32/model.onnxtxt")
 }
 
-fn test_max_float64() -> ModelProto {
+pub(crate) fn test_max_float64() -> ModelProto {
     include_onnx!("data/test_max_float64/model.onnxtxt")
 }
 
-fn test_max_int16() -> ModelProto {
+pub(crate) fn test_max_int16() -> ModelProto {
     include_onnx!("data/test_max_int16/model.onnxtxt")
 }
 
-fn test_max_int32() -> ModelProto {
+pub(crate) fn test_max_int32() -> ModelProto {
     include_onnx!("data/test_max_int32/model.onnxtxt")
 }
 
-fn test_max_int64() -> ModelProto {
+pub(crate) fn test_max_int64() -> ModelProto {
     include_onnx!("data/test_max_int64/model.onnxtxt")
 }
 
-fn test_max_int8() -> ModelProto {
+pub(crate) fn test_max_int8() -> ModelProto {
     include_onnx!("data/test_max_int8/model.onnxtxt")
 }
 
-fn test_max_one_input() -> ModelProto {
+pub(crate) fn test_max_one_input() -> ModelProto {
     include_onnx!("data/test_max_one_input/model.onnxtxt")
 }
 
-fn test_max_two_inputs() -> ModelProto {
+pub(crate) fn test_max_two_inputs() -> ModelProto {
     include_onnx!("data/test_max_two_inputs/model.onnxtxt")
 }
 
-fn test_max_uint16() -> ModelProto {
+pub(crate) fn test_max_uint16() -> ModelProto {
     include_onnx!("data/test_max_uint16/model.onnxtxt")
 }
 
-fn test_max_uint32() -> ModelProto {
+pub(crate) fn test_max_uint32() -> ModelProto {
     include_onnx!("data/test_max_uint32/model.onnxtxt")
 }
 
-fn test_max_uint64() -> ModelProto {
+pub(crate) fn test_max_uint64() -> ModelProto {
     include_onnx!("data/test_max_uint64/model.onnxtxt")
 }
 
-fn test_max_uint8() -> ModelProto {
+pub(crate) fn test_max_uint8() -> ModelProto {
     include_onnx!("data/test_max_uint8/model.onnxtxt")
 }
 
-fn test_maxpool_1d_default() -> ModelProto {
+pub(crate) fn test_maxpool_1d_default() -> ModelProto {
     include_onnx!("data/test_maxpool_1d_default/model.onnxtxt")
 }
 
-fn test_maxpool_2d_ceil() -> ModelProto {
+pub(crate) fn test_maxpool_2d_ceil() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_ceil/model.onnxtxt")
 }
 
-fn test_maxpool_2d_ceil_output_size_reduce_by_one() -> ModelProto {
+pub(crate) fn test_maxpool_2d_ceil_output_size_reduce_by_one() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_ceil_output_size_reduce_by_one/model.onnxtxt")
 }
 
-fn test_maxpool_2d_default() -> ModelProto {
+pub(crate) fn test_maxpool_2d_default() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_default/model.onnxtxt")
 }
 
-fn test_maxpool_2d_dilations() -> ModelProto {
+pub(crate) fn test_maxpool_2d_dilations() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_dilations/model.onnxtxt")
 }
 
-fn test_maxpool_2d_pads() -> ModelProto {
+pub(crate) fn test_maxpool_2d_pads() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_pads/model.onnxtxt")
 }
 
-fn test_maxpool_2d_precomputed_pads() -> ModelProto {
+pub(crate) fn test_maxpool_2d_precomputed_pads() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_precomputed_pads/model.onnxtxt")
 }
 
-fn test_maxpool_2d_precomputed_same_upper() -> ModelProto {
+pub(crate) fn test_maxpool_2d_precomputed_same_upper() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_precomputed_same_upper/model.onnxtxt")
 }
 
-fn test_maxpool_2d_precomputed_strides() -> ModelProto {
+pub(crate) fn test_maxpool_2d_precomputed_strides() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_precomputed_strides/model.onnxtxt")
 }
 
-fn test_maxpool_2d_same_lower() -> ModelProto {
+pub(crate) fn test_maxpool_2d_same_lower() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_same_lower/model.onnxtxt")
 }
 
-fn test_maxpool_2d_same_upper() -> ModelProto {
+pub(crate) fn test_maxpool_2d_same_upper() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_same_upper/model.onnxtxt")
 }
 
-fn test_maxpool_2d_strides() -> ModelProto {
+pub(crate) fn test_maxpool_2d_strides() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_strides/model.onnxtxt")
 }
 
-fn test_maxpool_2d_uint8() -> ModelProto {
+pub(crate) fn test_maxpool_2d_uint8() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_uint8/model.onnxtxt")
 }
 
-fn test_maxpool_3d_default() -> ModelProto {
+pub(crate) fn test_maxpool_3d_default() -> ModelProto {
     include_onnx!("data/test_maxpool_3d_default/model.onnxtxt")
 }
 
-fn test_maxpool_3d_dilations() -> ModelProto {
+pub(crate) fn test_maxpool_3d_dilations() -> ModelProto {
     include_onnx!("data/test_maxpool_3d_dilations/model.onnxtxt")
 }
 
-fn test_maxpool_3d_dilations_use_ref_impl() -> ModelProto {
+pub(crate) fn test_maxpool_3d_dilations_use_ref_impl() -> ModelProto {
     include_onnx!("data/test_maxpool_3d_dilations_use_ref_impl/model.onnxtxt")
 }
 
-fn test_maxpool_3d_dilations_use_ref_impl_large() -> ModelProto {
+pub(crate) fn test_maxpool_3d_dilations_use_ref_impl_large() -> ModelProto {
     include_onnx!("data/test_maxpool_3d_dilations_use_ref_impl_large/model.onnxtxt")
 }
 
-fn test_maxpool_with_argmax_2d_precomputed_pads() -> ModelProto {
+pub(crate) fn test_maxpool_with_argmax_2d_precomputed_pads() -> ModelProto {
     include_onnx!("data/test_maxpool_with_argmax_2d_precomputed_pads/model.onnxtxt")
 }
 
-fn test_maxpool_with_argmax_2d_precomputed_strides() -> ModelProto {
+pub(crate) fn test_maxpool_with_argmax_2d_precomputed_strides() -> ModelProto {
     include_onnx!("data/test_maxpool_with_argmax_2d_precomputed_strides/model.onnxtxt")
 }
 
-fn test_maxunpool_export_with_output_shape() -> ModelProto {
+pub(crate) fn test_maxunpool_export_with_output_shape() -> ModelProto {
     include_onnx!("data/test_maxunpool_export_with_output_shape/model.onnxtxt")
 }
 
-fn test_maxunpool_export_without_output_shape() -> ModelProto {
+pub(crate) fn test_maxunpool_export_without_output_shape() -> ModelProto {
     include_onnx!("data/test_maxunpool_export_without_output_shape/model.onnxtxt")
 }
 
-fn test_mean_example() -> ModelProto {
+pub(crate) fn test_mean_example() -> ModelProto {
     include_onnx!("data/test_mean_example/model.onnxtxt")
 }
 
-fn test_mean_one_input() -> ModelProto {
+pub(crate) fn test_mean_one_input() -> ModelProto {
     include_onnx!("data/test_mean_one_input/model.onnxtxt")
 }
 
-fn test_mean_two_inputs() -> ModelProto {
+pub(crate) fn test_mean_two_inputs() -> ModelProto {
     include_onnx!("data/test_mean_two_inputs/model.onnxtxt")
 }
 
-fn test_melweightmatrix() -> ModelProto {
+pub(crate) fn test_melweightmatrix() -> ModelProto {
     include_onnx!("data/test_melweightmatrix/model.onnxtxt")
 }
 
-fn test_min_example() -> ModelProto {
+pub(crate) fn test_min_example() -> ModelProto {
     include_onnx!("data/test_min_example/model.onnxtxt")
 }
 
-fn test_min_float16() -> ModelProto {
+pub(crate) fn test_min_float16() -> ModelProto {
     include_onnx!("data/test_min_float16/model.onnxtxt")
 }
 
-fn test_min_float32() -> ModelProto {
+pub(crate) fn test_min_float32() -> ModelProto {
     include_onnx!("data/test_min_float32/model.onnxtxt")
 }
 
-fn test_min_float64() -> ModelProto {
+pub(crate) fn test_min_float64() -> ModelProto {
     include_onnx!("data/test_min_float64/model.onnxtxt")
 }
 
-fn test_min_int16() -> ModelProto {
+pub(crate) fn test_min_int16() -> ModelProto {
     include_onnx!("data/test_min_int16/model.onnxtxt")
 }
 
-fn test_min_int32() -> ModelProto {
+pub(crate) fn test_min_int32() -> ModelProto {
     include_onnx!("data/test_min_int32/model.onnxtxt")
 }
 
-fn test_min_int64() -> ModelProto {
+pub(crate) fn test_min_int64() -> ModelProto {
     include_onnx!("data/test_min_int64/model.onnxtxt")
 }
 
-fn test_min_int8() -> ModelProto {
+pub(crate) fn test_min_int8() -> ModelProto {
     include_onnx!("data/test_min_int8/model.onnxtxt")
 }
 
-fn test_min_one_input() -> ModelProto {
+pub(crate) fn test_min_one_input() -> ModelProto {
     include_onnx!("data/test_min_one_input/model.onnxtxt")
 }
 
-fn test_min_two_inputs() -> ModelProto {
+pub(crate) fn test_min_two_inputs() -> ModelProto {
     include_onnx!("data/test_min_two_inputs/model.onnxtxt")
 }
 
-fn test_min_uint16() -> ModelProto {
+pub(crate) fn test_min_uint16() -> ModelProto {
     include_onnx!("data/test_min_uint16/model.onnxtxt")
 }
 
-fn test_min_uint32() -> ModelProto {
+pub(crate) fn test_min_uint32() -> ModelProto {
     include_onnx!("data/test_min_uint32/model.onnxtxt")
 }
 
-fn test_min_uint64() -> ModelProto {
+pub(crate) fn test_min_uint64() -> ModelProto {
     include_onnx!("data/test_min_uint64/model.onnxtxt")
 }
 
-fn test_min_uint8() -> ModelProto {
+pub(crate) fn test_min_uint8() -> ModelProto {
     include_onnx!("data/test_min_uint8/model.onnxtxt")
 }
 
-fn test_mish() -> ModelProto {
+pub(crate) fn test_mish() -> ModelProto {
     include_onnx!("data/test_mish/model.onnxtxt")
 }
 
-fn test_mish_expanded() -> ModelProto {
+pub(crate) fn test_mish_expanded() -> ModelProto {
     include_onnx!("data/test_mish_expanded/model.onnxtxt")
 }
 
-fn test_mod_broadcast() -> ModelProto {
+pub(crate) fn test_mod_broadcast() -> ModelProto {
     include_onnx!("data/test_mod_broadcast/model.onnxtxt")
 }
 
-fn test_mod_float16_mixed_sign_fmod_0() -> ModelProto {
+pub(crate) fn test_mod_float16_mixed_sign_fmod_0() -> ModelProto {
     include_onnx!("data/test_mod_float16_mixed_sign_fmod_0/model.onnxtxt")
 }
 
-fn test_mod_float32_mixed_sign_fmod_0() -> ModelProto {
+pub(crate) fn test_mod_float32_mixed_sign_fmod_0() -> ModelProto {
     include_onnx!("data/test_mod_float32_mixed_sign_fmod_0/model.onnxtxt")
 }
 
-fn test_mod_float64_mixed_sign_fmod_0() -> ModelProto {
+pub(crate) fn test_mod_float64_mixed_sign_fmod_0() -> ModelProto {
     include_onnx!("data/test_mod_float64_mixed_sign_fmod_0/model.onnxtxt")
 }
 
-fn test_mod_float_edge_cases_fmod_0_float16() -> ModelProto {
+pub(crate) fn test_mod_float_edge_cases_fmod_0_float16() -> ModelProto {
     include_onnx!("data/test_mod_float_edge_cases_fmod_0_float16/model.onnxtxt")
 }
 
-fn test_mod_float_edge_cases_fmod_0_float32() -> ModelProto {
+pub(crate) fn test_mod_float_edge_cases_fmod_0_float32() -> ModelProto {
     include_onnx!("data/test_mod_float_edge_cases_fmod_0_float32/model.onnxtxt")
 }
 
-fn test_mod_float_edge_cases_fmod_0_float64() -> ModelProto {
+pub(crate) fn test_mod_float_edge_cases_fmod_0_float64() -> ModelProto {
     include_onnx!("data/test_mod_float_edge_cases_fmod_0_float64/model.onnxtxt")
 }
 
-fn test_mod_int64_fmod() -> ModelProto {
+pub(crate) fn test_mod_int64_fmod() -> ModelProto {
     include_onnx!("data/test_mod_int64_fmod/model.onnxtxt")
 }
 
-fn test_mod_mixed_sign_float16() -> ModelProto {
+pub(crate) fn test_mod_mixed_sign_float16() -> ModelProto {
     include_onnx!("data/test_mod_mixed_sign_float16/model.onnxtxt")
 }
 
-fn test_mod_mixed_sign_float32() -> ModelProto {
+pub(crate) fn test_mod_mixed_sign_float32() -> ModelProto {
     include_onnx!("data/test_mod_mixed_sign_float32/model.onnxtxt")
 }
 
-fn test_mod_mixed_sign_float64() -> ModelProto {
+pub(crate) fn test_mod_mixed_sign_float64() -> ModelProto {
     include_onnx!("data/test_mod_mixed_sign_float64/model.onnxtxt")
 }
 
-fn test_mod_mixed_sign_int16() -> ModelProto {
+pub(crate) fn test_mod_mixed_sign_int16() -> ModelProto {
     include_onnx!("data/test_mod_mixed_sign_int16/model.onnxtxt")
 }
 
-fn test_mod_mixed_sign_int32() -> ModelProto {
+pub(crate) fn test_mod_mixed_sign_int32() -> ModelProto {
     include_onnx!("data/test_mod_mixed_sign_int32/model.onnxtxt")
 }
 
-fn test_mod_mixed_sign_int64() -> ModelProto {
+pub(crate) fn test_mod_mixed_sign_int64() -> ModelProto {
     include_onnx!("data/test_mod_mixed_sign_int64/model.onnxtxt")
 }
 
-fn test_mod_mixed_sign_int8() -> ModelProto {
+pub(crate) fn test_mod_mixed_sign_int8() -> ModelProto {
     include_onnx!("data/test_mod_mixed_sign_int8/model.onnxtxt")
 }
 
-fn test_mod_uint16() -> ModelProto {
+pub(crate) fn test_mod_uint16() -> ModelProto {
     include_onnx!("data/test_mod_uint16/model.onnxtxt")
 }
 
-fn test_mod_uint32() -> ModelProto {
+pub(crate) fn test_mod_uint32() -> ModelProto {
     include_onnx!("data/test_mod_uint32/model.onnxtxt")
 }
 
-fn test_mod_uint64() -> ModelProto {
+pub(crate) fn test_mod_uint64() -> ModelProto {
     include_onnx!("data/test_mod_uint64/model.onnxtxt")
 }
 
-fn test_mod_uint8() -> ModelProto {
+pub(crate) fn test_mod_uint8() -> ModelProto {
     include_onnx!("data/test_mod_uint8/model.onnxtxt")
 }
 
-fn test_momentum() -> ModelProto {
+pub(crate) fn test_momentum() -> ModelProto {
     include_onnx!("data/test_momentum/model.onnxtxt")
 }
 
-fn test_momentum_multiple() -> ModelProto {
+pub(crate) fn test_momentum_multiple() -> ModelProto {
     include_onnx!("data/test_momentum_multiple/model.onnxtxt")
 }
 
-fn test_mul() -> ModelProto {
+pub(crate) fn test_mul() -> ModelProto {
     include_onnx!("data/test_mul/model.onnxtxt")
 }
 
-fn test_mul_bcast() -> ModelProto {
+pub(crate) fn test_mul_bcast() -> ModelProto {
     include_onnx!("data/test_mul_bcast/model.onnxtxt")
 }
 
-fn test_mul_example() -> ModelProto {
+pub(crate) fn test_mul_example() -> ModelProto {
     include_onnx!("data/test_mul_example/model.onnxtxt")
 }
 
-fn test_mul_int16() -> ModelProto {
+pub(crate) fn test_mul_int16() -> ModelProto {
     include_onnx!("data/test_mul_int16/model.onnxtxt")
 }
 
-fn test_mul_int8() -> ModelProto {
+pub(crate) fn test_mul_int8() -> ModelProto {
     include_onnx!("data/test_mul_int8/model.onnxtxt")
 }
 
-fn test_mul_uint16() -> ModelProto {
+pub(crate) fn test_mul_uint16() -> ModelProto {
     include_onnx!("data/test_mul_uint16/model.onnxtxt")
 }
 
-fn test_mul_uint32() -> ModelProto {
+pub(crate) fn test_mul_uint32() -> ModelProto {
     include_onnx!("data/test_mul_uint32/model.onnxtxt")
 }
 
-fn test_mul_uint64() -> ModelProto {
+pub(crate) fn test_mul_uint64() -> ModelProto {
     include_onnx!("data/test_mul_uint64/model.onnxtxt")
 }
 
-fn test_mul_uint8() -> ModelProto {
+pub(crate) fn test_mul_uint8() -> ModelProto {
     include_onnx!("data/test_mul_uint8/model.onnxtxt")
 }
 
-fn test_mvn() -> ModelProto {
+pub(crate) fn test_mvn() -> ModelProto {
     include_onnx!("data/test_mvn/model.onnxtxt")
 }
 
-fn test_mvn_expanded() -> ModelProto {
+pub(crate) fn test_mvn_expanded() -> ModelProto {
     include_onnx!("data/test_mvn_expanded/model.onnxtxt")
 }
 
-fn test_mvn_expanded_ver18() -> ModelProto {
+pub(crate) fn test_mvn_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_mvn_expanded_ver18/model.onnxtxt")
 }
 
-fn test_neg() -> ModelProto {
+pub(crate) fn test_neg() -> ModelProto {
     include_onnx!("data/test_neg/model.onnxtxt")
 }
 
-fn test_neg_example() -> ModelProto {
+pub(crate) fn test_neg_example() -> ModelProto {
     include_onnx!("data/test_neg_example/model.onnxtxt")
 }
 
-fn test_nesterov_momentum() -> ModelProto {
+pub(crate) fn test_nesterov_momentum() -> ModelProto {
     include_onnx!("data/test_nesterov_momentum/model.onnxtxt")
 }
 
-fn test_nllloss_NC() -> ModelProto {
+pub(crate) fn test_nllloss_NC() -> ModelProto {
     include_onnx!("data/test_nllloss_NC/model.onnxtxt")
 }
 
-fn test_nllloss_NC_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NC_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NC_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1_ii() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1_ii() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1_ii/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1_ii_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1_ii_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1_ii_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1_mean_weight_negative_ii() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1_mean_weight_negative_ii() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1_mean_weight_negative_ii/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1_mean_weight_negative_ii_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1_mean_weight_negative_ii_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1_mean_weight_negative_ii_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1_weight() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1_weight() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1_weight/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1_weight_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1_weight_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1_weight_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1_weight_ii() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1_weight_ii() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1_weight_ii/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1_weight_ii_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1_weight_ii_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1_weight_ii_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_no_weight_reduction_mean_ii() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_no_weight_reduction_mean_ii() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_no_weight_reduction_mean_ii/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_no_weight_reduction_mean_ii_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_no_weight_reduction_mean_ii_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_no_weight_reduction_mean_ii_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_reduction_mean() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_reduction_mean() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_reduction_mean/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_reduction_mean_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_reduction_mean_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_reduction_mean_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_reduction_sum() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_reduction_sum() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_reduction_sum/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_reduction_sum_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_reduction_sum_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_reduction_sum_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_with_weight() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_with_weight() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_with_weight/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_with_weight_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_with_weight_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_with_weight_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_with_weight_reduction_mean() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_with_weight_reduction_mean() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_with_weight_reduction_mean/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_with_weight_reduction_mean_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_with_weight_reduction_mean_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_with_weight_reduction_mean_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_with_weight_reduction_sum() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_with_weight_reduction_sum() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_with_weight_reduction_sum/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_with_weight_reduction_sum_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_with_weight_reduction_sum_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_with_weight_reduction_sum_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_with_weight_reduction_sum_ii() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_with_weight_reduction_sum_ii() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_with_weight_reduction_sum_ii/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_with_weight_reduction_sum_ii_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_with_weight_reduction_sum_ii_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_with_weight_reduction_sum_ii_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2d3_none_no_weight_negative_ii() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2d3_none_no_weight_negative_ii() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2d3_none_no_weight_negative_ii/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2d3_none_no_weight_negative_ii_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2d3_none_no_weight_negative_ii_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2d3_none_no_weight_negative_ii_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2d3_sum_weight_high_ii() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2d3_sum_weight_high_ii() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2d3_sum_weight_high_ii/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2d3_sum_weight_high_ii_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2d3_sum_weight_high_ii_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2d3_sum_weight_high_ii_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2d3d4d5_mean_weight() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2d3d4d5_mean_weight() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2d3d4d5_mean_weight/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2d3d4d5_mean_weight_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2d3d4d5_mean_weight_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2d3d4d5_mean_weight_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2d3d4d5_none_no_weight() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2d3d4d5_none_no_weight() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2d3d4d5_none_no_weight/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2d3d4d5_none_no_weight_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2d3d4d5_none_no_weight_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2d3d4d5_none_no_weight_expanded/model.onnxtxt")
 }
 
-fn test_nonmaxsuppression_center_point_box_format() -> ModelProto {
+pub(crate) fn test_nonmaxsuppression_center_point_box_format() -> ModelProto {
     include_onnx!("data/test_nonmaxsuppression_center_point_box_format/model.onnxtxt")
 }
 
-fn test_nonmaxsuppression_flipped_coordinates() -> ModelProto {
+pub(crate) fn test_nonmaxsuppression_flipped_coordinates() -> ModelProto {
     include_onnx!("data/test_nonmaxsuppression_flipped_coordinates/model.onnxtxt")
 }
 
-fn test_nonmaxsuppression_identical_boxes() -> ModelProto {
+pub(crate) fn test_nonmaxsuppression_identical_boxes() -> ModelProto {
     include_onnx!("data/test_nonmaxsuppression_identical_boxes/model.onnxtxt")
 }
 
-fn test_nonmaxsuppression_iou_threshold_boundary() -> ModelProto {
+pub(crate) fn test_nonmaxsuppression_iou_threshold_boundary() -> ModelProto {
     include_onnx!("data/test_nonmaxsuppression_iou_threshold_boundary/model.onnxtxt")
 }
 
-fn test_nonmaxsuppression_limit_output_size() -> ModelProto {
+pub(crate) fn test_nonmaxsuppression_limit_output_size() -> ModelProto {
     include_onnx!("data/test_nonmaxsuppression_limit_output_size/model.onnxtxt")
 }
 
-fn test_nonmaxsuppression_single_box() -> ModelProto {
+pub(crate) fn test_nonmaxsuppression_single_box() -> ModelProto {
     include_onnx!("data/test_nonmaxsuppression_single_box/model.onnxtxt")
 }
 
-fn test_nonmaxsuppression_suppress_by_IOU() -> ModelProto {
+pub(crate) fn test_nonmaxsuppression_suppress_by_IOU() -> ModelProto {
     include_onnx!("data/test_nonmaxsuppression_suppress_by_IOU/model.onnxtxt")
 }
 
-fn test_nonmaxsuppression_suppress_by_IOU_and_scores() -> ModelProto {
+pub(crate) fn test_nonmaxsuppression_suppress_by_IOU_and_scores() -> ModelProto {
     include_onnx!("data/test_nonmaxsuppression_suppress_by_IOU_and_scores/model.onnxtxt")
 }
 
-fn test_nonmaxsuppression_two_batches() -> ModelProto {
+pub(crate) fn test_nonmaxsuppression_two_batches() -> ModelProto {
     include_onnx!("data/test_nonmaxsuppression_two_batches/model.onnxtxt")
 }
 
-fn test_nonmaxsuppression_two_classes() -> ModelProto {
+pub(crate) fn test_nonmaxsuppression_two_classes() -> ModelProto {
     include_onnx!("data/test_nonmaxsuppression_two_classes/model.onnxtxt")
 }
 
-fn test_nonzero_example() -> ModelProto {
+pub(crate) fn test_nonzero_example() -> ModelProto {
     include_onnx!("data/test_nonzero_example/model.onnxtxt")
 }
 
-fn test_not_2d() -> ModelProto {
+pub(crate) fn test_not_2d() -> ModelProto {
     include_onnx!("data/test_not_2d/model.onnxtxt")
 }
 
-fn test_not_3d() -> ModelProto {
+pub(crate) fn test_not_3d() -> ModelProto {
     include_onnx!("data/test_not_3d/model.onnxtxt")
 }
 
-fn test_not_4d() -> ModelProto {
+pub(crate) fn test_not_4d() -> ModelProto {
     include_onnx!("data/test_not_4d/model.onnxtxt")
 }
 
-fn test_onehot_negative_indices() -> ModelProto {
+pub(crate) fn test_onehot_negative_indices() -> ModelProto {
     include_onnx!("data/test_onehot_negative_indices/model.onnxtxt")
 }
 
-fn test_onehot_out_of_range_indices() -> ModelProto {
+pub(crate) fn test_onehot_out_of_range_indices() -> ModelProto {
     include_onnx!("data/test_onehot_out_of_range_indices/model.onnxtxt")
 }
 
-fn test_onehot_with_axis() -> ModelProto {
+pub(crate) fn test_onehot_with_axis() -> ModelProto {
     include_onnx!("data/test_onehot_with_axis/model.onnxtxt")
 }
 
-fn test_onehot_with_bfloat16_values() -> ModelProto {
+pub(crate) fn test_onehot_with_bfloat16_values() -> ModelProto {
     include_onnx!("data/test_onehot_with_bfloat16_values/model.onnxtxt")
 }
 
-fn test_onehot_with_negative_axis() -> ModelProto {
+pub(crate) fn test_onehot_with_negative_axis() -> ModelProto {
     include_onnx!("data/test_onehot_with_negative_axis/model.onnxtxt")
 }
 
-fn test_onehot_without_axis() -> ModelProto {
+pub(crate) fn test_onehot_without_axis() -> ModelProto {
     include_onnx!("data/test_onehot_without_axis/model.onnxtxt")
 }
 
-fn test_optional_get_element_optional_sequence() -> ModelProto {
+pub(crate) fn test_optional_get_element_optional_sequence() -> ModelProto {
     include_onnx!("data/test_optional_get_element_optional_sequence/model.onnxtxt")
 }
 
-fn test_optional_get_element_optional_tensor() -> ModelProto {
+pub(crate) fn test_optional_get_element_optional_tensor() -> ModelProto {
     include_onnx!("data/test_optional_get_element_optional_tensor/model.onnxtxt")
 }
 
-fn test_optional_get_element_sequence() -> ModelProto {
+pub(crate) fn test_optional_get_element_sequence() -> ModelProto {
     include_onnx!("data/test_optional_get_element_sequence/model.onnxtxt")
 }
 
-fn test_optional_get_element_tensor() -> ModelProto {
+pub(crate) fn test_optional_get_element_tensor() -> ModelProto {
     include_onnx!("data/test_optional_get_element_tensor/model.onnxtxt")
 }
 
-fn test_optional_has_element_empty_no_input_name_optional_input() -> ModelProto {
+pub(crate) fn test_optional_has_element_empty_no_input_name_optional_input() -> ModelProto {
     include_onnx!("data/test_optional_has_element_empty_no_input_name_optional_input/model.onnxtxt")
 }
 
-fn test_optional_has_element_empty_no_input_name_tensor_input() -> ModelProto {
+pub(crate) fn test_optional_has_element_empty_no_input_name_tensor_input() -> ModelProto {
     include_onnx!("data/test_optional_has_element_empty_no_input_name_tensor_input/model.onnxtxt")
 }
 
-fn test_optional_has_element_empty_no_input_optional_input() -> ModelProto {
+pub(crate) fn test_optional_has_element_empty_no_input_optional_input() -> ModelProto {
     include_onnx!("data/test_optional_has_element_empty_no_input_optional_input/model.onnxtxt")
 }
 
-fn test_optional_has_element_empty_no_input_tensor_input() -> ModelProto {
+pub(crate) fn test_optional_has_element_empty_no_input_tensor_input() -> ModelProto {
     include_onnx!("data/test_optional_has_element_empty_no_input_tensor_input/model.onnxtxt")
 }
 
-fn test_optional_has_element_empty_optional_input() -> ModelProto {
+pub(crate) fn test_optional_has_element_empty_optional_input() -> ModelProto {
     include_onnx!("data/test_optional_has_element_empty_optional_input/model.onnxtxt")
 }
 
-fn test_optional_has_element_optional_input() -> ModelProto {
+pub(crate) fn test_optional_has_element_optional_input() -> ModelProto {
     include_onnx!("data/test_optional_has_element_optional_input/model.onnxtxt")
 }
 
-fn test_optional_has_element_tensor_input() -> ModelProto {
+pub(crate) fn test_optional_has_element_tensor_input() -> ModelProto {
     include_onnx!("data/test_optional_has_element_tensor_input/model.onnxtxt")
 }
 
-fn test_or2d() -> ModelProto {
+pub(crate) fn test_or2d() -> ModelProto {
     include_onnx!("data/test_or2d/model.onnxtxt")
 }
 
-fn test_or3d() -> ModelProto {
+pub(crate) fn test_or3d() -> ModelProto {
     include_onnx!("data/test_or3d/model.onnxtxt")
 }
 
-fn test_or4d() -> ModelProto {
+pub(crate) fn test_or4d() -> ModelProto {
     include_onnx!("data/test_or4d/model.onnxtxt")
 }
 
-fn test_or_bcast3v1d() -> ModelProto {
+pub(crate) fn test_or_bcast3v1d() -> ModelProto {
     include_onnx!("data/test_or_bcast3v1d/model.onnxtxt")
 }
 
-fn test_or_bcast3v2d() -> ModelProto {
+pub(crate) fn test_or_bcast3v2d() -> ModelProto {
     include_onnx!("data/test_or_bcast3v2d/model.onnxtxt")
 }
 
-fn test_or_bcast4v2d() -> ModelProto {
+pub(crate) fn test_or_bcast4v2d() -> ModelProto {
     include_onnx!("data/test_or_bcast4v2d/model.onnxtxt")
 }
 
-fn test_or_bcast4v3d() -> ModelProto {
+pub(crate) fn test_or_bcast4v3d() -> ModelProto {
     include_onnx!("data/test_or_bcast4v3d/model.onnxtxt")
 }
 
-fn test_or_bcast4v4d() -> ModelProto {
+pub(crate) fn test_or_bcast4v4d() -> ModelProto {
     include_onnx!("data/test_or_bcast4v4d/model.onnxtxt")
 }
 
-fn test_pow() -> ModelProto {
+pub(crate) fn test_pow() -> ModelProto {
     include_onnx!("data/test_pow/model.onnxtxt")
 }
 
-fn test_pow_bcast_array() -> ModelProto {
+pub(crate) fn test_pow_bcast_array() -> ModelProto {
     include_onnx!("data/test_pow_bcast_array/model.onnxtxt")
 }
 
-fn test_pow_bcast_scalar() -> ModelProto {
+pub(crate) fn test_pow_bcast_scalar() -> ModelProto {
     include_onnx!("data/test_pow_bcast_scalar/model.onnxtxt")
 }
 
-fn test_pow_example() -> ModelProto {
+pub(crate) fn test_pow_example() -> ModelProto {
     include_onnx!("data/test_pow_example/model.onnxtxt")
 }
 
-fn test_pow_types_float32_int32() -> ModelProto {
+pub(crate) fn test_pow_types_float32_int32() -> ModelProto {
     include_onnx!("data/test_pow_types_float32_int32/model.onnxtxt")
 }
 
-fn test_pow_types_float32_int64() -> ModelProto {
+pub(crate) fn test_pow_types_float32_int64() -> ModelProto {
     include_onnx!("data/test_pow_types_float32_int64/model.onnxtxt")
 }
 
-fn test_pow_types_float32_uint32() -> ModelProto {
+pub(crate) fn test_pow_types_float32_uint32() -> ModelProto {
     include_onnx!("data/test_pow_types_float32_uint32/model.onnxtxt")
 }
 
-fn test_pow_types_float32_uint64() -> ModelProto {
+pub(crate) fn test_pow_types_float32_uint64() -> ModelProto {
     include_onnx!("data/test_pow_types_float32_uint64/model.onnxtxt")
 }
 
-fn test_pow_types_int32_float32() -> ModelProto {
+pub(crate) fn test_pow_types_int32_float32() -> ModelProto {
     include_onnx!("data/test_pow_types_int32_float32/model.onnxtxt")
 }
 
-fn test_pow_types_int32_int32() -> ModelProto {
+pub(crate) fn test_pow_types_int32_int32() -> ModelProto {
     include_onnx!("data/test_pow_types_int32_int32/model.onnxtxt")
 }
 
-fn test_pow_types_int64_float32() -> ModelProto {
+pub(crate) fn test_pow_types_int64_float32() -> ModelProto {
     include_onnx!("data/test_pow_types_int64_float32/model.onnxtxt")
 }
 
-fn test_pow_types_int64_int64() -> ModelProto {
+pub(crate) fn test_pow_types_int64_int64() -> ModelProto {
     include_onnx!("data/test_pow_types_int64_int64/model.onnxtxt")
 }
 
-fn test_prelu_broadcast() -> ModelProto {
+pub(crate) fn test_prelu_broadcast() -> ModelProto {
     include_onnx!("data/test_prelu_broadcast/model.onnxtxt")
 }
 
-fn test_prelu_broadcast_expanded() -> ModelProto {
+pub(crate) fn test_prelu_broadcast_expanded() -> ModelProto {
     include_onnx!("data/test_prelu_broadcast_expanded/model.onnxtxt")
 }
 
-fn test_prelu_example() -> ModelProto {
+pub(crate) fn test_prelu_example() -> ModelProto {
     include_onnx!("data/test_prelu_example/model.onnxtxt")
 }
 
-fn test_prelu_example_expanded() -> ModelProto {
+pub(crate) fn test_prelu_example_expanded() -> ModelProto {
     include_onnx!("data/test_prelu_example_expanded/model.onnxtxt")
 }
 
-fn test_qlinearconv() -> ModelProto {
+pub(crate) fn test_qlinearconv() -> ModelProto {
     include_onnx!("data/test_qlinearconv/model.onnxtxt")
 }
 
-fn test_qlinearmatmul_2D_int8_float16() -> ModelProto {
+pub(crate) fn test_qlinearmatmul_2D_int8_float16() -> ModelProto {
     include_onnx!("data/test_qlinearmatmul_2D_int8_float16/model.onnxtxt")
 }
 
-fn test_qlinearmatmul_2D_int8_float32() -> ModelProto {
+pub(crate) fn test_qlinearmatmul_2D_int8_float32() -> ModelProto {
     include_onnx!("data/test_qlinearmatmul_2D_int8_float32/model.onnxtxt")
 }
 
-fn test_qlinearmatmul_2D_uint8_float16() -> ModelProto {
+pub(crate) fn test_qlinearmatmul_2D_uint8_float16() -> ModelProto {
     include_onnx!("data/test_qlinearmatmul_2D_uint8_float16/model.onnxtxt")
 }
 
-fn test_qlinearmatmul_2D_uint8_float32() -> ModelProto {
+pub(crate) fn test_qlinearmatmul_2D_uint8_float32() -> ModelProto {
     include_onnx!("data/test_qlinearmatmul_2D_uint8_float32/model.onnxtxt")
 }
 
-fn test_qlinearmatmul_3D_int8_float16() -> ModelProto {
+pub(crate) fn test_qlinearmatmul_3D_int8_float16() -> ModelProto {
     include_onnx!("data/test_qlinearmatmul_3D_int8_float16/model.onnxtxt")
 }
 
-fn test_qlinearmatmul_3D_int8_float32() -> ModelProto {
+pub(crate) fn test_qlinearmatmul_3D_int8_float32() -> ModelProto {
     include_onnx!("data/test_qlinearmatmul_3D_int8_float32/model.onnxtxt")
 }
 
-fn test_qlinearmatmul_3D_uint8_float16() -> ModelProto {
+pub(crate) fn test_qlinearmatmul_3D_uint8_float16() -> ModelProto {
     include_onnx!("data/test_qlinearmatmul_3D_uint8_float16/model.onnxtxt")
 }
 
-fn test_qlinearmatmul_3D_uint8_float32() -> ModelProto {
+pub(crate) fn test_qlinearmatmul_3D_uint8_float32() -> ModelProto {
     include_onnx!("data/test_qlinearmatmul_3D_uint8_float32/model.onnxtxt")
 }
 
-fn test_quantizelinear() -> ModelProto {
+pub(crate) fn test_quantizelinear() -> ModelProto {
     include_onnx!("data/test_quantizelinear/model.onnxtxt")
 }
 
-fn test_quantizelinear_axis() -> ModelProto {
+pub(crate) fn test_quantizelinear_axis() -> ModelProto {
     include_onnx!("data/test_quantizelinear_axis/model.onnxtxt")
 }
 
-fn test_quantizelinear_blocked_asymmetric() -> ModelProto {
+pub(crate) fn test_quantizelinear_blocked_asymmetric() -> ModelProto {
     include_onnx!("data/test_quantizelinear_blocked_asymmetric/model.onnxtxt")
 }
 
-fn test_quantizelinear_blocked_symmetric() -> ModelProto {
+pub(crate) fn test_quantizelinear_blocked_symmetric() -> ModelProto {
     include_onnx!("data/test_quantizelinear_blocked_symmetric/model.onnxtxt")
 }
 
-fn test_quantizelinear_e4m3fn() -> ModelProto {
+pub(crate) fn test_quantizelinear_e4m3fn() -> ModelProto {
     include_onnx!("data/test_quantizelinear_e4m3fn/model.onnxtxt")
 }
 
-fn test_quantizelinear_e5m2() -> ModelProto {
+pub(crate) fn test_quantizelinear_e5m2() -> ModelProto {
     include_onnx!("data/test_quantizelinear_e5m2/model.onnxtxt")
 }
 
-fn test_quantizelinear_float4e2m1() -> ModelProto {
+pub(crate) fn test_quantizelinear_float4e2m1() -> ModelProto {
     include_onnx!("data/test_quantizelinear_float4e2m1/model.onnxtxt")
 }
 
-fn test_quantizelinear_int16() -> ModelProto {
+pub(crate) fn test_quantizelinear_int16() -> ModelProto {
     include_onnx!("data/test_quantizelinear_int16/model.onnxtxt")
 }
 
-fn test_quantizelinear_int2() -> ModelProto {
+pub(crate) fn test_quantizelinear_int2() -> ModelProto {
     include_onnx!("data/test_quantizelinear_int2/model.onnxtxt")
 }
 
-fn test_quantizelinear_int4() -> ModelProto {
+pub(crate) fn test_quantizelinear_int4() -> ModelProto {
     include_onnx!("data/test_quantizelinear_int4/model.onnxtxt")
 }
 
-fn test_quantizelinear_uint16() -> ModelProto {
+pub(crate) fn test_quantizelinear_uint16() -> ModelProto {
     include_onnx!("data/test_quantizelinear_uint16/model.onnxtxt")
 }
 
-fn test_quantizelinear_uint2() -> ModelProto {
+pub(crate) fn test_quantizelinear_uint2() -> ModelProto {
     include_onnx!("data/test_quantizelinear_uint2/model.onnxtxt")
 }
 
-fn test_quantizelinear_uint4() -> ModelProto {
+pub(crate) fn test_quantizelinear_uint4() -> ModelProto {
     include_onnx!("data/test_quantizelinear_uint4/model.onnxtxt")
 }
 
-fn test_range_bfloat16_type_positive_delta() -> ModelProto {
+pub(crate) fn test_range_bfloat16_type_positive_delta() -> ModelProto {
     include_onnx!("data/test_range_bfloat16_type_positive_delta/model.onnxtxt")
 }
 
-fn test_range_bfloat16_type_positive_delta_expanded() -> ModelProto {
+pub(crate) fn test_range_bfloat16_type_positive_delta_expanded() -> ModelProto {
     include_onnx!("data/test_range_bfloat16_type_positive_delta_expanded/model.onnxtxt")
 }
 
-fn test_range_float16_type_positive_delta() -> ModelProto {
+pub(crate) fn test_range_float16_type_positive_delta() -> ModelProto {
     include_onnx!("data/test_range_float16_type_positive_delta/model.onnxtxt")
 }
 
-fn test_range_float16_type_positive_delta_expanded() -> ModelProto {
+pub(crate) fn test_range_float16_type_positive_delta_expanded() -> ModelProto {
     include_onnx!("data/test_range_float16_type_positive_delta_expanded/model.onnxtxt")
 }
 
-fn test_range_float_type_positive_delta() -> ModelProto {
+pub(crate) fn test_range_float_type_positive_delta() -> ModelProto {
     include_onnx!("data/test_range_float_type_positive_delta/model.onnxtxt")
 }
 
-fn test_range_float_type_positive_delta_expanded() -> ModelProto {
+pub(crate) fn test_range_float_type_positive_delta_expanded() -> ModelProto {
     include_onnx!("data/test_range_float_type_positive_delta_expanded/model.onnxtxt")
 }
 
-fn test_range_int32_type_negative_delta() -> ModelProto {
+pub(crate) fn test_range_int32_type_negative_delta() -> ModelProto {
     include_onnx!("data/test_range_int32_type_negative_delta/model.onnxtxt")
 }
 
-fn test_range_int32_type_negative_delta_expanded() -> ModelProto {
+pub(crate) fn test_range_int32_type_negative_delta_expanded() -> ModelProto {
     include_onnx!("data/test_range_int32_type_negative_delta_expanded/model.onnxtxt")
 }
 
-fn test_reciprocal() -> ModelProto {
+pub(crate) fn test_reciprocal() -> ModelProto {
     include_onnx!("data/test_reciprocal/model.onnxtxt")
 }
 
-fn test_reciprocal_example() -> ModelProto {
+pub(crate) fn test_reciprocal_example() -> ModelProto {
     include_onnx!("data/test_reciprocal_example/model.onnxtxt")
 }
 
-fn test_reduce_l1_default_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_l1_default_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_l1_default_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_l1_default_axes_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l1_default_axes_keepdims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l1_default_axes_keepdims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l1_default_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_l1_default_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_l1_default_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_l1_default_axes_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l1_default_axes_keepdims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l1_default_axes_keepdims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l1_do_not_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_l1_do_not_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_l1_do_not_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_l1_do_not_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l1_do_not_keepdims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l1_do_not_keepdims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l1_do_not_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_l1_do_not_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_l1_do_not_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_l1_do_not_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l1_do_not_keepdims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l1_do_not_keepdims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l1_empty_set() -> ModelProto {
+pub(crate) fn test_reduce_l1_empty_set() -> ModelProto {
     include_onnx!("data/test_reduce_l1_empty_set/model.onnxtxt")
 }
 
-fn test_reduce_l1_empty_set_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l1_empty_set_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l1_empty_set_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l1_keep_dims_example() -> ModelProto {
+pub(crate) fn test_reduce_l1_keep_dims_example() -> ModelProto {
     include_onnx!("data/test_reduce_l1_keep_dims_example/model.onnxtxt")
 }
 
-fn test_reduce_l1_keep_dims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l1_keep_dims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l1_keep_dims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l1_keep_dims_random() -> ModelProto {
+pub(crate) fn test_reduce_l1_keep_dims_random() -> ModelProto {
     include_onnx!("data/test_reduce_l1_keep_dims_random/model.onnxtxt")
 }
 
-fn test_reduce_l1_keep_dims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l1_keep_dims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l1_keep_dims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l1_negative_axes_keep_dims_example() -> ModelProto {
+pub(crate) fn test_reduce_l1_negative_axes_keep_dims_example() -> ModelProto {
     include_onnx!("data/test_reduce_l1_negative_axes_keep_dims_example/model.onnxtxt")
 }
 
-fn test_reduce_l1_negative_axes_keep_dims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l1_negative_axes_keep_dims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l1_negative_axes_keep_dims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l1_negative_axes_keep_dims_random() -> ModelProto {
+pub(crate) fn test_reduce_l1_negative_axes_keep_dims_random() -> ModelProto {
     include_onnx!("data/test_reduce_l1_negative_axes_keep_dims_random/model.onnxtxt")
 }
 
-fn test_reduce_l1_negative_axes_keep_dims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l1_negative_axes_keep_dims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l1_negative_axes_keep_dims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l2_default_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_l2_default_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_l2_default_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_l2_default_axes_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l2_default_axes_keepdims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l2_default_axes_keepdims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l2_default_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_l2_default_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_l2_default_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_l2_default_axes_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l2_default_axes_keepdims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l2_default_axes_keepdims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l2_do_not_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_l2_do_not_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_l2_do_not_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_l2_do_not_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l2_do_not_keepdims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l2_do_not_keepdims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l2_do_not_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_l2_do_not_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_l2_do_not_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_l2_do_not_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l2_do_not_keepdims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l2_do_not_keepdims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l2_empty_set() -> ModelProto {
+pub(crate) fn test_reduce_l2_empty_set() -> ModelProto {
     include_onnx!("data/test_reduce_l2_empty_set/model.onnxtxt")
 }
 
-fn test_reduce_l2_empty_set_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l2_empty_set_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l2_empty_set_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l2_keep_dims_example() -> ModelProto {
+pub(crate) fn test_reduce_l2_keep_dims_example() -> ModelProto {
     include_onnx!("data/test_reduce_l2_keep_dims_example/model.onnxtxt")
 }
 
-fn test_reduce_l2_keep_dims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l2_keep_dims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l2_keep_dims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l2_keep_dims_random() -> ModelProto {
+pub(crate) fn test_reduce_l2_keep_dims_random() -> ModelProto {
     include_onnx!("data/test_reduce_l2_keep_dims_random/model.onnxtxt")
 }
 
-fn test_reduce_l2_keep_dims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l2_keep_dims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l2_keep_dims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l2_negative_axes_keep_dims_example() -> ModelProto {
+pub(crate) fn test_reduce_l2_negative_axes_keep_dims_example() -> ModelProto {
     include_onnx!("data/test_reduce_l2_negative_axes_keep_dims_example/model.onnxtxt")
 }
 
-fn test_reduce_l2_negative_axes_keep_dims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l2_negative_axes_keep_dims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l2_negative_axes_keep_dims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l2_negative_axes_keep_dims_random() -> ModelProto {
+pub(crate) fn test_reduce_l2_negative_axes_keep_dims_random() -> ModelProto {
     include_onnx!("data/test_reduce_l2_negative_axes_keep_dims_random/model.onnxtxt")
 }
 
-fn test_reduce_l2_negative_axes_keep_dims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l2_negative_axes_keep_dims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l2_negative_axes_keep_dims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_asc_axes() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_asc_axes() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_asc_axes/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_asc_axes_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_asc_axes_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_asc_axes_expanded/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_default() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_default() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_default/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_default_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_default_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_default_expanded/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_desc_axes() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_desc_axes() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_desc_axes/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_desc_axes_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_desc_axes_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_desc_axes_expanded/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_empty_set() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_empty_set() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_empty_set/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_empty_set_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_empty_set_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_empty_set_expanded/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_default_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_default_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_default_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_default_axes_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_default_axes_keepdims_example_expanded() -> ModelProto {
     include_onnx!(
         "data/test_reduce_log_sum_exp_default_axes_keepdims_example_expanded/model.onnxtxt"
     )
 }
 
-fn test_reduce_log_sum_exp_default_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_default_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_default_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_default_axes_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_default_axes_keepdims_random_expanded() -> ModelProto {
     include_onnx!(
         "data/test_reduce_log_sum_exp_default_axes_keepdims_random_expanded/model.onnxtxt"
     )
 }
 
-fn test_reduce_log_sum_exp_do_not_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_do_not_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_do_not_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_do_not_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_do_not_keepdims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_do_not_keepdims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_do_not_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_do_not_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_do_not_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_do_not_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_do_not_keepdims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_do_not_keepdims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_empty_set() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_empty_set() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_empty_set/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_empty_set_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_empty_set_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_empty_set_expanded/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_keepdims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_keepdims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_keepdims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_keepdims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_negative_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_negative_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_negative_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_negative_axes_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_negative_axes_keepdims_example_expanded() -> ModelProto {
     include_onnx!(
         "data/test_reduce_log_sum_exp_negative_axes_keepdims_example_expanded/model.onnxtxt"
     )
 }
 
-fn test_reduce_log_sum_exp_negative_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_negative_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_negative_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_negative_axes_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_negative_axes_keepdims_random_expanded() -> ModelProto {
     include_onnx!(
         "data/test_reduce_log_sum_exp_negative_axes_keepdims_random_expanded/model.onnxtxt"
     )
 }
 
-fn test_reduce_log_sum_negative_axes() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_negative_axes() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_negative_axes/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_negative_axes_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_negative_axes_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_negative_axes_expanded/model.onnxtxt")
 }
 
-fn test_reduce_max_bool_inputs() -> ModelProto {
+pub(crate) fn test_reduce_max_bool_inputs() -> ModelProto {
     include_onnx!("data/test_reduce_max_bool_inputs/model.onnxtxt")
 }
 
-fn test_reduce_max_default_axes_keepdim_example() -> ModelProto {
+pub(crate) fn test_reduce_max_default_axes_keepdim_example() -> ModelProto {
     include_onnx!("data/test_reduce_max_default_axes_keepdim_example/model.onnxtxt")
 }
 
-fn test_reduce_max_default_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_max_default_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_max_default_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_max_do_not_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_max_do_not_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_max_do_not_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_max_do_not_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_max_do_not_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_max_do_not_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_max_empty_set() -> ModelProto {
+pub(crate) fn test_reduce_max_empty_set() -> ModelProto {
     include_onnx!("data/test_reduce_max_empty_set/model.onnxtxt")
 }
 
-fn test_reduce_max_empty_set_bool() -> ModelProto {
+pub(crate) fn test_reduce_max_empty_set_bool() -> ModelProto {
     include_onnx!("data/test_reduce_max_empty_set_bool/model.onnxtxt")
 }
 
-fn test_reduce_max_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_max_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_max_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_max_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_max_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_max_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_max_negative_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_max_negative_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_max_negative_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_max_negative_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_max_negative_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_max_negative_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_mean_default_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_mean_default_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_mean_default_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_mean_default_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_mean_default_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_mean_default_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_mean_do_not_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_mean_do_not_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_mean_do_not_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_mean_do_not_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_mean_do_not_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_mean_do_not_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_mean_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_mean_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_mean_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_mean_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_mean_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_mean_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_mean_negative_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_mean_negative_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_mean_negative_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_mean_negative_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_mean_negative_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_mean_negative_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_min_bool_inputs() -> ModelProto {
+pub(crate) fn test_reduce_min_bool_inputs() -> ModelProto {
     include_onnx!("data/test_reduce_min_bool_inputs/model.onnxtxt")
 }
 
-fn test_reduce_min_default_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_min_default_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_min_default_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_min_default_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_min_default_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_min_default_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_min_do_not_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_min_do_not_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_min_do_not_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_min_do_not_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_min_do_not_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_min_do_not_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_min_empty_set() -> ModelProto {
+pub(crate) fn test_reduce_min_empty_set() -> ModelProto {
     include_onnx!("data/test_reduce_min_empty_set/model.onnxtxt")
 }
 
-fn test_reduce_min_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_min_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_min_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_min_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_min_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_min_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_min_negative_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_min_negative_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_min_negative_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_min_negative_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_min_negative_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_min_negative_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_prod_default_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_prod_default_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_prod_default_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_prod_default_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_prod_default_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_prod_default_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_prod_do_not_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_prod_do_not_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_prod_do_not_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_prod_do_not_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_prod_do_not_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_prod_do_not_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_prod_empty_set() -> ModelProto {
+pub(crate) fn test_reduce_prod_empty_set() -> ModelProto {
     include_onnx!("data/test_reduce_prod_empty_set/model.onnxtxt")
 }
 
-fn test_reduce_prod_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_prod_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_prod_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_prod_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_prod_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_prod_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_prod_negative_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_prod_negative_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_prod_negative_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_prod_negative_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_prod_negative_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_prod_negative_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_sum_default_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_sum_default_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_sum_default_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_sum_default_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_sum_default_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_sum_default_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_sum_do_not_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_sum_do_not_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_sum_do_not_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_sum_do_not_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_sum_do_not_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_sum_do_not_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_sum_empty_axes_input_noop() -> ModelProto {
+pub(crate) fn test_reduce_sum_empty_axes_input_noop() -> ModelProto {
     include_onnx!("data/test_reduce_sum_empty_axes_input_noop/model.onnxtxt")
 }
 
-fn test_reduce_sum_empty_axes_input_noop_example() -> ModelProto {
+pub(crate) fn test_reduce_sum_empty_axes_input_noop_example() -> ModelProto {
     include_onnx!("data/test_reduce_sum_empty_axes_input_noop_example/model.onnxtxt")
 }
 
-fn test_reduce_sum_empty_set() -> ModelProto {
+pub(crate) fn test_reduce_sum_empty_set() -> ModelProto {
     include_onnx!("data/test_reduce_sum_empty_set/model.onnxtxt")
 }
 
-fn test_reduce_sum_empty_set_non_reduced_axis_zero() -> ModelProto {
+pub(crate) fn test_reduce_sum_empty_set_non_reduced_axis_zero() -> ModelProto {
     include_onnx!("data/test_reduce_sum_empty_set_non_reduced_axis_zero/model.onnxtxt")
 }
 
-fn test_reduce_sum_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_sum_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_sum_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_sum_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_sum_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_sum_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_sum_negative_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_sum_negative_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_sum_negative_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_sum_negative_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_sum_negative_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_sum_negative_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_default_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_default_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_default_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_default_axes_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_default_axes_keepdims_example_expanded() -> ModelProto {
     include_onnx!(
         "data/test_reduce_sum_square_default_axes_keepdims_example_expanded/model.onnxtxt"
     )
 }
 
-fn test_reduce_sum_square_default_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_default_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_default_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_default_axes_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_default_axes_keepdims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_default_axes_keepdims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_do_not_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_do_not_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_do_not_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_do_not_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_do_not_keepdims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_do_not_keepdims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_do_not_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_do_not_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_do_not_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_do_not_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_do_not_keepdims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_do_not_keepdims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_empty_set() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_empty_set() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_empty_set/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_empty_set_expanded() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_empty_set_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_empty_set_expanded/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_keepdims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_keepdims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_keepdims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_keepdims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_negative_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_negative_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_negative_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_negative_axes_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_negative_axes_keepdims_example_expanded() -> ModelProto {
     include_onnx!(
         "data/test_reduce_sum_square_negative_axes_keepdims_example_expanded/model.onnxtxt"
     )
 }
 
-fn test_reduce_sum_square_negative_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_negative_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_negative_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_negative_axes_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_negative_axes_keepdims_random_expanded() -> ModelProto {
     include_onnx!(
         "data/test_reduce_sum_square_negative_axes_keepdims_random_expanded/model.onnxtxt"
     )
 }
 
-fn test_reflect_pad() -> ModelProto {
+pub(crate) fn test_reflect_pad() -> ModelProto {
     include_onnx!("data/test_reflect_pad/model.onnxtxt")
 }
 
-fn test_regex_full_match_basic() -> ModelProto {
+pub(crate) fn test_regex_full_match_basic() -> ModelProto {
     include_onnx!("data/test_regex_full_match_basic/model.onnxtxt")
 }
 
-fn test_regex_full_match_email_domain() -> ModelProto {
+pub(crate) fn test_regex_full_match_email_domain() -> ModelProto {
     include_onnx!("data/test_regex_full_match_email_domain/model.onnxtxt")
 }
 
-fn test_regex_full_match_empty() -> ModelProto {
+pub(crate) fn test_regex_full_match_empty() -> ModelProto {
     include_onnx!("data/test_regex_full_match_empty/model.onnxtxt")
 }
 
-fn test_relu() -> ModelProto {
+pub(crate) fn test_relu() -> ModelProto {
     include_onnx!("data/test_relu/model.onnxtxt")
 }
 
-fn test_relu_expanded_ver18() -> ModelProto {
+pub(crate) fn test_relu_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_relu_expanded_ver18/model.onnxtxt")
 }
 
-fn test_reshape_allowzero_reordered() -> ModelProto {
+pub(crate) fn test_reshape_allowzero_reordered() -> ModelProto {
     include_onnx!("data/test_reshape_allowzero_reordered/model.onnxtxt")
 }
 
-fn test_reshape_extended_dims() -> ModelProto {
+pub(crate) fn test_reshape_extended_dims() -> ModelProto {
     include_onnx!("data/test_reshape_extended_dims/model.onnxtxt")
 }
 
-fn test_reshape_negative_dim() -> ModelProto {
+pub(crate) fn test_reshape_negative_dim() -> ModelProto {
     include_onnx!("data/test_reshape_negative_dim/model.onnxtxt")
 }
 
-fn test_reshape_negative_extended_dims() -> ModelProto {
+pub(crate) fn test_reshape_negative_extended_dims() -> ModelProto {
     include_onnx!("data/test_reshape_negative_extended_dims/model.onnxtxt")
 }
 
-fn test_reshape_one_dim() -> ModelProto {
+pub(crate) fn test_reshape_one_dim() -> ModelProto {
     include_onnx!("data/test_reshape_one_dim/model.onnxtxt")
 }
 
-fn test_reshape_reduced_dims() -> ModelProto {
+pub(crate) fn test_reshape_reduced_dims() -> ModelProto {
     include_onnx!("data/test_reshape_reduced_dims/model.onnxtxt")
 }
 
-fn test_reshape_reordered_all_dims() -> ModelProto {
+pub(crate) fn test_reshape_reordered_all_dims() -> ModelProto {
     include_onnx!("data/test_reshape_reordered_all_dims/model.onnxtxt")
 }
 
-fn test_reshape_reordered_last_dims() -> ModelProto {
+pub(crate) fn test_reshape_reordered_last_dims() -> ModelProto {
     include_onnx!("data/test_reshape_reordered_last_dims/model.onnxtxt")
 }
 
-fn test_reshape_zero_and_negative_dim() -> ModelProto {
+pub(crate) fn test_reshape_zero_and_negative_dim() -> ModelProto {
     include_onnx!("data/test_reshape_zero_and_negative_dim/model.onnxtxt")
 }
 
-fn test_reshape_zero_dim() -> ModelProto {
+pub(crate) fn test_reshape_zero_dim() -> ModelProto {
     include_onnx!("data/test_reshape_zero_dim/model.onnxtxt")
 }
 
-fn test_resize_downsample_scales_cubic() -> ModelProto {
+pub(crate) fn test_resize_downsample_scales_cubic() -> ModelProto {
     include_onnx!("data/test_resize_downsample_scales_cubic/model.onnxtxt")
 }
 
-fn test_resize_downsample_scales_cubic_A_n0p5_exclude_outside() -> ModelProto {
+pub(crate) fn test_resize_downsample_scales_cubic_A_n0p5_exclude_outside() -> ModelProto {
     include_onnx!("data/test_resize_downsample_scales_cubic_A_n0p5_exclude_outside/model.onnxtxt")
 }
 
-fn test_resize_downsample_scales_cubic_align_corners() -> ModelProto {
+pub(crate) fn test_resize_downsample_scales_cubic_align_corners() -> ModelProto {
     include_onnx!("data/test_resize_downsample_scales_cubic_align_corners/model.onnxtxt")
 }
 
-fn test_resize_downsample_scales_cubic_antialias() -> ModelProto {
+pub(crate) fn test_resize_downsample_scales_cubic_antialias() -> ModelProto {
     include_onnx!("data/test_resize_downsample_scales_cubic_antialias/model.onnxtxt")
 }
 
-fn test_resize_downsample_scales_linear() -> ModelProto {
+pub(crate) fn test_resize_downsample_scales_linear() -> ModelProto {
     include_onnx!("data/test_resize_downsample_scales_linear/model.onnxtxt")
 }
 
-fn test_resize_downsample_scales_linear_align_corners() -> ModelProto {
+pub(crate) fn test_resize_downsample_scales_linear_align_corners() -> ModelProto {
     include_onnx!("data/test_resize_downsample_scales_linear_align_corners/model.onnxtxt")
 }
 
-fn test_resize_downsample_scales_linear_antialias() -> ModelProto {
+pub(crate) fn test_resize_downsample_scales_linear_antialias() -> ModelProto {
     include_onnx!("data/test_resize_downsample_scales_linear_antialias/model.onnxtxt")
 }
 
-fn test_resize_downsample_scales_linear_half_pixel_symmetric() -> ModelProto {
+pub(crate) fn test_resize_downsample_scales_linear_half_pixel_symmetric() -> ModelProto {
     include_onnx!("data/test_resize_downsample_scales_linear_half_pixel_symmetric/model.onnxtxt")
 }
 
-fn test_resize_downsample_scales_nearest() -> ModelProto {
+pub(crate) fn test_resize_downsample_scales_nearest() -> ModelProto {
     include_onnx!("data/test_resize_downsample_scales_nearest/model.onnxtxt")
 }
 
-fn test_resize_downsample_sizes_cubic() -> ModelProto {
+pub(crate) fn test_resize_downsample_sizes_cubic() -> ModelProto {
     include_onnx!("data/test_resize_downsample_sizes_cubic/model.onnxtxt")
 }
 
-fn test_resize_downsample_sizes_cubic_antialias() -> ModelProto {
+pub(crate) fn test_resize_downsample_sizes_cubic_antialias() -> ModelProto {
     include_onnx!("data/test_resize_downsample_sizes_cubic_antialias/model.onnxtxt")
 }
 
-fn test_resize_downsample_sizes_linear_antialias() -> ModelProto {
+pub(crate) fn test_resize_downsample_sizes_linear_antialias() -> ModelProto {
     include_onnx!("data/test_resize_downsample_sizes_linear_antialias/model.onnxtxt")
 }
 
-fn test_resize_downsample_sizes_linear_pytorch_half_pixel() -> ModelProto {
+pub(crate) fn test_resize_downsample_sizes_linear_pytorch_half_pixel() -> ModelProto {
     include_onnx!("data/test_resize_downsample_sizes_linear_pytorch_half_pixel/model.onnxtxt")
 }
 
-fn test_resize_downsample_sizes_nearest() -> ModelProto {
+pub(crate) fn test_resize_downsample_sizes_nearest() -> ModelProto {
     include_onnx!("data/test_resize_downsample_sizes_nearest/model.onnxtxt")
 }
 
-fn test_resize_downsample_sizes_nearest_not_larger() -> ModelProto {
+pub(crate) fn test_resize_downsample_sizes_nearest_not_larger() -> ModelProto {
     include_onnx!("data/test_resize_downsample_sizes_nearest_not_larger/model.onnxtxt")
 }
 
-fn test_resize_downsample_sizes_nearest_not_smaller() -> ModelProto {
+pub(crate) fn test_resize_downsample_sizes_nearest_not_smaller() -> ModelProto {
     include_onnx!("data/test_resize_downsample_sizes_nearest_not_smaller/model.onnxtxt")
 }
 
-fn test_resize_tf_crop_and_resize() -> ModelProto {
+pub(crate) fn test_resize_tf_crop_and_resize() -> ModelProto {
     include_onnx!("data/test_resize_tf_crop_and_resize/model.onnxtxt")
 }
 
-fn test_resize_tf_crop_and_resize_axes_2_3() -> ModelProto {
+pub(crate) fn test_resize_tf_crop_and_resize_axes_2_3() -> ModelProto {
     include_onnx!("data/test_resize_tf_crop_and_resize_axes_2_3/model.onnxtxt")
 }
 
-fn test_resize_tf_crop_and_resize_axes_3_2() -> ModelProto {
+pub(crate) fn test_resize_tf_crop_and_resize_axes_3_2() -> ModelProto {
     include_onnx!("data/test_resize_tf_crop_and_resize_axes_3_2/model.onnxtxt")
 }
 
-fn test_resize_tf_crop_and_resize_extrapolation_value() -> ModelProto {
+pub(crate) fn test_resize_tf_crop_and_resize_extrapolation_value() -> ModelProto {
     include_onnx!("data/test_resize_tf_crop_and_resize_extrapolation_value/model.onnxtxt")
 }
 
-fn test_resize_upsample_scales_cubic() -> ModelProto {
+pub(crate) fn test_resize_upsample_scales_cubic() -> ModelProto {
     include_onnx!("data/test_resize_upsample_scales_cubic/model.onnxtxt")
 }
 
-fn test_resize_upsample_scales_cubic_A_n0p5_exclude_outside() -> ModelProto {
+pub(crate) fn test_resize_upsample_scales_cubic_A_n0p5_exclude_outside() -> ModelProto {
     include_onnx!("data/test_resize_upsample_scales_cubic_A_n0p5_exclude_outside/model.onnxtxt")
 }
 
-fn test_resize_upsample_scales_cubic_align_corners() -> ModelProto {
+pub(crate) fn test_resize_upsample_scales_cubic_align_corners() -> ModelProto {
     include_onnx!("data/test_resize_upsample_scales_cubic_align_corners/model.onnxtxt")
 }
 
-fn test_resize_upsample_scales_cubic_asymmetric() -> ModelProto {
+pub(crate) fn test_resize_upsample_scales_cubic_asymmetric() -> ModelProto {
     include_onnx!("data/test_resize_upsample_scales_cubic_asymmetric/model.onnxtxt")
 }
 
-fn test_resize_upsample_scales_linear() -> ModelProto {
+pub(crate) fn test_resize_upsample_scales_linear() -> ModelProto {
     include_onnx!("data/test_resize_upsample_scales_linear/model.onnxtxt")
 }
 
-fn test_resize_upsample_scales_linear_align_corners() -> ModelProto {
+pub(crate) fn test_resize_upsample_scales_linear_align_corners() -> ModelProto {
     include_onnx!("data/test_resize_upsample_scales_linear_align_corners/model.onnxtxt")
 }
 
-fn test_resize_upsample_scales_linear_half_pixel_symmetric() -> ModelProto {
+pub(crate) fn test_resize_upsample_scales_linear_half_pixel_symmetric() -> ModelProto {
     include_onnx!("data/test_resize_upsample_scales_linear_half_pixel_symmetric/model.onnxtxt")
 }
 
-fn test_resize_upsample_scales_nearest() -> ModelProto {
+pub(crate) fn test_resize_upsample_scales_nearest() -> ModelProto {
     include_onnx!("data/test_resize_upsample_scales_nearest/model.onnxtxt")
 }
 
-fn test_resize_upsample_scales_nearest_axes_2_3() -> ModelProto {
+pub(crate) fn test_resize_upsample_scales_nearest_axes_2_3() -> ModelProto {
     include_onnx!("data/test_resize_upsample_scales_nearest_axes_2_3/model.onnxtxt")
 }
 
-fn test_resize_upsample_scales_nearest_axes_3_2() -> ModelProto {
+pub(crate) fn test_resize_upsample_scales_nearest_axes_3_2() -> ModelProto {
     include_onnx!("data/test_resize_upsample_scales_nearest_axes_3_2/model.onnxtxt")
 }
 
-fn test_resize_upsample_sizes_cubic() -> ModelProto {
+pub(crate) fn test_resize_upsample_sizes_cubic() -> ModelProto {
     include_onnx!("data/test_resize_upsample_sizes_cubic/model.onnxtxt")
 }
 
-fn test_resize_upsample_sizes_nearest() -> ModelProto {
+pub(crate) fn test_resize_upsample_sizes_nearest() -> ModelProto {
     include_onnx!("data/test_resize_upsample_sizes_nearest/model.onnxtxt")
 }
 
-fn test_resize_upsample_sizes_nearest_axes_2_3() -> ModelProto {
+pub(crate) fn test_resize_upsample_sizes_nearest_axes_2_3() -> ModelProto {
     include_onnx!("data/test_resize_upsample_sizes_nearest_axes_2_3/model.onnxtxt")
 }
 
-fn test_resize_upsample_sizes_nearest_axes_3_2() -> ModelProto {
+pub(crate) fn test_resize_upsample_sizes_nearest_axes_3_2() -> ModelProto {
     include_onnx!("data/test_resize_upsample_sizes_nearest_axes_3_2/model.onnxtxt")
 }
 
-fn test_resize_upsample_sizes_nearest_ceil_half_pixel() -> ModelProto {
+pub(crate) fn test_resize_upsample_sizes_nearest_ceil_half_pixel() -> ModelProto {
     include_onnx!("data/test_resize_upsample_sizes_nearest_ceil_half_pixel/model.onnxtxt")
 }
 
-fn test_resize_upsample_sizes_nearest_floor_align_corners() -> ModelProto {
+pub(crate) fn test_resize_upsample_sizes_nearest_floor_align_corners() -> ModelProto {
     include_onnx!("data/test_resize_upsample_sizes_nearest_floor_align_corners/model.onnxtxt")
 }
 
-fn test_resize_upsample_sizes_nearest_not_larger() -> ModelProto {
+pub(crate) fn test_resize_upsample_sizes_nearest_not_larger() -> ModelProto {
     include_onnx!("data/test_resize_upsample_sizes_nearest_not_larger/model.onnxtxt")
 }
 
-fn test_resize_upsample_sizes_nearest_not_smaller() -> ModelProto {
+pub(crate) fn test_resize_upsample_sizes_nearest_not_smaller() -> ModelProto {
     include_onnx!("data/test_resize_upsample_sizes_nearest_not_smaller/model.onnxtxt")
 }
 
-fn test_resize_upsample_sizes_nearest_round_prefer_ceil_asymmetric() -> ModelProto {
+pub(crate) fn test_resize_upsample_sizes_nearest_round_prefer_ceil_asymmetric() -> ModelProto {
     include_onnx!(
         "data/test_resize_upsample_sizes_nearest_round_prefer_ceil_asymmetric/model.onnxtxt"
     )
 }
 
-fn test_reversesequence_batch() -> ModelProto {
+pub(crate) fn test_reversesequence_batch() -> ModelProto {
     include_onnx!("data/test_reversesequence_batch/model.onnxtxt")
 }
 
-fn test_reversesequence_bfloat16() -> ModelProto {
+pub(crate) fn test_reversesequence_bfloat16() -> ModelProto {
     include_onnx!("data/test_reversesequence_bfloat16/model.onnxtxt")
 }
 
-fn test_reversesequence_time() -> ModelProto {
+pub(crate) fn test_reversesequence_time() -> ModelProto {
     include_onnx!("data/test_reversesequence_time/model.onnxtxt")
 }
 
-fn test_rms_normalization_2d_axis0() -> ModelProto {
+pub(crate) fn test_rms_normalization_2d_axis0() -> ModelProto {
     include_onnx!("data/test_rms_normalization_2d_axis0/model.onnxtxt")
 }
 
-fn test_rms_normalization_2d_axis0_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_2d_axis0_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_2d_axis0_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_2d_axis1() -> ModelProto {
+pub(crate) fn test_rms_normalization_2d_axis1() -> ModelProto {
     include_onnx!("data/test_rms_normalization_2d_axis1/model.onnxtxt")
 }
 
-fn test_rms_normalization_2d_axis1_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_2d_axis1_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_2d_axis1_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_2d_axis_negative_1() -> ModelProto {
+pub(crate) fn test_rms_normalization_2d_axis_negative_1() -> ModelProto {
     include_onnx!("data/test_rms_normalization_2d_axis_negative_1/model.onnxtxt")
 }
 
-fn test_rms_normalization_2d_axis_negative_1_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_2d_axis_negative_1_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_2d_axis_negative_1_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_2d_axis_negative_2() -> ModelProto {
+pub(crate) fn test_rms_normalization_2d_axis_negative_2() -> ModelProto {
     include_onnx!("data/test_rms_normalization_2d_axis_negative_2/model.onnxtxt")
 }
 
-fn test_rms_normalization_2d_axis_negative_2_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_2d_axis_negative_2_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_2d_axis_negative_2_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis0_epsilon() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis0_epsilon() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis0_epsilon/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis0_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis0_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis0_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis1_epsilon() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis1_epsilon() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis1_epsilon/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis1_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis1_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis1_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis2_epsilon() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis2_epsilon() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis2_epsilon/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis2_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis2_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis2_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis_negative_1_epsilon() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis_negative_1_epsilon() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis_negative_1_epsilon/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis_negative_1_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis_negative_1_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis_negative_1_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis_negative_2_epsilon() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis_negative_2_epsilon() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis_negative_2_epsilon/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis_negative_2_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis_negative_2_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis_negative_2_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis_negative_3_epsilon() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis_negative_3_epsilon() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis_negative_3_epsilon/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis_negative_3_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis_negative_3_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis_negative_3_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis0() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis0() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis0/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis0_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis0_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis0_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis1() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis1() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis1/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis1_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis1_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis1_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis2() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis2() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis2/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis2_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis2_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis2_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis3() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis3() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis3/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis3_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis3_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis3_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis_negative_1() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis_negative_1() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis_negative_1/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis_negative_1_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis_negative_1_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis_negative_1_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis_negative_2() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis_negative_2() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis_negative_2/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis_negative_2_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis_negative_2_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis_negative_2_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis_negative_3() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis_negative_3() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis_negative_3/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis_negative_3_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis_negative_3_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis_negative_3_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis_negative_4() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis_negative_4() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis_negative_4/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis_negative_4_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis_negative_4_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis_negative_4_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_default_axis() -> ModelProto {
+pub(crate) fn test_rms_normalization_default_axis() -> ModelProto {
     include_onnx!("data/test_rms_normalization_default_axis/model.onnxtxt")
 }
 
-fn test_rms_normalization_default_axis_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_default_axis_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_default_axis_expanded/model.onnxtxt")
 }
 
-fn test_rnn_seq_length() -> ModelProto {
+pub(crate) fn test_rnn_seq_length() -> ModelProto {
     include_onnx!("data/test_rnn_seq_length/model.onnxtxt")
 }
 
-fn test_roialign_aligned_false() -> ModelProto {
+pub(crate) fn test_roialign_aligned_false() -> ModelProto {
     include_onnx!("data/test_roialign_aligned_false/model.onnxtxt")
 }
 
-fn test_roialign_aligned_true() -> ModelProto {
+pub(crate) fn test_roialign_aligned_true() -> ModelProto {
     include_onnx!("data/test_roialign_aligned_true/model.onnxtxt")
 }
 
-fn test_roialign_mode_max() -> ModelProto {
+pub(crate) fn test_roialign_mode_max() -> ModelProto {
     include_onnx!("data/test_roialign_mode_max/model.onnxtxt")
 }
 
-fn test_rotary_embedding() -> ModelProto {
+pub(crate) fn test_rotary_embedding() -> ModelProto {
     include_onnx!("data/test_rotary_embedding/model.onnxtxt")
 }
 
-fn test_rotary_embedding_3d_input() -> ModelProto {
+pub(crate) fn test_rotary_embedding_3d_input() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_3d_input/model.onnxtxt")
 }
 
-fn test_rotary_embedding_3d_input_expanded() -> ModelProto {
+pub(crate) fn test_rotary_embedding_3d_input_expanded() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_3d_input_expanded/model.onnxtxt")
 }
 
-fn test_rotary_embedding_expanded() -> ModelProto {
+pub(crate) fn test_rotary_embedding_expanded() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_expanded/model.onnxtxt")
 }
 
-fn test_rotary_embedding_interleaved() -> ModelProto {
+pub(crate) fn test_rotary_embedding_interleaved() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_interleaved/model.onnxtxt")
 }
 
-fn test_rotary_embedding_interleaved_expanded() -> ModelProto {
+pub(crate) fn test_rotary_embedding_interleaved_expanded() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_interleaved_expanded/model.onnxtxt")
 }
 
-fn test_rotary_embedding_no_position_ids() -> ModelProto {
+pub(crate) fn test_rotary_embedding_no_position_ids() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_no_position_ids/model.onnxtxt")
 }
 
-fn test_rotary_embedding_no_position_ids_expanded() -> ModelProto {
+pub(crate) fn test_rotary_embedding_no_position_ids_expanded() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_no_position_ids_expanded/model.onnxtxt")
 }
 
-fn test_rotary_embedding_no_position_ids_interleaved() -> ModelProto {
+pub(crate) fn test_rotary_embedding_no_position_ids_interleaved() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_no_position_ids_interleaved/model.onnxtxt")
 }
 
-fn test_rotary_embedding_no_position_ids_interleaved_expanded() -> ModelProto {
+pub(crate) fn test_rotary_embedding_no_position_ids_interleaved_expanded() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_no_position_ids_interleaved_expanded/model.onnxtxt")
 }
 
-fn test_rotary_embedding_no_position_ids_rotary_dim() -> ModelProto {
+pub(crate) fn test_rotary_embedding_no_position_ids_rotary_dim() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_no_position_ids_rotary_dim/model.onnxtxt")
 }
 
-fn test_rotary_embedding_no_position_ids_rotary_dim_expanded() -> ModelProto {
+pub(crate) fn test_rotary_embedding_no_position_ids_rotary_dim_expanded() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_no_position_ids_rotary_dim_expanded/model.onnxtxt")
 }
 
-fn test_rotary_embedding_with_interleaved_rotary_dim() -> ModelProto {
+pub(crate) fn test_rotary_embedding_with_interleaved_rotary_dim() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_with_interleaved_rotary_dim/model.onnxtxt")
 }
 
-fn test_rotary_embedding_with_interleaved_rotary_dim_expanded() -> ModelProto {
+pub(crate) fn test_rotary_embedding_with_interleaved_rotary_dim_expanded() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_with_interleaved_rotary_dim_expanded/model.onnxtxt")
 }
 
-fn test_rotary_embedding_with_rotary_dim() -> ModelProto {
+pub(crate) fn test_rotary_embedding_with_rotary_dim() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_with_rotary_dim/model.onnxtxt")
 }
 
-fn test_rotary_embedding_with_rotary_dim_expanded() -> ModelProto {
+pub(crate) fn test_rotary_embedding_with_rotary_dim_expanded() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_with_rotary_dim_expanded/model.onnxtxt")
 }
 
-fn test_round() -> ModelProto {
+pub(crate) fn test_round() -> ModelProto {
     include_onnx!("data/test_round/model.onnxtxt")
 }
 
-fn test_scan9_multi_state() -> ModelProto {
+pub(crate) fn test_scan9_multi_state() -> ModelProto {
     include_onnx!("data/test_scan9_multi_state/model.onnxtxt")
 }
 
-fn test_scan9_scalar() -> ModelProto {
+pub(crate) fn test_scan9_scalar() -> ModelProto {
     include_onnx!("data/test_scan9_scalar/model.onnxtxt")
 }
 
-fn test_scan9_sum() -> ModelProto {
+pub(crate) fn test_scan9_sum() -> ModelProto {
     include_onnx!("data/test_scan9_sum/model.onnxtxt")
 }
 
-fn test_scan_sum() -> ModelProto {
+pub(crate) fn test_scan_sum() -> ModelProto {
     include_onnx!("data/test_scan_sum/model.onnxtxt")
 }
 
-fn test_scatter_elements_with_axis() -> ModelProto {
+pub(crate) fn test_scatter_elements_with_axis() -> ModelProto {
     include_onnx!("data/test_scatter_elements_with_axis/model.onnxtxt")
 }
 
-fn test_scatter_elements_with_duplicate_indices() -> ModelProto {
+pub(crate) fn test_scatter_elements_with_duplicate_indices() -> ModelProto {
     include_onnx!("data/test_scatter_elements_with_duplicate_indices/model.onnxtxt")
 }
 
-fn test_scatter_elements_with_negative_indices() -> ModelProto {
+pub(crate) fn test_scatter_elements_with_negative_indices() -> ModelProto {
     include_onnx!("data/test_scatter_elements_with_negative_indices/model.onnxtxt")
 }
 
-fn test_scatter_elements_with_reduction_max() -> ModelProto {
+pub(crate) fn test_scatter_elements_with_reduction_max() -> ModelProto {
     include_onnx!("data/test_scatter_elements_with_reduction_max/model.onnxtxt")
 }
 
-fn test_scatter_elements_with_reduction_min() -> ModelProto {
+pub(crate) fn test_scatter_elements_with_reduction_min() -> ModelProto {
     include_onnx!("data/test_scatter_elements_with_reduction_min/model.onnxtxt")
 }
 
-fn test_scatter_elements_with_reduction_mul() -> ModelProto {
+pub(crate) fn test_scatter_elements_with_reduction_mul() -> ModelProto {
     include_onnx!("data/test_scatter_elements_with_reduction_mul/model.onnxtxt")
 }
 
-fn test_scatter_elements_without_axis() -> ModelProto {
+pub(crate) fn test_scatter_elements_without_axis() -> ModelProto {
     include_onnx!("data/test_scatter_elements_without_axis/model.onnxtxt")
 }
 
-fn test_scatter_with_axis() -> ModelProto {
+pub(crate) fn test_scatter_with_axis() -> ModelProto {
     include_onnx!("data/test_scatter_with_axis/model.onnxtxt")
 }
 
-fn test_scatter_without_axis() -> ModelProto {
+pub(crate) fn test_scatter_without_axis() -> ModelProto {
     include_onnx!("data/test_scatter_without_axis/model.onnxtxt")
 }
 
-fn test_scatternd() -> ModelProto {
+pub(crate) fn test_scatternd() -> ModelProto {
     include_onnx!("data/test_scatternd/model.onnxtxt")
 }
 
-fn test_scatternd_add() -> ModelProto {
+pub(crate) fn test_scatternd_add() -> ModelProto {
     include_onnx!("data/test_scatternd_add/model.onnxtxt")
 }
 
-fn test_scatternd_max() -> ModelProto {
+pub(crate) fn test_scatternd_max() -> ModelProto {
     include_onnx!("data/test_scatternd_max/model.onnxtxt")
 }
 
-fn test_scatternd_max_with_element_indices() -> ModelProto {
+pub(crate) fn test_scatternd_max_with_element_indices() -> ModelProto {
     include_onnx!("data/test_scatternd_max_with_element_indices/model.onnxtxt")
 }
 
-fn test_scatternd_min() -> ModelProto {
+pub(crate) fn test_scatternd_min() -> ModelProto {
     include_onnx!("data/test_scatternd_min/model.onnxtxt")
 }
 
-fn test_scatternd_min_with_element_indices() -> ModelProto {
+pub(crate) fn test_scatternd_min_with_element_indices() -> ModelProto {
     include_onnx!("data/test_scatternd_min_with_element_indices/model.onnxtxt")
 }
 
-fn test_scatternd_multiply() -> ModelProto {
+pub(crate) fn test_scatternd_multiply() -> ModelProto {
     include_onnx!("data/test_scatternd_multiply/model.onnxtxt")
 }
 
-fn test_sce_NCd1_mean_weight_negative_ii() -> ModelProto {
+pub(crate) fn test_sce_NCd1_mean_weight_negative_ii() -> ModelProto {
     include_onnx!("data/test_sce_NCd1_mean_weight_negative_ii/model.onnxtxt")
 }
 
-fn test_sce_NCd1_mean_weight_negative_ii_expanded() -> ModelProto {
+pub(crate) fn test_sce_NCd1_mean_weight_negative_ii_expanded() -> ModelProto {
     include_onnx!("data/test_sce_NCd1_mean_weight_negative_ii_expanded/model.onnxtxt")
 }
 
-fn test_sce_NCd1_mean_weight_negative_ii_log_prob() -> ModelProto {
+pub(crate) fn test_sce_NCd1_mean_weight_negative_ii_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_NCd1_mean_weight_negative_ii_log_prob/model.onnxtxt")
 }
 
-fn test_sce_NCd1_mean_weight_negative_ii_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_NCd1_mean_weight_negative_ii_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_NCd1_mean_weight_negative_ii_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3_none_no_weight_negative_ii() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3_none_no_weight_negative_ii() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3_none_no_weight_negative_ii/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3_none_no_weight_negative_ii_expanded() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3_none_no_weight_negative_ii_expanded() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3_none_no_weight_negative_ii_expanded/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3_none_no_weight_negative_ii_log_prob() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3_none_no_weight_negative_ii_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3_none_no_weight_negative_ii_log_prob/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3_none_no_weight_negative_ii_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3_none_no_weight_negative_ii_log_prob_expanded() -> ModelProto {
     include_onnx!(
         "data/test_sce_NCd1d2d3_none_no_weight_negative_ii_log_prob_expanded/model.onnxtxt"
     )
 }
 
-fn test_sce_NCd1d2d3_sum_weight_high_ii() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3_sum_weight_high_ii() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3_sum_weight_high_ii/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3_sum_weight_high_ii_expanded() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3_sum_weight_high_ii_expanded() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3_sum_weight_high_ii_expanded/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3_sum_weight_high_ii_log_prob() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3_sum_weight_high_ii_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3_sum_weight_high_ii_log_prob/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3_sum_weight_high_ii_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3_sum_weight_high_ii_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3_sum_weight_high_ii_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3d4d5_mean_weight() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3d4d5_mean_weight() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3d4d5_mean_weight/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3d4d5_mean_weight_expanded() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3d4d5_mean_weight_expanded() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3d4d5_mean_weight_expanded/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3d4d5_mean_weight_log_prob() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3d4d5_mean_weight_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3d4d5_mean_weight_log_prob/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3d4d5_mean_weight_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3d4d5_mean_weight_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3d4d5_mean_weight_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3d4d5_none_no_weight() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3d4d5_none_no_weight() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3d4d5_none_no_weight/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3d4d5_none_no_weight_expanded() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3d4d5_none_no_weight_expanded() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3d4d5_none_no_weight_expanded/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3d4d5_none_no_weight_log_prob() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3d4d5_none_no_weight_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3d4d5_none_no_weight_log_prob/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3d4d5_none_no_weight_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3d4d5_none_no_weight_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3d4d5_none_no_weight_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean() -> ModelProto {
+pub(crate) fn test_sce_mean() -> ModelProto {
     include_onnx!("data/test_sce_mean/model.onnxtxt")
 }
 
-fn test_sce_mean_3d() -> ModelProto {
+pub(crate) fn test_sce_mean_3d() -> ModelProto {
     include_onnx!("data/test_sce_mean_3d/model.onnxtxt")
 }
 
-fn test_sce_mean_3d_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_3d_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_3d_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_3d_log_prob() -> ModelProto {
+pub(crate) fn test_sce_mean_3d_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_mean_3d_log_prob/model.onnxtxt")
 }
 
-fn test_sce_mean_3d_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_3d_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_3d_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_log_prob() -> ModelProto {
+pub(crate) fn test_sce_mean_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_mean_log_prob/model.onnxtxt")
 }
 
-fn test_sce_mean_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_3d() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_3d() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_3d/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_3d_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_3d_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_3d_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_3d_log_prob() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_3d_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_3d_log_prob/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_3d_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_3d_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_3d_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_4d() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_4d() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_4d/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_4d_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_4d_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_4d_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_4d_log_prob() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_4d_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_4d_log_prob/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_4d_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_4d_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_4d_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_log_prob() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_log_prob/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_weight() -> ModelProto {
+pub(crate) fn test_sce_mean_weight() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_3d() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_3d() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_3d/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_3d_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_3d_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_3d_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_3d_log_prob() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_3d_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_3d_log_prob/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_3d_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_3d_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_3d_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_4d() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_4d() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_4d/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_4d_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_4d_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_4d_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_4d_log_prob() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_4d_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_4d_log_prob/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_4d_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_4d_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_4d_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_log_prob() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_log_prob/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_log_prob() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_log_prob/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_none() -> ModelProto {
+pub(crate) fn test_sce_none() -> ModelProto {
     include_onnx!("data/test_sce_none/model.onnxtxt")
 }
 
-fn test_sce_none_expanded() -> ModelProto {
+pub(crate) fn test_sce_none_expanded() -> ModelProto {
     include_onnx!("data/test_sce_none_expanded/model.onnxtxt")
 }
 
-fn test_sce_none_log_prob() -> ModelProto {
+pub(crate) fn test_sce_none_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_none_log_prob/model.onnxtxt")
 }
 
-fn test_sce_none_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_none_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_none_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_none_weights() -> ModelProto {
+pub(crate) fn test_sce_none_weights() -> ModelProto {
     include_onnx!("data/test_sce_none_weights/model.onnxtxt")
 }
 
-fn test_sce_none_weights_expanded() -> ModelProto {
+pub(crate) fn test_sce_none_weights_expanded() -> ModelProto {
     include_onnx!("data/test_sce_none_weights_expanded/model.onnxtxt")
 }
 
-fn test_sce_none_weights_log_prob() -> ModelProto {
+pub(crate) fn test_sce_none_weights_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_none_weights_log_prob/model.onnxtxt")
 }
 
-fn test_sce_none_weights_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_none_weights_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_none_weights_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_sum() -> ModelProto {
+pub(crate) fn test_sce_sum() -> ModelProto {
     include_onnx!("data/test_sce_sum/model.onnxtxt")
 }
 
-fn test_sce_sum_expanded() -> ModelProto {
+pub(crate) fn test_sce_sum_expanded() -> ModelProto {
     include_onnx!("data/test_sce_sum_expanded/model.onnxtxt")
 }
 
-fn test_sce_sum_log_prob() -> ModelProto {
+pub(crate) fn test_sce_sum_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_sum_log_prob/model.onnxtxt")
 }
 
-fn test_sce_sum_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_sum_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_sum_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_selu() -> ModelProto {
+pub(crate) fn test_selu() -> ModelProto {
     include_onnx!("data/test_selu/model.onnxtxt")
 }
 
-fn test_selu_default() -> ModelProto {
+pub(crate) fn test_selu_default() -> ModelProto {
     include_onnx!("data/test_selu_default/model.onnxtxt")
 }
 
-fn test_selu_default_expanded_ver18() -> ModelProto {
+pub(crate) fn test_selu_default_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_selu_default_expanded_ver18/model.onnxtxt")
 }
 
-fn test_selu_example() -> ModelProto {
+pub(crate) fn test_selu_example() -> ModelProto {
     include_onnx!("data/test_selu_example/model.onnxtxt")
 }
 
-fn test_selu_example_expanded_ver18() -> ModelProto {
+pub(crate) fn test_selu_example_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_selu_example_expanded_ver18/model.onnxtxt")
 }
 
-fn test_selu_expanded_ver18() -> ModelProto {
+pub(crate) fn test_selu_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_selu_expanded_ver18/model.onnxtxt")
 }
 
-fn test_sequence_insert_at_back() -> ModelProto {
+pub(crate) fn test_sequence_insert_at_back() -> ModelProto {
     include_onnx!("data/test_sequence_insert_at_back/model.onnxtxt")
 }
 
-fn test_sequence_insert_at_front() -> ModelProto {
+pub(crate) fn test_sequence_insert_at_front() -> ModelProto {
     include_onnx!("data/test_sequence_insert_at_front/model.onnxtxt")
 }
 
-fn test_sequence_map_add_1_sequence_1_tensor() -> ModelProto {
+pub(crate) fn test_sequence_map_add_1_sequence_1_tensor() -> ModelProto {
     include_onnx!("data/test_sequence_map_add_1_sequence_1_tensor/model.onnxtxt")
 }
 
-fn test_sequence_map_add_1_sequence_1_tensor_expanded() -> ModelProto {
+pub(crate) fn test_sequence_map_add_1_sequence_1_tensor_expanded() -> ModelProto {
     include_onnx!("data/test_sequence_map_add_1_sequence_1_tensor_expanded/model.onnxtxt")
 }
 
-fn test_sequence_map_add_2_sequences() -> ModelProto {
+pub(crate) fn test_sequence_map_add_2_sequences() -> ModelProto {
     include_onnx!("data/test_sequence_map_add_2_sequences/model.onnxtxt")
 }
 
-fn test_sequence_map_add_2_sequences_expanded() -> ModelProto {
+pub(crate) fn test_sequence_map_add_2_sequences_expanded() -> ModelProto {
     include_onnx!("data/test_sequence_map_add_2_sequences_expanded/model.onnxtxt")
 }
 
-fn test_sequence_map_extract_shapes() -> ModelProto {
+pub(crate) fn test_sequence_map_extract_shapes() -> ModelProto {
     include_onnx!("data/test_sequence_map_extract_shapes/model.onnxtxt")
 }
 
-fn test_sequence_map_extract_shapes_expanded() -> ModelProto {
+pub(crate) fn test_sequence_map_extract_shapes_expanded() -> ModelProto {
     include_onnx!("data/test_sequence_map_extract_shapes_expanded/model.onnxtxt")
 }
 
-fn test_sequence_map_identity_1_sequence() -> ModelProto {
+pub(crate) fn test_sequence_map_identity_1_sequence() -> ModelProto {
     include_onnx!("data/test_sequence_map_identity_1_sequence/model.onnxtxt")
 }
 
-fn test_sequence_map_identity_1_sequence_1_tensor() -> ModelProto {
+pub(crate) fn test_sequence_map_identity_1_sequence_1_tensor() -> ModelProto {
     include_onnx!("data/test_sequence_map_identity_1_sequence_1_tensor/model.onnxtxt")
 }
 
-fn test_sequence_map_identity_1_sequence_1_tensor_expanded() -> ModelProto {
+pub(crate) fn test_sequence_map_identity_1_sequence_1_tensor_expanded() -> ModelProto {
     include_onnx!("data/test_sequence_map_identity_1_sequence_1_tensor_expanded/model.onnxtxt")
 }
 
-fn test_sequence_map_identity_1_sequence_expanded() -> ModelProto {
+pub(crate) fn test_sequence_map_identity_1_sequence_expanded() -> ModelProto {
     include_onnx!("data/test_sequence_map_identity_1_sequence_expanded/model.onnxtxt")
 }
 
-fn test_sequence_map_identity_2_sequences() -> ModelProto {
+pub(crate) fn test_sequence_map_identity_2_sequences() -> ModelProto {
     include_onnx!("data/test_sequence_map_identity_2_sequences/model.onnxtxt")
 }
 
-fn test_sequence_map_identity_2_sequences_expanded() -> ModelProto {
+pub(crate) fn test_sequence_map_identity_2_sequences_expanded() -> ModelProto {
     include_onnx!("data/test_sequence_map_identity_2_sequences_expanded/model.onnxtxt")
 }
 
-fn test_shape() -> ModelProto {
+pub(crate) fn test_shape() -> ModelProto {
     include_onnx!("data/test_shape/model.onnxtxt")
 }
 
-fn test_shape_clip_end() -> ModelProto {
+pub(crate) fn test_shape_clip_end() -> ModelProto {
     include_onnx!("data/test_shape_clip_end/model.onnxtxt")
 }
 
-fn test_shape_clip_start() -> ModelProto {
+pub(crate) fn test_shape_clip_start() -> ModelProto {
     include_onnx!("data/test_shape_clip_start/model.onnxtxt")
 }
 
-fn test_shape_end_1() -> ModelProto {
+pub(crate) fn test_shape_end_1() -> ModelProto {
     include_onnx!("data/test_shape_end_1/model.onnxtxt")
 }
 
-fn test_shape_end_negative_1() -> ModelProto {
+pub(crate) fn test_shape_end_negative_1() -> ModelProto {
     include_onnx!("data/test_shape_end_negative_1/model.onnxtxt")
 }
 
-fn test_shape_example() -> ModelProto {
+pub(crate) fn test_shape_example() -> ModelProto {
     include_onnx!("data/test_shape_example/model.onnxtxt")
 }
 
-fn test_shape_start_1() -> ModelProto {
+pub(crate) fn test_shape_start_1() -> ModelProto {
     include_onnx!("data/test_shape_start_1/model.onnxtxt")
 }
 
-fn test_shape_start_1_end_2() -> ModelProto {
+pub(crate) fn test_shape_start_1_end_2() -> ModelProto {
     include_onnx!("data/test_shape_start_1_end_2/model.onnxtxt")
 }
 
-fn test_shape_start_1_end_negative_1() -> ModelProto {
+pub(crate) fn test_shape_start_1_end_negative_1() -> ModelProto {
     include_onnx!("data/test_shape_start_1_end_negative_1/model.onnxtxt")
 }
 
-fn test_shape_start_greater_than_end() -> ModelProto {
+pub(crate) fn test_shape_start_greater_than_end() -> ModelProto {
     include_onnx!("data/test_shape_start_greater_than_end/model.onnxtxt")
 }
 
-fn test_shape_start_negative_1() -> ModelProto {
+pub(crate) fn test_shape_start_negative_1() -> ModelProto {
     include_onnx!("data/test_shape_start_negative_1/model.onnxtxt")
 }
 
-fn test_shrink_hard() -> ModelProto {
+pub(crate) fn test_shrink_hard() -> ModelProto {
     include_onnx!("data/test_shrink_hard/model.onnxtxt")
 }
 
-fn test_shrink_hard_expanded_ver18() -> ModelProto {
+pub(crate) fn test_shrink_hard_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_shrink_hard_expanded_ver18/model.onnxtxt")
 }
 
-fn test_shrink_soft() -> ModelProto {
+pub(crate) fn test_shrink_soft() -> ModelProto {
     include_onnx!("data/test_shrink_soft/model.onnxtxt")
 }
 
-fn test_shrink_soft_expanded_ver18() -> ModelProto {
+pub(crate) fn test_shrink_soft_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_shrink_soft_expanded_ver18/model.onnxtxt")
 }
 
-fn test_sigmoid() -> ModelProto {
+pub(crate) fn test_sigmoid() -> ModelProto {
     include_onnx!("data/test_sigmoid/model.onnxtxt")
 }
 
-fn test_sigmoid_example() -> ModelProto {
+pub(crate) fn test_sigmoid_example() -> ModelProto {
     include_onnx!("data/test_sigmoid_example/model.onnxtxt")
 }
 
-fn test_sign() -> ModelProto {
+pub(crate) fn test_sign() -> ModelProto {
     include_onnx!("data/test_sign/model.onnxtxt")
 }
 
-fn test_simple_rnn_batchwise() -> ModelProto {
+pub(crate) fn test_simple_rnn_batchwise() -> ModelProto {
     include_onnx!("data/test_simple_rnn_batchwise/model.onnxtxt")
 }
 
-fn test_simple_rnn_bidirectional() -> ModelProto {
+pub(crate) fn test_simple_rnn_bidirectional() -> ModelProto {
     include_onnx!("data/test_simple_rnn_bidirectional/model.onnxtxt")
 }
 
-fn test_simple_rnn_defaults() -> ModelProto {
+pub(crate) fn test_simple_rnn_defaults() -> ModelProto {
     include_onnx!("data/test_simple_rnn_defaults/model.onnxtxt")
 }
 
-fn test_simple_rnn_reverse() -> ModelProto {
+pub(crate) fn test_simple_rnn_reverse() -> ModelProto {
     include_onnx!("data/test_simple_rnn_reverse/model.onnxtxt")
 }
 
-fn test_simple_rnn_with_initial_bias() -> ModelProto {
+pub(crate) fn test_simple_rnn_with_initial_bias() -> ModelProto {
     include_onnx!("data/test_simple_rnn_with_initial_bias/model.onnxtxt")
 }
 
-fn test_sin() -> ModelProto {
+pub(crate) fn test_sin() -> ModelProto {
     include_onnx!("data/test_sin/model.onnxtxt")
 }
 
-fn test_sin_example() -> ModelProto {
+pub(crate) fn test_sin_example() -> ModelProto {
     include_onnx!("data/test_sin_example/model.onnxtxt")
 }
 
-fn test_sinh() -> ModelProto {
+pub(crate) fn test_sinh() -> ModelProto {
     include_onnx!("data/test_sinh/model.onnxtxt")
 }
 
-fn test_sinh_example() -> ModelProto {
+pub(crate) fn test_sinh_example() -> ModelProto {
     include_onnx!("data/test_sinh_example/model.onnxtxt")
 }
 
-fn test_size() -> ModelProto {
+pub(crate) fn test_size() -> ModelProto {
     include_onnx!("data/test_size/model.onnxtxt")
 }
 
-fn test_size_example() -> ModelProto {
+pub(crate) fn test_size_example() -> ModelProto {
     include_onnx!("data/test_size_example/model.onnxtxt")
 }
 
-fn test_slice() -> ModelProto {
+pub(crate) fn test_slice() -> ModelProto {
     include_onnx!("data/test_slice/model.onnxtxt")
 }
 
-fn test_slice_default_axes() -> ModelProto {
+pub(crate) fn test_slice_default_axes() -> ModelProto {
     include_onnx!("data/test_slice_default_axes/model.onnxtxt")
 }
 
-fn test_slice_default_steps() -> ModelProto {
+pub(crate) fn test_slice_default_steps() -> ModelProto {
     include_onnx!("data/test_slice_default_steps/model.onnxtxt")
 }
 
-fn test_slice_end_out_of_bounds() -> ModelProto {
+pub(crate) fn test_slice_end_out_of_bounds() -> ModelProto {
     include_onnx!("data/test_slice_end_out_of_bounds/model.onnxtxt")
 }
 
-fn test_slice_neg() -> ModelProto {
+pub(crate) fn test_slice_neg() -> ModelProto {
     include_onnx!("data/test_slice_neg/model.onnxtxt")
 }
 
-fn test_slice_neg_steps() -> ModelProto {
+pub(crate) fn test_slice_neg_steps() -> ModelProto {
     include_onnx!("data/test_slice_neg_steps/model.onnxtxt")
 }
 
-fn test_slice_negative_axes() -> ModelProto {
+pub(crate) fn test_slice_negative_axes() -> ModelProto {
     include_onnx!("data/test_slice_negative_axes/model.onnxtxt")
 }
 
-fn test_slice_start_out_of_bounds() -> ModelProto {
+pub(crate) fn test_slice_start_out_of_bounds() -> ModelProto {
     include_onnx!("data/test_slice_start_out_of_bounds/model.onnxtxt")
 }
 
-fn test_softmax_axis_0() -> ModelProto {
+pub(crate) fn test_softmax_axis_0() -> ModelProto {
     include_onnx!("data/test_softmax_axis_0/model.onnxtxt")
 }
 
-fn test_softmax_axis_0_expanded() -> ModelProto {
+pub(crate) fn test_softmax_axis_0_expanded() -> ModelProto {
     include_onnx!("data/test_softmax_axis_0_expanded/model.onnxtxt")
 }
 
-fn test_softmax_axis_0_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softmax_axis_0_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softmax_axis_0_expanded_ver18/model.onnxtxt")
 }
 
-fn test_softmax_axis_1() -> ModelProto {
+pub(crate) fn test_softmax_axis_1() -> ModelProto {
     include_onnx!("data/test_softmax_axis_1/model.onnxtxt")
 }
 
-fn test_softmax_axis_1_expanded() -> ModelProto {
+pub(crate) fn test_softmax_axis_1_expanded() -> ModelProto {
     include_onnx!("data/test_softmax_axis_1_expanded/model.onnxtxt")
 }
 
-fn test_softmax_axis_1_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softmax_axis_1_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softmax_axis_1_expanded_ver18/model.onnxtxt")
 }
 
-fn test_softmax_axis_2() -> ModelProto {
+pub(crate) fn test_softmax_axis_2() -> ModelProto {
     include_onnx!("data/test_softmax_axis_2/model.onnxtxt")
 }
 
-fn test_softmax_axis_2_expanded() -> ModelProto {
+pub(crate) fn test_softmax_axis_2_expanded() -> ModelProto {
     include_onnx!("data/test_softmax_axis_2_expanded/model.onnxtxt")
 }
 
-fn test_softmax_axis_2_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softmax_axis_2_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softmax_axis_2_expanded_ver18/model.onnxtxt")
 }
 
-fn test_softmax_default_axis() -> ModelProto {
+pub(crate) fn test_softmax_default_axis() -> ModelProto {
     include_onnx!("data/test_softmax_default_axis/model.onnxtxt")
 }
 
-fn test_softmax_default_axis_expanded() -> ModelProto {
+pub(crate) fn test_softmax_default_axis_expanded() -> ModelProto {
     include_onnx!("data/test_softmax_default_axis_expanded/model.onnxtxt")
 }
 
-fn test_softmax_default_axis_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softmax_default_axis_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softmax_default_axis_expanded_ver18/model.onnxtxt")
 }
 
-fn test_softmax_example() -> ModelProto {
+pub(crate) fn test_softmax_example() -> ModelProto {
     include_onnx!("data/test_softmax_example/model.onnxtxt")
 }
 
-fn test_softmax_example_expanded() -> ModelProto {
+pub(crate) fn test_softmax_example_expanded() -> ModelProto {
     include_onnx!("data/test_softmax_example_expanded/model.onnxtxt")
 }
 
-fn test_softmax_example_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softmax_example_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softmax_example_expanded_ver18/model.onnxtxt")
 }
 
-fn test_softmax_large_number() -> ModelProto {
+pub(crate) fn test_softmax_large_number() -> ModelProto {
     include_onnx!("data/test_softmax_large_number/model.onnxtxt")
 }
 
-fn test_softmax_large_number_expanded() -> ModelProto {
+pub(crate) fn test_softmax_large_number_expanded() -> ModelProto {
     include_onnx!("data/test_softmax_large_number_expanded/model.onnxtxt")
 }
 
-fn test_softmax_large_number_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softmax_large_number_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softmax_large_number_expanded_ver18/model.onnxtxt")
 }
 
-fn test_softmax_negative_axis() -> ModelProto {
+pub(crate) fn test_softmax_negative_axis() -> ModelProto {
     include_onnx!("data/test_softmax_negative_axis/model.onnxtxt")
 }
 
-fn test_softmax_negative_axis_expanded() -> ModelProto {
+pub(crate) fn test_softmax_negative_axis_expanded() -> ModelProto {
     include_onnx!("data/test_softmax_negative_axis_expanded/model.onnxtxt")
 }
 
-fn test_softmax_negative_axis_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softmax_negative_axis_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softmax_negative_axis_expanded_ver18/model.onnxtxt")
 }
 
-fn test_softplus() -> ModelProto {
+pub(crate) fn test_softplus() -> ModelProto {
     include_onnx!("data/test_softplus/model.onnxtxt")
 }
 
-fn test_softplus_example() -> ModelProto {
+pub(crate) fn test_softplus_example() -> ModelProto {
     include_onnx!("data/test_softplus_example/model.onnxtxt")
 }
 
-fn test_softplus_example_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softplus_example_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softplus_example_expanded_ver18/model.onnxtxt")
 }
 
-fn test_softplus_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softplus_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softplus_expanded_ver18/model.onnxtxt")
 }
 
-fn test_softsign() -> ModelProto {
+pub(crate) fn test_softsign() -> ModelProto {
     include_onnx!("data/test_softsign/model.onnxtxt")
 }
 
-fn test_softsign_example() -> ModelProto {
+pub(crate) fn test_softsign_example() -> ModelProto {
     include_onnx!("data/test_softsign_example/model.onnxtxt")
 }
 
-fn test_softsign_example_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softsign_example_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softsign_example_expanded_ver18/model.onnxtxt")
 }
 
-fn test_softsign_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softsign_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softsign_expanded_ver18/model.onnxtxt")
 }
 
-fn test_spacetodepth() -> ModelProto {
+pub(crate) fn test_spacetodepth() -> ModelProto {
     include_onnx!("data/test_spacetodepth/model.onnxtxt")
 }
 
-fn test_spacetodepth_crd_mode_example() -> ModelProto {
+pub(crate) fn test_spacetodepth_crd_mode_example() -> ModelProto {
     include_onnx!("data/test_spacetodepth_crd_mode_example/model.onnxtxt")
 }
 
-fn test_spacetodepth_crd_mode_example_expanded() -> ModelProto {
+pub(crate) fn test_spacetodepth_crd_mode_example_expanded() -> ModelProto {
     include_onnx!("data/test_spacetodepth_crd_mode_example_expanded/model.onnxtxt")
 }
 
-fn test_spacetodepth_dcr_mode_example() -> ModelProto {
+pub(crate) fn test_spacetodepth_dcr_mode_example() -> ModelProto {
     include_onnx!("data/test_spacetodepth_dcr_mode_example/model.onnxtxt")
 }
 
-fn test_spacetodepth_dcr_mode_example_expanded() -> ModelProto {
+pub(crate) fn test_spacetodepth_dcr_mode_example_expanded() -> ModelProto {
     include_onnx!("data/test_spacetodepth_dcr_mode_example_expanded/model.onnxtxt")
 }
 
-fn test_spacetodepth_example() -> ModelProto {
+pub(crate) fn test_spacetodepth_example() -> ModelProto {
     include_onnx!("data/test_spacetodepth_example/model.onnxtxt")
 }
 
-fn test_spacetodepth_example_expanded() -> ModelProto {
+pub(crate) fn test_spacetodepth_example_expanded() -> ModelProto {
     include_onnx!("data/test_spacetodepth_example_expanded/model.onnxtxt")
 }
 
-fn test_spacetodepth_expanded() -> ModelProto {
+pub(crate) fn test_spacetodepth_expanded() -> ModelProto {
     include_onnx!("data/test_spacetodepth_expanded/model.onnxtxt")
 }
 
-fn test_split_1d_uneven_split_opset18() -> ModelProto {
+pub(crate) fn test_split_1d_uneven_split_opset18() -> ModelProto {
     include_onnx!("data/test_split_1d_uneven_split_opset18/model.onnxtxt")
 }
 
-fn test_split_2d_uneven_split_opset18() -> ModelProto {
+pub(crate) fn test_split_2d_uneven_split_opset18() -> ModelProto {
     include_onnx!("data/test_split_2d_uneven_split_opset18/model.onnxtxt")
 }
 
-fn test_split_equal_parts_1d_opset13() -> ModelProto {
+pub(crate) fn test_split_equal_parts_1d_opset13() -> ModelProto {
     include_onnx!("data/test_split_equal_parts_1d_opset13/model.onnxtxt")
 }
 
-fn test_split_equal_parts_1d_opset18() -> ModelProto {
+pub(crate) fn test_split_equal_parts_1d_opset18() -> ModelProto {
     include_onnx!("data/test_split_equal_parts_1d_opset18/model.onnxtxt")
 }
 
-fn test_split_equal_parts_2d() -> ModelProto {
+pub(crate) fn test_split_equal_parts_2d() -> ModelProto {
     include_onnx!("data/test_split_equal_parts_2d/model.onnxtxt")
 }
 
-fn test_split_equal_parts_2d_opset13() -> ModelProto {
+pub(crate) fn test_split_equal_parts_2d_opset13() -> ModelProto {
     include_onnx!("data/test_split_equal_parts_2d_opset13/model.onnxtxt")
 }
 
-fn test_split_equal_parts_default_axis_opset13() -> ModelProto {
+pub(crate) fn test_split_equal_parts_default_axis_opset13() -> ModelProto {
     include_onnx!("data/test_split_equal_parts_default_axis_opset13/model.onnxtxt")
 }
 
-fn test_split_equal_parts_default_axis_opset18() -> ModelProto {
+pub(crate) fn test_split_equal_parts_default_axis_opset18() -> ModelProto {
     include_onnx!("data/test_split_equal_parts_default_axis_opset18/model.onnxtxt")
 }
 
-fn test_split_to_sequence_1() -> ModelProto {
+pub(crate) fn test_split_to_sequence_1() -> ModelProto {
     include_onnx!("data/test_split_to_sequence_1/model.onnxtxt")
 }
 
-fn test_split_to_sequence_2() -> ModelProto {
+pub(crate) fn test_split_to_sequence_2() -> ModelProto {
     include_onnx!("data/test_split_to_sequence_2/model.onnxtxt")
 }
 
-fn test_split_to_sequence_nokeepdims() -> ModelProto {
+pub(crate) fn test_split_to_sequence_nokeepdims() -> ModelProto {
     include_onnx!("data/test_split_to_sequence_nokeepdims/model.onnxtxt")
 }
 
-fn test_split_variable_parts_1d_opset13() -> ModelProto {
+pub(crate) fn test_split_variable_parts_1d_opset13() -> ModelProto {
     include_onnx!("data/test_split_variable_parts_1d_opset13/model.onnxtxt")
 }
 
-fn test_split_variable_parts_1d_opset18() -> ModelProto {
+pub(crate) fn test_split_variable_parts_1d_opset18() -> ModelProto {
     include_onnx!("data/test_split_variable_parts_1d_opset18/model.onnxtxt")
 }
 
-fn test_split_variable_parts_2d_opset13() -> ModelProto {
+pub(crate) fn test_split_variable_parts_2d_opset13() -> ModelProto {
     include_onnx!("data/test_split_variable_parts_2d_opset13/model.onnxtxt")
 }
 
-fn test_split_variable_parts_2d_opset18() -> ModelProto {
+pub(crate) fn test_split_variable_parts_2d_opset18() -> ModelProto {
     include_onnx!("data/test_split_variable_parts_2d_opset18/model.onnxtxt")
 }
 
-fn test_split_variable_parts_default_axis_opset13() -> ModelProto {
+pub(crate) fn test_split_variable_parts_default_axis_opset13() -> ModelProto {
     include_onnx!("data/test_split_variable_parts_default_axis_opset13/model.onnxtxt")
 }
 
-fn test_split_variable_parts_default_axis_opset18() -> ModelProto {
+pub(crate) fn test_split_variable_parts_default_axis_opset18() -> ModelProto {
     include_onnx!("data/test_split_variable_parts_default_axis_opset18/model.onnxtxt")
 }
 
-fn test_split_zero_size_splits_opset13() -> ModelProto {
+pub(crate) fn test_split_zero_size_splits_opset13() -> ModelProto {
     include_onnx!("data/test_split_zero_size_splits_opset13/model.onnxtxt")
 }
 
-fn test_split_zero_size_splits_opset18() -> ModelProto {
+pub(crate) fn test_split_zero_size_splits_opset18() -> ModelProto {
     include_onnx!("data/test_split_zero_size_splits_opset18/model.onnxtxt")
 }
 
-fn test_sqrt() -> ModelProto {
+pub(crate) fn test_sqrt() -> ModelProto {
     include_onnx!("data/test_sqrt/model.onnxtxt")
 }
 
-fn test_sqrt_example() -> ModelProto {
+pub(crate) fn test_sqrt_example() -> ModelProto {
     include_onnx!("data/test_sqrt_example/model.onnxtxt")
 }
 
-fn test_squeeze() -> ModelProto {
+pub(crate) fn test_squeeze() -> ModelProto {
     include_onnx!("data/test_squeeze/model.onnxtxt")
 }
 
-fn test_squeeze_negative_axes() -> ModelProto {
+pub(crate) fn test_squeeze_negative_axes() -> ModelProto {
     include_onnx!("data/test_squeeze_negative_axes/model.onnxtxt")
 }
 
-fn test_stft() -> ModelProto {
+pub(crate) fn test_stft() -> ModelProto {
     include_onnx!("data/test_stft/model.onnxtxt")
 }
 
-fn test_stft_with_window() -> ModelProto {
+pub(crate) fn test_stft_with_window() -> ModelProto {
     include_onnx!("data/test_stft_with_window/model.onnxtxt")
 }
 
-fn test_string_concat() -> ModelProto {
+pub(crate) fn test_string_concat() -> ModelProto {
     include_onnx!("data/test_string_concat/model.onnxtxt")
 }
 
-fn test_string_concat_broadcasting() -> ModelProto {
+pub(crate) fn test_string_concat_broadcasting() -> ModelProto {
     include_onnx!("data/test_string_concat_broadcasting/model.onnxtxt")
 }
 
-fn test_string_concat_empty_string() -> ModelProto {
+pub(crate) fn test_string_concat_empty_string() -> ModelProto {
     include_onnx!("data/test_string_concat_empty_string/model.onnxtxt")
 }
 
-fn test_string_concat_utf8() -> ModelProto {
+pub(crate) fn test_string_concat_utf8() -> ModelProto {
     include_onnx!("data/test_string_concat_utf8/model.onnxtxt")
 }
 
-fn test_string_concat_zero_dimensional() -> ModelProto {
+pub(crate) fn test_string_concat_zero_dimensional() -> ModelProto {
     include_onnx!("data/test_string_concat_zero_dimensional/model.onnxtxt")
 }
 
-fn test_string_split_basic() -> ModelProto {
+pub(crate) fn test_string_split_basic() -> ModelProto {
     include_onnx!("data/test_string_split_basic/model.onnxtxt")
 }
 
-fn test_string_split_consecutive_delimiters() -> ModelProto {
+pub(crate) fn test_string_split_consecutive_delimiters() -> ModelProto {
     include_onnx!("data/test_string_split_consecutive_delimiters/model.onnxtxt")
 }
 
-fn test_string_split_empty_string_delimiter() -> ModelProto {
+pub(crate) fn test_string_split_empty_string_delimiter() -> ModelProto {
     include_onnx!("data/test_string_split_empty_string_delimiter/model.onnxtxt")
 }
 
-fn test_string_split_empty_tensor() -> ModelProto {
+pub(crate) fn test_string_split_empty_tensor() -> ModelProto {
     include_onnx!("data/test_string_split_empty_tensor/model.onnxtxt")
 }
 
-fn test_string_split_maxsplit() -> ModelProto {
+pub(crate) fn test_string_split_maxsplit() -> ModelProto {
     include_onnx!("data/test_string_split_maxsplit/model.onnxtxt")
 }
 
-fn test_string_split_no_delimiter() -> ModelProto {
+pub(crate) fn test_string_split_no_delimiter() -> ModelProto {
     include_onnx!("data/test_string_split_no_delimiter/model.onnxtxt")
 }
 
-fn test_strnormalizer_export_monday_casesensintive_lower() -> ModelProto {
+pub(crate) fn test_strnormalizer_export_monday_casesensintive_lower() -> ModelProto {
     include_onnx!("data/test_strnormalizer_export_monday_casesensintive_lower/model.onnxtxt")
 }
 
-fn test_strnormalizer_export_monday_casesensintive_nochangecase() -> ModelProto {
+pub(crate) fn test_strnormalizer_export_monday_casesensintive_nochangecase() -> ModelProto {
     include_onnx!("data/test_strnormalizer_export_monday_casesensintive_nochangecase/model.onnxtxt")
 }
 
-fn test_strnormalizer_export_monday_casesensintive_upper() -> ModelProto {
+pub(crate) fn test_strnormalizer_export_monday_casesensintive_upper() -> ModelProto {
     include_onnx!("data/test_strnormalizer_export_monday_casesensintive_upper/model.onnxtxt")
 }
 
-fn test_strnormalizer_export_monday_empty_output() -> ModelProto {
+pub(crate) fn test_strnormalizer_export_monday_empty_output() -> ModelProto {
     include_onnx!("data/test_strnormalizer_export_monday_empty_output/model.onnxtxt")
 }
 
-fn test_strnormalizer_export_monday_insensintive_upper_twodim() -> ModelProto {
+pub(crate) fn test_strnormalizer_export_monday_insensintive_upper_twodim() -> ModelProto {
     include_onnx!("data/test_strnormalizer_export_monday_insensintive_upper_twodim/model.onnxtxt")
 }
 
-fn test_strnormalizer_nostopwords_nochangecase() -> ModelProto {
+pub(crate) fn test_strnormalizer_nostopwords_nochangecase() -> ModelProto {
     include_onnx!("data/test_strnormalizer_nostopwords_nochangecase/model.onnxtxt")
 }
 
-fn test_sub() -> ModelProto {
+pub(crate) fn test_sub() -> ModelProto {
     include_onnx!("data/test_sub/model.onnxtxt")
 }
 
-fn test_sub_bcast() -> ModelProto {
+pub(crate) fn test_sub_bcast() -> ModelProto {
     include_onnx!("data/test_sub_bcast/model.onnxtxt")
 }
 
-fn test_sub_example() -> ModelProto {
+pub(crate) fn test_sub_example() -> ModelProto {
     include_onnx!("data/test_sub_example/model.onnxtxt")
 }
 
-fn test_sub_int16() -> ModelProto {
+pub(crate) fn test_sub_int16() -> ModelProto {
     include_onnx!("data/test_sub_int16/model.onnxtxt")
 }
 
-fn test_sub_int8() -> ModelProto {
+pub(crate) fn test_sub_int8() -> ModelProto {
     include_onnx!("data/test_sub_int8/model.onnxtxt")
 }
 
-fn test_sub_uint16() -> ModelProto {
+pub(crate) fn test_sub_uint16() -> ModelProto {
     include_onnx!("data/test_sub_uint16/model.onnxtxt")
 }
 
-fn test_sub_uint32() -> ModelProto {
+pub(crate) fn test_sub_uint32() -> ModelProto {
     include_onnx!("data/test_sub_uint32/model.onnxtxt")
 }
 
-fn test_sub_uint64() -> ModelProto {
+pub(crate) fn test_sub_uint64() -> ModelProto {
     include_onnx!("data/test_sub_uint64/model.onnxtxt")
 }
 
-fn test_sub_uint8() -> ModelProto {
+pub(crate) fn test_sub_uint8() -> ModelProto {
     include_onnx!("data/test_sub_uint8/model.onnxtxt")
 }
 
-fn test_sum_example() -> ModelProto {
+pub(crate) fn test_sum_example() -> ModelProto {
     include_onnx!("data/test_sum_example/model.onnxtxt")
 }
 
-fn test_sum_one_input() -> ModelProto {
+pub(crate) fn test_sum_one_input() -> ModelProto {
     include_onnx!("data/test_sum_one_input/model.onnxtxt")
 }
 
-fn test_sum_two_inputs() -> ModelProto {
+pub(crate) fn test_sum_two_inputs() -> ModelProto {
     include_onnx!("data/test_sum_two_inputs/model.onnxtxt")
 }
 
-fn test_swiglu() -> ModelProto {
+pub(crate) fn test_swiglu() -> ModelProto {
     include_onnx!("data/test_swiglu/model.onnxtxt")
 }
 
-fn test_swiglu_alpha() -> ModelProto {
+pub(crate) fn test_swiglu_alpha() -> ModelProto {
     include_onnx!("data/test_swiglu_alpha/model.onnxtxt")
 }
 
-fn test_swiglu_alpha_expanded() -> ModelProto {
+pub(crate) fn test_swiglu_alpha_expanded() -> ModelProto {
     include_onnx!("data/test_swiglu_alpha_expanded/model.onnxtxt")
 }
 
-fn test_swiglu_expanded() -> ModelProto {
+pub(crate) fn test_swiglu_expanded() -> ModelProto {
     include_onnx!("data/test_swiglu_expanded/model.onnxtxt")
 }
 
-fn test_swiglu_float16() -> ModelProto {
+pub(crate) fn test_swiglu_float16() -> ModelProto {
     include_onnx!("data/test_swiglu_float16/model.onnxtxt")
 }
 
-fn test_swiglu_float16_expanded() -> ModelProto {
+pub(crate) fn test_swiglu_float16_expanded() -> ModelProto {
     include_onnx!("data/test_swiglu_float16_expanded/model.onnxtxt")
 }
 
-fn test_swish() -> ModelProto {
+pub(crate) fn test_swish() -> ModelProto {
     include_onnx!("data/test_swish/model.onnxtxt")
 }
 
-fn test_swish_expanded() -> ModelProto {
+pub(crate) fn test_swish_expanded() -> ModelProto {
     include_onnx!("data/test_swish_expanded/model.onnxtxt")
 }
 
-fn test_tan() -> ModelProto {
+pub(crate) fn test_tan() -> ModelProto {
     include_onnx!("data/test_tan/model.onnxtxt")
 }
 
-fn test_tan_example() -> ModelProto {
+pub(crate) fn test_tan_example() -> ModelProto {
     include_onnx!("data/test_tan_example/model.onnxtxt")
 }
 
-fn test_tanh() -> ModelProto {
+pub(crate) fn test_tanh() -> ModelProto {
     include_onnx!("data/test_tanh/model.onnxtxt")
 }
 
-fn test_tanh_example() -> ModelProto {
+pub(crate) fn test_tanh_example() -> ModelProto {
     include_onnx!("data/test_tanh_example/model.onnxtxt")
 }
 
-fn test_tensorscatter() -> ModelProto {
+pub(crate) fn test_tensorscatter() -> ModelProto {
     include_onnx!("data/test_tensorscatter/model.onnxtxt")
 }
 
-fn test_tensorscatter_3d() -> ModelProto {
+pub(crate) fn test_tensorscatter_3d() -> ModelProto {
     include_onnx!("data/test_tensorscatter_3d/model.onnxtxt")
 }
 
-fn test_tensorscatter_circular() -> ModelProto {
+pub(crate) fn test_tensorscatter_circular() -> ModelProto {
     include_onnx!("data/test_tensorscatter_circular/model.onnxtxt")
 }
 
-fn test_tfidfvectorizer_tf_batch_onlybigrams_skip0() -> ModelProto {
+pub(crate) fn test_tfidfvectorizer_tf_batch_onlybigrams_skip0() -> ModelProto {
     include_onnx!("data/test_tfidfvectorizer_tf_batch_onlybigrams_skip0/model.onnxtxt")
 }
 
-fn test_tfidfvectorizer_tf_batch_onlybigrams_skip5() -> ModelProto {
+pub(crate) fn test_tfidfvectorizer_tf_batch_onlybigrams_skip5() -> ModelProto {
     include_onnx!("data/test_tfidfvectorizer_tf_batch_onlybigrams_skip5/model.onnxtxt")
 }
 
-fn test_tfidfvectorizer_tf_batch_uniandbigrams_skip5() -> ModelProto {
+pub(crate) fn test_tfidfvectorizer_tf_batch_uniandbigrams_skip5() -> ModelProto {
     include_onnx!("data/test_tfidfvectorizer_tf_batch_uniandbigrams_skip5/model.onnxtxt")
 }
 
-fn test_tfidfvectorizer_tf_only_bigrams_skip0() -> ModelProto {
+pub(crate) fn test_tfidfvectorizer_tf_only_bigrams_skip0() -> ModelProto {
     include_onnx!("data/test_tfidfvectorizer_tf_only_bigrams_skip0/model.onnxtxt")
 }
 
-fn test_tfidfvectorizer_tf_onlybigrams_levelempty() -> ModelProto {
+pub(crate) fn test_tfidfvectorizer_tf_onlybigrams_levelempty() -> ModelProto {
     include_onnx!("data/test_tfidfvectorizer_tf_onlybigrams_levelempty/model.onnxtxt")
 }
 
-fn test_tfidfvectorizer_tf_onlybigrams_skip5() -> ModelProto {
+pub(crate) fn test_tfidfvectorizer_tf_onlybigrams_skip5() -> ModelProto {
     include_onnx!("data/test_tfidfvectorizer_tf_onlybigrams_skip5/model.onnxtxt")
 }
 
-fn test_tfidfvectorizer_tf_uniandbigrams_skip5() -> ModelProto {
+pub(crate) fn test_tfidfvectorizer_tf_uniandbigrams_skip5() -> ModelProto {
     include_onnx!("data/test_tfidfvectorizer_tf_uniandbigrams_skip5/model.onnxtxt")
 }
 
-fn test_thresholdedrelu() -> ModelProto {
+pub(crate) fn test_thresholdedrelu() -> ModelProto {
     include_onnx!("data/test_thresholdedrelu/model.onnxtxt")
 }
 
-fn test_thresholdedrelu_default() -> ModelProto {
+pub(crate) fn test_thresholdedrelu_default() -> ModelProto {
     include_onnx!("data/test_thresholdedrelu_default/model.onnxtxt")
 }
 
-fn test_thresholdedrelu_default_expanded_ver18() -> ModelProto {
+pub(crate) fn test_thresholdedrelu_default_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_thresholdedrelu_default_expanded_ver18/model.onnxtxt")
 }
 
-fn test_thresholdedrelu_example() -> ModelProto {
+pub(crate) fn test_thresholdedrelu_example() -> ModelProto {
     include_onnx!("data/test_thresholdedrelu_example/model.onnxtxt")
 }
 
-fn test_thresholdedrelu_example_expanded_ver18() -> ModelProto {
+pub(crate) fn test_thresholdedrelu_example_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_thresholdedrelu_example_expanded_ver18/model.onnxtxt")
 }
 
-fn test_thresholdedrelu_expanded_ver18() -> ModelProto {
+pub(crate) fn test_thresholdedrelu_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_thresholdedrelu_expanded_ver18/model.onnxtxt")
 }
 
-fn test_tile() -> ModelProto {
+pub(crate) fn test_tile() -> ModelProto {
     include_onnx!("data/test_tile/model.onnxtxt")
 }
 
-fn test_tile_precomputed() -> ModelProto {
+pub(crate) fn test_tile_precomputed() -> ModelProto {
     include_onnx!("data/test_tile_precomputed/model.onnxtxt")
 }
 
-fn test_top_k() -> ModelProto {
+pub(crate) fn test_top_k() -> ModelProto {
     include_onnx!("data/test_top_k/model.onnxtxt")
 }
 
-fn test_top_k_negative_axis() -> ModelProto {
+pub(crate) fn test_top_k_negative_axis() -> ModelProto {
     include_onnx!("data/test_top_k_negative_axis/model.onnxtxt")
 }
 
-fn test_top_k_same_values() -> ModelProto {
+pub(crate) fn test_top_k_same_values() -> ModelProto {
     include_onnx!("data/test_top_k_same_values/model.onnxtxt")
 }
 
-fn test_top_k_same_values_2d() -> ModelProto {
+pub(crate) fn test_top_k_same_values_2d() -> ModelProto {
     include_onnx!("data/test_top_k_same_values_2d/model.onnxtxt")
 }
 
-fn test_top_k_same_values_largest() -> ModelProto {
+pub(crate) fn test_top_k_same_values_largest() -> ModelProto {
     include_onnx!("data/test_top_k_same_values_largest/model.onnxtxt")
 }
 
-fn test_top_k_smallest() -> ModelProto {
+pub(crate) fn test_top_k_smallest() -> ModelProto {
     include_onnx!("data/test_top_k_smallest/model.onnxtxt")
 }
 
-fn test_top_k_uint64() -> ModelProto {
+pub(crate) fn test_top_k_uint64() -> ModelProto {
     include_onnx!("data/test_top_k_uint64/model.onnxtxt")
 }
 
-fn test_training_dropout() -> ModelProto {
+pub(crate) fn test_training_dropout() -> ModelProto {
     include_onnx!("data/test_training_dropout/model.onnxtxt")
 }
 
-fn test_training_dropout_default() -> ModelProto {
+pub(crate) fn test_training_dropout_default() -> ModelProto {
     include_onnx!("data/test_training_dropout_default/model.onnxtxt")
 }
 
-fn test_training_dropout_default_mask() -> ModelProto {
+pub(crate) fn test_training_dropout_default_mask() -> ModelProto {
     include_onnx!("data/test_training_dropout_default_mask/model.onnxtxt")
 }
 
-fn test_training_dropout_mask() -> ModelProto {
+pub(crate) fn test_training_dropout_mask() -> ModelProto {
     include_onnx!("data/test_training_dropout_mask/model.onnxtxt")
 }
 
-fn test_training_dropout_zero_ratio() -> ModelProto {
+pub(crate) fn test_training_dropout_zero_ratio() -> ModelProto {
     include_onnx!("data/test_training_dropout_zero_ratio/model.onnxtxt")
 }
 
-fn test_training_dropout_zero_ratio_mask() -> ModelProto {
+pub(crate) fn test_training_dropout_zero_ratio_mask() -> ModelProto {
     include_onnx!("data/test_training_dropout_zero_ratio_mask/model.onnxtxt")
 }
 
-fn test_transpose_all_permutations_0() -> ModelProto {
+pub(crate) fn test_transpose_all_permutations_0() -> ModelProto {
     include_onnx!("data/test_transpose_all_permutations_0/model.onnxtxt")
 }
 
-fn test_transpose_all_permutations_1() -> ModelProto {
+pub(crate) fn test_transpose_all_permutations_1() -> ModelProto {
     include_onnx!("data/test_transpose_all_permutations_1/model.onnxtxt")
 }
 
-fn test_transpose_all_permutations_2() -> ModelProto {
+pub(crate) fn test_transpose_all_permutations_2() -> ModelProto {
     include_onnx!("data/test_transpose_all_permutations_2/model.onnxtxt")
 }
 
-fn test_transpose_all_permutations_3() -> ModelProto {
+pub(crate) fn test_transpose_all_permutations_3() -> ModelProto {
     include_onnx!("data/test_transpose_all_permutations_3/model.onnxtxt")
 }
 
-fn test_transpose_all_permutations_4() -> ModelProto {
+pub(crate) fn test_transpose_all_permutations_4() -> ModelProto {
     include_onnx!("data/test_transpose_all_permutations_4/model.onnxtxt")
 }
 
-fn test_transpose_all_permutations_5() -> ModelProto {
+pub(crate) fn test_transpose_all_permutations_5() -> ModelProto {
     include_onnx!("data/test_transpose_all_permutations_5/model.onnxtxt")
 }
 
-fn test_transpose_default() -> ModelProto {
+pub(crate) fn test_transpose_default() -> ModelProto {
     include_onnx!("data/test_transpose_default/model.onnxtxt")
 }
 
-fn test_tril() -> ModelProto {
+pub(crate) fn test_tril() -> ModelProto {
     include_onnx!("data/test_tril/model.onnxtxt")
 }
 
-fn test_tril_neg() -> ModelProto {
+pub(crate) fn test_tril_neg() -> ModelProto {
     include_onnx!("data/test_tril_neg/model.onnxtxt")
 }
 
-fn test_tril_one_row_neg() -> ModelProto {
+pub(crate) fn test_tril_one_row_neg() -> ModelProto {
     include_onnx!("data/test_tril_one_row_neg/model.onnxtxt")
 }
 
-fn test_tril_out_neg() -> ModelProto {
+pub(crate) fn test_tril_out_neg() -> ModelProto {
     include_onnx!("data/test_tril_out_neg/model.onnxtxt")
 }
 
-fn test_tril_out_pos() -> ModelProto {
+pub(crate) fn test_tril_out_pos() -> ModelProto {
     include_onnx!("data/test_tril_out_pos/model.onnxtxt")
 }
 
-fn test_tril_pos() -> ModelProto {
+pub(crate) fn test_tril_pos() -> ModelProto {
     include_onnx!("data/test_tril_pos/model.onnxtxt")
 }
 
-fn test_tril_square() -> ModelProto {
+pub(crate) fn test_tril_square() -> ModelProto {
     include_onnx!("data/test_tril_square/model.onnxtxt")
 }
 
-fn test_tril_square_neg() -> ModelProto {
+pub(crate) fn test_tril_square_neg() -> ModelProto {
     include_onnx!("data/test_tril_square_neg/model.onnxtxt")
 }
 
-fn test_tril_zero() -> ModelProto {
+pub(crate) fn test_tril_zero() -> ModelProto {
     include_onnx!("data/test_tril_zero/model.onnxtxt")
 }
 
-fn test_triu() -> ModelProto {
+pub(crate) fn test_triu() -> ModelProto {
     include_onnx!("data/test_triu/model.onnxtxt")
 }
 
-fn test_triu_neg() -> ModelProto {
+pub(crate) fn test_triu_neg() -> ModelProto {
     include_onnx!("data/test_triu_neg/model.onnxtxt")
 }
 
-fn test_triu_one_row() -> ModelProto {
+pub(crate) fn test_triu_one_row() -> ModelProto {
     include_onnx!("data/test_triu_one_row/model.onnxtxt")
 }
 
-fn test_triu_out_neg_out() -> ModelProto {
+pub(crate) fn test_triu_out_neg_out() -> ModelProto {
     include_onnx!("data/test_triu_out_neg_out/model.onnxtxt")
 }
 
-fn test_triu_out_pos() -> ModelProto {
+pub(crate) fn test_triu_out_pos() -> ModelProto {
     include_onnx!("data/test_triu_out_pos/model.onnxtxt")
 }
 
-fn test_triu_pos() -> ModelProto {
+pub(crate) fn test_triu_pos() -> ModelProto {
     include_onnx!("data/test_triu_pos/model.onnxtxt")
 }
 
-fn test_triu_square() -> ModelProto {
+pub(crate) fn test_triu_square() -> ModelProto {
     include_onnx!("data/test_triu_square/model.onnxtxt")
 }
 
-fn test_triu_square_neg() -> ModelProto {
+pub(crate) fn test_triu_square_neg() -> ModelProto {
     include_onnx!("data/test_triu_square_neg/model.onnxtxt")
 }
 
-fn test_triu_zero() -> ModelProto {
+pub(crate) fn test_triu_zero() -> ModelProto {
     include_onnx!("data/test_triu_zero/model.onnxtxt")
 }
 
-fn test_unique_bfloat16_sorted_without_axis() -> ModelProto {
+pub(crate) fn test_unique_bfloat16_sorted_without_axis() -> ModelProto {
     include_onnx!("data/test_unique_bfloat16_sorted_without_axis/model.onnxtxt")
 }
 
-fn test_unique_length_1() -> ModelProto {
+pub(crate) fn test_unique_length_1() -> ModelProto {
     include_onnx!("data/test_unique_length_1/model.onnxtxt")
 }
 
-fn test_unique_not_sorted_without_axis() -> ModelProto {
+pub(crate) fn test_unique_not_sorted_without_axis() -> ModelProto {
     include_onnx!("data/test_unique_not_sorted_without_axis/model.onnxtxt")
 }
 
-fn test_unique_sorted_with_axis() -> ModelProto {
+pub(crate) fn test_unique_sorted_with_axis() -> ModelProto {
     include_onnx!("data/test_unique_sorted_with_axis/model.onnxtxt")
 }
 
-fn test_unique_sorted_with_axis_3d() -> ModelProto {
+pub(crate) fn test_unique_sorted_with_axis_3d() -> ModelProto {
     include_onnx!("data/test_unique_sorted_with_axis_3d/model.onnxtxt")
 }
 
-fn test_unique_sorted_with_negative_axis() -> ModelProto {
+pub(crate) fn test_unique_sorted_with_negative_axis() -> ModelProto {
     include_onnx!("data/test_unique_sorted_with_negative_axis/model.onnxtxt")
 }
 
-fn test_unique_sorted_without_axis() -> ModelProto {
+pub(crate) fn test_unique_sorted_without_axis() -> ModelProto {
     include_onnx!("data/test_unique_sorted_without_axis/model.onnxtxt")
 }
 
-fn test_unsqueeze_axis_0() -> ModelProto {
+pub(crate) fn test_unsqueeze_axis_0() -> ModelProto {
     include_onnx!("data/test_unsqueeze_axis_0/model.onnxtxt")
 }
 
-fn test_unsqueeze_axis_1() -> ModelProto {
+pub(crate) fn test_unsqueeze_axis_1() -> ModelProto {
     include_onnx!("data/test_unsqueeze_axis_1/model.onnxtxt")
 }
 
-fn test_unsqueeze_axis_2() -> ModelProto {
+pub(crate) fn test_unsqueeze_axis_2() -> ModelProto {
     include_onnx!("data/test_unsqueeze_axis_2/model.onnxtxt")
 }
 
-fn test_unsqueeze_negative_axes() -> ModelProto {
+pub(crate) fn test_unsqueeze_negative_axes() -> ModelProto {
     include_onnx!("data/test_unsqueeze_negative_axes/model.onnxtxt")
 }
 
-fn test_unsqueeze_three_axes() -> ModelProto {
+pub(crate) fn test_unsqueeze_three_axes() -> ModelProto {
     include_onnx!("data/test_unsqueeze_three_axes/model.onnxtxt")
 }
 
-fn test_unsqueeze_two_axes() -> ModelProto {
+pub(crate) fn test_unsqueeze_two_axes() -> ModelProto {
     include_onnx!("data/test_unsqueeze_two_axes/model.onnxtxt")
 }
 
-fn test_unsqueeze_unsorted_axes() -> ModelProto {
+pub(crate) fn test_unsqueeze_unsorted_axes() -> ModelProto {
     include_onnx!("data/test_unsqueeze_unsorted_axes/model.onnxtxt")
 }
 
-fn test_upsample_nearest() -> ModelProto {
+pub(crate) fn test_upsample_nearest() -> ModelProto {
     include_onnx!("data/test_upsample_nearest/model.onnxtxt")
 }
 
-fn test_where_example() -> ModelProto {
+pub(crate) fn test_where_example() -> ModelProto {
     include_onnx!("data/test_where_example/model.onnxtxt")
 }
 
-fn test_where_long_example() -> ModelProto {
+pub(crate) fn test_where_long_example() -> ModelProto {
     include_onnx!("data/test_where_long_example/model.onnxtxt")
 }
 
-fn test_wrap_pad() -> ModelProto {
+pub(crate) fn test_wrap_pad() -> ModelProto {
     include_onnx!("data/test_wrap_pad/model.onnxtxt")
 }
 
-fn test_xor2d() -> ModelProto {
+pub(crate) fn test_xor2d() -> ModelProto {
     include_onnx!("data/test_xor2d/model.onnxtxt")
 }
 
-fn test_xor3d() -> ModelProto {
+pub(crate) fn test_xor3d() -> ModelProto {
     include_onnx!("data/test_xor3d/model.onnxtxt")
 }
 
-fn test_xor4d() -> ModelProto {
+pub(crate) fn test_xor4d() -> ModelProto {
     include_onnx!("data/test_xor4d/model.onnxtxt")
 }
 
-fn test_xor_bcast3v1d() -> ModelProto {
+pub(crate) fn test_xor_bcast3v1d() -> ModelProto {
     include_onnx!("data/test_xor_bcast3v1d/model.onnxtxt")
 }
 
-fn test_xor_bcast3v2d() -> ModelProto {
+pub(crate) fn test_xor_bcast3v2d() -> ModelProto {
     include_onnx!("data/test_xor_bcast3v2d/model.onnxtxt")
 }
 
-fn test_xor_bcast4v2d() -> ModelProto {
+pub(crate) fn test_xor_bcast4v2d() -> ModelProto {
     include_onnx!("data/test_xor_bcast4v2d/model.onnxtxt")
 }
 
-fn test_xor_bcast4v3d() -> ModelProto {
+pub(crate) fn test_xor_bcast4v3d() -> ModelProto {
     include_onnx!("data/test_xor_bcast4v3d/model.onnxtxt")
 }
 
-fn test_xor_bcast4v4d() -> ModelProto {
+pub(crate) fn test_xor_bcast4v4d() -> ModelProto {
     include_onnx!("data/test_xor_bcast4v4d/model.onnxtxt")
 }
