@@ -68,16 +68,9 @@ impl Summary {
     }
 
     pub(crate) fn verdicts(&self) -> impl Iterator<Item = (&'static Case, &Verdict)> {
-        self.named_verdicts()
-            .map(|(_, case, verdict)| (case, verdict))
-    }
-
-    /// Each verdict with its case's test name.
-    pub(crate) fn named_verdicts(&self) -> impl Iterator<Item = (&str, &'static Case, &Verdict)> {
-        self.verdicts.iter().map(|(i, verdict)| {
-            let (name, case) = &self.selected[*i];
-            (name.as_str(), *case, verdict)
-        })
+        self.verdicts
+            .iter()
+            .map(|(i, verdict)| (self.selected[*i].1, verdict))
     }
 
     pub(crate) fn counts(&self) -> Counts {
