@@ -9,6 +9,7 @@ use onnx_text::{ModelProto, include_onnx};
 pub(crate) static CASES: [Case; 1884] = [
     Case {
         name: "test_abs",
+        suite: "node",
         op_type: "Abs",
         domain: "",
         opset_version: 13,
@@ -22,6 +23,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_acos",
+        suite: "node",
         op_type: "Acos",
         domain: "",
         opset_version: 22,
@@ -35,6 +37,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_acos_example",
+        suite: "node",
         op_type: "Acos",
         domain: "",
         opset_version: 22,
@@ -48,6 +51,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_acosh",
+        suite: "node",
         op_type: "Acosh",
         domain: "",
         opset_version: 22,
@@ -61,6 +65,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_acosh_example",
+        suite: "node",
         op_type: "Acosh",
         domain: "",
         opset_version: 22,
@@ -74,6 +79,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_adagrad",
+        suite: "node",
         op_type: "Adagrad",
         domain: "ai.onnx.preview.training",
         opset_version: 1,
@@ -96,6 +102,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_adagrad_multiple",
+        suite: "node",
         op_type: "Adagrad",
         domain: "ai.onnx.preview.training",
         opset_version: 1,
@@ -123,6 +130,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_adam",
+        suite: "node",
         op_type: "Adam",
         domain: "ai.onnx.preview.training",
         opset_version: 1,
@@ -147,6 +155,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_adam_multiple",
+        suite: "node",
         op_type: "Adam",
         domain: "ai.onnx.preview.training",
         opset_version: 1,
@@ -178,6 +187,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_add",
+        suite: "node",
         op_type: "Add",
         domain: "",
         opset_version: 14,
@@ -194,6 +204,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_add_bcast",
+        suite: "node",
         op_type: "Add",
         domain: "",
         opset_version: 14,
@@ -210,6 +221,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_add_int16",
+        suite: "node",
         op_type: "Add",
         domain: "",
         opset_version: 14,
@@ -226,6 +238,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_add_int8",
+        suite: "node",
         op_type: "Add",
         domain: "",
         opset_version: 14,
@@ -242,6 +255,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_add_uint16",
+        suite: "node",
         op_type: "Add",
         domain: "",
         opset_version: 14,
@@ -258,6 +272,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_add_uint32",
+        suite: "node",
         op_type: "Add",
         domain: "",
         opset_version: 14,
@@ -274,6 +289,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_add_uint64",
+        suite: "node",
         op_type: "Add",
         domain: "",
         opset_version: 14,
@@ -290,6 +306,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_add_uint8",
+        suite: "node",
         op_type: "Add",
         domain: "",
         opset_version: 14,
@@ -306,6 +323,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_affine_grid_2d",
+        suite: "node",
         op_type: "AffineGrid",
         domain: "",
         opset_version: 20,
@@ -322,6 +340,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_affine_grid_2d_align_corners",
+        suite: "node",
         op_type: "AffineGrid",
         domain: "",
         opset_version: 20,
@@ -340,6 +359,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_affine_grid_2d_align_corners_expanded",
+        suite: "node",
         op_type: "AffineGrid",
         domain: "",
         opset_version: 20,
@@ -358,6 +378,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_affine_grid_2d_expanded",
+        suite: "node",
         op_type: "AffineGrid",
         domain: "",
         opset_version: 20,
@@ -376,6 +397,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_affine_grid_3d",
+        suite: "node",
         op_type: "AffineGrid",
         domain: "",
         opset_version: 20,
@@ -392,6 +414,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_affine_grid_3d_align_corners",
+        suite: "node",
         op_type: "AffineGrid",
         domain: "",
         opset_version: 20,
@@ -410,6 +433,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_affine_grid_3d_align_corners_expanded",
+        suite: "node",
         op_type: "AffineGrid",
         domain: "",
         opset_version: 20,
@@ -428,6 +452,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_affine_grid_3d_expanded",
+        suite: "node",
         op_type: "AffineGrid",
         domain: "",
         opset_version: 20,
@@ -446,6 +471,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_ai_onnx_ml_array_feature_extractor",
+        suite: "node",
         op_type: "ArrayFeatureExtractor",
         domain: "ai.onnx.ml",
         opset_version: 1,
@@ -464,6 +490,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_ai_onnx_ml_binarizer",
+        suite: "node",
         op_type: "Binarizer",
         domain: "ai.onnx.ml",
         opset_version: 1,
@@ -481,6 +508,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_ai_onnx_ml_label_encoder_string_int",
+        suite: "node",
         op_type: "LabelEncoder",
         domain: "ai.onnx.ml",
         opset_version: 4,
@@ -498,6 +526,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_ai_onnx_ml_label_encoder_string_int_no_default",
+        suite: "node",
         op_type: "LabelEncoder",
         domain: "ai.onnx.ml",
         opset_version: 4,
@@ -517,6 +546,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_ai_onnx_ml_label_encoder_tensor_mapping",
+        suite: "node",
         op_type: "LabelEncoder",
         domain: "ai.onnx.ml",
         opset_version: 4,
@@ -534,6 +564,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_ai_onnx_ml_label_encoder_tensor_value_only_mapping",
+        suite: "node",
         op_type: "LabelEncoder",
         domain: "ai.onnx.ml",
         opset_version: 4,
@@ -553,6 +584,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_ai_onnx_ml_tree_ensemble_set_membership",
+        suite: "node",
         op_type: "TreeEnsemble",
         domain: "ai.onnx.ml",
         opset_version: 5,
@@ -570,6 +602,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_ai_onnx_ml_tree_ensemble_single_tree",
+        suite: "node",
         op_type: "TreeEnsemble",
         domain: "ai.onnx.ml",
         opset_version: 5,
@@ -587,6 +620,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_and2d",
+        suite: "node",
         op_type: "And",
         domain: "",
         opset_version: 7,
@@ -603,6 +637,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_and3d",
+        suite: "node",
         op_type: "And",
         domain: "",
         opset_version: 7,
@@ -619,6 +654,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_and4d",
+        suite: "node",
         op_type: "And",
         domain: "",
         opset_version: 7,
@@ -635,6 +671,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_and_bcast3v1d",
+        suite: "node",
         op_type: "And",
         domain: "",
         opset_version: 7,
@@ -651,6 +688,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_and_bcast3v2d",
+        suite: "node",
         op_type: "And",
         domain: "",
         opset_version: 7,
@@ -667,6 +705,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_and_bcast4v2d",
+        suite: "node",
         op_type: "And",
         domain: "",
         opset_version: 7,
@@ -683,6 +722,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_and_bcast4v3d",
+        suite: "node",
         op_type: "And",
         domain: "",
         opset_version: 7,
@@ -699,6 +739,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_and_bcast4v4d",
+        suite: "node",
         op_type: "And",
         domain: "",
         opset_version: 7,
@@ -715,6 +756,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmax_default_axis_example",
+        suite: "node",
         op_type: "ArgMax",
         domain: "",
         opset_version: 13,
@@ -732,6 +774,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmax_default_axis_example_select_last_index",
+        suite: "node",
         op_type: "ArgMax",
         domain: "",
         opset_version: 13,
@@ -751,6 +794,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmax_default_axis_random",
+        suite: "node",
         op_type: "ArgMax",
         domain: "",
         opset_version: 13,
@@ -768,6 +812,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmax_default_axis_random_select_last_index",
+        suite: "node",
         op_type: "ArgMax",
         domain: "",
         opset_version: 13,
@@ -787,6 +832,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmax_keepdims_example",
+        suite: "node",
         op_type: "ArgMax",
         domain: "",
         opset_version: 13,
@@ -804,6 +850,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmax_keepdims_example_select_last_index",
+        suite: "node",
         op_type: "ArgMax",
         domain: "",
         opset_version: 13,
@@ -821,6 +868,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmax_keepdims_random",
+        suite: "node",
         op_type: "ArgMax",
         domain: "",
         opset_version: 13,
@@ -838,6 +886,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmax_keepdims_random_select_last_index",
+        suite: "node",
         op_type: "ArgMax",
         domain: "",
         opset_version: 13,
@@ -855,6 +904,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmax_negative_axis_keepdims_example",
+        suite: "node",
         op_type: "ArgMax",
         domain: "",
         opset_version: 13,
@@ -872,6 +922,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmax_negative_axis_keepdims_example_select_last_index",
+        suite: "node",
         op_type: "ArgMax",
         domain: "",
         opset_version: 13,
@@ -891,6 +942,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmax_negative_axis_keepdims_random",
+        suite: "node",
         op_type: "ArgMax",
         domain: "",
         opset_version: 13,
@@ -908,6 +960,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmax_negative_axis_keepdims_random_select_last_index",
+        suite: "node",
         op_type: "ArgMax",
         domain: "",
         opset_version: 13,
@@ -927,6 +980,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmax_no_keepdims_example",
+        suite: "node",
         op_type: "ArgMax",
         domain: "",
         opset_version: 13,
@@ -944,6 +998,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmax_no_keepdims_example_select_last_index",
+        suite: "node",
         op_type: "ArgMax",
         domain: "",
         opset_version: 13,
@@ -963,6 +1018,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmax_no_keepdims_random",
+        suite: "node",
         op_type: "ArgMax",
         domain: "",
         opset_version: 13,
@@ -980,6 +1036,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmax_no_keepdims_random_select_last_index",
+        suite: "node",
         op_type: "ArgMax",
         domain: "",
         opset_version: 13,
@@ -999,6 +1056,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmin_default_axis_example",
+        suite: "node",
         op_type: "ArgMin",
         domain: "",
         opset_version: 13,
@@ -1016,6 +1074,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmin_default_axis_example_select_last_index",
+        suite: "node",
         op_type: "ArgMin",
         domain: "",
         opset_version: 13,
@@ -1035,6 +1094,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmin_default_axis_random",
+        suite: "node",
         op_type: "ArgMin",
         domain: "",
         opset_version: 13,
@@ -1052,6 +1112,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmin_default_axis_random_select_last_index",
+        suite: "node",
         op_type: "ArgMin",
         domain: "",
         opset_version: 13,
@@ -1071,6 +1132,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmin_keepdims_example",
+        suite: "node",
         op_type: "ArgMin",
         domain: "",
         opset_version: 13,
@@ -1088,6 +1150,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmin_keepdims_example_select_last_index",
+        suite: "node",
         op_type: "ArgMin",
         domain: "",
         opset_version: 13,
@@ -1105,6 +1168,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmin_keepdims_random",
+        suite: "node",
         op_type: "ArgMin",
         domain: "",
         opset_version: 13,
@@ -1122,6 +1186,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmin_keepdims_random_select_last_index",
+        suite: "node",
         op_type: "ArgMin",
         domain: "",
         opset_version: 13,
@@ -1139,6 +1204,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmin_negative_axis_keepdims_example",
+        suite: "node",
         op_type: "ArgMin",
         domain: "",
         opset_version: 13,
@@ -1156,6 +1222,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmin_negative_axis_keepdims_example_select_last_index",
+        suite: "node",
         op_type: "ArgMin",
         domain: "",
         opset_version: 13,
@@ -1175,6 +1242,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmin_negative_axis_keepdims_random",
+        suite: "node",
         op_type: "ArgMin",
         domain: "",
         opset_version: 13,
@@ -1192,6 +1260,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmin_negative_axis_keepdims_random_select_last_index",
+        suite: "node",
         op_type: "ArgMin",
         domain: "",
         opset_version: 13,
@@ -1211,6 +1280,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmin_no_keepdims_example",
+        suite: "node",
         op_type: "ArgMin",
         domain: "",
         opset_version: 13,
@@ -1228,6 +1298,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmin_no_keepdims_example_select_last_index",
+        suite: "node",
         op_type: "ArgMin",
         domain: "",
         opset_version: 13,
@@ -1247,6 +1318,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmin_no_keepdims_random",
+        suite: "node",
         op_type: "ArgMin",
         domain: "",
         opset_version: 13,
@@ -1264,6 +1336,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_argmin_no_keepdims_random_select_last_index",
+        suite: "node",
         op_type: "ArgMin",
         domain: "",
         opset_version: 13,
@@ -1283,6 +1356,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_asin",
+        suite: "node",
         op_type: "Asin",
         domain: "",
         opset_version: 22,
@@ -1296,6 +1370,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_asin_example",
+        suite: "node",
         op_type: "Asin",
         domain: "",
         opset_version: 22,
@@ -1309,6 +1384,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_asinh",
+        suite: "node",
         op_type: "Asinh",
         domain: "",
         opset_version: 22,
@@ -1322,6 +1398,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_asinh_example",
+        suite: "node",
         op_type: "Asinh",
         domain: "",
         opset_version: 22,
@@ -1335,6 +1412,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_atan",
+        suite: "node",
         op_type: "Atan",
         domain: "",
         opset_version: 22,
@@ -1348,6 +1426,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_atan_example",
+        suite: "node",
         op_type: "Atan",
         domain: "",
         opset_version: 22,
@@ -1361,6 +1440,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_atanh",
+        suite: "node",
         op_type: "Atanh",
         domain: "",
         opset_version: 22,
@@ -1374,6 +1454,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_atanh_example",
+        suite: "node",
         op_type: "Atanh",
         domain: "",
         opset_version: 22,
@@ -1387,6 +1468,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_23_boolmask_fullymasked_row_nan_robustness",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -1417,6 +1499,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_23_boolmask_fullymasked_row_nan_robustness_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -1447,6 +1530,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_23_fullymasked_qk_matmul_output_mode3_zero",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -1482,6 +1566,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_23_fullymasked_qk_matmul_output_mode3_zero_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -1517,6 +1602,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_24_fullymasked_qk_matmul_output_mode3_zero",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -1552,6 +1638,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_24_fullymasked_qk_matmul_output_mode3_zero_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -1587,6 +1674,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_24_qk_matmul_output_mode3_softmax_precision",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -1622,6 +1710,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_24_qk_matmul_output_mode3_softmax_precision_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -1657,6 +1746,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -1674,6 +1764,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_attn_mask",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -1694,6 +1785,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_attn_mask_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -1714,6 +1806,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_causal",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -1733,6 +1826,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_causal_bf16",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -1752,6 +1846,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_causal_bf16_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -1771,6 +1866,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_causal_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -1790,6 +1886,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_diff_heads_sizes",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -1809,6 +1906,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_diff_heads_sizes_attn_mask",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -1829,6 +1927,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_diff_heads_sizes_attn_mask_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -1859,6 +1958,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_diff_heads_sizes_causal",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -1878,6 +1978,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_diff_heads_sizes_causal_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -1899,6 +2000,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_diff_heads_sizes_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -1918,6 +2020,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_diff_heads_sizes_scaled",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -1937,6 +2040,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_diff_heads_sizes_scaled_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -1958,6 +2062,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_diff_heads_sizes_softcap",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -1977,6 +2082,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_diff_heads_sizes_softcap_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2004,6 +2110,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_diff_heads_with_past_and_present",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2036,6 +2143,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_diff_heads_with_past_and_present_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2080,6 +2188,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2099,6 +2208,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_gqa",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2116,6 +2226,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_gqa_attn_mask",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2136,6 +2247,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_gqa_attn_mask_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2156,6 +2268,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_gqa_causal",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2175,6 +2288,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_gqa_causal_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2194,6 +2308,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_gqa_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2213,6 +2328,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_gqa_scaled",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2232,6 +2348,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_gqa_scaled_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2251,6 +2368,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_gqa_softcap",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2270,6 +2388,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_gqa_softcap_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2289,6 +2408,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_gqa_with_past_and_present",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2313,6 +2433,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_gqa_with_past_and_present_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2357,6 +2478,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_local_window",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -2376,6 +2498,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_local_window_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -2395,6 +2518,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_scaled",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2414,6 +2538,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_scaled_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2433,6 +2558,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_softcap",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2452,6 +2578,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_softcap_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2471,6 +2598,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_transpose_verification",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2490,6 +2618,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_transpose_verification_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2511,6 +2640,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_with_past_and_present",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2535,6 +2665,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_with_past_and_present_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2561,6 +2692,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_with_past_and_present_qk_matmul",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2588,6 +2720,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_with_past_and_present_qk_matmul_bias",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2635,6 +2768,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_with_past_and_present_qk_matmul_bias_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2682,6 +2816,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_with_past_and_present_qk_matmul_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2729,6 +2864,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_with_past_and_present_qk_matmul_softcap",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2776,6 +2912,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_with_past_and_present_qk_matmul_softcap_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2823,6 +2960,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_with_past_and_present_qk_matmul_softmax",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2870,6 +3008,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_3d_with_past_and_present_qk_matmul_softmax_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2917,6 +3056,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2934,6 +3074,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_attn_mask",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2954,6 +3095,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_attn_mask_3d",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2974,6 +3116,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_attn_mask_3d_causal",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -2994,6 +3137,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_attn_mask_3d_causal_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3014,6 +3158,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_attn_mask_3d_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3034,6 +3179,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_attn_mask_4d",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3054,6 +3200,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_attn_mask_4d_causal",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3074,6 +3221,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_attn_mask_4d_causal_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3094,6 +3242,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_attn_mask_4d_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3114,6 +3263,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_attn_mask_bool",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3134,6 +3284,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_attn_mask_bool_4d",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3154,6 +3305,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_attn_mask_bool_4d_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3174,6 +3326,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_attn_mask_bool_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3194,6 +3347,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_attn_mask_causal_bf16",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3214,6 +3368,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_attn_mask_causal_bf16_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3236,6 +3391,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_attn_mask_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3256,6 +3412,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_causal",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3275,6 +3432,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_causal_bf16",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3294,6 +3452,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_causal_bf16_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3313,6 +3472,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_causal_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3332,6 +3492,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_causal_fp16",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3351,6 +3512,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_causal_fp16_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3370,6 +3532,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_causal_nonpad_attn_mask_composition",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -3403,6 +3566,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_causal_nonpad_attn_mask_composition_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -3436,6 +3600,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_causal_nonpad_batch_prefill",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -3456,6 +3621,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_causal_nonpad_batch_prefill_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -3486,6 +3652,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_causal_nonpad_continued_prefill",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -3508,6 +3675,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_causal_nonpad_continued_prefill_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -3538,6 +3706,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_causal_nonpad_negative_offset_structural_empty",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -3568,6 +3737,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_causal_nonpad_negative_offset_structural_empty_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -3598,6 +3768,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_causal_padded_kv_bf16",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -3619,6 +3790,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_causal_padded_kv_bf16_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -3642,6 +3814,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_causal_with_past_and_present",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -3665,6 +3838,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_causal_with_past_and_present_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -3706,6 +3880,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_diff_heads_mask4d_padded_kv",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -3727,6 +3902,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_diff_heads_mask4d_padded_kv_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -3760,6 +3936,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_diff_heads_sizes",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3779,6 +3956,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_diff_heads_sizes_attn_mask",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3799,6 +3977,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_diff_heads_sizes_attn_mask_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3829,6 +4008,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_diff_heads_sizes_causal",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3848,6 +4028,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_diff_heads_sizes_causal_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3869,6 +4050,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_diff_heads_sizes_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3888,6 +4070,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_diff_heads_sizes_scaled",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3907,6 +4090,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_diff_heads_sizes_scaled_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3928,6 +4112,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_diff_heads_sizes_softcap",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3947,6 +4132,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_diff_heads_sizes_softcap_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -3974,6 +4160,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_diff_heads_with_past_and_present",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4006,6 +4193,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_diff_heads_with_past_and_present_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4050,6 +4238,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_diff_heads_with_past_and_present_mask3d",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4094,6 +4283,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_diff_heads_with_past_and_present_mask3d_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4138,6 +4328,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_diff_heads_with_past_and_present_mask4d",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4182,6 +4373,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_diff_heads_with_past_and_present_mask4d_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4226,6 +4418,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4245,6 +4438,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_fp16",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4262,6 +4456,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_fp16_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4281,6 +4476,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_gqa",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4298,6 +4494,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_gqa_attn_mask",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4318,6 +4515,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_gqa_attn_mask_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4338,6 +4536,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_gqa_causal",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4357,6 +4556,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_gqa_causal_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4376,6 +4576,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_gqa_causal_nonpad_decode",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -4396,6 +4597,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_gqa_causal_nonpad_decode_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -4426,6 +4628,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_gqa_causal_nonpad_decode_fp16",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -4446,6 +4649,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_gqa_causal_nonpad_decode_fp16_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -4476,6 +4680,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_gqa_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4495,6 +4700,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_gqa_scaled",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4514,6 +4720,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_gqa_scaled_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4533,6 +4740,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_gqa_softcap",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4552,6 +4760,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_gqa_softcap_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4571,6 +4780,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_gqa_with_past_and_present",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4595,6 +4805,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_gqa_with_past_and_present_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4639,6 +4850,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_gqa_with_past_and_present_fp16",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4665,6 +4877,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_gqa_with_past_and_present_fp16_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4709,6 +4922,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_padded_kv_bf16",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -4730,6 +4944,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_padded_kv_bf16_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -4751,6 +4966,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_scaled",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4770,6 +4986,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_scaled_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4789,6 +5006,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_softcap",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4808,6 +5026,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_softcap_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4827,6 +5046,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_softcap_neginf_mask",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4847,6 +5067,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_softcap_neginf_mask_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4867,6 +5088,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_softcap_neginf_mask_poison",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4887,6 +5109,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_softcap_neginf_mask_poison_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4917,6 +5140,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_past_and_present",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4941,6 +5165,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_past_and_present_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4967,6 +5192,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_past_and_present_qk_matmul",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -4994,6 +5220,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_past_and_present_qk_matmul_bias",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -5041,6 +5268,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -5088,6 +5316,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_causal",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -5135,6 +5364,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_causal_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -5182,6 +5412,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -5229,6 +5460,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -5276,6 +5508,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_causal",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -5323,6 +5556,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_causal_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -5370,6 +5604,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -5417,6 +5652,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_past_and_present_qk_matmul_bias_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -5464,6 +5700,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_past_and_present_qk_matmul_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -5511,6 +5748,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_qk_matmul",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -5531,6 +5769,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_qk_matmul_bias",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -5552,6 +5791,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_qk_matmul_bias_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -5573,6 +5813,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_qk_matmul_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -5593,6 +5834,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_qk_matmul_softcap",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -5614,6 +5856,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_qk_matmul_softcap_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -5637,6 +5880,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_qk_matmul_softmax",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -5658,6 +5902,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_4d_with_qk_matmul_softmax_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 23,
@@ -5681,6 +5926,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_bidirectional_window",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -5700,6 +5946,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_bidirectional_window_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -5719,6 +5966,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_causal_boolmask_nan_robustness",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -5739,6 +5987,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_causal_boolmask_nan_robustness_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 24,
@@ -5769,6 +6018,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_local_window",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -5788,6 +6038,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_local_window_default",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -5807,6 +6058,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_local_window_default_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -5826,6 +6078,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_local_window_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -5845,6 +6098,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_local_window_ext_cache_float16_mask",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -5868,6 +6122,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_local_window_ext_cache_float16_mask_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -5901,6 +6156,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_local_window_ext_cache_rank2_mask",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -5924,6 +6180,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_local_window_ext_cache_rank2_mask_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -5957,6 +6214,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_local_window_ext_cache_rank3_head_mask",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -5990,6 +6248,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_local_window_ext_cache_rank3_head_mask_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -6023,6 +6282,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_local_window_ext_cache_rank4_batch_mask",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -6056,6 +6316,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_local_window_ext_cache_rank4_batch_mask_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -6089,6 +6350,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_local_window_gqa_rank4_mask",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -6110,6 +6372,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_local_window_gqa_rank4_mask_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -6145,6 +6408,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_local_window_rank1_boolean_mask",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -6165,6 +6429,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_local_window_rank1_boolean_mask_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -6195,6 +6460,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_local_window_with_past",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -6218,6 +6484,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_attention_local_window_with_past_expanded",
+        suite: "node",
         op_type: "Attention",
         domain: "",
         opset_version: 25,
@@ -6241,6 +6508,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_averagepool_1d_default",
+        suite: "node",
         op_type: "AveragePool",
         domain: "",
         opset_version: 22,
@@ -6258,6 +6526,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_averagepool_2d_ceil",
+        suite: "node",
         op_type: "AveragePool",
         domain: "",
         opset_version: 22,
@@ -6275,6 +6544,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_averagepool_2d_ceil_last_window_starts_on_pad",
+        suite: "node",
         op_type: "AveragePool",
         domain: "",
         opset_version: 22,
@@ -6294,6 +6564,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_averagepool_2d_default",
+        suite: "node",
         op_type: "AveragePool",
         domain: "",
         opset_version: 22,
@@ -6311,6 +6582,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_averagepool_2d_dilations",
+        suite: "node",
         op_type: "AveragePool",
         domain: "",
         opset_version: 22,
@@ -6328,6 +6600,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_averagepool_2d_pads",
+        suite: "node",
         op_type: "AveragePool",
         domain: "",
         opset_version: 22,
@@ -6345,6 +6618,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_averagepool_2d_pads_count_include_pad",
+        suite: "node",
         op_type: "AveragePool",
         domain: "",
         opset_version: 22,
@@ -6362,6 +6636,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_averagepool_2d_precomputed_pads",
+        suite: "node",
         op_type: "AveragePool",
         domain: "",
         opset_version: 22,
@@ -6379,6 +6654,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_averagepool_2d_precomputed_pads_count_include_pad",
+        suite: "node",
         op_type: "AveragePool",
         domain: "",
         opset_version: 22,
@@ -6398,6 +6674,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_averagepool_2d_precomputed_same_upper",
+        suite: "node",
         op_type: "AveragePool",
         domain: "",
         opset_version: 22,
@@ -6415,6 +6692,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_averagepool_2d_precomputed_strides",
+        suite: "node",
         op_type: "AveragePool",
         domain: "",
         opset_version: 22,
@@ -6432,6 +6710,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_averagepool_2d_same_lower",
+        suite: "node",
         op_type: "AveragePool",
         domain: "",
         opset_version: 22,
@@ -6449,6 +6728,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_averagepool_2d_same_upper",
+        suite: "node",
         op_type: "AveragePool",
         domain: "",
         opset_version: 22,
@@ -6466,6 +6746,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_averagepool_2d_strides",
+        suite: "node",
         op_type: "AveragePool",
         domain: "",
         opset_version: 22,
@@ -6483,6 +6764,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_averagepool_3d_default",
+        suite: "node",
         op_type: "AveragePool",
         domain: "",
         opset_version: 22,
@@ -6500,6 +6782,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_averagepool_3d_dilations_large_count_include_pad_is_0_ceil_mode_is_False",
+        suite: "node",
         op_type: "AveragePool",
         domain: "",
         opset_version: 22,
@@ -6519,6 +6802,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_averagepool_3d_dilations_large_count_include_pad_is_0_ceil_mode_is_True",
+        suite: "node",
         op_type: "AveragePool",
         domain: "",
         opset_version: 22,
@@ -6538,6 +6822,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_averagepool_3d_dilations_large_count_include_pad_is_1_ceil_mode_is_False",
+        suite: "node",
         op_type: "AveragePool",
         domain: "",
         opset_version: 22,
@@ -6557,6 +6842,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_averagepool_3d_dilations_large_count_include_pad_is_1_ceil_mode_is_True",
+        suite: "node",
         op_type: "AveragePool",
         domain: "",
         opset_version: 22,
@@ -6576,6 +6862,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_averagepool_3d_dilations_small",
+        suite: "node",
         op_type: "AveragePool",
         domain: "",
         opset_version: 22,
@@ -6593,6 +6880,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_basic_conv_with_padding",
+        suite: "node",
         op_type: "Conv",
         domain: "",
         opset_version: 22,
@@ -6611,6 +6899,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_basic_conv_without_padding",
+        suite: "node",
         op_type: "Conv",
         domain: "",
         opset_version: 22,
@@ -6629,6 +6918,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_basic_deform_conv_with_padding",
+        suite: "node",
         op_type: "DeformConv",
         domain: "",
         opset_version: 22,
@@ -6648,6 +6938,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_basic_deform_conv_without_padding",
+        suite: "node",
         op_type: "DeformConv",
         domain: "",
         opset_version: 22,
@@ -6667,6 +6958,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_batchnorm_epsilon",
+        suite: "node",
         op_type: "BatchNormalization",
         domain: "",
         opset_version: 15,
@@ -6686,6 +6978,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_batchnorm_epsilon_training_mode",
+        suite: "node",
         op_type: "BatchNormalization",
         domain: "",
         opset_version: 15,
@@ -6709,6 +7002,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_batchnorm_example",
+        suite: "node",
         op_type: "BatchNormalization",
         domain: "",
         opset_version: 15,
@@ -6728,6 +7022,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_batchnorm_example_training_mode",
+        suite: "node",
         op_type: "BatchNormalization",
         domain: "",
         opset_version: 15,
@@ -6751,6 +7046,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bernoulli",
+        suite: "node",
         op_type: "Bernoulli",
         domain: "",
         opset_version: 22,
@@ -6764,6 +7060,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bernoulli_double",
+        suite: "node",
         op_type: "Bernoulli",
         domain: "",
         opset_version: 22,
@@ -6777,6 +7074,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bernoulli_double_expanded",
+        suite: "node",
         op_type: "Bernoulli",
         domain: "",
         opset_version: 22,
@@ -6794,6 +7092,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bernoulli_expanded",
+        suite: "node",
         op_type: "Bernoulli",
         domain: "",
         opset_version: 22,
@@ -6809,6 +7108,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bernoulli_seed",
+        suite: "node",
         op_type: "Bernoulli",
         domain: "",
         opset_version: 22,
@@ -6822,6 +7122,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bernoulli_seed_expanded",
+        suite: "node",
         op_type: "Bernoulli",
         domain: "",
         opset_version: 22,
@@ -6839,6 +7140,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitcast_2d_float32_to_int32",
+        suite: "node",
         op_type: "BitCast",
         domain: "",
         opset_version: 26,
@@ -6856,6 +7158,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitcast_bool_to_uint8",
+        suite: "node",
         op_type: "BitCast",
         domain: "",
         opset_version: 26,
@@ -6873,6 +7176,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitcast_float32_to_int32",
+        suite: "node",
         op_type: "BitCast",
         domain: "",
         opset_version: 26,
@@ -6890,6 +7194,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitcast_float64_to_int64",
+        suite: "node",
         op_type: "BitCast",
         domain: "",
         opset_version: 26,
@@ -6907,6 +7212,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitcast_int32_to_float32",
+        suite: "node",
         op_type: "BitCast",
         domain: "",
         opset_version: 26,
@@ -6924,6 +7230,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitcast_int64_to_float64",
+        suite: "node",
         op_type: "BitCast",
         domain: "",
         opset_version: 26,
@@ -6941,6 +7248,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitcast_int8_to_uint8",
+        suite: "node",
         op_type: "BitCast",
         domain: "",
         opset_version: 26,
@@ -6958,6 +7266,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitcast_scalar_float32_to_int32",
+        suite: "node",
         op_type: "BitCast",
         domain: "",
         opset_version: 26,
@@ -6975,6 +7284,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitcast_uint16_to_int16",
+        suite: "node",
         op_type: "BitCast",
         domain: "",
         opset_version: 26,
@@ -6992,6 +7302,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitcast_uint32_to_int32",
+        suite: "node",
         op_type: "BitCast",
         domain: "",
         opset_version: 26,
@@ -7009,6 +7320,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_left_int16",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7027,6 +7339,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_left_int32",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7045,6 +7358,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_left_int32_negative_shift",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7063,6 +7377,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_left_int32_overflow",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7081,6 +7396,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_left_int32_shift_ge_width",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7099,6 +7415,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_left_int64",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7117,6 +7434,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_left_int8",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7135,6 +7453,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_left_int8_negative_shift",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7153,6 +7472,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_left_int8_overflow",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7171,6 +7491,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_left_int8_shift_ge_width",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7189,6 +7510,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_left_uint16",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7207,6 +7529,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_left_uint32",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7225,6 +7548,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_left_uint64",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7243,6 +7567,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_left_uint8",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7261,6 +7586,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_right_int16",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7279,6 +7605,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_right_int32",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7297,6 +7624,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_right_int32_negative_input",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7315,6 +7643,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_right_int32_negative_shift",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7333,6 +7662,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_right_int32_shift_ge_width",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7351,6 +7681,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_right_int64",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7369,6 +7700,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_right_int8",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7387,6 +7719,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_right_int8_negative_input",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7405,6 +7738,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_right_int8_negative_shift",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7423,6 +7757,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_right_int8_shift_ge_width",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7441,6 +7776,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_right_uint16",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7459,6 +7795,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_right_uint32",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7477,6 +7814,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_right_uint64",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7495,6 +7833,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitshift_right_uint8",
+        suite: "node",
         op_type: "BitShift",
         domain: "",
         opset_version: 28,
@@ -7513,6 +7852,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitwise_and_i16_3d",
+        suite: "node",
         op_type: "BitwiseAnd",
         domain: "",
         opset_version: 18,
@@ -7531,6 +7871,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitwise_and_i32_2d",
+        suite: "node",
         op_type: "BitwiseAnd",
         domain: "",
         opset_version: 18,
@@ -7549,6 +7890,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitwise_and_ui64_bcast_3v1d",
+        suite: "node",
         op_type: "BitwiseAnd",
         domain: "",
         opset_version: 18,
@@ -7567,6 +7909,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitwise_and_ui8_bcast_4v3d",
+        suite: "node",
         op_type: "BitwiseAnd",
         domain: "",
         opset_version: 18,
@@ -7585,6 +7928,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitwise_not_2d",
+        suite: "node",
         op_type: "BitwiseNot",
         domain: "",
         opset_version: 18,
@@ -7598,6 +7942,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitwise_not_3d",
+        suite: "node",
         op_type: "BitwiseNot",
         domain: "",
         opset_version: 18,
@@ -7611,6 +7956,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitwise_not_4d",
+        suite: "node",
         op_type: "BitwiseNot",
         domain: "",
         opset_version: 18,
@@ -7624,6 +7970,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitwise_or_i16_4d",
+        suite: "node",
         op_type: "BitwiseOr",
         domain: "",
         opset_version: 18,
@@ -7640,6 +7987,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitwise_or_i32_2d",
+        suite: "node",
         op_type: "BitwiseOr",
         domain: "",
         opset_version: 18,
@@ -7656,6 +8004,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitwise_or_ui64_bcast_3v1d",
+        suite: "node",
         op_type: "BitwiseOr",
         domain: "",
         opset_version: 18,
@@ -7674,6 +8023,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitwise_or_ui8_bcast_4v3d",
+        suite: "node",
         op_type: "BitwiseOr",
         domain: "",
         opset_version: 18,
@@ -7692,6 +8042,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitwise_xor_i16_3d",
+        suite: "node",
         op_type: "BitwiseXor",
         domain: "",
         opset_version: 18,
@@ -7710,6 +8061,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitwise_xor_i32_2d",
+        suite: "node",
         op_type: "BitwiseXor",
         domain: "",
         opset_version: 18,
@@ -7728,6 +8080,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitwise_xor_ui64_bcast_3v1d",
+        suite: "node",
         op_type: "BitwiseXor",
         domain: "",
         opset_version: 18,
@@ -7746,6 +8099,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_bitwise_xor_ui8_bcast_4v3d",
+        suite: "node",
         op_type: "BitwiseXor",
         domain: "",
         opset_version: 18,
@@ -7764,6 +8118,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_blackmanwindow",
+        suite: "node",
         op_type: "BlackmanWindow",
         domain: "",
         opset_version: 17,
@@ -7777,6 +8132,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_blackmanwindow_expanded",
+        suite: "node",
         op_type: "BlackmanWindow",
         domain: "",
         opset_version: 17,
@@ -7794,6 +8150,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_blackmanwindow_symmetric",
+        suite: "node",
         op_type: "BlackmanWindow",
         domain: "",
         opset_version: 17,
@@ -7811,6 +8168,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_blackmanwindow_symmetric_expanded",
+        suite: "node",
         op_type: "BlackmanWindow",
         domain: "",
         opset_version: 17,
@@ -7828,6 +8186,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_BFLOAT16_to_FLOAT",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -7845,6 +8204,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_DOUBLE_to_FLOAT",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -7862,6 +8222,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_DOUBLE_to_FLOAT16",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -7879,6 +8240,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT16_to_DOUBLE",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -7896,6 +8258,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT16_to_FLOAT",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -7913,6 +8276,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT16_to_FLOAT4E2M1",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -7930,6 +8294,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT16_to_FLOAT8E4M3FN",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -7947,6 +8312,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT16_to_FLOAT8E4M3FNUZ",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -7964,6 +8330,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT16_to_FLOAT8E5M2",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -7981,6 +8348,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT16_to_FLOAT8E5M2FNUZ",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -7998,6 +8366,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT16_to_INT2",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8015,6 +8384,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT16_to_INT4",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8032,6 +8402,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT16_to_UINT2",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8049,6 +8420,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT16_to_UINT4",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8066,6 +8438,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT4E2M1_to_FLOAT",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8083,6 +8456,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT4E2M1_to_FLOAT16",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8100,6 +8474,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT8E4M3FNUZ_to_FLOAT",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8117,6 +8492,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT8E4M3FNUZ_to_FLOAT16",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8134,6 +8510,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT8E4M3FN_to_FLOAT",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8151,6 +8528,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT8E4M3FN_to_FLOAT16",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8168,6 +8546,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT8E5M2FNUZ_to_FLOAT",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8185,6 +8564,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT8E5M2FNUZ_to_FLOAT16",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8202,6 +8582,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT8E5M2_to_FLOAT",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8219,6 +8600,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT8E5M2_to_FLOAT16",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8236,6 +8618,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT_to_BFLOAT16",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8253,6 +8636,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT_to_DOUBLE",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8270,6 +8654,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT_to_FLOAT16",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8287,6 +8672,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT_to_FLOAT4E2M1",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8304,6 +8690,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT_to_FLOAT8E4M3FN",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8321,6 +8708,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT_to_FLOAT8E4M3FNUZ",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8338,6 +8726,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT_to_FLOAT8E5M2",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8355,6 +8744,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT_to_FLOAT8E5M2FNUZ",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8372,6 +8762,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT_to_INT2",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8387,6 +8778,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT_to_INT4",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8402,6 +8794,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT_to_UINT2",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8419,6 +8812,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_FLOAT_to_UINT4",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8436,6 +8830,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_INT2_to_FLOAT",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8451,6 +8846,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_INT2_to_FLOAT16",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8468,6 +8864,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_INT2_to_INT8",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8481,6 +8878,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_INT4_to_FLOAT",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8496,6 +8894,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_INT4_to_FLOAT16",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8513,6 +8912,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_INT4_to_INT8",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8526,6 +8926,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_UINT2_to_FLOAT",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8543,6 +8944,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_UINT2_to_FLOAT16",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8560,6 +8962,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_UINT2_to_UINT8",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8577,6 +8980,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_UINT4_to_FLOAT",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8594,6 +8998,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_UINT4_to_FLOAT16",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8611,6 +9016,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_UINT4_to_UINT8",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8628,6 +9034,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_e8m0_FLOAT16_to_FLOAT8E8M0",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8645,6 +9052,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_e8m0_FLOAT8E8M0_to_FLOAT",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8662,6 +9070,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_e8m0_FLOAT8E8M0_to_FLOAT16",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8679,6 +9088,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_e8m0_FLOAT_to_FLOAT8E8M0",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8696,6 +9106,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_no_saturate_FLOAT16_to_FLOAT8E4M3FN",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8713,6 +9124,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8730,6 +9142,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_no_saturate_FLOAT16_to_FLOAT8E5M2",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8747,6 +9160,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8764,6 +9178,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_no_saturate_FLOAT_to_FLOAT8E4M3FN",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8781,6 +9196,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8798,6 +9214,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_no_saturate_FLOAT_to_FLOAT8E5M2",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8815,6 +9232,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cast_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ",
+        suite: "node",
         op_type: "Cast",
         domain: "",
         opset_version: 28,
@@ -8832,6 +9250,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_BFLOAT16_to_FLOAT",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -8850,6 +9269,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_BFLOAT16_to_FLOAT_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -8868,6 +9288,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_DOUBLE_to_FLOAT",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -8886,6 +9307,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_DOUBLE_to_FLOAT16",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -8904,6 +9326,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_DOUBLE_to_FLOAT16_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -8922,6 +9345,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_DOUBLE_to_FLOAT_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -8940,6 +9364,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_DOUBLE",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -8958,6 +9383,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_DOUBLE_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -8976,6 +9402,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_FLOAT",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -8994,6 +9421,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_FLOAT4E2M1",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9012,6 +9440,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_FLOAT4E2M1_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9030,6 +9459,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_FLOAT8E4M3FN",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9048,6 +9478,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_FLOAT8E4M3FNUZ",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9066,6 +9497,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_FLOAT8E4M3FNUZ_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9086,6 +9518,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_FLOAT8E4M3FN_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9104,6 +9537,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_FLOAT8E5M2",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9122,6 +9556,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_FLOAT8E5M2FNUZ",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9140,6 +9575,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_FLOAT8E5M2FNUZ_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9160,6 +9596,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_FLOAT8E5M2_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9178,6 +9615,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_FLOAT_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9196,6 +9634,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_INT2",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9214,6 +9653,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_INT2_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9232,6 +9672,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_INT4",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9250,6 +9691,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_INT4_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9268,6 +9710,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_UINT2",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9286,6 +9729,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_UINT2_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9304,6 +9748,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_UINT4",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9322,6 +9767,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT16_to_UINT4_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9340,6 +9786,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT4E2M1_to_FLOAT",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9358,6 +9805,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT4E2M1_to_FLOAT16",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9376,6 +9824,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT4E2M1_to_FLOAT16_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9394,6 +9843,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT4E2M1_to_FLOAT_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9412,6 +9862,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT8E4M3FNUZ_to_FLOAT",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9430,6 +9881,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT8E4M3FNUZ_to_FLOAT16",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9448,6 +9900,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT8E4M3FNUZ_to_FLOAT16_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9468,6 +9921,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT8E4M3FNUZ_to_FLOAT_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9486,6 +9940,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT8E4M3FN_to_FLOAT",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9504,6 +9959,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT8E4M3FN_to_FLOAT16",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9522,6 +9978,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT8E4M3FN_to_FLOAT16_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9540,6 +9997,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT8E4M3FN_to_FLOAT_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9558,6 +10016,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT8E5M2FNUZ_to_FLOAT",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9576,6 +10035,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT8E5M2FNUZ_to_FLOAT16",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9594,6 +10054,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT8E5M2FNUZ_to_FLOAT16_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9614,6 +10075,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT8E5M2FNUZ_to_FLOAT_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9632,6 +10094,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT8E5M2_to_FLOAT",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9650,6 +10113,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT8E5M2_to_FLOAT16",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9668,6 +10132,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT8E5M2_to_FLOAT16_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9686,6 +10151,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT8E5M2_to_FLOAT_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9704,6 +10170,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_BFLOAT16",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9722,6 +10189,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_BFLOAT16_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9740,6 +10208,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_DOUBLE",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9758,6 +10227,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_DOUBLE_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9776,6 +10246,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_FLOAT16",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9794,6 +10265,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_FLOAT16_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9812,6 +10284,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_FLOAT4E2M1",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9830,6 +10303,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_FLOAT4E2M1_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9848,6 +10322,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_FLOAT8E4M3FN",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9866,6 +10341,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_FLOAT8E4M3FNUZ",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9884,6 +10360,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_FLOAT8E4M3FNUZ_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9902,6 +10379,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_FLOAT8E4M3FN_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9920,6 +10398,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_FLOAT8E5M2",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9938,6 +10417,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_FLOAT8E5M2FNUZ",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9956,6 +10436,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_FLOAT8E5M2FNUZ_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9974,6 +10455,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_FLOAT8E5M2_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -9992,6 +10474,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_INT2",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10010,6 +10493,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_INT2_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10028,6 +10512,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_INT4",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10046,6 +10531,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_INT4_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10064,6 +10550,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_UINT2",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10082,6 +10569,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_UINT2_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10100,6 +10588,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_UINT4",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10118,6 +10607,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_FLOAT_to_UINT4_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10136,6 +10626,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_INT2_to_FLOAT",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10154,6 +10645,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_INT2_to_FLOAT16",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10172,6 +10664,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_INT2_to_FLOAT16_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10190,6 +10683,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_INT2_to_FLOAT_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10208,6 +10702,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_INT2_to_INT8",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10226,6 +10721,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_INT2_to_INT8_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10244,6 +10740,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_INT4_to_FLOAT",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10262,6 +10759,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_INT4_to_FLOAT16",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10280,6 +10778,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_INT4_to_FLOAT16_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10298,6 +10797,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_INT4_to_FLOAT_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10316,6 +10816,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_INT4_to_INT8",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10334,6 +10835,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_INT4_to_INT8_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10352,6 +10854,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_UINT2_to_FLOAT",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10370,6 +10873,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_UINT2_to_FLOAT16",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10388,6 +10892,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_UINT2_to_FLOAT16_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10406,6 +10911,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_UINT2_to_FLOAT_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10424,6 +10930,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_UINT2_to_UINT8",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10442,6 +10949,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_UINT2_to_UINT8_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10460,6 +10968,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_UINT4_to_FLOAT",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10478,6 +10987,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_UINT4_to_FLOAT16",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10496,6 +11006,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_UINT4_to_FLOAT16_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10514,6 +11025,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_UINT4_to_FLOAT_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10532,6 +11044,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_UINT4_to_UINT8",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10550,6 +11063,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_UINT4_to_UINT8_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10568,6 +11082,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FN",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10588,6 +11103,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10612,6 +11128,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10636,6 +11153,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FN_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10660,6 +11178,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10678,6 +11197,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10702,6 +11222,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10726,6 +11247,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10750,6 +11272,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FN",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10768,6 +11291,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10788,6 +11312,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10812,6 +11337,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FN_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10836,6 +11362,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10854,6 +11381,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10874,6 +11402,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10898,6 +11427,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2_expanded",
+        suite: "node",
         op_type: "CastLike",
         domain: "",
         opset_version: 25,
@@ -10922,6 +11452,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_b1_c1_degenerate",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -10941,6 +11472,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_b1_c1_degenerate_expanded",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -10970,6 +11502,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_basic",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -10989,6 +11522,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_basic_expanded",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11008,6 +11542,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_decode_step",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11029,6 +11564,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_decode_step_expanded",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11052,6 +11588,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_fp16",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11071,6 +11608,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_fp16_expanded",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11090,6 +11628,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_kernel_size_one",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11109,6 +11648,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_kernel_size_one_expanded",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11138,6 +11678,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_short_input_no_past_state",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11167,6 +11708,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_short_input_no_past_state_expanded",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11196,6 +11738,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_silu",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11215,6 +11758,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_silu_expanded",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11234,6 +11778,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_silu_fp16",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11253,6 +11798,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_silu_fp16_expanded",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11272,6 +11818,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_silu_with_past_state",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11294,6 +11841,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_silu_with_past_state_expanded",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11326,6 +11874,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_swish_alias",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11345,6 +11894,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_swish_alias_expanded",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11366,6 +11916,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_with_bias",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11386,6 +11937,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_with_bias_and_past_state",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11421,6 +11973,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_with_bias_and_past_state_expanded",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11456,6 +12009,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_with_bias_expanded",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11476,6 +12030,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_with_past_state",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11496,6 +12051,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_causal_conv_with_state_with_past_state_expanded",
+        suite: "node",
         op_type: "CausalConvWithState",
         domain: "",
         opset_version: 27,
@@ -11528,6 +12084,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_ceil",
+        suite: "node",
         op_type: "Ceil",
         domain: "",
         opset_version: 13,
@@ -11541,6 +12098,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_ceil_example",
+        suite: "node",
         op_type: "Ceil",
         domain: "",
         opset_version: 13,
@@ -11554,6 +12112,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_celu",
+        suite: "node",
         op_type: "Celu",
         domain: "",
         opset_version: 28,
@@ -11567,6 +12126,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_celu_bfloat16",
+        suite: "node",
         op_type: "Celu",
         domain: "",
         opset_version: 28,
@@ -11580,6 +12140,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_celu_bfloat16_expanded",
+        suite: "node",
         op_type: "Celu",
         domain: "",
         opset_version: 28,
@@ -11597,6 +12158,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_celu_expanded",
+        suite: "node",
         op_type: "Celu",
         domain: "",
         opset_version: 28,
@@ -11610,6 +12172,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_celu_float16",
+        suite: "node",
         op_type: "Celu",
         domain: "",
         opset_version: 28,
@@ -11623,6 +12186,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_celu_float16_expanded",
+        suite: "node",
         op_type: "Celu",
         domain: "",
         opset_version: 28,
@@ -11640,6 +12204,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_center_crop_pad_crop",
+        suite: "node",
         op_type: "CenterCropPad",
         domain: "",
         opset_version: 18,
@@ -11658,6 +12223,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_center_crop_pad_crop_and_pad",
+        suite: "node",
         op_type: "CenterCropPad",
         domain: "",
         opset_version: 18,
@@ -11676,6 +12242,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_center_crop_pad_crop_and_pad_expanded",
+        suite: "node",
         op_type: "CenterCropPad",
         domain: "",
         opset_version: 18,
@@ -11694,6 +12261,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_center_crop_pad_crop_axes_chw",
+        suite: "node",
         op_type: "CenterCropPad",
         domain: "",
         opset_version: 18,
@@ -11712,6 +12280,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_center_crop_pad_crop_axes_chw_expanded",
+        suite: "node",
         op_type: "CenterCropPad",
         domain: "",
         opset_version: 18,
@@ -11730,6 +12299,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_center_crop_pad_crop_axes_hwc",
+        suite: "node",
         op_type: "CenterCropPad",
         domain: "",
         opset_version: 18,
@@ -11748,6 +12318,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_center_crop_pad_crop_axes_hwc_expanded",
+        suite: "node",
         op_type: "CenterCropPad",
         domain: "",
         opset_version: 18,
@@ -11766,6 +12337,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_center_crop_pad_crop_expanded",
+        suite: "node",
         op_type: "CenterCropPad",
         domain: "",
         opset_version: 18,
@@ -11784,6 +12356,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_center_crop_pad_crop_negative_axes_hwc",
+        suite: "node",
         op_type: "CenterCropPad",
         domain: "",
         opset_version: 18,
@@ -11802,6 +12375,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_center_crop_pad_crop_negative_axes_hwc_expanded",
+        suite: "node",
         op_type: "CenterCropPad",
         domain: "",
         opset_version: 18,
@@ -11826,6 +12400,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_center_crop_pad_pad",
+        suite: "node",
         op_type: "CenterCropPad",
         domain: "",
         opset_version: 18,
@@ -11844,6 +12419,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_center_crop_pad_pad_expanded",
+        suite: "node",
         op_type: "CenterCropPad",
         domain: "",
         opset_version: 18,
@@ -11862,6 +12438,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -11879,6 +12456,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_default_inbounds",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -11896,6 +12474,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_default_inbounds_expanded",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -11913,6 +12492,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_default_int8_inbounds",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -11930,6 +12510,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_default_int8_inbounds_expanded",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -11947,6 +12528,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_default_int8_max",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -11965,6 +12547,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_default_int8_max_expanded",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -11983,6 +12566,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_default_int8_min",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -12001,6 +12585,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_default_int8_min_expanded",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -12019,6 +12604,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_default_max",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -12035,6 +12621,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_default_max_expanded",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -12053,6 +12640,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_default_min",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -12069,6 +12657,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_default_min_expanded",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -12087,6 +12676,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_example",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -12104,6 +12694,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_example_expanded",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -12123,6 +12714,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_expanded",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -12140,6 +12732,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_inbounds",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -12157,6 +12750,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_inbounds_expanded",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -12176,6 +12770,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_min_greater_than_max",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -12195,6 +12790,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_min_greater_than_max_expanded",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -12214,6 +12810,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_outbounds",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -12231,6 +12828,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_outbounds_expanded",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -12250,6 +12848,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_splitbounds",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -12267,6 +12866,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_clip_splitbounds_expanded",
+        suite: "node",
         op_type: "Clip",
         domain: "",
         opset_version: 13,
@@ -12286,6 +12886,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_col2im",
+        suite: "node",
         op_type: "Col2Im",
         domain: "",
         opset_version: 18,
@@ -12303,6 +12904,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_col2im_5d",
+        suite: "node",
         op_type: "Col2Im",
         domain: "",
         opset_version: 18,
@@ -12320,6 +12922,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_col2im_dilations",
+        suite: "node",
         op_type: "Col2Im",
         domain: "",
         opset_version: 18,
@@ -12337,6 +12940,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_col2im_pads",
+        suite: "node",
         op_type: "Col2Im",
         domain: "",
         opset_version: 18,
@@ -12354,6 +12958,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_col2im_strides",
+        suite: "node",
         op_type: "Col2Im",
         domain: "",
         opset_version: 18,
@@ -12371,6 +12976,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_compress_0",
+        suite: "node",
         op_type: "Compress",
         domain: "",
         opset_version: 28,
@@ -12387,6 +12993,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_compress_1",
+        suite: "node",
         op_type: "Compress",
         domain: "",
         opset_version: 28,
@@ -12403,6 +13010,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_compress_bfloat16",
+        suite: "node",
         op_type: "Compress",
         domain: "",
         opset_version: 28,
@@ -12419,6 +13027,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_compress_default_axis",
+        suite: "node",
         op_type: "Compress",
         domain: "",
         opset_version: 28,
@@ -12437,6 +13046,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_compress_negative_axis",
+        suite: "node",
         op_type: "Compress",
         domain: "",
         opset_version: 28,
@@ -12455,6 +13065,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_concat_1d_axis_0",
+        suite: "node",
         op_type: "Concat",
         domain: "",
         opset_version: 13,
@@ -12471,6 +13082,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_concat_1d_axis_negative_1",
+        suite: "node",
         op_type: "Concat",
         domain: "",
         opset_version: 13,
@@ -12489,6 +13101,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_concat_2d_axis_0",
+        suite: "node",
         op_type: "Concat",
         domain: "",
         opset_version: 13,
@@ -12505,6 +13118,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_concat_2d_axis_1",
+        suite: "node",
         op_type: "Concat",
         domain: "",
         opset_version: 13,
@@ -12521,6 +13135,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_concat_2d_axis_negative_1",
+        suite: "node",
         op_type: "Concat",
         domain: "",
         opset_version: 13,
@@ -12539,6 +13154,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_concat_2d_axis_negative_2",
+        suite: "node",
         op_type: "Concat",
         domain: "",
         opset_version: 13,
@@ -12557,6 +13173,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_concat_3d_axis_0",
+        suite: "node",
         op_type: "Concat",
         domain: "",
         opset_version: 13,
@@ -12573,6 +13190,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_concat_3d_axis_1",
+        suite: "node",
         op_type: "Concat",
         domain: "",
         opset_version: 13,
@@ -12589,6 +13207,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_concat_3d_axis_2",
+        suite: "node",
         op_type: "Concat",
         domain: "",
         opset_version: 13,
@@ -12605,6 +13224,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_concat_3d_axis_negative_1",
+        suite: "node",
         op_type: "Concat",
         domain: "",
         opset_version: 13,
@@ -12623,6 +13243,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_concat_3d_axis_negative_2",
+        suite: "node",
         op_type: "Concat",
         domain: "",
         opset_version: 13,
@@ -12641,6 +13262,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_concat_3d_axis_negative_3",
+        suite: "node",
         op_type: "Concat",
         domain: "",
         opset_version: 13,
@@ -12659,6 +13281,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_constant",
+        suite: "node",
         op_type: "Constant",
         domain: "",
         opset_version: 25,
@@ -12672,6 +13295,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_constant_pad",
+        suite: "node",
         op_type: "Pad",
         domain: "",
         opset_version: 25,
@@ -12689,6 +13313,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_constant_pad_axes",
+        suite: "node",
         op_type: "Pad",
         domain: "",
         opset_version: 25,
@@ -12707,6 +13332,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_constant_pad_negative_axes",
+        suite: "node",
         op_type: "Pad",
         domain: "",
         opset_version: 25,
@@ -12727,6 +13353,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_constantofshape_float_ones",
+        suite: "node",
         op_type: "ConstantOfShape",
         domain: "",
         opset_version: 25,
@@ -12744,6 +13371,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_constantofshape_int_shape_zero",
+        suite: "node",
         op_type: "ConstantOfShape",
         domain: "",
         opset_version: 25,
@@ -12761,6 +13389,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_constantofshape_int_zeros",
+        suite: "node",
         op_type: "ConstantOfShape",
         domain: "",
         opset_version: 25,
@@ -12778,6 +13407,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_conv_with_autopad_same",
+        suite: "node",
         op_type: "Conv",
         domain: "",
         opset_version: 22,
@@ -12796,6 +13426,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_conv_with_strides_and_asymmetric_padding",
+        suite: "node",
         op_type: "Conv",
         domain: "",
         opset_version: 22,
@@ -12814,6 +13445,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_conv_with_strides_no_padding",
+        suite: "node",
         op_type: "Conv",
         domain: "",
         opset_version: 22,
@@ -12832,6 +13464,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_conv_with_strides_padding",
+        suite: "node",
         op_type: "Conv",
         domain: "",
         opset_version: 22,
@@ -12850,6 +13483,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_convinteger_with_padding",
+        suite: "node",
         op_type: "ConvInteger",
         domain: "",
         opset_version: 10,
@@ -12870,6 +13504,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_convinteger_without_padding",
+        suite: "node",
         op_type: "ConvInteger",
         domain: "",
         opset_version: 10,
@@ -12889,6 +13524,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_convtranspose",
+        suite: "node",
         op_type: "ConvTranspose",
         domain: "",
         opset_version: 22,
@@ -12905,6 +13541,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_convtranspose_1d",
+        suite: "node",
         op_type: "ConvTranspose",
         domain: "",
         opset_version: 22,
@@ -12921,6 +13558,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_convtranspose_3d",
+        suite: "node",
         op_type: "ConvTranspose",
         domain: "",
         opset_version: 22,
@@ -12937,6 +13575,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_convtranspose_autopad_same",
+        suite: "node",
         op_type: "ConvTranspose",
         domain: "",
         opset_version: 22,
@@ -12955,6 +13594,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_convtranspose_dilations",
+        suite: "node",
         op_type: "ConvTranspose",
         domain: "",
         opset_version: 22,
@@ -12973,6 +13613,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_convtranspose_group_2",
+        suite: "node",
         op_type: "ConvTranspose",
         domain: "",
         opset_version: 22,
@@ -12991,6 +13632,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_convtranspose_group_2_image_3",
+        suite: "node",
         op_type: "ConvTranspose",
         domain: "",
         opset_version: 22,
@@ -13009,6 +13651,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_convtranspose_kernel_shape",
+        suite: "node",
         op_type: "ConvTranspose",
         domain: "",
         opset_version: 22,
@@ -13027,6 +13670,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_convtranspose_output_shape",
+        suite: "node",
         op_type: "ConvTranspose",
         domain: "",
         opset_version: 22,
@@ -13045,6 +13689,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_convtranspose_pad",
+        suite: "node",
         op_type: "ConvTranspose",
         domain: "",
         opset_version: 22,
@@ -13061,6 +13706,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_convtranspose_pads",
+        suite: "node",
         op_type: "ConvTranspose",
         domain: "",
         opset_version: 22,
@@ -13079,6 +13725,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cos",
+        suite: "node",
         op_type: "Cos",
         domain: "",
         opset_version: 22,
@@ -13092,6 +13739,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cos_example",
+        suite: "node",
         op_type: "Cos",
         domain: "",
         opset_version: 22,
@@ -13105,6 +13753,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cosh",
+        suite: "node",
         op_type: "Cosh",
         domain: "",
         opset_version: 22,
@@ -13118,6 +13767,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cosh_example",
+        suite: "node",
         op_type: "Cosh",
         domain: "",
         opset_version: 22,
@@ -13131,6 +13781,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cumprod_1d",
+        suite: "node",
         op_type: "CumProd",
         domain: "",
         opset_version: 26,
@@ -13147,6 +13798,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cumprod_1d_exclusive",
+        suite: "node",
         op_type: "CumProd",
         domain: "",
         opset_version: 26,
@@ -13165,6 +13817,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cumprod_1d_int32_exclusive",
+        suite: "node",
         op_type: "CumProd",
         domain: "",
         opset_version: 26,
@@ -13183,6 +13836,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cumprod_1d_reverse",
+        suite: "node",
         op_type: "CumProd",
         domain: "",
         opset_version: 26,
@@ -13201,6 +13855,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cumprod_1d_reverse_exclusive",
+        suite: "node",
         op_type: "CumProd",
         domain: "",
         opset_version: 26,
@@ -13219,6 +13874,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cumprod_2d_axis_0",
+        suite: "node",
         op_type: "CumProd",
         domain: "",
         opset_version: 26,
@@ -13235,6 +13891,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cumprod_2d_axis_1",
+        suite: "node",
         op_type: "CumProd",
         domain: "",
         opset_version: 26,
@@ -13251,6 +13908,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cumprod_2d_int32",
+        suite: "node",
         op_type: "CumProd",
         domain: "",
         opset_version: 26,
@@ -13267,6 +13925,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cumprod_2d_negative_axis",
+        suite: "node",
         op_type: "CumProd",
         domain: "",
         opset_version: 26,
@@ -13285,6 +13944,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cumsum_1d",
+        suite: "node",
         op_type: "CumSum",
         domain: "",
         opset_version: 14,
@@ -13301,6 +13961,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cumsum_1d_exclusive",
+        suite: "node",
         op_type: "CumSum",
         domain: "",
         opset_version: 14,
@@ -13319,6 +13980,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cumsum_1d_int32_exclusive",
+        suite: "node",
         op_type: "CumSum",
         domain: "",
         opset_version: 14,
@@ -13337,6 +13999,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cumsum_1d_reverse",
+        suite: "node",
         op_type: "CumSum",
         domain: "",
         opset_version: 14,
@@ -13353,6 +14016,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cumsum_1d_reverse_exclusive",
+        suite: "node",
         op_type: "CumSum",
         domain: "",
         opset_version: 14,
@@ -13371,6 +14035,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cumsum_2d_axis_0",
+        suite: "node",
         op_type: "CumSum",
         domain: "",
         opset_version: 14,
@@ -13387,6 +14052,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cumsum_2d_axis_1",
+        suite: "node",
         op_type: "CumSum",
         domain: "",
         opset_version: 14,
@@ -13403,6 +14069,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cumsum_2d_int32",
+        suite: "node",
         op_type: "CumSum",
         domain: "",
         opset_version: 14,
@@ -13419,6 +14086,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_cumsum_2d_negative_axis",
+        suite: "node",
         op_type: "CumSum",
         domain: "",
         opset_version: 14,
@@ -13437,6 +14105,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_deform_conv_with_mask_bias",
+        suite: "node",
         op_type: "DeformConv",
         domain: "",
         opset_version: 22,
@@ -13458,6 +14127,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_deform_conv_with_multiple_offset_groups",
+        suite: "node",
         op_type: "DeformConv",
         domain: "",
         opset_version: 22,
@@ -13477,6 +14147,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_depthtospace_crd_mode_example",
+        suite: "node",
         op_type: "DepthToSpace",
         domain: "",
         opset_version: 28,
@@ -13494,6 +14165,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_depthtospace_crd_mode_example_expanded",
+        suite: "node",
         op_type: "DepthToSpace",
         domain: "",
         opset_version: 28,
@@ -13511,6 +14183,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_depthtospace_example",
+        suite: "node",
         op_type: "DepthToSpace",
         domain: "",
         opset_version: 28,
@@ -13528,6 +14201,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_depthtospace_example_expanded",
+        suite: "node",
         op_type: "DepthToSpace",
         domain: "",
         opset_version: 28,
@@ -13545,6 +14219,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dequantizelinear",
+        suite: "node",
         op_type: "DequantizeLinear",
         domain: "",
         opset_version: 28,
@@ -13562,6 +14237,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dequantizelinear_axis",
+        suite: "node",
         op_type: "DequantizeLinear",
         domain: "",
         opset_version: 28,
@@ -13581,6 +14257,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dequantizelinear_blocked",
+        suite: "node",
         op_type: "DequantizeLinear",
         domain: "",
         opset_version: 28,
@@ -13600,6 +14277,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dequantizelinear_e4m3fn",
+        suite: "node",
         op_type: "DequantizeLinear",
         domain: "",
         opset_version: 28,
@@ -13618,6 +14296,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dequantizelinear_e4m3fn_float16",
+        suite: "node",
         op_type: "DequantizeLinear",
         domain: "",
         opset_version: 28,
@@ -13636,6 +14315,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dequantizelinear_e4m3fn_zero_point",
+        suite: "node",
         op_type: "DequantizeLinear",
         domain: "",
         opset_version: 28,
@@ -13655,6 +14335,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dequantizelinear_e5m2",
+        suite: "node",
         op_type: "DequantizeLinear",
         domain: "",
         opset_version: 28,
@@ -13673,6 +14354,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dequantizelinear_float4e2m1",
+        suite: "node",
         op_type: "DequantizeLinear",
         domain: "",
         opset_version: 28,
@@ -13692,6 +14374,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dequantizelinear_int16",
+        suite: "node",
         op_type: "DequantizeLinear",
         domain: "",
         opset_version: 28,
@@ -13711,6 +14394,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dequantizelinear_int2",
+        suite: "node",
         op_type: "DequantizeLinear",
         domain: "",
         opset_version: 28,
@@ -13730,6 +14414,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dequantizelinear_int4",
+        suite: "node",
         op_type: "DequantizeLinear",
         domain: "",
         opset_version: 28,
@@ -13749,6 +14434,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dequantizelinear_uint16",
+        suite: "node",
         op_type: "DequantizeLinear",
         domain: "",
         opset_version: 28,
@@ -13768,6 +14454,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dequantizelinear_uint2",
+        suite: "node",
         op_type: "DequantizeLinear",
         domain: "",
         opset_version: 28,
@@ -13787,6 +14474,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dequantizelinear_uint4",
+        suite: "node",
         op_type: "DequantizeLinear",
         domain: "",
         opset_version: 28,
@@ -13806,6 +14494,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_det_2d",
+        suite: "node",
         op_type: "Det",
         domain: "",
         opset_version: 22,
@@ -13819,6 +14508,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_det_nd",
+        suite: "node",
         op_type: "Det",
         domain: "",
         opset_version: 22,
@@ -13832,6 +14522,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dft",
+        suite: "node",
         op_type: "DFT",
         domain: "",
         opset_version: 20,
@@ -13848,6 +14539,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dft_axis",
+        suite: "node",
         op_type: "DFT",
         domain: "",
         opset_version: 20,
@@ -13864,6 +14556,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dft_axis_opset19",
+        suite: "node",
         op_type: "DFT",
         domain: "",
         opset_version: 19,
@@ -13877,6 +14570,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dft_inverse",
+        suite: "node",
         op_type: "DFT",
         domain: "",
         opset_version: 20,
@@ -13893,6 +14587,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dft_inverse_opset19",
+        suite: "node",
         op_type: "DFT",
         domain: "",
         opset_version: 19,
@@ -13910,6 +14605,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dft_irfft",
+        suite: "node",
         op_type: "DFT",
         domain: "",
         opset_version: 20,
@@ -13926,6 +14622,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dft_irfft_opset19",
+        suite: "node",
         op_type: "DFT",
         domain: "",
         opset_version: 19,
@@ -13939,6 +14636,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dft_opset19",
+        suite: "node",
         op_type: "DFT",
         domain: "",
         opset_version: 19,
@@ -13952,6 +14650,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dft_rfft",
+        suite: "node",
         op_type: "DFT",
         domain: "",
         opset_version: 20,
@@ -13968,6 +14667,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dft_rfft_opset19",
+        suite: "node",
         op_type: "DFT",
         domain: "",
         opset_version: 19,
@@ -13981,6 +14681,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_div",
+        suite: "node",
         op_type: "Div",
         domain: "",
         opset_version: 14,
@@ -13997,6 +14698,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_div_bcast",
+        suite: "node",
         op_type: "Div",
         domain: "",
         opset_version: 14,
@@ -14013,6 +14715,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_div_example",
+        suite: "node",
         op_type: "Div",
         domain: "",
         opset_version: 14,
@@ -14029,6 +14732,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_div_int16",
+        suite: "node",
         op_type: "Div",
         domain: "",
         opset_version: 14,
@@ -14045,6 +14749,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_div_int32_trunc",
+        suite: "node",
         op_type: "Div",
         domain: "",
         opset_version: 14,
@@ -14061,6 +14766,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_div_int8",
+        suite: "node",
         op_type: "Div",
         domain: "",
         opset_version: 14,
@@ -14077,6 +14783,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_div_uint16",
+        suite: "node",
         op_type: "Div",
         domain: "",
         opset_version: 14,
@@ -14093,6 +14800,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_div_uint32",
+        suite: "node",
         op_type: "Div",
         domain: "",
         opset_version: 14,
@@ -14109,6 +14817,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_div_uint64",
+        suite: "node",
         op_type: "Div",
         domain: "",
         opset_version: 14,
@@ -14125,6 +14834,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_div_uint8",
+        suite: "node",
         op_type: "Div",
         domain: "",
         opset_version: 14,
@@ -14141,6 +14851,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dropout_default",
+        suite: "node",
         op_type: "Dropout",
         domain: "",
         opset_version: 22,
@@ -14154,6 +14865,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dropout_default_mask",
+        suite: "node",
         op_type: "Dropout",
         domain: "",
         opset_version: 22,
@@ -14172,6 +14884,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dropout_default_mask_ratio",
+        suite: "node",
         op_type: "Dropout",
         domain: "",
         opset_version: 22,
@@ -14191,6 +14904,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dropout_default_old",
+        suite: "node",
         op_type: "Dropout",
         domain: "",
         opset_version: 11,
@@ -14208,6 +14922,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dropout_default_ratio",
+        suite: "node",
         op_type: "Dropout",
         domain: "",
         opset_version: 22,
@@ -14226,6 +14941,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dropout_random_old",
+        suite: "node",
         op_type: "Dropout",
         domain: "",
         opset_version: 11,
@@ -14241,6 +14957,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dynamicquantizelinear",
+        suite: "node",
         op_type: "DynamicQuantizeLinear",
         domain: "",
         opset_version: 11,
@@ -14260,6 +14977,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dynamicquantizelinear_expanded",
+        suite: "node",
         op_type: "DynamicQuantizeLinear",
         domain: "",
         opset_version: 11,
@@ -14279,6 +14997,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dynamicquantizelinear_max_adjusted",
+        suite: "node",
         op_type: "DynamicQuantizeLinear",
         domain: "",
         opset_version: 11,
@@ -14298,6 +15017,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dynamicquantizelinear_max_adjusted_expanded",
+        suite: "node",
         op_type: "DynamicQuantizeLinear",
         domain: "",
         opset_version: 11,
@@ -14319,6 +15039,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dynamicquantizelinear_min_adjusted",
+        suite: "node",
         op_type: "DynamicQuantizeLinear",
         domain: "",
         opset_version: 11,
@@ -14338,6 +15059,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_dynamicquantizelinear_min_adjusted_expanded",
+        suite: "node",
         op_type: "DynamicQuantizeLinear",
         domain: "",
         opset_version: 11,
@@ -14359,6 +15081,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_edge_pad",
+        suite: "node",
         op_type: "Pad",
         domain: "",
         opset_version: 25,
@@ -14375,6 +15098,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_einsum_batch_diagonal",
+        suite: "node",
         op_type: "Einsum",
         domain: "",
         opset_version: 28,
@@ -14392,6 +15116,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_einsum_batch_matmul",
+        suite: "node",
         op_type: "Einsum",
         domain: "",
         opset_version: 28,
@@ -14410,6 +15135,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_einsum_batch_matmul_bfloat16",
+        suite: "node",
         op_type: "Einsum",
         domain: "",
         opset_version: 28,
@@ -14428,6 +15154,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_einsum_inner_prod",
+        suite: "node",
         op_type: "Einsum",
         domain: "",
         opset_version: 28,
@@ -14444,6 +15171,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_einsum_scalar",
+        suite: "node",
         op_type: "Einsum",
         domain: "",
         opset_version: 28,
@@ -14457,6 +15185,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_einsum_sum",
+        suite: "node",
         op_type: "Einsum",
         domain: "",
         opset_version: 28,
@@ -14470,6 +15199,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_einsum_sum_bfloat16",
+        suite: "node",
         op_type: "Einsum",
         domain: "",
         opset_version: 28,
@@ -14487,6 +15217,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_einsum_transpose",
+        suite: "node",
         op_type: "Einsum",
         domain: "",
         opset_version: 28,
@@ -14500,6 +15231,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_einsum_transpose_bfloat16",
+        suite: "node",
         op_type: "Einsum",
         domain: "",
         opset_version: 28,
@@ -14517,6 +15249,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_elu",
+        suite: "node",
         op_type: "Elu",
         domain: "",
         opset_version: 22,
@@ -14530,6 +15263,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_elu_default",
+        suite: "node",
         op_type: "Elu",
         domain: "",
         opset_version: 22,
@@ -14543,6 +15277,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_elu_default_expanded_ver18",
+        suite: "node",
         op_type: "Elu",
         domain: "",
         opset_version: 18,
@@ -14560,6 +15295,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_elu_example",
+        suite: "node",
         op_type: "Elu",
         domain: "",
         opset_version: 22,
@@ -14573,6 +15309,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_elu_example_expanded_ver18",
+        suite: "node",
         op_type: "Elu",
         domain: "",
         opset_version: 18,
@@ -14590,6 +15327,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_elu_expanded_ver18",
+        suite: "node",
         op_type: "Elu",
         domain: "",
         opset_version: 18,
@@ -14605,6 +15343,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_equal",
+        suite: "node",
         op_type: "Equal",
         domain: "",
         opset_version: 19,
@@ -14621,6 +15360,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_equal_bcast",
+        suite: "node",
         op_type: "Equal",
         domain: "",
         opset_version: 19,
@@ -14637,6 +15377,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_equal_int16",
+        suite: "node",
         op_type: "Equal",
         domain: "",
         opset_version: 19,
@@ -14653,6 +15394,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_equal_int8",
+        suite: "node",
         op_type: "Equal",
         domain: "",
         opset_version: 19,
@@ -14669,6 +15411,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_equal_string",
+        suite: "node",
         op_type: "Equal",
         domain: "",
         opset_version: 19,
@@ -14685,6 +15428,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_equal_string_broadcast",
+        suite: "node",
         op_type: "Equal",
         domain: "",
         opset_version: 19,
@@ -14703,6 +15447,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_equal_uint16",
+        suite: "node",
         op_type: "Equal",
         domain: "",
         opset_version: 19,
@@ -14719,6 +15464,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_equal_uint32",
+        suite: "node",
         op_type: "Equal",
         domain: "",
         opset_version: 19,
@@ -14735,6 +15481,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_equal_uint64",
+        suite: "node",
         op_type: "Equal",
         domain: "",
         opset_version: 19,
@@ -14751,6 +15498,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_equal_uint8",
+        suite: "node",
         op_type: "Equal",
         domain: "",
         opset_version: 19,
@@ -14767,6 +15515,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_erf",
+        suite: "node",
         op_type: "Erf",
         domain: "",
         opset_version: 13,
@@ -14780,6 +15529,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_exp",
+        suite: "node",
         op_type: "Exp",
         domain: "",
         opset_version: 13,
@@ -14793,6 +15543,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_exp_example",
+        suite: "node",
         op_type: "Exp",
         domain: "",
         opset_version: 13,
@@ -14806,6 +15557,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_expand_dim_changed",
+        suite: "node",
         op_type: "Expand",
         domain: "",
         opset_version: 13,
@@ -14824,6 +15576,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_expand_dim_unchanged",
+        suite: "node",
         op_type: "Expand",
         domain: "",
         opset_version: 13,
@@ -14842,6 +15595,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_eyelike_populate_off_main_diagonal",
+        suite: "node",
         op_type: "EyeLike",
         domain: "",
         opset_version: 22,
@@ -14859,6 +15613,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_eyelike_with_dtype",
+        suite: "node",
         op_type: "EyeLike",
         domain: "",
         opset_version: 22,
@@ -14874,6 +15629,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_eyelike_without_dtype",
+        suite: "node",
         op_type: "EyeLike",
         domain: "",
         opset_version: 22,
@@ -14891,6 +15647,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flatten_axis0",
+        suite: "node",
         op_type: "Flatten",
         domain: "",
         opset_version: 25,
@@ -14904,6 +15661,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flatten_axis1",
+        suite: "node",
         op_type: "Flatten",
         domain: "",
         opset_version: 25,
@@ -14917,6 +15675,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flatten_axis2",
+        suite: "node",
         op_type: "Flatten",
         domain: "",
         opset_version: 25,
@@ -14930,6 +15689,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flatten_axis3",
+        suite: "node",
         op_type: "Flatten",
         domain: "",
         opset_version: 25,
@@ -14943,6 +15703,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flatten_default_axis",
+        suite: "node",
         op_type: "Flatten",
         domain: "",
         opset_version: 25,
@@ -14960,6 +15721,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flatten_negative_axis1",
+        suite: "node",
         op_type: "Flatten",
         domain: "",
         opset_version: 25,
@@ -14977,6 +15739,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flatten_negative_axis2",
+        suite: "node",
         op_type: "Flatten",
         domain: "",
         opset_version: 25,
@@ -14994,6 +15757,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flatten_negative_axis3",
+        suite: "node",
         op_type: "Flatten",
         domain: "",
         opset_version: 25,
@@ -15011,6 +15775,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flatten_negative_axis4",
+        suite: "node",
         op_type: "Flatten",
         domain: "",
         opset_version: 25,
@@ -15028,6 +15793,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15045,6 +15811,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_causal_mask",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15064,6 +15831,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_causal_mask_expanded_ver26",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15083,6 +15851,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_diff_head_sizes",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15102,6 +15871,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_diff_head_sizes_expanded_ver26",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15123,6 +15893,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_double",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15142,6 +15913,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_double_expanded_ver26",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15161,6 +15933,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_expanded_ver26",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15180,6 +15953,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_fp16",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15199,6 +15973,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_fp16_expanded_ver26",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15218,6 +15993,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_gqa",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15235,6 +16011,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_gqa_expanded_ver26",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15254,6 +16031,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_prob_mod",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15273,6 +16051,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_prob_mod_expanded_ver26",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15292,6 +16071,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_relative_positional",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15311,6 +16091,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_relative_positional_expanded_ver26",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15338,6 +16119,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_scaled",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15357,6 +16139,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_scaled_expanded_ver26",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15376,6 +16159,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_score_mod",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15395,6 +16179,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_score_mod_expanded_ver26",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15414,6 +16199,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_soft_cap",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15433,6 +16219,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_flexattention_soft_cap_expanded_ver26",
+        suite: "node",
         op_type: "FlexAttention",
         domain: "ai.onnx.preview",
         opset_version: 1,
@@ -15452,6 +16239,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_floor",
+        suite: "node",
         op_type: "Floor",
         domain: "",
         opset_version: 13,
@@ -15465,6 +16253,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_floor_example",
+        suite: "node",
         op_type: "Floor",
         domain: "",
         opset_version: 13,
@@ -15478,6 +16267,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gather_0",
+        suite: "node",
         op_type: "Gather",
         domain: "",
         opset_version: 13,
@@ -15494,6 +16284,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gather_1",
+        suite: "node",
         op_type: "Gather",
         domain: "",
         opset_version: 13,
@@ -15510,6 +16301,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gather_2d_indices",
+        suite: "node",
         op_type: "Gather",
         domain: "",
         opset_version: 13,
@@ -15526,6 +16318,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gather_elements_0",
+        suite: "node",
         op_type: "GatherElements",
         domain: "",
         opset_version: 13,
@@ -15542,6 +16335,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gather_elements_1",
+        suite: "node",
         op_type: "GatherElements",
         domain: "",
         opset_version: 13,
@@ -15558,6 +16352,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gather_elements_negative_indices",
+        suite: "node",
         op_type: "GatherElements",
         domain: "",
         opset_version: 13,
@@ -15576,6 +16371,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gather_negative_indices",
+        suite: "node",
         op_type: "Gather",
         domain: "",
         opset_version: 13,
@@ -15594,6 +16390,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gathernd_example_float32",
+        suite: "node",
         op_type: "GatherND",
         domain: "",
         opset_version: 13,
@@ -15612,6 +16409,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gathernd_example_int32",
+        suite: "node",
         op_type: "GatherND",
         domain: "",
         opset_version: 13,
@@ -15630,6 +16428,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gathernd_example_int32_batch_dim1",
+        suite: "node",
         op_type: "GatherND",
         domain: "",
         opset_version: 13,
@@ -15648,6 +16447,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gelu_default_1",
+        suite: "node",
         op_type: "Gelu",
         domain: "",
         opset_version: 20,
@@ -15661,6 +16461,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gelu_default_1_expanded",
+        suite: "node",
         op_type: "Gelu",
         domain: "",
         opset_version: 20,
@@ -15678,6 +16479,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gelu_default_2",
+        suite: "node",
         op_type: "Gelu",
         domain: "",
         opset_version: 20,
@@ -15691,6 +16493,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gelu_default_2_expanded",
+        suite: "node",
         op_type: "Gelu",
         domain: "",
         opset_version: 20,
@@ -15708,6 +16511,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gelu_tanh_1",
+        suite: "node",
         op_type: "Gelu",
         domain: "",
         opset_version: 20,
@@ -15721,6 +16525,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gelu_tanh_1_expanded",
+        suite: "node",
         op_type: "Gelu",
         domain: "",
         opset_version: 20,
@@ -15738,6 +16543,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gelu_tanh_2",
+        suite: "node",
         op_type: "Gelu",
         domain: "",
         opset_version: 20,
@@ -15751,6 +16557,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gelu_tanh_2_expanded",
+        suite: "node",
         op_type: "Gelu",
         domain: "",
         opset_version: 20,
@@ -15768,6 +16575,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gemm_all_attributes",
+        suite: "node",
         op_type: "Gemm",
         domain: "",
         opset_version: 13,
@@ -15787,6 +16595,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gemm_alpha",
+        suite: "node",
         op_type: "Gemm",
         domain: "",
         opset_version: 13,
@@ -15804,6 +16613,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gemm_beta",
+        suite: "node",
         op_type: "Gemm",
         domain: "",
         opset_version: 13,
@@ -15821,6 +16631,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gemm_default_matrix_bias",
+        suite: "node",
         op_type: "Gemm",
         domain: "",
         opset_version: 13,
@@ -15840,6 +16651,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gemm_default_no_bias",
+        suite: "node",
         op_type: "Gemm",
         domain: "",
         opset_version: 13,
@@ -15858,6 +16670,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gemm_default_scalar_bias",
+        suite: "node",
         op_type: "Gemm",
         domain: "",
         opset_version: 13,
@@ -15877,6 +16690,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gemm_default_single_elem_vector_bias",
+        suite: "node",
         op_type: "Gemm",
         domain: "",
         opset_version: 13,
@@ -15896,6 +16710,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gemm_default_vector_bias",
+        suite: "node",
         op_type: "Gemm",
         domain: "",
         opset_version: 13,
@@ -15915,6 +16730,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gemm_default_zero_bias",
+        suite: "node",
         op_type: "Gemm",
         domain: "",
         opset_version: 13,
@@ -15934,6 +16750,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gemm_transposeA",
+        suite: "node",
         op_type: "Gemm",
         domain: "",
         opset_version: 13,
@@ -15951,6 +16768,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gemm_transposeB",
+        suite: "node",
         op_type: "Gemm",
         domain: "",
         opset_version: 13,
@@ -15968,6 +16786,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_globalaveragepool",
+        suite: "node",
         op_type: "GlobalAveragePool",
         domain: "",
         opset_version: 22,
@@ -15981,6 +16800,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_globalaveragepool_precomputed",
+        suite: "node",
         op_type: "GlobalAveragePool",
         domain: "",
         opset_version: 22,
@@ -15998,6 +16818,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_globalmaxpool",
+        suite: "node",
         op_type: "GlobalMaxPool",
         domain: "",
         opset_version: 22,
@@ -16011,6 +16832,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_globalmaxpool_precomputed",
+        suite: "node",
         op_type: "GlobalMaxPool",
         domain: "",
         opset_version: 22,
@@ -16028,6 +16850,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater",
+        suite: "node",
         op_type: "Greater",
         domain: "",
         opset_version: 13,
@@ -16044,6 +16867,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_bcast",
+        suite: "node",
         op_type: "Greater",
         domain: "",
         opset_version: 13,
@@ -16060,6 +16884,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_equal",
+        suite: "node",
         op_type: "GreaterOrEqual",
         domain: "",
         opset_version: 16,
@@ -16076,6 +16901,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_equal_bcast",
+        suite: "node",
         op_type: "GreaterOrEqual",
         domain: "",
         opset_version: 16,
@@ -16094,6 +16920,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_equal_bcast_expanded",
+        suite: "node",
         op_type: "GreaterOrEqual",
         domain: "",
         opset_version: 16,
@@ -16112,6 +16939,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_equal_expanded",
+        suite: "node",
         op_type: "GreaterOrEqual",
         domain: "",
         opset_version: 16,
@@ -16130,6 +16958,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_equal_int16",
+        suite: "node",
         op_type: "GreaterOrEqual",
         domain: "",
         opset_version: 16,
@@ -16148,6 +16977,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_equal_int16_expanded",
+        suite: "node",
         op_type: "GreaterOrEqual",
         domain: "",
         opset_version: 16,
@@ -16166,6 +16996,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_equal_int8",
+        suite: "node",
         op_type: "GreaterOrEqual",
         domain: "",
         opset_version: 16,
@@ -16184,6 +17015,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_equal_int8_expanded",
+        suite: "node",
         op_type: "GreaterOrEqual",
         domain: "",
         opset_version: 16,
@@ -16202,6 +17034,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_equal_uint16",
+        suite: "node",
         op_type: "GreaterOrEqual",
         domain: "",
         opset_version: 16,
@@ -16220,6 +17053,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_equal_uint16_expanded",
+        suite: "node",
         op_type: "GreaterOrEqual",
         domain: "",
         opset_version: 16,
@@ -16238,6 +17072,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_equal_uint32",
+        suite: "node",
         op_type: "GreaterOrEqual",
         domain: "",
         opset_version: 16,
@@ -16256,6 +17091,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_equal_uint32_expanded",
+        suite: "node",
         op_type: "GreaterOrEqual",
         domain: "",
         opset_version: 16,
@@ -16274,6 +17110,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_equal_uint64",
+        suite: "node",
         op_type: "GreaterOrEqual",
         domain: "",
         opset_version: 16,
@@ -16292,6 +17129,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_equal_uint64_expanded",
+        suite: "node",
         op_type: "GreaterOrEqual",
         domain: "",
         opset_version: 16,
@@ -16310,6 +17148,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_equal_uint8",
+        suite: "node",
         op_type: "GreaterOrEqual",
         domain: "",
         opset_version: 16,
@@ -16328,6 +17167,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_equal_uint8_expanded",
+        suite: "node",
         op_type: "GreaterOrEqual",
         domain: "",
         opset_version: 16,
@@ -16346,6 +17186,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_int16",
+        suite: "node",
         op_type: "Greater",
         domain: "",
         opset_version: 13,
@@ -16362,6 +17203,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_int8",
+        suite: "node",
         op_type: "Greater",
         domain: "",
         opset_version: 13,
@@ -16378,6 +17220,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_uint16",
+        suite: "node",
         op_type: "Greater",
         domain: "",
         opset_version: 13,
@@ -16394,6 +17237,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_uint32",
+        suite: "node",
         op_type: "Greater",
         domain: "",
         opset_version: 13,
@@ -16410,6 +17254,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_uint64",
+        suite: "node",
         op_type: "Greater",
         domain: "",
         opset_version: 13,
@@ -16426,6 +17271,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_greater_uint8",
+        suite: "node",
         op_type: "Greater",
         domain: "",
         opset_version: 13,
@@ -16442,6 +17288,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gridsample",
+        suite: "node",
         op_type: "GridSample",
         domain: "",
         opset_version: 22,
@@ -16458,6 +17305,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gridsample_aligncorners_true",
+        suite: "node",
         op_type: "GridSample",
         domain: "",
         opset_version: 22,
@@ -16476,6 +17324,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gridsample_bicubic",
+        suite: "node",
         op_type: "GridSample",
         domain: "",
         opset_version: 22,
@@ -16494,6 +17343,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gridsample_bicubic_align_corners_0_additional_1",
+        suite: "node",
         op_type: "GridSample",
         domain: "",
         opset_version: 22,
@@ -16518,6 +17368,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gridsample_bicubic_align_corners_1_additional_1",
+        suite: "node",
         op_type: "GridSample",
         domain: "",
         opset_version: 22,
@@ -16542,6 +17393,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gridsample_bilinear",
+        suite: "node",
         op_type: "GridSample",
         domain: "",
         opset_version: 22,
@@ -16560,6 +17412,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gridsample_bilinear_align_corners_0_additional_1",
+        suite: "node",
         op_type: "GridSample",
         domain: "",
         opset_version: 22,
@@ -16584,6 +17437,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gridsample_bilinear_align_corners_1_additional_1",
+        suite: "node",
         op_type: "GridSample",
         domain: "",
         opset_version: 22,
@@ -16608,6 +17462,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gridsample_border_padding",
+        suite: "node",
         op_type: "GridSample",
         domain: "",
         opset_version: 22,
@@ -16626,6 +17481,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gridsample_nearest",
+        suite: "node",
         op_type: "GridSample",
         domain: "",
         opset_version: 22,
@@ -16644,6 +17500,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gridsample_nearest_align_corners_0_additional_1",
+        suite: "node",
         op_type: "GridSample",
         domain: "",
         opset_version: 22,
@@ -16668,6 +17525,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gridsample_nearest_align_corners_1_additional_1",
+        suite: "node",
         op_type: "GridSample",
         domain: "",
         opset_version: 22,
@@ -16692,6 +17550,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gridsample_reflection_padding",
+        suite: "node",
         op_type: "GridSample",
         domain: "",
         opset_version: 22,
@@ -16710,6 +17569,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gridsample_volumetric_bilinear_align_corners_0",
+        suite: "node",
         op_type: "GridSample",
         domain: "",
         opset_version: 22,
@@ -16734,6 +17594,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gridsample_volumetric_bilinear_align_corners_1",
+        suite: "node",
         op_type: "GridSample",
         domain: "",
         opset_version: 22,
@@ -16758,6 +17619,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gridsample_volumetric_nearest_align_corners_0",
+        suite: "node",
         op_type: "GridSample",
         domain: "",
         opset_version: 22,
@@ -16778,6 +17640,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gridsample_volumetric_nearest_align_corners_1",
+        suite: "node",
         op_type: "GridSample",
         domain: "",
         opset_version: 22,
@@ -16798,6 +17661,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gridsample_zeros_padding",
+        suite: "node",
         op_type: "GridSample",
         domain: "",
         opset_version: 22,
@@ -16816,6 +17680,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_group_normalization_epsilon",
+        suite: "node",
         op_type: "GroupNormalization",
         domain: "",
         opset_version: 21,
@@ -16835,6 +17700,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_group_normalization_epsilon_expanded",
+        suite: "node",
         op_type: "GroupNormalization",
         domain: "",
         opset_version: 21,
@@ -16854,6 +17720,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_group_normalization_example",
+        suite: "node",
         op_type: "GroupNormalization",
         domain: "",
         opset_version: 21,
@@ -16873,6 +17740,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_group_normalization_example_expanded",
+        suite: "node",
         op_type: "GroupNormalization",
         domain: "",
         opset_version: 21,
@@ -16892,6 +17760,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gru_batchwise",
+        suite: "node",
         op_type: "GRU",
         domain: "",
         opset_version: 22,
@@ -16912,6 +17781,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gru_bidirectional",
+        suite: "node",
         op_type: "GRU",
         domain: "",
         opset_version: 22,
@@ -16932,6 +17802,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gru_defaults",
+        suite: "node",
         op_type: "GRU",
         domain: "",
         opset_version: 22,
@@ -16949,6 +17820,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gru_reverse",
+        suite: "node",
         op_type: "GRU",
         domain: "",
         opset_version: 22,
@@ -16969,6 +17841,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gru_seq_length",
+        suite: "node",
         op_type: "GRU",
         domain: "",
         opset_version: 22,
@@ -16987,6 +17860,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_gru_with_initial_bias",
+        suite: "node",
         op_type: "GRU",
         domain: "",
         opset_version: 22,
@@ -17007,6 +17881,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hammingwindow",
+        suite: "node",
         op_type: "HammingWindow",
         domain: "",
         opset_version: 17,
@@ -17020,6 +17895,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hammingwindow_expanded",
+        suite: "node",
         op_type: "HammingWindow",
         domain: "",
         opset_version: 17,
@@ -17037,6 +17913,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hammingwindow_symmetric",
+        suite: "node",
         op_type: "HammingWindow",
         domain: "",
         opset_version: 17,
@@ -17054,6 +17931,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hammingwindow_symmetric_expanded",
+        suite: "node",
         op_type: "HammingWindow",
         domain: "",
         opset_version: 17,
@@ -17071,6 +17949,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hannwindow",
+        suite: "node",
         op_type: "HannWindow",
         domain: "",
         opset_version: 17,
@@ -17084,6 +17963,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hannwindow_expanded",
+        suite: "node",
         op_type: "HannWindow",
         domain: "",
         opset_version: 17,
@@ -17101,6 +17981,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hannwindow_symmetric",
+        suite: "node",
         op_type: "HannWindow",
         domain: "",
         opset_version: 17,
@@ -17118,6 +17999,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hannwindow_symmetric_expanded",
+        suite: "node",
         op_type: "HannWindow",
         domain: "",
         opset_version: 17,
@@ -17135,6 +18017,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hardmax_axis_0",
+        suite: "node",
         op_type: "Hardmax",
         domain: "",
         opset_version: 13,
@@ -17148,6 +18031,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hardmax_axis_1",
+        suite: "node",
         op_type: "Hardmax",
         domain: "",
         opset_version: 13,
@@ -17161,6 +18045,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hardmax_axis_2",
+        suite: "node",
         op_type: "Hardmax",
         domain: "",
         opset_version: 13,
@@ -17174,6 +18059,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hardmax_default_axis",
+        suite: "node",
         op_type: "Hardmax",
         domain: "",
         opset_version: 13,
@@ -17191,6 +18077,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hardmax_example",
+        suite: "node",
         op_type: "Hardmax",
         domain: "",
         opset_version: 13,
@@ -17204,6 +18091,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hardmax_negative_axis",
+        suite: "node",
         op_type: "Hardmax",
         domain: "",
         opset_version: 13,
@@ -17221,6 +18109,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hardmax_one_hot",
+        suite: "node",
         op_type: "Hardmax",
         domain: "",
         opset_version: 13,
@@ -17234,6 +18123,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hardsigmoid",
+        suite: "node",
         op_type: "HardSigmoid",
         domain: "",
         opset_version: 22,
@@ -17247,6 +18137,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hardsigmoid_default",
+        suite: "node",
         op_type: "HardSigmoid",
         domain: "",
         opset_version: 22,
@@ -17264,6 +18155,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hardsigmoid_default_expanded_ver18",
+        suite: "node",
         op_type: "HardSigmoid",
         domain: "",
         opset_version: 18,
@@ -17281,6 +18173,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hardsigmoid_example",
+        suite: "node",
         op_type: "HardSigmoid",
         domain: "",
         opset_version: 22,
@@ -17298,6 +18191,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hardsigmoid_example_expanded_ver18",
+        suite: "node",
         op_type: "HardSigmoid",
         domain: "",
         opset_version: 18,
@@ -17315,6 +18209,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hardsigmoid_expanded_ver18",
+        suite: "node",
         op_type: "HardSigmoid",
         domain: "",
         opset_version: 18,
@@ -17332,6 +18227,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hardswish",
+        suite: "node",
         op_type: "HardSwish",
         domain: "",
         opset_version: 22,
@@ -17345,6 +18241,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_hardswish_expanded",
+        suite: "node",
         op_type: "HardSwish",
         domain: "",
         opset_version: 22,
@@ -17360,6 +18257,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_identity",
+        suite: "node",
         op_type: "Identity",
         domain: "",
         opset_version: 25,
@@ -17373,6 +18271,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_identity_opt",
+        suite: "node",
         op_type: "Identity",
         domain: "",
         opset_version: 16,
@@ -17386,6 +18285,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_identity_sequence",
+        suite: "node",
         op_type: "Identity",
         domain: "",
         opset_version: 25,
@@ -17399,6 +18299,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_if",
+        suite: "node",
         op_type: "If",
         domain: "",
         opset_version: 11,
@@ -17412,6 +18313,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_if_opt",
+        suite: "node",
         op_type: "If",
         domain: "",
         opset_version: 16,
@@ -17425,6 +18327,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_if_seq",
+        suite: "node",
         op_type: "If",
         domain: "",
         opset_version: 13,
@@ -17438,6 +18341,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_image_decoder_decode_bmp_rgb",
+        suite: "node",
         op_type: "ImageDecoder",
         domain: "",
         opset_version: 20,
@@ -17455,6 +18359,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_image_decoder_decode_jpeg2k_rgb",
+        suite: "node",
         op_type: "ImageDecoder",
         domain: "",
         opset_version: 20,
@@ -17472,6 +18377,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_image_decoder_decode_jpeg_bgr",
+        suite: "node",
         op_type: "ImageDecoder",
         domain: "",
         opset_version: 20,
@@ -17489,6 +18395,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_image_decoder_decode_jpeg_grayscale",
+        suite: "node",
         op_type: "ImageDecoder",
         domain: "",
         opset_version: 20,
@@ -17506,6 +18413,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_image_decoder_decode_jpeg_rgb",
+        suite: "node",
         op_type: "ImageDecoder",
         domain: "",
         opset_version: 20,
@@ -17523,6 +18431,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_image_decoder_decode_png_rgb",
+        suite: "node",
         op_type: "ImageDecoder",
         domain: "",
         opset_version: 20,
@@ -17540,6 +18449,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_image_decoder_decode_pnm_rgb",
+        suite: "node",
         op_type: "ImageDecoder",
         domain: "",
         opset_version: 20,
@@ -17557,6 +18467,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_image_decoder_decode_tiff_rgb",
+        suite: "node",
         op_type: "ImageDecoder",
         domain: "",
         opset_version: 20,
@@ -17574,6 +18485,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_image_decoder_decode_webp_rgb",
+        suite: "node",
         op_type: "ImageDecoder",
         domain: "",
         opset_version: 20,
@@ -17591,6 +18503,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_instancenorm_epsilon",
+        suite: "node",
         op_type: "InstanceNormalization",
         domain: "",
         opset_version: 22,
@@ -17610,6 +18523,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_instancenorm_example",
+        suite: "node",
         op_type: "InstanceNormalization",
         domain: "",
         opset_version: 22,
@@ -17629,6 +18543,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_isinf",
+        suite: "node",
         op_type: "IsInf",
         domain: "",
         opset_version: 20,
@@ -17642,6 +18557,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_isinf_float16",
+        suite: "node",
         op_type: "IsInf",
         domain: "",
         opset_version: 20,
@@ -17655,6 +18571,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_isinf_negative",
+        suite: "node",
         op_type: "IsInf",
         domain: "",
         opset_version: 20,
@@ -17668,6 +18585,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_isinf_positive",
+        suite: "node",
         op_type: "IsInf",
         domain: "",
         opset_version: 20,
@@ -17681,6 +18599,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_isnan",
+        suite: "node",
         op_type: "IsNaN",
         domain: "",
         opset_version: 20,
@@ -17694,6 +18613,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_isnan_float16",
+        suite: "node",
         op_type: "IsNaN",
         domain: "",
         opset_version: 20,
@@ -17707,6 +18627,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_l1normalization_axis_0",
+        suite: "node",
         op_type: "LpNormalization",
         domain: "",
         opset_version: 22,
@@ -17724,6 +18645,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_l1normalization_axis_1",
+        suite: "node",
         op_type: "LpNormalization",
         domain: "",
         opset_version: 22,
@@ -17741,6 +18663,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_l1normalization_axis_last",
+        suite: "node",
         op_type: "LpNormalization",
         domain: "",
         opset_version: 22,
@@ -17758,6 +18681,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_l2normalization_axis_0",
+        suite: "node",
         op_type: "LpNormalization",
         domain: "",
         opset_version: 22,
@@ -17775,6 +18699,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_l2normalization_axis_1",
+        suite: "node",
         op_type: "LpNormalization",
         domain: "",
         opset_version: 22,
@@ -17792,6 +18717,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_2d_axis0",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -17813,6 +18739,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_2d_axis0_expanded",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -17834,6 +18761,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_2d_axis0_expanded_ver18",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 18,
@@ -17857,6 +18785,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_2d_axis1",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -17878,6 +18807,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_2d_axis1_expanded",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -17899,6 +18829,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_2d_axis1_expanded_ver18",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 18,
@@ -17922,6 +18853,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_2d_axis_negative_1",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -17943,6 +18875,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_2d_axis_negative_1_expanded",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -17978,6 +18911,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_2d_axis_negative_1_expanded_ver18",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 18,
@@ -18013,6 +18947,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_2d_axis_negative_2",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18034,6 +18969,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_2d_axis_negative_2_expanded",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18069,6 +19005,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_2d_axis_negative_2_expanded_ver18",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 18,
@@ -18104,6 +19041,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_3d_axis0_epsilon",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18125,6 +19063,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_3d_axis0_epsilon_expanded",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18154,6 +19093,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_3d_axis0_epsilon_expanded_ver18",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 18,
@@ -18189,6 +19129,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_3d_axis1_epsilon",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18210,6 +19151,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_3d_axis1_epsilon_expanded",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18239,6 +19181,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_3d_axis1_epsilon_expanded_ver18",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 18,
@@ -18274,6 +19217,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_3d_axis2_epsilon",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18295,6 +19239,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_3d_axis2_epsilon_expanded",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18324,6 +19269,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_3d_axis2_epsilon_expanded_ver18",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 18,
@@ -18359,6 +19305,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_3d_axis_negative_1_epsilon",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18394,6 +19341,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_3d_axis_negative_1_epsilon_expanded",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18429,6 +19377,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_3d_axis_negative_1_epsilon_expanded_ver18",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 18,
@@ -18464,6 +19413,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_3d_axis_negative_2_epsilon",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18499,6 +19449,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_3d_axis_negative_2_epsilon_expanded",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18534,6 +19485,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_3d_axis_negative_2_epsilon_expanded_ver18",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 18,
@@ -18569,6 +19521,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_3d_axis_negative_3_epsilon",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18604,6 +19557,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_3d_axis_negative_3_epsilon_expanded",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18639,6 +19593,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_3d_axis_negative_3_epsilon_expanded_ver18",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 18,
@@ -18674,6 +19629,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis0",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18695,6 +19651,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis0_expanded",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18716,6 +19673,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis0_expanded_ver18",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 18,
@@ -18739,6 +19697,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis1",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18760,6 +19719,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis1_expanded",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18781,6 +19741,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis1_expanded_ver18",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 18,
@@ -18804,6 +19765,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis2",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18825,6 +19787,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis2_expanded",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18846,6 +19809,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis2_expanded_ver18",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 18,
@@ -18869,6 +19833,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis3",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18890,6 +19855,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis3_expanded",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18911,6 +19877,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis3_expanded_ver18",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 18,
@@ -18934,6 +19901,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis_negative_1",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18955,6 +19923,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis_negative_1_expanded",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -18990,6 +19959,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis_negative_1_expanded_ver18",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 18,
@@ -19025,6 +19995,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis_negative_2",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -19046,6 +20017,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis_negative_2_expanded",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -19081,6 +20053,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis_negative_2_expanded_ver18",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 18,
@@ -19116,6 +20089,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis_negative_3",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -19137,6 +20111,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis_negative_3_expanded",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -19172,6 +20147,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis_negative_3_expanded_ver18",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 18,
@@ -19207,6 +20183,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis_negative_4",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -19228,6 +20205,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis_negative_4_expanded",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -19263,6 +20241,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_4d_axis_negative_4_expanded_ver18",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 18,
@@ -19298,6 +20277,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_default_axis",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -19319,6 +20299,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_default_axis_expanded",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 17,
@@ -19340,6 +20321,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_layer_normalization_default_axis_expanded_ver18",
+        suite: "node",
         op_type: "LayerNormalization",
         domain: "",
         opset_version: 18,
@@ -19375,6 +20357,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_leakyrelu",
+        suite: "node",
         op_type: "LeakyRelu",
         domain: "",
         opset_version: 16,
@@ -19388,6 +20371,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_leakyrelu_default",
+        suite: "node",
         op_type: "LeakyRelu",
         domain: "",
         opset_version: 16,
@@ -19401,6 +20385,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_leakyrelu_default_expanded",
+        suite: "node",
         op_type: "LeakyRelu",
         domain: "",
         opset_version: 16,
@@ -19418,6 +20403,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_leakyrelu_example",
+        suite: "node",
         op_type: "LeakyRelu",
         domain: "",
         opset_version: 16,
@@ -19431,6 +20417,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_leakyrelu_example_expanded",
+        suite: "node",
         op_type: "LeakyRelu",
         domain: "",
         opset_version: 16,
@@ -19448,6 +20435,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_leakyrelu_expanded",
+        suite: "node",
         op_type: "LeakyRelu",
         domain: "",
         opset_version: 16,
@@ -19463,6 +20451,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less",
+        suite: "node",
         op_type: "Less",
         domain: "",
         opset_version: 13,
@@ -19479,6 +20468,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_bcast",
+        suite: "node",
         op_type: "Less",
         domain: "",
         opset_version: 13,
@@ -19495,6 +20485,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_equal",
+        suite: "node",
         op_type: "LessOrEqual",
         domain: "",
         opset_version: 16,
@@ -19511,6 +20502,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_equal_bcast",
+        suite: "node",
         op_type: "LessOrEqual",
         domain: "",
         opset_version: 16,
@@ -19527,6 +20519,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_equal_bcast_expanded",
+        suite: "node",
         op_type: "LessOrEqual",
         domain: "",
         opset_version: 16,
@@ -19545,6 +20538,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_equal_expanded",
+        suite: "node",
         op_type: "LessOrEqual",
         domain: "",
         opset_version: 16,
@@ -19563,6 +20557,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_equal_int16",
+        suite: "node",
         op_type: "LessOrEqual",
         domain: "",
         opset_version: 16,
@@ -19579,6 +20574,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_equal_int16_expanded",
+        suite: "node",
         op_type: "LessOrEqual",
         domain: "",
         opset_version: 16,
@@ -19597,6 +20593,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_equal_int8",
+        suite: "node",
         op_type: "LessOrEqual",
         domain: "",
         opset_version: 16,
@@ -19613,6 +20610,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_equal_int8_expanded",
+        suite: "node",
         op_type: "LessOrEqual",
         domain: "",
         opset_version: 16,
@@ -19631,6 +20629,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_equal_uint16",
+        suite: "node",
         op_type: "LessOrEqual",
         domain: "",
         opset_version: 16,
@@ -19647,6 +20646,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_equal_uint16_expanded",
+        suite: "node",
         op_type: "LessOrEqual",
         domain: "",
         opset_version: 16,
@@ -19665,6 +20665,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_equal_uint32",
+        suite: "node",
         op_type: "LessOrEqual",
         domain: "",
         opset_version: 16,
@@ -19681,6 +20682,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_equal_uint32_expanded",
+        suite: "node",
         op_type: "LessOrEqual",
         domain: "",
         opset_version: 16,
@@ -19699,6 +20701,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_equal_uint64",
+        suite: "node",
         op_type: "LessOrEqual",
         domain: "",
         opset_version: 16,
@@ -19715,6 +20718,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_equal_uint64_expanded",
+        suite: "node",
         op_type: "LessOrEqual",
         domain: "",
         opset_version: 16,
@@ -19733,6 +20737,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_equal_uint8",
+        suite: "node",
         op_type: "LessOrEqual",
         domain: "",
         opset_version: 16,
@@ -19749,6 +20754,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_equal_uint8_expanded",
+        suite: "node",
         op_type: "LessOrEqual",
         domain: "",
         opset_version: 16,
@@ -19767,6 +20773,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_int16",
+        suite: "node",
         op_type: "Less",
         domain: "",
         opset_version: 13,
@@ -19783,6 +20790,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_int8",
+        suite: "node",
         op_type: "Less",
         domain: "",
         opset_version: 13,
@@ -19799,6 +20807,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_uint16",
+        suite: "node",
         op_type: "Less",
         domain: "",
         opset_version: 13,
@@ -19815,6 +20824,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_uint32",
+        suite: "node",
         op_type: "Less",
         domain: "",
         opset_version: 13,
@@ -19831,6 +20841,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_uint64",
+        suite: "node",
         op_type: "Less",
         domain: "",
         opset_version: 13,
@@ -19847,6 +20858,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_less_uint8",
+        suite: "node",
         op_type: "Less",
         domain: "",
         opset_version: 13,
@@ -19863,6 +20875,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_decode_step",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -19886,6 +20899,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_decode_step_expanded",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -19909,6 +20923,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_delta",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -19930,6 +20945,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_delta_expanded",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -19951,6 +20967,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_explicit_scale",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -19973,6 +20990,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_explicit_scale_expanded",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -19995,6 +21013,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_fp16",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20017,6 +21036,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_fp16_expanded",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20039,6 +21059,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_gated",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20060,6 +21081,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_gated_delta",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20082,6 +21104,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_gated_delta_beta_scalar",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20104,6 +21127,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_gated_delta_beta_scalar_expanded",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20142,6 +21166,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_gated_delta_expanded",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20164,6 +21189,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_gated_delta_gqa",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20186,6 +21212,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_gated_delta_gqa_expanded",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20208,6 +21235,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_gated_delta_mqa",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20230,6 +21258,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_gated_delta_mqa_expanded",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20252,6 +21281,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_gated_expanded",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20273,6 +21303,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_gated_per_head_decay",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20294,6 +21325,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_gated_per_head_decay_expanded",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20329,6 +21361,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_linear",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20349,6 +21382,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_linear_expanded",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20369,6 +21403,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_linear_t1_no_past",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20389,6 +21424,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_linear_t1_no_past_expanded",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20411,6 +21447,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_no_past_explicit_zeros",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20434,6 +21471,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_no_past_explicit_zeros_expanded",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20475,6 +21513,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_prefill_with_past",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20498,6 +21537,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_linear_attention_prefill_with_past_expanded",
+        suite: "node",
         op_type: "LinearAttention",
         domain: "",
         opset_version: 27,
@@ -20523,6 +21563,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_log",
+        suite: "node",
         op_type: "Log",
         domain: "",
         opset_version: 13,
@@ -20536,6 +21577,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_log_example",
+        suite: "node",
         op_type: "Log",
         domain: "",
         opset_version: 13,
@@ -20549,6 +21591,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_axis_0",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 13,
@@ -20562,6 +21605,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_axis_0_expanded",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 13,
@@ -20579,6 +21623,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_axis_0_expanded_ver18",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 18,
@@ -20596,6 +21641,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_axis_1",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 13,
@@ -20609,6 +21655,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_axis_1_expanded",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 13,
@@ -20626,6 +21673,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_axis_1_expanded_ver18",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 18,
@@ -20643,6 +21691,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_axis_2",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 13,
@@ -20656,6 +21705,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_axis_2_expanded",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 13,
@@ -20673,6 +21723,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_axis_2_expanded_ver18",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 18,
@@ -20690,6 +21741,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_default_axis",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 13,
@@ -20707,6 +21759,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_default_axis_expanded",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 13,
@@ -20724,6 +21777,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_default_axis_expanded_ver18",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 18,
@@ -20741,6 +21795,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_example_1",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 13,
@@ -20758,6 +21813,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_example_1_expanded",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 13,
@@ -20775,6 +21831,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_example_1_expanded_ver18",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 18,
@@ -20792,6 +21849,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_large_number",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 13,
@@ -20809,6 +21867,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_large_number_expanded",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 13,
@@ -20826,6 +21885,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_large_number_expanded_ver18",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 18,
@@ -20843,6 +21903,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_negative_axis",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 13,
@@ -20860,6 +21921,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_negative_axis_expanded",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 13,
@@ -20877,6 +21939,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_logsoftmax_negative_axis_expanded_ver18",
+        suite: "node",
         op_type: "LogSoftmax",
         domain: "",
         opset_version: 18,
@@ -20894,6 +21957,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_loop11",
+        suite: "node",
         op_type: "Loop",
         domain: "",
         opset_version: 11,
@@ -20914,6 +21978,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_loop13_seq",
+        suite: "node",
         op_type: "Loop",
         domain: "",
         opset_version: 13,
@@ -20931,6 +21996,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_loop16_seq_none",
+        suite: "node",
         op_type: "Loop",
         domain: "",
         opset_version: 16,
@@ -20948,6 +22014,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_lpnormalization_default",
+        suite: "node",
         op_type: "LpNormalization",
         domain: "",
         opset_version: 22,
@@ -20965,6 +22032,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_lppool_1d_default",
+        suite: "node",
         op_type: "LpPool",
         domain: "",
         opset_version: 22,
@@ -20978,6 +22046,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_lppool_2d_default",
+        suite: "node",
         op_type: "LpPool",
         domain: "",
         opset_version: 22,
@@ -20991,6 +22060,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_lppool_2d_dilations",
+        suite: "node",
         op_type: "LpPool",
         domain: "",
         opset_version: 22,
@@ -21008,6 +22078,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_lppool_2d_pads",
+        suite: "node",
         op_type: "LpPool",
         domain: "",
         opset_version: 22,
@@ -21021,6 +22092,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_lppool_2d_same_lower",
+        suite: "node",
         op_type: "LpPool",
         domain: "",
         opset_version: 22,
@@ -21038,6 +22110,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_lppool_2d_same_upper",
+        suite: "node",
         op_type: "LpPool",
         domain: "",
         opset_version: 22,
@@ -21055,6 +22128,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_lppool_2d_strides",
+        suite: "node",
         op_type: "LpPool",
         domain: "",
         opset_version: 22,
@@ -21068,6 +22142,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_lppool_3d_default",
+        suite: "node",
         op_type: "LpPool",
         domain: "",
         opset_version: 22,
@@ -21081,6 +22156,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_lrn",
+        suite: "node",
         op_type: "LRN",
         domain: "",
         opset_version: 13,
@@ -21094,6 +22170,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_lrn_default",
+        suite: "node",
         op_type: "LRN",
         domain: "",
         opset_version: 13,
@@ -21107,6 +22184,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_lstm_batchwise",
+        suite: "node",
         op_type: "LSTM",
         domain: "",
         opset_version: 22,
@@ -21127,6 +22205,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_lstm_bidirectional",
+        suite: "node",
         op_type: "LSTM",
         domain: "",
         opset_version: 22,
@@ -21147,6 +22226,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_lstm_defaults",
+        suite: "node",
         op_type: "LSTM",
         domain: "",
         opset_version: 22,
@@ -21164,6 +22244,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_lstm_reverse",
+        suite: "node",
         op_type: "LSTM",
         domain: "",
         opset_version: 22,
@@ -21184,6 +22265,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_lstm_with_initial_bias",
+        suite: "node",
         op_type: "LSTM",
         domain: "",
         opset_version: 22,
@@ -21204,6 +22286,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_lstm_with_peepholes",
+        suite: "node",
         op_type: "LSTM",
         domain: "",
         opset_version: 22,
@@ -21228,6 +22311,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_matmul_1d_1d",
+        suite: "node",
         op_type: "MatMul",
         domain: "",
         opset_version: 13,
@@ -21244,6 +22328,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_matmul_1d_3d",
+        suite: "node",
         op_type: "MatMul",
         domain: "",
         opset_version: 13,
@@ -21260,6 +22345,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_matmul_2d",
+        suite: "node",
         op_type: "MatMul",
         domain: "",
         opset_version: 13,
@@ -21276,6 +22362,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_matmul_3d",
+        suite: "node",
         op_type: "MatMul",
         domain: "",
         opset_version: 13,
@@ -21292,6 +22379,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_matmul_4d",
+        suite: "node",
         op_type: "MatMul",
         domain: "",
         opset_version: 13,
@@ -21308,6 +22396,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_matmul_4d_1d",
+        suite: "node",
         op_type: "MatMul",
         domain: "",
         opset_version: 13,
@@ -21324,6 +22413,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_matmul_bcast",
+        suite: "node",
         op_type: "MatMul",
         domain: "",
         opset_version: 13,
@@ -21340,6 +22430,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_matmulinteger",
+        suite: "node",
         op_type: "MatMulInteger",
         domain: "",
         opset_version: 10,
@@ -21358,6 +22449,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_max_example",
+        suite: "node",
         op_type: "Max",
         domain: "",
         opset_version: 13,
@@ -21375,6 +22467,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_max_float16",
+        suite: "node",
         op_type: "Max",
         domain: "",
         opset_version: 13,
@@ -21391,6 +22484,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_max_float32",
+        suite: "node",
         op_type: "Max",
         domain: "",
         opset_version: 13,
@@ -21407,6 +22501,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_max_float64",
+        suite: "node",
         op_type: "Max",
         domain: "",
         opset_version: 13,
@@ -21423,6 +22518,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_max_int16",
+        suite: "node",
         op_type: "Max",
         domain: "",
         opset_version: 13,
@@ -21439,6 +22535,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_max_int32",
+        suite: "node",
         op_type: "Max",
         domain: "",
         opset_version: 13,
@@ -21455,6 +22552,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_max_int64",
+        suite: "node",
         op_type: "Max",
         domain: "",
         opset_version: 13,
@@ -21471,6 +22569,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_max_int8",
+        suite: "node",
         op_type: "Max",
         domain: "",
         opset_version: 13,
@@ -21487,6 +22586,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_max_one_input",
+        suite: "node",
         op_type: "Max",
         domain: "",
         opset_version: 13,
@@ -21500,6 +22600,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_max_two_inputs",
+        suite: "node",
         op_type: "Max",
         domain: "",
         opset_version: 13,
@@ -21516,6 +22617,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_max_uint16",
+        suite: "node",
         op_type: "Max",
         domain: "",
         opset_version: 13,
@@ -21532,6 +22634,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_max_uint32",
+        suite: "node",
         op_type: "Max",
         domain: "",
         opset_version: 13,
@@ -21548,6 +22651,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_max_uint64",
+        suite: "node",
         op_type: "Max",
         domain: "",
         opset_version: 13,
@@ -21564,6 +22668,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_max_uint8",
+        suite: "node",
         op_type: "Max",
         domain: "",
         opset_version: 13,
@@ -21580,6 +22685,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxpool_1d_default",
+        suite: "node",
         op_type: "MaxPool",
         domain: "",
         opset_version: 22,
@@ -21595,6 +22701,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxpool_2d_ceil",
+        suite: "node",
         op_type: "MaxPool",
         domain: "",
         opset_version: 22,
@@ -21608,6 +22715,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxpool_2d_ceil_output_size_reduce_by_one",
+        suite: "node",
         op_type: "MaxPool",
         domain: "",
         opset_version: 22,
@@ -21625,6 +22733,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxpool_2d_default",
+        suite: "node",
         op_type: "MaxPool",
         domain: "",
         opset_version: 22,
@@ -21640,6 +22749,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxpool_2d_dilations",
+        suite: "node",
         op_type: "MaxPool",
         domain: "",
         opset_version: 22,
@@ -21657,6 +22767,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxpool_2d_pads",
+        suite: "node",
         op_type: "MaxPool",
         domain: "",
         opset_version: 22,
@@ -21670,6 +22781,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxpool_2d_precomputed_pads",
+        suite: "node",
         op_type: "MaxPool",
         domain: "",
         opset_version: 22,
@@ -21687,6 +22799,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxpool_2d_precomputed_same_upper",
+        suite: "node",
         op_type: "MaxPool",
         domain: "",
         opset_version: 22,
@@ -21704,6 +22817,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxpool_2d_precomputed_strides",
+        suite: "node",
         op_type: "MaxPool",
         domain: "",
         opset_version: 22,
@@ -21721,6 +22835,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxpool_2d_same_lower",
+        suite: "node",
         op_type: "MaxPool",
         domain: "",
         opset_version: 22,
@@ -21738,6 +22853,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxpool_2d_same_upper",
+        suite: "node",
         op_type: "MaxPool",
         domain: "",
         opset_version: 22,
@@ -21755,6 +22871,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxpool_2d_strides",
+        suite: "node",
         op_type: "MaxPool",
         domain: "",
         opset_version: 22,
@@ -21770,6 +22887,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxpool_2d_uint8",
+        suite: "node",
         op_type: "MaxPool",
         domain: "",
         opset_version: 22,
@@ -21783,6 +22901,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxpool_3d_default",
+        suite: "node",
         op_type: "MaxPool",
         domain: "",
         opset_version: 22,
@@ -21798,6 +22917,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxpool_3d_dilations",
+        suite: "node",
         op_type: "MaxPool",
         domain: "",
         opset_version: 22,
@@ -21815,6 +22935,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxpool_3d_dilations_use_ref_impl",
+        suite: "node",
         op_type: "MaxPool",
         domain: "",
         opset_version: 22,
@@ -21832,6 +22953,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxpool_3d_dilations_use_ref_impl_large",
+        suite: "node",
         op_type: "MaxPool",
         domain: "",
         opset_version: 22,
@@ -21849,6 +22971,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxpool_with_argmax_2d_precomputed_pads",
+        suite: "node",
         op_type: "MaxPool",
         domain: "",
         opset_version: 22,
@@ -21867,6 +22990,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxpool_with_argmax_2d_precomputed_strides",
+        suite: "node",
         op_type: "MaxPool",
         domain: "",
         opset_version: 22,
@@ -21885,6 +23009,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxunpool_export_with_output_shape",
+        suite: "node",
         op_type: "MaxUnpool",
         domain: "",
         opset_version: 22,
@@ -21904,6 +23029,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_maxunpool_export_without_output_shape",
+        suite: "node",
         op_type: "MaxUnpool",
         domain: "",
         opset_version: 22,
@@ -21922,6 +23048,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mean_example",
+        suite: "node",
         op_type: "Mean",
         domain: "",
         opset_version: 13,
@@ -21939,6 +23066,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mean_one_input",
+        suite: "node",
         op_type: "Mean",
         domain: "",
         opset_version: 13,
@@ -21952,6 +23080,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mean_two_inputs",
+        suite: "node",
         op_type: "Mean",
         domain: "",
         opset_version: 13,
@@ -21968,6 +23097,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_melweightmatrix",
+        suite: "node",
         op_type: "MelWeightMatrix",
         domain: "",
         opset_version: 17,
@@ -21987,6 +23117,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_min_example",
+        suite: "node",
         op_type: "Min",
         domain: "",
         opset_version: 13,
@@ -22004,6 +23135,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_min_float16",
+        suite: "node",
         op_type: "Min",
         domain: "",
         opset_version: 13,
@@ -22020,6 +23152,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_min_float32",
+        suite: "node",
         op_type: "Min",
         domain: "",
         opset_version: 13,
@@ -22036,6 +23169,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_min_float64",
+        suite: "node",
         op_type: "Min",
         domain: "",
         opset_version: 13,
@@ -22052,6 +23186,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_min_int16",
+        suite: "node",
         op_type: "Min",
         domain: "",
         opset_version: 13,
@@ -22068,6 +23203,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_min_int32",
+        suite: "node",
         op_type: "Min",
         domain: "",
         opset_version: 13,
@@ -22084,6 +23220,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_min_int64",
+        suite: "node",
         op_type: "Min",
         domain: "",
         opset_version: 13,
@@ -22100,6 +23237,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_min_int8",
+        suite: "node",
         op_type: "Min",
         domain: "",
         opset_version: 13,
@@ -22116,6 +23254,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_min_one_input",
+        suite: "node",
         op_type: "Min",
         domain: "",
         opset_version: 13,
@@ -22129,6 +23268,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_min_two_inputs",
+        suite: "node",
         op_type: "Min",
         domain: "",
         opset_version: 13,
@@ -22145,6 +23285,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_min_uint16",
+        suite: "node",
         op_type: "Min",
         domain: "",
         opset_version: 13,
@@ -22161,6 +23302,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_min_uint32",
+        suite: "node",
         op_type: "Min",
         domain: "",
         opset_version: 13,
@@ -22177,6 +23319,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_min_uint64",
+        suite: "node",
         op_type: "Min",
         domain: "",
         opset_version: 13,
@@ -22193,6 +23336,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_min_uint8",
+        suite: "node",
         op_type: "Min",
         domain: "",
         opset_version: 13,
@@ -22209,6 +23353,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mish",
+        suite: "node",
         op_type: "Mish",
         domain: "",
         opset_version: 22,
@@ -22222,6 +23367,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mish_expanded",
+        suite: "node",
         op_type: "Mish",
         domain: "",
         opset_version: 22,
@@ -22235,6 +23381,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mod_broadcast",
+        suite: "node",
         op_type: "Mod",
         domain: "",
         opset_version: 28,
@@ -22251,6 +23398,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mod_float16_mixed_sign_fmod_0",
+        suite: "node",
         op_type: "Mod",
         domain: "",
         opset_version: 28,
@@ -22269,6 +23417,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mod_float32_mixed_sign_fmod_0",
+        suite: "node",
         op_type: "Mod",
         domain: "",
         opset_version: 28,
@@ -22287,6 +23436,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mod_float64_mixed_sign_fmod_0",
+        suite: "node",
         op_type: "Mod",
         domain: "",
         opset_version: 28,
@@ -22305,6 +23455,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mod_float_edge_cases_fmod_0_float16",
+        suite: "node",
         op_type: "Mod",
         domain: "",
         opset_version: 28,
@@ -22323,6 +23474,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mod_float_edge_cases_fmod_0_float32",
+        suite: "node",
         op_type: "Mod",
         domain: "",
         opset_version: 28,
@@ -22341,6 +23493,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mod_float_edge_cases_fmod_0_float64",
+        suite: "node",
         op_type: "Mod",
         domain: "",
         opset_version: 28,
@@ -22359,6 +23512,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mod_int64_fmod",
+        suite: "node",
         op_type: "Mod",
         domain: "",
         opset_version: 28,
@@ -22375,6 +23529,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mod_mixed_sign_float16",
+        suite: "node",
         op_type: "Mod",
         domain: "",
         opset_version: 28,
@@ -22393,6 +23548,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mod_mixed_sign_float32",
+        suite: "node",
         op_type: "Mod",
         domain: "",
         opset_version: 28,
@@ -22411,6 +23567,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mod_mixed_sign_float64",
+        suite: "node",
         op_type: "Mod",
         domain: "",
         opset_version: 28,
@@ -22429,6 +23586,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mod_mixed_sign_int16",
+        suite: "node",
         op_type: "Mod",
         domain: "",
         opset_version: 28,
@@ -22447,6 +23605,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mod_mixed_sign_int32",
+        suite: "node",
         op_type: "Mod",
         domain: "",
         opset_version: 28,
@@ -22465,6 +23624,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mod_mixed_sign_int64",
+        suite: "node",
         op_type: "Mod",
         domain: "",
         opset_version: 28,
@@ -22483,6 +23643,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mod_mixed_sign_int8",
+        suite: "node",
         op_type: "Mod",
         domain: "",
         opset_version: 28,
@@ -22501,6 +23662,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mod_uint16",
+        suite: "node",
         op_type: "Mod",
         domain: "",
         opset_version: 28,
@@ -22517,6 +23679,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mod_uint32",
+        suite: "node",
         op_type: "Mod",
         domain: "",
         opset_version: 28,
@@ -22533,6 +23696,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mod_uint64",
+        suite: "node",
         op_type: "Mod",
         domain: "",
         opset_version: 28,
@@ -22549,6 +23713,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mod_uint8",
+        suite: "node",
         op_type: "Mod",
         domain: "",
         opset_version: 28,
@@ -22565,6 +23730,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_momentum",
+        suite: "node",
         op_type: "Momentum",
         domain: "ai.onnx.preview.training",
         opset_version: 1,
@@ -22587,6 +23753,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_momentum_multiple",
+        suite: "node",
         op_type: "Momentum",
         domain: "ai.onnx.preview.training",
         opset_version: 1,
@@ -22614,6 +23781,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mul",
+        suite: "node",
         op_type: "Mul",
         domain: "",
         opset_version: 14,
@@ -22630,6 +23798,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mul_bcast",
+        suite: "node",
         op_type: "Mul",
         domain: "",
         opset_version: 14,
@@ -22646,6 +23815,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mul_example",
+        suite: "node",
         op_type: "Mul",
         domain: "",
         opset_version: 14,
@@ -22662,6 +23832,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mul_int16",
+        suite: "node",
         op_type: "Mul",
         domain: "",
         opset_version: 14,
@@ -22678,6 +23849,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mul_int8",
+        suite: "node",
         op_type: "Mul",
         domain: "",
         opset_version: 14,
@@ -22694,6 +23866,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mul_uint16",
+        suite: "node",
         op_type: "Mul",
         domain: "",
         opset_version: 14,
@@ -22710,6 +23883,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mul_uint32",
+        suite: "node",
         op_type: "Mul",
         domain: "",
         opset_version: 14,
@@ -22726,6 +23900,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mul_uint64",
+        suite: "node",
         op_type: "Mul",
         domain: "",
         opset_version: 14,
@@ -22742,6 +23917,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mul_uint8",
+        suite: "node",
         op_type: "Mul",
         domain: "",
         opset_version: 14,
@@ -22758,6 +23934,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mvn",
+        suite: "node",
         op_type: "MeanVarianceNormalization",
         domain: "",
         opset_version: 13,
@@ -22771,6 +23948,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mvn_expanded",
+        suite: "node",
         op_type: "MeanVarianceNormalization",
         domain: "",
         opset_version: 13,
@@ -22784,6 +23962,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_mvn_expanded_ver18",
+        suite: "node",
         op_type: "MeanVarianceNormalization",
         domain: "",
         opset_version: 18,
@@ -22799,6 +23978,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_neg",
+        suite: "node",
         op_type: "Neg",
         domain: "",
         opset_version: 13,
@@ -22812,6 +23992,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_neg_example",
+        suite: "node",
         op_type: "Neg",
         domain: "",
         opset_version: 13,
@@ -22825,6 +24006,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nesterov_momentum",
+        suite: "node",
         op_type: "Momentum",
         domain: "ai.onnx.preview.training",
         opset_version: 1,
@@ -22847,6 +24029,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NC",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -22863,6 +24046,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NC_expanded",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -22881,6 +24065,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -22897,6 +24082,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1_expanded",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -22915,6 +24101,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1_ii",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -22931,6 +24118,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1_ii_expanded",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -22949,6 +24137,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1_mean_weight_negative_ii",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -22968,6 +24157,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1_mean_weight_negative_ii_expanded",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -22989,6 +24179,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1_weight",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23008,6 +24199,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1_weight_expanded",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23027,6 +24219,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1_weight_ii",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23046,6 +24239,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1_weight_ii_expanded",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23065,6 +24259,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23081,6 +24276,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2_expanded",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23099,6 +24295,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2_no_weight_reduction_mean_ii",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23117,6 +24314,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2_no_weight_reduction_mean_ii_expanded",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23141,6 +24339,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2_reduction_mean",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23159,6 +24358,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2_reduction_mean_expanded",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23177,6 +24377,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2_reduction_sum",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23195,6 +24396,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2_reduction_sum_expanded",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23213,6 +24415,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2_with_weight",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23232,6 +24435,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2_with_weight_expanded",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23251,6 +24455,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2_with_weight_reduction_mean",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23270,6 +24475,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2_with_weight_reduction_mean_expanded",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23297,6 +24503,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2_with_weight_reduction_sum",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23316,6 +24523,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2_with_weight_reduction_sum_expanded",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23343,6 +24551,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2_with_weight_reduction_sum_ii",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23364,6 +24573,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2_with_weight_reduction_sum_ii_expanded",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23391,6 +24601,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2d3_none_no_weight_negative_ii",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23411,6 +24622,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2d3_none_no_weight_negative_ii_expanded",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23435,6 +24647,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2d3_sum_weight_high_ii",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23454,6 +24667,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2d3_sum_weight_high_ii_expanded",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23475,6 +24689,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2d3d4d5_mean_weight",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23494,6 +24709,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2d3d4d5_mean_weight_expanded",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23513,6 +24729,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2d3d4d5_none_no_weight",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23531,6 +24748,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nllloss_NCd1d2d3d4d5_none_no_weight_expanded",
+        suite: "node",
         op_type: "NegativeLogLikelihoodLoss",
         domain: "",
         opset_version: 22,
@@ -23551,6 +24769,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nonmaxsuppression_center_point_box_format",
+        suite: "node",
         op_type: "NonMaxSuppression",
         domain: "",
         opset_version: 11,
@@ -23572,6 +24791,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nonmaxsuppression_flipped_coordinates",
+        suite: "node",
         op_type: "NonMaxSuppression",
         domain: "",
         opset_version: 11,
@@ -23593,6 +24813,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nonmaxsuppression_identical_boxes",
+        suite: "node",
         op_type: "NonMaxSuppression",
         domain: "",
         opset_version: 11,
@@ -23614,6 +24835,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nonmaxsuppression_iou_threshold_boundary",
+        suite: "node",
         op_type: "NonMaxSuppression",
         domain: "",
         opset_version: 11,
@@ -23635,6 +24857,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nonmaxsuppression_limit_output_size",
+        suite: "node",
         op_type: "NonMaxSuppression",
         domain: "",
         opset_version: 11,
@@ -23656,6 +24879,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nonmaxsuppression_single_box",
+        suite: "node",
         op_type: "NonMaxSuppression",
         domain: "",
         opset_version: 11,
@@ -23677,6 +24901,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nonmaxsuppression_suppress_by_IOU",
+        suite: "node",
         op_type: "NonMaxSuppression",
         domain: "",
         opset_version: 11,
@@ -23698,6 +24923,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nonmaxsuppression_suppress_by_IOU_and_scores",
+        suite: "node",
         op_type: "NonMaxSuppression",
         domain: "",
         opset_version: 11,
@@ -23721,6 +24947,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nonmaxsuppression_two_batches",
+        suite: "node",
         op_type: "NonMaxSuppression",
         domain: "",
         opset_version: 11,
@@ -23742,6 +24969,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nonmaxsuppression_two_classes",
+        suite: "node",
         op_type: "NonMaxSuppression",
         domain: "",
         opset_version: 11,
@@ -23763,6 +24991,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_nonzero_example",
+        suite: "node",
         op_type: "NonZero",
         domain: "",
         opset_version: 13,
@@ -23776,6 +25005,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_not_2d",
+        suite: "node",
         op_type: "Not",
         domain: "",
         opset_version: 1,
@@ -23789,6 +25019,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_not_3d",
+        suite: "node",
         op_type: "Not",
         domain: "",
         opset_version: 1,
@@ -23802,6 +25033,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_not_4d",
+        suite: "node",
         op_type: "Not",
         domain: "",
         opset_version: 1,
@@ -23815,6 +25047,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_onehot_negative_indices",
+        suite: "node",
         op_type: "OneHot",
         domain: "",
         opset_version: 28,
@@ -23834,6 +25067,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_onehot_out_of_range_indices",
+        suite: "node",
         op_type: "OneHot",
         domain: "",
         opset_version: 28,
@@ -23853,6 +25087,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_onehot_with_axis",
+        suite: "node",
         op_type: "OneHot",
         domain: "",
         opset_version: 28,
@@ -23870,6 +25105,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_onehot_with_bfloat16_values",
+        suite: "node",
         op_type: "OneHot",
         domain: "",
         opset_version: 28,
@@ -23889,6 +25125,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_onehot_with_negative_axis",
+        suite: "node",
         op_type: "OneHot",
         domain: "",
         opset_version: 28,
@@ -23908,6 +25145,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_onehot_without_axis",
+        suite: "node",
         op_type: "OneHot",
         domain: "",
         opset_version: 28,
@@ -23927,6 +25165,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_optional_get_element_optional_sequence",
+        suite: "node",
         op_type: "OptionalGetElement",
         domain: "",
         opset_version: 28,
@@ -23944,6 +25183,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_optional_get_element_optional_tensor",
+        suite: "node",
         op_type: "OptionalGetElement",
         domain: "",
         opset_version: 28,
@@ -23961,6 +25201,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_optional_get_element_sequence",
+        suite: "node",
         op_type: "OptionalGetElement",
         domain: "",
         opset_version: 28,
@@ -23978,6 +25219,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_optional_get_element_tensor",
+        suite: "node",
         op_type: "OptionalGetElement",
         domain: "",
         opset_version: 28,
@@ -23995,6 +25237,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_optional_has_element_empty_no_input_name_optional_input",
+        suite: "node",
         op_type: "OptionalHasElement",
         domain: "",
         opset_version: 28,
@@ -24012,6 +25255,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_optional_has_element_empty_no_input_name_tensor_input",
+        suite: "node",
         op_type: "OptionalHasElement",
         domain: "",
         opset_version: 28,
@@ -24029,6 +25273,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_optional_has_element_empty_no_input_optional_input",
+        suite: "node",
         op_type: "OptionalHasElement",
         domain: "",
         opset_version: 28,
@@ -24046,6 +25291,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_optional_has_element_empty_no_input_tensor_input",
+        suite: "node",
         op_type: "OptionalHasElement",
         domain: "",
         opset_version: 28,
@@ -24063,6 +25309,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_optional_has_element_empty_optional_input",
+        suite: "node",
         op_type: "OptionalHasElement",
         domain: "",
         opset_version: 28,
@@ -24080,6 +25327,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_optional_has_element_optional_input",
+        suite: "node",
         op_type: "OptionalHasElement",
         domain: "",
         opset_version: 28,
@@ -24097,6 +25345,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_optional_has_element_tensor_input",
+        suite: "node",
         op_type: "OptionalHasElement",
         domain: "",
         opset_version: 28,
@@ -24114,6 +25363,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_or2d",
+        suite: "node",
         op_type: "Or",
         domain: "",
         opset_version: 7,
@@ -24130,6 +25380,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_or3d",
+        suite: "node",
         op_type: "Or",
         domain: "",
         opset_version: 7,
@@ -24146,6 +25397,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_or4d",
+        suite: "node",
         op_type: "Or",
         domain: "",
         opset_version: 7,
@@ -24162,6 +25414,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_or_bcast3v1d",
+        suite: "node",
         op_type: "Or",
         domain: "",
         opset_version: 7,
@@ -24178,6 +25431,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_or_bcast3v2d",
+        suite: "node",
         op_type: "Or",
         domain: "",
         opset_version: 7,
@@ -24194,6 +25448,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_or_bcast4v2d",
+        suite: "node",
         op_type: "Or",
         domain: "",
         opset_version: 7,
@@ -24210,6 +25465,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_or_bcast4v3d",
+        suite: "node",
         op_type: "Or",
         domain: "",
         opset_version: 7,
@@ -24226,6 +25482,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_or_bcast4v4d",
+        suite: "node",
         op_type: "Or",
         domain: "",
         opset_version: 7,
@@ -24242,6 +25499,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_pow",
+        suite: "node",
         op_type: "Pow",
         domain: "",
         opset_version: 15,
@@ -24258,6 +25516,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_pow_bcast_array",
+        suite: "node",
         op_type: "Pow",
         domain: "",
         opset_version: 15,
@@ -24274,6 +25533,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_pow_bcast_scalar",
+        suite: "node",
         op_type: "Pow",
         domain: "",
         opset_version: 15,
@@ -24290,6 +25550,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_pow_example",
+        suite: "node",
         op_type: "Pow",
         domain: "",
         opset_version: 15,
@@ -24306,6 +25567,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_pow_types_float32_int32",
+        suite: "node",
         op_type: "Pow",
         domain: "",
         opset_version: 15,
@@ -24324,6 +25586,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_pow_types_float32_int64",
+        suite: "node",
         op_type: "Pow",
         domain: "",
         opset_version: 15,
@@ -24342,6 +25605,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_pow_types_float32_uint32",
+        suite: "node",
         op_type: "Pow",
         domain: "",
         opset_version: 15,
@@ -24360,6 +25624,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_pow_types_float32_uint64",
+        suite: "node",
         op_type: "Pow",
         domain: "",
         opset_version: 15,
@@ -24378,6 +25643,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_pow_types_int32_float32",
+        suite: "node",
         op_type: "Pow",
         domain: "",
         opset_version: 15,
@@ -24396,6 +25662,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_pow_types_int32_int32",
+        suite: "node",
         op_type: "Pow",
         domain: "",
         opset_version: 15,
@@ -24414,6 +25681,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_pow_types_int64_float32",
+        suite: "node",
         op_type: "Pow",
         domain: "",
         opset_version: 15,
@@ -24432,6 +25700,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_pow_types_int64_int64",
+        suite: "node",
         op_type: "Pow",
         domain: "",
         opset_version: 15,
@@ -24450,6 +25719,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_prelu_broadcast",
+        suite: "node",
         op_type: "PRelu",
         domain: "",
         opset_version: 16,
@@ -24466,6 +25736,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_prelu_broadcast_expanded",
+        suite: "node",
         op_type: "PRelu",
         domain: "",
         opset_version: 16,
@@ -24484,6 +25755,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_prelu_example",
+        suite: "node",
         op_type: "PRelu",
         domain: "",
         opset_version: 16,
@@ -24500,6 +25772,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_prelu_example_expanded",
+        suite: "node",
         op_type: "PRelu",
         domain: "",
         opset_version: 16,
@@ -24518,6 +25791,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_qlinearconv",
+        suite: "node",
         op_type: "QLinearConv",
         domain: "",
         opset_version: 10,
@@ -24540,6 +25814,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_qlinearmatmul_2D_int8_float16",
+        suite: "node",
         op_type: "QLinearMatMul",
         domain: "",
         opset_version: 21,
@@ -24564,6 +25839,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_qlinearmatmul_2D_int8_float32",
+        suite: "node",
         op_type: "QLinearMatMul",
         domain: "",
         opset_version: 21,
@@ -24588,6 +25864,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_qlinearmatmul_2D_uint8_float16",
+        suite: "node",
         op_type: "QLinearMatMul",
         domain: "",
         opset_version: 21,
@@ -24612,6 +25889,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_qlinearmatmul_2D_uint8_float32",
+        suite: "node",
         op_type: "QLinearMatMul",
         domain: "",
         opset_version: 21,
@@ -24636,6 +25914,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_qlinearmatmul_3D_int8_float16",
+        suite: "node",
         op_type: "QLinearMatMul",
         domain: "",
         opset_version: 21,
@@ -24660,6 +25939,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_qlinearmatmul_3D_int8_float32",
+        suite: "node",
         op_type: "QLinearMatMul",
         domain: "",
         opset_version: 21,
@@ -24684,6 +25964,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_qlinearmatmul_3D_uint8_float16",
+        suite: "node",
         op_type: "QLinearMatMul",
         domain: "",
         opset_version: 21,
@@ -24708,6 +25989,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_qlinearmatmul_3D_uint8_float32",
+        suite: "node",
         op_type: "QLinearMatMul",
         domain: "",
         opset_version: 21,
@@ -24732,6 +26014,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_quantizelinear",
+        suite: "node",
         op_type: "QuantizeLinear",
         domain: "",
         opset_version: 28,
@@ -24749,6 +26032,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_quantizelinear_axis",
+        suite: "node",
         op_type: "QuantizeLinear",
         domain: "",
         opset_version: 28,
@@ -24768,6 +26052,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_quantizelinear_blocked_asymmetric",
+        suite: "node",
         op_type: "QuantizeLinear",
         domain: "",
         opset_version: 28,
@@ -24787,6 +26072,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_quantizelinear_blocked_symmetric",
+        suite: "node",
         op_type: "QuantizeLinear",
         domain: "",
         opset_version: 28,
@@ -24805,6 +26091,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_quantizelinear_e4m3fn",
+        suite: "node",
         op_type: "QuantizeLinear",
         domain: "",
         opset_version: 28,
@@ -24824,6 +26111,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_quantizelinear_e5m2",
+        suite: "node",
         op_type: "QuantizeLinear",
         domain: "",
         opset_version: 28,
@@ -24843,6 +26131,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_quantizelinear_float4e2m1",
+        suite: "node",
         op_type: "QuantizeLinear",
         domain: "",
         opset_version: 28,
@@ -24862,6 +26151,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_quantizelinear_int16",
+        suite: "node",
         op_type: "QuantizeLinear",
         domain: "",
         opset_version: 28,
@@ -24881,6 +26171,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_quantizelinear_int2",
+        suite: "node",
         op_type: "QuantizeLinear",
         domain: "",
         opset_version: 28,
@@ -24900,6 +26191,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_quantizelinear_int4",
+        suite: "node",
         op_type: "QuantizeLinear",
         domain: "",
         opset_version: 28,
@@ -24919,6 +26211,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_quantizelinear_uint16",
+        suite: "node",
         op_type: "QuantizeLinear",
         domain: "",
         opset_version: 28,
@@ -24938,6 +26231,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_quantizelinear_uint2",
+        suite: "node",
         op_type: "QuantizeLinear",
         domain: "",
         opset_version: 28,
@@ -24957,6 +26251,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_quantizelinear_uint4",
+        suite: "node",
         op_type: "QuantizeLinear",
         domain: "",
         opset_version: 28,
@@ -24976,6 +26271,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_range_bfloat16_type_positive_delta",
+        suite: "node",
         op_type: "Range",
         domain: "",
         opset_version: 27,
@@ -24995,6 +26291,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_range_bfloat16_type_positive_delta_expanded",
+        suite: "node",
         op_type: "Range",
         domain: "",
         opset_version: 27,
@@ -25016,6 +26313,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_range_float16_type_positive_delta",
+        suite: "node",
         op_type: "Range",
         domain: "",
         opset_version: 27,
@@ -25035,6 +26333,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_range_float16_type_positive_delta_expanded",
+        suite: "node",
         op_type: "Range",
         domain: "",
         opset_version: 27,
@@ -25054,6 +26353,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_range_float_type_positive_delta",
+        suite: "node",
         op_type: "Range",
         domain: "",
         opset_version: 27,
@@ -25073,6 +26373,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_range_float_type_positive_delta_expanded",
+        suite: "node",
         op_type: "Range",
         domain: "",
         opset_version: 27,
@@ -25092,6 +26393,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_range_int32_type_negative_delta",
+        suite: "node",
         op_type: "Range",
         domain: "",
         opset_version: 27,
@@ -25111,6 +26413,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_range_int32_type_negative_delta_expanded",
+        suite: "node",
         op_type: "Range",
         domain: "",
         opset_version: 27,
@@ -25130,6 +26433,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reciprocal",
+        suite: "node",
         op_type: "Reciprocal",
         domain: "",
         opset_version: 13,
@@ -25143,6 +26447,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reciprocal_example",
+        suite: "node",
         op_type: "Reciprocal",
         domain: "",
         opset_version: 13,
@@ -25158,6 +26463,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l1_default_axes_keepdims_example",
+        suite: "node",
         op_type: "ReduceL1",
         domain: "",
         opset_version: 18,
@@ -25176,6 +26482,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l1_default_axes_keepdims_example_expanded",
+        suite: "node",
         op_type: "ReduceL1",
         domain: "",
         opset_version: 18,
@@ -25200,6 +26507,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l1_default_axes_keepdims_random",
+        suite: "node",
         op_type: "ReduceL1",
         domain: "",
         opset_version: 18,
@@ -25218,6 +26526,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l1_default_axes_keepdims_random_expanded",
+        suite: "node",
         op_type: "ReduceL1",
         domain: "",
         opset_version: 18,
@@ -25242,6 +26551,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l1_do_not_keepdims_example",
+        suite: "node",
         op_type: "ReduceL1",
         domain: "",
         opset_version: 18,
@@ -25260,6 +26570,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l1_do_not_keepdims_example_expanded",
+        suite: "node",
         op_type: "ReduceL1",
         domain: "",
         opset_version: 18,
@@ -25278,6 +26589,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l1_do_not_keepdims_random",
+        suite: "node",
         op_type: "ReduceL1",
         domain: "",
         opset_version: 18,
@@ -25296,6 +26608,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l1_do_not_keepdims_random_expanded",
+        suite: "node",
         op_type: "ReduceL1",
         domain: "",
         opset_version: 18,
@@ -25314,6 +26627,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l1_empty_set",
+        suite: "node",
         op_type: "ReduceL1",
         domain: "",
         opset_version: 18,
@@ -25332,6 +26646,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l1_empty_set_expanded",
+        suite: "node",
         op_type: "ReduceL1",
         domain: "",
         opset_version: 18,
@@ -25350,6 +26665,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l1_keep_dims_example",
+        suite: "node",
         op_type: "ReduceL1",
         domain: "",
         opset_version: 18,
@@ -25368,6 +26684,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l1_keep_dims_example_expanded",
+        suite: "node",
         op_type: "ReduceL1",
         domain: "",
         opset_version: 18,
@@ -25386,6 +26703,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l1_keep_dims_random",
+        suite: "node",
         op_type: "ReduceL1",
         domain: "",
         opset_version: 18,
@@ -25404,6 +26722,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l1_keep_dims_random_expanded",
+        suite: "node",
         op_type: "ReduceL1",
         domain: "",
         opset_version: 18,
@@ -25422,6 +26741,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l1_negative_axes_keep_dims_example",
+        suite: "node",
         op_type: "ReduceL1",
         domain: "",
         opset_version: 18,
@@ -25440,6 +26760,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l1_negative_axes_keep_dims_example_expanded",
+        suite: "node",
         op_type: "ReduceL1",
         domain: "",
         opset_version: 18,
@@ -25464,6 +26785,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l1_negative_axes_keep_dims_random",
+        suite: "node",
         op_type: "ReduceL1",
         domain: "",
         opset_version: 18,
@@ -25482,6 +26804,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l1_negative_axes_keep_dims_random_expanded",
+        suite: "node",
         op_type: "ReduceL1",
         domain: "",
         opset_version: 18,
@@ -25506,6 +26829,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l2_default_axes_keepdims_example",
+        suite: "node",
         op_type: "ReduceL2",
         domain: "",
         opset_version: 18,
@@ -25524,6 +26848,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l2_default_axes_keepdims_example_expanded",
+        suite: "node",
         op_type: "ReduceL2",
         domain: "",
         opset_version: 18,
@@ -25548,6 +26873,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l2_default_axes_keepdims_random",
+        suite: "node",
         op_type: "ReduceL2",
         domain: "",
         opset_version: 18,
@@ -25566,6 +26892,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l2_default_axes_keepdims_random_expanded",
+        suite: "node",
         op_type: "ReduceL2",
         domain: "",
         opset_version: 18,
@@ -25590,6 +26917,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l2_do_not_keepdims_example",
+        suite: "node",
         op_type: "ReduceL2",
         domain: "",
         opset_version: 18,
@@ -25608,6 +26936,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l2_do_not_keepdims_example_expanded",
+        suite: "node",
         op_type: "ReduceL2",
         domain: "",
         opset_version: 18,
@@ -25626,6 +26955,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l2_do_not_keepdims_random",
+        suite: "node",
         op_type: "ReduceL2",
         domain: "",
         opset_version: 18,
@@ -25644,6 +26974,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l2_do_not_keepdims_random_expanded",
+        suite: "node",
         op_type: "ReduceL2",
         domain: "",
         opset_version: 18,
@@ -25662,6 +26993,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l2_empty_set",
+        suite: "node",
         op_type: "ReduceL2",
         domain: "",
         opset_version: 18,
@@ -25680,6 +27012,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l2_empty_set_expanded",
+        suite: "node",
         op_type: "ReduceL2",
         domain: "",
         opset_version: 18,
@@ -25698,6 +27031,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l2_keep_dims_example",
+        suite: "node",
         op_type: "ReduceL2",
         domain: "",
         opset_version: 18,
@@ -25716,6 +27050,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l2_keep_dims_example_expanded",
+        suite: "node",
         op_type: "ReduceL2",
         domain: "",
         opset_version: 18,
@@ -25734,6 +27069,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l2_keep_dims_random",
+        suite: "node",
         op_type: "ReduceL2",
         domain: "",
         opset_version: 18,
@@ -25752,6 +27088,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l2_keep_dims_random_expanded",
+        suite: "node",
         op_type: "ReduceL2",
         domain: "",
         opset_version: 18,
@@ -25770,6 +27107,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l2_negative_axes_keep_dims_example",
+        suite: "node",
         op_type: "ReduceL2",
         domain: "",
         opset_version: 18,
@@ -25788,6 +27126,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l2_negative_axes_keep_dims_example_expanded",
+        suite: "node",
         op_type: "ReduceL2",
         domain: "",
         opset_version: 18,
@@ -25812,6 +27151,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l2_negative_axes_keep_dims_random",
+        suite: "node",
         op_type: "ReduceL2",
         domain: "",
         opset_version: 18,
@@ -25830,6 +27170,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_l2_negative_axes_keep_dims_random_expanded",
+        suite: "node",
         op_type: "ReduceL2",
         domain: "",
         opset_version: 18,
@@ -25854,6 +27195,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_asc_axes",
+        suite: "node",
         op_type: "ReduceLogSum",
         domain: "",
         opset_version: 28,
@@ -25872,6 +27214,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_asc_axes_expanded",
+        suite: "node",
         op_type: "ReduceLogSum",
         domain: "",
         opset_version: 28,
@@ -25890,6 +27233,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_default",
+        suite: "node",
         op_type: "ReduceLogSum",
         domain: "",
         opset_version: 28,
@@ -25908,6 +27252,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_default_expanded",
+        suite: "node",
         op_type: "ReduceLogSum",
         domain: "",
         opset_version: 28,
@@ -25926,6 +27271,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_desc_axes",
+        suite: "node",
         op_type: "ReduceLogSum",
         domain: "",
         opset_version: 28,
@@ -25944,6 +27290,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_desc_axes_expanded",
+        suite: "node",
         op_type: "ReduceLogSum",
         domain: "",
         opset_version: 28,
@@ -25962,6 +27309,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_empty_set",
+        suite: "node",
         op_type: "ReduceLogSum",
         domain: "",
         opset_version: 28,
@@ -25980,6 +27328,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_empty_set_expanded",
+        suite: "node",
         op_type: "ReduceLogSum",
         domain: "",
         opset_version: 28,
@@ -25998,6 +27347,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_exp_default_axes_keepdims_example",
+        suite: "node",
         op_type: "ReduceLogSumExp",
         domain: "",
         opset_version: 28,
@@ -26022,6 +27372,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_exp_default_axes_keepdims_example_expanded",
+        suite: "node",
         op_type: "ReduceLogSumExp",
         domain: "",
         opset_version: 28,
@@ -26046,6 +27397,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_exp_default_axes_keepdims_random",
+        suite: "node",
         op_type: "ReduceLogSumExp",
         domain: "",
         opset_version: 28,
@@ -26070,6 +27422,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_exp_default_axes_keepdims_random_expanded",
+        suite: "node",
         op_type: "ReduceLogSumExp",
         domain: "",
         opset_version: 28,
@@ -26094,6 +27447,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_exp_do_not_keepdims_example",
+        suite: "node",
         op_type: "ReduceLogSumExp",
         domain: "",
         opset_version: 28,
@@ -26112,6 +27466,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_exp_do_not_keepdims_example_expanded",
+        suite: "node",
         op_type: "ReduceLogSumExp",
         domain: "",
         opset_version: 28,
@@ -26136,6 +27491,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_exp_do_not_keepdims_random",
+        suite: "node",
         op_type: "ReduceLogSumExp",
         domain: "",
         opset_version: 28,
@@ -26154,6 +27510,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_exp_do_not_keepdims_random_expanded",
+        suite: "node",
         op_type: "ReduceLogSumExp",
         domain: "",
         opset_version: 28,
@@ -26178,6 +27535,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_exp_empty_set",
+        suite: "node",
         op_type: "ReduceLogSumExp",
         domain: "",
         opset_version: 28,
@@ -26196,6 +27554,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_exp_empty_set_expanded",
+        suite: "node",
         op_type: "ReduceLogSumExp",
         domain: "",
         opset_version: 28,
@@ -26214,6 +27573,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_exp_keepdims_example",
+        suite: "node",
         op_type: "ReduceLogSumExp",
         domain: "",
         opset_version: 28,
@@ -26232,6 +27592,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_exp_keepdims_example_expanded",
+        suite: "node",
         op_type: "ReduceLogSumExp",
         domain: "",
         opset_version: 28,
@@ -26252,6 +27613,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_exp_keepdims_random",
+        suite: "node",
         op_type: "ReduceLogSumExp",
         domain: "",
         opset_version: 28,
@@ -26270,6 +27632,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_exp_keepdims_random_expanded",
+        suite: "node",
         op_type: "ReduceLogSumExp",
         domain: "",
         opset_version: 28,
@@ -26290,6 +27653,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_exp_negative_axes_keepdims_example",
+        suite: "node",
         op_type: "ReduceLogSumExp",
         domain: "",
         opset_version: 28,
@@ -26314,6 +27678,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_exp_negative_axes_keepdims_example_expanded",
+        suite: "node",
         op_type: "ReduceLogSumExp",
         domain: "",
         opset_version: 28,
@@ -26338,6 +27703,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_exp_negative_axes_keepdims_random",
+        suite: "node",
         op_type: "ReduceLogSumExp",
         domain: "",
         opset_version: 28,
@@ -26362,6 +27728,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_exp_negative_axes_keepdims_random_expanded",
+        suite: "node",
         op_type: "ReduceLogSumExp",
         domain: "",
         opset_version: 28,
@@ -26386,6 +27753,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_negative_axes",
+        suite: "node",
         op_type: "ReduceLogSum",
         domain: "",
         opset_version: 28,
@@ -26404,6 +27772,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_log_sum_negative_axes_expanded",
+        suite: "node",
         op_type: "ReduceLogSum",
         domain: "",
         opset_version: 28,
@@ -26422,6 +27791,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_max_bool_inputs",
+        suite: "node",
         op_type: "ReduceMax",
         domain: "",
         opset_version: 20,
@@ -26440,6 +27810,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_max_default_axes_keepdim_example",
+        suite: "node",
         op_type: "ReduceMax",
         domain: "",
         opset_version: 18,
@@ -26457,6 +27828,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_max_default_axes_keepdims_random",
+        suite: "node",
         op_type: "ReduceMax",
         domain: "",
         opset_version: 18,
@@ -26474,6 +27846,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_max_do_not_keepdims_example",
+        suite: "node",
         op_type: "ReduceMax",
         domain: "",
         opset_version: 18,
@@ -26492,6 +27865,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_max_do_not_keepdims_random",
+        suite: "node",
         op_type: "ReduceMax",
         domain: "",
         opset_version: 18,
@@ -26510,6 +27884,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_max_empty_set",
+        suite: "node",
         op_type: "ReduceMax",
         domain: "",
         opset_version: 20,
@@ -26528,6 +27903,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_max_empty_set_bool",
+        suite: "node",
         op_type: "ReduceMax",
         domain: "",
         opset_version: 20,
@@ -26546,6 +27922,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_max_keepdims_example",
+        suite: "node",
         op_type: "ReduceMax",
         domain: "",
         opset_version: 18,
@@ -26564,6 +27941,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_max_keepdims_random",
+        suite: "node",
         op_type: "ReduceMax",
         domain: "",
         opset_version: 18,
@@ -26582,6 +27960,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_max_negative_axes_keepdims_example",
+        suite: "node",
         op_type: "ReduceMax",
         domain: "",
         opset_version: 18,
@@ -26600,6 +27979,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_max_negative_axes_keepdims_random",
+        suite: "node",
         op_type: "ReduceMax",
         domain: "",
         opset_version: 18,
@@ -26618,6 +27998,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_mean_default_axes_keepdims_example",
+        suite: "node",
         op_type: "ReduceMean",
         domain: "",
         opset_version: 18,
@@ -26636,6 +28017,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_mean_default_axes_keepdims_random",
+        suite: "node",
         op_type: "ReduceMean",
         domain: "",
         opset_version: 18,
@@ -26654,6 +28036,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_mean_do_not_keepdims_example",
+        suite: "node",
         op_type: "ReduceMean",
         domain: "",
         opset_version: 18,
@@ -26672,6 +28055,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_mean_do_not_keepdims_random",
+        suite: "node",
         op_type: "ReduceMean",
         domain: "",
         opset_version: 18,
@@ -26690,6 +28074,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_mean_keepdims_example",
+        suite: "node",
         op_type: "ReduceMean",
         domain: "",
         opset_version: 18,
@@ -26708,6 +28093,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_mean_keepdims_random",
+        suite: "node",
         op_type: "ReduceMean",
         domain: "",
         opset_version: 18,
@@ -26726,6 +28112,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_mean_negative_axes_keepdims_example",
+        suite: "node",
         op_type: "ReduceMean",
         domain: "",
         opset_version: 18,
@@ -26744,6 +28131,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_mean_negative_axes_keepdims_random",
+        suite: "node",
         op_type: "ReduceMean",
         domain: "",
         opset_version: 18,
@@ -26762,6 +28150,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_min_bool_inputs",
+        suite: "node",
         op_type: "ReduceMin",
         domain: "",
         opset_version: 20,
@@ -26780,6 +28169,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_min_default_axes_keepdims_example",
+        suite: "node",
         op_type: "ReduceMin",
         domain: "",
         opset_version: 18,
@@ -26797,6 +28187,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_min_default_axes_keepdims_random",
+        suite: "node",
         op_type: "ReduceMin",
         domain: "",
         opset_version: 18,
@@ -26814,6 +28205,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_min_do_not_keepdims_example",
+        suite: "node",
         op_type: "ReduceMin",
         domain: "",
         opset_version: 18,
@@ -26832,6 +28224,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_min_do_not_keepdims_random",
+        suite: "node",
         op_type: "ReduceMin",
         domain: "",
         opset_version: 18,
@@ -26850,6 +28243,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_min_empty_set",
+        suite: "node",
         op_type: "ReduceMin",
         domain: "",
         opset_version: 20,
@@ -26868,6 +28262,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_min_keepdims_example",
+        suite: "node",
         op_type: "ReduceMin",
         domain: "",
         opset_version: 18,
@@ -26886,6 +28281,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_min_keepdims_random",
+        suite: "node",
         op_type: "ReduceMin",
         domain: "",
         opset_version: 18,
@@ -26904,6 +28300,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_min_negative_axes_keepdims_example",
+        suite: "node",
         op_type: "ReduceMin",
         domain: "",
         opset_version: 18,
@@ -26922,6 +28319,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_min_negative_axes_keepdims_random",
+        suite: "node",
         op_type: "ReduceMin",
         domain: "",
         opset_version: 18,
@@ -26940,6 +28338,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_prod_default_axes_keepdims_example",
+        suite: "node",
         op_type: "ReduceProd",
         domain: "",
         opset_version: 18,
@@ -26957,6 +28356,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_prod_default_axes_keepdims_random",
+        suite: "node",
         op_type: "ReduceProd",
         domain: "",
         opset_version: 18,
@@ -26974,6 +28374,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_prod_do_not_keepdims_example",
+        suite: "node",
         op_type: "ReduceProd",
         domain: "",
         opset_version: 18,
@@ -26992,6 +28393,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_prod_do_not_keepdims_random",
+        suite: "node",
         op_type: "ReduceProd",
         domain: "",
         opset_version: 18,
@@ -27010,6 +28412,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_prod_empty_set",
+        suite: "node",
         op_type: "ReduceProd",
         domain: "",
         opset_version: 18,
@@ -27028,6 +28431,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_prod_keepdims_example",
+        suite: "node",
         op_type: "ReduceProd",
         domain: "",
         opset_version: 18,
@@ -27046,6 +28450,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_prod_keepdims_random",
+        suite: "node",
         op_type: "ReduceProd",
         domain: "",
         opset_version: 18,
@@ -27064,6 +28469,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_prod_negative_axes_keepdims_example",
+        suite: "node",
         op_type: "ReduceProd",
         domain: "",
         opset_version: 18,
@@ -27082,6 +28488,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_prod_negative_axes_keepdims_random",
+        suite: "node",
         op_type: "ReduceProd",
         domain: "",
         opset_version: 18,
@@ -27100,6 +28507,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_default_axes_keepdims_example",
+        suite: "node",
         op_type: "ReduceSum",
         domain: "",
         opset_version: 13,
@@ -27118,6 +28526,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_default_axes_keepdims_random",
+        suite: "node",
         op_type: "ReduceSum",
         domain: "",
         opset_version: 13,
@@ -27136,6 +28545,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_do_not_keepdims_example",
+        suite: "node",
         op_type: "ReduceSum",
         domain: "",
         opset_version: 13,
@@ -27154,6 +28564,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_do_not_keepdims_random",
+        suite: "node",
         op_type: "ReduceSum",
         domain: "",
         opset_version: 13,
@@ -27172,6 +28583,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_empty_axes_input_noop",
+        suite: "node",
         op_type: "ReduceSum",
         domain: "",
         opset_version: 13,
@@ -27190,6 +28602,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_empty_axes_input_noop_example",
+        suite: "node",
         op_type: "ReduceSum",
         domain: "",
         opset_version: 13,
@@ -27208,6 +28621,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_empty_set",
+        suite: "node",
         op_type: "ReduceSum",
         domain: "",
         opset_version: 13,
@@ -27226,6 +28640,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_empty_set_non_reduced_axis_zero",
+        suite: "node",
         op_type: "ReduceSum",
         domain: "",
         opset_version: 13,
@@ -27244,6 +28659,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_keepdims_example",
+        suite: "node",
         op_type: "ReduceSum",
         domain: "",
         opset_version: 13,
@@ -27262,6 +28678,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_keepdims_random",
+        suite: "node",
         op_type: "ReduceSum",
         domain: "",
         opset_version: 13,
@@ -27280,6 +28697,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_negative_axes_keepdims_example",
+        suite: "node",
         op_type: "ReduceSum",
         domain: "",
         opset_version: 13,
@@ -27298,6 +28716,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_negative_axes_keepdims_random",
+        suite: "node",
         op_type: "ReduceSum",
         domain: "",
         opset_version: 13,
@@ -27316,6 +28735,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_square_default_axes_keepdims_example",
+        suite: "node",
         op_type: "ReduceSumSquare",
         domain: "",
         opset_version: 18,
@@ -27340,6 +28760,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_square_default_axes_keepdims_example_expanded",
+        suite: "node",
         op_type: "ReduceSumSquare",
         domain: "",
         opset_version: 18,
@@ -27364,6 +28785,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_square_default_axes_keepdims_random",
+        suite: "node",
         op_type: "ReduceSumSquare",
         domain: "",
         opset_version: 18,
@@ -27388,6 +28810,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_square_default_axes_keepdims_random_expanded",
+        suite: "node",
         op_type: "ReduceSumSquare",
         domain: "",
         opset_version: 18,
@@ -27412,6 +28835,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_square_do_not_keepdims_example",
+        suite: "node",
         op_type: "ReduceSumSquare",
         domain: "",
         opset_version: 18,
@@ -27430,6 +28854,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_square_do_not_keepdims_example_expanded",
+        suite: "node",
         op_type: "ReduceSumSquare",
         domain: "",
         opset_version: 18,
@@ -27454,6 +28879,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_square_do_not_keepdims_random",
+        suite: "node",
         op_type: "ReduceSumSquare",
         domain: "",
         opset_version: 18,
@@ -27472,6 +28898,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_square_do_not_keepdims_random_expanded",
+        suite: "node",
         op_type: "ReduceSumSquare",
         domain: "",
         opset_version: 18,
@@ -27496,6 +28923,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_square_empty_set",
+        suite: "node",
         op_type: "ReduceSumSquare",
         domain: "",
         opset_version: 18,
@@ -27514,6 +28942,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_square_empty_set_expanded",
+        suite: "node",
         op_type: "ReduceSumSquare",
         domain: "",
         opset_version: 18,
@@ -27532,6 +28961,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_square_keepdims_example",
+        suite: "node",
         op_type: "ReduceSumSquare",
         domain: "",
         opset_version: 18,
@@ -27550,6 +28980,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_square_keepdims_example_expanded",
+        suite: "node",
         op_type: "ReduceSumSquare",
         domain: "",
         opset_version: 18,
@@ -27570,6 +29001,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_square_keepdims_random",
+        suite: "node",
         op_type: "ReduceSumSquare",
         domain: "",
         opset_version: 18,
@@ -27588,6 +29020,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_square_keepdims_random_expanded",
+        suite: "node",
         op_type: "ReduceSumSquare",
         domain: "",
         opset_version: 18,
@@ -27606,6 +29039,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_square_negative_axes_keepdims_example",
+        suite: "node",
         op_type: "ReduceSumSquare",
         domain: "",
         opset_version: 18,
@@ -27630,6 +29064,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_square_negative_axes_keepdims_example_expanded",
+        suite: "node",
         op_type: "ReduceSumSquare",
         domain: "",
         opset_version: 18,
@@ -27654,6 +29089,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_square_negative_axes_keepdims_random",
+        suite: "node",
         op_type: "ReduceSumSquare",
         domain: "",
         opset_version: 18,
@@ -27678,6 +29114,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reduce_sum_square_negative_axes_keepdims_random_expanded",
+        suite: "node",
         op_type: "ReduceSumSquare",
         domain: "",
         opset_version: 18,
@@ -27702,6 +29139,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reflect_pad",
+        suite: "node",
         op_type: "Pad",
         domain: "",
         opset_version: 25,
@@ -27718,6 +29156,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_regex_full_match_basic",
+        suite: "node",
         op_type: "RegexFullMatch",
         domain: "",
         opset_version: 20,
@@ -27735,6 +29174,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_regex_full_match_email_domain",
+        suite: "node",
         op_type: "RegexFullMatch",
         domain: "",
         opset_version: 20,
@@ -27752,6 +29192,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_regex_full_match_empty",
+        suite: "node",
         op_type: "RegexFullMatch",
         domain: "",
         opset_version: 20,
@@ -27769,6 +29210,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_relu",
+        suite: "node",
         op_type: "Relu",
         domain: "",
         opset_version: 14,
@@ -27782,6 +29224,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_relu_expanded_ver18",
+        suite: "node",
         op_type: "Relu",
         domain: "",
         opset_version: 18,
@@ -27799,6 +29242,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reshape_allowzero_reordered",
+        suite: "node",
         op_type: "Reshape",
         domain: "",
         opset_version: 25,
@@ -27817,6 +29261,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reshape_extended_dims",
+        suite: "node",
         op_type: "Reshape",
         domain: "",
         opset_version: 25,
@@ -27835,6 +29280,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reshape_negative_dim",
+        suite: "node",
         op_type: "Reshape",
         domain: "",
         opset_version: 25,
@@ -27853,6 +29299,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reshape_negative_extended_dims",
+        suite: "node",
         op_type: "Reshape",
         domain: "",
         opset_version: 25,
@@ -27871,6 +29318,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reshape_one_dim",
+        suite: "node",
         op_type: "Reshape",
         domain: "",
         opset_version: 25,
@@ -27887,6 +29335,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reshape_reduced_dims",
+        suite: "node",
         op_type: "Reshape",
         domain: "",
         opset_version: 25,
@@ -27905,6 +29354,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reshape_reordered_all_dims",
+        suite: "node",
         op_type: "Reshape",
         domain: "",
         opset_version: 25,
@@ -27923,6 +29373,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reshape_reordered_last_dims",
+        suite: "node",
         op_type: "Reshape",
         domain: "",
         opset_version: 25,
@@ -27941,6 +29392,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reshape_zero_and_negative_dim",
+        suite: "node",
         op_type: "Reshape",
         domain: "",
         opset_version: 25,
@@ -27959,6 +29411,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reshape_zero_dim",
+        suite: "node",
         op_type: "Reshape",
         domain: "",
         opset_version: 25,
@@ -27975,6 +29428,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_downsample_scales_cubic",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -27993,6 +29447,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_downsample_scales_cubic_A_n0p5_exclude_outside",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28017,6 +29472,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_downsample_scales_cubic_align_corners",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28037,6 +29493,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_downsample_scales_cubic_antialias",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28055,6 +29512,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_downsample_scales_linear",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28073,6 +29531,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_downsample_scales_linear_align_corners",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28093,6 +29552,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_downsample_scales_linear_antialias",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28111,6 +29571,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_downsample_scales_linear_half_pixel_symmetric",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28135,6 +29596,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_downsample_scales_nearest",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28153,6 +29615,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_downsample_sizes_cubic",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28171,6 +29634,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_downsample_sizes_cubic_antialias",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28189,6 +29653,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_downsample_sizes_linear_antialias",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28207,6 +29672,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_downsample_sizes_linear_pytorch_half_pixel",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28231,6 +29697,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_downsample_sizes_nearest",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28249,6 +29716,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_downsample_sizes_nearest_not_larger",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28267,6 +29735,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_downsample_sizes_nearest_not_smaller",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28287,6 +29756,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_tf_crop_and_resize",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28306,6 +29776,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_tf_crop_and_resize_axes_2_3",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28325,6 +29796,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_tf_crop_and_resize_axes_3_2",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28344,6 +29816,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_tf_crop_and_resize_extrapolation_value",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28365,6 +29838,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_upsample_scales_cubic",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28383,6 +29857,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_upsample_scales_cubic_A_n0p5_exclude_outside",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28407,6 +29882,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_upsample_scales_cubic_align_corners",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28425,6 +29901,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_upsample_scales_cubic_asymmetric",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28443,6 +29920,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_upsample_scales_linear",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28461,6 +29939,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_upsample_scales_linear_align_corners",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28481,6 +29960,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_upsample_scales_linear_half_pixel_symmetric",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28505,6 +29985,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_upsample_scales_nearest",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28523,6 +30004,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_upsample_scales_nearest_axes_2_3",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28541,6 +30023,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_upsample_scales_nearest_axes_3_2",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28559,6 +30042,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_upsample_sizes_cubic",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28577,6 +30061,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_upsample_sizes_nearest",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28595,6 +30080,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_upsample_sizes_nearest_axes_2_3",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28613,6 +30099,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_upsample_sizes_nearest_axes_3_2",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28631,6 +30118,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_upsample_sizes_nearest_ceil_half_pixel",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28651,6 +30139,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_upsample_sizes_nearest_floor_align_corners",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28675,6 +30164,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_upsample_sizes_nearest_not_larger",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28693,6 +30183,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_upsample_sizes_nearest_not_smaller",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28711,6 +30202,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_resize_upsample_sizes_nearest_round_prefer_ceil_asymmetric",
+        suite: "node",
         op_type: "Resize",
         domain: "",
         opset_version: 19,
@@ -28735,6 +30227,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reversesequence_batch",
+        suite: "node",
         op_type: "ReverseSequence",
         domain: "",
         opset_version: 28,
@@ -28753,6 +30246,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reversesequence_bfloat16",
+        suite: "node",
         op_type: "ReverseSequence",
         domain: "",
         opset_version: 28,
@@ -28771,6 +30265,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_reversesequence_time",
+        suite: "node",
         op_type: "ReverseSequence",
         domain: "",
         opset_version: 28,
@@ -28789,6 +30284,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_2d_axis0",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -28807,6 +30303,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_2d_axis0_expanded",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -28825,6 +30322,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_2d_axis1",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -28843,6 +30341,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_2d_axis1_expanded",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -28861,6 +30360,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_2d_axis_negative_1",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -28879,6 +30379,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_2d_axis_negative_1_expanded",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -28899,6 +30400,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_2d_axis_negative_2",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -28917,6 +30419,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_2d_axis_negative_2_expanded",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -28937,6 +30440,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_3d_axis0_epsilon",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -28955,6 +30459,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_3d_axis0_epsilon_expanded",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -28975,6 +30480,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_3d_axis1_epsilon",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -28993,6 +30499,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_3d_axis1_epsilon_expanded",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29013,6 +30520,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_3d_axis2_epsilon",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29031,6 +30539,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_3d_axis2_epsilon_expanded",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29051,6 +30560,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_3d_axis_negative_1_epsilon",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29071,6 +30581,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_3d_axis_negative_1_epsilon_expanded",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29095,6 +30606,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_3d_axis_negative_2_epsilon",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29115,6 +30627,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_3d_axis_negative_2_epsilon_expanded",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29139,6 +30652,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_3d_axis_negative_3_epsilon",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29159,6 +30673,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_3d_axis_negative_3_epsilon_expanded",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29183,6 +30698,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_4d_axis0",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29201,6 +30717,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_4d_axis0_expanded",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29219,6 +30736,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_4d_axis1",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29237,6 +30755,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_4d_axis1_expanded",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29255,6 +30774,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_4d_axis2",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29273,6 +30793,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_4d_axis2_expanded",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29291,6 +30812,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_4d_axis3",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29309,6 +30831,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_4d_axis3_expanded",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29327,6 +30850,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_4d_axis_negative_1",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29345,6 +30869,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_4d_axis_negative_1_expanded",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29365,6 +30890,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_4d_axis_negative_2",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29383,6 +30909,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_4d_axis_negative_2_expanded",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29403,6 +30930,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_4d_axis_negative_3",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29421,6 +30949,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_4d_axis_negative_3_expanded",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29441,6 +30970,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_4d_axis_negative_4",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29459,6 +30989,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_4d_axis_negative_4_expanded",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29479,6 +31010,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_default_axis",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29497,6 +31029,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rms_normalization_default_axis_expanded",
+        suite: "node",
         op_type: "RMSNormalization",
         domain: "",
         opset_version: 23,
@@ -29515,6 +31048,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rnn_seq_length",
+        suite: "node",
         op_type: "RNN",
         domain: "",
         opset_version: 22,
@@ -29533,6 +31067,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_roialign_aligned_false",
+        suite: "node",
         op_type: "RoiAlign",
         domain: "",
         opset_version: 22,
@@ -29552,6 +31087,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_roialign_aligned_true",
+        suite: "node",
         op_type: "RoiAlign",
         domain: "",
         opset_version: 22,
@@ -29571,6 +31107,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_roialign_mode_max",
+        suite: "node",
         op_type: "RoiAlign",
         domain: "",
         opset_version: 22,
@@ -29588,6 +31125,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rotary_embedding",
+        suite: "node",
         op_type: "RotaryEmbedding",
         domain: "",
         opset_version: 23,
@@ -29606,6 +31144,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rotary_embedding_3d_input",
+        suite: "node",
         op_type: "RotaryEmbedding",
         domain: "",
         opset_version: 23,
@@ -29626,6 +31165,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rotary_embedding_3d_input_expanded",
+        suite: "node",
         op_type: "RotaryEmbedding",
         domain: "",
         opset_version: 23,
@@ -29646,6 +31186,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rotary_embedding_expanded",
+        suite: "node",
         op_type: "RotaryEmbedding",
         domain: "",
         opset_version: 23,
@@ -29666,6 +31207,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rotary_embedding_interleaved",
+        suite: "node",
         op_type: "RotaryEmbedding",
         domain: "",
         opset_version: 23,
@@ -29686,6 +31228,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rotary_embedding_interleaved_expanded",
+        suite: "node",
         op_type: "RotaryEmbedding",
         domain: "",
         opset_version: 23,
@@ -29706,6 +31249,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rotary_embedding_no_position_ids",
+        suite: "node",
         op_type: "RotaryEmbedding",
         domain: "",
         opset_version: 23,
@@ -29725,6 +31269,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rotary_embedding_no_position_ids_expanded",
+        suite: "node",
         op_type: "RotaryEmbedding",
         domain: "",
         opset_version: 23,
@@ -29744,6 +31289,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rotary_embedding_no_position_ids_interleaved",
+        suite: "node",
         op_type: "RotaryEmbedding",
         domain: "",
         opset_version: 23,
@@ -29765,6 +31311,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rotary_embedding_no_position_ids_interleaved_expanded",
+        suite: "node",
         op_type: "RotaryEmbedding",
         domain: "",
         opset_version: 23,
@@ -29792,6 +31339,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rotary_embedding_no_position_ids_rotary_dim",
+        suite: "node",
         op_type: "RotaryEmbedding",
         domain: "",
         opset_version: 23,
@@ -29813,6 +31361,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rotary_embedding_no_position_ids_rotary_dim_expanded",
+        suite: "node",
         op_type: "RotaryEmbedding",
         domain: "",
         opset_version: 23,
@@ -29840,6 +31389,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rotary_embedding_with_interleaved_rotary_dim",
+        suite: "node",
         op_type: "RotaryEmbedding",
         domain: "",
         opset_version: 23,
@@ -29862,6 +31412,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rotary_embedding_with_interleaved_rotary_dim_expanded",
+        suite: "node",
         op_type: "RotaryEmbedding",
         domain: "",
         opset_version: 23,
@@ -29892,6 +31443,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rotary_embedding_with_rotary_dim",
+        suite: "node",
         op_type: "RotaryEmbedding",
         domain: "",
         opset_version: 23,
@@ -29912,6 +31464,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_rotary_embedding_with_rotary_dim_expanded",
+        suite: "node",
         op_type: "RotaryEmbedding",
         domain: "",
         opset_version: 23,
@@ -29932,6 +31485,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_round",
+        suite: "node",
         op_type: "Round",
         domain: "",
         opset_version: 22,
@@ -29945,6 +31499,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_scan9_multi_state",
+        suite: "node",
         op_type: "Scan",
         domain: "",
         opset_version: 9,
@@ -29966,6 +31521,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_scan9_scalar",
+        suite: "node",
         op_type: "Scan",
         domain: "",
         opset_version: 9,
@@ -29985,6 +31541,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_scan9_sum",
+        suite: "node",
         op_type: "Scan",
         domain: "",
         opset_version: 9,
@@ -30004,6 +31561,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_scan_sum",
+        suite: "node",
         op_type: "Scan",
         domain: "",
         opset_version: 8,
@@ -30023,6 +31581,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_scatter_elements_with_axis",
+        suite: "node",
         op_type: "ScatterElements",
         domain: "",
         opset_version: 18,
@@ -30042,6 +31601,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_scatter_elements_with_duplicate_indices",
+        suite: "node",
         op_type: "ScatterElements",
         domain: "",
         opset_version: 18,
@@ -30061,6 +31621,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_scatter_elements_with_negative_indices",
+        suite: "node",
         op_type: "ScatterElements",
         domain: "",
         opset_version: 18,
@@ -30080,6 +31641,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_scatter_elements_with_reduction_max",
+        suite: "node",
         op_type: "ScatterElements",
         domain: "",
         opset_version: 18,
@@ -30099,6 +31661,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_scatter_elements_with_reduction_min",
+        suite: "node",
         op_type: "ScatterElements",
         domain: "",
         opset_version: 18,
@@ -30118,6 +31681,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_scatter_elements_with_reduction_mul",
+        suite: "node",
         op_type: "ScatterElements",
         domain: "",
         opset_version: 18,
@@ -30137,6 +31701,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_scatter_elements_without_axis",
+        suite: "node",
         op_type: "ScatterElements",
         domain: "",
         opset_version: 18,
@@ -30156,6 +31721,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_scatter_with_axis",
+        suite: "node",
         op_type: "Scatter",
         domain: "",
         opset_version: 10,
@@ -30173,6 +31739,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_scatter_without_axis",
+        suite: "node",
         op_type: "Scatter",
         domain: "",
         opset_version: 10,
@@ -30192,6 +31759,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_scatternd",
+        suite: "node",
         op_type: "ScatterND",
         domain: "",
         opset_version: 18,
@@ -30209,6 +31777,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_scatternd_add",
+        suite: "node",
         op_type: "ScatterND",
         domain: "",
         opset_version: 18,
@@ -30226,6 +31795,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_scatternd_max",
+        suite: "node",
         op_type: "ScatterND",
         domain: "",
         opset_version: 18,
@@ -30243,6 +31813,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_scatternd_max_with_element_indices",
+        suite: "node",
         op_type: "ScatterND",
         domain: "",
         opset_version: 18,
@@ -30262,6 +31833,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_scatternd_min",
+        suite: "node",
         op_type: "ScatterND",
         domain: "",
         opset_version: 18,
@@ -30279,6 +31851,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_scatternd_min_with_element_indices",
+        suite: "node",
         op_type: "ScatterND",
         domain: "",
         opset_version: 18,
@@ -30298,6 +31871,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_scatternd_multiply",
+        suite: "node",
         op_type: "ScatterND",
         domain: "",
         opset_version: 18,
@@ -30317,6 +31891,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_NCd1_mean_weight_negative_ii",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30336,6 +31911,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_NCd1_mean_weight_negative_ii_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30355,6 +31931,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_NCd1_mean_weight_negative_ii_log_prob",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30375,6 +31952,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_NCd1_mean_weight_negative_ii_log_prob_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30407,6 +31985,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_NCd1d2d3_none_no_weight_negative_ii",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30425,6 +32004,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_NCd1d2d3_none_no_weight_negative_ii_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30449,6 +32029,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_NCd1d2d3_none_no_weight_negative_ii_log_prob",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30478,6 +32059,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_NCd1d2d3_none_no_weight_negative_ii_log_prob_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30507,6 +32089,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_NCd1d2d3_sum_weight_high_ii",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30526,6 +32109,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_NCd1d2d3_sum_weight_high_ii_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30545,6 +32129,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_NCd1d2d3_sum_weight_high_ii_log_prob",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30565,6 +32150,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_NCd1d2d3_sum_weight_high_ii_log_prob_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30597,6 +32183,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_NCd1d2d3d4d5_mean_weight",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30616,6 +32203,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_NCd1d2d3d4d5_mean_weight_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30635,6 +32223,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_NCd1d2d3d4d5_mean_weight_log_prob",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30655,6 +32244,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_NCd1d2d3d4d5_mean_weight_log_prob_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30687,6 +32277,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_NCd1d2d3d4d5_none_no_weight",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30705,6 +32296,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_NCd1d2d3d4d5_none_no_weight_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30723,6 +32315,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_NCd1d2d3d4d5_none_no_weight_log_prob",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30742,6 +32335,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_NCd1d2d3d4d5_none_no_weight_log_prob_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30771,6 +32365,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30787,6 +32382,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_3d",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30803,6 +32399,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_3d_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30821,6 +32418,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_3d_log_prob",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30840,6 +32438,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_3d_log_prob_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30859,6 +32458,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30875,6 +32475,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_log_prob",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30894,6 +32495,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_log_prob_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30913,6 +32515,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_no_weight_ii",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30931,6 +32534,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_no_weight_ii_3d",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30949,6 +32553,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_no_weight_ii_3d_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30967,6 +32572,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_no_weight_ii_3d_log_prob",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -30986,6 +32592,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_no_weight_ii_3d_log_prob_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31005,6 +32612,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_no_weight_ii_4d",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31023,6 +32631,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_no_weight_ii_4d_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31041,6 +32650,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_no_weight_ii_4d_log_prob",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31060,6 +32670,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_no_weight_ii_4d_log_prob_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31079,6 +32690,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_no_weight_ii_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31097,6 +32709,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_no_weight_ii_log_prob",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31116,6 +32729,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_no_weight_ii_log_prob_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31135,6 +32749,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_weight",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31152,6 +32767,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_weight_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31171,6 +32787,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_weight_ii",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31190,6 +32807,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_weight_ii_3d",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31209,6 +32827,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_weight_ii_3d_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31228,6 +32847,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_weight_ii_3d_log_prob",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31248,6 +32868,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_weight_ii_3d_log_prob_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31268,6 +32889,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_weight_ii_4d",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31287,6 +32909,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_weight_ii_4d_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31306,6 +32929,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_weight_ii_4d_log_prob",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31326,6 +32950,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_weight_ii_4d_log_prob_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31346,6 +32971,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_weight_ii_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31365,6 +32991,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_weight_ii_log_prob",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31385,6 +33012,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_weight_ii_log_prob_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31405,6 +33033,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_weight_log_prob",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31425,6 +33054,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_mean_weight_log_prob_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31445,6 +33075,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_none",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31461,6 +33092,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_none_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31477,6 +33109,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_none_log_prob",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31496,6 +33129,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_none_log_prob_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31515,6 +33149,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_none_weights",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31532,6 +33167,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_none_weights_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31551,6 +33187,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_none_weights_log_prob",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31571,6 +33208,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_none_weights_log_prob_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31591,6 +33229,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_sum",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31607,6 +33246,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_sum_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31623,6 +33263,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_sum_log_prob",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31642,6 +33283,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sce_sum_log_prob_expanded",
+        suite: "node",
         op_type: "SoftmaxCrossEntropyLoss",
         domain: "",
         opset_version: 13,
@@ -31661,6 +33303,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_selu",
+        suite: "node",
         op_type: "Selu",
         domain: "",
         opset_version: 22,
@@ -31674,6 +33317,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_selu_default",
+        suite: "node",
         op_type: "Selu",
         domain: "",
         opset_version: 22,
@@ -31687,6 +33331,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_selu_default_expanded_ver18",
+        suite: "node",
         op_type: "Selu",
         domain: "",
         opset_version: 18,
@@ -31704,6 +33349,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_selu_example",
+        suite: "node",
         op_type: "Selu",
         domain: "",
         opset_version: 22,
@@ -31717,6 +33363,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_selu_example_expanded_ver18",
+        suite: "node",
         op_type: "Selu",
         domain: "",
         opset_version: 18,
@@ -31734,6 +33381,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_selu_expanded_ver18",
+        suite: "node",
         op_type: "Selu",
         domain: "",
         opset_version: 18,
@@ -31751,6 +33399,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sequence_insert_at_back",
+        suite: "node",
         op_type: "SequenceInsert",
         domain: "",
         opset_version: 11,
@@ -31769,6 +33418,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sequence_insert_at_front",
+        suite: "node",
         op_type: "SequenceInsert",
         domain: "",
         opset_version: 11,
@@ -31788,6 +33438,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sequence_map_add_1_sequence_1_tensor",
+        suite: "node",
         op_type: "SequenceMap",
         domain: "",
         opset_version: 17,
@@ -31806,6 +33457,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sequence_map_add_1_sequence_1_tensor_expanded",
+        suite: "node",
         op_type: "SequenceMap",
         domain: "",
         opset_version: 17,
@@ -31826,6 +33478,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sequence_map_add_2_sequences",
+        suite: "node",
         op_type: "SequenceMap",
         domain: "",
         opset_version: 17,
@@ -31844,6 +33497,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sequence_map_add_2_sequences_expanded",
+        suite: "node",
         op_type: "SequenceMap",
         domain: "",
         opset_version: 17,
@@ -31862,6 +33516,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sequence_map_extract_shapes",
+        suite: "node",
         op_type: "SequenceMap",
         domain: "",
         opset_version: 17,
@@ -31879,6 +33534,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sequence_map_extract_shapes_expanded",
+        suite: "node",
         op_type: "SequenceMap",
         domain: "",
         opset_version: 17,
@@ -31896,6 +33552,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sequence_map_identity_1_sequence",
+        suite: "node",
         op_type: "SequenceMap",
         domain: "",
         opset_version: 17,
@@ -31913,6 +33570,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sequence_map_identity_1_sequence_1_tensor",
+        suite: "node",
         op_type: "SequenceMap",
         domain: "",
         opset_version: 17,
@@ -31932,6 +33590,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sequence_map_identity_1_sequence_1_tensor_expanded",
+        suite: "node",
         op_type: "SequenceMap",
         domain: "",
         opset_version: 17,
@@ -31961,6 +33620,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sequence_map_identity_1_sequence_expanded",
+        suite: "node",
         op_type: "SequenceMap",
         domain: "",
         opset_version: 17,
@@ -31978,6 +33638,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sequence_map_identity_2_sequences",
+        suite: "node",
         op_type: "SequenceMap",
         domain: "",
         opset_version: 17,
@@ -31997,6 +33658,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sequence_map_identity_2_sequences_expanded",
+        suite: "node",
         op_type: "SequenceMap",
         domain: "",
         opset_version: 17,
@@ -32016,6 +33678,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_shape",
+        suite: "node",
         op_type: "Shape",
         domain: "",
         opset_version: 25,
@@ -32029,6 +33692,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_shape_clip_end",
+        suite: "node",
         op_type: "Shape",
         domain: "",
         opset_version: 25,
@@ -32042,6 +33706,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_shape_clip_start",
+        suite: "node",
         op_type: "Shape",
         domain: "",
         opset_version: 25,
@@ -32055,6 +33720,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_shape_end_1",
+        suite: "node",
         op_type: "Shape",
         domain: "",
         opset_version: 25,
@@ -32068,6 +33734,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_shape_end_negative_1",
+        suite: "node",
         op_type: "Shape",
         domain: "",
         opset_version: 25,
@@ -32085,6 +33752,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_shape_example",
+        suite: "node",
         op_type: "Shape",
         domain: "",
         opset_version: 25,
@@ -32098,6 +33766,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_shape_start_1",
+        suite: "node",
         op_type: "Shape",
         domain: "",
         opset_version: 25,
@@ -32111,6 +33780,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_shape_start_1_end_2",
+        suite: "node",
         op_type: "Shape",
         domain: "",
         opset_version: 25,
@@ -32128,6 +33798,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_shape_start_1_end_negative_1",
+        suite: "node",
         op_type: "Shape",
         domain: "",
         opset_version: 25,
@@ -32145,6 +33816,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_shape_start_greater_than_end",
+        suite: "node",
         op_type: "Shape",
         domain: "",
         opset_version: 25,
@@ -32162,6 +33834,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_shape_start_negative_1",
+        suite: "node",
         op_type: "Shape",
         domain: "",
         opset_version: 25,
@@ -32179,6 +33852,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_shrink_hard",
+        suite: "node",
         op_type: "Shrink",
         domain: "",
         opset_version: 9,
@@ -32192,6 +33866,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_shrink_hard_expanded_ver18",
+        suite: "node",
         op_type: "Shrink",
         domain: "",
         opset_version: 18,
@@ -32209,6 +33884,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_shrink_soft",
+        suite: "node",
         op_type: "Shrink",
         domain: "",
         opset_version: 9,
@@ -32222,6 +33898,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_shrink_soft_expanded_ver18",
+        suite: "node",
         op_type: "Shrink",
         domain: "",
         opset_version: 18,
@@ -32239,6 +33916,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sigmoid",
+        suite: "node",
         op_type: "Sigmoid",
         domain: "",
         opset_version: 13,
@@ -32252,6 +33930,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sigmoid_example",
+        suite: "node",
         op_type: "Sigmoid",
         domain: "",
         opset_version: 13,
@@ -32265,6 +33944,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sign",
+        suite: "node",
         op_type: "Sign",
         domain: "",
         opset_version: 13,
@@ -32278,6 +33958,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_simple_rnn_batchwise",
+        suite: "node",
         op_type: "RNN",
         domain: "",
         opset_version: 22,
@@ -32298,6 +33979,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_simple_rnn_bidirectional",
+        suite: "node",
         op_type: "RNN",
         domain: "",
         opset_version: 22,
@@ -32317,6 +33999,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_simple_rnn_defaults",
+        suite: "node",
         op_type: "RNN",
         domain: "",
         opset_version: 22,
@@ -32336,6 +34019,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_simple_rnn_reverse",
+        suite: "node",
         op_type: "RNN",
         domain: "",
         opset_version: 22,
@@ -32355,6 +34039,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_simple_rnn_with_initial_bias",
+        suite: "node",
         op_type: "RNN",
         domain: "",
         opset_version: 22,
@@ -32375,6 +34060,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sin",
+        suite: "node",
         op_type: "Sin",
         domain: "",
         opset_version: 22,
@@ -32388,6 +34074,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sin_example",
+        suite: "node",
         op_type: "Sin",
         domain: "",
         opset_version: 22,
@@ -32401,6 +34088,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sinh",
+        suite: "node",
         op_type: "Sinh",
         domain: "",
         opset_version: 22,
@@ -32414,6 +34102,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sinh_example",
+        suite: "node",
         op_type: "Sinh",
         domain: "",
         opset_version: 22,
@@ -32427,6 +34116,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_size",
+        suite: "node",
         op_type: "Size",
         domain: "",
         opset_version: 25,
@@ -32440,6 +34130,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_size_example",
+        suite: "node",
         op_type: "Size",
         domain: "",
         opset_version: 25,
@@ -32453,6 +34144,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_slice",
+        suite: "node",
         op_type: "Slice",
         domain: "",
         opset_version: 13,
@@ -32472,6 +34164,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_slice_default_axes",
+        suite: "node",
         op_type: "Slice",
         domain: "",
         opset_version: 13,
@@ -32491,6 +34184,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_slice_default_steps",
+        suite: "node",
         op_type: "Slice",
         domain: "",
         opset_version: 13,
@@ -32511,6 +34205,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_slice_end_out_of_bounds",
+        suite: "node",
         op_type: "Slice",
         domain: "",
         opset_version: 13,
@@ -32532,6 +34227,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_slice_neg",
+        suite: "node",
         op_type: "Slice",
         domain: "",
         opset_version: 13,
@@ -32551,6 +34247,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_slice_neg_steps",
+        suite: "node",
         op_type: "Slice",
         domain: "",
         opset_version: 13,
@@ -32570,6 +34267,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_slice_negative_axes",
+        suite: "node",
         op_type: "Slice",
         domain: "",
         opset_version: 13,
@@ -32590,6 +34288,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_slice_start_out_of_bounds",
+        suite: "node",
         op_type: "Slice",
         domain: "",
         opset_version: 13,
@@ -32611,6 +34310,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_axis_0",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 13,
@@ -32624,6 +34324,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_axis_0_expanded",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 13,
@@ -32641,6 +34342,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_axis_0_expanded_ver18",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 18,
@@ -32658,6 +34360,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_axis_1",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 13,
@@ -32671,6 +34374,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_axis_1_expanded",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 13,
@@ -32688,6 +34392,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_axis_1_expanded_ver18",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 18,
@@ -32705,6 +34410,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_axis_2",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 13,
@@ -32718,6 +34424,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_axis_2_expanded",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 13,
@@ -32735,6 +34442,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_axis_2_expanded_ver18",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 18,
@@ -32752,6 +34460,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_default_axis",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 13,
@@ -32769,6 +34478,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_default_axis_expanded",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 13,
@@ -32786,6 +34496,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_default_axis_expanded_ver18",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 18,
@@ -32803,6 +34514,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_example",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 13,
@@ -32816,6 +34528,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_example_expanded",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 13,
@@ -32833,6 +34546,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_example_expanded_ver18",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 18,
@@ -32850,6 +34564,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_large_number",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 13,
@@ -32867,6 +34582,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_large_number_expanded",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 13,
@@ -32884,6 +34600,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_large_number_expanded_ver18",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 18,
@@ -32901,6 +34618,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_negative_axis",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 13,
@@ -32918,6 +34636,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_negative_axis_expanded",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 13,
@@ -32935,6 +34654,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softmax_negative_axis_expanded_ver18",
+        suite: "node",
         op_type: "Softmax",
         domain: "",
         opset_version: 18,
@@ -32952,6 +34672,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softplus",
+        suite: "node",
         op_type: "Softplus",
         domain: "",
         opset_version: 22,
@@ -32965,6 +34686,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softplus_example",
+        suite: "node",
         op_type: "Softplus",
         domain: "",
         opset_version: 22,
@@ -32978,6 +34700,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softplus_example_expanded_ver18",
+        suite: "node",
         op_type: "Softplus",
         domain: "",
         opset_version: 18,
@@ -32995,6 +34718,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softplus_expanded_ver18",
+        suite: "node",
         op_type: "Softplus",
         domain: "",
         opset_version: 18,
@@ -33012,6 +34736,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softsign",
+        suite: "node",
         op_type: "Softsign",
         domain: "",
         opset_version: 22,
@@ -33025,6 +34750,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softsign_example",
+        suite: "node",
         op_type: "Softsign",
         domain: "",
         opset_version: 22,
@@ -33038,6 +34764,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softsign_example_expanded_ver18",
+        suite: "node",
         op_type: "Softsign",
         domain: "",
         opset_version: 18,
@@ -33055,6 +34782,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_softsign_expanded_ver18",
+        suite: "node",
         op_type: "Softsign",
         domain: "",
         opset_version: 18,
@@ -33072,6 +34800,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_spacetodepth",
+        suite: "node",
         op_type: "SpaceToDepth",
         domain: "",
         opset_version: 28,
@@ -33085,6 +34814,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_spacetodepth_crd_mode_example",
+        suite: "node",
         op_type: "SpaceToDepth",
         domain: "",
         opset_version: 28,
@@ -33102,6 +34832,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_spacetodepth_crd_mode_example_expanded",
+        suite: "node",
         op_type: "SpaceToDepth",
         domain: "",
         opset_version: 28,
@@ -33119,6 +34850,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_spacetodepth_dcr_mode_example",
+        suite: "node",
         op_type: "SpaceToDepth",
         domain: "",
         opset_version: 28,
@@ -33136,6 +34868,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_spacetodepth_dcr_mode_example_expanded",
+        suite: "node",
         op_type: "SpaceToDepth",
         domain: "",
         opset_version: 28,
@@ -33153,6 +34886,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_spacetodepth_example",
+        suite: "node",
         op_type: "SpaceToDepth",
         domain: "",
         opset_version: 28,
@@ -33170,6 +34904,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_spacetodepth_example_expanded",
+        suite: "node",
         op_type: "SpaceToDepth",
         domain: "",
         opset_version: 28,
@@ -33187,6 +34922,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_spacetodepth_expanded",
+        suite: "node",
         op_type: "SpaceToDepth",
         domain: "",
         opset_version: 28,
@@ -33204,6 +34940,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_split_1d_uneven_split_opset18",
+        suite: "node",
         op_type: "Split",
         domain: "",
         opset_version: 18,
@@ -33224,6 +34961,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_split_2d_uneven_split_opset18",
+        suite: "node",
         op_type: "Split",
         domain: "",
         opset_version: 18,
@@ -33243,6 +34981,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_split_equal_parts_1d_opset13",
+        suite: "node",
         op_type: "Split",
         domain: "",
         opset_version: 13,
@@ -33262,6 +35001,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_split_equal_parts_1d_opset18",
+        suite: "node",
         op_type: "Split",
         domain: "",
         opset_version: 18,
@@ -33281,6 +35021,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_split_equal_parts_2d",
+        suite: "node",
         op_type: "Split",
         domain: "",
         opset_version: 18,
@@ -33299,6 +35040,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_split_equal_parts_2d_opset13",
+        suite: "node",
         op_type: "Split",
         domain: "",
         opset_version: 13,
@@ -33317,6 +35059,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_split_equal_parts_default_axis_opset13",
+        suite: "node",
         op_type: "Split",
         domain: "",
         opset_version: 13,
@@ -33336,6 +35079,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_split_equal_parts_default_axis_opset18",
+        suite: "node",
         op_type: "Split",
         domain: "",
         opset_version: 18,
@@ -33355,6 +35099,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_split_to_sequence_1",
+        suite: "node",
         op_type: "SplitToSequence",
         domain: "",
         opset_version: 24,
@@ -33373,6 +35118,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_split_to_sequence_2",
+        suite: "node",
         op_type: "SplitToSequence",
         domain: "",
         opset_version: 24,
@@ -33391,6 +35137,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_split_to_sequence_nokeepdims",
+        suite: "node",
         op_type: "SplitToSequence",
         domain: "",
         opset_version: 24,
@@ -33408,6 +35155,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_split_variable_parts_1d_opset13",
+        suite: "node",
         op_type: "Split",
         domain: "",
         opset_version: 13,
@@ -33427,6 +35175,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_split_variable_parts_1d_opset18",
+        suite: "node",
         op_type: "Split",
         domain: "",
         opset_version: 18,
@@ -33446,6 +35195,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_split_variable_parts_2d_opset13",
+        suite: "node",
         op_type: "Split",
         domain: "",
         opset_version: 13,
@@ -33465,6 +35215,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_split_variable_parts_2d_opset18",
+        suite: "node",
         op_type: "Split",
         domain: "",
         opset_version: 18,
@@ -33484,6 +35235,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_split_variable_parts_default_axis_opset13",
+        suite: "node",
         op_type: "Split",
         domain: "",
         opset_version: 13,
@@ -33503,6 +35255,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_split_variable_parts_default_axis_opset18",
+        suite: "node",
         op_type: "Split",
         domain: "",
         opset_version: 18,
@@ -33522,6 +35275,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_split_zero_size_splits_opset13",
+        suite: "node",
         op_type: "Split",
         domain: "",
         opset_version: 13,
@@ -33542,6 +35296,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_split_zero_size_splits_opset18",
+        suite: "node",
         op_type: "Split",
         domain: "",
         opset_version: 18,
@@ -33562,6 +35317,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sqrt",
+        suite: "node",
         op_type: "Sqrt",
         domain: "",
         opset_version: 13,
@@ -33575,6 +35331,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sqrt_example",
+        suite: "node",
         op_type: "Sqrt",
         domain: "",
         opset_version: 13,
@@ -33588,6 +35345,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_squeeze",
+        suite: "node",
         op_type: "Squeeze",
         domain: "",
         opset_version: 25,
@@ -33604,6 +35362,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_squeeze_negative_axes",
+        suite: "node",
         op_type: "Squeeze",
         domain: "",
         opset_version: 25,
@@ -33622,6 +35381,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_stft",
+        suite: "node",
         op_type: "STFT",
         domain: "",
         opset_version: 17,
@@ -33639,6 +35399,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_stft_with_window",
+        suite: "node",
         op_type: "STFT",
         domain: "",
         opset_version: 17,
@@ -33656,6 +35417,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_string_concat",
+        suite: "node",
         op_type: "StringConcat",
         domain: "",
         opset_version: 20,
@@ -33672,6 +35434,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_string_concat_broadcasting",
+        suite: "node",
         op_type: "StringConcat",
         domain: "",
         opset_version: 20,
@@ -33690,6 +35453,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_string_concat_empty_string",
+        suite: "node",
         op_type: "StringConcat",
         domain: "",
         opset_version: 20,
@@ -33708,6 +35472,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_string_concat_utf8",
+        suite: "node",
         op_type: "StringConcat",
         domain: "",
         opset_version: 20,
@@ -33726,6 +35491,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_string_concat_zero_dimensional",
+        suite: "node",
         op_type: "StringConcat",
         domain: "",
         opset_version: 20,
@@ -33744,6 +35510,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_string_split_basic",
+        suite: "node",
         op_type: "StringSplit",
         domain: "",
         opset_version: 20,
@@ -33760,6 +35527,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_string_split_consecutive_delimiters",
+        suite: "node",
         op_type: "StringSplit",
         domain: "",
         opset_version: 20,
@@ -33778,6 +35546,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_string_split_empty_string_delimiter",
+        suite: "node",
         op_type: "StringSplit",
         domain: "",
         opset_version: 20,
@@ -33796,6 +35565,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_string_split_empty_tensor",
+        suite: "node",
         op_type: "StringSplit",
         domain: "",
         opset_version: 20,
@@ -33814,6 +35584,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_string_split_maxsplit",
+        suite: "node",
         op_type: "StringSplit",
         domain: "",
         opset_version: 20,
@@ -33832,6 +35603,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_string_split_no_delimiter",
+        suite: "node",
         op_type: "StringSplit",
         domain: "",
         opset_version: 20,
@@ -33850,6 +35622,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_strnormalizer_export_monday_casesensintive_lower",
+        suite: "node",
         op_type: "StringNormalizer",
         domain: "",
         opset_version: 10,
@@ -33869,6 +35642,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_strnormalizer_export_monday_casesensintive_nochangecase",
+        suite: "node",
         op_type: "StringNormalizer",
         domain: "",
         opset_version: 10,
@@ -33888,6 +35662,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_strnormalizer_export_monday_casesensintive_upper",
+        suite: "node",
         op_type: "StringNormalizer",
         domain: "",
         opset_version: 10,
@@ -33907,6 +35682,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_strnormalizer_export_monday_empty_output",
+        suite: "node",
         op_type: "StringNormalizer",
         domain: "",
         opset_version: 10,
@@ -33924,6 +35700,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_strnormalizer_export_monday_insensintive_upper_twodim",
+        suite: "node",
         op_type: "StringNormalizer",
         domain: "",
         opset_version: 10,
@@ -33943,6 +35720,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_strnormalizer_nostopwords_nochangecase",
+        suite: "node",
         op_type: "StringNormalizer",
         domain: "",
         opset_version: 10,
@@ -33960,6 +35738,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sub",
+        suite: "node",
         op_type: "Sub",
         domain: "",
         opset_version: 14,
@@ -33976,6 +35755,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sub_bcast",
+        suite: "node",
         op_type: "Sub",
         domain: "",
         opset_version: 14,
@@ -33992,6 +35772,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sub_example",
+        suite: "node",
         op_type: "Sub",
         domain: "",
         opset_version: 14,
@@ -34008,6 +35789,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sub_int16",
+        suite: "node",
         op_type: "Sub",
         domain: "",
         opset_version: 14,
@@ -34024,6 +35806,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sub_int8",
+        suite: "node",
         op_type: "Sub",
         domain: "",
         opset_version: 14,
@@ -34040,6 +35823,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sub_uint16",
+        suite: "node",
         op_type: "Sub",
         domain: "",
         opset_version: 14,
@@ -34056,6 +35840,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sub_uint32",
+        suite: "node",
         op_type: "Sub",
         domain: "",
         opset_version: 14,
@@ -34072,6 +35857,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sub_uint64",
+        suite: "node",
         op_type: "Sub",
         domain: "",
         opset_version: 14,
@@ -34088,6 +35874,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sub_uint8",
+        suite: "node",
         op_type: "Sub",
         domain: "",
         opset_version: 14,
@@ -34104,6 +35891,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sum_example",
+        suite: "node",
         op_type: "Sum",
         domain: "",
         opset_version: 13,
@@ -34121,6 +35909,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sum_one_input",
+        suite: "node",
         op_type: "Sum",
         domain: "",
         opset_version: 13,
@@ -34134,6 +35923,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_sum_two_inputs",
+        suite: "node",
         op_type: "Sum",
         domain: "",
         opset_version: 13,
@@ -34150,6 +35940,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_swiglu",
+        suite: "node",
         op_type: "SwiGLU",
         domain: "",
         opset_version: 28,
@@ -34166,6 +35957,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_swiglu_alpha",
+        suite: "node",
         op_type: "SwiGLU",
         domain: "",
         opset_version: 28,
@@ -34182,6 +35974,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_swiglu_alpha_expanded",
+        suite: "node",
         op_type: "SwiGLU",
         domain: "",
         opset_version: 28,
@@ -34200,6 +35993,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_swiglu_expanded",
+        suite: "node",
         op_type: "SwiGLU",
         domain: "",
         opset_version: 28,
@@ -34216,6 +36010,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_swiglu_float16",
+        suite: "node",
         op_type: "SwiGLU",
         domain: "",
         opset_version: 28,
@@ -34232,6 +36027,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_swiglu_float16_expanded",
+        suite: "node",
         op_type: "SwiGLU",
         domain: "",
         opset_version: 28,
@@ -34250,6 +36046,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_swish",
+        suite: "node",
         op_type: "Swish",
         domain: "",
         opset_version: 24,
@@ -34263,6 +36060,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_swish_expanded",
+        suite: "node",
         op_type: "Swish",
         domain: "",
         opset_version: 24,
@@ -34276,6 +36074,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tan",
+        suite: "node",
         op_type: "Tan",
         domain: "",
         opset_version: 22,
@@ -34289,6 +36088,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tan_example",
+        suite: "node",
         op_type: "Tan",
         domain: "",
         opset_version: 22,
@@ -34302,6 +36102,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tanh",
+        suite: "node",
         op_type: "Tanh",
         domain: "",
         opset_version: 13,
@@ -34315,6 +36116,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tanh_example",
+        suite: "node",
         op_type: "Tanh",
         domain: "",
         opset_version: 13,
@@ -34328,6 +36130,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tensorscatter",
+        suite: "node",
         op_type: "TensorScatter",
         domain: "",
         opset_version: 24,
@@ -34345,6 +36148,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tensorscatter_3d",
+        suite: "node",
         op_type: "TensorScatter",
         domain: "",
         opset_version: 24,
@@ -34362,6 +36166,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tensorscatter_circular",
+        suite: "node",
         op_type: "TensorScatter",
         domain: "",
         opset_version: 24,
@@ -34381,6 +36186,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tfidfvectorizer_tf_batch_onlybigrams_skip0",
+        suite: "node",
         op_type: "TfIdfVectorizer",
         domain: "",
         opset_version: 9,
@@ -34398,6 +36204,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tfidfvectorizer_tf_batch_onlybigrams_skip5",
+        suite: "node",
         op_type: "TfIdfVectorizer",
         domain: "",
         opset_version: 9,
@@ -34415,6 +36222,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tfidfvectorizer_tf_batch_uniandbigrams_skip5",
+        suite: "node",
         op_type: "TfIdfVectorizer",
         domain: "",
         opset_version: 9,
@@ -34434,6 +36242,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tfidfvectorizer_tf_only_bigrams_skip0",
+        suite: "node",
         op_type: "TfIdfVectorizer",
         domain: "",
         opset_version: 9,
@@ -34451,6 +36260,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tfidfvectorizer_tf_onlybigrams_levelempty",
+        suite: "node",
         op_type: "TfIdfVectorizer",
         domain: "",
         opset_version: 9,
@@ -34468,6 +36278,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tfidfvectorizer_tf_onlybigrams_skip5",
+        suite: "node",
         op_type: "TfIdfVectorizer",
         domain: "",
         opset_version: 9,
@@ -34485,6 +36296,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tfidfvectorizer_tf_uniandbigrams_skip5",
+        suite: "node",
         op_type: "TfIdfVectorizer",
         domain: "",
         opset_version: 9,
@@ -34502,6 +36314,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_thresholdedrelu",
+        suite: "node",
         op_type: "ThresholdedRelu",
         domain: "",
         opset_version: 22,
@@ -34515,6 +36328,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_thresholdedrelu_default",
+        suite: "node",
         op_type: "ThresholdedRelu",
         domain: "",
         opset_version: 22,
@@ -34532,6 +36346,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_thresholdedrelu_default_expanded_ver18",
+        suite: "node",
         op_type: "ThresholdedRelu",
         domain: "",
         opset_version: 18,
@@ -34549,6 +36364,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_thresholdedrelu_example",
+        suite: "node",
         op_type: "ThresholdedRelu",
         domain: "",
         opset_version: 22,
@@ -34566,6 +36382,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_thresholdedrelu_example_expanded_ver18",
+        suite: "node",
         op_type: "ThresholdedRelu",
         domain: "",
         opset_version: 18,
@@ -34583,6 +36400,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_thresholdedrelu_expanded_ver18",
+        suite: "node",
         op_type: "ThresholdedRelu",
         domain: "",
         opset_version: 18,
@@ -34600,6 +36418,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tile",
+        suite: "node",
         op_type: "Tile",
         domain: "",
         opset_version: 13,
@@ -34616,6 +36435,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tile_precomputed",
+        suite: "node",
         op_type: "Tile",
         domain: "",
         opset_version: 13,
@@ -34632,6 +36452,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_top_k",
+        suite: "node",
         op_type: "TopK",
         domain: "",
         opset_version: 24,
@@ -34651,6 +36472,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_top_k_negative_axis",
+        suite: "node",
         op_type: "TopK",
         domain: "",
         opset_version: 24,
@@ -34670,6 +36492,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_top_k_same_values",
+        suite: "node",
         op_type: "TopK",
         domain: "",
         opset_version: 24,
@@ -34689,6 +36512,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_top_k_same_values_2d",
+        suite: "node",
         op_type: "TopK",
         domain: "",
         opset_version: 24,
@@ -34708,6 +36532,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_top_k_same_values_largest",
+        suite: "node",
         op_type: "TopK",
         domain: "",
         opset_version: 24,
@@ -34727,6 +36552,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_top_k_smallest",
+        suite: "node",
         op_type: "TopK",
         domain: "",
         opset_version: 24,
@@ -34746,6 +36572,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_top_k_uint64",
+        suite: "node",
         op_type: "TopK",
         domain: "",
         opset_version: 24,
@@ -34765,6 +36592,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_training_dropout",
+        suite: "node",
         op_type: "Dropout",
         domain: "",
         opset_version: 22,
@@ -34782,6 +36610,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_training_dropout_default",
+        suite: "node",
         op_type: "Dropout",
         domain: "",
         opset_version: 22,
@@ -34801,6 +36630,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_training_dropout_default_mask",
+        suite: "node",
         op_type: "Dropout",
         domain: "",
         opset_version: 22,
@@ -34821,6 +36651,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_training_dropout_mask",
+        suite: "node",
         op_type: "Dropout",
         domain: "",
         opset_version: 22,
@@ -34841,6 +36672,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_training_dropout_zero_ratio",
+        suite: "node",
         op_type: "Dropout",
         domain: "",
         opset_version: 22,
@@ -34860,6 +36692,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_training_dropout_zero_ratio_mask",
+        suite: "node",
         op_type: "Dropout",
         domain: "",
         opset_version: 22,
@@ -34880,6 +36713,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_transpose_all_permutations_0",
+        suite: "node",
         op_type: "Transpose",
         domain: "",
         opset_version: 25,
@@ -34897,6 +36731,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_transpose_all_permutations_1",
+        suite: "node",
         op_type: "Transpose",
         domain: "",
         opset_version: 25,
@@ -34914,6 +36749,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_transpose_all_permutations_2",
+        suite: "node",
         op_type: "Transpose",
         domain: "",
         opset_version: 25,
@@ -34931,6 +36767,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_transpose_all_permutations_3",
+        suite: "node",
         op_type: "Transpose",
         domain: "",
         opset_version: 25,
@@ -34948,6 +36785,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_transpose_all_permutations_4",
+        suite: "node",
         op_type: "Transpose",
         domain: "",
         opset_version: 25,
@@ -34965,6 +36803,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_transpose_all_permutations_5",
+        suite: "node",
         op_type: "Transpose",
         domain: "",
         opset_version: 25,
@@ -34982,6 +36821,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_transpose_default",
+        suite: "node",
         op_type: "Transpose",
         domain: "",
         opset_version: 25,
@@ -34995,6 +36835,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tril",
+        suite: "node",
         op_type: "Trilu",
         domain: "",
         opset_version: 14,
@@ -35008,6 +36849,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tril_neg",
+        suite: "node",
         op_type: "Trilu",
         domain: "",
         opset_version: 14,
@@ -35024,6 +36866,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tril_one_row_neg",
+        suite: "node",
         op_type: "Trilu",
         domain: "",
         opset_version: 14,
@@ -35037,6 +36880,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tril_out_neg",
+        suite: "node",
         op_type: "Trilu",
         domain: "",
         opset_version: 14,
@@ -35053,6 +36897,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tril_out_pos",
+        suite: "node",
         op_type: "Trilu",
         domain: "",
         opset_version: 14,
@@ -35069,6 +36914,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tril_pos",
+        suite: "node",
         op_type: "Trilu",
         domain: "",
         opset_version: 14,
@@ -35085,6 +36931,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tril_square",
+        suite: "node",
         op_type: "Trilu",
         domain: "",
         opset_version: 14,
@@ -35098,6 +36945,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tril_square_neg",
+        suite: "node",
         op_type: "Trilu",
         domain: "",
         opset_version: 14,
@@ -35114,6 +36962,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_tril_zero",
+        suite: "node",
         op_type: "Trilu",
         domain: "",
         opset_version: 14,
@@ -35130,6 +36979,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_triu",
+        suite: "node",
         op_type: "Trilu",
         domain: "",
         opset_version: 14,
@@ -35143,6 +36993,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_triu_neg",
+        suite: "node",
         op_type: "Trilu",
         domain: "",
         opset_version: 14,
@@ -35159,6 +37010,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_triu_one_row",
+        suite: "node",
         op_type: "Trilu",
         domain: "",
         opset_version: 14,
@@ -35175,6 +37027,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_triu_out_neg_out",
+        suite: "node",
         op_type: "Trilu",
         domain: "",
         opset_version: 14,
@@ -35191,6 +37044,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_triu_out_pos",
+        suite: "node",
         op_type: "Trilu",
         domain: "",
         opset_version: 14,
@@ -35207,6 +37061,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_triu_pos",
+        suite: "node",
         op_type: "Trilu",
         domain: "",
         opset_version: 14,
@@ -35223,6 +37078,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_triu_square",
+        suite: "node",
         op_type: "Trilu",
         domain: "",
         opset_version: 14,
@@ -35236,6 +37092,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_triu_square_neg",
+        suite: "node",
         op_type: "Trilu",
         domain: "",
         opset_version: 14,
@@ -35252,6 +37109,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_triu_zero",
+        suite: "node",
         op_type: "Trilu",
         domain: "",
         opset_version: 14,
@@ -35268,6 +37126,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_unique_bfloat16_sorted_without_axis",
+        suite: "node",
         op_type: "Unique",
         domain: "",
         opset_version: 28,
@@ -35288,6 +37147,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_unique_length_1",
+        suite: "node",
         op_type: "Unique",
         domain: "",
         opset_version: 28,
@@ -35306,6 +37166,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_unique_not_sorted_without_axis",
+        suite: "node",
         op_type: "Unique",
         domain: "",
         opset_version: 28,
@@ -35326,6 +37187,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_unique_sorted_with_axis",
+        suite: "node",
         op_type: "Unique",
         domain: "",
         opset_version: 28,
@@ -35346,6 +37208,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_unique_sorted_with_axis_3d",
+        suite: "node",
         op_type: "Unique",
         domain: "",
         opset_version: 28,
@@ -35366,6 +37229,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_unique_sorted_with_negative_axis",
+        suite: "node",
         op_type: "Unique",
         domain: "",
         opset_version: 28,
@@ -35386,6 +37250,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_unique_sorted_without_axis",
+        suite: "node",
         op_type: "Unique",
         domain: "",
         opset_version: 28,
@@ -35406,6 +37271,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_unsqueeze_axis_0",
+        suite: "node",
         op_type: "Unsqueeze",
         domain: "",
         opset_version: 25,
@@ -35422,6 +37288,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_unsqueeze_axis_1",
+        suite: "node",
         op_type: "Unsqueeze",
         domain: "",
         opset_version: 25,
@@ -35438,6 +37305,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_unsqueeze_axis_2",
+        suite: "node",
         op_type: "Unsqueeze",
         domain: "",
         opset_version: 25,
@@ -35454,6 +37322,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_unsqueeze_negative_axes",
+        suite: "node",
         op_type: "Unsqueeze",
         domain: "",
         opset_version: 25,
@@ -35472,6 +37341,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_unsqueeze_three_axes",
+        suite: "node",
         op_type: "Unsqueeze",
         domain: "",
         opset_version: 25,
@@ -35490,6 +37360,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_unsqueeze_two_axes",
+        suite: "node",
         op_type: "Unsqueeze",
         domain: "",
         opset_version: 25,
@@ -35508,6 +37379,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_unsqueeze_unsorted_axes",
+        suite: "node",
         op_type: "Unsqueeze",
         domain: "",
         opset_version: 25,
@@ -35526,6 +37398,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_upsample_nearest",
+        suite: "node",
         op_type: "Upsample",
         domain: "",
         opset_version: 9,
@@ -35542,6 +37415,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_where_example",
+        suite: "node",
         op_type: "Where",
         domain: "",
         opset_version: 16,
@@ -35559,6 +37433,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_where_long_example",
+        suite: "node",
         op_type: "Where",
         domain: "",
         opset_version: 16,
@@ -35578,6 +37453,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_wrap_pad",
+        suite: "node",
         op_type: "Pad",
         domain: "",
         opset_version: 25,
@@ -35594,6 +37470,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_xor2d",
+        suite: "node",
         op_type: "Xor",
         domain: "",
         opset_version: 7,
@@ -35610,6 +37487,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_xor3d",
+        suite: "node",
         op_type: "Xor",
         domain: "",
         opset_version: 7,
@@ -35626,6 +37504,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_xor4d",
+        suite: "node",
         op_type: "Xor",
         domain: "",
         opset_version: 7,
@@ -35642,6 +37521,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_xor_bcast3v1d",
+        suite: "node",
         op_type: "Xor",
         domain: "",
         opset_version: 7,
@@ -35658,6 +37538,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_xor_bcast3v2d",
+        suite: "node",
         op_type: "Xor",
         domain: "",
         opset_version: 7,
@@ -35674,6 +37555,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_xor_bcast4v2d",
+        suite: "node",
         op_type: "Xor",
         domain: "",
         opset_version: 7,
@@ -35690,6 +37572,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_xor_bcast4v3d",
+        suite: "node",
         op_type: "Xor",
         domain: "",
         opset_version: 7,
@@ -35706,6 +37589,7 @@ pub(crate) static CASES: [Case; 1884] = [
     },
     Case {
         name: "test_xor_bcast4v4d",
+        suite: "node",
         op_type: "Xor",
         domain: "",
         opset_version: 7,
@@ -35722,7620 +37606,7631 @@ pub(crate) static CASES: [Case; 1884] = [
     },
 ];
 
-fn test_abs() -> ModelProto {
+pub(crate) fn test_abs() -> ModelProto {
     include_onnx!("data/test_abs/model.onnxtxt")
 }
 
-fn test_acos() -> ModelProto {
+pub(crate) fn test_acos() -> ModelProto {
     include_onnx!("data/test_acos/model.onnxtxt")
 }
 
-fn test_acos_example() -> ModelProto {
+pub(crate) fn test_acos_example() -> ModelProto {
     include_onnx!("data/test_acos_example/model.onnxtxt")
 }
 
-fn test_acosh() -> ModelProto {
+pub(crate) fn test_acosh() -> ModelProto {
     include_onnx!("data/test_acosh/model.onnxtxt")
 }
 
-fn test_acosh_example() -> ModelProto {
+pub(crate) fn test_acosh_example() -> ModelProto {
     include_onnx!("data/test_acosh_example/model.onnxtxt")
 }
 
-fn test_adagrad() -> ModelProto {
+pub(crate) fn test_adagrad() -> ModelProto {
     include_onnx!("data/test_adagrad/model.onnxtxt")
 }
 
-fn test_adagrad_multiple() -> ModelProto {
+pub(crate) fn test_adagrad_multiple() -> ModelProto {
     include_onnx!("data/test_adagrad_multiple/model.onnxtxt")
 }
 
-fn test_adam() -> ModelProto {
+pub(crate) fn test_adam() -> ModelProto {
     include_onnx!("data/test_adam/model.onnxtxt")
 }
 
-fn test_adam_multiple() -> ModelProto {
+pub(crate) fn test_adam_multiple() -> ModelProto {
     include_onnx!("data/test_adam_multiple/model.onnxtxt")
 }
 
-fn test_add() -> ModelProto {
+pub(crate) fn test_add() -> ModelProto {
     include_onnx!("data/test_add/model.onnxtxt")
 }
 
-fn test_add_bcast() -> ModelProto {
+pub(crate) fn test_add_bcast() -> ModelProto {
     include_onnx!("data/test_add_bcast/model.onnxtxt")
 }
 
-fn test_add_int16() -> ModelProto {
+pub(crate) fn test_add_int16() -> ModelProto {
     include_onnx!("data/test_add_int16/model.onnxtxt")
 }
 
-fn test_add_int8() -> ModelProto {
+pub(crate) fn test_add_int8() -> ModelProto {
     include_onnx!("data/test_add_int8/model.onnxtxt")
 }
 
-fn test_add_uint16() -> ModelProto {
+pub(crate) fn test_add_uint16() -> ModelProto {
     include_onnx!("data/test_add_uint16/model.onnxtxt")
 }
 
-fn test_add_uint32() -> ModelProto {
+pub(crate) fn test_add_uint32() -> ModelProto {
     include_onnx!("data/test_add_uint32/model.onnxtxt")
 }
 
-fn test_add_uint64() -> ModelProto {
+pub(crate) fn test_add_uint64() -> ModelProto {
     include_onnx!("data/test_add_uint64/model.onnxtxt")
 }
 
-fn test_add_uint8() -> ModelProto {
+pub(crate) fn test_add_uint8() -> ModelProto {
     include_onnx!("data/test_add_uint8/model.onnxtxt")
 }
 
-fn test_affine_grid_2d() -> ModelProto {
+pub(crate) fn test_affine_grid_2d() -> ModelProto {
     include_onnx!("data/test_affine_grid_2d/model.onnxtxt")
 }
 
-fn test_affine_grid_2d_align_corners() -> ModelProto {
+pub(crate) fn test_affine_grid_2d_align_corners() -> ModelProto {
     include_onnx!("data/test_affine_grid_2d_align_corners/model.onnxtxt")
 }
 
-fn test_affine_grid_2d_align_corners_expanded() -> ModelProto {
+pub(crate) fn test_affine_grid_2d_align_corners_expanded() -> ModelProto {
     include_onnx!("data/test_affine_grid_2d_align_corners_expanded/model.onnxtxt")
 }
 
-fn test_affine_grid_2d_expanded() -> ModelProto {
+pub(crate) fn test_affine_grid_2d_expanded() -> ModelProto {
     include_onnx!("data/test_affine_grid_2d_expanded/model.onnxtxt")
 }
 
-fn test_affine_grid_3d() -> ModelProto {
+pub(crate) fn test_affine_grid_3d() -> ModelProto {
     include_onnx!("data/test_affine_grid_3d/model.onnxtxt")
 }
 
-fn test_affine_grid_3d_align_corners() -> ModelProto {
+pub(crate) fn test_affine_grid_3d_align_corners() -> ModelProto {
     include_onnx!("data/test_affine_grid_3d_align_corners/model.onnxtxt")
 }
 
-fn test_affine_grid_3d_align_corners_expanded() -> ModelProto {
+pub(crate) fn test_affine_grid_3d_align_corners_expanded() -> ModelProto {
     include_onnx!("data/test_affine_grid_3d_align_corners_expanded/model.onnxtxt")
 }
 
-fn test_affine_grid_3d_expanded() -> ModelProto {
+pub(crate) fn test_affine_grid_3d_expanded() -> ModelProto {
     include_onnx!("data/test_affine_grid_3d_expanded/model.onnxtxt")
 }
 
-fn test_ai_onnx_ml_array_feature_extractor() -> ModelProto {
+pub(crate) fn test_ai_onnx_ml_array_feature_extractor() -> ModelProto {
     include_onnx!("data/test_ai_onnx_ml_array_feature_extractor/model.onnxtxt")
 }
 
-fn test_ai_onnx_ml_binarizer() -> ModelProto {
+pub(crate) fn test_ai_onnx_ml_binarizer() -> ModelProto {
     include_onnx!("data/test_ai_onnx_ml_binarizer/model.onnxtxt")
 }
 
-fn test_ai_onnx_ml_label_encoder_string_int() -> ModelProto {
+pub(crate) fn test_ai_onnx_ml_label_encoder_string_int() -> ModelProto {
     include_onnx!("data/test_ai_onnx_ml_label_encoder_string_int/model.onnxtxt")
 }
 
-fn test_ai_onnx_ml_label_encoder_string_int_no_default() -> ModelProto {
+pub(crate) fn test_ai_onnx_ml_label_encoder_string_int_no_default() -> ModelProto {
     include_onnx!("data/test_ai_onnx_ml_label_encoder_string_int_no_default/model.onnxtxt")
 }
 
-fn test_ai_onnx_ml_label_encoder_tensor_mapping() -> ModelProto {
+pub(crate) fn test_ai_onnx_ml_label_encoder_tensor_mapping() -> ModelProto {
     include_onnx!("data/test_ai_onnx_ml_label_encoder_tensor_mapping/model.onnxtxt")
 }
 
-fn test_ai_onnx_ml_label_encoder_tensor_value_only_mapping() -> ModelProto {
+pub(crate) fn test_ai_onnx_ml_label_encoder_tensor_value_only_mapping() -> ModelProto {
     include_onnx!("data/test_ai_onnx_ml_label_encoder_tensor_value_only_mapping/model.onnxtxt")
 }
 
-fn test_ai_onnx_ml_tree_ensemble_set_membership() -> ModelProto {
+pub(crate) fn test_ai_onnx_ml_tree_ensemble_set_membership() -> ModelProto {
     include_onnx!("data/test_ai_onnx_ml_tree_ensemble_set_membership/model.onnxtxt")
 }
 
-fn test_ai_onnx_ml_tree_ensemble_single_tree() -> ModelProto {
+pub(crate) fn test_ai_onnx_ml_tree_ensemble_single_tree() -> ModelProto {
     include_onnx!("data/test_ai_onnx_ml_tree_ensemble_single_tree/model.onnxtxt")
 }
 
-fn test_and2d() -> ModelProto {
+pub(crate) fn test_and2d() -> ModelProto {
     include_onnx!("data/test_and2d/model.onnxtxt")
 }
 
-fn test_and3d() -> ModelProto {
+pub(crate) fn test_and3d() -> ModelProto {
     include_onnx!("data/test_and3d/model.onnxtxt")
 }
 
-fn test_and4d() -> ModelProto {
+pub(crate) fn test_and4d() -> ModelProto {
     include_onnx!("data/test_and4d/model.onnxtxt")
 }
 
-fn test_and_bcast3v1d() -> ModelProto {
+pub(crate) fn test_and_bcast3v1d() -> ModelProto {
     include_onnx!("data/test_and_bcast3v1d/model.onnxtxt")
 }
 
-fn test_and_bcast3v2d() -> ModelProto {
+pub(crate) fn test_and_bcast3v2d() -> ModelProto {
     include_onnx!("data/test_and_bcast3v2d/model.onnxtxt")
 }
 
-fn test_and_bcast4v2d() -> ModelProto {
+pub(crate) fn test_and_bcast4v2d() -> ModelProto {
     include_onnx!("data/test_and_bcast4v2d/model.onnxtxt")
 }
 
-fn test_and_bcast4v3d() -> ModelProto {
+pub(crate) fn test_and_bcast4v3d() -> ModelProto {
     include_onnx!("data/test_and_bcast4v3d/model.onnxtxt")
 }
 
-fn test_and_bcast4v4d() -> ModelProto {
+pub(crate) fn test_and_bcast4v4d() -> ModelProto {
     include_onnx!("data/test_and_bcast4v4d/model.onnxtxt")
 }
 
-fn test_argmax_default_axis_example() -> ModelProto {
+pub(crate) fn test_argmax_default_axis_example() -> ModelProto {
     include_onnx!("data/test_argmax_default_axis_example/model.onnxtxt")
 }
 
-fn test_argmax_default_axis_example_select_last_index() -> ModelProto {
+pub(crate) fn test_argmax_default_axis_example_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmax_default_axis_example_select_last_index/model.onnxtxt")
 }
 
-fn test_argmax_default_axis_random() -> ModelProto {
+pub(crate) fn test_argmax_default_axis_random() -> ModelProto {
     include_onnx!("data/test_argmax_default_axis_random/model.onnxtxt")
 }
 
-fn test_argmax_default_axis_random_select_last_index() -> ModelProto {
+pub(crate) fn test_argmax_default_axis_random_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmax_default_axis_random_select_last_index/model.onnxtxt")
 }
 
-fn test_argmax_keepdims_example() -> ModelProto {
+pub(crate) fn test_argmax_keepdims_example() -> ModelProto {
     include_onnx!("data/test_argmax_keepdims_example/model.onnxtxt")
 }
 
-fn test_argmax_keepdims_example_select_last_index() -> ModelProto {
+pub(crate) fn test_argmax_keepdims_example_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmax_keepdims_example_select_last_index/model.onnxtxt")
 }
 
-fn test_argmax_keepdims_random() -> ModelProto {
+pub(crate) fn test_argmax_keepdims_random() -> ModelProto {
     include_onnx!("data/test_argmax_keepdims_random/model.onnxtxt")
 }
 
-fn test_argmax_keepdims_random_select_last_index() -> ModelProto {
+pub(crate) fn test_argmax_keepdims_random_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmax_keepdims_random_select_last_index/model.onnxtxt")
 }
 
-fn test_argmax_negative_axis_keepdims_example() -> ModelProto {
+pub(crate) fn test_argmax_negative_axis_keepdims_example() -> ModelProto {
     include_onnx!("data/test_argmax_negative_axis_keepdims_example/model.onnxtxt")
 }
 
-fn test_argmax_negative_axis_keepdims_example_select_last_index() -> ModelProto {
+pub(crate) fn test_argmax_negative_axis_keepdims_example_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmax_negative_axis_keepdims_example_select_last_index/model.onnxtxt")
 }
 
-fn test_argmax_negative_axis_keepdims_random() -> ModelProto {
+pub(crate) fn test_argmax_negative_axis_keepdims_random() -> ModelProto {
     include_onnx!("data/test_argmax_negative_axis_keepdims_random/model.onnxtxt")
 }
 
-fn test_argmax_negative_axis_keepdims_random_select_last_index() -> ModelProto {
+pub(crate) fn test_argmax_negative_axis_keepdims_random_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmax_negative_axis_keepdims_random_select_last_index/model.onnxtxt")
 }
 
-fn test_argmax_no_keepdims_example() -> ModelProto {
+pub(crate) fn test_argmax_no_keepdims_example() -> ModelProto {
     include_onnx!("data/test_argmax_no_keepdims_example/model.onnxtxt")
 }
 
-fn test_argmax_no_keepdims_example_select_last_index() -> ModelProto {
+pub(crate) fn test_argmax_no_keepdims_example_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmax_no_keepdims_example_select_last_index/model.onnxtxt")
 }
 
-fn test_argmax_no_keepdims_random() -> ModelProto {
+pub(crate) fn test_argmax_no_keepdims_random() -> ModelProto {
     include_onnx!("data/test_argmax_no_keepdims_random/model.onnxtxt")
 }
 
-fn test_argmax_no_keepdims_random_select_last_index() -> ModelProto {
+pub(crate) fn test_argmax_no_keepdims_random_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmax_no_keepdims_random_select_last_index/model.onnxtxt")
 }
 
-fn test_argmin_default_axis_example() -> ModelProto {
+pub(crate) fn test_argmin_default_axis_example() -> ModelProto {
     include_onnx!("data/test_argmin_default_axis_example/model.onnxtxt")
 }
 
-fn test_argmin_default_axis_example_select_last_index() -> ModelProto {
+pub(crate) fn test_argmin_default_axis_example_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmin_default_axis_example_select_last_index/model.onnxtxt")
 }
 
-fn test_argmin_default_axis_random() -> ModelProto {
+pub(crate) fn test_argmin_default_axis_random() -> ModelProto {
     include_onnx!("data/test_argmin_default_axis_random/model.onnxtxt")
 }
 
-fn test_argmin_default_axis_random_select_last_index() -> ModelProto {
+pub(crate) fn test_argmin_default_axis_random_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmin_default_axis_random_select_last_index/model.onnxtxt")
 }
 
-fn test_argmin_keepdims_example() -> ModelProto {
+pub(crate) fn test_argmin_keepdims_example() -> ModelProto {
     include_onnx!("data/test_argmin_keepdims_example/model.onnxtxt")
 }
 
-fn test_argmin_keepdims_example_select_last_index() -> ModelProto {
+pub(crate) fn test_argmin_keepdims_example_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmin_keepdims_example_select_last_index/model.onnxtxt")
 }
 
-fn test_argmin_keepdims_random() -> ModelProto {
+pub(crate) fn test_argmin_keepdims_random() -> ModelProto {
     include_onnx!("data/test_argmin_keepdims_random/model.onnxtxt")
 }
 
-fn test_argmin_keepdims_random_select_last_index() -> ModelProto {
+pub(crate) fn test_argmin_keepdims_random_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmin_keepdims_random_select_last_index/model.onnxtxt")
 }
 
-fn test_argmin_negative_axis_keepdims_example() -> ModelProto {
+pub(crate) fn test_argmin_negative_axis_keepdims_example() -> ModelProto {
     include_onnx!("data/test_argmin_negative_axis_keepdims_example/model.onnxtxt")
 }
 
-fn test_argmin_negative_axis_keepdims_example_select_last_index() -> ModelProto {
+pub(crate) fn test_argmin_negative_axis_keepdims_example_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmin_negative_axis_keepdims_example_select_last_index/model.onnxtxt")
 }
 
-fn test_argmin_negative_axis_keepdims_random() -> ModelProto {
+pub(crate) fn test_argmin_negative_axis_keepdims_random() -> ModelProto {
     include_onnx!("data/test_argmin_negative_axis_keepdims_random/model.onnxtxt")
 }
 
-fn test_argmin_negative_axis_keepdims_random_select_last_index() -> ModelProto {
+pub(crate) fn test_argmin_negative_axis_keepdims_random_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmin_negative_axis_keepdims_random_select_last_index/model.onnxtxt")
 }
 
-fn test_argmin_no_keepdims_example() -> ModelProto {
+pub(crate) fn test_argmin_no_keepdims_example() -> ModelProto {
     include_onnx!("data/test_argmin_no_keepdims_example/model.onnxtxt")
 }
 
-fn test_argmin_no_keepdims_example_select_last_index() -> ModelProto {
+pub(crate) fn test_argmin_no_keepdims_example_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmin_no_keepdims_example_select_last_index/model.onnxtxt")
 }
 
-fn test_argmin_no_keepdims_random() -> ModelProto {
+pub(crate) fn test_argmin_no_keepdims_random() -> ModelProto {
     include_onnx!("data/test_argmin_no_keepdims_random/model.onnxtxt")
 }
 
-fn test_argmin_no_keepdims_random_select_last_index() -> ModelProto {
+pub(crate) fn test_argmin_no_keepdims_random_select_last_index() -> ModelProto {
     include_onnx!("data/test_argmin_no_keepdims_random_select_last_index/model.onnxtxt")
 }
 
-fn test_asin() -> ModelProto {
+pub(crate) fn test_asin() -> ModelProto {
     include_onnx!("data/test_asin/model.onnxtxt")
 }
 
-fn test_asin_example() -> ModelProto {
+pub(crate) fn test_asin_example() -> ModelProto {
     include_onnx!("data/test_asin_example/model.onnxtxt")
 }
 
-fn test_asinh() -> ModelProto {
+pub(crate) fn test_asinh() -> ModelProto {
     include_onnx!("data/test_asinh/model.onnxtxt")
 }
 
-fn test_asinh_example() -> ModelProto {
+pub(crate) fn test_asinh_example() -> ModelProto {
     include_onnx!("data/test_asinh_example/model.onnxtxt")
 }
 
-fn test_atan() -> ModelProto {
+pub(crate) fn test_atan() -> ModelProto {
     include_onnx!("data/test_atan/model.onnxtxt")
 }
 
-fn test_atan_example() -> ModelProto {
+pub(crate) fn test_atan_example() -> ModelProto {
     include_onnx!("data/test_atan_example/model.onnxtxt")
 }
 
-fn test_atanh() -> ModelProto {
+pub(crate) fn test_atanh() -> ModelProto {
     include_onnx!("data/test_atanh/model.onnxtxt")
 }
 
-fn test_atanh_example() -> ModelProto {
+pub(crate) fn test_atanh_example() -> ModelProto {
     include_onnx!("data/test_atanh_example/model.onnxtxt")
 }
 
-fn test_attention_23_boolmask_fullymasked_row_nan_robustness() -> ModelProto {
+pub(crate) fn test_attention_23_boolmask_fullymasked_row_nan_robustness() -> ModelProto {
     include_onnx!("data/test_attention_23_boolmask_fullymasked_row_nan_robustness/model.onnxtxt")
 }
 
-fn test_attention_23_boolmask_fullymasked_row_nan_robustness_expanded() -> ModelProto {
+pub(crate) fn test_attention_23_boolmask_fullymasked_row_nan_robustness_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_23_boolmask_fullymasked_row_nan_robustness_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_23_fullymasked_qk_matmul_output_mode3_zero() -> ModelProto {
+pub(crate) fn test_attention_23_fullymasked_qk_matmul_output_mode3_zero() -> ModelProto {
     include_onnx!("data/test_attention_23_fullymasked_qk_matmul_output_mode3_zero/model.onnxtxt")
 }
 
-fn test_attention_23_fullymasked_qk_matmul_output_mode3_zero_expanded() -> ModelProto {
+pub(crate) fn test_attention_23_fullymasked_qk_matmul_output_mode3_zero_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_23_fullymasked_qk_matmul_output_mode3_zero_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_24_fullymasked_qk_matmul_output_mode3_zero() -> ModelProto {
+pub(crate) fn test_attention_24_fullymasked_qk_matmul_output_mode3_zero() -> ModelProto {
     include_onnx!("data/test_attention_24_fullymasked_qk_matmul_output_mode3_zero/model.onnxtxt")
 }
 
-fn test_attention_24_fullymasked_qk_matmul_output_mode3_zero_expanded() -> ModelProto {
+pub(crate) fn test_attention_24_fullymasked_qk_matmul_output_mode3_zero_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_24_fullymasked_qk_matmul_output_mode3_zero_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_24_qk_matmul_output_mode3_softmax_precision() -> ModelProto {
+pub(crate) fn test_attention_24_qk_matmul_output_mode3_softmax_precision() -> ModelProto {
     include_onnx!("data/test_attention_24_qk_matmul_output_mode3_softmax_precision/model.onnxtxt")
 }
 
-fn test_attention_24_qk_matmul_output_mode3_softmax_precision_expanded() -> ModelProto {
+pub(crate) fn test_attention_24_qk_matmul_output_mode3_softmax_precision_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_24_qk_matmul_output_mode3_softmax_precision_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_3d() -> ModelProto {
+pub(crate) fn test_attention_3d() -> ModelProto {
     include_onnx!("data/test_attention_3d/model.onnxtxt")
 }
 
-fn test_attention_3d_attn_mask() -> ModelProto {
+pub(crate) fn test_attention_3d_attn_mask() -> ModelProto {
     include_onnx!("data/test_attention_3d_attn_mask/model.onnxtxt")
 }
 
-fn test_attention_3d_attn_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_attn_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_attn_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_causal() -> ModelProto {
+pub(crate) fn test_attention_3d_causal() -> ModelProto {
     include_onnx!("data/test_attention_3d_causal/model.onnxtxt")
 }
 
-fn test_attention_3d_causal_bf16() -> ModelProto {
+pub(crate) fn test_attention_3d_causal_bf16() -> ModelProto {
     include_onnx!("data/test_attention_3d_causal_bf16/model.onnxtxt")
 }
 
-fn test_attention_3d_causal_bf16_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_causal_bf16_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_causal_bf16_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_causal_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_causal_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_causal_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_sizes() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_sizes() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_sizes/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_sizes_attn_mask() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_sizes_attn_mask() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_sizes_attn_mask/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_sizes_attn_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_sizes_attn_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_sizes_attn_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_sizes_causal() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_sizes_causal() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_sizes_causal/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_sizes_causal_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_sizes_causal_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_sizes_causal_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_sizes_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_sizes_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_sizes_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_sizes_scaled() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_sizes_scaled() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_sizes_scaled/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_sizes_scaled_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_sizes_scaled_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_sizes_scaled_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_sizes_softcap() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_sizes_softcap() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_sizes_softcap/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_sizes_softcap_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_sizes_softcap_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_sizes_softcap_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_with_past_and_present() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_with_past_and_present() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_with_past_and_present/model.onnxtxt")
 }
 
-fn test_attention_3d_diff_heads_with_past_and_present_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_diff_heads_with_past_and_present_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_diff_heads_with_past_and_present_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_attn_mask() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_attn_mask() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_attn_mask/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_attn_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_attn_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_attn_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_causal() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_causal() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_causal/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_causal_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_causal_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_causal_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_scaled() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_scaled() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_scaled/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_scaled_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_scaled_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_scaled_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_softcap() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_softcap() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_softcap/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_softcap_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_softcap_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_softcap_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_with_past_and_present() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_with_past_and_present() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_with_past_and_present/model.onnxtxt")
 }
 
-fn test_attention_3d_gqa_with_past_and_present_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_gqa_with_past_and_present_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_gqa_with_past_and_present_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_local_window() -> ModelProto {
+pub(crate) fn test_attention_3d_local_window() -> ModelProto {
     include_onnx!("data/test_attention_3d_local_window/model.onnxtxt")
 }
 
-fn test_attention_3d_local_window_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_local_window_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_local_window_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_scaled() -> ModelProto {
+pub(crate) fn test_attention_3d_scaled() -> ModelProto {
     include_onnx!("data/test_attention_3d_scaled/model.onnxtxt")
 }
 
-fn test_attention_3d_scaled_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_scaled_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_scaled_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_softcap() -> ModelProto {
+pub(crate) fn test_attention_3d_softcap() -> ModelProto {
     include_onnx!("data/test_attention_3d_softcap/model.onnxtxt")
 }
 
-fn test_attention_3d_softcap_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_softcap_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_softcap_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_transpose_verification() -> ModelProto {
+pub(crate) fn test_attention_3d_transpose_verification() -> ModelProto {
     include_onnx!("data/test_attention_3d_transpose_verification/model.onnxtxt")
 }
 
-fn test_attention_3d_transpose_verification_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_transpose_verification_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_transpose_verification_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_with_past_and_present() -> ModelProto {
+pub(crate) fn test_attention_3d_with_past_and_present() -> ModelProto {
     include_onnx!("data/test_attention_3d_with_past_and_present/model.onnxtxt")
 }
 
-fn test_attention_3d_with_past_and_present_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_with_past_and_present_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_with_past_and_present_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_with_past_and_present_qk_matmul() -> ModelProto {
+pub(crate) fn test_attention_3d_with_past_and_present_qk_matmul() -> ModelProto {
     include_onnx!("data/test_attention_3d_with_past_and_present_qk_matmul/model.onnxtxt")
 }
 
-fn test_attention_3d_with_past_and_present_qk_matmul_bias() -> ModelProto {
+pub(crate) fn test_attention_3d_with_past_and_present_qk_matmul_bias() -> ModelProto {
     include_onnx!("data/test_attention_3d_with_past_and_present_qk_matmul_bias/model.onnxtxt")
 }
 
-fn test_attention_3d_with_past_and_present_qk_matmul_bias_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_with_past_and_present_qk_matmul_bias_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_3d_with_past_and_present_qk_matmul_bias_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_3d_with_past_and_present_qk_matmul_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_with_past_and_present_qk_matmul_expanded() -> ModelProto {
     include_onnx!("data/test_attention_3d_with_past_and_present_qk_matmul_expanded/model.onnxtxt")
 }
 
-fn test_attention_3d_with_past_and_present_qk_matmul_softcap() -> ModelProto {
+pub(crate) fn test_attention_3d_with_past_and_present_qk_matmul_softcap() -> ModelProto {
     include_onnx!("data/test_attention_3d_with_past_and_present_qk_matmul_softcap/model.onnxtxt")
 }
 
-fn test_attention_3d_with_past_and_present_qk_matmul_softcap_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_with_past_and_present_qk_matmul_softcap_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_3d_with_past_and_present_qk_matmul_softcap_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_3d_with_past_and_present_qk_matmul_softmax() -> ModelProto {
+pub(crate) fn test_attention_3d_with_past_and_present_qk_matmul_softmax() -> ModelProto {
     include_onnx!("data/test_attention_3d_with_past_and_present_qk_matmul_softmax/model.onnxtxt")
 }
 
-fn test_attention_3d_with_past_and_present_qk_matmul_softmax_expanded() -> ModelProto {
+pub(crate) fn test_attention_3d_with_past_and_present_qk_matmul_softmax_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_3d_with_past_and_present_qk_matmul_softmax_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_4d() -> ModelProto {
+pub(crate) fn test_attention_4d() -> ModelProto {
     include_onnx!("data/test_attention_4d/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_3d() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_3d() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_3d/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_3d_causal() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_3d_causal() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_3d_causal/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_3d_causal_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_3d_causal_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_3d_causal_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_3d_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_3d_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_3d_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_4d() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_4d() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_4d/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_4d_causal() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_4d_causal() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_4d_causal/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_4d_causal_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_4d_causal_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_4d_causal_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_4d_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_4d_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_4d_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_bool() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_bool() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_bool/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_bool_4d() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_bool_4d() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_bool_4d/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_bool_4d_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_bool_4d_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_bool_4d_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_bool_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_bool_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_bool_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_causal_bf16() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_causal_bf16() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_causal_bf16/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_causal_bf16_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_causal_bf16_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_causal_bf16_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_attn_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_attn_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_attn_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_causal() -> ModelProto {
+pub(crate) fn test_attention_4d_causal() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_bf16() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_bf16() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_bf16/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_bf16_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_bf16_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_bf16_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_fp16() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_fp16() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_fp16/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_fp16_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_fp16_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_fp16_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_nonpad_attn_mask_composition() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_nonpad_attn_mask_composition() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_nonpad_attn_mask_composition/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_nonpad_attn_mask_composition_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_nonpad_attn_mask_composition_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_4d_causal_nonpad_attn_mask_composition_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_causal_nonpad_batch_prefill() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_nonpad_batch_prefill() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_nonpad_batch_prefill/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_nonpad_batch_prefill_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_nonpad_batch_prefill_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_nonpad_batch_prefill_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_nonpad_continued_prefill() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_nonpad_continued_prefill() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_nonpad_continued_prefill/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_nonpad_continued_prefill_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_nonpad_continued_prefill_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_nonpad_continued_prefill_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_nonpad_negative_offset_structural_empty() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_nonpad_negative_offset_structural_empty() -> ModelProto {
     include_onnx!(
         "data/test_attention_4d_causal_nonpad_negative_offset_structural_empty/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_causal_nonpad_negative_offset_structural_empty_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_nonpad_negative_offset_structural_empty_expanded()
+-> ModelProto {
     include_onnx!(
         "data/test_attention_4d_causal_nonpad_negative_offset_structural_empty_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_causal_padded_kv_bf16() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_padded_kv_bf16() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_padded_kv_bf16/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_padded_kv_bf16_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_padded_kv_bf16_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_padded_kv_bf16_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_with_past_and_present() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_with_past_and_present() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_with_past_and_present/model.onnxtxt")
 }
 
-fn test_attention_4d_causal_with_past_and_present_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_causal_with_past_and_present_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_causal_with_past_and_present_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_mask4d_padded_kv() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_mask4d_padded_kv() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_mask4d_padded_kv/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_mask4d_padded_kv_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_mask4d_padded_kv_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_mask4d_padded_kv_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_sizes() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_sizes() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_sizes/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_sizes_attn_mask() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_sizes_attn_mask() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_sizes_attn_mask/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_sizes_attn_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_sizes_attn_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_sizes_attn_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_sizes_causal() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_sizes_causal() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_sizes_causal/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_sizes_causal_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_sizes_causal_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_sizes_causal_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_sizes_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_sizes_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_sizes_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_sizes_scaled() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_sizes_scaled() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_sizes_scaled/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_sizes_scaled_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_sizes_scaled_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_sizes_scaled_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_sizes_softcap() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_sizes_softcap() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_sizes_softcap/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_sizes_softcap_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_sizes_softcap_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_sizes_softcap_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_with_past_and_present() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_with_past_and_present() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_with_past_and_present/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_with_past_and_present_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_with_past_and_present_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_with_past_and_present_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_with_past_and_present_mask3d() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_with_past_and_present_mask3d() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_with_past_and_present_mask3d/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_with_past_and_present_mask3d_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_with_past_and_present_mask3d_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_4d_diff_heads_with_past_and_present_mask3d_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_diff_heads_with_past_and_present_mask4d() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_with_past_and_present_mask4d() -> ModelProto {
     include_onnx!("data/test_attention_4d_diff_heads_with_past_and_present_mask4d/model.onnxtxt")
 }
 
-fn test_attention_4d_diff_heads_with_past_and_present_mask4d_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_diff_heads_with_past_and_present_mask4d_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_4d_diff_heads_with_past_and_present_mask4d_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_fp16() -> ModelProto {
+pub(crate) fn test_attention_4d_fp16() -> ModelProto {
     include_onnx!("data/test_attention_4d_fp16/model.onnxtxt")
 }
 
-fn test_attention_4d_fp16_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_fp16_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_fp16_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_attn_mask() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_attn_mask() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_attn_mask/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_attn_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_attn_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_attn_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_causal() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_causal() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_causal/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_causal_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_causal_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_causal_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_causal_nonpad_decode() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_causal_nonpad_decode() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_causal_nonpad_decode/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_causal_nonpad_decode_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_causal_nonpad_decode_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_causal_nonpad_decode_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_causal_nonpad_decode_fp16() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_causal_nonpad_decode_fp16() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_causal_nonpad_decode_fp16/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_causal_nonpad_decode_fp16_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_causal_nonpad_decode_fp16_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_causal_nonpad_decode_fp16_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_scaled() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_scaled() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_scaled/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_scaled_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_scaled_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_scaled_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_softcap() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_softcap() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_softcap/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_softcap_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_softcap_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_softcap_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_with_past_and_present() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_with_past_and_present() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_with_past_and_present/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_with_past_and_present_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_with_past_and_present_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_with_past_and_present_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_with_past_and_present_fp16() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_with_past_and_present_fp16() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_with_past_and_present_fp16/model.onnxtxt")
 }
 
-fn test_attention_4d_gqa_with_past_and_present_fp16_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_gqa_with_past_and_present_fp16_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_gqa_with_past_and_present_fp16_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_padded_kv_bf16() -> ModelProto {
+pub(crate) fn test_attention_4d_padded_kv_bf16() -> ModelProto {
     include_onnx!("data/test_attention_4d_padded_kv_bf16/model.onnxtxt")
 }
 
-fn test_attention_4d_padded_kv_bf16_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_padded_kv_bf16_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_padded_kv_bf16_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_scaled() -> ModelProto {
+pub(crate) fn test_attention_4d_scaled() -> ModelProto {
     include_onnx!("data/test_attention_4d_scaled/model.onnxtxt")
 }
 
-fn test_attention_4d_scaled_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_scaled_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_scaled_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_softcap() -> ModelProto {
+pub(crate) fn test_attention_4d_softcap() -> ModelProto {
     include_onnx!("data/test_attention_4d_softcap/model.onnxtxt")
 }
 
-fn test_attention_4d_softcap_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_softcap_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_softcap_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_softcap_neginf_mask() -> ModelProto {
+pub(crate) fn test_attention_4d_softcap_neginf_mask() -> ModelProto {
     include_onnx!("data/test_attention_4d_softcap_neginf_mask/model.onnxtxt")
 }
 
-fn test_attention_4d_softcap_neginf_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_softcap_neginf_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_softcap_neginf_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_softcap_neginf_mask_poison() -> ModelProto {
+pub(crate) fn test_attention_4d_softcap_neginf_mask_poison() -> ModelProto {
     include_onnx!("data/test_attention_4d_softcap_neginf_mask_poison/model.onnxtxt")
 }
 
-fn test_attention_4d_softcap_neginf_mask_poison_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_softcap_neginf_mask_poison_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_softcap_neginf_mask_poison_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_with_past_and_present() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_past_and_present/model.onnxtxt")
 }
 
-fn test_attention_4d_with_past_and_present_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_past_and_present_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_past_and_present_qk_matmul/model.onnxtxt")
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_bias() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_bias() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_past_and_present_qk_matmul_bias/model.onnxtxt")
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask() -> ModelProto {
     include_onnx!(
         "data/test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_causal() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_causal() -> ModelProto
+{
     include_onnx!(
         "data/test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_causal/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_causal_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_causal_expanded()
+-> ModelProto {
     include_onnx!(
         "data/test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_causal_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_expanded() -> ModelProto
+{
     include_onnx!(
         "data/test_attention_4d_with_past_and_present_qk_matmul_bias_3d_mask_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask() -> ModelProto {
     include_onnx!(
         "data/test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_causal() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_causal() -> ModelProto
+{
     include_onnx!(
         "data/test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_causal/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_causal_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_causal_expanded()
+-> ModelProto {
     include_onnx!(
         "data/test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_causal_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_expanded() -> ModelProto
+{
     include_onnx!(
         "data/test_attention_4d_with_past_and_present_qk_matmul_bias_4d_mask_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_bias_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_bias_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_4d_with_past_and_present_qk_matmul_bias_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_4d_with_past_and_present_qk_matmul_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_past_and_present_qk_matmul_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_past_and_present_qk_matmul_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_with_qk_matmul() -> ModelProto {
+pub(crate) fn test_attention_4d_with_qk_matmul() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_qk_matmul/model.onnxtxt")
 }
 
-fn test_attention_4d_with_qk_matmul_bias() -> ModelProto {
+pub(crate) fn test_attention_4d_with_qk_matmul_bias() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_qk_matmul_bias/model.onnxtxt")
 }
 
-fn test_attention_4d_with_qk_matmul_bias_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_qk_matmul_bias_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_qk_matmul_bias_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_with_qk_matmul_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_qk_matmul_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_qk_matmul_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_with_qk_matmul_softcap() -> ModelProto {
+pub(crate) fn test_attention_4d_with_qk_matmul_softcap() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_qk_matmul_softcap/model.onnxtxt")
 }
 
-fn test_attention_4d_with_qk_matmul_softcap_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_qk_matmul_softcap_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_qk_matmul_softcap_expanded/model.onnxtxt")
 }
 
-fn test_attention_4d_with_qk_matmul_softmax() -> ModelProto {
+pub(crate) fn test_attention_4d_with_qk_matmul_softmax() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_qk_matmul_softmax/model.onnxtxt")
 }
 
-fn test_attention_4d_with_qk_matmul_softmax_expanded() -> ModelProto {
+pub(crate) fn test_attention_4d_with_qk_matmul_softmax_expanded() -> ModelProto {
     include_onnx!("data/test_attention_4d_with_qk_matmul_softmax_expanded/model.onnxtxt")
 }
 
-fn test_attention_bidirectional_window() -> ModelProto {
+pub(crate) fn test_attention_bidirectional_window() -> ModelProto {
     include_onnx!("data/test_attention_bidirectional_window/model.onnxtxt")
 }
 
-fn test_attention_bidirectional_window_expanded() -> ModelProto {
+pub(crate) fn test_attention_bidirectional_window_expanded() -> ModelProto {
     include_onnx!("data/test_attention_bidirectional_window_expanded/model.onnxtxt")
 }
 
-fn test_attention_causal_boolmask_nan_robustness() -> ModelProto {
+pub(crate) fn test_attention_causal_boolmask_nan_robustness() -> ModelProto {
     include_onnx!("data/test_attention_causal_boolmask_nan_robustness/model.onnxtxt")
 }
 
-fn test_attention_causal_boolmask_nan_robustness_expanded() -> ModelProto {
+pub(crate) fn test_attention_causal_boolmask_nan_robustness_expanded() -> ModelProto {
     include_onnx!("data/test_attention_causal_boolmask_nan_robustness_expanded/model.onnxtxt")
 }
 
-fn test_attention_local_window() -> ModelProto {
+pub(crate) fn test_attention_local_window() -> ModelProto {
     include_onnx!("data/test_attention_local_window/model.onnxtxt")
 }
 
-fn test_attention_local_window_default() -> ModelProto {
+pub(crate) fn test_attention_local_window_default() -> ModelProto {
     include_onnx!("data/test_attention_local_window_default/model.onnxtxt")
 }
 
-fn test_attention_local_window_default_expanded() -> ModelProto {
+pub(crate) fn test_attention_local_window_default_expanded() -> ModelProto {
     include_onnx!("data/test_attention_local_window_default_expanded/model.onnxtxt")
 }
 
-fn test_attention_local_window_expanded() -> ModelProto {
+pub(crate) fn test_attention_local_window_expanded() -> ModelProto {
     include_onnx!("data/test_attention_local_window_expanded/model.onnxtxt")
 }
 
-fn test_attention_local_window_ext_cache_float16_mask() -> ModelProto {
+pub(crate) fn test_attention_local_window_ext_cache_float16_mask() -> ModelProto {
     include_onnx!("data/test_attention_local_window_ext_cache_float16_mask/model.onnxtxt")
 }
 
-fn test_attention_local_window_ext_cache_float16_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_local_window_ext_cache_float16_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_local_window_ext_cache_float16_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_local_window_ext_cache_rank2_mask() -> ModelProto {
+pub(crate) fn test_attention_local_window_ext_cache_rank2_mask() -> ModelProto {
     include_onnx!("data/test_attention_local_window_ext_cache_rank2_mask/model.onnxtxt")
 }
 
-fn test_attention_local_window_ext_cache_rank2_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_local_window_ext_cache_rank2_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_local_window_ext_cache_rank2_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_local_window_ext_cache_rank3_head_mask() -> ModelProto {
+pub(crate) fn test_attention_local_window_ext_cache_rank3_head_mask() -> ModelProto {
     include_onnx!("data/test_attention_local_window_ext_cache_rank3_head_mask/model.onnxtxt")
 }
 
-fn test_attention_local_window_ext_cache_rank3_head_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_local_window_ext_cache_rank3_head_mask_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_local_window_ext_cache_rank3_head_mask_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_local_window_ext_cache_rank4_batch_mask() -> ModelProto {
+pub(crate) fn test_attention_local_window_ext_cache_rank4_batch_mask() -> ModelProto {
     include_onnx!("data/test_attention_local_window_ext_cache_rank4_batch_mask/model.onnxtxt")
 }
 
-fn test_attention_local_window_ext_cache_rank4_batch_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_local_window_ext_cache_rank4_batch_mask_expanded() -> ModelProto {
     include_onnx!(
         "data/test_attention_local_window_ext_cache_rank4_batch_mask_expanded/model.onnxtxt"
     )
 }
 
-fn test_attention_local_window_gqa_rank4_mask() -> ModelProto {
+pub(crate) fn test_attention_local_window_gqa_rank4_mask() -> ModelProto {
     include_onnx!("data/test_attention_local_window_gqa_rank4_mask/model.onnxtxt")
 }
 
-fn test_attention_local_window_gqa_rank4_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_local_window_gqa_rank4_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_local_window_gqa_rank4_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_local_window_rank1_boolean_mask() -> ModelProto {
+pub(crate) fn test_attention_local_window_rank1_boolean_mask() -> ModelProto {
     include_onnx!("data/test_attention_local_window_rank1_boolean_mask/model.onnxtxt")
 }
 
-fn test_attention_local_window_rank1_boolean_mask_expanded() -> ModelProto {
+pub(crate) fn test_attention_local_window_rank1_boolean_mask_expanded() -> ModelProto {
     include_onnx!("data/test_attention_local_window_rank1_boolean_mask_expanded/model.onnxtxt")
 }
 
-fn test_attention_local_window_with_past() -> ModelProto {
+pub(crate) fn test_attention_local_window_with_past() -> ModelProto {
     include_onnx!("data/test_attention_local_window_with_past/model.onnxtxt")
 }
 
-fn test_attention_local_window_with_past_expanded() -> ModelProto {
+pub(crate) fn test_attention_local_window_with_past_expanded() -> ModelProto {
     include_onnx!("data/test_attention_local_window_with_past_expanded/model.onnxtxt")
 }
 
-fn test_averagepool_1d_default() -> ModelProto {
+pub(crate) fn test_averagepool_1d_default() -> ModelProto {
     include_onnx!("data/test_averagepool_1d_default/model.onnxtxt")
 }
 
-fn test_averagepool_2d_ceil() -> ModelProto {
+pub(crate) fn test_averagepool_2d_ceil() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_ceil/model.onnxtxt")
 }
 
-fn test_averagepool_2d_ceil_last_window_starts_on_pad() -> ModelProto {
+pub(crate) fn test_averagepool_2d_ceil_last_window_starts_on_pad() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_ceil_last_window_starts_on_pad/model.onnxtxt")
 }
 
-fn test_averagepool_2d_default() -> ModelProto {
+pub(crate) fn test_averagepool_2d_default() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_default/model.onnxtxt")
 }
 
-fn test_averagepool_2d_dilations() -> ModelProto {
+pub(crate) fn test_averagepool_2d_dilations() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_dilations/model.onnxtxt")
 }
 
-fn test_averagepool_2d_pads() -> ModelProto {
+pub(crate) fn test_averagepool_2d_pads() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_pads/model.onnxtxt")
 }
 
-fn test_averagepool_2d_pads_count_include_pad() -> ModelProto {
+pub(crate) fn test_averagepool_2d_pads_count_include_pad() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_pads_count_include_pad/model.onnxtxt")
 }
 
-fn test_averagepool_2d_precomputed_pads() -> ModelProto {
+pub(crate) fn test_averagepool_2d_precomputed_pads() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_precomputed_pads/model.onnxtxt")
 }
 
-fn test_averagepool_2d_precomputed_pads_count_include_pad() -> ModelProto {
+pub(crate) fn test_averagepool_2d_precomputed_pads_count_include_pad() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_precomputed_pads_count_include_pad/model.onnxtxt")
 }
 
-fn test_averagepool_2d_precomputed_same_upper() -> ModelProto {
+pub(crate) fn test_averagepool_2d_precomputed_same_upper() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_precomputed_same_upper/model.onnxtxt")
 }
 
-fn test_averagepool_2d_precomputed_strides() -> ModelProto {
+pub(crate) fn test_averagepool_2d_precomputed_strides() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_precomputed_strides/model.onnxtxt")
 }
 
-fn test_averagepool_2d_same_lower() -> ModelProto {
+pub(crate) fn test_averagepool_2d_same_lower() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_same_lower/model.onnxtxt")
 }
 
-fn test_averagepool_2d_same_upper() -> ModelProto {
+pub(crate) fn test_averagepool_2d_same_upper() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_same_upper/model.onnxtxt")
 }
 
-fn test_averagepool_2d_strides() -> ModelProto {
+pub(crate) fn test_averagepool_2d_strides() -> ModelProto {
     include_onnx!("data/test_averagepool_2d_strides/model.onnxtxt")
 }
 
-fn test_averagepool_3d_default() -> ModelProto {
+pub(crate) fn test_averagepool_3d_default() -> ModelProto {
     include_onnx!("data/test_averagepool_3d_default/model.onnxtxt")
 }
 
-fn test_averagepool_3d_dilations_large_count_include_pad_is_0_ceil_mode_is_False() -> ModelProto {
+pub(crate) fn test_averagepool_3d_dilations_large_count_include_pad_is_0_ceil_mode_is_False()
+-> ModelProto {
     include_onnx!(
         "data/test_averagepool_3d_dilations_large_count_include_pad_is_0_ceil_mode_is_False/model.onnxtxt"
     )
 }
 
-fn test_averagepool_3d_dilations_large_count_include_pad_is_0_ceil_mode_is_True() -> ModelProto {
+pub(crate) fn test_averagepool_3d_dilations_large_count_include_pad_is_0_ceil_mode_is_True()
+-> ModelProto {
     include_onnx!(
         "data/test_averagepool_3d_dilations_large_count_include_pad_is_0_ceil_mode_is_True/model.onnxtxt"
     )
 }
 
-fn test_averagepool_3d_dilations_large_count_include_pad_is_1_ceil_mode_is_False() -> ModelProto {
+pub(crate) fn test_averagepool_3d_dilations_large_count_include_pad_is_1_ceil_mode_is_False()
+-> ModelProto {
     include_onnx!(
         "data/test_averagepool_3d_dilations_large_count_include_pad_is_1_ceil_mode_is_False/model.onnxtxt"
     )
 }
 
-fn test_averagepool_3d_dilations_large_count_include_pad_is_1_ceil_mode_is_True() -> ModelProto {
+pub(crate) fn test_averagepool_3d_dilations_large_count_include_pad_is_1_ceil_mode_is_True()
+-> ModelProto {
     include_onnx!(
         "data/test_averagepool_3d_dilations_large_count_include_pad_is_1_ceil_mode_is_True/model.onnxtxt"
     )
 }
 
-fn test_averagepool_3d_dilations_small() -> ModelProto {
+pub(crate) fn test_averagepool_3d_dilations_small() -> ModelProto {
     include_onnx!("data/test_averagepool_3d_dilations_small/model.onnxtxt")
 }
 
-fn test_basic_conv_with_padding() -> ModelProto {
+pub(crate) fn test_basic_conv_with_padding() -> ModelProto {
     include_onnx!("data/test_basic_conv_with_padding/model.onnxtxt")
 }
 
-fn test_basic_conv_without_padding() -> ModelProto {
+pub(crate) fn test_basic_conv_without_padding() -> ModelProto {
     include_onnx!("data/test_basic_conv_without_padding/model.onnxtxt")
 }
 
-fn test_basic_deform_conv_with_padding() -> ModelProto {
+pub(crate) fn test_basic_deform_conv_with_padding() -> ModelProto {
     include_onnx!("data/test_basic_deform_conv_with_padding/model.onnxtxt")
 }
 
-fn test_basic_deform_conv_without_padding() -> ModelProto {
+pub(crate) fn test_basic_deform_conv_without_padding() -> ModelProto {
     include_onnx!("data/test_basic_deform_conv_without_padding/model.onnxtxt")
 }
 
-fn test_batchnorm_epsilon() -> ModelProto {
+pub(crate) fn test_batchnorm_epsilon() -> ModelProto {
     include_onnx!("data/test_batchnorm_epsilon/model.onnxtxt")
 }
 
-fn test_batchnorm_epsilon_training_mode() -> ModelProto {
+pub(crate) fn test_batchnorm_epsilon_training_mode() -> ModelProto {
     include_onnx!("data/test_batchnorm_epsilon_training_mode/model.onnxtxt")
 }
 
-fn test_batchnorm_example() -> ModelProto {
+pub(crate) fn test_batchnorm_example() -> ModelProto {
     include_onnx!("data/test_batchnorm_example/model.onnxtxt")
 }
 
-fn test_batchnorm_example_training_mode() -> ModelProto {
+pub(crate) fn test_batchnorm_example_training_mode() -> ModelProto {
     include_onnx!("data/test_batchnorm_example_training_mode/model.onnxtxt")
 }
 
-fn test_bernoulli() -> ModelProto {
+pub(crate) fn test_bernoulli() -> ModelProto {
     include_onnx!("data/test_bernoulli/model.onnxtxt")
 }
 
-fn test_bernoulli_double() -> ModelProto {
+pub(crate) fn test_bernoulli_double() -> ModelProto {
     include_onnx!("data/test_bernoulli_double/model.onnxtxt")
 }
 
-fn test_bernoulli_double_expanded() -> ModelProto {
+pub(crate) fn test_bernoulli_double_expanded() -> ModelProto {
     include_onnx!("data/test_bernoulli_double_expanded/model.onnxtxt")
 }
 
-fn test_bernoulli_expanded() -> ModelProto {
+pub(crate) fn test_bernoulli_expanded() -> ModelProto {
     include_onnx!("data/test_bernoulli_expanded/model.onnxtxt")
 }
 
-fn test_bernoulli_seed() -> ModelProto {
+pub(crate) fn test_bernoulli_seed() -> ModelProto {
     include_onnx!("data/test_bernoulli_seed/model.onnxtxt")
 }
 
-fn test_bernoulli_seed_expanded() -> ModelProto {
+pub(crate) fn test_bernoulli_seed_expanded() -> ModelProto {
     include_onnx!("data/test_bernoulli_seed_expanded/model.onnxtxt")
 }
 
-fn test_bitcast_2d_float32_to_int32() -> ModelProto {
+pub(crate) fn test_bitcast_2d_float32_to_int32() -> ModelProto {
     include_onnx!("data/test_bitcast_2d_float32_to_int32/model.onnxtxt")
 }
 
-fn test_bitcast_bool_to_uint8() -> ModelProto {
+pub(crate) fn test_bitcast_bool_to_uint8() -> ModelProto {
     include_onnx!("data/test_bitcast_bool_to_uint8/model.onnxtxt")
 }
 
-fn test_bitcast_float32_to_int32() -> ModelProto {
+pub(crate) fn test_bitcast_float32_to_int32() -> ModelProto {
     include_onnx!("data/test_bitcast_float32_to_int32/model.onnxtxt")
 }
 
-fn test_bitcast_float64_to_int64() -> ModelProto {
+pub(crate) fn test_bitcast_float64_to_int64() -> ModelProto {
     include_onnx!("data/test_bitcast_float64_to_int64/model.onnxtxt")
 }
 
-fn test_bitcast_int32_to_float32() -> ModelProto {
+pub(crate) fn test_bitcast_int32_to_float32() -> ModelProto {
     include_onnx!("data/test_bitcast_int32_to_float32/model.onnxtxt")
 }
 
-fn test_bitcast_int64_to_float64() -> ModelProto {
+pub(crate) fn test_bitcast_int64_to_float64() -> ModelProto {
     include_onnx!("data/test_bitcast_int64_to_float64/model.onnxtxt")
 }
 
-fn test_bitcast_int8_to_uint8() -> ModelProto {
+pub(crate) fn test_bitcast_int8_to_uint8() -> ModelProto {
     include_onnx!("data/test_bitcast_int8_to_uint8/model.onnxtxt")
 }
 
-fn test_bitcast_scalar_float32_to_int32() -> ModelProto {
+pub(crate) fn test_bitcast_scalar_float32_to_int32() -> ModelProto {
     include_onnx!("data/test_bitcast_scalar_float32_to_int32/model.onnxtxt")
 }
 
-fn test_bitcast_uint16_to_int16() -> ModelProto {
+pub(crate) fn test_bitcast_uint16_to_int16() -> ModelProto {
     include_onnx!("data/test_bitcast_uint16_to_int16/model.onnxtxt")
 }
 
-fn test_bitcast_uint32_to_int32() -> ModelProto {
+pub(crate) fn test_bitcast_uint32_to_int32() -> ModelProto {
     include_onnx!("data/test_bitcast_uint32_to_int32/model.onnxtxt")
 }
 
-fn test_bitshift_left_int16() -> ModelProto {
+pub(crate) fn test_bitshift_left_int16() -> ModelProto {
     include_onnx!("data/test_bitshift_left_int16/model.onnxtxt")
 }
 
-fn test_bitshift_left_int32() -> ModelProto {
+pub(crate) fn test_bitshift_left_int32() -> ModelProto {
     include_onnx!("data/test_bitshift_left_int32/model.onnxtxt")
 }
 
-fn test_bitshift_left_int32_negative_shift() -> ModelProto {
+pub(crate) fn test_bitshift_left_int32_negative_shift() -> ModelProto {
     include_onnx!("data/test_bitshift_left_int32_negative_shift/model.onnxtxt")
 }
 
-fn test_bitshift_left_int32_overflow() -> ModelProto {
+pub(crate) fn test_bitshift_left_int32_overflow() -> ModelProto {
     include_onnx!("data/test_bitshift_left_int32_overflow/model.onnxtxt")
 }
 
-fn test_bitshift_left_int32_shift_ge_width() -> ModelProto {
+pub(crate) fn test_bitshift_left_int32_shift_ge_width() -> ModelProto {
     include_onnx!("data/test_bitshift_left_int32_shift_ge_width/model.onnxtxt")
 }
 
-fn test_bitshift_left_int64() -> ModelProto {
+pub(crate) fn test_bitshift_left_int64() -> ModelProto {
     include_onnx!("data/test_bitshift_left_int64/model.onnxtxt")
 }
 
-fn test_bitshift_left_int8() -> ModelProto {
+pub(crate) fn test_bitshift_left_int8() -> ModelProto {
     include_onnx!("data/test_bitshift_left_int8/model.onnxtxt")
 }
 
-fn test_bitshift_left_int8_negative_shift() -> ModelProto {
+pub(crate) fn test_bitshift_left_int8_negative_shift() -> ModelProto {
     include_onnx!("data/test_bitshift_left_int8_negative_shift/model.onnxtxt")
 }
 
-fn test_bitshift_left_int8_overflow() -> ModelProto {
+pub(crate) fn test_bitshift_left_int8_overflow() -> ModelProto {
     include_onnx!("data/test_bitshift_left_int8_overflow/model.onnxtxt")
 }
 
-fn test_bitshift_left_int8_shift_ge_width() -> ModelProto {
+pub(crate) fn test_bitshift_left_int8_shift_ge_width() -> ModelProto {
     include_onnx!("data/test_bitshift_left_int8_shift_ge_width/model.onnxtxt")
 }
 
-fn test_bitshift_left_uint16() -> ModelProto {
+pub(crate) fn test_bitshift_left_uint16() -> ModelProto {
     include_onnx!("data/test_bitshift_left_uint16/model.onnxtxt")
 }
 
-fn test_bitshift_left_uint32() -> ModelProto {
+pub(crate) fn test_bitshift_left_uint32() -> ModelProto {
     include_onnx!("data/test_bitshift_left_uint32/model.onnxtxt")
 }
 
-fn test_bitshift_left_uint64() -> ModelProto {
+pub(crate) fn test_bitshift_left_uint64() -> ModelProto {
     include_onnx!("data/test_bitshift_left_uint64/model.onnxtxt")
 }
 
-fn test_bitshift_left_uint8() -> ModelProto {
+pub(crate) fn test_bitshift_left_uint8() -> ModelProto {
     include_onnx!("data/test_bitshift_left_uint8/model.onnxtxt")
 }
 
-fn test_bitshift_right_int16() -> ModelProto {
+pub(crate) fn test_bitshift_right_int16() -> ModelProto {
     include_onnx!("data/test_bitshift_right_int16/model.onnxtxt")
 }
 
-fn test_bitshift_right_int32() -> ModelProto {
+pub(crate) fn test_bitshift_right_int32() -> ModelProto {
     include_onnx!("data/test_bitshift_right_int32/model.onnxtxt")
 }
 
-fn test_bitshift_right_int32_negative_input() -> ModelProto {
+pub(crate) fn test_bitshift_right_int32_negative_input() -> ModelProto {
     include_onnx!("data/test_bitshift_right_int32_negative_input/model.onnxtxt")
 }
 
-fn test_bitshift_right_int32_negative_shift() -> ModelProto {
+pub(crate) fn test_bitshift_right_int32_negative_shift() -> ModelProto {
     include_onnx!("data/test_bitshift_right_int32_negative_shift/model.onnxtxt")
 }
 
-fn test_bitshift_right_int32_shift_ge_width() -> ModelProto {
+pub(crate) fn test_bitshift_right_int32_shift_ge_width() -> ModelProto {
     include_onnx!("data/test_bitshift_right_int32_shift_ge_width/model.onnxtxt")
 }
 
-fn test_bitshift_right_int64() -> ModelProto {
+pub(crate) fn test_bitshift_right_int64() -> ModelProto {
     include_onnx!("data/test_bitshift_right_int64/model.onnxtxt")
 }
 
-fn test_bitshift_right_int8() -> ModelProto {
+pub(crate) fn test_bitshift_right_int8() -> ModelProto {
     include_onnx!("data/test_bitshift_right_int8/model.onnxtxt")
 }
 
-fn test_bitshift_right_int8_negative_input() -> ModelProto {
+pub(crate) fn test_bitshift_right_int8_negative_input() -> ModelProto {
     include_onnx!("data/test_bitshift_right_int8_negative_input/model.onnxtxt")
 }
 
-fn test_bitshift_right_int8_negative_shift() -> ModelProto {
+pub(crate) fn test_bitshift_right_int8_negative_shift() -> ModelProto {
     include_onnx!("data/test_bitshift_right_int8_negative_shift/model.onnxtxt")
 }
 
-fn test_bitshift_right_int8_shift_ge_width() -> ModelProto {
+pub(crate) fn test_bitshift_right_int8_shift_ge_width() -> ModelProto {
     include_onnx!("data/test_bitshift_right_int8_shift_ge_width/model.onnxtxt")
 }
 
-fn test_bitshift_right_uint16() -> ModelProto {
+pub(crate) fn test_bitshift_right_uint16() -> ModelProto {
     include_onnx!("data/test_bitshift_right_uint16/model.onnxtxt")
 }
 
-fn test_bitshift_right_uint32() -> ModelProto {
+pub(crate) fn test_bitshift_right_uint32() -> ModelProto {
     include_onnx!("data/test_bitshift_right_uint32/model.onnxtxt")
 }
 
-fn test_bitshift_right_uint64() -> ModelProto {
+pub(crate) fn test_bitshift_right_uint64() -> ModelProto {
     include_onnx!("data/test_bitshift_right_uint64/model.onnxtxt")
 }
 
-fn test_bitshift_right_uint8() -> ModelProto {
+pub(crate) fn test_bitshift_right_uint8() -> ModelProto {
     include_onnx!("data/test_bitshift_right_uint8/model.onnxtxt")
 }
 
-fn test_bitwise_and_i16_3d() -> ModelProto {
+pub(crate) fn test_bitwise_and_i16_3d() -> ModelProto {
     include_onnx!("data/test_bitwise_and_i16_3d/model.onnxtxt")
 }
 
-fn test_bitwise_and_i32_2d() -> ModelProto {
+pub(crate) fn test_bitwise_and_i32_2d() -> ModelProto {
     include_onnx!("data/test_bitwise_and_i32_2d/model.onnxtxt")
 }
 
-fn test_bitwise_and_ui64_bcast_3v1d() -> ModelProto {
+pub(crate) fn test_bitwise_and_ui64_bcast_3v1d() -> ModelProto {
     include_onnx!("data/test_bitwise_and_ui64_bcast_3v1d/model.onnxtxt")
 }
 
-fn test_bitwise_and_ui8_bcast_4v3d() -> ModelProto {
+pub(crate) fn test_bitwise_and_ui8_bcast_4v3d() -> ModelProto {
     include_onnx!("data/test_bitwise_and_ui8_bcast_4v3d/model.onnxtxt")
 }
 
-fn test_bitwise_not_2d() -> ModelProto {
+pub(crate) fn test_bitwise_not_2d() -> ModelProto {
     include_onnx!("data/test_bitwise_not_2d/model.onnxtxt")
 }
 
-fn test_bitwise_not_3d() -> ModelProto {
+pub(crate) fn test_bitwise_not_3d() -> ModelProto {
     include_onnx!("data/test_bitwise_not_3d/model.onnxtxt")
 }
 
-fn test_bitwise_not_4d() -> ModelProto {
+pub(crate) fn test_bitwise_not_4d() -> ModelProto {
     include_onnx!("data/test_bitwise_not_4d/model.onnxtxt")
 }
 
-fn test_bitwise_or_i16_4d() -> ModelProto {
+pub(crate) fn test_bitwise_or_i16_4d() -> ModelProto {
     include_onnx!("data/test_bitwise_or_i16_4d/model.onnxtxt")
 }
 
-fn test_bitwise_or_i32_2d() -> ModelProto {
+pub(crate) fn test_bitwise_or_i32_2d() -> ModelProto {
     include_onnx!("data/test_bitwise_or_i32_2d/model.onnxtxt")
 }
 
-fn test_bitwise_or_ui64_bcast_3v1d() -> ModelProto {
+pub(crate) fn test_bitwise_or_ui64_bcast_3v1d() -> ModelProto {
     include_onnx!("data/test_bitwise_or_ui64_bcast_3v1d/model.onnxtxt")
 }
 
-fn test_bitwise_or_ui8_bcast_4v3d() -> ModelProto {
+pub(crate) fn test_bitwise_or_ui8_bcast_4v3d() -> ModelProto {
     include_onnx!("data/test_bitwise_or_ui8_bcast_4v3d/model.onnxtxt")
 }
 
-fn test_bitwise_xor_i16_3d() -> ModelProto {
+pub(crate) fn test_bitwise_xor_i16_3d() -> ModelProto {
     include_onnx!("data/test_bitwise_xor_i16_3d/model.onnxtxt")
 }
 
-fn test_bitwise_xor_i32_2d() -> ModelProto {
+pub(crate) fn test_bitwise_xor_i32_2d() -> ModelProto {
     include_onnx!("data/test_bitwise_xor_i32_2d/model.onnxtxt")
 }
 
-fn test_bitwise_xor_ui64_bcast_3v1d() -> ModelProto {
+pub(crate) fn test_bitwise_xor_ui64_bcast_3v1d() -> ModelProto {
     include_onnx!("data/test_bitwise_xor_ui64_bcast_3v1d/model.onnxtxt")
 }
 
-fn test_bitwise_xor_ui8_bcast_4v3d() -> ModelProto {
+pub(crate) fn test_bitwise_xor_ui8_bcast_4v3d() -> ModelProto {
     include_onnx!("data/test_bitwise_xor_ui8_bcast_4v3d/model.onnxtxt")
 }
 
-fn test_blackmanwindow() -> ModelProto {
+pub(crate) fn test_blackmanwindow() -> ModelProto {
     include_onnx!("data/test_blackmanwindow/model.onnxtxt")
 }
 
-fn test_blackmanwindow_expanded() -> ModelProto {
+pub(crate) fn test_blackmanwindow_expanded() -> ModelProto {
     include_onnx!("data/test_blackmanwindow_expanded/model.onnxtxt")
 }
 
-fn test_blackmanwindow_symmetric() -> ModelProto {
+pub(crate) fn test_blackmanwindow_symmetric() -> ModelProto {
     include_onnx!("data/test_blackmanwindow_symmetric/model.onnxtxt")
 }
 
-fn test_blackmanwindow_symmetric_expanded() -> ModelProto {
+pub(crate) fn test_blackmanwindow_symmetric_expanded() -> ModelProto {
     include_onnx!("data/test_blackmanwindow_symmetric_expanded/model.onnxtxt")
 }
 
-fn test_cast_BFLOAT16_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_BFLOAT16_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_BFLOAT16_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_DOUBLE_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_DOUBLE_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_DOUBLE_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_DOUBLE_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_DOUBLE_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_DOUBLE_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_DOUBLE() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_DOUBLE() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_DOUBLE/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_FLOAT4E2M1() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_FLOAT4E2M1() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_FLOAT4E2M1/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_FLOAT8E4M3FN() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_FLOAT8E4M3FN() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_FLOAT8E4M3FN/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_FLOAT8E4M3FNUZ() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_FLOAT8E4M3FNUZ() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_FLOAT8E4M3FNUZ/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_FLOAT8E5M2() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_FLOAT8E5M2() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_FLOAT8E5M2/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_FLOAT8E5M2FNUZ() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_FLOAT8E5M2FNUZ() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_FLOAT8E5M2FNUZ/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_INT2() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_INT2() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_INT2/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_INT4() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_INT4() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_INT4/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_UINT2() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_UINT2() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_UINT2/model.onnxtxt")
 }
 
-fn test_cast_FLOAT16_to_UINT4() -> ModelProto {
+pub(crate) fn test_cast_FLOAT16_to_UINT4() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT16_to_UINT4/model.onnxtxt")
 }
 
-fn test_cast_FLOAT4E2M1_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_FLOAT4E2M1_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT4E2M1_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_FLOAT4E2M1_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_FLOAT4E2M1_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT4E2M1_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_FLOAT8E4M3FNUZ_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_FLOAT8E4M3FNUZ_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT8E4M3FNUZ_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_FLOAT8E4M3FNUZ_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_FLOAT8E4M3FNUZ_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT8E4M3FNUZ_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_FLOAT8E4M3FN_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_FLOAT8E4M3FN_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT8E4M3FN_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_FLOAT8E4M3FN_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_FLOAT8E4M3FN_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT8E4M3FN_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_FLOAT8E5M2FNUZ_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_FLOAT8E5M2FNUZ_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT8E5M2FNUZ_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_FLOAT8E5M2FNUZ_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_FLOAT8E5M2FNUZ_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT8E5M2FNUZ_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_FLOAT8E5M2_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_FLOAT8E5M2_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT8E5M2_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_FLOAT8E5M2_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_FLOAT8E5M2_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT8E5M2_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_BFLOAT16() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_BFLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_BFLOAT16/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_DOUBLE() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_DOUBLE() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_DOUBLE/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_FLOAT4E2M1() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_FLOAT4E2M1() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_FLOAT4E2M1/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_FLOAT8E4M3FN() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_FLOAT8E4M3FN() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_FLOAT8E4M3FN/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_FLOAT8E4M3FNUZ() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_FLOAT8E4M3FNUZ() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_FLOAT8E4M3FNUZ/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_FLOAT8E5M2() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_FLOAT8E5M2() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_FLOAT8E5M2/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_FLOAT8E5M2FNUZ() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_FLOAT8E5M2FNUZ() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_FLOAT8E5M2FNUZ/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_INT2() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_INT2() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_INT2/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_INT4() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_INT4() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_INT4/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_UINT2() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_UINT2() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_UINT2/model.onnxtxt")
 }
 
-fn test_cast_FLOAT_to_UINT4() -> ModelProto {
+pub(crate) fn test_cast_FLOAT_to_UINT4() -> ModelProto {
     include_onnx!("data/test_cast_FLOAT_to_UINT4/model.onnxtxt")
 }
 
-fn test_cast_INT2_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_INT2_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_INT2_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_INT2_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_INT2_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_INT2_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_INT2_to_INT8() -> ModelProto {
+pub(crate) fn test_cast_INT2_to_INT8() -> ModelProto {
     include_onnx!("data/test_cast_INT2_to_INT8/model.onnxtxt")
 }
 
-fn test_cast_INT4_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_INT4_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_INT4_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_INT4_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_INT4_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_INT4_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_INT4_to_INT8() -> ModelProto {
+pub(crate) fn test_cast_INT4_to_INT8() -> ModelProto {
     include_onnx!("data/test_cast_INT4_to_INT8/model.onnxtxt")
 }
 
-fn test_cast_UINT2_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_UINT2_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_UINT2_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_UINT2_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_UINT2_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_UINT2_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_UINT2_to_UINT8() -> ModelProto {
+pub(crate) fn test_cast_UINT2_to_UINT8() -> ModelProto {
     include_onnx!("data/test_cast_UINT2_to_UINT8/model.onnxtxt")
 }
 
-fn test_cast_UINT4_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_UINT4_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_UINT4_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_UINT4_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_UINT4_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_UINT4_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_UINT4_to_UINT8() -> ModelProto {
+pub(crate) fn test_cast_UINT4_to_UINT8() -> ModelProto {
     include_onnx!("data/test_cast_UINT4_to_UINT8/model.onnxtxt")
 }
 
-fn test_cast_e8m0_FLOAT16_to_FLOAT8E8M0() -> ModelProto {
+pub(crate) fn test_cast_e8m0_FLOAT16_to_FLOAT8E8M0() -> ModelProto {
     include_onnx!("data/test_cast_e8m0_FLOAT16_to_FLOAT8E8M0/model.onnxtxt")
 }
 
-fn test_cast_e8m0_FLOAT8E8M0_to_FLOAT() -> ModelProto {
+pub(crate) fn test_cast_e8m0_FLOAT8E8M0_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_cast_e8m0_FLOAT8E8M0_to_FLOAT/model.onnxtxt")
 }
 
-fn test_cast_e8m0_FLOAT8E8M0_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_cast_e8m0_FLOAT8E8M0_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_cast_e8m0_FLOAT8E8M0_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_cast_e8m0_FLOAT_to_FLOAT8E8M0() -> ModelProto {
+pub(crate) fn test_cast_e8m0_FLOAT_to_FLOAT8E8M0() -> ModelProto {
     include_onnx!("data/test_cast_e8m0_FLOAT_to_FLOAT8E8M0/model.onnxtxt")
 }
 
-fn test_cast_no_saturate_FLOAT16_to_FLOAT8E4M3FN() -> ModelProto {
+pub(crate) fn test_cast_no_saturate_FLOAT16_to_FLOAT8E4M3FN() -> ModelProto {
     include_onnx!("data/test_cast_no_saturate_FLOAT16_to_FLOAT8E4M3FN/model.onnxtxt")
 }
 
-fn test_cast_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ() -> ModelProto {
+pub(crate) fn test_cast_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ() -> ModelProto {
     include_onnx!("data/test_cast_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ/model.onnxtxt")
 }
 
-fn test_cast_no_saturate_FLOAT16_to_FLOAT8E5M2() -> ModelProto {
+pub(crate) fn test_cast_no_saturate_FLOAT16_to_FLOAT8E5M2() -> ModelProto {
     include_onnx!("data/test_cast_no_saturate_FLOAT16_to_FLOAT8E5M2/model.onnxtxt")
 }
 
-fn test_cast_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ() -> ModelProto {
+pub(crate) fn test_cast_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ() -> ModelProto {
     include_onnx!("data/test_cast_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ/model.onnxtxt")
 }
 
-fn test_cast_no_saturate_FLOAT_to_FLOAT8E4M3FN() -> ModelProto {
+pub(crate) fn test_cast_no_saturate_FLOAT_to_FLOAT8E4M3FN() -> ModelProto {
     include_onnx!("data/test_cast_no_saturate_FLOAT_to_FLOAT8E4M3FN/model.onnxtxt")
 }
 
-fn test_cast_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ() -> ModelProto {
+pub(crate) fn test_cast_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ() -> ModelProto {
     include_onnx!("data/test_cast_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ/model.onnxtxt")
 }
 
-fn test_cast_no_saturate_FLOAT_to_FLOAT8E5M2() -> ModelProto {
+pub(crate) fn test_cast_no_saturate_FLOAT_to_FLOAT8E5M2() -> ModelProto {
     include_onnx!("data/test_cast_no_saturate_FLOAT_to_FLOAT8E5M2/model.onnxtxt")
 }
 
-fn test_cast_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ() -> ModelProto {
+pub(crate) fn test_cast_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ() -> ModelProto {
     include_onnx!("data/test_cast_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ/model.onnxtxt")
 }
 
-fn test_castlike_BFLOAT16_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_BFLOAT16_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_BFLOAT16_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_BFLOAT16_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_BFLOAT16_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_BFLOAT16_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_DOUBLE_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_DOUBLE_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_DOUBLE_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_DOUBLE_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_DOUBLE_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_DOUBLE_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_DOUBLE_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_DOUBLE_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_DOUBLE_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_DOUBLE_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_DOUBLE_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_DOUBLE_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_DOUBLE() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_DOUBLE() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_DOUBLE/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_DOUBLE_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_DOUBLE_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_DOUBLE_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT4E2M1() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT4E2M1() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT4E2M1/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT4E2M1_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT4E2M1_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT4E2M1_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT8E4M3FN() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT8E4M3FN() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT8E4M3FN/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT8E4M3FNUZ() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT8E4M3FNUZ() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT8E4M3FNUZ/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT8E4M3FNUZ_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT8E4M3FNUZ_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT8E4M3FNUZ_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT8E4M3FN_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT8E4M3FN_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT8E4M3FN_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT8E5M2() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT8E5M2() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT8E5M2/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT8E5M2FNUZ() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT8E5M2FNUZ() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT8E5M2FNUZ/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT8E5M2FNUZ_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT8E5M2FNUZ_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT8E5M2FNUZ_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT8E5M2_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT8E5M2_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT8E5M2_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_INT2() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_INT2() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_INT2/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_INT2_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_INT2_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_INT2_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_INT4() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_INT4() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_INT4/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_INT4_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_INT4_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_INT4_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_UINT2() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_UINT2() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_UINT2/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_UINT2_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_UINT2_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_UINT2_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_UINT4() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_UINT4() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_UINT4/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT16_to_UINT4_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT16_to_UINT4_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT16_to_UINT4_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT4E2M1_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT4E2M1_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT4E2M1_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT4E2M1_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT4E2M1_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT4E2M1_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT4E2M1_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT4E2M1_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT4E2M1_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT4E2M1_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT4E2M1_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT4E2M1_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E4M3FNUZ_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E4M3FNUZ_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E4M3FNUZ_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E4M3FNUZ_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E4M3FNUZ_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E4M3FNUZ_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E4M3FNUZ_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E4M3FNUZ_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E4M3FNUZ_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E4M3FNUZ_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E4M3FNUZ_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E4M3FNUZ_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E4M3FN_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E4M3FN_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E4M3FN_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E4M3FN_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E4M3FN_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E4M3FN_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E4M3FN_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E4M3FN_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E4M3FN_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E4M3FN_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E4M3FN_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E4M3FN_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E5M2FNUZ_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E5M2FNUZ_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E5M2FNUZ_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E5M2FNUZ_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E5M2FNUZ_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E5M2FNUZ_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E5M2FNUZ_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E5M2FNUZ_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E5M2FNUZ_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E5M2FNUZ_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E5M2FNUZ_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E5M2FNUZ_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E5M2_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E5M2_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E5M2_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E5M2_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E5M2_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E5M2_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E5M2_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E5M2_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E5M2_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT8E5M2_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT8E5M2_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT8E5M2_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_BFLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_BFLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_BFLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_BFLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_BFLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_BFLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_DOUBLE() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_DOUBLE() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_DOUBLE/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_DOUBLE_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_DOUBLE_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_DOUBLE_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT4E2M1() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT4E2M1() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT4E2M1/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT4E2M1_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT4E2M1_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT4E2M1_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT8E4M3FN() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT8E4M3FN() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT8E4M3FN/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT8E4M3FNUZ() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT8E4M3FNUZ() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT8E4M3FNUZ/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT8E4M3FNUZ_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT8E4M3FNUZ_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT8E4M3FNUZ_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT8E4M3FN_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT8E4M3FN_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT8E4M3FN_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT8E5M2() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT8E5M2() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT8E5M2/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT8E5M2FNUZ() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT8E5M2FNUZ() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT8E5M2FNUZ/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT8E5M2FNUZ_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT8E5M2FNUZ_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT8E5M2FNUZ_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_FLOAT8E5M2_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_FLOAT8E5M2_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_FLOAT8E5M2_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_INT2() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_INT2() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_INT2/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_INT2_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_INT2_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_INT2_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_INT4() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_INT4() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_INT4/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_INT4_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_INT4_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_INT4_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_UINT2() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_UINT2() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_UINT2/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_UINT2_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_UINT2_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_UINT2_expanded/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_UINT4() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_UINT4() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_UINT4/model.onnxtxt")
 }
 
-fn test_castlike_FLOAT_to_UINT4_expanded() -> ModelProto {
+pub(crate) fn test_castlike_FLOAT_to_UINT4_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_FLOAT_to_UINT4_expanded/model.onnxtxt")
 }
 
-fn test_castlike_INT2_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_INT2_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_INT2_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_INT2_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_INT2_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_INT2_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_INT2_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_INT2_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_INT2_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_INT2_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_INT2_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_INT2_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_INT2_to_INT8() -> ModelProto {
+pub(crate) fn test_castlike_INT2_to_INT8() -> ModelProto {
     include_onnx!("data/test_castlike_INT2_to_INT8/model.onnxtxt")
 }
 
-fn test_castlike_INT2_to_INT8_expanded() -> ModelProto {
+pub(crate) fn test_castlike_INT2_to_INT8_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_INT2_to_INT8_expanded/model.onnxtxt")
 }
 
-fn test_castlike_INT4_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_INT4_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_INT4_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_INT4_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_INT4_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_INT4_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_INT4_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_INT4_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_INT4_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_INT4_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_INT4_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_INT4_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_INT4_to_INT8() -> ModelProto {
+pub(crate) fn test_castlike_INT4_to_INT8() -> ModelProto {
     include_onnx!("data/test_castlike_INT4_to_INT8/model.onnxtxt")
 }
 
-fn test_castlike_INT4_to_INT8_expanded() -> ModelProto {
+pub(crate) fn test_castlike_INT4_to_INT8_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_INT4_to_INT8_expanded/model.onnxtxt")
 }
 
-fn test_castlike_UINT2_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_UINT2_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_UINT2_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_UINT2_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_UINT2_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_UINT2_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_UINT2_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_UINT2_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_UINT2_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_UINT2_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_UINT2_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_UINT2_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_UINT2_to_UINT8() -> ModelProto {
+pub(crate) fn test_castlike_UINT2_to_UINT8() -> ModelProto {
     include_onnx!("data/test_castlike_UINT2_to_UINT8/model.onnxtxt")
 }
 
-fn test_castlike_UINT2_to_UINT8_expanded() -> ModelProto {
+pub(crate) fn test_castlike_UINT2_to_UINT8_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_UINT2_to_UINT8_expanded/model.onnxtxt")
 }
 
-fn test_castlike_UINT4_to_FLOAT() -> ModelProto {
+pub(crate) fn test_castlike_UINT4_to_FLOAT() -> ModelProto {
     include_onnx!("data/test_castlike_UINT4_to_FLOAT/model.onnxtxt")
 }
 
-fn test_castlike_UINT4_to_FLOAT16() -> ModelProto {
+pub(crate) fn test_castlike_UINT4_to_FLOAT16() -> ModelProto {
     include_onnx!("data/test_castlike_UINT4_to_FLOAT16/model.onnxtxt")
 }
 
-fn test_castlike_UINT4_to_FLOAT16_expanded() -> ModelProto {
+pub(crate) fn test_castlike_UINT4_to_FLOAT16_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_UINT4_to_FLOAT16_expanded/model.onnxtxt")
 }
 
-fn test_castlike_UINT4_to_FLOAT_expanded() -> ModelProto {
+pub(crate) fn test_castlike_UINT4_to_FLOAT_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_UINT4_to_FLOAT_expanded/model.onnxtxt")
 }
 
-fn test_castlike_UINT4_to_UINT8() -> ModelProto {
+pub(crate) fn test_castlike_UINT4_to_UINT8() -> ModelProto {
     include_onnx!("data/test_castlike_UINT4_to_UINT8/model.onnxtxt")
 }
 
-fn test_castlike_UINT4_to_UINT8_expanded() -> ModelProto {
+pub(crate) fn test_castlike_UINT4_to_UINT8_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_UINT4_to_UINT8_expanded/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FN() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FN() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FN/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ_expanded() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FNUZ_expanded/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FN_expanded() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FN_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT16_to_FLOAT8E4M3FN_expanded/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ_expanded() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2FNUZ_expanded/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2_expanded() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT16_to_FLOAT8E5M2_expanded/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FN() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FN() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FN/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ_expanded() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FNUZ_expanded/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FN_expanded() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FN_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT_to_FLOAT8E4M3FN_expanded/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ_expanded() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2FNUZ_expanded/model.onnxtxt")
 }
 
-fn test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2_expanded() -> ModelProto {
+pub(crate) fn test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2_expanded() -> ModelProto {
     include_onnx!("data/test_castlike_no_saturate_FLOAT_to_FLOAT8E5M2_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_b1_c1_degenerate() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_b1_c1_degenerate() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_b1_c1_degenerate/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_b1_c1_degenerate_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_b1_c1_degenerate_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_b1_c1_degenerate_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_basic() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_basic() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_basic/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_basic_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_basic_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_basic_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_decode_step() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_decode_step() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_decode_step/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_decode_step_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_decode_step_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_decode_step_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_fp16() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_fp16() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_fp16/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_fp16_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_fp16_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_fp16_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_kernel_size_one() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_kernel_size_one() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_kernel_size_one/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_kernel_size_one_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_kernel_size_one_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_kernel_size_one_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_short_input_no_past_state() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_short_input_no_past_state() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_short_input_no_past_state/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_short_input_no_past_state_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_short_input_no_past_state_expanded() -> ModelProto {
     include_onnx!(
         "data/test_causal_conv_with_state_short_input_no_past_state_expanded/model.onnxtxt"
     )
 }
 
-fn test_causal_conv_with_state_silu() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_silu() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_silu/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_silu_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_silu_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_silu_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_silu_fp16() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_silu_fp16() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_silu_fp16/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_silu_fp16_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_silu_fp16_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_silu_fp16_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_silu_with_past_state() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_silu_with_past_state() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_silu_with_past_state/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_silu_with_past_state_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_silu_with_past_state_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_silu_with_past_state_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_swish_alias() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_swish_alias() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_swish_alias/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_swish_alias_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_swish_alias_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_swish_alias_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_with_bias() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_with_bias() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_with_bias/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_with_bias_and_past_state() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_with_bias_and_past_state() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_with_bias_and_past_state/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_with_bias_and_past_state_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_with_bias_and_past_state_expanded() -> ModelProto {
     include_onnx!(
         "data/test_causal_conv_with_state_with_bias_and_past_state_expanded/model.onnxtxt"
     )
 }
 
-fn test_causal_conv_with_state_with_bias_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_with_bias_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_with_bias_expanded/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_with_past_state() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_with_past_state() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_with_past_state/model.onnxtxt")
 }
 
-fn test_causal_conv_with_state_with_past_state_expanded() -> ModelProto {
+pub(crate) fn test_causal_conv_with_state_with_past_state_expanded() -> ModelProto {
     include_onnx!("data/test_causal_conv_with_state_with_past_state_expanded/model.onnxtxt")
 }
 
-fn test_ceil() -> ModelProto {
+pub(crate) fn test_ceil() -> ModelProto {
     include_onnx!("data/test_ceil/model.onnxtxt")
 }
 
-fn test_ceil_example() -> ModelProto {
+pub(crate) fn test_ceil_example() -> ModelProto {
     include_onnx!("data/test_ceil_example/model.onnxtxt")
 }
 
-fn test_celu() -> ModelProto {
+pub(crate) fn test_celu() -> ModelProto {
     include_onnx!("data/test_celu/model.onnxtxt")
 }
 
-fn test_celu_bfloat16() -> ModelProto {
+pub(crate) fn test_celu_bfloat16() -> ModelProto {
     include_onnx!("data/test_celu_bfloat16/model.onnxtxt")
 }
 
-fn test_celu_bfloat16_expanded() -> ModelProto {
+pub(crate) fn test_celu_bfloat16_expanded() -> ModelProto {
     include_onnx!("data/test_celu_bfloat16_expanded/model.onnxtxt")
 }
 
-fn test_celu_expanded() -> ModelProto {
+pub(crate) fn test_celu_expanded() -> ModelProto {
     include_onnx!("data/test_celu_expanded/model.onnxtxt")
 }
 
-fn test_celu_float16() -> ModelProto {
+pub(crate) fn test_celu_float16() -> ModelProto {
     include_onnx!("data/test_celu_float16/model.onnxtxt")
 }
 
-fn test_celu_float16_expanded() -> ModelProto {
+pub(crate) fn test_celu_float16_expanded() -> ModelProto {
     include_onnx!("data/test_celu_float16_expanded/model.onnxtxt")
 }
 
-fn test_center_crop_pad_crop() -> ModelProto {
+pub(crate) fn test_center_crop_pad_crop() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_crop/model.onnxtxt")
 }
 
-fn test_center_crop_pad_crop_and_pad() -> ModelProto {
+pub(crate) fn test_center_crop_pad_crop_and_pad() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_crop_and_pad/model.onnxtxt")
 }
 
-fn test_center_crop_pad_crop_and_pad_expanded() -> ModelProto {
+pub(crate) fn test_center_crop_pad_crop_and_pad_expanded() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_crop_and_pad_expanded/model.onnxtxt")
 }
 
-fn test_center_crop_pad_crop_axes_chw() -> ModelProto {
+pub(crate) fn test_center_crop_pad_crop_axes_chw() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_crop_axes_chw/model.onnxtxt")
 }
 
-fn test_center_crop_pad_crop_axes_chw_expanded() -> ModelProto {
+pub(crate) fn test_center_crop_pad_crop_axes_chw_expanded() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_crop_axes_chw_expanded/model.onnxtxt")
 }
 
-fn test_center_crop_pad_crop_axes_hwc() -> ModelProto {
+pub(crate) fn test_center_crop_pad_crop_axes_hwc() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_crop_axes_hwc/model.onnxtxt")
 }
 
-fn test_center_crop_pad_crop_axes_hwc_expanded() -> ModelProto {
+pub(crate) fn test_center_crop_pad_crop_axes_hwc_expanded() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_crop_axes_hwc_expanded/model.onnxtxt")
 }
 
-fn test_center_crop_pad_crop_expanded() -> ModelProto {
+pub(crate) fn test_center_crop_pad_crop_expanded() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_crop_expanded/model.onnxtxt")
 }
 
-fn test_center_crop_pad_crop_negative_axes_hwc() -> ModelProto {
+pub(crate) fn test_center_crop_pad_crop_negative_axes_hwc() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_crop_negative_axes_hwc/model.onnxtxt")
 }
 
-fn test_center_crop_pad_crop_negative_axes_hwc_expanded() -> ModelProto {
+pub(crate) fn test_center_crop_pad_crop_negative_axes_hwc_expanded() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_crop_negative_axes_hwc_expanded/model.onnxtxt")
 }
 
-fn test_center_crop_pad_pad() -> ModelProto {
+pub(crate) fn test_center_crop_pad_pad() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_pad/model.onnxtxt")
 }
 
-fn test_center_crop_pad_pad_expanded() -> ModelProto {
+pub(crate) fn test_center_crop_pad_pad_expanded() -> ModelProto {
     include_onnx!("data/test_center_crop_pad_pad_expanded/model.onnxtxt")
 }
 
-fn test_clip() -> ModelProto {
+pub(crate) fn test_clip() -> ModelProto {
     include_onnx!("data/test_clip/model.onnxtxt")
 }
 
-fn test_clip_default_inbounds() -> ModelProto {
+pub(crate) fn test_clip_default_inbounds() -> ModelProto {
     include_onnx!("data/test_clip_default_inbounds/model.onnxtxt")
 }
 
-fn test_clip_default_inbounds_expanded() -> ModelProto {
+pub(crate) fn test_clip_default_inbounds_expanded() -> ModelProto {
     include_onnx!("data/test_clip_default_inbounds_expanded/model.onnxtxt")
 }
 
-fn test_clip_default_int8_inbounds() -> ModelProto {
+pub(crate) fn test_clip_default_int8_inbounds() -> ModelProto {
     include_onnx!("data/test_clip_default_int8_inbounds/model.onnxtxt")
 }
 
-fn test_clip_default_int8_inbounds_expanded() -> ModelProto {
+pub(crate) fn test_clip_default_int8_inbounds_expanded() -> ModelProto {
     include_onnx!("data/test_clip_default_int8_inbounds_expanded/model.onnxtxt")
 }
 
-fn test_clip_default_int8_max() -> ModelProto {
+pub(crate) fn test_clip_default_int8_max() -> ModelProto {
     include_onnx!("data/test_clip_default_int8_max/model.onnxtxt")
 }
 
-fn test_clip_default_int8_max_expanded() -> ModelProto {
+pub(crate) fn test_clip_default_int8_max_expanded() -> ModelProto {
     include_onnx!("data/test_clip_default_int8_max_expanded/model.onnxtxt")
 }
 
-fn test_clip_default_int8_min() -> ModelProto {
+pub(crate) fn test_clip_default_int8_min() -> ModelProto {
     include_onnx!("data/test_clip_default_int8_min/model.onnxtxt")
 }
 
-fn test_clip_default_int8_min_expanded() -> ModelProto {
+pub(crate) fn test_clip_default_int8_min_expanded() -> ModelProto {
     include_onnx!("data/test_clip_default_int8_min_expanded/model.onnxtxt")
 }
 
-fn test_clip_default_max() -> ModelProto {
+pub(crate) fn test_clip_default_max() -> ModelProto {
     include_onnx!("data/test_clip_default_max/model.onnxtxt")
 }
 
-fn test_clip_default_max_expanded() -> ModelProto {
+pub(crate) fn test_clip_default_max_expanded() -> ModelProto {
     include_onnx!("data/test_clip_default_max_expanded/model.onnxtxt")
 }
 
-fn test_clip_default_min() -> ModelProto {
+pub(crate) fn test_clip_default_min() -> ModelProto {
     include_onnx!("data/test_clip_default_min/model.onnxtxt")
 }
 
-fn test_clip_default_min_expanded() -> ModelProto {
+pub(crate) fn test_clip_default_min_expanded() -> ModelProto {
     include_onnx!("data/test_clip_default_min_expanded/model.onnxtxt")
 }
 
-fn test_clip_example() -> ModelProto {
+pub(crate) fn test_clip_example() -> ModelProto {
     include_onnx!("data/test_clip_example/model.onnxtxt")
 }
 
-fn test_clip_example_expanded() -> ModelProto {
+pub(crate) fn test_clip_example_expanded() -> ModelProto {
     include_onnx!("data/test_clip_example_expanded/model.onnxtxt")
 }
 
-fn test_clip_expanded() -> ModelProto {
+pub(crate) fn test_clip_expanded() -> ModelProto {
     include_onnx!("data/test_clip_expanded/model.onnxtxt")
 }
 
-fn test_clip_inbounds() -> ModelProto {
+pub(crate) fn test_clip_inbounds() -> ModelProto {
     include_onnx!("data/test_clip_inbounds/model.onnxtxt")
 }
 
-fn test_clip_inbounds_expanded() -> ModelProto {
+pub(crate) fn test_clip_inbounds_expanded() -> ModelProto {
     include_onnx!("data/test_clip_inbounds_expanded/model.onnxtxt")
 }
 
-fn test_clip_min_greater_than_max() -> ModelProto {
+pub(crate) fn test_clip_min_greater_than_max() -> ModelProto {
     include_onnx!("data/test_clip_min_greater_than_max/model.onnxtxt")
 }
 
-fn test_clip_min_greater_than_max_expanded() -> ModelProto {
+pub(crate) fn test_clip_min_greater_than_max_expanded() -> ModelProto {
     include_onnx!("data/test_clip_min_greater_than_max_expanded/model.onnxtxt")
 }
 
-fn test_clip_outbounds() -> ModelProto {
+pub(crate) fn test_clip_outbounds() -> ModelProto {
     include_onnx!("data/test_clip_outbounds/model.onnxtxt")
 }
 
-fn test_clip_outbounds_expanded() -> ModelProto {
+pub(crate) fn test_clip_outbounds_expanded() -> ModelProto {
     include_onnx!("data/test_clip_outbounds_expanded/model.onnxtxt")
 }
 
-fn test_clip_splitbounds() -> ModelProto {
+pub(crate) fn test_clip_splitbounds() -> ModelProto {
     include_onnx!("data/test_clip_splitbounds/model.onnxtxt")
 }
 
-fn test_clip_splitbounds_expanded() -> ModelProto {
+pub(crate) fn test_clip_splitbounds_expanded() -> ModelProto {
     include_onnx!("data/test_clip_splitbounds_expanded/model.onnxtxt")
 }
 
-fn test_col2im() -> ModelProto {
+pub(crate) fn test_col2im() -> ModelProto {
     include_onnx!("data/test_col2im/model.onnxtxt")
 }
 
-fn test_col2im_5d() -> ModelProto {
+pub(crate) fn test_col2im_5d() -> ModelProto {
     include_onnx!("data/test_col2im_5d/model.onnxtxt")
 }
 
-fn test_col2im_dilations() -> ModelProto {
+pub(crate) fn test_col2im_dilations() -> ModelProto {
     include_onnx!("data/test_col2im_dilations/model.onnxtxt")
 }
 
-fn test_col2im_pads() -> ModelProto {
+pub(crate) fn test_col2im_pads() -> ModelProto {
     include_onnx!("data/test_col2im_pads/model.onnxtxt")
 }
 
-fn test_col2im_strides() -> ModelProto {
+pub(crate) fn test_col2im_strides() -> ModelProto {
     include_onnx!("data/test_col2im_strides/model.onnxtxt")
 }
 
-fn test_compress_0() -> ModelProto {
+pub(crate) fn test_compress_0() -> ModelProto {
     include_onnx!("data/test_compress_0/model.onnxtxt")
 }
 
-fn test_compress_1() -> ModelProto {
+pub(crate) fn test_compress_1() -> ModelProto {
     include_onnx!("data/test_compress_1/model.onnxtxt")
 }
 
-fn test_compress_bfloat16() -> ModelProto {
+pub(crate) fn test_compress_bfloat16() -> ModelProto {
     include_onnx!("data/test_compress_bfloat16/model.onnxtxt")
 }
 
-fn test_compress_default_axis() -> ModelProto {
+pub(crate) fn test_compress_default_axis() -> ModelProto {
     include_onnx!("data/test_compress_default_axis/model.onnxtxt")
 }
 
-fn test_compress_negative_axis() -> ModelProto {
+pub(crate) fn test_compress_negative_axis() -> ModelProto {
     include_onnx!("data/test_compress_negative_axis/model.onnxtxt")
 }
 
-fn test_concat_1d_axis_0() -> ModelProto {
+pub(crate) fn test_concat_1d_axis_0() -> ModelProto {
     include_onnx!("data/test_concat_1d_axis_0/model.onnxtxt")
 }
 
-fn test_concat_1d_axis_negative_1() -> ModelProto {
+pub(crate) fn test_concat_1d_axis_negative_1() -> ModelProto {
     include_onnx!("data/test_concat_1d_axis_negative_1/model.onnxtxt")
 }
 
-fn test_concat_2d_axis_0() -> ModelProto {
+pub(crate) fn test_concat_2d_axis_0() -> ModelProto {
     include_onnx!("data/test_concat_2d_axis_0/model.onnxtxt")
 }
 
-fn test_concat_2d_axis_1() -> ModelProto {
+pub(crate) fn test_concat_2d_axis_1() -> ModelProto {
     include_onnx!("data/test_concat_2d_axis_1/model.onnxtxt")
 }
 
-fn test_concat_2d_axis_negative_1() -> ModelProto {
+pub(crate) fn test_concat_2d_axis_negative_1() -> ModelProto {
     include_onnx!("data/test_concat_2d_axis_negative_1/model.onnxtxt")
 }
 
-fn test_concat_2d_axis_negative_2() -> ModelProto {
+pub(crate) fn test_concat_2d_axis_negative_2() -> ModelProto {
     include_onnx!("data/test_concat_2d_axis_negative_2/model.onnxtxt")
 }
 
-fn test_concat_3d_axis_0() -> ModelProto {
+pub(crate) fn test_concat_3d_axis_0() -> ModelProto {
     include_onnx!("data/test_concat_3d_axis_0/model.onnxtxt")
 }
 
-fn test_concat_3d_axis_1() -> ModelProto {
+pub(crate) fn test_concat_3d_axis_1() -> ModelProto {
     include_onnx!("data/test_concat_3d_axis_1/model.onnxtxt")
 }
 
-fn test_concat_3d_axis_2() -> ModelProto {
+pub(crate) fn test_concat_3d_axis_2() -> ModelProto {
     include_onnx!("data/test_concat_3d_axis_2/model.onnxtxt")
 }
 
-fn test_concat_3d_axis_negative_1() -> ModelProto {
+pub(crate) fn test_concat_3d_axis_negative_1() -> ModelProto {
     include_onnx!("data/test_concat_3d_axis_negative_1/model.onnxtxt")
 }
 
-fn test_concat_3d_axis_negative_2() -> ModelProto {
+pub(crate) fn test_concat_3d_axis_negative_2() -> ModelProto {
     include_onnx!("data/test_concat_3d_axis_negative_2/model.onnxtxt")
 }
 
-fn test_concat_3d_axis_negative_3() -> ModelProto {
+pub(crate) fn test_concat_3d_axis_negative_3() -> ModelProto {
     include_onnx!("data/test_concat_3d_axis_negative_3/model.onnxtxt")
 }
 
-fn test_constant() -> ModelProto {
+pub(crate) fn test_constant() -> ModelProto {
     include_onnx!("data/test_constant/model.onnxtxt")
 }
 
-fn test_constant_pad() -> ModelProto {
+pub(crate) fn test_constant_pad() -> ModelProto {
     include_onnx!("data/test_constant_pad/model.onnxtxt")
 }
 
-fn test_constant_pad_axes() -> ModelProto {
+pub(crate) fn test_constant_pad_axes() -> ModelProto {
     include_onnx!("data/test_constant_pad_axes/model.onnxtxt")
 }
 
-fn test_constant_pad_negative_axes() -> ModelProto {
+pub(crate) fn test_constant_pad_negative_axes() -> ModelProto {
     include_onnx!("data/test_constant_pad_negative_axes/model.onnxtxt")
 }
 
-fn test_constantofshape_float_ones() -> ModelProto {
+pub(crate) fn test_constantofshape_float_ones() -> ModelProto {
     include_onnx!("data/test_constantofshape_float_ones/model.onnxtxt")
 }
 
-fn test_constantofshape_int_shape_zero() -> ModelProto {
+pub(crate) fn test_constantofshape_int_shape_zero() -> ModelProto {
     include_onnx!("data/test_constantofshape_int_shape_zero/model.onnxtxt")
 }
 
-fn test_constantofshape_int_zeros() -> ModelProto {
+pub(crate) fn test_constantofshape_int_zeros() -> ModelProto {
     include_onnx!("data/test_constantofshape_int_zeros/model.onnxtxt")
 }
 
-fn test_conv_with_autopad_same() -> ModelProto {
+pub(crate) fn test_conv_with_autopad_same() -> ModelProto {
     include_onnx!("data/test_conv_with_autopad_same/model.onnxtxt")
 }
 
-fn test_conv_with_strides_and_asymmetric_padding() -> ModelProto {
+pub(crate) fn test_conv_with_strides_and_asymmetric_padding() -> ModelProto {
     include_onnx!("data/test_conv_with_strides_and_asymmetric_padding/model.onnxtxt")
 }
 
-fn test_conv_with_strides_no_padding() -> ModelProto {
+pub(crate) fn test_conv_with_strides_no_padding() -> ModelProto {
     include_onnx!("data/test_conv_with_strides_no_padding/model.onnxtxt")
 }
 
-fn test_conv_with_strides_padding() -> ModelProto {
+pub(crate) fn test_conv_with_strides_padding() -> ModelProto {
     include_onnx!("data/test_conv_with_strides_padding/model.onnxtxt")
 }
 
-fn test_convinteger_with_padding() -> ModelProto {
+pub(crate) fn test_convinteger_with_padding() -> ModelProto {
     include_onnx!("data/test_convinteger_with_padding/model.onnxtxt")
 }
 
-fn test_convinteger_without_padding() -> ModelProto {
+pub(crate) fn test_convinteger_without_padding() -> ModelProto {
     include_onnx!("data/test_convinteger_without_padding/model.onnxtxt")
 }
 
-fn test_convtranspose() -> ModelProto {
+pub(crate) fn test_convtranspose() -> ModelProto {
     include_onnx!("data/test_convtranspose/model.onnxtxt")
 }
 
-fn test_convtranspose_1d() -> ModelProto {
+pub(crate) fn test_convtranspose_1d() -> ModelProto {
     include_onnx!("data/test_convtranspose_1d/model.onnxtxt")
 }
 
-fn test_convtranspose_3d() -> ModelProto {
+pub(crate) fn test_convtranspose_3d() -> ModelProto {
     include_onnx!("data/test_convtranspose_3d/model.onnxtxt")
 }
 
-fn test_convtranspose_autopad_same() -> ModelProto {
+pub(crate) fn test_convtranspose_autopad_same() -> ModelProto {
     include_onnx!("data/test_convtranspose_autopad_same/model.onnxtxt")
 }
 
-fn test_convtranspose_dilations() -> ModelProto {
+pub(crate) fn test_convtranspose_dilations() -> ModelProto {
     include_onnx!("data/test_convtranspose_dilations/model.onnxtxt")
 }
 
-fn test_convtranspose_group_2() -> ModelProto {
+pub(crate) fn test_convtranspose_group_2() -> ModelProto {
     include_onnx!("data/test_convtranspose_group_2/model.onnxtxt")
 }
 
-fn test_convtranspose_group_2_image_3() -> ModelProto {
+pub(crate) fn test_convtranspose_group_2_image_3() -> ModelProto {
     include_onnx!("data/test_convtranspose_group_2_image_3/model.onnxtxt")
 }
 
-fn test_convtranspose_kernel_shape() -> ModelProto {
+pub(crate) fn test_convtranspose_kernel_shape() -> ModelProto {
     include_onnx!("data/test_convtranspose_kernel_shape/model.onnxtxt")
 }
 
-fn test_convtranspose_output_shape() -> ModelProto {
+pub(crate) fn test_convtranspose_output_shape() -> ModelProto {
     include_onnx!("data/test_convtranspose_output_shape/model.onnxtxt")
 }
 
-fn test_convtranspose_pad() -> ModelProto {
+pub(crate) fn test_convtranspose_pad() -> ModelProto {
     include_onnx!("data/test_convtranspose_pad/model.onnxtxt")
 }
 
-fn test_convtranspose_pads() -> ModelProto {
+pub(crate) fn test_convtranspose_pads() -> ModelProto {
     include_onnx!("data/test_convtranspose_pads/model.onnxtxt")
 }
 
-fn test_cos() -> ModelProto {
+pub(crate) fn test_cos() -> ModelProto {
     include_onnx!("data/test_cos/model.onnxtxt")
 }
 
-fn test_cos_example() -> ModelProto {
+pub(crate) fn test_cos_example() -> ModelProto {
     include_onnx!("data/test_cos_example/model.onnxtxt")
 }
 
-fn test_cosh() -> ModelProto {
+pub(crate) fn test_cosh() -> ModelProto {
     include_onnx!("data/test_cosh/model.onnxtxt")
 }
 
-fn test_cosh_example() -> ModelProto {
+pub(crate) fn test_cosh_example() -> ModelProto {
     include_onnx!("data/test_cosh_example/model.onnxtxt")
 }
 
-fn test_cumprod_1d() -> ModelProto {
+pub(crate) fn test_cumprod_1d() -> ModelProto {
     include_onnx!("data/test_cumprod_1d/model.onnxtxt")
 }
 
-fn test_cumprod_1d_exclusive() -> ModelProto {
+pub(crate) fn test_cumprod_1d_exclusive() -> ModelProto {
     include_onnx!("data/test_cumprod_1d_exclusive/model.onnxtxt")
 }
 
-fn test_cumprod_1d_int32_exclusive() -> ModelProto {
+pub(crate) fn test_cumprod_1d_int32_exclusive() -> ModelProto {
     include_onnx!("data/test_cumprod_1d_int32_exclusive/model.onnxtxt")
 }
 
-fn test_cumprod_1d_reverse() -> ModelProto {
+pub(crate) fn test_cumprod_1d_reverse() -> ModelProto {
     include_onnx!("data/test_cumprod_1d_reverse/model.onnxtxt")
 }
 
-fn test_cumprod_1d_reverse_exclusive() -> ModelProto {
+pub(crate) fn test_cumprod_1d_reverse_exclusive() -> ModelProto {
     include_onnx!("data/test_cumprod_1d_reverse_exclusive/model.onnxtxt")
 }
 
-fn test_cumprod_2d_axis_0() -> ModelProto {
+pub(crate) fn test_cumprod_2d_axis_0() -> ModelProto {
     include_onnx!("data/test_cumprod_2d_axis_0/model.onnxtxt")
 }
 
-fn test_cumprod_2d_axis_1() -> ModelProto {
+pub(crate) fn test_cumprod_2d_axis_1() -> ModelProto {
     include_onnx!("data/test_cumprod_2d_axis_1/model.onnxtxt")
 }
 
-fn test_cumprod_2d_int32() -> ModelProto {
+pub(crate) fn test_cumprod_2d_int32() -> ModelProto {
     include_onnx!("data/test_cumprod_2d_int32/model.onnxtxt")
 }
 
-fn test_cumprod_2d_negative_axis() -> ModelProto {
+pub(crate) fn test_cumprod_2d_negative_axis() -> ModelProto {
     include_onnx!("data/test_cumprod_2d_negative_axis/model.onnxtxt")
 }
 
-fn test_cumsum_1d() -> ModelProto {
+pub(crate) fn test_cumsum_1d() -> ModelProto {
     include_onnx!("data/test_cumsum_1d/model.onnxtxt")
 }
 
-fn test_cumsum_1d_exclusive() -> ModelProto {
+pub(crate) fn test_cumsum_1d_exclusive() -> ModelProto {
     include_onnx!("data/test_cumsum_1d_exclusive/model.onnxtxt")
 }
 
-fn test_cumsum_1d_int32_exclusive() -> ModelProto {
+pub(crate) fn test_cumsum_1d_int32_exclusive() -> ModelProto {
     include_onnx!("data/test_cumsum_1d_int32_exclusive/model.onnxtxt")
 }
 
-fn test_cumsum_1d_reverse() -> ModelProto {
+pub(crate) fn test_cumsum_1d_reverse() -> ModelProto {
     include_onnx!("data/test_cumsum_1d_reverse/model.onnxtxt")
 }
 
-fn test_cumsum_1d_reverse_exclusive() -> ModelProto {
+pub(crate) fn test_cumsum_1d_reverse_exclusive() -> ModelProto {
     include_onnx!("data/test_cumsum_1d_reverse_exclusive/model.onnxtxt")
 }
 
-fn test_cumsum_2d_axis_0() -> ModelProto {
+pub(crate) fn test_cumsum_2d_axis_0() -> ModelProto {
     include_onnx!("data/test_cumsum_2d_axis_0/model.onnxtxt")
 }
 
-fn test_cumsum_2d_axis_1() -> ModelProto {
+pub(crate) fn test_cumsum_2d_axis_1() -> ModelProto {
     include_onnx!("data/test_cumsum_2d_axis_1/model.onnxtxt")
 }
 
-fn test_cumsum_2d_int32() -> ModelProto {
+pub(crate) fn test_cumsum_2d_int32() -> ModelProto {
     include_onnx!("data/test_cumsum_2d_int32/model.onnxtxt")
 }
 
-fn test_cumsum_2d_negative_axis() -> ModelProto {
+pub(crate) fn test_cumsum_2d_negative_axis() -> ModelProto {
     include_onnx!("data/test_cumsum_2d_negative_axis/model.onnxtxt")
 }
 
-fn test_deform_conv_with_mask_bias() -> ModelProto {
+pub(crate) fn test_deform_conv_with_mask_bias() -> ModelProto {
     include_onnx!("data/test_deform_conv_with_mask_bias/model.onnxtxt")
 }
 
-fn test_deform_conv_with_multiple_offset_groups() -> ModelProto {
+pub(crate) fn test_deform_conv_with_multiple_offset_groups() -> ModelProto {
     include_onnx!("data/test_deform_conv_with_multiple_offset_groups/model.onnxtxt")
 }
 
-fn test_depthtospace_crd_mode_example() -> ModelProto {
+pub(crate) fn test_depthtospace_crd_mode_example() -> ModelProto {
     include_onnx!("data/test_depthtospace_crd_mode_example/model.onnxtxt")
 }
 
-fn test_depthtospace_crd_mode_example_expanded() -> ModelProto {
+pub(crate) fn test_depthtospace_crd_mode_example_expanded() -> ModelProto {
     include_onnx!("data/test_depthtospace_crd_mode_example_expanded/model.onnxtxt")
 }
 
-fn test_depthtospace_example() -> ModelProto {
+pub(crate) fn test_depthtospace_example() -> ModelProto {
     include_onnx!("data/test_depthtospace_example/model.onnxtxt")
 }
 
-fn test_depthtospace_example_expanded() -> ModelProto {
+pub(crate) fn test_depthtospace_example_expanded() -> ModelProto {
     include_onnx!("data/test_depthtospace_example_expanded/model.onnxtxt")
 }
 
-fn test_dequantizelinear() -> ModelProto {
+pub(crate) fn test_dequantizelinear() -> ModelProto {
     include_onnx!("data/test_dequantizelinear/model.onnxtxt")
 }
 
-fn test_dequantizelinear_axis() -> ModelProto {
+pub(crate) fn test_dequantizelinear_axis() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_axis/model.onnxtxt")
 }
 
-fn test_dequantizelinear_blocked() -> ModelProto {
+pub(crate) fn test_dequantizelinear_blocked() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_blocked/model.onnxtxt")
 }
 
-fn test_dequantizelinear_e4m3fn() -> ModelProto {
+pub(crate) fn test_dequantizelinear_e4m3fn() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_e4m3fn/model.onnxtxt")
 }
 
-fn test_dequantizelinear_e4m3fn_float16() -> ModelProto {
+pub(crate) fn test_dequantizelinear_e4m3fn_float16() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_e4m3fn_float16/model.onnxtxt")
 }
 
-fn test_dequantizelinear_e4m3fn_zero_point() -> ModelProto {
+pub(crate) fn test_dequantizelinear_e4m3fn_zero_point() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_e4m3fn_zero_point/model.onnxtxt")
 }
 
-fn test_dequantizelinear_e5m2() -> ModelProto {
+pub(crate) fn test_dequantizelinear_e5m2() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_e5m2/model.onnxtxt")
 }
 
-fn test_dequantizelinear_float4e2m1() -> ModelProto {
+pub(crate) fn test_dequantizelinear_float4e2m1() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_float4e2m1/model.onnxtxt")
 }
 
-fn test_dequantizelinear_int16() -> ModelProto {
+pub(crate) fn test_dequantizelinear_int16() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_int16/model.onnxtxt")
 }
 
-fn test_dequantizelinear_int2() -> ModelProto {
+pub(crate) fn test_dequantizelinear_int2() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_int2/model.onnxtxt")
 }
 
-fn test_dequantizelinear_int4() -> ModelProto {
+pub(crate) fn test_dequantizelinear_int4() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_int4/model.onnxtxt")
 }
 
-fn test_dequantizelinear_uint16() -> ModelProto {
+pub(crate) fn test_dequantizelinear_uint16() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_uint16/model.onnxtxt")
 }
 
-fn test_dequantizelinear_uint2() -> ModelProto {
+pub(crate) fn test_dequantizelinear_uint2() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_uint2/model.onnxtxt")
 }
 
-fn test_dequantizelinear_uint4() -> ModelProto {
+pub(crate) fn test_dequantizelinear_uint4() -> ModelProto {
     include_onnx!("data/test_dequantizelinear_uint4/model.onnxtxt")
 }
 
-fn test_det_2d() -> ModelProto {
+pub(crate) fn test_det_2d() -> ModelProto {
     include_onnx!("data/test_det_2d/model.onnxtxt")
 }
 
-fn test_det_nd() -> ModelProto {
+pub(crate) fn test_det_nd() -> ModelProto {
     include_onnx!("data/test_det_nd/model.onnxtxt")
 }
 
-fn test_dft() -> ModelProto {
+pub(crate) fn test_dft() -> ModelProto {
     include_onnx!("data/test_dft/model.onnxtxt")
 }
 
-fn test_dft_axis() -> ModelProto {
+pub(crate) fn test_dft_axis() -> ModelProto {
     include_onnx!("data/test_dft_axis/model.onnxtxt")
 }
 
-fn test_dft_axis_opset19() -> ModelProto {
+pub(crate) fn test_dft_axis_opset19() -> ModelProto {
     include_onnx!("data/test_dft_axis_opset19/model.onnxtxt")
 }
 
-fn test_dft_inverse() -> ModelProto {
+pub(crate) fn test_dft_inverse() -> ModelProto {
     include_onnx!("data/test_dft_inverse/model.onnxtxt")
 }
 
-fn test_dft_inverse_opset19() -> ModelProto {
+pub(crate) fn test_dft_inverse_opset19() -> ModelProto {
     include_onnx!("data/test_dft_inverse_opset19/model.onnxtxt")
 }
 
-fn test_dft_irfft() -> ModelProto {
+pub(crate) fn test_dft_irfft() -> ModelProto {
     include_onnx!("data/test_dft_irfft/model.onnxtxt")
 }
 
-fn test_dft_irfft_opset19() -> ModelProto {
+pub(crate) fn test_dft_irfft_opset19() -> ModelProto {
     include_onnx!("data/test_dft_irfft_opset19/model.onnxtxt")
 }
 
-fn test_dft_opset19() -> ModelProto {
+pub(crate) fn test_dft_opset19() -> ModelProto {
     include_onnx!("data/test_dft_opset19/model.onnxtxt")
 }
 
-fn test_dft_rfft() -> ModelProto {
+pub(crate) fn test_dft_rfft() -> ModelProto {
     include_onnx!("data/test_dft_rfft/model.onnxtxt")
 }
 
-fn test_dft_rfft_opset19() -> ModelProto {
+pub(crate) fn test_dft_rfft_opset19() -> ModelProto {
     include_onnx!("data/test_dft_rfft_opset19/model.onnxtxt")
 }
 
-fn test_div() -> ModelProto {
+pub(crate) fn test_div() -> ModelProto {
     include_onnx!("data/test_div/model.onnxtxt")
 }
 
-fn test_div_bcast() -> ModelProto {
+pub(crate) fn test_div_bcast() -> ModelProto {
     include_onnx!("data/test_div_bcast/model.onnxtxt")
 }
 
-fn test_div_example() -> ModelProto {
+pub(crate) fn test_div_example() -> ModelProto {
     include_onnx!("data/test_div_example/model.onnxtxt")
 }
 
-fn test_div_int16() -> ModelProto {
+pub(crate) fn test_div_int16() -> ModelProto {
     include_onnx!("data/test_div_int16/model.onnxtxt")
 }
 
-fn test_div_int32_trunc() -> ModelProto {
+pub(crate) fn test_div_int32_trunc() -> ModelProto {
     include_onnx!("data/test_div_int32_trunc/model.onnxtxt")
 }
 
-fn test_div_int8() -> ModelProto {
+pub(crate) fn test_div_int8() -> ModelProto {
     include_onnx!("data/test_div_int8/model.onnxtxt")
 }
 
-fn test_div_uint16() -> ModelProto {
+pub(crate) fn test_div_uint16() -> ModelProto {
     include_onnx!("data/test_div_uint16/model.onnxtxt")
 }
 
-fn test_div_uint32() -> ModelProto {
+pub(crate) fn test_div_uint32() -> ModelProto {
     include_onnx!("data/test_div_uint32/model.onnxtxt")
 }
 
-fn test_div_uint64() -> ModelProto {
+pub(crate) fn test_div_uint64() -> ModelProto {
     include_onnx!("data/test_div_uint64/model.onnxtxt")
 }
 
-fn test_div_uint8() -> ModelProto {
+pub(crate) fn test_div_uint8() -> ModelProto {
     include_onnx!("data/test_div_uint8/model.onnxtxt")
 }
 
-fn test_dropout_default() -> ModelProto {
+pub(crate) fn test_dropout_default() -> ModelProto {
     include_onnx!("data/test_dropout_default/model.onnxtxt")
 }
 
-fn test_dropout_default_mask() -> ModelProto {
+pub(crate) fn test_dropout_default_mask() -> ModelProto {
     include_onnx!("data/test_dropout_default_mask/model.onnxtxt")
 }
 
-fn test_dropout_default_mask_ratio() -> ModelProto {
+pub(crate) fn test_dropout_default_mask_ratio() -> ModelProto {
     include_onnx!("data/test_dropout_default_mask_ratio/model.onnxtxt")
 }
 
-fn test_dropout_default_old() -> ModelProto {
+pub(crate) fn test_dropout_default_old() -> ModelProto {
     include_onnx!("data/test_dropout_default_old/model.onnxtxt")
 }
 
-fn test_dropout_default_ratio() -> ModelProto {
+pub(crate) fn test_dropout_default_ratio() -> ModelProto {
     include_onnx!("data/test_dropout_default_ratio/model.onnxtxt")
 }
 
-fn test_dropout_random_old() -> ModelProto {
+pub(crate) fn test_dropout_random_old() -> ModelProto {
     include_onnx!("data/test_dropout_random_old/model.onnxtxt")
 }
 
-fn test_dynamicquantizelinear() -> ModelProto {
+pub(crate) fn test_dynamicquantizelinear() -> ModelProto {
     include_onnx!("data/test_dynamicquantizelinear/model.onnxtxt")
 }
 
-fn test_dynamicquantizelinear_expanded() -> ModelProto {
+pub(crate) fn test_dynamicquantizelinear_expanded() -> ModelProto {
     include_onnx!("data/test_dynamicquantizelinear_expanded/model.onnxtxt")
 }
 
-fn test_dynamicquantizelinear_max_adjusted() -> ModelProto {
+pub(crate) fn test_dynamicquantizelinear_max_adjusted() -> ModelProto {
     include_onnx!("data/test_dynamicquantizelinear_max_adjusted/model.onnxtxt")
 }
 
-fn test_dynamicquantizelinear_max_adjusted_expanded() -> ModelProto {
+pub(crate) fn test_dynamicquantizelinear_max_adjusted_expanded() -> ModelProto {
     include_onnx!("data/test_dynamicquantizelinear_max_adjusted_expanded/model.onnxtxt")
 }
 
-fn test_dynamicquantizelinear_min_adjusted() -> ModelProto {
+pub(crate) fn test_dynamicquantizelinear_min_adjusted() -> ModelProto {
     include_onnx!("data/test_dynamicquantizelinear_min_adjusted/model.onnxtxt")
 }
 
-fn test_dynamicquantizelinear_min_adjusted_expanded() -> ModelProto {
+pub(crate) fn test_dynamicquantizelinear_min_adjusted_expanded() -> ModelProto {
     include_onnx!("data/test_dynamicquantizelinear_min_adjusted_expanded/model.onnxtxt")
 }
 
-fn test_edge_pad() -> ModelProto {
+pub(crate) fn test_edge_pad() -> ModelProto {
     include_onnx!("data/test_edge_pad/model.onnxtxt")
 }
 
-fn test_einsum_batch_diagonal() -> ModelProto {
+pub(crate) fn test_einsum_batch_diagonal() -> ModelProto {
     include_onnx!("data/test_einsum_batch_diagonal/model.onnxtxt")
 }
 
-fn test_einsum_batch_matmul() -> ModelProto {
+pub(crate) fn test_einsum_batch_matmul() -> ModelProto {
     include_onnx!("data/test_einsum_batch_matmul/model.onnxtxt")
 }
 
-fn test_einsum_batch_matmul_bfloat16() -> ModelProto {
+pub(crate) fn test_einsum_batch_matmul_bfloat16() -> ModelProto {
     include_onnx!("data/test_einsum_batch_matmul_bfloat16/model.onnxtxt")
 }
 
-fn test_einsum_inner_prod() -> ModelProto {
+pub(crate) fn test_einsum_inner_prod() -> ModelProto {
     include_onnx!("data/test_einsum_inner_prod/model.onnxtxt")
 }
 
-fn test_einsum_scalar() -> ModelProto {
+pub(crate) fn test_einsum_scalar() -> ModelProto {
     include_onnx!("data/test_einsum_scalar/model.onnxtxt")
 }
 
-fn test_einsum_sum() -> ModelProto {
+pub(crate) fn test_einsum_sum() -> ModelProto {
     include_onnx!("data/test_einsum_sum/model.onnxtxt")
 }
 
-fn test_einsum_sum_bfloat16() -> ModelProto {
+pub(crate) fn test_einsum_sum_bfloat16() -> ModelProto {
     include_onnx!("data/test_einsum_sum_bfloat16/model.onnxtxt")
 }
 
-fn test_einsum_transpose() -> ModelProto {
+pub(crate) fn test_einsum_transpose() -> ModelProto {
     include_onnx!("data/test_einsum_transpose/model.onnxtxt")
 }
 
-fn test_einsum_transpose_bfloat16() -> ModelProto {
+pub(crate) fn test_einsum_transpose_bfloat16() -> ModelProto {
     include_onnx!("data/test_einsum_transpose_bfloat16/model.onnxtxt")
 }
 
-fn test_elu() -> ModelProto {
+pub(crate) fn test_elu() -> ModelProto {
     include_onnx!("data/test_elu/model.onnxtxt")
 }
 
-fn test_elu_default() -> ModelProto {
+pub(crate) fn test_elu_default() -> ModelProto {
     include_onnx!("data/test_elu_default/model.onnxtxt")
 }
 
-fn test_elu_default_expanded_ver18() -> ModelProto {
+pub(crate) fn test_elu_default_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_elu_default_expanded_ver18/model.onnxtxt")
 }
 
-fn test_elu_example() -> ModelProto {
+pub(crate) fn test_elu_example() -> ModelProto {
     include_onnx!("data/test_elu_example/model.onnxtxt")
 }
 
-fn test_elu_example_expanded_ver18() -> ModelProto {
+pub(crate) fn test_elu_example_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_elu_example_expanded_ver18/model.onnxtxt")
 }
 
-fn test_elu_expanded_ver18() -> ModelProto {
+pub(crate) fn test_elu_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_elu_expanded_ver18/model.onnxtxt")
 }
 
-fn test_equal() -> ModelProto {
+pub(crate) fn test_equal() -> ModelProto {
     include_onnx!("data/test_equal/model.onnxtxt")
 }
 
-fn test_equal_bcast() -> ModelProto {
+pub(crate) fn test_equal_bcast() -> ModelProto {
     include_onnx!("data/test_equal_bcast/model.onnxtxt")
 }
 
-fn test_equal_int16() -> ModelProto {
+pub(crate) fn test_equal_int16() -> ModelProto {
     include_onnx!("data/test_equal_int16/model.onnxtxt")
 }
 
-fn test_equal_int8() -> ModelProto {
+pub(crate) fn test_equal_int8() -> ModelProto {
     include_onnx!("data/test_equal_int8/model.onnxtxt")
 }
 
-fn test_equal_string() -> ModelProto {
+pub(crate) fn test_equal_string() -> ModelProto {
     include_onnx!("data/test_equal_string/model.onnxtxt")
 }
 
-fn test_equal_string_broadcast() -> ModelProto {
+pub(crate) fn test_equal_string_broadcast() -> ModelProto {
     include_onnx!("data/test_equal_string_broadcast/model.onnxtxt")
 }
 
-fn test_equal_uint16() -> ModelProto {
+pub(crate) fn test_equal_uint16() -> ModelProto {
     include_onnx!("data/test_equal_uint16/model.onnxtxt")
 }
 
-fn test_equal_uint32() -> ModelProto {
+pub(crate) fn test_equal_uint32() -> ModelProto {
     include_onnx!("data/test_equal_uint32/model.onnxtxt")
 }
 
-fn test_equal_uint64() -> ModelProto {
+pub(crate) fn test_equal_uint64() -> ModelProto {
     include_onnx!("data/test_equal_uint64/model.onnxtxt")
 }
 
-fn test_equal_uint8() -> ModelProto {
+pub(crate) fn test_equal_uint8() -> ModelProto {
     include_onnx!("data/test_equal_uint8/model.onnxtxt")
 }
 
-fn test_erf() -> ModelProto {
+pub(crate) fn test_erf() -> ModelProto {
     include_onnx!("data/test_erf/model.onnxtxt")
 }
 
-fn test_exp() -> ModelProto {
+pub(crate) fn test_exp() -> ModelProto {
     include_onnx!("data/test_exp/model.onnxtxt")
 }
 
-fn test_exp_example() -> ModelProto {
+pub(crate) fn test_exp_example() -> ModelProto {
     include_onnx!("data/test_exp_example/model.onnxtxt")
 }
 
-fn test_expand_dim_changed() -> ModelProto {
+pub(crate) fn test_expand_dim_changed() -> ModelProto {
     include_onnx!("data/test_expand_dim_changed/model.onnxtxt")
 }
 
-fn test_expand_dim_unchanged() -> ModelProto {
+pub(crate) fn test_expand_dim_unchanged() -> ModelProto {
     include_onnx!("data/test_expand_dim_unchanged/model.onnxtxt")
 }
 
-fn test_eyelike_populate_off_main_diagonal() -> ModelProto {
+pub(crate) fn test_eyelike_populate_off_main_diagonal() -> ModelProto {
     include_onnx!("data/test_eyelike_populate_off_main_diagonal/model.onnxtxt")
 }
 
-fn test_eyelike_with_dtype() -> ModelProto {
+pub(crate) fn test_eyelike_with_dtype() -> ModelProto {
     include_onnx!("data/test_eyelike_with_dtype/model.onnxtxt")
 }
 
-fn test_eyelike_without_dtype() -> ModelProto {
+pub(crate) fn test_eyelike_without_dtype() -> ModelProto {
     include_onnx!("data/test_eyelike_without_dtype/model.onnxtxt")
 }
 
-fn test_flatten_axis0() -> ModelProto {
+pub(crate) fn test_flatten_axis0() -> ModelProto {
     include_onnx!("data/test_flatten_axis0/model.onnxtxt")
 }
 
-fn test_flatten_axis1() -> ModelProto {
+pub(crate) fn test_flatten_axis1() -> ModelProto {
     include_onnx!("data/test_flatten_axis1/model.onnxtxt")
 }
 
-fn test_flatten_axis2() -> ModelProto {
+pub(crate) fn test_flatten_axis2() -> ModelProto {
     include_onnx!("data/test_flatten_axis2/model.onnxtxt")
 }
 
-fn test_flatten_axis3() -> ModelProto {
+pub(crate) fn test_flatten_axis3() -> ModelProto {
     include_onnx!("data/test_flatten_axis3/model.onnxtxt")
 }
 
-fn test_flatten_default_axis() -> ModelProto {
+pub(crate) fn test_flatten_default_axis() -> ModelProto {
     include_onnx!("data/test_flatten_default_axis/model.onnxtxt")
 }
 
-fn test_flatten_negative_axis1() -> ModelProto {
+pub(crate) fn test_flatten_negative_axis1() -> ModelProto {
     include_onnx!("data/test_flatten_negative_axis1/model.onnxtxt")
 }
 
-fn test_flatten_negative_axis2() -> ModelProto {
+pub(crate) fn test_flatten_negative_axis2() -> ModelProto {
     include_onnx!("data/test_flatten_negative_axis2/model.onnxtxt")
 }
 
-fn test_flatten_negative_axis3() -> ModelProto {
+pub(crate) fn test_flatten_negative_axis3() -> ModelProto {
     include_onnx!("data/test_flatten_negative_axis3/model.onnxtxt")
 }
 
-fn test_flatten_negative_axis4() -> ModelProto {
+pub(crate) fn test_flatten_negative_axis4() -> ModelProto {
     include_onnx!("data/test_flatten_negative_axis4/model.onnxtxt")
 }
 
-fn test_flexattention() -> ModelProto {
+pub(crate) fn test_flexattention() -> ModelProto {
     include_onnx!("data/test_flexattention/model.onnxtxt")
 }
 
-fn test_flexattention_causal_mask() -> ModelProto {
+pub(crate) fn test_flexattention_causal_mask() -> ModelProto {
     include_onnx!("data/test_flexattention_causal_mask/model.onnxtxt")
 }
 
-fn test_flexattention_causal_mask_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_causal_mask_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_causal_mask_expanded_ver26/model.onnxtxt")
 }
 
-fn test_flexattention_diff_head_sizes() -> ModelProto {
+pub(crate) fn test_flexattention_diff_head_sizes() -> ModelProto {
     include_onnx!("data/test_flexattention_diff_head_sizes/model.onnxtxt")
 }
 
-fn test_flexattention_diff_head_sizes_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_diff_head_sizes_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_diff_head_sizes_expanded_ver26/model.onnxtxt")
 }
 
-fn test_flexattention_double() -> ModelProto {
+pub(crate) fn test_flexattention_double() -> ModelProto {
     include_onnx!("data/test_flexattention_double/model.onnxtxt")
 }
 
-fn test_flexattention_double_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_double_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_double_expanded_ver26/model.onnxtxt")
 }
 
-fn test_flexattention_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_expanded_ver26/model.onnxtxt")
 }
 
-fn test_flexattention_fp16() -> ModelProto {
+pub(crate) fn test_flexattention_fp16() -> ModelProto {
     include_onnx!("data/test_flexattention_fp16/model.onnxtxt")
 }
 
-fn test_flexattention_fp16_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_fp16_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_fp16_expanded_ver26/model.onnxtxt")
 }
 
-fn test_flexattention_gqa() -> ModelProto {
+pub(crate) fn test_flexattention_gqa() -> ModelProto {
     include_onnx!("data/test_flexattention_gqa/model.onnxtxt")
 }
 
-fn test_flexattention_gqa_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_gqa_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_gqa_expanded_ver26/model.onnxtxt")
 }
 
-fn test_flexattention_prob_mod() -> ModelProto {
+pub(crate) fn test_flexattention_prob_mod() -> ModelProto {
     include_onnx!("data/test_flexattention_prob_mod/model.onnxtxt")
 }
 
-fn test_flexattention_prob_mod_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_prob_mod_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_prob_mod_expanded_ver26/model.onnxtxt")
 }
 
-fn test_flexattention_relative_positional() -> ModelProto {
+pub(crate) fn test_flexattention_relative_positional() -> ModelProto {
     include_onnx!("data/test_flexattention_relative_positional/model.onnxtxt")
 }
 
-fn test_flexattention_relative_positional_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_relative_positional_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_relative_positional_expanded_ver26/model.onnxtxt")
 }
 
-fn test_flexattention_scaled() -> ModelProto {
+pub(crate) fn test_flexattention_scaled() -> ModelProto {
     include_onnx!("data/test_flexattention_scaled/model.onnxtxt")
 }
 
-fn test_flexattention_scaled_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_scaled_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_scaled_expanded_ver26/model.onnxtxt")
 }
 
-fn test_flexattention_score_mod() -> ModelProto {
+pub(crate) fn test_flexattention_score_mod() -> ModelProto {
     include_onnx!("data/test_flexattention_score_mod/model.onnxtxt")
 }
 
-fn test_flexattention_score_mod_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_score_mod_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_score_mod_expanded_ver26/model.onnxtxt")
 }
 
-fn test_flexattention_soft_cap() -> ModelProto {
+pub(crate) fn test_flexattention_soft_cap() -> ModelProto {
     include_onnx!("data/test_flexattention_soft_cap/model.onnxtxt")
 }
 
-fn test_flexattention_soft_cap_expanded_ver26() -> ModelProto {
+pub(crate) fn test_flexattention_soft_cap_expanded_ver26() -> ModelProto {
     include_onnx!("data/test_flexattention_soft_cap_expanded_ver26/model.onnxtxt")
 }
 
-fn test_floor() -> ModelProto {
+pub(crate) fn test_floor() -> ModelProto {
     include_onnx!("data/test_floor/model.onnxtxt")
 }
 
-fn test_floor_example() -> ModelProto {
+pub(crate) fn test_floor_example() -> ModelProto {
     include_onnx!("data/test_floor_example/model.onnxtxt")
 }
 
-fn test_gather_0() -> ModelProto {
+pub(crate) fn test_gather_0() -> ModelProto {
     include_onnx!("data/test_gather_0/model.onnxtxt")
 }
 
-fn test_gather_1() -> ModelProto {
+pub(crate) fn test_gather_1() -> ModelProto {
     include_onnx!("data/test_gather_1/model.onnxtxt")
 }
 
-fn test_gather_2d_indices() -> ModelProto {
+pub(crate) fn test_gather_2d_indices() -> ModelProto {
     include_onnx!("data/test_gather_2d_indices/model.onnxtxt")
 }
 
-fn test_gather_elements_0() -> ModelProto {
+pub(crate) fn test_gather_elements_0() -> ModelProto {
     include_onnx!("data/test_gather_elements_0/model.onnxtxt")
 }
 
-fn test_gather_elements_1() -> ModelProto {
+pub(crate) fn test_gather_elements_1() -> ModelProto {
     include_onnx!("data/test_gather_elements_1/model.onnxtxt")
 }
 
-fn test_gather_elements_negative_indices() -> ModelProto {
+pub(crate) fn test_gather_elements_negative_indices() -> ModelProto {
     include_onnx!("data/test_gather_elements_negative_indices/model.onnxtxt")
 }
 
-fn test_gather_negative_indices() -> ModelProto {
+pub(crate) fn test_gather_negative_indices() -> ModelProto {
     include_onnx!("data/test_gather_negative_indices/model.onnxtxt")
 }
 
-fn test_gathernd_example_float32() -> ModelProto {
+pub(crate) fn test_gathernd_example_float32() -> ModelProto {
     include_onnx!("data/test_gathernd_example_float32/model.onnxtxt")
 }
 
-fn test_gathernd_example_int32() -> ModelProto {
+pub(crate) fn test_gathernd_example_int32() -> ModelProto {
     include_onnx!("data/test_gathernd_example_int32/model.onnxtxt")
 }
 
-fn test_gathernd_example_int32_batch_dim1() -> ModelProto {
+pub(crate) fn test_gathernd_example_int32_batch_dim1() -> ModelProto {
     include_onnx!("data/test_gathernd_example_int32_batch_dim1/model.onnxtxt")
 }
 
-fn test_gelu_default_1() -> ModelProto {
+pub(crate) fn test_gelu_default_1() -> ModelProto {
     include_onnx!("data/test_gelu_default_1/model.onnxtxt")
 }
 
-fn test_gelu_default_1_expanded() -> ModelProto {
+pub(crate) fn test_gelu_default_1_expanded() -> ModelProto {
     include_onnx!("data/test_gelu_default_1_expanded/model.onnxtxt")
 }
 
-fn test_gelu_default_2() -> ModelProto {
+pub(crate) fn test_gelu_default_2() -> ModelProto {
     include_onnx!("data/test_gelu_default_2/model.onnxtxt")
 }
 
-fn test_gelu_default_2_expanded() -> ModelProto {
+pub(crate) fn test_gelu_default_2_expanded() -> ModelProto {
     include_onnx!("data/test_gelu_default_2_expanded/model.onnxtxt")
 }
 
-fn test_gelu_tanh_1() -> ModelProto {
+pub(crate) fn test_gelu_tanh_1() -> ModelProto {
     include_onnx!("data/test_gelu_tanh_1/model.onnxtxt")
 }
 
-fn test_gelu_tanh_1_expanded() -> ModelProto {
+pub(crate) fn test_gelu_tanh_1_expanded() -> ModelProto {
     include_onnx!("data/test_gelu_tanh_1_expanded/model.onnxtxt")
 }
 
-fn test_gelu_tanh_2() -> ModelProto {
+pub(crate) fn test_gelu_tanh_2() -> ModelProto {
     include_onnx!("data/test_gelu_tanh_2/model.onnxtxt")
 }
 
-fn test_gelu_tanh_2_expanded() -> ModelProto {
+pub(crate) fn test_gelu_tanh_2_expanded() -> ModelProto {
     include_onnx!("data/test_gelu_tanh_2_expanded/model.onnxtxt")
 }
 
-fn test_gemm_all_attributes() -> ModelProto {
+pub(crate) fn test_gemm_all_attributes() -> ModelProto {
     include_onnx!("data/test_gemm_all_attributes/model.onnxtxt")
 }
 
-fn test_gemm_alpha() -> ModelProto {
+pub(crate) fn test_gemm_alpha() -> ModelProto {
     include_onnx!("data/test_gemm_alpha/model.onnxtxt")
 }
 
-fn test_gemm_beta() -> ModelProto {
+pub(crate) fn test_gemm_beta() -> ModelProto {
     include_onnx!("data/test_gemm_beta/model.onnxtxt")
 }
 
-fn test_gemm_default_matrix_bias() -> ModelProto {
+pub(crate) fn test_gemm_default_matrix_bias() -> ModelProto {
     include_onnx!("data/test_gemm_default_matrix_bias/model.onnxtxt")
 }
 
-fn test_gemm_default_no_bias() -> ModelProto {
+pub(crate) fn test_gemm_default_no_bias() -> ModelProto {
     include_onnx!("data/test_gemm_default_no_bias/model.onnxtxt")
 }
 
-fn test_gemm_default_scalar_bias() -> ModelProto {
+pub(crate) fn test_gemm_default_scalar_bias() -> ModelProto {
     include_onnx!("data/test_gemm_default_scalar_bias/model.onnxtxt")
 }
 
-fn test_gemm_default_single_elem_vector_bias() -> ModelProto {
+pub(crate) fn test_gemm_default_single_elem_vector_bias() -> ModelProto {
     include_onnx!("data/test_gemm_default_single_elem_vector_bias/model.onnxtxt")
 }
 
-fn test_gemm_default_vector_bias() -> ModelProto {
+pub(crate) fn test_gemm_default_vector_bias() -> ModelProto {
     include_onnx!("data/test_gemm_default_vector_bias/model.onnxtxt")
 }
 
-fn test_gemm_default_zero_bias() -> ModelProto {
+pub(crate) fn test_gemm_default_zero_bias() -> ModelProto {
     include_onnx!("data/test_gemm_default_zero_bias/model.onnxtxt")
 }
 
-fn test_gemm_transposeA() -> ModelProto {
+pub(crate) fn test_gemm_transposeA() -> ModelProto {
     include_onnx!("data/test_gemm_transposeA/model.onnxtxt")
 }
 
-fn test_gemm_transposeB() -> ModelProto {
+pub(crate) fn test_gemm_transposeB() -> ModelProto {
     include_onnx!("data/test_gemm_transposeB/model.onnxtxt")
 }
 
-fn test_globalaveragepool() -> ModelProto {
+pub(crate) fn test_globalaveragepool() -> ModelProto {
     include_onnx!("data/test_globalaveragepool/model.onnxtxt")
 }
 
-fn test_globalaveragepool_precomputed() -> ModelProto {
+pub(crate) fn test_globalaveragepool_precomputed() -> ModelProto {
     include_onnx!("data/test_globalaveragepool_precomputed/model.onnxtxt")
 }
 
-fn test_globalmaxpool() -> ModelProto {
+pub(crate) fn test_globalmaxpool() -> ModelProto {
     include_onnx!("data/test_globalmaxpool/model.onnxtxt")
 }
 
-fn test_globalmaxpool_precomputed() -> ModelProto {
+pub(crate) fn test_globalmaxpool_precomputed() -> ModelProto {
     include_onnx!("data/test_globalmaxpool_precomputed/model.onnxtxt")
 }
 
-fn test_greater() -> ModelProto {
+pub(crate) fn test_greater() -> ModelProto {
     include_onnx!("data/test_greater/model.onnxtxt")
 }
 
-fn test_greater_bcast() -> ModelProto {
+pub(crate) fn test_greater_bcast() -> ModelProto {
     include_onnx!("data/test_greater_bcast/model.onnxtxt")
 }
 
-fn test_greater_equal() -> ModelProto {
+pub(crate) fn test_greater_equal() -> ModelProto {
     include_onnx!("data/test_greater_equal/model.onnxtxt")
 }
 
-fn test_greater_equal_bcast() -> ModelProto {
+pub(crate) fn test_greater_equal_bcast() -> ModelProto {
     include_onnx!("data/test_greater_equal_bcast/model.onnxtxt")
 }
 
-fn test_greater_equal_bcast_expanded() -> ModelProto {
+pub(crate) fn test_greater_equal_bcast_expanded() -> ModelProto {
     include_onnx!("data/test_greater_equal_bcast_expanded/model.onnxtxt")
 }
 
-fn test_greater_equal_expanded() -> ModelProto {
+pub(crate) fn test_greater_equal_expanded() -> ModelProto {
     include_onnx!("data/test_greater_equal_expanded/model.onnxtxt")
 }
 
-fn test_greater_equal_int16() -> ModelProto {
+pub(crate) fn test_greater_equal_int16() -> ModelProto {
     include_onnx!("data/test_greater_equal_int16/model.onnxtxt")
 }
 
-fn test_greater_equal_int16_expanded() -> ModelProto {
+pub(crate) fn test_greater_equal_int16_expanded() -> ModelProto {
     include_onnx!("data/test_greater_equal_int16_expanded/model.onnxtxt")
 }
 
-fn test_greater_equal_int8() -> ModelProto {
+pub(crate) fn test_greater_equal_int8() -> ModelProto {
     include_onnx!("data/test_greater_equal_int8/model.onnxtxt")
 }
 
-fn test_greater_equal_int8_expanded() -> ModelProto {
+pub(crate) fn test_greater_equal_int8_expanded() -> ModelProto {
     include_onnx!("data/test_greater_equal_int8_expanded/model.onnxtxt")
 }
 
-fn test_greater_equal_uint16() -> ModelProto {
+pub(crate) fn test_greater_equal_uint16() -> ModelProto {
     include_onnx!("data/test_greater_equal_uint16/model.onnxtxt")
 }
 
-fn test_greater_equal_uint16_expanded() -> ModelProto {
+pub(crate) fn test_greater_equal_uint16_expanded() -> ModelProto {
     include_onnx!("data/test_greater_equal_uint16_expanded/model.onnxtxt")
 }
 
-fn test_greater_equal_uint32() -> ModelProto {
+pub(crate) fn test_greater_equal_uint32() -> ModelProto {
     include_onnx!("data/test_greater_equal_uint32/model.onnxtxt")
 }
 
-fn test_greater_equal_uint32_expanded() -> ModelProto {
+pub(crate) fn test_greater_equal_uint32_expanded() -> ModelProto {
     include_onnx!("data/test_greater_equal_uint32_expanded/model.onnxtxt")
 }
 
-fn test_greater_equal_uint64() -> ModelProto {
+pub(crate) fn test_greater_equal_uint64() -> ModelProto {
     include_onnx!("data/test_greater_equal_uint64/model.onnxtxt")
 }
 
-fn test_greater_equal_uint64_expanded() -> ModelProto {
+pub(crate) fn test_greater_equal_uint64_expanded() -> ModelProto {
     include_onnx!("data/test_greater_equal_uint64_expanded/model.onnxtxt")
 }
 
-fn test_greater_equal_uint8() -> ModelProto {
+pub(crate) fn test_greater_equal_uint8() -> ModelProto {
     include_onnx!("data/test_greater_equal_uint8/model.onnxtxt")
 }
 
-fn test_greater_equal_uint8_expanded() -> ModelProto {
+pub(crate) fn test_greater_equal_uint8_expanded() -> ModelProto {
     include_onnx!("data/test_greater_equal_uint8_expanded/model.onnxtxt")
 }
 
-fn test_greater_int16() -> ModelProto {
+pub(crate) fn test_greater_int16() -> ModelProto {
     include_onnx!("data/test_greater_int16/model.onnxtxt")
 }
 
-fn test_greater_int8() -> ModelProto {
+pub(crate) fn test_greater_int8() -> ModelProto {
     include_onnx!("data/test_greater_int8/model.onnxtxt")
 }
 
-fn test_greater_uint16() -> ModelProto {
+pub(crate) fn test_greater_uint16() -> ModelProto {
     include_onnx!("data/test_greater_uint16/model.onnxtxt")
 }
 
-fn test_greater_uint32() -> ModelProto {
+pub(crate) fn test_greater_uint32() -> ModelProto {
     include_onnx!("data/test_greater_uint32/model.onnxtxt")
 }
 
-fn test_greater_uint64() -> ModelProto {
+pub(crate) fn test_greater_uint64() -> ModelProto {
     include_onnx!("data/test_greater_uint64/model.onnxtxt")
 }
 
-fn test_greater_uint8() -> ModelProto {
+pub(crate) fn test_greater_uint8() -> ModelProto {
     include_onnx!("data/test_greater_uint8/model.onnxtxt")
 }
 
-fn test_gridsample() -> ModelProto {
+pub(crate) fn test_gridsample() -> ModelProto {
     include_onnx!("data/test_gridsample/model.onnxtxt")
 }
 
-fn test_gridsample_aligncorners_true() -> ModelProto {
+pub(crate) fn test_gridsample_aligncorners_true() -> ModelProto {
     include_onnx!("data/test_gridsample_aligncorners_true/model.onnxtxt")
 }
 
-fn test_gridsample_bicubic() -> ModelProto {
+pub(crate) fn test_gridsample_bicubic() -> ModelProto {
     include_onnx!("data/test_gridsample_bicubic/model.onnxtxt")
 }
 
-fn test_gridsample_bicubic_align_corners_0_additional_1() -> ModelProto {
+pub(crate) fn test_gridsample_bicubic_align_corners_0_additional_1() -> ModelProto {
     include_onnx!("data/test_gridsample_bicubic_align_corners_0_additional_1/model.onnxtxt")
 }
 
-fn test_gridsample_bicubic_align_corners_1_additional_1() -> ModelProto {
+pub(crate) fn test_gridsample_bicubic_align_corners_1_additional_1() -> ModelProto {
     include_onnx!("data/test_gridsample_bicubic_align_corners_1_additional_1/model.onnxtxt")
 }
 
-fn test_gridsample_bilinear() -> ModelProto {
+pub(crate) fn test_gridsample_bilinear() -> ModelProto {
     include_onnx!("data/test_gridsample_bilinear/model.onnxtxt")
 }
 
-fn test_gridsample_bilinear_align_corners_0_additional_1() -> ModelProto {
+pub(crate) fn test_gridsample_bilinear_align_corners_0_additional_1() -> ModelProto {
     include_onnx!("data/test_gridsample_bilinear_align_corners_0_additional_1/model.onnxtxt")
 }
 
-fn test_gridsample_bilinear_align_corners_1_additional_1() -> ModelProto {
+pub(crate) fn test_gridsample_bilinear_align_corners_1_additional_1() -> ModelProto {
     include_onnx!("data/test_gridsample_bilinear_align_corners_1_additional_1/model.onnxtxt")
 }
 
-fn test_gridsample_border_padding() -> ModelProto {
+pub(crate) fn test_gridsample_border_padding() -> ModelProto {
     include_onnx!("data/test_gridsample_border_padding/model.onnxtxt")
 }
 
-fn test_gridsample_nearest() -> ModelProto {
+pub(crate) fn test_gridsample_nearest() -> ModelProto {
     include_onnx!("data/test_gridsample_nearest/model.onnxtxt")
 }
 
-fn test_gridsample_nearest_align_corners_0_additional_1() -> ModelProto {
+pub(crate) fn test_gridsample_nearest_align_corners_0_additional_1() -> ModelProto {
     include_onnx!("data/test_gridsample_nearest_align_corners_0_additional_1/model.onnxtxt")
 }
 
-fn test_gridsample_nearest_align_corners_1_additional_1() -> ModelProto {
+pub(crate) fn test_gridsample_nearest_align_corners_1_additional_1() -> ModelProto {
     include_onnx!("data/test_gridsample_nearest_align_corners_1_additional_1/model.onnxtxt")
 }
 
-fn test_gridsample_reflection_padding() -> ModelProto {
+pub(crate) fn test_gridsample_reflection_padding() -> ModelProto {
     include_onnx!("data/test_gridsample_reflection_padding/model.onnxtxt")
 }
 
-fn test_gridsample_volumetric_bilinear_align_corners_0() -> ModelProto {
+pub(crate) fn test_gridsample_volumetric_bilinear_align_corners_0() -> ModelProto {
     include_onnx!("data/test_gridsample_volumetric_bilinear_align_corners_0/model.onnxtxt")
 }
 
-fn test_gridsample_volumetric_bilinear_align_corners_1() -> ModelProto {
+pub(crate) fn test_gridsample_volumetric_bilinear_align_corners_1() -> ModelProto {
     include_onnx!("data/test_gridsample_volumetric_bilinear_align_corners_1/model.onnxtxt")
 }
 
-fn test_gridsample_volumetric_nearest_align_corners_0() -> ModelProto {
+pub(crate) fn test_gridsample_volumetric_nearest_align_corners_0() -> ModelProto {
     include_onnx!("data/test_gridsample_volumetric_nearest_align_corners_0/model.onnxtxt")
 }
 
-fn test_gridsample_volumetric_nearest_align_corners_1() -> ModelProto {
+pub(crate) fn test_gridsample_volumetric_nearest_align_corners_1() -> ModelProto {
     include_onnx!("data/test_gridsample_volumetric_nearest_align_corners_1/model.onnxtxt")
 }
 
-fn test_gridsample_zeros_padding() -> ModelProto {
+pub(crate) fn test_gridsample_zeros_padding() -> ModelProto {
     include_onnx!("data/test_gridsample_zeros_padding/model.onnxtxt")
 }
 
-fn test_group_normalization_epsilon() -> ModelProto {
+pub(crate) fn test_group_normalization_epsilon() -> ModelProto {
     include_onnx!("data/test_group_normalization_epsilon/model.onnxtxt")
 }
 
-fn test_group_normalization_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_group_normalization_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_group_normalization_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_group_normalization_example() -> ModelProto {
+pub(crate) fn test_group_normalization_example() -> ModelProto {
     include_onnx!("data/test_group_normalization_example/model.onnxtxt")
 }
 
-fn test_group_normalization_example_expanded() -> ModelProto {
+pub(crate) fn test_group_normalization_example_expanded() -> ModelProto {
     include_onnx!("data/test_group_normalization_example_expanded/model.onnxtxt")
 }
 
-fn test_gru_batchwise() -> ModelProto {
+pub(crate) fn test_gru_batchwise() -> ModelProto {
     include_onnx!("data/test_gru_batchwise/model.onnxtxt")
 }
 
-fn test_gru_bidirectional() -> ModelProto {
+pub(crate) fn test_gru_bidirectional() -> ModelProto {
     include_onnx!("data/test_gru_bidirectional/model.onnxtxt")
 }
 
-fn test_gru_defaults() -> ModelProto {
+pub(crate) fn test_gru_defaults() -> ModelProto {
     include_onnx!("data/test_gru_defaults/model.onnxtxt")
 }
 
-fn test_gru_reverse() -> ModelProto {
+pub(crate) fn test_gru_reverse() -> ModelProto {
     include_onnx!("data/test_gru_reverse/model.onnxtxt")
 }
 
-fn test_gru_seq_length() -> ModelProto {
+pub(crate) fn test_gru_seq_length() -> ModelProto {
     include_onnx!("data/test_gru_seq_length/model.onnxtxt")
 }
 
-fn test_gru_with_initial_bias() -> ModelProto {
+pub(crate) fn test_gru_with_initial_bias() -> ModelProto {
     include_onnx!("data/test_gru_with_initial_bias/model.onnxtxt")
 }
 
-fn test_hammingwindow() -> ModelProto {
+pub(crate) fn test_hammingwindow() -> ModelProto {
     include_onnx!("data/test_hammingwindow/model.onnxtxt")
 }
 
-fn test_hammingwindow_expanded() -> ModelProto {
+pub(crate) fn test_hammingwindow_expanded() -> ModelProto {
     include_onnx!("data/test_hammingwindow_expanded/model.onnxtxt")
 }
 
-fn test_hammingwindow_symmetric() -> ModelProto {
+pub(crate) fn test_hammingwindow_symmetric() -> ModelProto {
     include_onnx!("data/test_hammingwindow_symmetric/model.onnxtxt")
 }
 
-fn test_hammingwindow_symmetric_expanded() -> ModelProto {
+pub(crate) fn test_hammingwindow_symmetric_expanded() -> ModelProto {
     include_onnx!("data/test_hammingwindow_symmetric_expanded/model.onnxtxt")
 }
 
-fn test_hannwindow() -> ModelProto {
+pub(crate) fn test_hannwindow() -> ModelProto {
     include_onnx!("data/test_hannwindow/model.onnxtxt")
 }
 
-fn test_hannwindow_expanded() -> ModelProto {
+pub(crate) fn test_hannwindow_expanded() -> ModelProto {
     include_onnx!("data/test_hannwindow_expanded/model.onnxtxt")
 }
 
-fn test_hannwindow_symmetric() -> ModelProto {
+pub(crate) fn test_hannwindow_symmetric() -> ModelProto {
     include_onnx!("data/test_hannwindow_symmetric/model.onnxtxt")
 }
 
-fn test_hannwindow_symmetric_expanded() -> ModelProto {
+pub(crate) fn test_hannwindow_symmetric_expanded() -> ModelProto {
     include_onnx!("data/test_hannwindow_symmetric_expanded/model.onnxtxt")
 }
 
-fn test_hardmax_axis_0() -> ModelProto {
+pub(crate) fn test_hardmax_axis_0() -> ModelProto {
     include_onnx!("data/test_hardmax_axis_0/model.onnxtxt")
 }
 
-fn test_hardmax_axis_1() -> ModelProto {
+pub(crate) fn test_hardmax_axis_1() -> ModelProto {
     include_onnx!("data/test_hardmax_axis_1/model.onnxtxt")
 }
 
-fn test_hardmax_axis_2() -> ModelProto {
+pub(crate) fn test_hardmax_axis_2() -> ModelProto {
     include_onnx!("data/test_hardmax_axis_2/model.onnxtxt")
 }
 
-fn test_hardmax_default_axis() -> ModelProto {
+pub(crate) fn test_hardmax_default_axis() -> ModelProto {
     include_onnx!("data/test_hardmax_default_axis/model.onnxtxt")
 }
 
-fn test_hardmax_example() -> ModelProto {
+pub(crate) fn test_hardmax_example() -> ModelProto {
     include_onnx!("data/test_hardmax_example/model.onnxtxt")
 }
 
-fn test_hardmax_negative_axis() -> ModelProto {
+pub(crate) fn test_hardmax_negative_axis() -> ModelProto {
     include_onnx!("data/test_hardmax_negative_axis/model.onnxtxt")
 }
 
-fn test_hardmax_one_hot() -> ModelProto {
+pub(crate) fn test_hardmax_one_hot() -> ModelProto {
     include_onnx!("data/test_hardmax_one_hot/model.onnxtxt")
 }
 
-fn test_hardsigmoid() -> ModelProto {
+pub(crate) fn test_hardsigmoid() -> ModelProto {
     include_onnx!("data/test_hardsigmoid/model.onnxtxt")
 }
 
-fn test_hardsigmoid_default() -> ModelProto {
+pub(crate) fn test_hardsigmoid_default() -> ModelProto {
     include_onnx!("data/test_hardsigmoid_default/model.onnxtxt")
 }
 
-fn test_hardsigmoid_default_expanded_ver18() -> ModelProto {
+pub(crate) fn test_hardsigmoid_default_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_hardsigmoid_default_expanded_ver18/model.onnxtxt")
 }
 
-fn test_hardsigmoid_example() -> ModelProto {
+pub(crate) fn test_hardsigmoid_example() -> ModelProto {
     include_onnx!("data/test_hardsigmoid_example/model.onnxtxt")
 }
 
-fn test_hardsigmoid_example_expanded_ver18() -> ModelProto {
+pub(crate) fn test_hardsigmoid_example_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_hardsigmoid_example_expanded_ver18/model.onnxtxt")
 }
 
-fn test_hardsigmoid_expanded_ver18() -> ModelProto {
+pub(crate) fn test_hardsigmoid_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_hardsigmoid_expanded_ver18/model.onnxtxt")
 }
 
-fn test_hardswish() -> ModelProto {
+pub(crate) fn test_hardswish() -> ModelProto {
     include_onnx!("data/test_hardswish/model.onnxtxt")
 }
 
-fn test_hardswish_expanded() -> ModelProto {
+pub(crate) fn test_hardswish_expanded() -> ModelProto {
     include_onnx!("data/test_hardswish_expanded/model.onnxtxt")
 }
 
-fn test_identity() -> ModelProto {
+pub(crate) fn test_identity() -> ModelProto {
     include_onnx!("data/test_identity/model.onnxtxt")
 }
 
-fn test_identity_opt() -> ModelProto {
+pub(crate) fn test_identity_opt() -> ModelProto {
     include_onnx!("data/test_identity_opt/model.onnxtxt")
 }
 
-fn test_identity_sequence() -> ModelProto {
+pub(crate) fn test_identity_sequence() -> ModelProto {
     include_onnx!("data/test_identity_sequence/model.onnxtxt")
 }
 
-fn test_if() -> ModelProto {
+pub(crate) fn test_if() -> ModelProto {
     include_onnx!("data/test_if/model.onnxtxt")
 }
 
-fn test_if_opt() -> ModelProto {
+pub(crate) fn test_if_opt() -> ModelProto {
     include_onnx!("data/test_if_opt/model.onnxtxt")
 }
 
-fn test_if_seq() -> ModelProto {
+pub(crate) fn test_if_seq() -> ModelProto {
     include_onnx!("data/test_if_seq/model.onnxtxt")
 }
 
-fn test_image_decoder_decode_bmp_rgb() -> ModelProto {
+pub(crate) fn test_image_decoder_decode_bmp_rgb() -> ModelProto {
     include_onnx!("data/test_image_decoder_decode_bmp_rgb/model.onnxtxt")
 }
 
-fn test_image_decoder_decode_jpeg2k_rgb() -> ModelProto {
+pub(crate) fn test_image_decoder_decode_jpeg2k_rgb() -> ModelProto {
     include_onnx!("data/test_image_decoder_decode_jpeg2k_rgb/model.onnxtxt")
 }
 
-fn test_image_decoder_decode_jpeg_bgr() -> ModelProto {
+pub(crate) fn test_image_decoder_decode_jpeg_bgr() -> ModelProto {
     include_onnx!("data/test_image_decoder_decode_jpeg_bgr/model.onnxtxt")
 }
 
-fn test_image_decoder_decode_jpeg_grayscale() -> ModelProto {
+pub(crate) fn test_image_decoder_decode_jpeg_grayscale() -> ModelProto {
     include_onnx!("data/test_image_decoder_decode_jpeg_grayscale/model.onnxtxt")
 }
 
-fn test_image_decoder_decode_jpeg_rgb() -> ModelProto {
+pub(crate) fn test_image_decoder_decode_jpeg_rgb() -> ModelProto {
     include_onnx!("data/test_image_decoder_decode_jpeg_rgb/model.onnxtxt")
 }
 
-fn test_image_decoder_decode_png_rgb() -> ModelProto {
+pub(crate) fn test_image_decoder_decode_png_rgb() -> ModelProto {
     include_onnx!("data/test_image_decoder_decode_png_rgb/model.onnxtxt")
 }
 
-fn test_image_decoder_decode_pnm_rgb() -> ModelProto {
+pub(crate) fn test_image_decoder_decode_pnm_rgb() -> ModelProto {
     include_onnx!("data/test_image_decoder_decode_pnm_rgb/model.onnxtxt")
 }
 
-fn test_image_decoder_decode_tiff_rgb() -> ModelProto {
+pub(crate) fn test_image_decoder_decode_tiff_rgb() -> ModelProto {
     include_onnx!("data/test_image_decoder_decode_tiff_rgb/model.onnxtxt")
 }
 
-fn test_image_decoder_decode_webp_rgb() -> ModelProto {
+pub(crate) fn test_image_decoder_decode_webp_rgb() -> ModelProto {
     include_onnx!("data/test_image_decoder_decode_webp_rgb/model.onnxtxt")
 }
 
-fn test_instancenorm_epsilon() -> ModelProto {
+pub(crate) fn test_instancenorm_epsilon() -> ModelProto {
     include_onnx!("data/test_instancenorm_epsilon/model.onnxtxt")
 }
 
-fn test_instancenorm_example() -> ModelProto {
+pub(crate) fn test_instancenorm_example() -> ModelProto {
     include_onnx!("data/test_instancenorm_example/model.onnxtxt")
 }
 
-fn test_isinf() -> ModelProto {
+pub(crate) fn test_isinf() -> ModelProto {
     include_onnx!("data/test_isinf/model.onnxtxt")
 }
 
-fn test_isinf_float16() -> ModelProto {
+pub(crate) fn test_isinf_float16() -> ModelProto {
     include_onnx!("data/test_isinf_float16/model.onnxtxt")
 }
 
-fn test_isinf_negative() -> ModelProto {
+pub(crate) fn test_isinf_negative() -> ModelProto {
     include_onnx!("data/test_isinf_negative/model.onnxtxt")
 }
 
-fn test_isinf_positive() -> ModelProto {
+pub(crate) fn test_isinf_positive() -> ModelProto {
     include_onnx!("data/test_isinf_positive/model.onnxtxt")
 }
 
-fn test_isnan() -> ModelProto {
+pub(crate) fn test_isnan() -> ModelProto {
     include_onnx!("data/test_isnan/model.onnxtxt")
 }
 
-fn test_isnan_float16() -> ModelProto {
+pub(crate) fn test_isnan_float16() -> ModelProto {
     include_onnx!("data/test_isnan_float16/model.onnxtxt")
 }
 
-fn test_l1normalization_axis_0() -> ModelProto {
+pub(crate) fn test_l1normalization_axis_0() -> ModelProto {
     include_onnx!("data/test_l1normalization_axis_0/model.onnxtxt")
 }
 
-fn test_l1normalization_axis_1() -> ModelProto {
+pub(crate) fn test_l1normalization_axis_1() -> ModelProto {
     include_onnx!("data/test_l1normalization_axis_1/model.onnxtxt")
 }
 
-fn test_l1normalization_axis_last() -> ModelProto {
+pub(crate) fn test_l1normalization_axis_last() -> ModelProto {
     include_onnx!("data/test_l1normalization_axis_last/model.onnxtxt")
 }
 
-fn test_l2normalization_axis_0() -> ModelProto {
+pub(crate) fn test_l2normalization_axis_0() -> ModelProto {
     include_onnx!("data/test_l2normalization_axis_0/model.onnxtxt")
 }
 
-fn test_l2normalization_axis_1() -> ModelProto {
+pub(crate) fn test_l2normalization_axis_1() -> ModelProto {
     include_onnx!("data/test_l2normalization_axis_1/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis0() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis0() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis0/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis0_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis0_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis0_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis0_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis0_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis0_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis1() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis1() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis1/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis1_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis1_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis1_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis1_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis1_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis1_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis_negative_1() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis_negative_1() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis_negative_1/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis_negative_1_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis_negative_1_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis_negative_1_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis_negative_1_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis_negative_1_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis_negative_1_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis_negative_2() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis_negative_2() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis_negative_2/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis_negative_2_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis_negative_2_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis_negative_2_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_2d_axis_negative_2_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_2d_axis_negative_2_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_2d_axis_negative_2_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis0_epsilon() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis0_epsilon() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis0_epsilon/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis0_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis0_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis0_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis0_epsilon_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis0_epsilon_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis0_epsilon_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis1_epsilon() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis1_epsilon() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis1_epsilon/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis1_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis1_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis1_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis1_epsilon_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis1_epsilon_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis1_epsilon_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis2_epsilon() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis2_epsilon() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis2_epsilon/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis2_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis2_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis2_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis2_epsilon_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis2_epsilon_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis2_epsilon_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis_negative_1_epsilon() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis_negative_1_epsilon() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis_negative_1_epsilon/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis_negative_1_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis_negative_1_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis_negative_1_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis_negative_1_epsilon_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis_negative_1_epsilon_expanded_ver18() -> ModelProto {
     include_onnx!(
         "data/test_layer_normalization_3d_axis_negative_1_epsilon_expanded_ver18/model.onnxtxt"
     )
 }
 
-fn test_layer_normalization_3d_axis_negative_2_epsilon() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis_negative_2_epsilon() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis_negative_2_epsilon/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis_negative_2_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis_negative_2_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis_negative_2_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis_negative_2_epsilon_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis_negative_2_epsilon_expanded_ver18() -> ModelProto {
     include_onnx!(
         "data/test_layer_normalization_3d_axis_negative_2_epsilon_expanded_ver18/model.onnxtxt"
     )
 }
 
-fn test_layer_normalization_3d_axis_negative_3_epsilon() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis_negative_3_epsilon() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis_negative_3_epsilon/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis_negative_3_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis_negative_3_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_3d_axis_negative_3_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_3d_axis_negative_3_epsilon_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_3d_axis_negative_3_epsilon_expanded_ver18() -> ModelProto {
     include_onnx!(
         "data/test_layer_normalization_3d_axis_negative_3_epsilon_expanded_ver18/model.onnxtxt"
     )
 }
 
-fn test_layer_normalization_4d_axis0() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis0() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis0/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis0_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis0_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis0_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis0_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis0_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis0_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis1() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis1() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis1/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis1_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis1_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis1_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis1_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis1_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis1_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis2() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis2() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis2/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis2_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis2_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis2_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis2_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis2_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis2_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis3() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis3() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis3/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis3_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis3_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis3_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis3_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis3_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis3_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_1() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_1() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_1/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_1_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_1_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_1_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_1_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_1_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_1_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_2() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_2() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_2/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_2_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_2_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_2_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_2_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_2_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_2_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_3() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_3() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_3/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_3_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_3_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_3_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_3_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_3_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_3_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_4() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_4() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_4/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_4_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_4_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_4_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_4d_axis_negative_4_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_4d_axis_negative_4_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_4d_axis_negative_4_expanded_ver18/model.onnxtxt")
 }
 
-fn test_layer_normalization_default_axis() -> ModelProto {
+pub(crate) fn test_layer_normalization_default_axis() -> ModelProto {
     include_onnx!("data/test_layer_normalization_default_axis/model.onnxtxt")
 }
 
-fn test_layer_normalization_default_axis_expanded() -> ModelProto {
+pub(crate) fn test_layer_normalization_default_axis_expanded() -> ModelProto {
     include_onnx!("data/test_layer_normalization_default_axis_expanded/model.onnxtxt")
 }
 
-fn test_layer_normalization_default_axis_expanded_ver18() -> ModelProto {
+pub(crate) fn test_layer_normalization_default_axis_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_layer_normalization_default_axis_expanded_ver18/model.onnxtxt")
 }
 
-fn test_leakyrelu() -> ModelProto {
+pub(crate) fn test_leakyrelu() -> ModelProto {
     include_onnx!("data/test_leakyrelu/model.onnxtxt")
 }
 
-fn test_leakyrelu_default() -> ModelProto {
+pub(crate) fn test_leakyrelu_default() -> ModelProto {
     include_onnx!("data/test_leakyrelu_default/model.onnxtxt")
 }
 
-fn test_leakyrelu_default_expanded() -> ModelProto {
+pub(crate) fn test_leakyrelu_default_expanded() -> ModelProto {
     include_onnx!("data/test_leakyrelu_default_expanded/model.onnxtxt")
 }
 
-fn test_leakyrelu_example() -> ModelProto {
+pub(crate) fn test_leakyrelu_example() -> ModelProto {
     include_onnx!("data/test_leakyrelu_example/model.onnxtxt")
 }
 
-fn test_leakyrelu_example_expanded() -> ModelProto {
+pub(crate) fn test_leakyrelu_example_expanded() -> ModelProto {
     include_onnx!("data/test_leakyrelu_example_expanded/model.onnxtxt")
 }
 
-fn test_leakyrelu_expanded() -> ModelProto {
+pub(crate) fn test_leakyrelu_expanded() -> ModelProto {
     include_onnx!("data/test_leakyrelu_expanded/model.onnxtxt")
 }
 
-fn test_less() -> ModelProto {
+pub(crate) fn test_less() -> ModelProto {
     include_onnx!("data/test_less/model.onnxtxt")
 }
 
-fn test_less_bcast() -> ModelProto {
+pub(crate) fn test_less_bcast() -> ModelProto {
     include_onnx!("data/test_less_bcast/model.onnxtxt")
 }
 
-fn test_less_equal() -> ModelProto {
+pub(crate) fn test_less_equal() -> ModelProto {
     include_onnx!("data/test_less_equal/model.onnxtxt")
 }
 
-fn test_less_equal_bcast() -> ModelProto {
+pub(crate) fn test_less_equal_bcast() -> ModelProto {
     include_onnx!("data/test_less_equal_bcast/model.onnxtxt")
 }
 
-fn test_less_equal_bcast_expanded() -> ModelProto {
+pub(crate) fn test_less_equal_bcast_expanded() -> ModelProto {
     include_onnx!("data/test_less_equal_bcast_expanded/model.onnxtxt")
 }
 
-fn test_less_equal_expanded() -> ModelProto {
+pub(crate) fn test_less_equal_expanded() -> ModelProto {
     include_onnx!("data/test_less_equal_expanded/model.onnxtxt")
 }
 
-fn test_less_equal_int16() -> ModelProto {
+pub(crate) fn test_less_equal_int16() -> ModelProto {
     include_onnx!("data/test_less_equal_int16/model.onnxtxt")
 }
 
-fn test_less_equal_int16_expanded() -> ModelProto {
+pub(crate) fn test_less_equal_int16_expanded() -> ModelProto {
     include_onnx!("data/test_less_equal_int16_expanded/model.onnxtxt")
 }
 
-fn test_less_equal_int8() -> ModelProto {
+pub(crate) fn test_less_equal_int8() -> ModelProto {
     include_onnx!("data/test_less_equal_int8/model.onnxtxt")
 }
 
-fn test_less_equal_int8_expanded() -> ModelProto {
+pub(crate) fn test_less_equal_int8_expanded() -> ModelProto {
     include_onnx!("data/test_less_equal_int8_expanded/model.onnxtxt")
 }
 
-fn test_less_equal_uint16() -> ModelProto {
+pub(crate) fn test_less_equal_uint16() -> ModelProto {
     include_onnx!("data/test_less_equal_uint16/model.onnxtxt")
 }
 
-fn test_less_equal_uint16_expanded() -> ModelProto {
+pub(crate) fn test_less_equal_uint16_expanded() -> ModelProto {
     include_onnx!("data/test_less_equal_uint16_expanded/model.onnxtxt")
 }
 
-fn test_less_equal_uint32() -> ModelProto {
+pub(crate) fn test_less_equal_uint32() -> ModelProto {
     include_onnx!("data/test_less_equal_uint32/model.onnxtxt")
 }
 
-fn test_less_equal_uint32_expanded() -> ModelProto {
+pub(crate) fn test_less_equal_uint32_expanded() -> ModelProto {
     include_onnx!("data/test_less_equal_uint32_expanded/model.onnxtxt")
 }
 
-fn test_less_equal_uint64() -> ModelProto {
+pub(crate) fn test_less_equal_uint64() -> ModelProto {
     include_onnx!("data/test_less_equal_uint64/model.onnxtxt")
 }
 
-fn test_less_equal_uint64_expanded() -> ModelProto {
+pub(crate) fn test_less_equal_uint64_expanded() -> ModelProto {
     include_onnx!("data/test_less_equal_uint64_expanded/model.onnxtxt")
 }
 
-fn test_less_equal_uint8() -> ModelProto {
+pub(crate) fn test_less_equal_uint8() -> ModelProto {
     include_onnx!("data/test_less_equal_uint8/model.onnxtxt")
 }
 
-fn test_less_equal_uint8_expanded() -> ModelProto {
+pub(crate) fn test_less_equal_uint8_expanded() -> ModelProto {
     include_onnx!("data/test_less_equal_uint8_expanded/model.onnxtxt")
 }
 
-fn test_less_int16() -> ModelProto {
+pub(crate) fn test_less_int16() -> ModelProto {
     include_onnx!("data/test_less_int16/model.onnxtxt")
 }
 
-fn test_less_int8() -> ModelProto {
+pub(crate) fn test_less_int8() -> ModelProto {
     include_onnx!("data/test_less_int8/model.onnxtxt")
 }
 
-fn test_less_uint16() -> ModelProto {
+pub(crate) fn test_less_uint16() -> ModelProto {
     include_onnx!("data/test_less_uint16/model.onnxtxt")
 }
 
-fn test_less_uint32() -> ModelProto {
+pub(crate) fn test_less_uint32() -> ModelProto {
     include_onnx!("data/test_less_uint32/model.onnxtxt")
 }
 
-fn test_less_uint64() -> ModelProto {
+pub(crate) fn test_less_uint64() -> ModelProto {
     include_onnx!("data/test_less_uint64/model.onnxtxt")
 }
 
-fn test_less_uint8() -> ModelProto {
+pub(crate) fn test_less_uint8() -> ModelProto {
     include_onnx!("data/test_less_uint8/model.onnxtxt")
 }
 
-fn test_linear_attention_decode_step() -> ModelProto {
+pub(crate) fn test_linear_attention_decode_step() -> ModelProto {
     include_onnx!("data/test_linear_attention_decode_step/model.onnxtxt")
 }
 
-fn test_linear_attention_decode_step_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_decode_step_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_decode_step_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_delta() -> ModelProto {
+pub(crate) fn test_linear_attention_delta() -> ModelProto {
     include_onnx!("data/test_linear_attention_delta/model.onnxtxt")
 }
 
-fn test_linear_attention_delta_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_delta_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_delta_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_explicit_scale() -> ModelProto {
+pub(crate) fn test_linear_attention_explicit_scale() -> ModelProto {
     include_onnx!("data/test_linear_attention_explicit_scale/model.onnxtxt")
 }
 
-fn test_linear_attention_explicit_scale_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_explicit_scale_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_explicit_scale_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_fp16() -> ModelProto {
+pub(crate) fn test_linear_attention_fp16() -> ModelProto {
     include_onnx!("data/test_linear_attention_fp16/model.onnxtxt")
 }
 
-fn test_linear_attention_fp16_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_fp16_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_fp16_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_gated() -> ModelProto {
+pub(crate) fn test_linear_attention_gated() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_delta() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_delta() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_delta/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_delta_beta_scalar() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_delta_beta_scalar() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_delta_beta_scalar/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_delta_beta_scalar_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_delta_beta_scalar_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_delta_beta_scalar_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_delta_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_delta_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_delta_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_delta_gqa() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_delta_gqa() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_delta_gqa/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_delta_gqa_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_delta_gqa_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_delta_gqa_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_delta_mqa() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_delta_mqa() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_delta_mqa/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_delta_mqa_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_delta_mqa_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_delta_mqa_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_per_head_decay() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_per_head_decay() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_per_head_decay/model.onnxtxt")
 }
 
-fn test_linear_attention_gated_per_head_decay_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_gated_per_head_decay_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_gated_per_head_decay_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_linear() -> ModelProto {
+pub(crate) fn test_linear_attention_linear() -> ModelProto {
     include_onnx!("data/test_linear_attention_linear/model.onnxtxt")
 }
 
-fn test_linear_attention_linear_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_linear_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_linear_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_linear_t1_no_past() -> ModelProto {
+pub(crate) fn test_linear_attention_linear_t1_no_past() -> ModelProto {
     include_onnx!("data/test_linear_attention_linear_t1_no_past/model.onnxtxt")
 }
 
-fn test_linear_attention_linear_t1_no_past_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_linear_t1_no_past_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_linear_t1_no_past_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_no_past_explicit_zeros() -> ModelProto {
+pub(crate) fn test_linear_attention_no_past_explicit_zeros() -> ModelProto {
     include_onnx!("data/test_linear_attention_no_past_explicit_zeros/model.onnxtxt")
 }
 
-fn test_linear_attention_no_past_explicit_zeros_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_no_past_explicit_zeros_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_no_past_explicit_zeros_expanded/model.onnxtxt")
 }
 
-fn test_linear_attention_prefill_with_past() -> ModelProto {
+pub(crate) fn test_linear_attention_prefill_with_past() -> ModelProto {
     include_onnx!("data/test_linear_attention_prefill_with_past/model.onnxtxt")
 }
 
-fn test_linear_attention_prefill_with_past_expanded() -> ModelProto {
+pub(crate) fn test_linear_attention_prefill_with_past_expanded() -> ModelProto {
     include_onnx!("data/test_linear_attention_prefill_with_past_expanded/model.onnxtxt")
 }
 
-fn test_log() -> ModelProto {
+pub(crate) fn test_log() -> ModelProto {
     include_onnx!("data/test_log/model.onnxtxt")
 }
 
-fn test_log_example() -> ModelProto {
+pub(crate) fn test_log_example() -> ModelProto {
     include_onnx!("data/test_log_example/model.onnxtxt")
 }
 
-fn test_logsoftmax_axis_0() -> ModelProto {
+pub(crate) fn test_logsoftmax_axis_0() -> ModelProto {
     include_onnx!("data/test_logsoftmax_axis_0/model.onnxtxt")
 }
 
-fn test_logsoftmax_axis_0_expanded() -> ModelProto {
+pub(crate) fn test_logsoftmax_axis_0_expanded() -> ModelProto {
     include_onnx!("data/test_logsoftmax_axis_0_expanded/model.onnxtxt")
 }
 
-fn test_logsoftmax_axis_0_expanded_ver18() -> ModelProto {
+pub(crate) fn test_logsoftmax_axis_0_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_logsoftmax_axis_0_expanded_ver18/model.onnxtxt")
 }
 
-fn test_logsoftmax_axis_1() -> ModelProto {
+pub(crate) fn test_logsoftmax_axis_1() -> ModelProto {
     include_onnx!("data/test_logsoftmax_axis_1/model.onnxtxt")
 }
 
-fn test_logsoftmax_axis_1_expanded() -> ModelProto {
+pub(crate) fn test_logsoftmax_axis_1_expanded() -> ModelProto {
     include_onnx!("data/test_logsoftmax_axis_1_expanded/model.onnxtxt")
 }
 
-fn test_logsoftmax_axis_1_expanded_ver18() -> ModelProto {
+pub(crate) fn test_logsoftmax_axis_1_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_logsoftmax_axis_1_expanded_ver18/model.onnxtxt")
 }
 
-fn test_logsoftmax_axis_2() -> ModelProto {
+pub(crate) fn test_logsoftmax_axis_2() -> ModelProto {
     include_onnx!("data/test_logsoftmax_axis_2/model.onnxtxt")
 }
 
-fn test_logsoftmax_axis_2_expanded() -> ModelProto {
+pub(crate) fn test_logsoftmax_axis_2_expanded() -> ModelProto {
     include_onnx!("data/test_logsoftmax_axis_2_expanded/model.onnxtxt")
 }
 
-fn test_logsoftmax_axis_2_expanded_ver18() -> ModelProto {
+pub(crate) fn test_logsoftmax_axis_2_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_logsoftmax_axis_2_expanded_ver18/model.onnxtxt")
 }
 
-fn test_logsoftmax_default_axis() -> ModelProto {
+pub(crate) fn test_logsoftmax_default_axis() -> ModelProto {
     include_onnx!("data/test_logsoftmax_default_axis/model.onnxtxt")
 }
 
-fn test_logsoftmax_default_axis_expanded() -> ModelProto {
+pub(crate) fn test_logsoftmax_default_axis_expanded() -> ModelProto {
     include_onnx!("data/test_logsoftmax_default_axis_expanded/model.onnxtxt")
 }
 
-fn test_logsoftmax_default_axis_expanded_ver18() -> ModelProto {
+pub(crate) fn test_logsoftmax_default_axis_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_logsoftmax_default_axis_expanded_ver18/model.onnxtxt")
 }
 
-fn test_logsoftmax_example_1() -> ModelProto {
+pub(crate) fn test_logsoftmax_example_1() -> ModelProto {
     include_onnx!("data/test_logsoftmax_example_1/model.onnxtxt")
 }
 
-fn test_logsoftmax_example_1_expanded() -> ModelProto {
+pub(crate) fn test_logsoftmax_example_1_expanded() -> ModelProto {
     include_onnx!("data/test_logsoftmax_example_1_expanded/model.onnxtxt")
 }
 
-fn test_logsoftmax_example_1_expanded_ver18() -> ModelProto {
+pub(crate) fn test_logsoftmax_example_1_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_logsoftmax_example_1_expanded_ver18/model.onnxtxt")
 }
 
-fn test_logsoftmax_large_number() -> ModelProto {
+pub(crate) fn test_logsoftmax_large_number() -> ModelProto {
     include_onnx!("data/test_logsoftmax_large_number/model.onnxtxt")
 }
 
-fn test_logsoftmax_large_number_expanded() -> ModelProto {
+pub(crate) fn test_logsoftmax_large_number_expanded() -> ModelProto {
     include_onnx!("data/test_logsoftmax_large_number_expanded/model.onnxtxt")
 }
 
-fn test_logsoftmax_large_number_expanded_ver18() -> ModelProto {
+pub(crate) fn test_logsoftmax_large_number_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_logsoftmax_large_number_expanded_ver18/model.onnxtxt")
 }
 
-fn test_logsoftmax_negative_axis() -> ModelProto {
+pub(crate) fn test_logsoftmax_negative_axis() -> ModelProto {
     include_onnx!("data/test_logsoftmax_negative_axis/model.onnxtxt")
 }
 
-fn test_logsoftmax_negative_axis_expanded() -> ModelProto {
+pub(crate) fn test_logsoftmax_negative_axis_expanded() -> ModelProto {
     include_onnx!("data/test_logsoftmax_negative_axis_expanded/model.onnxtxt")
 }
 
-fn test_logsoftmax_negative_axis_expanded_ver18() -> ModelProto {
+pub(crate) fn test_logsoftmax_negative_axis_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_logsoftmax_negative_axis_expanded_ver18/model.onnxtxt")
 }
 
-fn test_loop11() -> ModelProto {
+pub(crate) fn test_loop11() -> ModelProto {
     include_onnx!("data/test_loop11/model.onnxtxt")
 }
 
-fn test_loop13_seq() -> ModelProto {
+pub(crate) fn test_loop13_seq() -> ModelProto {
     include_onnx!("data/test_loop13_seq/model.onnxtxt")
 }
 
-fn test_loop16_seq_none() -> ModelProto {
+pub(crate) fn test_loop16_seq_none() -> ModelProto {
     include_onnx!("data/test_loop16_seq_none/model.onnxtxt")
 }
 
-fn test_lpnormalization_default() -> ModelProto {
+pub(crate) fn test_lpnormalization_default() -> ModelProto {
     include_onnx!("data/test_lpnormalization_default/model.onnxtxt")
 }
 
-fn test_lppool_1d_default() -> ModelProto {
+pub(crate) fn test_lppool_1d_default() -> ModelProto {
     include_onnx!("data/test_lppool_1d_default/model.onnxtxt")
 }
 
-fn test_lppool_2d_default() -> ModelProto {
+pub(crate) fn test_lppool_2d_default() -> ModelProto {
     include_onnx!("data/test_lppool_2d_default/model.onnxtxt")
 }
 
-fn test_lppool_2d_dilations() -> ModelProto {
+pub(crate) fn test_lppool_2d_dilations() -> ModelProto {
     include_onnx!("data/test_lppool_2d_dilations/model.onnxtxt")
 }
 
-fn test_lppool_2d_pads() -> ModelProto {
+pub(crate) fn test_lppool_2d_pads() -> ModelProto {
     include_onnx!("data/test_lppool_2d_pads/model.onnxtxt")
 }
 
-fn test_lppool_2d_same_lower() -> ModelProto {
+pub(crate) fn test_lppool_2d_same_lower() -> ModelProto {
     include_onnx!("data/test_lppool_2d_same_lower/model.onnxtxt")
 }
 
-fn test_lppool_2d_same_upper() -> ModelProto {
+pub(crate) fn test_lppool_2d_same_upper() -> ModelProto {
     include_onnx!("data/test_lppool_2d_same_upper/model.onnxtxt")
 }
 
-fn test_lppool_2d_strides() -> ModelProto {
+pub(crate) fn test_lppool_2d_strides() -> ModelProto {
     include_onnx!("data/test_lppool_2d_strides/model.onnxtxt")
 }
 
-fn test_lppool_3d_default() -> ModelProto {
+pub(crate) fn test_lppool_3d_default() -> ModelProto {
     include_onnx!("data/test_lppool_3d_default/model.onnxtxt")
 }
 
-fn test_lrn() -> ModelProto {
+pub(crate) fn test_lrn() -> ModelProto {
     include_onnx!("data/test_lrn/model.onnxtxt")
 }
 
-fn test_lrn_default() -> ModelProto {
+pub(crate) fn test_lrn_default() -> ModelProto {
     include_onnx!("data/test_lrn_default/model.onnxtxt")
 }
 
-fn test_lstm_batchwise() -> ModelProto {
+pub(crate) fn test_lstm_batchwise() -> ModelProto {
     include_onnx!("data/test_lstm_batchwise/model.onnxtxt")
 }
 
-fn test_lstm_bidirectional() -> ModelProto {
+pub(crate) fn test_lstm_bidirectional() -> ModelProto {
     include_onnx!("data/test_lstm_bidirectional/model.onnxtxt")
 }
 
-fn test_lstm_defaults() -> ModelProto {
+pub(crate) fn test_lstm_defaults() -> ModelProto {
     include_onnx!("data/test_lstm_defaults/model.onnxtxt")
 }
 
-fn test_lstm_reverse() -> ModelProto {
+pub(crate) fn test_lstm_reverse() -> ModelProto {
     include_onnx!("data/test_lstm_reverse/model.onnxtxt")
 }
 
-fn test_lstm_with_initial_bias() -> ModelProto {
+pub(crate) fn test_lstm_with_initial_bias() -> ModelProto {
     include_onnx!("data/test_lstm_with_initial_bias/model.onnxtxt")
 }
 
-fn test_lstm_with_peepholes() -> ModelProto {
+pub(crate) fn test_lstm_with_peepholes() -> ModelProto {
     include_onnx!("data/test_lstm_with_peepholes/model.onnxtxt")
 }
 
-fn test_matmul_1d_1d() -> ModelProto {
+pub(crate) fn test_matmul_1d_1d() -> ModelProto {
     include_onnx!("data/test_matmul_1d_1d/model.onnxtxt")
 }
 
-fn test_matmul_1d_3d() -> ModelProto {
+pub(crate) fn test_matmul_1d_3d() -> ModelProto {
     include_onnx!("data/test_matmul_1d_3d/model.onnxtxt")
 }
 
-fn test_matmul_2d() -> ModelProto {
+pub(crate) fn test_matmul_2d() -> ModelProto {
     include_onnx!("data/test_matmul_2d/model.onnxtxt")
 }
 
-fn test_matmul_3d() -> ModelProto {
+pub(crate) fn test_matmul_3d() -> ModelProto {
     include_onnx!("data/test_matmul_3d/model.onnxtxt")
 }
 
-fn test_matmul_4d() -> ModelProto {
+pub(crate) fn test_matmul_4d() -> ModelProto {
     include_onnx!("data/test_matmul_4d/model.onnxtxt")
 }
 
-fn test_matmul_4d_1d() -> ModelProto {
+pub(crate) fn test_matmul_4d_1d() -> ModelProto {
     include_onnx!("data/test_matmul_4d_1d/model.onnxtxt")
 }
 
-fn test_matmul_bcast() -> ModelProto {
+pub(crate) fn test_matmul_bcast() -> ModelProto {
     include_onnx!("data/test_matmul_bcast/model.onnxtxt")
 }
 
-fn test_matmulinteger() -> ModelProto {
+pub(crate) fn test_matmulinteger() -> ModelProto {
     include_onnx!("data/test_matmulinteger/model.onnxtxt")
 }
 
-fn test_max_example() -> ModelProto {
+pub(crate) fn test_max_example() -> ModelProto {
     include_onnx!("data/test_max_example/model.onnxtxt")
 }
 
-fn test_max_float16() -> ModelProto {
+pub(crate) fn test_max_float16() -> ModelProto {
     include_onnx!("data/test_max_float16/model.onnxtxt")
 }
 
-fn test_max_float32() -> ModelProto {
+pub(crate) fn test_max_float32() -> ModelProto {
     include_onnx!("data/test_max_float32/model.onnxtxt")
 }
 
-fn test_max_float64() -> ModelProto {
+pub(crate) fn test_max_float64() -> ModelProto {
     include_onnx!("data/test_max_float64/model.onnxtxt")
 }
 
-fn test_max_int16() -> ModelProto {
+pub(crate) fn test_max_int16() -> ModelProto {
     include_onnx!("data/test_max_int16/model.onnxtxt")
 }
 
-fn test_max_int32() -> ModelProto {
+pub(crate) fn test_max_int32() -> ModelProto {
     include_onnx!("data/test_max_int32/model.onnxtxt")
 }
 
-fn test_max_int64() -> ModelProto {
+pub(crate) fn test_max_int64() -> ModelProto {
     include_onnx!("data/test_max_int64/model.onnxtxt")
 }
 
-fn test_max_int8() -> ModelProto {
+pub(crate) fn test_max_int8() -> ModelProto {
     include_onnx!("data/test_max_int8/model.onnxtxt")
 }
 
-fn test_max_one_input() -> ModelProto {
+pub(crate) fn test_max_one_input() -> ModelProto {
     include_onnx!("data/test_max_one_input/model.onnxtxt")
 }
 
-fn test_max_two_inputs() -> ModelProto {
+pub(crate) fn test_max_two_inputs() -> ModelProto {
     include_onnx!("data/test_max_two_inputs/model.onnxtxt")
 }
 
-fn test_max_uint16() -> ModelProto {
+pub(crate) fn test_max_uint16() -> ModelProto {
     include_onnx!("data/test_max_uint16/model.onnxtxt")
 }
 
-fn test_max_uint32() -> ModelProto {
+pub(crate) fn test_max_uint32() -> ModelProto {
     include_onnx!("data/test_max_uint32/model.onnxtxt")
 }
 
-fn test_max_uint64() -> ModelProto {
+pub(crate) fn test_max_uint64() -> ModelProto {
     include_onnx!("data/test_max_uint64/model.onnxtxt")
 }
 
-fn test_max_uint8() -> ModelProto {
+pub(crate) fn test_max_uint8() -> ModelProto {
     include_onnx!("data/test_max_uint8/model.onnxtxt")
 }
 
-fn test_maxpool_1d_default() -> ModelProto {
+pub(crate) fn test_maxpool_1d_default() -> ModelProto {
     include_onnx!("data/test_maxpool_1d_default/model.onnxtxt")
 }
 
-fn test_maxpool_2d_ceil() -> ModelProto {
+pub(crate) fn test_maxpool_2d_ceil() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_ceil/model.onnxtxt")
 }
 
-fn test_maxpool_2d_ceil_output_size_reduce_by_one() -> ModelProto {
+pub(crate) fn test_maxpool_2d_ceil_output_size_reduce_by_one() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_ceil_output_size_reduce_by_one/model.onnxtxt")
 }
 
-fn test_maxpool_2d_default() -> ModelProto {
+pub(crate) fn test_maxpool_2d_default() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_default/model.onnxtxt")
 }
 
-fn test_maxpool_2d_dilations() -> ModelProto {
+pub(crate) fn test_maxpool_2d_dilations() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_dilations/model.onnxtxt")
 }
 
-fn test_maxpool_2d_pads() -> ModelProto {
+pub(crate) fn test_maxpool_2d_pads() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_pads/model.onnxtxt")
 }
 
-fn test_maxpool_2d_precomputed_pads() -> ModelProto {
+pub(crate) fn test_maxpool_2d_precomputed_pads() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_precomputed_pads/model.onnxtxt")
 }
 
-fn test_maxpool_2d_precomputed_same_upper() -> ModelProto {
+pub(crate) fn test_maxpool_2d_precomputed_same_upper() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_precomputed_same_upper/model.onnxtxt")
 }
 
-fn test_maxpool_2d_precomputed_strides() -> ModelProto {
+pub(crate) fn test_maxpool_2d_precomputed_strides() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_precomputed_strides/model.onnxtxt")
 }
 
-fn test_maxpool_2d_same_lower() -> ModelProto {
+pub(crate) fn test_maxpool_2d_same_lower() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_same_lower/model.onnxtxt")
 }
 
-fn test_maxpool_2d_same_upper() -> ModelProto {
+pub(crate) fn test_maxpool_2d_same_upper() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_same_upper/model.onnxtxt")
 }
 
-fn test_maxpool_2d_strides() -> ModelProto {
+pub(crate) fn test_maxpool_2d_strides() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_strides/model.onnxtxt")
 }
 
-fn test_maxpool_2d_uint8() -> ModelProto {
+pub(crate) fn test_maxpool_2d_uint8() -> ModelProto {
     include_onnx!("data/test_maxpool_2d_uint8/model.onnxtxt")
 }
 
-fn test_maxpool_3d_default() -> ModelProto {
+pub(crate) fn test_maxpool_3d_default() -> ModelProto {
     include_onnx!("data/test_maxpool_3d_default/model.onnxtxt")
 }
 
-fn test_maxpool_3d_dilations() -> ModelProto {
+pub(crate) fn test_maxpool_3d_dilations() -> ModelProto {
     include_onnx!("data/test_maxpool_3d_dilations/model.onnxtxt")
 }
 
-fn test_maxpool_3d_dilations_use_ref_impl() -> ModelProto {
+pub(crate) fn test_maxpool_3d_dilations_use_ref_impl() -> ModelProto {
     include_onnx!("data/test_maxpool_3d_dilations_use_ref_impl/model.onnxtxt")
 }
 
-fn test_maxpool_3d_dilations_use_ref_impl_large() -> ModelProto {
+pub(crate) fn test_maxpool_3d_dilations_use_ref_impl_large() -> ModelProto {
     include_onnx!("data/test_maxpool_3d_dilations_use_ref_impl_large/model.onnxtxt")
 }
 
-fn test_maxpool_with_argmax_2d_precomputed_pads() -> ModelProto {
+pub(crate) fn test_maxpool_with_argmax_2d_precomputed_pads() -> ModelProto {
     include_onnx!("data/test_maxpool_with_argmax_2d_precomputed_pads/model.onnxtxt")
 }
 
-fn test_maxpool_with_argmax_2d_precomputed_strides() -> ModelProto {
+pub(crate) fn test_maxpool_with_argmax_2d_precomputed_strides() -> ModelProto {
     include_onnx!("data/test_maxpool_with_argmax_2d_precomputed_strides/model.onnxtxt")
 }
 
-fn test_maxunpool_export_with_output_shape() -> ModelProto {
+pub(crate) fn test_maxunpool_export_with_output_shape() -> ModelProto {
     include_onnx!("data/test_maxunpool_export_with_output_shape/model.onnxtxt")
 }
 
-fn test_maxunpool_export_without_output_shape() -> ModelProto {
+pub(crate) fn test_maxunpool_export_without_output_shape() -> ModelProto {
     include_onnx!("data/test_maxunpool_export_without_output_shape/model.onnxtxt")
 }
 
-fn test_mean_example() -> ModelProto {
+pub(crate) fn test_mean_example() -> ModelProto {
     include_onnx!("data/test_mean_example/model.onnxtxt")
 }
 
-fn test_mean_one_input() -> ModelProto {
+pub(crate) fn test_mean_one_input() -> ModelProto {
     include_onnx!("data/test_mean_one_input/model.onnxtxt")
 }
 
-fn test_mean_two_inputs() -> ModelProto {
+pub(crate) fn test_mean_two_inputs() -> ModelProto {
     include_onnx!("data/test_mean_two_inputs/model.onnxtxt")
 }
 
-fn test_melweightmatrix() -> ModelProto {
+pub(crate) fn test_melweightmatrix() -> ModelProto {
     include_onnx!("data/test_melweightmatrix/model.onnxtxt")
 }
 
-fn test_min_example() -> ModelProto {
+pub(crate) fn test_min_example() -> ModelProto {
     include_onnx!("data/test_min_example/model.onnxtxt")
 }
 
-fn test_min_float16() -> ModelProto {
+pub(crate) fn test_min_float16() -> ModelProto {
     include_onnx!("data/test_min_float16/model.onnxtxt")
 }
 
-fn test_min_float32() -> ModelProto {
+pub(crate) fn test_min_float32() -> ModelProto {
     include_onnx!("data/test_min_float32/model.onnxtxt")
 }
 
-fn test_min_float64() -> ModelProto {
+pub(crate) fn test_min_float64() -> ModelProto {
     include_onnx!("data/test_min_float64/model.onnxtxt")
 }
 
-fn test_min_int16() -> ModelProto {
+pub(crate) fn test_min_int16() -> ModelProto {
     include_onnx!("data/test_min_int16/model.onnxtxt")
 }
 
-fn test_min_int32() -> ModelProto {
+pub(crate) fn test_min_int32() -> ModelProto {
     include_onnx!("data/test_min_int32/model.onnxtxt")
 }
 
-fn test_min_int64() -> ModelProto {
+pub(crate) fn test_min_int64() -> ModelProto {
     include_onnx!("data/test_min_int64/model.onnxtxt")
 }
 
-fn test_min_int8() -> ModelProto {
+pub(crate) fn test_min_int8() -> ModelProto {
     include_onnx!("data/test_min_int8/model.onnxtxt")
 }
 
-fn test_min_one_input() -> ModelProto {
+pub(crate) fn test_min_one_input() -> ModelProto {
     include_onnx!("data/test_min_one_input/model.onnxtxt")
 }
 
-fn test_min_two_inputs() -> ModelProto {
+pub(crate) fn test_min_two_inputs() -> ModelProto {
     include_onnx!("data/test_min_two_inputs/model.onnxtxt")
 }
 
-fn test_min_uint16() -> ModelProto {
+pub(crate) fn test_min_uint16() -> ModelProto {
     include_onnx!("data/test_min_uint16/model.onnxtxt")
 }
 
-fn test_min_uint32() -> ModelProto {
+pub(crate) fn test_min_uint32() -> ModelProto {
     include_onnx!("data/test_min_uint32/model.onnxtxt")
 }
 
-fn test_min_uint64() -> ModelProto {
+pub(crate) fn test_min_uint64() -> ModelProto {
     include_onnx!("data/test_min_uint64/model.onnxtxt")
 }
 
-fn test_min_uint8() -> ModelProto {
+pub(crate) fn test_min_uint8() -> ModelProto {
     include_onnx!("data/test_min_uint8/model.onnxtxt")
 }
 
-fn test_mish() -> ModelProto {
+pub(crate) fn test_mish() -> ModelProto {
     include_onnx!("data/test_mish/model.onnxtxt")
 }
 
-fn test_mish_expanded() -> ModelProto {
+pub(crate) fn test_mish_expanded() -> ModelProto {
     include_onnx!("data/test_mish_expanded/model.onnxtxt")
 }
 
-fn test_mod_broadcast() -> ModelProto {
+pub(crate) fn test_mod_broadcast() -> ModelProto {
     include_onnx!("data/test_mod_broadcast/model.onnxtxt")
 }
 
-fn test_mod_float16_mixed_sign_fmod_0() -> ModelProto {
+pub(crate) fn test_mod_float16_mixed_sign_fmod_0() -> ModelProto {
     include_onnx!("data/test_mod_float16_mixed_sign_fmod_0/model.onnxtxt")
 }
 
-fn test_mod_float32_mixed_sign_fmod_0() -> ModelProto {
+pub(crate) fn test_mod_float32_mixed_sign_fmod_0() -> ModelProto {
     include_onnx!("data/test_mod_float32_mixed_sign_fmod_0/model.onnxtxt")
 }
 
-fn test_mod_float64_mixed_sign_fmod_0() -> ModelProto {
+pub(crate) fn test_mod_float64_mixed_sign_fmod_0() -> ModelProto {
     include_onnx!("data/test_mod_float64_mixed_sign_fmod_0/model.onnxtxt")
 }
 
-fn test_mod_float_edge_cases_fmod_0_float16() -> ModelProto {
+pub(crate) fn test_mod_float_edge_cases_fmod_0_float16() -> ModelProto {
     include_onnx!("data/test_mod_float_edge_cases_fmod_0_float16/model.onnxtxt")
 }
 
-fn test_mod_float_edge_cases_fmod_0_float32() -> ModelProto {
+pub(crate) fn test_mod_float_edge_cases_fmod_0_float32() -> ModelProto {
     include_onnx!("data/test_mod_float_edge_cases_fmod_0_float32/model.onnxtxt")
 }
 
-fn test_mod_float_edge_cases_fmod_0_float64() -> ModelProto {
+pub(crate) fn test_mod_float_edge_cases_fmod_0_float64() -> ModelProto {
     include_onnx!("data/test_mod_float_edge_cases_fmod_0_float64/model.onnxtxt")
 }
 
-fn test_mod_int64_fmod() -> ModelProto {
+pub(crate) fn test_mod_int64_fmod() -> ModelProto {
     include_onnx!("data/test_mod_int64_fmod/model.onnxtxt")
 }
 
-fn test_mod_mixed_sign_float16() -> ModelProto {
+pub(crate) fn test_mod_mixed_sign_float16() -> ModelProto {
     include_onnx!("data/test_mod_mixed_sign_float16/model.onnxtxt")
 }
 
-fn test_mod_mixed_sign_float32() -> ModelProto {
+pub(crate) fn test_mod_mixed_sign_float32() -> ModelProto {
     include_onnx!("data/test_mod_mixed_sign_float32/model.onnxtxt")
 }
 
-fn test_mod_mixed_sign_float64() -> ModelProto {
+pub(crate) fn test_mod_mixed_sign_float64() -> ModelProto {
     include_onnx!("data/test_mod_mixed_sign_float64/model.onnxtxt")
 }
 
-fn test_mod_mixed_sign_int16() -> ModelProto {
+pub(crate) fn test_mod_mixed_sign_int16() -> ModelProto {
     include_onnx!("data/test_mod_mixed_sign_int16/model.onnxtxt")
 }
 
-fn test_mod_mixed_sign_int32() -> ModelProto {
+pub(crate) fn test_mod_mixed_sign_int32() -> ModelProto {
     include_onnx!("data/test_mod_mixed_sign_int32/model.onnxtxt")
 }
 
-fn test_mod_mixed_sign_int64() -> ModelProto {
+pub(crate) fn test_mod_mixed_sign_int64() -> ModelProto {
     include_onnx!("data/test_mod_mixed_sign_int64/model.onnxtxt")
 }
 
-fn test_mod_mixed_sign_int8() -> ModelProto {
+pub(crate) fn test_mod_mixed_sign_int8() -> ModelProto {
     include_onnx!("data/test_mod_mixed_sign_int8/model.onnxtxt")
 }
 
-fn test_mod_uint16() -> ModelProto {
+pub(crate) fn test_mod_uint16() -> ModelProto {
     include_onnx!("data/test_mod_uint16/model.onnxtxt")
 }
 
-fn test_mod_uint32() -> ModelProto {
+pub(crate) fn test_mod_uint32() -> ModelProto {
     include_onnx!("data/test_mod_uint32/model.onnxtxt")
 }
 
-fn test_mod_uint64() -> ModelProto {
+pub(crate) fn test_mod_uint64() -> ModelProto {
     include_onnx!("data/test_mod_uint64/model.onnxtxt")
 }
 
-fn test_mod_uint8() -> ModelProto {
+pub(crate) fn test_mod_uint8() -> ModelProto {
     include_onnx!("data/test_mod_uint8/model.onnxtxt")
 }
 
-fn test_momentum() -> ModelProto {
+pub(crate) fn test_momentum() -> ModelProto {
     include_onnx!("data/test_momentum/model.onnxtxt")
 }
 
-fn test_momentum_multiple() -> ModelProto {
+pub(crate) fn test_momentum_multiple() -> ModelProto {
     include_onnx!("data/test_momentum_multiple/model.onnxtxt")
 }
 
-fn test_mul() -> ModelProto {
+pub(crate) fn test_mul() -> ModelProto {
     include_onnx!("data/test_mul/model.onnxtxt")
 }
 
-fn test_mul_bcast() -> ModelProto {
+pub(crate) fn test_mul_bcast() -> ModelProto {
     include_onnx!("data/test_mul_bcast/model.onnxtxt")
 }
 
-fn test_mul_example() -> ModelProto {
+pub(crate) fn test_mul_example() -> ModelProto {
     include_onnx!("data/test_mul_example/model.onnxtxt")
 }
 
-fn test_mul_int16() -> ModelProto {
+pub(crate) fn test_mul_int16() -> ModelProto {
     include_onnx!("data/test_mul_int16/model.onnxtxt")
 }
 
-fn test_mul_int8() -> ModelProto {
+pub(crate) fn test_mul_int8() -> ModelProto {
     include_onnx!("data/test_mul_int8/model.onnxtxt")
 }
 
-fn test_mul_uint16() -> ModelProto {
+pub(crate) fn test_mul_uint16() -> ModelProto {
     include_onnx!("data/test_mul_uint16/model.onnxtxt")
 }
 
-fn test_mul_uint32() -> ModelProto {
+pub(crate) fn test_mul_uint32() -> ModelProto {
     include_onnx!("data/test_mul_uint32/model.onnxtxt")
 }
 
-fn test_mul_uint64() -> ModelProto {
+pub(crate) fn test_mul_uint64() -> ModelProto {
     include_onnx!("data/test_mul_uint64/model.onnxtxt")
 }
 
-fn test_mul_uint8() -> ModelProto {
+pub(crate) fn test_mul_uint8() -> ModelProto {
     include_onnx!("data/test_mul_uint8/model.onnxtxt")
 }
 
-fn test_mvn() -> ModelProto {
+pub(crate) fn test_mvn() -> ModelProto {
     include_onnx!("data/test_mvn/model.onnxtxt")
 }
 
-fn test_mvn_expanded() -> ModelProto {
+pub(crate) fn test_mvn_expanded() -> ModelProto {
     include_onnx!("data/test_mvn_expanded/model.onnxtxt")
 }
 
-fn test_mvn_expanded_ver18() -> ModelProto {
+pub(crate) fn test_mvn_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_mvn_expanded_ver18/model.onnxtxt")
 }
 
-fn test_neg() -> ModelProto {
+pub(crate) fn test_neg() -> ModelProto {
     include_onnx!("data/test_neg/model.onnxtxt")
 }
 
-fn test_neg_example() -> ModelProto {
+pub(crate) fn test_neg_example() -> ModelProto {
     include_onnx!("data/test_neg_example/model.onnxtxt")
 }
 
-fn test_nesterov_momentum() -> ModelProto {
+pub(crate) fn test_nesterov_momentum() -> ModelProto {
     include_onnx!("data/test_nesterov_momentum/model.onnxtxt")
 }
 
-fn test_nllloss_NC() -> ModelProto {
+pub(crate) fn test_nllloss_NC() -> ModelProto {
     include_onnx!("data/test_nllloss_NC/model.onnxtxt")
 }
 
-fn test_nllloss_NC_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NC_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NC_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1_ii() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1_ii() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1_ii/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1_ii_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1_ii_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1_ii_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1_mean_weight_negative_ii() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1_mean_weight_negative_ii() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1_mean_weight_negative_ii/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1_mean_weight_negative_ii_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1_mean_weight_negative_ii_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1_mean_weight_negative_ii_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1_weight() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1_weight() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1_weight/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1_weight_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1_weight_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1_weight_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1_weight_ii() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1_weight_ii() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1_weight_ii/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1_weight_ii_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1_weight_ii_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1_weight_ii_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_no_weight_reduction_mean_ii() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_no_weight_reduction_mean_ii() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_no_weight_reduction_mean_ii/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_no_weight_reduction_mean_ii_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_no_weight_reduction_mean_ii_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_no_weight_reduction_mean_ii_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_reduction_mean() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_reduction_mean() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_reduction_mean/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_reduction_mean_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_reduction_mean_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_reduction_mean_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_reduction_sum() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_reduction_sum() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_reduction_sum/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_reduction_sum_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_reduction_sum_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_reduction_sum_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_with_weight() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_with_weight() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_with_weight/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_with_weight_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_with_weight_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_with_weight_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_with_weight_reduction_mean() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_with_weight_reduction_mean() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_with_weight_reduction_mean/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_with_weight_reduction_mean_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_with_weight_reduction_mean_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_with_weight_reduction_mean_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_with_weight_reduction_sum() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_with_weight_reduction_sum() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_with_weight_reduction_sum/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_with_weight_reduction_sum_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_with_weight_reduction_sum_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_with_weight_reduction_sum_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_with_weight_reduction_sum_ii() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_with_weight_reduction_sum_ii() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_with_weight_reduction_sum_ii/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2_with_weight_reduction_sum_ii_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2_with_weight_reduction_sum_ii_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2_with_weight_reduction_sum_ii_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2d3_none_no_weight_negative_ii() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2d3_none_no_weight_negative_ii() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2d3_none_no_weight_negative_ii/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2d3_none_no_weight_negative_ii_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2d3_none_no_weight_negative_ii_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2d3_none_no_weight_negative_ii_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2d3_sum_weight_high_ii() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2d3_sum_weight_high_ii() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2d3_sum_weight_high_ii/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2d3_sum_weight_high_ii_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2d3_sum_weight_high_ii_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2d3_sum_weight_high_ii_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2d3d4d5_mean_weight() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2d3d4d5_mean_weight() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2d3d4d5_mean_weight/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2d3d4d5_mean_weight_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2d3d4d5_mean_weight_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2d3d4d5_mean_weight_expanded/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2d3d4d5_none_no_weight() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2d3d4d5_none_no_weight() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2d3d4d5_none_no_weight/model.onnxtxt")
 }
 
-fn test_nllloss_NCd1d2d3d4d5_none_no_weight_expanded() -> ModelProto {
+pub(crate) fn test_nllloss_NCd1d2d3d4d5_none_no_weight_expanded() -> ModelProto {
     include_onnx!("data/test_nllloss_NCd1d2d3d4d5_none_no_weight_expanded/model.onnxtxt")
 }
 
-fn test_nonmaxsuppression_center_point_box_format() -> ModelProto {
+pub(crate) fn test_nonmaxsuppression_center_point_box_format() -> ModelProto {
     include_onnx!("data/test_nonmaxsuppression_center_point_box_format/model.onnxtxt")
 }
 
-fn test_nonmaxsuppression_flipped_coordinates() -> ModelProto {
+pub(crate) fn test_nonmaxsuppression_flipped_coordinates() -> ModelProto {
     include_onnx!("data/test_nonmaxsuppression_flipped_coordinates/model.onnxtxt")
 }
 
-fn test_nonmaxsuppression_identical_boxes() -> ModelProto {
+pub(crate) fn test_nonmaxsuppression_identical_boxes() -> ModelProto {
     include_onnx!("data/test_nonmaxsuppression_identical_boxes/model.onnxtxt")
 }
 
-fn test_nonmaxsuppression_iou_threshold_boundary() -> ModelProto {
+pub(crate) fn test_nonmaxsuppression_iou_threshold_boundary() -> ModelProto {
     include_onnx!("data/test_nonmaxsuppression_iou_threshold_boundary/model.onnxtxt")
 }
 
-fn test_nonmaxsuppression_limit_output_size() -> ModelProto {
+pub(crate) fn test_nonmaxsuppression_limit_output_size() -> ModelProto {
     include_onnx!("data/test_nonmaxsuppression_limit_output_size/model.onnxtxt")
 }
 
-fn test_nonmaxsuppression_single_box() -> ModelProto {
+pub(crate) fn test_nonmaxsuppression_single_box() -> ModelProto {
     include_onnx!("data/test_nonmaxsuppression_single_box/model.onnxtxt")
 }
 
-fn test_nonmaxsuppression_suppress_by_IOU() -> ModelProto {
+pub(crate) fn test_nonmaxsuppression_suppress_by_IOU() -> ModelProto {
     include_onnx!("data/test_nonmaxsuppression_suppress_by_IOU/model.onnxtxt")
 }
 
-fn test_nonmaxsuppression_suppress_by_IOU_and_scores() -> ModelProto {
+pub(crate) fn test_nonmaxsuppression_suppress_by_IOU_and_scores() -> ModelProto {
     include_onnx!("data/test_nonmaxsuppression_suppress_by_IOU_and_scores/model.onnxtxt")
 }
 
-fn test_nonmaxsuppression_two_batches() -> ModelProto {
+pub(crate) fn test_nonmaxsuppression_two_batches() -> ModelProto {
     include_onnx!("data/test_nonmaxsuppression_two_batches/model.onnxtxt")
 }
 
-fn test_nonmaxsuppression_two_classes() -> ModelProto {
+pub(crate) fn test_nonmaxsuppression_two_classes() -> ModelProto {
     include_onnx!("data/test_nonmaxsuppression_two_classes/model.onnxtxt")
 }
 
-fn test_nonzero_example() -> ModelProto {
+pub(crate) fn test_nonzero_example() -> ModelProto {
     include_onnx!("data/test_nonzero_example/model.onnxtxt")
 }
 
-fn test_not_2d() -> ModelProto {
+pub(crate) fn test_not_2d() -> ModelProto {
     include_onnx!("data/test_not_2d/model.onnxtxt")
 }
 
-fn test_not_3d() -> ModelProto {
+pub(crate) fn test_not_3d() -> ModelProto {
     include_onnx!("data/test_not_3d/model.onnxtxt")
 }
 
-fn test_not_4d() -> ModelProto {
+pub(crate) fn test_not_4d() -> ModelProto {
     include_onnx!("data/test_not_4d/model.onnxtxt")
 }
 
-fn test_onehot_negative_indices() -> ModelProto {
+pub(crate) fn test_onehot_negative_indices() -> ModelProto {
     include_onnx!("data/test_onehot_negative_indices/model.onnxtxt")
 }
 
-fn test_onehot_out_of_range_indices() -> ModelProto {
+pub(crate) fn test_onehot_out_of_range_indices() -> ModelProto {
     include_onnx!("data/test_onehot_out_of_range_indices/model.onnxtxt")
 }
 
-fn test_onehot_with_axis() -> ModelProto {
+pub(crate) fn test_onehot_with_axis() -> ModelProto {
     include_onnx!("data/test_onehot_with_axis/model.onnxtxt")
 }
 
-fn test_onehot_with_bfloat16_values() -> ModelProto {
+pub(crate) fn test_onehot_with_bfloat16_values() -> ModelProto {
     include_onnx!("data/test_onehot_with_bfloat16_values/model.onnxtxt")
 }
 
-fn test_onehot_with_negative_axis() -> ModelProto {
+pub(crate) fn test_onehot_with_negative_axis() -> ModelProto {
     include_onnx!("data/test_onehot_with_negative_axis/model.onnxtxt")
 }
 
-fn test_onehot_without_axis() -> ModelProto {
+pub(crate) fn test_onehot_without_axis() -> ModelProto {
     include_onnx!("data/test_onehot_without_axis/model.onnxtxt")
 }
 
-fn test_optional_get_element_optional_sequence() -> ModelProto {
+pub(crate) fn test_optional_get_element_optional_sequence() -> ModelProto {
     include_onnx!("data/test_optional_get_element_optional_sequence/model.onnxtxt")
 }
 
-fn test_optional_get_element_optional_tensor() -> ModelProto {
+pub(crate) fn test_optional_get_element_optional_tensor() -> ModelProto {
     include_onnx!("data/test_optional_get_element_optional_tensor/model.onnxtxt")
 }
 
-fn test_optional_get_element_sequence() -> ModelProto {
+pub(crate) fn test_optional_get_element_sequence() -> ModelProto {
     include_onnx!("data/test_optional_get_element_sequence/model.onnxtxt")
 }
 
-fn test_optional_get_element_tensor() -> ModelProto {
+pub(crate) fn test_optional_get_element_tensor() -> ModelProto {
     include_onnx!("data/test_optional_get_element_tensor/model.onnxtxt")
 }
 
-fn test_optional_has_element_empty_no_input_name_optional_input() -> ModelProto {
+pub(crate) fn test_optional_has_element_empty_no_input_name_optional_input() -> ModelProto {
     include_onnx!("data/test_optional_has_element_empty_no_input_name_optional_input/model.onnxtxt")
 }
 
-fn test_optional_has_element_empty_no_input_name_tensor_input() -> ModelProto {
+pub(crate) fn test_optional_has_element_empty_no_input_name_tensor_input() -> ModelProto {
     include_onnx!("data/test_optional_has_element_empty_no_input_name_tensor_input/model.onnxtxt")
 }
 
-fn test_optional_has_element_empty_no_input_optional_input() -> ModelProto {
+pub(crate) fn test_optional_has_element_empty_no_input_optional_input() -> ModelProto {
     include_onnx!("data/test_optional_has_element_empty_no_input_optional_input/model.onnxtxt")
 }
 
-fn test_optional_has_element_empty_no_input_tensor_input() -> ModelProto {
+pub(crate) fn test_optional_has_element_empty_no_input_tensor_input() -> ModelProto {
     include_onnx!("data/test_optional_has_element_empty_no_input_tensor_input/model.onnxtxt")
 }
 
-fn test_optional_has_element_empty_optional_input() -> ModelProto {
+pub(crate) fn test_optional_has_element_empty_optional_input() -> ModelProto {
     include_onnx!("data/test_optional_has_element_empty_optional_input/model.onnxtxt")
 }
 
-fn test_optional_has_element_optional_input() -> ModelProto {
+pub(crate) fn test_optional_has_element_optional_input() -> ModelProto {
     include_onnx!("data/test_optional_has_element_optional_input/model.onnxtxt")
 }
 
-fn test_optional_has_element_tensor_input() -> ModelProto {
+pub(crate) fn test_optional_has_element_tensor_input() -> ModelProto {
     include_onnx!("data/test_optional_has_element_tensor_input/model.onnxtxt")
 }
 
-fn test_or2d() -> ModelProto {
+pub(crate) fn test_or2d() -> ModelProto {
     include_onnx!("data/test_or2d/model.onnxtxt")
 }
 
-fn test_or3d() -> ModelProto {
+pub(crate) fn test_or3d() -> ModelProto {
     include_onnx!("data/test_or3d/model.onnxtxt")
 }
 
-fn test_or4d() -> ModelProto {
+pub(crate) fn test_or4d() -> ModelProto {
     include_onnx!("data/test_or4d/model.onnxtxt")
 }
 
-fn test_or_bcast3v1d() -> ModelProto {
+pub(crate) fn test_or_bcast3v1d() -> ModelProto {
     include_onnx!("data/test_or_bcast3v1d/model.onnxtxt")
 }
 
-fn test_or_bcast3v2d() -> ModelProto {
+pub(crate) fn test_or_bcast3v2d() -> ModelProto {
     include_onnx!("data/test_or_bcast3v2d/model.onnxtxt")
 }
 
-fn test_or_bcast4v2d() -> ModelProto {
+pub(crate) fn test_or_bcast4v2d() -> ModelProto {
     include_onnx!("data/test_or_bcast4v2d/model.onnxtxt")
 }
 
-fn test_or_bcast4v3d() -> ModelProto {
+pub(crate) fn test_or_bcast4v3d() -> ModelProto {
     include_onnx!("data/test_or_bcast4v3d/model.onnxtxt")
 }
 
-fn test_or_bcast4v4d() -> ModelProto {
+pub(crate) fn test_or_bcast4v4d() -> ModelProto {
     include_onnx!("data/test_or_bcast4v4d/model.onnxtxt")
 }
 
-fn test_pow() -> ModelProto {
+pub(crate) fn test_pow() -> ModelProto {
     include_onnx!("data/test_pow/model.onnxtxt")
 }
 
-fn test_pow_bcast_array() -> ModelProto {
+pub(crate) fn test_pow_bcast_array() -> ModelProto {
     include_onnx!("data/test_pow_bcast_array/model.onnxtxt")
 }
 
-fn test_pow_bcast_scalar() -> ModelProto {
+pub(crate) fn test_pow_bcast_scalar() -> ModelProto {
     include_onnx!("data/test_pow_bcast_scalar/model.onnxtxt")
 }
 
-fn test_pow_example() -> ModelProto {
+pub(crate) fn test_pow_example() -> ModelProto {
     include_onnx!("data/test_pow_example/model.onnxtxt")
 }
 
-fn test_pow_types_float32_int32() -> ModelProto {
+pub(crate) fn test_pow_types_float32_int32() -> ModelProto {
     include_onnx!("data/test_pow_types_float32_int32/model.onnxtxt")
 }
 
-fn test_pow_types_float32_int64() -> ModelProto {
+pub(crate) fn test_pow_types_float32_int64() -> ModelProto {
     include_onnx!("data/test_pow_types_float32_int64/model.onnxtxt")
 }
 
-fn test_pow_types_float32_uint32() -> ModelProto {
+pub(crate) fn test_pow_types_float32_uint32() -> ModelProto {
     include_onnx!("data/test_pow_types_float32_uint32/model.onnxtxt")
 }
 
-fn test_pow_types_float32_uint64() -> ModelProto {
+pub(crate) fn test_pow_types_float32_uint64() -> ModelProto {
     include_onnx!("data/test_pow_types_float32_uint64/model.onnxtxt")
 }
 
-fn test_pow_types_int32_float32() -> ModelProto {
+pub(crate) fn test_pow_types_int32_float32() -> ModelProto {
     include_onnx!("data/test_pow_types_int32_float32/model.onnxtxt")
 }
 
-fn test_pow_types_int32_int32() -> ModelProto {
+pub(crate) fn test_pow_types_int32_int32() -> ModelProto {
     include_onnx!("data/test_pow_types_int32_int32/model.onnxtxt")
 }
 
-fn test_pow_types_int64_float32() -> ModelProto {
+pub(crate) fn test_pow_types_int64_float32() -> ModelProto {
     include_onnx!("data/test_pow_types_int64_float32/model.onnxtxt")
 }
 
-fn test_pow_types_int64_int64() -> ModelProto {
+pub(crate) fn test_pow_types_int64_int64() -> ModelProto {
     include_onnx!("data/test_pow_types_int64_int64/model.onnxtxt")
 }
 
-fn test_prelu_broadcast() -> ModelProto {
+pub(crate) fn test_prelu_broadcast() -> ModelProto {
     include_onnx!("data/test_prelu_broadcast/model.onnxtxt")
 }
 
-fn test_prelu_broadcast_expanded() -> ModelProto {
+pub(crate) fn test_prelu_broadcast_expanded() -> ModelProto {
     include_onnx!("data/test_prelu_broadcast_expanded/model.onnxtxt")
 }
 
-fn test_prelu_example() -> ModelProto {
+pub(crate) fn test_prelu_example() -> ModelProto {
     include_onnx!("data/test_prelu_example/model.onnxtxt")
 }
 
-fn test_prelu_example_expanded() -> ModelProto {
+pub(crate) fn test_prelu_example_expanded() -> ModelProto {
     include_onnx!("data/test_prelu_example_expanded/model.onnxtxt")
 }
 
-fn test_qlinearconv() -> ModelProto {
+pub(crate) fn test_qlinearconv() -> ModelProto {
     include_onnx!("data/test_qlinearconv/model.onnxtxt")
 }
 
-fn test_qlinearmatmul_2D_int8_float16() -> ModelProto {
+pub(crate) fn test_qlinearmatmul_2D_int8_float16() -> ModelProto {
     include_onnx!("data/test_qlinearmatmul_2D_int8_float16/model.onnxtxt")
 }
 
-fn test_qlinearmatmul_2D_int8_float32() -> ModelProto {
+pub(crate) fn test_qlinearmatmul_2D_int8_float32() -> ModelProto {
     include_onnx!("data/test_qlinearmatmul_2D_int8_float32/model.onnxtxt")
 }
 
-fn test_qlinearmatmul_2D_uint8_float16() -> ModelProto {
+pub(crate) fn test_qlinearmatmul_2D_uint8_float16() -> ModelProto {
     include_onnx!("data/test_qlinearmatmul_2D_uint8_float16/model.onnxtxt")
 }
 
-fn test_qlinearmatmul_2D_uint8_float32() -> ModelProto {
+pub(crate) fn test_qlinearmatmul_2D_uint8_float32() -> ModelProto {
     include_onnx!("data/test_qlinearmatmul_2D_uint8_float32/model.onnxtxt")
 }
 
-fn test_qlinearmatmul_3D_int8_float16() -> ModelProto {
+pub(crate) fn test_qlinearmatmul_3D_int8_float16() -> ModelProto {
     include_onnx!("data/test_qlinearmatmul_3D_int8_float16/model.onnxtxt")
 }
 
-fn test_qlinearmatmul_3D_int8_float32() -> ModelProto {
+pub(crate) fn test_qlinearmatmul_3D_int8_float32() -> ModelProto {
     include_onnx!("data/test_qlinearmatmul_3D_int8_float32/model.onnxtxt")
 }
 
-fn test_qlinearmatmul_3D_uint8_float16() -> ModelProto {
+pub(crate) fn test_qlinearmatmul_3D_uint8_float16() -> ModelProto {
     include_onnx!("data/test_qlinearmatmul_3D_uint8_float16/model.onnxtxt")
 }
 
-fn test_qlinearmatmul_3D_uint8_float32() -> ModelProto {
+pub(crate) fn test_qlinearmatmul_3D_uint8_float32() -> ModelProto {
     include_onnx!("data/test_qlinearmatmul_3D_uint8_float32/model.onnxtxt")
 }
 
-fn test_quantizelinear() -> ModelProto {
+pub(crate) fn test_quantizelinear() -> ModelProto {
     include_onnx!("data/test_quantizelinear/model.onnxtxt")
 }
 
-fn test_quantizelinear_axis() -> ModelProto {
+pub(crate) fn test_quantizelinear_axis() -> ModelProto {
     include_onnx!("data/test_quantizelinear_axis/model.onnxtxt")
 }
 
-fn test_quantizelinear_blocked_asymmetric() -> ModelProto {
+pub(crate) fn test_quantizelinear_blocked_asymmetric() -> ModelProto {
     include_onnx!("data/test_quantizelinear_blocked_asymmetric/model.onnxtxt")
 }
 
-fn test_quantizelinear_blocked_symmetric() -> ModelProto {
+pub(crate) fn test_quantizelinear_blocked_symmetric() -> ModelProto {
     include_onnx!("data/test_quantizelinear_blocked_symmetric/model.onnxtxt")
 }
 
-fn test_quantizelinear_e4m3fn() -> ModelProto {
+pub(crate) fn test_quantizelinear_e4m3fn() -> ModelProto {
     include_onnx!("data/test_quantizelinear_e4m3fn/model.onnxtxt")
 }
 
-fn test_quantizelinear_e5m2() -> ModelProto {
+pub(crate) fn test_quantizelinear_e5m2() -> ModelProto {
     include_onnx!("data/test_quantizelinear_e5m2/model.onnxtxt")
 }
 
-fn test_quantizelinear_float4e2m1() -> ModelProto {
+pub(crate) fn test_quantizelinear_float4e2m1() -> ModelProto {
     include_onnx!("data/test_quantizelinear_float4e2m1/model.onnxtxt")
 }
 
-fn test_quantizelinear_int16() -> ModelProto {
+pub(crate) fn test_quantizelinear_int16() -> ModelProto {
     include_onnx!("data/test_quantizelinear_int16/model.onnxtxt")
 }
 
-fn test_quantizelinear_int2() -> ModelProto {
+pub(crate) fn test_quantizelinear_int2() -> ModelProto {
     include_onnx!("data/test_quantizelinear_int2/model.onnxtxt")
 }
 
-fn test_quantizelinear_int4() -> ModelProto {
+pub(crate) fn test_quantizelinear_int4() -> ModelProto {
     include_onnx!("data/test_quantizelinear_int4/model.onnxtxt")
 }
 
-fn test_quantizelinear_uint16() -> ModelProto {
+pub(crate) fn test_quantizelinear_uint16() -> ModelProto {
     include_onnx!("data/test_quantizelinear_uint16/model.onnxtxt")
 }
 
-fn test_quantizelinear_uint2() -> ModelProto {
+pub(crate) fn test_quantizelinear_uint2() -> ModelProto {
     include_onnx!("data/test_quantizelinear_uint2/model.onnxtxt")
 }
 
-fn test_quantizelinear_uint4() -> ModelProto {
+pub(crate) fn test_quantizelinear_uint4() -> ModelProto {
     include_onnx!("data/test_quantizelinear_uint4/model.onnxtxt")
 }
 
-fn test_range_bfloat16_type_positive_delta() -> ModelProto {
+pub(crate) fn test_range_bfloat16_type_positive_delta() -> ModelProto {
     include_onnx!("data/test_range_bfloat16_type_positive_delta/model.onnxtxt")
 }
 
-fn test_range_bfloat16_type_positive_delta_expanded() -> ModelProto {
+pub(crate) fn test_range_bfloat16_type_positive_delta_expanded() -> ModelProto {
     include_onnx!("data/test_range_bfloat16_type_positive_delta_expanded/model.onnxtxt")
 }
 
-fn test_range_float16_type_positive_delta() -> ModelProto {
+pub(crate) fn test_range_float16_type_positive_delta() -> ModelProto {
     include_onnx!("data/test_range_float16_type_positive_delta/model.onnxtxt")
 }
 
-fn test_range_float16_type_positive_delta_expanded() -> ModelProto {
+pub(crate) fn test_range_float16_type_positive_delta_expanded() -> ModelProto {
     include_onnx!("data/test_range_float16_type_positive_delta_expanded/model.onnxtxt")
 }
 
-fn test_range_float_type_positive_delta() -> ModelProto {
+pub(crate) fn test_range_float_type_positive_delta() -> ModelProto {
     include_onnx!("data/test_range_float_type_positive_delta/model.onnxtxt")
 }
 
-fn test_range_float_type_positive_delta_expanded() -> ModelProto {
+pub(crate) fn test_range_float_type_positive_delta_expanded() -> ModelProto {
     include_onnx!("data/test_range_float_type_positive_delta_expanded/model.onnxtxt")
 }
 
-fn test_range_int32_type_negative_delta() -> ModelProto {
+pub(crate) fn test_range_int32_type_negative_delta() -> ModelProto {
     include_onnx!("data/test_range_int32_type_negative_delta/model.onnxtxt")
 }
 
-fn test_range_int32_type_negative_delta_expanded() -> ModelProto {
+pub(crate) fn test_range_int32_type_negative_delta_expanded() -> ModelProto {
     include_onnx!("data/test_range_int32_type_negative_delta_expanded/model.onnxtxt")
 }
 
-fn test_reciprocal() -> ModelProto {
+pub(crate) fn test_reciprocal() -> ModelProto {
     include_onnx!("data/test_reciprocal/model.onnxtxt")
 }
 
-fn test_reciprocal_example() -> ModelProto {
+pub(crate) fn test_reciprocal_example() -> ModelProto {
     include_onnx!("data/test_reciprocal_example/model.onnxtxt")
 }
 
-fn test_reduce_l1_default_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_l1_default_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_l1_default_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_l1_default_axes_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l1_default_axes_keepdims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l1_default_axes_keepdims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l1_default_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_l1_default_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_l1_default_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_l1_default_axes_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l1_default_axes_keepdims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l1_default_axes_keepdims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l1_do_not_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_l1_do_not_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_l1_do_not_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_l1_do_not_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l1_do_not_keepdims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l1_do_not_keepdims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l1_do_not_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_l1_do_not_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_l1_do_not_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_l1_do_not_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l1_do_not_keepdims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l1_do_not_keepdims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l1_empty_set() -> ModelProto {
+pub(crate) fn test_reduce_l1_empty_set() -> ModelProto {
     include_onnx!("data/test_reduce_l1_empty_set/model.onnxtxt")
 }
 
-fn test_reduce_l1_empty_set_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l1_empty_set_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l1_empty_set_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l1_keep_dims_example() -> ModelProto {
+pub(crate) fn test_reduce_l1_keep_dims_example() -> ModelProto {
     include_onnx!("data/test_reduce_l1_keep_dims_example/model.onnxtxt")
 }
 
-fn test_reduce_l1_keep_dims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l1_keep_dims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l1_keep_dims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l1_keep_dims_random() -> ModelProto {
+pub(crate) fn test_reduce_l1_keep_dims_random() -> ModelProto {
     include_onnx!("data/test_reduce_l1_keep_dims_random/model.onnxtxt")
 }
 
-fn test_reduce_l1_keep_dims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l1_keep_dims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l1_keep_dims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l1_negative_axes_keep_dims_example() -> ModelProto {
+pub(crate) fn test_reduce_l1_negative_axes_keep_dims_example() -> ModelProto {
     include_onnx!("data/test_reduce_l1_negative_axes_keep_dims_example/model.onnxtxt")
 }
 
-fn test_reduce_l1_negative_axes_keep_dims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l1_negative_axes_keep_dims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l1_negative_axes_keep_dims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l1_negative_axes_keep_dims_random() -> ModelProto {
+pub(crate) fn test_reduce_l1_negative_axes_keep_dims_random() -> ModelProto {
     include_onnx!("data/test_reduce_l1_negative_axes_keep_dims_random/model.onnxtxt")
 }
 
-fn test_reduce_l1_negative_axes_keep_dims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l1_negative_axes_keep_dims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l1_negative_axes_keep_dims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l2_default_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_l2_default_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_l2_default_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_l2_default_axes_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l2_default_axes_keepdims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l2_default_axes_keepdims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l2_default_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_l2_default_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_l2_default_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_l2_default_axes_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l2_default_axes_keepdims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l2_default_axes_keepdims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l2_do_not_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_l2_do_not_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_l2_do_not_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_l2_do_not_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l2_do_not_keepdims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l2_do_not_keepdims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l2_do_not_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_l2_do_not_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_l2_do_not_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_l2_do_not_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l2_do_not_keepdims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l2_do_not_keepdims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l2_empty_set() -> ModelProto {
+pub(crate) fn test_reduce_l2_empty_set() -> ModelProto {
     include_onnx!("data/test_reduce_l2_empty_set/model.onnxtxt")
 }
 
-fn test_reduce_l2_empty_set_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l2_empty_set_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l2_empty_set_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l2_keep_dims_example() -> ModelProto {
+pub(crate) fn test_reduce_l2_keep_dims_example() -> ModelProto {
     include_onnx!("data/test_reduce_l2_keep_dims_example/model.onnxtxt")
 }
 
-fn test_reduce_l2_keep_dims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l2_keep_dims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l2_keep_dims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l2_keep_dims_random() -> ModelProto {
+pub(crate) fn test_reduce_l2_keep_dims_random() -> ModelProto {
     include_onnx!("data/test_reduce_l2_keep_dims_random/model.onnxtxt")
 }
 
-fn test_reduce_l2_keep_dims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l2_keep_dims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l2_keep_dims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l2_negative_axes_keep_dims_example() -> ModelProto {
+pub(crate) fn test_reduce_l2_negative_axes_keep_dims_example() -> ModelProto {
     include_onnx!("data/test_reduce_l2_negative_axes_keep_dims_example/model.onnxtxt")
 }
 
-fn test_reduce_l2_negative_axes_keep_dims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l2_negative_axes_keep_dims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l2_negative_axes_keep_dims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_l2_negative_axes_keep_dims_random() -> ModelProto {
+pub(crate) fn test_reduce_l2_negative_axes_keep_dims_random() -> ModelProto {
     include_onnx!("data/test_reduce_l2_negative_axes_keep_dims_random/model.onnxtxt")
 }
 
-fn test_reduce_l2_negative_axes_keep_dims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_l2_negative_axes_keep_dims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_l2_negative_axes_keep_dims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_asc_axes() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_asc_axes() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_asc_axes/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_asc_axes_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_asc_axes_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_asc_axes_expanded/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_default() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_default() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_default/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_default_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_default_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_default_expanded/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_desc_axes() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_desc_axes() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_desc_axes/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_desc_axes_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_desc_axes_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_desc_axes_expanded/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_empty_set() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_empty_set() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_empty_set/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_empty_set_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_empty_set_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_empty_set_expanded/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_default_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_default_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_default_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_default_axes_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_default_axes_keepdims_example_expanded() -> ModelProto {
     include_onnx!(
         "data/test_reduce_log_sum_exp_default_axes_keepdims_example_expanded/model.onnxtxt"
     )
 }
 
-fn test_reduce_log_sum_exp_default_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_default_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_default_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_default_axes_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_default_axes_keepdims_random_expanded() -> ModelProto {
     include_onnx!(
         "data/test_reduce_log_sum_exp_default_axes_keepdims_random_expanded/model.onnxtxt"
     )
 }
 
-fn test_reduce_log_sum_exp_do_not_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_do_not_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_do_not_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_do_not_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_do_not_keepdims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_do_not_keepdims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_do_not_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_do_not_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_do_not_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_do_not_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_do_not_keepdims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_do_not_keepdims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_empty_set() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_empty_set() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_empty_set/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_empty_set_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_empty_set_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_empty_set_expanded/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_keepdims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_keepdims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_keepdims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_keepdims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_negative_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_negative_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_negative_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_negative_axes_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_negative_axes_keepdims_example_expanded() -> ModelProto {
     include_onnx!(
         "data/test_reduce_log_sum_exp_negative_axes_keepdims_example_expanded/model.onnxtxt"
     )
 }
 
-fn test_reduce_log_sum_exp_negative_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_negative_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_exp_negative_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_exp_negative_axes_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_exp_negative_axes_keepdims_random_expanded() -> ModelProto {
     include_onnx!(
         "data/test_reduce_log_sum_exp_negative_axes_keepdims_random_expanded/model.onnxtxt"
     )
 }
 
-fn test_reduce_log_sum_negative_axes() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_negative_axes() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_negative_axes/model.onnxtxt")
 }
 
-fn test_reduce_log_sum_negative_axes_expanded() -> ModelProto {
+pub(crate) fn test_reduce_log_sum_negative_axes_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_log_sum_negative_axes_expanded/model.onnxtxt")
 }
 
-fn test_reduce_max_bool_inputs() -> ModelProto {
+pub(crate) fn test_reduce_max_bool_inputs() -> ModelProto {
     include_onnx!("data/test_reduce_max_bool_inputs/model.onnxtxt")
 }
 
-fn test_reduce_max_default_axes_keepdim_example() -> ModelProto {
+pub(crate) fn test_reduce_max_default_axes_keepdim_example() -> ModelProto {
     include_onnx!("data/test_reduce_max_default_axes_keepdim_example/model.onnxtxt")
 }
 
-fn test_reduce_max_default_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_max_default_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_max_default_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_max_do_not_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_max_do_not_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_max_do_not_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_max_do_not_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_max_do_not_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_max_do_not_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_max_empty_set() -> ModelProto {
+pub(crate) fn test_reduce_max_empty_set() -> ModelProto {
     include_onnx!("data/test_reduce_max_empty_set/model.onnxtxt")
 }
 
-fn test_reduce_max_empty_set_bool() -> ModelProto {
+pub(crate) fn test_reduce_max_empty_set_bool() -> ModelProto {
     include_onnx!("data/test_reduce_max_empty_set_bool/model.onnxtxt")
 }
 
-fn test_reduce_max_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_max_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_max_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_max_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_max_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_max_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_max_negative_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_max_negative_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_max_negative_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_max_negative_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_max_negative_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_max_negative_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_mean_default_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_mean_default_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_mean_default_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_mean_default_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_mean_default_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_mean_default_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_mean_do_not_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_mean_do_not_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_mean_do_not_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_mean_do_not_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_mean_do_not_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_mean_do_not_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_mean_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_mean_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_mean_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_mean_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_mean_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_mean_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_mean_negative_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_mean_negative_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_mean_negative_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_mean_negative_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_mean_negative_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_mean_negative_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_min_bool_inputs() -> ModelProto {
+pub(crate) fn test_reduce_min_bool_inputs() -> ModelProto {
     include_onnx!("data/test_reduce_min_bool_inputs/model.onnxtxt")
 }
 
-fn test_reduce_min_default_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_min_default_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_min_default_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_min_default_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_min_default_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_min_default_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_min_do_not_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_min_do_not_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_min_do_not_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_min_do_not_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_min_do_not_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_min_do_not_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_min_empty_set() -> ModelProto {
+pub(crate) fn test_reduce_min_empty_set() -> ModelProto {
     include_onnx!("data/test_reduce_min_empty_set/model.onnxtxt")
 }
 
-fn test_reduce_min_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_min_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_min_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_min_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_min_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_min_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_min_negative_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_min_negative_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_min_negative_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_min_negative_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_min_negative_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_min_negative_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_prod_default_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_prod_default_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_prod_default_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_prod_default_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_prod_default_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_prod_default_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_prod_do_not_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_prod_do_not_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_prod_do_not_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_prod_do_not_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_prod_do_not_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_prod_do_not_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_prod_empty_set() -> ModelProto {
+pub(crate) fn test_reduce_prod_empty_set() -> ModelProto {
     include_onnx!("data/test_reduce_prod_empty_set/model.onnxtxt")
 }
 
-fn test_reduce_prod_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_prod_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_prod_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_prod_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_prod_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_prod_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_prod_negative_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_prod_negative_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_prod_negative_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_prod_negative_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_prod_negative_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_prod_negative_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_sum_default_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_sum_default_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_sum_default_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_sum_default_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_sum_default_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_sum_default_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_sum_do_not_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_sum_do_not_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_sum_do_not_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_sum_do_not_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_sum_do_not_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_sum_do_not_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_sum_empty_axes_input_noop() -> ModelProto {
+pub(crate) fn test_reduce_sum_empty_axes_input_noop() -> ModelProto {
     include_onnx!("data/test_reduce_sum_empty_axes_input_noop/model.onnxtxt")
 }
 
-fn test_reduce_sum_empty_axes_input_noop_example() -> ModelProto {
+pub(crate) fn test_reduce_sum_empty_axes_input_noop_example() -> ModelProto {
     include_onnx!("data/test_reduce_sum_empty_axes_input_noop_example/model.onnxtxt")
 }
 
-fn test_reduce_sum_empty_set() -> ModelProto {
+pub(crate) fn test_reduce_sum_empty_set() -> ModelProto {
     include_onnx!("data/test_reduce_sum_empty_set/model.onnxtxt")
 }
 
-fn test_reduce_sum_empty_set_non_reduced_axis_zero() -> ModelProto {
+pub(crate) fn test_reduce_sum_empty_set_non_reduced_axis_zero() -> ModelProto {
     include_onnx!("data/test_reduce_sum_empty_set_non_reduced_axis_zero/model.onnxtxt")
 }
 
-fn test_reduce_sum_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_sum_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_sum_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_sum_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_sum_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_sum_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_sum_negative_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_sum_negative_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_sum_negative_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_sum_negative_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_sum_negative_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_sum_negative_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_default_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_default_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_default_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_default_axes_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_default_axes_keepdims_example_expanded() -> ModelProto {
     include_onnx!(
         "data/test_reduce_sum_square_default_axes_keepdims_example_expanded/model.onnxtxt"
     )
 }
 
-fn test_reduce_sum_square_default_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_default_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_default_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_default_axes_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_default_axes_keepdims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_default_axes_keepdims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_do_not_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_do_not_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_do_not_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_do_not_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_do_not_keepdims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_do_not_keepdims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_do_not_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_do_not_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_do_not_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_do_not_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_do_not_keepdims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_do_not_keepdims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_empty_set() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_empty_set() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_empty_set/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_empty_set_expanded() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_empty_set_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_empty_set_expanded/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_keepdims_example_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_keepdims_example_expanded/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_keepdims_random_expanded() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_keepdims_random_expanded/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_negative_axes_keepdims_example() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_negative_axes_keepdims_example() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_negative_axes_keepdims_example/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_negative_axes_keepdims_example_expanded() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_negative_axes_keepdims_example_expanded() -> ModelProto {
     include_onnx!(
         "data/test_reduce_sum_square_negative_axes_keepdims_example_expanded/model.onnxtxt"
     )
 }
 
-fn test_reduce_sum_square_negative_axes_keepdims_random() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_negative_axes_keepdims_random() -> ModelProto {
     include_onnx!("data/test_reduce_sum_square_negative_axes_keepdims_random/model.onnxtxt")
 }
 
-fn test_reduce_sum_square_negative_axes_keepdims_random_expanded() -> ModelProto {
+pub(crate) fn test_reduce_sum_square_negative_axes_keepdims_random_expanded() -> ModelProto {
     include_onnx!(
         "data/test_reduce_sum_square_negative_axes_keepdims_random_expanded/model.onnxtxt"
     )
 }
 
-fn test_reflect_pad() -> ModelProto {
+pub(crate) fn test_reflect_pad() -> ModelProto {
     include_onnx!("data/test_reflect_pad/model.onnxtxt")
 }
 
-fn test_regex_full_match_basic() -> ModelProto {
+pub(crate) fn test_regex_full_match_basic() -> ModelProto {
     include_onnx!("data/test_regex_full_match_basic/model.onnxtxt")
 }
 
-fn test_regex_full_match_email_domain() -> ModelProto {
+pub(crate) fn test_regex_full_match_email_domain() -> ModelProto {
     include_onnx!("data/test_regex_full_match_email_domain/model.onnxtxt")
 }
 
-fn test_regex_full_match_empty() -> ModelProto {
+pub(crate) fn test_regex_full_match_empty() -> ModelProto {
     include_onnx!("data/test_regex_full_match_empty/model.onnxtxt")
 }
 
-fn test_relu() -> ModelProto {
+pub(crate) fn test_relu() -> ModelProto {
     include_onnx!("data/test_relu/model.onnxtxt")
 }
 
-fn test_relu_expanded_ver18() -> ModelProto {
+pub(crate) fn test_relu_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_relu_expanded_ver18/model.onnxtxt")
 }
 
-fn test_reshape_allowzero_reordered() -> ModelProto {
+pub(crate) fn test_reshape_allowzero_reordered() -> ModelProto {
     include_onnx!("data/test_reshape_allowzero_reordered/model.onnxtxt")
 }
 
-fn test_reshape_extended_dims() -> ModelProto {
+pub(crate) fn test_reshape_extended_dims() -> ModelProto {
     include_onnx!("data/test_reshape_extended_dims/model.onnxtxt")
 }
 
-fn test_reshape_negative_dim() -> ModelProto {
+pub(crate) fn test_reshape_negative_dim() -> ModelProto {
     include_onnx!("data/test_reshape_negative_dim/model.onnxtxt")
 }
 
-fn test_reshape_negative_extended_dims() -> ModelProto {
+pub(crate) fn test_reshape_negative_extended_dims() -> ModelProto {
     include_onnx!("data/test_reshape_negative_extended_dims/model.onnxtxt")
 }
 
-fn test_reshape_one_dim() -> ModelProto {
+pub(crate) fn test_reshape_one_dim() -> ModelProto {
     include_onnx!("data/test_reshape_one_dim/model.onnxtxt")
 }
 
-fn test_reshape_reduced_dims() -> ModelProto {
+pub(crate) fn test_reshape_reduced_dims() -> ModelProto {
     include_onnx!("data/test_reshape_reduced_dims/model.onnxtxt")
 }
 
-fn test_reshape_reordered_all_dims() -> ModelProto {
+pub(crate) fn test_reshape_reordered_all_dims() -> ModelProto {
     include_onnx!("data/test_reshape_reordered_all_dims/model.onnxtxt")
 }
 
-fn test_reshape_reordered_last_dims() -> ModelProto {
+pub(crate) fn test_reshape_reordered_last_dims() -> ModelProto {
     include_onnx!("data/test_reshape_reordered_last_dims/model.onnxtxt")
 }
 
-fn test_reshape_zero_and_negative_dim() -> ModelProto {
+pub(crate) fn test_reshape_zero_and_negative_dim() -> ModelProto {
     include_onnx!("data/test_reshape_zero_and_negative_dim/model.onnxtxt")
 }
 
-fn test_reshape_zero_dim() -> ModelProto {
+pub(crate) fn test_reshape_zero_dim() -> ModelProto {
     include_onnx!("data/test_reshape_zero_dim/model.onnxtxt")
 }
 
-fn test_resize_downsample_scales_cubic() -> ModelProto {
+pub(crate) fn test_resize_downsample_scales_cubic() -> ModelProto {
     include_onnx!("data/test_resize_downsample_scales_cubic/model.onnxtxt")
 }
 
-fn test_resize_downsample_scales_cubic_A_n0p5_exclude_outside() -> ModelProto {
+pub(crate) fn test_resize_downsample_scales_cubic_A_n0p5_exclude_outside() -> ModelProto {
     include_onnx!("data/test_resize_downsample_scales_cubic_A_n0p5_exclude_outside/model.onnxtxt")
 }
 
-fn test_resize_downsample_scales_cubic_align_corners() -> ModelProto {
+pub(crate) fn test_resize_downsample_scales_cubic_align_corners() -> ModelProto {
     include_onnx!("data/test_resize_downsample_scales_cubic_align_corners/model.onnxtxt")
 }
 
-fn test_resize_downsample_scales_cubic_antialias() -> ModelProto {
+pub(crate) fn test_resize_downsample_scales_cubic_antialias() -> ModelProto {
     include_onnx!("data/test_resize_downsample_scales_cubic_antialias/model.onnxtxt")
 }
 
-fn test_resize_downsample_scales_linear() -> ModelProto {
+pub(crate) fn test_resize_downsample_scales_linear() -> ModelProto {
     include_onnx!("data/test_resize_downsample_scales_linear/model.onnxtxt")
 }
 
-fn test_resize_downsample_scales_linear_align_corners() -> ModelProto {
+pub(crate) fn test_resize_downsample_scales_linear_align_corners() -> ModelProto {
     include_onnx!("data/test_resize_downsample_scales_linear_align_corners/model.onnxtxt")
 }
 
-fn test_resize_downsample_scales_linear_antialias() -> ModelProto {
+pub(crate) fn test_resize_downsample_scales_linear_antialias() -> ModelProto {
     include_onnx!("data/test_resize_downsample_scales_linear_antialias/model.onnxtxt")
 }
 
-fn test_resize_downsample_scales_linear_half_pixel_symmetric() -> ModelProto {
+pub(crate) fn test_resize_downsample_scales_linear_half_pixel_symmetric() -> ModelProto {
     include_onnx!("data/test_resize_downsample_scales_linear_half_pixel_symmetric/model.onnxtxt")
 }
 
-fn test_resize_downsample_scales_nearest() -> ModelProto {
+pub(crate) fn test_resize_downsample_scales_nearest() -> ModelProto {
     include_onnx!("data/test_resize_downsample_scales_nearest/model.onnxtxt")
 }
 
-fn test_resize_downsample_sizes_cubic() -> ModelProto {
+pub(crate) fn test_resize_downsample_sizes_cubic() -> ModelProto {
     include_onnx!("data/test_resize_downsample_sizes_cubic/model.onnxtxt")
 }
 
-fn test_resize_downsample_sizes_cubic_antialias() -> ModelProto {
+pub(crate) fn test_resize_downsample_sizes_cubic_antialias() -> ModelProto {
     include_onnx!("data/test_resize_downsample_sizes_cubic_antialias/model.onnxtxt")
 }
 
-fn test_resize_downsample_sizes_linear_antialias() -> ModelProto {
+pub(crate) fn test_resize_downsample_sizes_linear_antialias() -> ModelProto {
     include_onnx!("data/test_resize_downsample_sizes_linear_antialias/model.onnxtxt")
 }
 
-fn test_resize_downsample_sizes_linear_pytorch_half_pixel() -> ModelProto {
+pub(crate) fn test_resize_downsample_sizes_linear_pytorch_half_pixel() -> ModelProto {
     include_onnx!("data/test_resize_downsample_sizes_linear_pytorch_half_pixel/model.onnxtxt")
 }
 
-fn test_resize_downsample_sizes_nearest() -> ModelProto {
+pub(crate) fn test_resize_downsample_sizes_nearest() -> ModelProto {
     include_onnx!("data/test_resize_downsample_sizes_nearest/model.onnxtxt")
 }
 
-fn test_resize_downsample_sizes_nearest_not_larger() -> ModelProto {
+pub(crate) fn test_resize_downsample_sizes_nearest_not_larger() -> ModelProto {
     include_onnx!("data/test_resize_downsample_sizes_nearest_not_larger/model.onnxtxt")
 }
 
-fn test_resize_downsample_sizes_nearest_not_smaller() -> ModelProto {
+pub(crate) fn test_resize_downsample_sizes_nearest_not_smaller() -> ModelProto {
     include_onnx!("data/test_resize_downsample_sizes_nearest_not_smaller/model.onnxtxt")
 }
 
-fn test_resize_tf_crop_and_resize() -> ModelProto {
+pub(crate) fn test_resize_tf_crop_and_resize() -> ModelProto {
     include_onnx!("data/test_resize_tf_crop_and_resize/model.onnxtxt")
 }
 
-fn test_resize_tf_crop_and_resize_axes_2_3() -> ModelProto {
+pub(crate) fn test_resize_tf_crop_and_resize_axes_2_3() -> ModelProto {
     include_onnx!("data/test_resize_tf_crop_and_resize_axes_2_3/model.onnxtxt")
 }
 
-fn test_resize_tf_crop_and_resize_axes_3_2() -> ModelProto {
+pub(crate) fn test_resize_tf_crop_and_resize_axes_3_2() -> ModelProto {
     include_onnx!("data/test_resize_tf_crop_and_resize_axes_3_2/model.onnxtxt")
 }
 
-fn test_resize_tf_crop_and_resize_extrapolation_value() -> ModelProto {
+pub(crate) fn test_resize_tf_crop_and_resize_extrapolation_value() -> ModelProto {
     include_onnx!("data/test_resize_tf_crop_and_resize_extrapolation_value/model.onnxtxt")
 }
 
-fn test_resize_upsample_scales_cubic() -> ModelProto {
+pub(crate) fn test_resize_upsample_scales_cubic() -> ModelProto {
     include_onnx!("data/test_resize_upsample_scales_cubic/model.onnxtxt")
 }
 
-fn test_resize_upsample_scales_cubic_A_n0p5_exclude_outside() -> ModelProto {
+pub(crate) fn test_resize_upsample_scales_cubic_A_n0p5_exclude_outside() -> ModelProto {
     include_onnx!("data/test_resize_upsample_scales_cubic_A_n0p5_exclude_outside/model.onnxtxt")
 }
 
-fn test_resize_upsample_scales_cubic_align_corners() -> ModelProto {
+pub(crate) fn test_resize_upsample_scales_cubic_align_corners() -> ModelProto {
     include_onnx!("data/test_resize_upsample_scales_cubic_align_corners/model.onnxtxt")
 }
 
-fn test_resize_upsample_scales_cubic_asymmetric() -> ModelProto {
+pub(crate) fn test_resize_upsample_scales_cubic_asymmetric() -> ModelProto {
     include_onnx!("data/test_resize_upsample_scales_cubic_asymmetric/model.onnxtxt")
 }
 
-fn test_resize_upsample_scales_linear() -> ModelProto {
+pub(crate) fn test_resize_upsample_scales_linear() -> ModelProto {
     include_onnx!("data/test_resize_upsample_scales_linear/model.onnxtxt")
 }
 
-fn test_resize_upsample_scales_linear_align_corners() -> ModelProto {
+pub(crate) fn test_resize_upsample_scales_linear_align_corners() -> ModelProto {
     include_onnx!("data/test_resize_upsample_scales_linear_align_corners/model.onnxtxt")
 }
 
-fn test_resize_upsample_scales_linear_half_pixel_symmetric() -> ModelProto {
+pub(crate) fn test_resize_upsample_scales_linear_half_pixel_symmetric() -> ModelProto {
     include_onnx!("data/test_resize_upsample_scales_linear_half_pixel_symmetric/model.onnxtxt")
 }
 
-fn test_resize_upsample_scales_nearest() -> ModelProto {
+pub(crate) fn test_resize_upsample_scales_nearest() -> ModelProto {
     include_onnx!("data/test_resize_upsample_scales_nearest/model.onnxtxt")
 }
 
-fn test_resize_upsample_scales_nearest_axes_2_3() -> ModelProto {
+pub(crate) fn test_resize_upsample_scales_nearest_axes_2_3() -> ModelProto {
     include_onnx!("data/test_resize_upsample_scales_nearest_axes_2_3/model.onnxtxt")
 }
 
-fn test_resize_upsample_scales_nearest_axes_3_2() -> ModelProto {
+pub(crate) fn test_resize_upsample_scales_nearest_axes_3_2() -> ModelProto {
     include_onnx!("data/test_resize_upsample_scales_nearest_axes_3_2/model.onnxtxt")
 }
 
-fn test_resize_upsample_sizes_cubic() -> ModelProto {
+pub(crate) fn test_resize_upsample_sizes_cubic() -> ModelProto {
     include_onnx!("data/test_resize_upsample_sizes_cubic/model.onnxtxt")
 }
 
-fn test_resize_upsample_sizes_nearest() -> ModelProto {
+pub(crate) fn test_resize_upsample_sizes_nearest() -> ModelProto {
     include_onnx!("data/test_resize_upsample_sizes_nearest/model.onnxtxt")
 }
 
-fn test_resize_upsample_sizes_nearest_axes_2_3() -> ModelProto {
+pub(crate) fn test_resize_upsample_sizes_nearest_axes_2_3() -> ModelProto {
     include_onnx!("data/test_resize_upsample_sizes_nearest_axes_2_3/model.onnxtxt")
 }
 
-fn test_resize_upsample_sizes_nearest_axes_3_2() -> ModelProto {
+pub(crate) fn test_resize_upsample_sizes_nearest_axes_3_2() -> ModelProto {
     include_onnx!("data/test_resize_upsample_sizes_nearest_axes_3_2/model.onnxtxt")
 }
 
-fn test_resize_upsample_sizes_nearest_ceil_half_pixel() -> ModelProto {
+pub(crate) fn test_resize_upsample_sizes_nearest_ceil_half_pixel() -> ModelProto {
     include_onnx!("data/test_resize_upsample_sizes_nearest_ceil_half_pixel/model.onnxtxt")
 }
 
-fn test_resize_upsample_sizes_nearest_floor_align_corners() -> ModelProto {
+pub(crate) fn test_resize_upsample_sizes_nearest_floor_align_corners() -> ModelProto {
     include_onnx!("data/test_resize_upsample_sizes_nearest_floor_align_corners/model.onnxtxt")
 }
 
-fn test_resize_upsample_sizes_nearest_not_larger() -> ModelProto {
+pub(crate) fn test_resize_upsample_sizes_nearest_not_larger() -> ModelProto {
     include_onnx!("data/test_resize_upsample_sizes_nearest_not_larger/model.onnxtxt")
 }
 
-fn test_resize_upsample_sizes_nearest_not_smaller() -> ModelProto {
+pub(crate) fn test_resize_upsample_sizes_nearest_not_smaller() -> ModelProto {
     include_onnx!("data/test_resize_upsample_sizes_nearest_not_smaller/model.onnxtxt")
 }
 
-fn test_resize_upsample_sizes_nearest_round_prefer_ceil_asymmetric() -> ModelProto {
+pub(crate) fn test_resize_upsample_sizes_nearest_round_prefer_ceil_asymmetric() -> ModelProto {
     include_onnx!(
         "data/test_resize_upsample_sizes_nearest_round_prefer_ceil_asymmetric/model.onnxtxt"
     )
 }
 
-fn test_reversesequence_batch() -> ModelProto {
+pub(crate) fn test_reversesequence_batch() -> ModelProto {
     include_onnx!("data/test_reversesequence_batch/model.onnxtxt")
 }
 
-fn test_reversesequence_bfloat16() -> ModelProto {
+pub(crate) fn test_reversesequence_bfloat16() -> ModelProto {
     include_onnx!("data/test_reversesequence_bfloat16/model.onnxtxt")
 }
 
-fn test_reversesequence_time() -> ModelProto {
+pub(crate) fn test_reversesequence_time() -> ModelProto {
     include_onnx!("data/test_reversesequence_time/model.onnxtxt")
 }
 
-fn test_rms_normalization_2d_axis0() -> ModelProto {
+pub(crate) fn test_rms_normalization_2d_axis0() -> ModelProto {
     include_onnx!("data/test_rms_normalization_2d_axis0/model.onnxtxt")
 }
 
-fn test_rms_normalization_2d_axis0_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_2d_axis0_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_2d_axis0_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_2d_axis1() -> ModelProto {
+pub(crate) fn test_rms_normalization_2d_axis1() -> ModelProto {
     include_onnx!("data/test_rms_normalization_2d_axis1/model.onnxtxt")
 }
 
-fn test_rms_normalization_2d_axis1_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_2d_axis1_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_2d_axis1_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_2d_axis_negative_1() -> ModelProto {
+pub(crate) fn test_rms_normalization_2d_axis_negative_1() -> ModelProto {
     include_onnx!("data/test_rms_normalization_2d_axis_negative_1/model.onnxtxt")
 }
 
-fn test_rms_normalization_2d_axis_negative_1_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_2d_axis_negative_1_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_2d_axis_negative_1_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_2d_axis_negative_2() -> ModelProto {
+pub(crate) fn test_rms_normalization_2d_axis_negative_2() -> ModelProto {
     include_onnx!("data/test_rms_normalization_2d_axis_negative_2/model.onnxtxt")
 }
 
-fn test_rms_normalization_2d_axis_negative_2_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_2d_axis_negative_2_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_2d_axis_negative_2_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis0_epsilon() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis0_epsilon() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis0_epsilon/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis0_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis0_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis0_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis1_epsilon() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis1_epsilon() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis1_epsilon/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis1_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis1_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis1_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis2_epsilon() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis2_epsilon() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis2_epsilon/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis2_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis2_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis2_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis_negative_1_epsilon() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis_negative_1_epsilon() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis_negative_1_epsilon/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis_negative_1_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis_negative_1_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis_negative_1_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis_negative_2_epsilon() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis_negative_2_epsilon() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis_negative_2_epsilon/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis_negative_2_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis_negative_2_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis_negative_2_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis_negative_3_epsilon() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis_negative_3_epsilon() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis_negative_3_epsilon/model.onnxtxt")
 }
 
-fn test_rms_normalization_3d_axis_negative_3_epsilon_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_3d_axis_negative_3_epsilon_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_3d_axis_negative_3_epsilon_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis0() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis0() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis0/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis0_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis0_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis0_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis1() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis1() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis1/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis1_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis1_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis1_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis2() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis2() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis2/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis2_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis2_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis2_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis3() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis3() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis3/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis3_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis3_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis3_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis_negative_1() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis_negative_1() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis_negative_1/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis_negative_1_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis_negative_1_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis_negative_1_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis_negative_2() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis_negative_2() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis_negative_2/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis_negative_2_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis_negative_2_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis_negative_2_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis_negative_3() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis_negative_3() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis_negative_3/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis_negative_3_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis_negative_3_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis_negative_3_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis_negative_4() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis_negative_4() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis_negative_4/model.onnxtxt")
 }
 
-fn test_rms_normalization_4d_axis_negative_4_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_4d_axis_negative_4_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_4d_axis_negative_4_expanded/model.onnxtxt")
 }
 
-fn test_rms_normalization_default_axis() -> ModelProto {
+pub(crate) fn test_rms_normalization_default_axis() -> ModelProto {
     include_onnx!("data/test_rms_normalization_default_axis/model.onnxtxt")
 }
 
-fn test_rms_normalization_default_axis_expanded() -> ModelProto {
+pub(crate) fn test_rms_normalization_default_axis_expanded() -> ModelProto {
     include_onnx!("data/test_rms_normalization_default_axis_expanded/model.onnxtxt")
 }
 
-fn test_rnn_seq_length() -> ModelProto {
+pub(crate) fn test_rnn_seq_length() -> ModelProto {
     include_onnx!("data/test_rnn_seq_length/model.onnxtxt")
 }
 
-fn test_roialign_aligned_false() -> ModelProto {
+pub(crate) fn test_roialign_aligned_false() -> ModelProto {
     include_onnx!("data/test_roialign_aligned_false/model.onnxtxt")
 }
 
-fn test_roialign_aligned_true() -> ModelProto {
+pub(crate) fn test_roialign_aligned_true() -> ModelProto {
     include_onnx!("data/test_roialign_aligned_true/model.onnxtxt")
 }
 
-fn test_roialign_mode_max() -> ModelProto {
+pub(crate) fn test_roialign_mode_max() -> ModelProto {
     include_onnx!("data/test_roialign_mode_max/model.onnxtxt")
 }
 
-fn test_rotary_embedding() -> ModelProto {
+pub(crate) fn test_rotary_embedding() -> ModelProto {
     include_onnx!("data/test_rotary_embedding/model.onnxtxt")
 }
 
-fn test_rotary_embedding_3d_input() -> ModelProto {
+pub(crate) fn test_rotary_embedding_3d_input() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_3d_input/model.onnxtxt")
 }
 
-fn test_rotary_embedding_3d_input_expanded() -> ModelProto {
+pub(crate) fn test_rotary_embedding_3d_input_expanded() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_3d_input_expanded/model.onnxtxt")
 }
 
-fn test_rotary_embedding_expanded() -> ModelProto {
+pub(crate) fn test_rotary_embedding_expanded() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_expanded/model.onnxtxt")
 }
 
-fn test_rotary_embedding_interleaved() -> ModelProto {
+pub(crate) fn test_rotary_embedding_interleaved() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_interleaved/model.onnxtxt")
 }
 
-fn test_rotary_embedding_interleaved_expanded() -> ModelProto {
+pub(crate) fn test_rotary_embedding_interleaved_expanded() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_interleaved_expanded/model.onnxtxt")
 }
 
-fn test_rotary_embedding_no_position_ids() -> ModelProto {
+pub(crate) fn test_rotary_embedding_no_position_ids() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_no_position_ids/model.onnxtxt")
 }
 
-fn test_rotary_embedding_no_position_ids_expanded() -> ModelProto {
+pub(crate) fn test_rotary_embedding_no_position_ids_expanded() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_no_position_ids_expanded/model.onnxtxt")
 }
 
-fn test_rotary_embedding_no_position_ids_interleaved() -> ModelProto {
+pub(crate) fn test_rotary_embedding_no_position_ids_interleaved() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_no_position_ids_interleaved/model.onnxtxt")
 }
 
-fn test_rotary_embedding_no_position_ids_interleaved_expanded() -> ModelProto {
+pub(crate) fn test_rotary_embedding_no_position_ids_interleaved_expanded() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_no_position_ids_interleaved_expanded/model.onnxtxt")
 }
 
-fn test_rotary_embedding_no_position_ids_rotary_dim() -> ModelProto {
+pub(crate) fn test_rotary_embedding_no_position_ids_rotary_dim() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_no_position_ids_rotary_dim/model.onnxtxt")
 }
 
-fn test_rotary_embedding_no_position_ids_rotary_dim_expanded() -> ModelProto {
+pub(crate) fn test_rotary_embedding_no_position_ids_rotary_dim_expanded() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_no_position_ids_rotary_dim_expanded/model.onnxtxt")
 }
 
-fn test_rotary_embedding_with_interleaved_rotary_dim() -> ModelProto {
+pub(crate) fn test_rotary_embedding_with_interleaved_rotary_dim() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_with_interleaved_rotary_dim/model.onnxtxt")
 }
 
-fn test_rotary_embedding_with_interleaved_rotary_dim_expanded() -> ModelProto {
+pub(crate) fn test_rotary_embedding_with_interleaved_rotary_dim_expanded() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_with_interleaved_rotary_dim_expanded/model.onnxtxt")
 }
 
-fn test_rotary_embedding_with_rotary_dim() -> ModelProto {
+pub(crate) fn test_rotary_embedding_with_rotary_dim() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_with_rotary_dim/model.onnxtxt")
 }
 
-fn test_rotary_embedding_with_rotary_dim_expanded() -> ModelProto {
+pub(crate) fn test_rotary_embedding_with_rotary_dim_expanded() -> ModelProto {
     include_onnx!("data/test_rotary_embedding_with_rotary_dim_expanded/model.onnxtxt")
 }
 
-fn test_round() -> ModelProto {
+pub(crate) fn test_round() -> ModelProto {
     include_onnx!("data/test_round/model.onnxtxt")
 }
 
-fn test_scan9_multi_state() -> ModelProto {
+pub(crate) fn test_scan9_multi_state() -> ModelProto {
     include_onnx!("data/test_scan9_multi_state/model.onnxtxt")
 }
 
-fn test_scan9_scalar() -> ModelProto {
+pub(crate) fn test_scan9_scalar() -> ModelProto {
     include_onnx!("data/test_scan9_scalar/model.onnxtxt")
 }
 
-fn test_scan9_sum() -> ModelProto {
+pub(crate) fn test_scan9_sum() -> ModelProto {
     include_onnx!("data/test_scan9_sum/model.onnxtxt")
 }
 
-fn test_scan_sum() -> ModelProto {
+pub(crate) fn test_scan_sum() -> ModelProto {
     include_onnx!("data/test_scan_sum/model.onnxtxt")
 }
 
-fn test_scatter_elements_with_axis() -> ModelProto {
+pub(crate) fn test_scatter_elements_with_axis() -> ModelProto {
     include_onnx!("data/test_scatter_elements_with_axis/model.onnxtxt")
 }
 
-fn test_scatter_elements_with_duplicate_indices() -> ModelProto {
+pub(crate) fn test_scatter_elements_with_duplicate_indices() -> ModelProto {
     include_onnx!("data/test_scatter_elements_with_duplicate_indices/model.onnxtxt")
 }
 
-fn test_scatter_elements_with_negative_indices() -> ModelProto {
+pub(crate) fn test_scatter_elements_with_negative_indices() -> ModelProto {
     include_onnx!("data/test_scatter_elements_with_negative_indices/model.onnxtxt")
 }
 
-fn test_scatter_elements_with_reduction_max() -> ModelProto {
+pub(crate) fn test_scatter_elements_with_reduction_max() -> ModelProto {
     include_onnx!("data/test_scatter_elements_with_reduction_max/model.onnxtxt")
 }
 
-fn test_scatter_elements_with_reduction_min() -> ModelProto {
+pub(crate) fn test_scatter_elements_with_reduction_min() -> ModelProto {
     include_onnx!("data/test_scatter_elements_with_reduction_min/model.onnxtxt")
 }
 
-fn test_scatter_elements_with_reduction_mul() -> ModelProto {
+pub(crate) fn test_scatter_elements_with_reduction_mul() -> ModelProto {
     include_onnx!("data/test_scatter_elements_with_reduction_mul/model.onnxtxt")
 }
 
-fn test_scatter_elements_without_axis() -> ModelProto {
+pub(crate) fn test_scatter_elements_without_axis() -> ModelProto {
     include_onnx!("data/test_scatter_elements_without_axis/model.onnxtxt")
 }
 
-fn test_scatter_with_axis() -> ModelProto {
+pub(crate) fn test_scatter_with_axis() -> ModelProto {
     include_onnx!("data/test_scatter_with_axis/model.onnxtxt")
 }
 
-fn test_scatter_without_axis() -> ModelProto {
+pub(crate) fn test_scatter_without_axis() -> ModelProto {
     include_onnx!("data/test_scatter_without_axis/model.onnxtxt")
 }
 
-fn test_scatternd() -> ModelProto {
+pub(crate) fn test_scatternd() -> ModelProto {
     include_onnx!("data/test_scatternd/model.onnxtxt")
 }
 
-fn test_scatternd_add() -> ModelProto {
+pub(crate) fn test_scatternd_add() -> ModelProto {
     include_onnx!("data/test_scatternd_add/model.onnxtxt")
 }
 
-fn test_scatternd_max() -> ModelProto {
+pub(crate) fn test_scatternd_max() -> ModelProto {
     include_onnx!("data/test_scatternd_max/model.onnxtxt")
 }
 
-fn test_scatternd_max_with_element_indices() -> ModelProto {
+pub(crate) fn test_scatternd_max_with_element_indices() -> ModelProto {
     include_onnx!("data/test_scatternd_max_with_element_indices/model.onnxtxt")
 }
 
-fn test_scatternd_min() -> ModelProto {
+pub(crate) fn test_scatternd_min() -> ModelProto {
     include_onnx!("data/test_scatternd_min/model.onnxtxt")
 }
 
-fn test_scatternd_min_with_element_indices() -> ModelProto {
+pub(crate) fn test_scatternd_min_with_element_indices() -> ModelProto {
     include_onnx!("data/test_scatternd_min_with_element_indices/model.onnxtxt")
 }
 
-fn test_scatternd_multiply() -> ModelProto {
+pub(crate) fn test_scatternd_multiply() -> ModelProto {
     include_onnx!("data/test_scatternd_multiply/model.onnxtxt")
 }
 
-fn test_sce_NCd1_mean_weight_negative_ii() -> ModelProto {
+pub(crate) fn test_sce_NCd1_mean_weight_negative_ii() -> ModelProto {
     include_onnx!("data/test_sce_NCd1_mean_weight_negative_ii/model.onnxtxt")
 }
 
-fn test_sce_NCd1_mean_weight_negative_ii_expanded() -> ModelProto {
+pub(crate) fn test_sce_NCd1_mean_weight_negative_ii_expanded() -> ModelProto {
     include_onnx!("data/test_sce_NCd1_mean_weight_negative_ii_expanded/model.onnxtxt")
 }
 
-fn test_sce_NCd1_mean_weight_negative_ii_log_prob() -> ModelProto {
+pub(crate) fn test_sce_NCd1_mean_weight_negative_ii_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_NCd1_mean_weight_negative_ii_log_prob/model.onnxtxt")
 }
 
-fn test_sce_NCd1_mean_weight_negative_ii_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_NCd1_mean_weight_negative_ii_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_NCd1_mean_weight_negative_ii_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3_none_no_weight_negative_ii() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3_none_no_weight_negative_ii() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3_none_no_weight_negative_ii/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3_none_no_weight_negative_ii_expanded() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3_none_no_weight_negative_ii_expanded() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3_none_no_weight_negative_ii_expanded/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3_none_no_weight_negative_ii_log_prob() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3_none_no_weight_negative_ii_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3_none_no_weight_negative_ii_log_prob/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3_none_no_weight_negative_ii_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3_none_no_weight_negative_ii_log_prob_expanded() -> ModelProto {
     include_onnx!(
         "data/test_sce_NCd1d2d3_none_no_weight_negative_ii_log_prob_expanded/model.onnxtxt"
     )
 }
 
-fn test_sce_NCd1d2d3_sum_weight_high_ii() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3_sum_weight_high_ii() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3_sum_weight_high_ii/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3_sum_weight_high_ii_expanded() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3_sum_weight_high_ii_expanded() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3_sum_weight_high_ii_expanded/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3_sum_weight_high_ii_log_prob() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3_sum_weight_high_ii_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3_sum_weight_high_ii_log_prob/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3_sum_weight_high_ii_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3_sum_weight_high_ii_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3_sum_weight_high_ii_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3d4d5_mean_weight() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3d4d5_mean_weight() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3d4d5_mean_weight/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3d4d5_mean_weight_expanded() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3d4d5_mean_weight_expanded() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3d4d5_mean_weight_expanded/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3d4d5_mean_weight_log_prob() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3d4d5_mean_weight_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3d4d5_mean_weight_log_prob/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3d4d5_mean_weight_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3d4d5_mean_weight_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3d4d5_mean_weight_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3d4d5_none_no_weight() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3d4d5_none_no_weight() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3d4d5_none_no_weight/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3d4d5_none_no_weight_expanded() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3d4d5_none_no_weight_expanded() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3d4d5_none_no_weight_expanded/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3d4d5_none_no_weight_log_prob() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3d4d5_none_no_weight_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3d4d5_none_no_weight_log_prob/model.onnxtxt")
 }
 
-fn test_sce_NCd1d2d3d4d5_none_no_weight_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_NCd1d2d3d4d5_none_no_weight_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_NCd1d2d3d4d5_none_no_weight_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean() -> ModelProto {
+pub(crate) fn test_sce_mean() -> ModelProto {
     include_onnx!("data/test_sce_mean/model.onnxtxt")
 }
 
-fn test_sce_mean_3d() -> ModelProto {
+pub(crate) fn test_sce_mean_3d() -> ModelProto {
     include_onnx!("data/test_sce_mean_3d/model.onnxtxt")
 }
 
-fn test_sce_mean_3d_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_3d_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_3d_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_3d_log_prob() -> ModelProto {
+pub(crate) fn test_sce_mean_3d_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_mean_3d_log_prob/model.onnxtxt")
 }
 
-fn test_sce_mean_3d_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_3d_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_3d_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_log_prob() -> ModelProto {
+pub(crate) fn test_sce_mean_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_mean_log_prob/model.onnxtxt")
 }
 
-fn test_sce_mean_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_3d() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_3d() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_3d/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_3d_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_3d_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_3d_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_3d_log_prob() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_3d_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_3d_log_prob/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_3d_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_3d_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_3d_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_4d() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_4d() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_4d/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_4d_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_4d_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_4d_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_4d_log_prob() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_4d_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_4d_log_prob/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_4d_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_4d_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_4d_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_log_prob() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_log_prob/model.onnxtxt")
 }
 
-fn test_sce_mean_no_weight_ii_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_no_weight_ii_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_no_weight_ii_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_weight() -> ModelProto {
+pub(crate) fn test_sce_mean_weight() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_3d() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_3d() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_3d/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_3d_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_3d_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_3d_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_3d_log_prob() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_3d_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_3d_log_prob/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_3d_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_3d_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_3d_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_4d() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_4d() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_4d/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_4d_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_4d_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_4d_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_4d_log_prob() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_4d_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_4d_log_prob/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_4d_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_4d_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_4d_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_log_prob() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_log_prob/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_ii_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_ii_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_ii_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_log_prob() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_log_prob/model.onnxtxt")
 }
 
-fn test_sce_mean_weight_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_mean_weight_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_mean_weight_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_none() -> ModelProto {
+pub(crate) fn test_sce_none() -> ModelProto {
     include_onnx!("data/test_sce_none/model.onnxtxt")
 }
 
-fn test_sce_none_expanded() -> ModelProto {
+pub(crate) fn test_sce_none_expanded() -> ModelProto {
     include_onnx!("data/test_sce_none_expanded/model.onnxtxt")
 }
 
-fn test_sce_none_log_prob() -> ModelProto {
+pub(crate) fn test_sce_none_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_none_log_prob/model.onnxtxt")
 }
 
-fn test_sce_none_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_none_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_none_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_none_weights() -> ModelProto {
+pub(crate) fn test_sce_none_weights() -> ModelProto {
     include_onnx!("data/test_sce_none_weights/model.onnxtxt")
 }
 
-fn test_sce_none_weights_expanded() -> ModelProto {
+pub(crate) fn test_sce_none_weights_expanded() -> ModelProto {
     include_onnx!("data/test_sce_none_weights_expanded/model.onnxtxt")
 }
 
-fn test_sce_none_weights_log_prob() -> ModelProto {
+pub(crate) fn test_sce_none_weights_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_none_weights_log_prob/model.onnxtxt")
 }
 
-fn test_sce_none_weights_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_none_weights_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_none_weights_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_sce_sum() -> ModelProto {
+pub(crate) fn test_sce_sum() -> ModelProto {
     include_onnx!("data/test_sce_sum/model.onnxtxt")
 }
 
-fn test_sce_sum_expanded() -> ModelProto {
+pub(crate) fn test_sce_sum_expanded() -> ModelProto {
     include_onnx!("data/test_sce_sum_expanded/model.onnxtxt")
 }
 
-fn test_sce_sum_log_prob() -> ModelProto {
+pub(crate) fn test_sce_sum_log_prob() -> ModelProto {
     include_onnx!("data/test_sce_sum_log_prob/model.onnxtxt")
 }
 
-fn test_sce_sum_log_prob_expanded() -> ModelProto {
+pub(crate) fn test_sce_sum_log_prob_expanded() -> ModelProto {
     include_onnx!("data/test_sce_sum_log_prob_expanded/model.onnxtxt")
 }
 
-fn test_selu() -> ModelProto {
+pub(crate) fn test_selu() -> ModelProto {
     include_onnx!("data/test_selu/model.onnxtxt")
 }
 
-fn test_selu_default() -> ModelProto {
+pub(crate) fn test_selu_default() -> ModelProto {
     include_onnx!("data/test_selu_default/model.onnxtxt")
 }
 
-fn test_selu_default_expanded_ver18() -> ModelProto {
+pub(crate) fn test_selu_default_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_selu_default_expanded_ver18/model.onnxtxt")
 }
 
-fn test_selu_example() -> ModelProto {
+pub(crate) fn test_selu_example() -> ModelProto {
     include_onnx!("data/test_selu_example/model.onnxtxt")
 }
 
-fn test_selu_example_expanded_ver18() -> ModelProto {
+pub(crate) fn test_selu_example_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_selu_example_expanded_ver18/model.onnxtxt")
 }
 
-fn test_selu_expanded_ver18() -> ModelProto {
+pub(crate) fn test_selu_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_selu_expanded_ver18/model.onnxtxt")
 }
 
-fn test_sequence_insert_at_back() -> ModelProto {
+pub(crate) fn test_sequence_insert_at_back() -> ModelProto {
     include_onnx!("data/test_sequence_insert_at_back/model.onnxtxt")
 }
 
-fn test_sequence_insert_at_front() -> ModelProto {
+pub(crate) fn test_sequence_insert_at_front() -> ModelProto {
     include_onnx!("data/test_sequence_insert_at_front/model.onnxtxt")
 }
 
-fn test_sequence_map_add_1_sequence_1_tensor() -> ModelProto {
+pub(crate) fn test_sequence_map_add_1_sequence_1_tensor() -> ModelProto {
     include_onnx!("data/test_sequence_map_add_1_sequence_1_tensor/model.onnxtxt")
 }
 
-fn test_sequence_map_add_1_sequence_1_tensor_expanded() -> ModelProto {
+pub(crate) fn test_sequence_map_add_1_sequence_1_tensor_expanded() -> ModelProto {
     include_onnx!("data/test_sequence_map_add_1_sequence_1_tensor_expanded/model.onnxtxt")
 }
 
-fn test_sequence_map_add_2_sequences() -> ModelProto {
+pub(crate) fn test_sequence_map_add_2_sequences() -> ModelProto {
     include_onnx!("data/test_sequence_map_add_2_sequences/model.onnxtxt")
 }
 
-fn test_sequence_map_add_2_sequences_expanded() -> ModelProto {
+pub(crate) fn test_sequence_map_add_2_sequences_expanded() -> ModelProto {
     include_onnx!("data/test_sequence_map_add_2_sequences_expanded/model.onnxtxt")
 }
 
-fn test_sequence_map_extract_shapes() -> ModelProto {
+pub(crate) fn test_sequence_map_extract_shapes() -> ModelProto {
     include_onnx!("data/test_sequence_map_extract_shapes/model.onnxtxt")
 }
 
-fn test_sequence_map_extract_shapes_expanded() -> ModelProto {
+pub(crate) fn test_sequence_map_extract_shapes_expanded() -> ModelProto {
     include_onnx!("data/test_sequence_map_extract_shapes_expanded/model.onnxtxt")
 }
 
-fn test_sequence_map_identity_1_sequence() -> ModelProto {
+pub(crate) fn test_sequence_map_identity_1_sequence() -> ModelProto {
     include_onnx!("data/test_sequence_map_identity_1_sequence/model.onnxtxt")
 }
 
-fn test_sequence_map_identity_1_sequence_1_tensor() -> ModelProto {
+pub(crate) fn test_sequence_map_identity_1_sequence_1_tensor() -> ModelProto {
     include_onnx!("data/test_sequence_map_identity_1_sequence_1_tensor/model.onnxtxt")
 }
 
-fn test_sequence_map_identity_1_sequence_1_tensor_expanded() -> ModelProto {
+pub(crate) fn test_sequence_map_identity_1_sequence_1_tensor_expanded() -> ModelProto {
     include_onnx!("data/test_sequence_map_identity_1_sequence_1_tensor_expanded/model.onnxtxt")
 }
 
-fn test_sequence_map_identity_1_sequence_expanded() -> ModelProto {
+pub(crate) fn test_sequence_map_identity_1_sequence_expanded() -> ModelProto {
     include_onnx!("data/test_sequence_map_identity_1_sequence_expanded/model.onnxtxt")
 }
 
-fn test_sequence_map_identity_2_sequences() -> ModelProto {
+pub(crate) fn test_sequence_map_identity_2_sequences() -> ModelProto {
     include_onnx!("data/test_sequence_map_identity_2_sequences/model.onnxtxt")
 }
 
-fn test_sequence_map_identity_2_sequences_expanded() -> ModelProto {
+pub(crate) fn test_sequence_map_identity_2_sequences_expanded() -> ModelProto {
     include_onnx!("data/test_sequence_map_identity_2_sequences_expanded/model.onnxtxt")
 }
 
-fn test_shape() -> ModelProto {
+pub(crate) fn test_shape() -> ModelProto {
     include_onnx!("data/test_shape/model.onnxtxt")
 }
 
-fn test_shape_clip_end() -> ModelProto {
+pub(crate) fn test_shape_clip_end() -> ModelProto {
     include_onnx!("data/test_shape_clip_end/model.onnxtxt")
 }
 
-fn test_shape_clip_start() -> ModelProto {
+pub(crate) fn test_shape_clip_start() -> ModelProto {
     include_onnx!("data/test_shape_clip_start/model.onnxtxt")
 }
 
-fn test_shape_end_1() -> ModelProto {
+pub(crate) fn test_shape_end_1() -> ModelProto {
     include_onnx!("data/test_shape_end_1/model.onnxtxt")
 }
 
-fn test_shape_end_negative_1() -> ModelProto {
+pub(crate) fn test_shape_end_negative_1() -> ModelProto {
     include_onnx!("data/test_shape_end_negative_1/model.onnxtxt")
 }
 
-fn test_shape_example() -> ModelProto {
+pub(crate) fn test_shape_example() -> ModelProto {
     include_onnx!("data/test_shape_example/model.onnxtxt")
 }
 
-fn test_shape_start_1() -> ModelProto {
+pub(crate) fn test_shape_start_1() -> ModelProto {
     include_onnx!("data/test_shape_start_1/model.onnxtxt")
 }
 
-fn test_shape_start_1_end_2() -> ModelProto {
+pub(crate) fn test_shape_start_1_end_2() -> ModelProto {
     include_onnx!("data/test_shape_start_1_end_2/model.onnxtxt")
 }
 
-fn test_shape_start_1_end_negative_1() -> ModelProto {
+pub(crate) fn test_shape_start_1_end_negative_1() -> ModelProto {
     include_onnx!("data/test_shape_start_1_end_negative_1/model.onnxtxt")
 }
 
-fn test_shape_start_greater_than_end() -> ModelProto {
+pub(crate) fn test_shape_start_greater_than_end() -> ModelProto {
     include_onnx!("data/test_shape_start_greater_than_end/model.onnxtxt")
 }
 
-fn test_shape_start_negative_1() -> ModelProto {
+pub(crate) fn test_shape_start_negative_1() -> ModelProto {
     include_onnx!("data/test_shape_start_negative_1/model.onnxtxt")
 }
 
-fn test_shrink_hard() -> ModelProto {
+pub(crate) fn test_shrink_hard() -> ModelProto {
     include_onnx!("data/test_shrink_hard/model.onnxtxt")
 }
 
-fn test_shrink_hard_expanded_ver18() -> ModelProto {
+pub(crate) fn test_shrink_hard_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_shrink_hard_expanded_ver18/model.onnxtxt")
 }
 
-fn test_shrink_soft() -> ModelProto {
+pub(crate) fn test_shrink_soft() -> ModelProto {
     include_onnx!("data/test_shrink_soft/model.onnxtxt")
 }
 
-fn test_shrink_soft_expanded_ver18() -> ModelProto {
+pub(crate) fn test_shrink_soft_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_shrink_soft_expanded_ver18/model.onnxtxt")
 }
 
-fn test_sigmoid() -> ModelProto {
+pub(crate) fn test_sigmoid() -> ModelProto {
     include_onnx!("data/test_sigmoid/model.onnxtxt")
 }
 
-fn test_sigmoid_example() -> ModelProto {
+pub(crate) fn test_sigmoid_example() -> ModelProto {
     include_onnx!("data/test_sigmoid_example/model.onnxtxt")
 }
 
-fn test_sign() -> ModelProto {
+pub(crate) fn test_sign() -> ModelProto {
     include_onnx!("data/test_sign/model.onnxtxt")
 }
 
-fn test_simple_rnn_batchwise() -> ModelProto {
+pub(crate) fn test_simple_rnn_batchwise() -> ModelProto {
     include_onnx!("data/test_simple_rnn_batchwise/model.onnxtxt")
 }
 
-fn test_simple_rnn_bidirectional() -> ModelProto {
+pub(crate) fn test_simple_rnn_bidirectional() -> ModelProto {
     include_onnx!("data/test_simple_rnn_bidirectional/model.onnxtxt")
 }
 
-fn test_simple_rnn_defaults() -> ModelProto {
+pub(crate) fn test_simple_rnn_defaults() -> ModelProto {
     include_onnx!("data/test_simple_rnn_defaults/model.onnxtxt")
 }
 
-fn test_simple_rnn_reverse() -> ModelProto {
+pub(crate) fn test_simple_rnn_reverse() -> ModelProto {
     include_onnx!("data/test_simple_rnn_reverse/model.onnxtxt")
 }
 
-fn test_simple_rnn_with_initial_bias() -> ModelProto {
+pub(crate) fn test_simple_rnn_with_initial_bias() -> ModelProto {
     include_onnx!("data/test_simple_rnn_with_initial_bias/model.onnxtxt")
 }
 
-fn test_sin() -> ModelProto {
+pub(crate) fn test_sin() -> ModelProto {
     include_onnx!("data/test_sin/model.onnxtxt")
 }
 
-fn test_sin_example() -> ModelProto {
+pub(crate) fn test_sin_example() -> ModelProto {
     include_onnx!("data/test_sin_example/model.onnxtxt")
 }
 
-fn test_sinh() -> ModelProto {
+pub(crate) fn test_sinh() -> ModelProto {
     include_onnx!("data/test_sinh/model.onnxtxt")
 }
 
-fn test_sinh_example() -> ModelProto {
+pub(crate) fn test_sinh_example() -> ModelProto {
     include_onnx!("data/test_sinh_example/model.onnxtxt")
 }
 
-fn test_size() -> ModelProto {
+pub(crate) fn test_size() -> ModelProto {
     include_onnx!("data/test_size/model.onnxtxt")
 }
 
-fn test_size_example() -> ModelProto {
+pub(crate) fn test_size_example() -> ModelProto {
     include_onnx!("data/test_size_example/model.onnxtxt")
 }
 
-fn test_slice() -> ModelProto {
+pub(crate) fn test_slice() -> ModelProto {
     include_onnx!("data/test_slice/model.onnxtxt")
 }
 
-fn test_slice_default_axes() -> ModelProto {
+pub(crate) fn test_slice_default_axes() -> ModelProto {
     include_onnx!("data/test_slice_default_axes/model.onnxtxt")
 }
 
-fn test_slice_default_steps() -> ModelProto {
+pub(crate) fn test_slice_default_steps() -> ModelProto {
     include_onnx!("data/test_slice_default_steps/model.onnxtxt")
 }
 
-fn test_slice_end_out_of_bounds() -> ModelProto {
+pub(crate) fn test_slice_end_out_of_bounds() -> ModelProto {
     include_onnx!("data/test_slice_end_out_of_bounds/model.onnxtxt")
 }
 
-fn test_slice_neg() -> ModelProto {
+pub(crate) fn test_slice_neg() -> ModelProto {
     include_onnx!("data/test_slice_neg/model.onnxtxt")
 }
 
-fn test_slice_neg_steps() -> ModelProto {
+pub(crate) fn test_slice_neg_steps() -> ModelProto {
     include_onnx!("data/test_slice_neg_steps/model.onnxtxt")
 }
 
-fn test_slice_negative_axes() -> ModelProto {
+pub(crate) fn test_slice_negative_axes() -> ModelProto {
     include_onnx!("data/test_slice_negative_axes/model.onnxtxt")
 }
 
-fn test_slice_start_out_of_bounds() -> ModelProto {
+pub(crate) fn test_slice_start_out_of_bounds() -> ModelProto {
     include_onnx!("data/test_slice_start_out_of_bounds/model.onnxtxt")
 }
 
-fn test_softmax_axis_0() -> ModelProto {
+pub(crate) fn test_softmax_axis_0() -> ModelProto {
     include_onnx!("data/test_softmax_axis_0/model.onnxtxt")
 }
 
-fn test_softmax_axis_0_expanded() -> ModelProto {
+pub(crate) fn test_softmax_axis_0_expanded() -> ModelProto {
     include_onnx!("data/test_softmax_axis_0_expanded/model.onnxtxt")
 }
 
-fn test_softmax_axis_0_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softmax_axis_0_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softmax_axis_0_expanded_ver18/model.onnxtxt")
 }
 
-fn test_softmax_axis_1() -> ModelProto {
+pub(crate) fn test_softmax_axis_1() -> ModelProto {
     include_onnx!("data/test_softmax_axis_1/model.onnxtxt")
 }
 
-fn test_softmax_axis_1_expanded() -> ModelProto {
+pub(crate) fn test_softmax_axis_1_expanded() -> ModelProto {
     include_onnx!("data/test_softmax_axis_1_expanded/model.onnxtxt")
 }
 
-fn test_softmax_axis_1_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softmax_axis_1_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softmax_axis_1_expanded_ver18/model.onnxtxt")
 }
 
-fn test_softmax_axis_2() -> ModelProto {
+pub(crate) fn test_softmax_axis_2() -> ModelProto {
     include_onnx!("data/test_softmax_axis_2/model.onnxtxt")
 }
 
-fn test_softmax_axis_2_expanded() -> ModelProto {
+pub(crate) fn test_softmax_axis_2_expanded() -> ModelProto {
     include_onnx!("data/test_softmax_axis_2_expanded/model.onnxtxt")
 }
 
-fn test_softmax_axis_2_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softmax_axis_2_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softmax_axis_2_expanded_ver18/model.onnxtxt")
 }
 
-fn test_softmax_default_axis() -> ModelProto {
+pub(crate) fn test_softmax_default_axis() -> ModelProto {
     include_onnx!("data/test_softmax_default_axis/model.onnxtxt")
 }
 
-fn test_softmax_default_axis_expanded() -> ModelProto {
+pub(crate) fn test_softmax_default_axis_expanded() -> ModelProto {
     include_onnx!("data/test_softmax_default_axis_expanded/model.onnxtxt")
 }
 
-fn test_softmax_default_axis_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softmax_default_axis_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softmax_default_axis_expanded_ver18/model.onnxtxt")
 }
 
-fn test_softmax_example() -> ModelProto {
+pub(crate) fn test_softmax_example() -> ModelProto {
     include_onnx!("data/test_softmax_example/model.onnxtxt")
 }
 
-fn test_softmax_example_expanded() -> ModelProto {
+pub(crate) fn test_softmax_example_expanded() -> ModelProto {
     include_onnx!("data/test_softmax_example_expanded/model.onnxtxt")
 }
 
-fn test_softmax_example_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softmax_example_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softmax_example_expanded_ver18/model.onnxtxt")
 }
 
-fn test_softmax_large_number() -> ModelProto {
+pub(crate) fn test_softmax_large_number() -> ModelProto {
     include_onnx!("data/test_softmax_large_number/model.onnxtxt")
 }
 
-fn test_softmax_large_number_expanded() -> ModelProto {
+pub(crate) fn test_softmax_large_number_expanded() -> ModelProto {
     include_onnx!("data/test_softmax_large_number_expanded/model.onnxtxt")
 }
 
-fn test_softmax_large_number_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softmax_large_number_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softmax_large_number_expanded_ver18/model.onnxtxt")
 }
 
-fn test_softmax_negative_axis() -> ModelProto {
+pub(crate) fn test_softmax_negative_axis() -> ModelProto {
     include_onnx!("data/test_softmax_negative_axis/model.onnxtxt")
 }
 
-fn test_softmax_negative_axis_expanded() -> ModelProto {
+pub(crate) fn test_softmax_negative_axis_expanded() -> ModelProto {
     include_onnx!("data/test_softmax_negative_axis_expanded/model.onnxtxt")
 }
 
-fn test_softmax_negative_axis_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softmax_negative_axis_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softmax_negative_axis_expanded_ver18/model.onnxtxt")
 }
 
-fn test_softplus() -> ModelProto {
+pub(crate) fn test_softplus() -> ModelProto {
     include_onnx!("data/test_softplus/model.onnxtxt")
 }
 
-fn test_softplus_example() -> ModelProto {
+pub(crate) fn test_softplus_example() -> ModelProto {
     include_onnx!("data/test_softplus_example/model.onnxtxt")
 }
 
-fn test_softplus_example_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softplus_example_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softplus_example_expanded_ver18/model.onnxtxt")
 }
 
-fn test_softplus_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softplus_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softplus_expanded_ver18/model.onnxtxt")
 }
 
-fn test_softsign() -> ModelProto {
+pub(crate) fn test_softsign() -> ModelProto {
     include_onnx!("data/test_softsign/model.onnxtxt")
 }
 
-fn test_softsign_example() -> ModelProto {
+pub(crate) fn test_softsign_example() -> ModelProto {
     include_onnx!("data/test_softsign_example/model.onnxtxt")
 }
 
-fn test_softsign_example_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softsign_example_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softsign_example_expanded_ver18/model.onnxtxt")
 }
 
-fn test_softsign_expanded_ver18() -> ModelProto {
+pub(crate) fn test_softsign_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_softsign_expanded_ver18/model.onnxtxt")
 }
 
-fn test_spacetodepth() -> ModelProto {
+pub(crate) fn test_spacetodepth() -> ModelProto {
     include_onnx!("data/test_spacetodepth/model.onnxtxt")
 }
 
-fn test_spacetodepth_crd_mode_example() -> ModelProto {
+pub(crate) fn test_spacetodepth_crd_mode_example() -> ModelProto {
     include_onnx!("data/test_spacetodepth_crd_mode_example/model.onnxtxt")
 }
 
-fn test_spacetodepth_crd_mode_example_expanded() -> ModelProto {
+pub(crate) fn test_spacetodepth_crd_mode_example_expanded() -> ModelProto {
     include_onnx!("data/test_spacetodepth_crd_mode_example_expanded/model.onnxtxt")
 }
 
-fn test_spacetodepth_dcr_mode_example() -> ModelProto {
+pub(crate) fn test_spacetodepth_dcr_mode_example() -> ModelProto {
     include_onnx!("data/test_spacetodepth_dcr_mode_example/model.onnxtxt")
 }
 
-fn test_spacetodepth_dcr_mode_example_expanded() -> ModelProto {
+pub(crate) fn test_spacetodepth_dcr_mode_example_expanded() -> ModelProto {
     include_onnx!("data/test_spacetodepth_dcr_mode_example_expanded/model.onnxtxt")
 }
 
-fn test_spacetodepth_example() -> ModelProto {
+pub(crate) fn test_spacetodepth_example() -> ModelProto {
     include_onnx!("data/test_spacetodepth_example/model.onnxtxt")
 }
 
-fn test_spacetodepth_example_expanded() -> ModelProto {
+pub(crate) fn test_spacetodepth_example_expanded() -> ModelProto {
     include_onnx!("data/test_spacetodepth_example_expanded/model.onnxtxt")
 }
 
-fn test_spacetodepth_expanded() -> ModelProto {
+pub(crate) fn test_spacetodepth_expanded() -> ModelProto {
     include_onnx!("data/test_spacetodepth_expanded/model.onnxtxt")
 }
 
-fn test_split_1d_uneven_split_opset18() -> ModelProto {
+pub(crate) fn test_split_1d_uneven_split_opset18() -> ModelProto {
     include_onnx!("data/test_split_1d_uneven_split_opset18/model.onnxtxt")
 }
 
-fn test_split_2d_uneven_split_opset18() -> ModelProto {
+pub(crate) fn test_split_2d_uneven_split_opset18() -> ModelProto {
     include_onnx!("data/test_split_2d_uneven_split_opset18/model.onnxtxt")
 }
 
-fn test_split_equal_parts_1d_opset13() -> ModelProto {
+pub(crate) fn test_split_equal_parts_1d_opset13() -> ModelProto {
     include_onnx!("data/test_split_equal_parts_1d_opset13/model.onnxtxt")
 }
 
-fn test_split_equal_parts_1d_opset18() -> ModelProto {
+pub(crate) fn test_split_equal_parts_1d_opset18() -> ModelProto {
     include_onnx!("data/test_split_equal_parts_1d_opset18/model.onnxtxt")
 }
 
-fn test_split_equal_parts_2d() -> ModelProto {
+pub(crate) fn test_split_equal_parts_2d() -> ModelProto {
     include_onnx!("data/test_split_equal_parts_2d/model.onnxtxt")
 }
 
-fn test_split_equal_parts_2d_opset13() -> ModelProto {
+pub(crate) fn test_split_equal_parts_2d_opset13() -> ModelProto {
     include_onnx!("data/test_split_equal_parts_2d_opset13/model.onnxtxt")
 }
 
-fn test_split_equal_parts_default_axis_opset13() -> ModelProto {
+pub(crate) fn test_split_equal_parts_default_axis_opset13() -> ModelProto {
     include_onnx!("data/test_split_equal_parts_default_axis_opset13/model.onnxtxt")
 }
 
-fn test_split_equal_parts_default_axis_opset18() -> ModelProto {
+pub(crate) fn test_split_equal_parts_default_axis_opset18() -> ModelProto {
     include_onnx!("data/test_split_equal_parts_default_axis_opset18/model.onnxtxt")
 }
 
-fn test_split_to_sequence_1() -> ModelProto {
+pub(crate) fn test_split_to_sequence_1() -> ModelProto {
     include_onnx!("data/test_split_to_sequence_1/model.onnxtxt")
 }
 
-fn test_split_to_sequence_2() -> ModelProto {
+pub(crate) fn test_split_to_sequence_2() -> ModelProto {
     include_onnx!("data/test_split_to_sequence_2/model.onnxtxt")
 }
 
-fn test_split_to_sequence_nokeepdims() -> ModelProto {
+pub(crate) fn test_split_to_sequence_nokeepdims() -> ModelProto {
     include_onnx!("data/test_split_to_sequence_nokeepdims/model.onnxtxt")
 }
 
-fn test_split_variable_parts_1d_opset13() -> ModelProto {
+pub(crate) fn test_split_variable_parts_1d_opset13() -> ModelProto {
     include_onnx!("data/test_split_variable_parts_1d_opset13/model.onnxtxt")
 }
 
-fn test_split_variable_parts_1d_opset18() -> ModelProto {
+pub(crate) fn test_split_variable_parts_1d_opset18() -> ModelProto {
     include_onnx!("data/test_split_variable_parts_1d_opset18/model.onnxtxt")
 }
 
-fn test_split_variable_parts_2d_opset13() -> ModelProto {
+pub(crate) fn test_split_variable_parts_2d_opset13() -> ModelProto {
     include_onnx!("data/test_split_variable_parts_2d_opset13/model.onnxtxt")
 }
 
-fn test_split_variable_parts_2d_opset18() -> ModelProto {
+pub(crate) fn test_split_variable_parts_2d_opset18() -> ModelProto {
     include_onnx!("data/test_split_variable_parts_2d_opset18/model.onnxtxt")
 }
 
-fn test_split_variable_parts_default_axis_opset13() -> ModelProto {
+pub(crate) fn test_split_variable_parts_default_axis_opset13() -> ModelProto {
     include_onnx!("data/test_split_variable_parts_default_axis_opset13/model.onnxtxt")
 }
 
-fn test_split_variable_parts_default_axis_opset18() -> ModelProto {
+pub(crate) fn test_split_variable_parts_default_axis_opset18() -> ModelProto {
     include_onnx!("data/test_split_variable_parts_default_axis_opset18/model.onnxtxt")
 }
 
-fn test_split_zero_size_splits_opset13() -> ModelProto {
+pub(crate) fn test_split_zero_size_splits_opset13() -> ModelProto {
     include_onnx!("data/test_split_zero_size_splits_opset13/model.onnxtxt")
 }
 
-fn test_split_zero_size_splits_opset18() -> ModelProto {
+pub(crate) fn test_split_zero_size_splits_opset18() -> ModelProto {
     include_onnx!("data/test_split_zero_size_splits_opset18/model.onnxtxt")
 }
 
-fn test_sqrt() -> ModelProto {
+pub(crate) fn test_sqrt() -> ModelProto {
     include_onnx!("data/test_sqrt/model.onnxtxt")
 }
 
-fn test_sqrt_example() -> ModelProto {
+pub(crate) fn test_sqrt_example() -> ModelProto {
     include_onnx!("data/test_sqrt_example/model.onnxtxt")
 }
 
-fn test_squeeze() -> ModelProto {
+pub(crate) fn test_squeeze() -> ModelProto {
     include_onnx!("data/test_squeeze/model.onnxtxt")
 }
 
-fn test_squeeze_negative_axes() -> ModelProto {
+pub(crate) fn test_squeeze_negative_axes() -> ModelProto {
     include_onnx!("data/test_squeeze_negative_axes/model.onnxtxt")
 }
 
-fn test_stft() -> ModelProto {
+pub(crate) fn test_stft() -> ModelProto {
     include_onnx!("data/test_stft/model.onnxtxt")
 }
 
-fn test_stft_with_window() -> ModelProto {
+pub(crate) fn test_stft_with_window() -> ModelProto {
     include_onnx!("data/test_stft_with_window/model.onnxtxt")
 }
 
-fn test_string_concat() -> ModelProto {
+pub(crate) fn test_string_concat() -> ModelProto {
     include_onnx!("data/test_string_concat/model.onnxtxt")
 }
 
-fn test_string_concat_broadcasting() -> ModelProto {
+pub(crate) fn test_string_concat_broadcasting() -> ModelProto {
     include_onnx!("data/test_string_concat_broadcasting/model.onnxtxt")
 }
 
-fn test_string_concat_empty_string() -> ModelProto {
+pub(crate) fn test_string_concat_empty_string() -> ModelProto {
     include_onnx!("data/test_string_concat_empty_string/model.onnxtxt")
 }
 
-fn test_string_concat_utf8() -> ModelProto {
+pub(crate) fn test_string_concat_utf8() -> ModelProto {
     include_onnx!("data/test_string_concat_utf8/model.onnxtxt")
 }
 
-fn test_string_concat_zero_dimensional() -> ModelProto {
+pub(crate) fn test_string_concat_zero_dimensional() -> ModelProto {
     include_onnx!("data/test_string_concat_zero_dimensional/model.onnxtxt")
 }
 
-fn test_string_split_basic() -> ModelProto {
+pub(crate) fn test_string_split_basic() -> ModelProto {
     include_onnx!("data/test_string_split_basic/model.onnxtxt")
 }
 
-fn test_string_split_consecutive_delimiters() -> ModelProto {
+pub(crate) fn test_string_split_consecutive_delimiters() -> ModelProto {
     include_onnx!("data/test_string_split_consecutive_delimiters/model.onnxtxt")
 }
 
-fn test_string_split_empty_string_delimiter() -> ModelProto {
+pub(crate) fn test_string_split_empty_string_delimiter() -> ModelProto {
     include_onnx!("data/test_string_split_empty_string_delimiter/model.onnxtxt")
 }
 
-fn test_string_split_empty_tensor() -> ModelProto {
+pub(crate) fn test_string_split_empty_tensor() -> ModelProto {
     include_onnx!("data/test_string_split_empty_tensor/model.onnxtxt")
 }
 
-fn test_string_split_maxsplit() -> ModelProto {
+pub(crate) fn test_string_split_maxsplit() -> ModelProto {
     include_onnx!("data/test_string_split_maxsplit/model.onnxtxt")
 }
 
-fn test_string_split_no_delimiter() -> ModelProto {
+pub(crate) fn test_string_split_no_delimiter() -> ModelProto {
     include_onnx!("data/test_string_split_no_delimiter/model.onnxtxt")
 }
 
-fn test_strnormalizer_export_monday_casesensintive_lower() -> ModelProto {
+pub(crate) fn test_strnormalizer_export_monday_casesensintive_lower() -> ModelProto {
     include_onnx!("data/test_strnormalizer_export_monday_casesensintive_lower/model.onnxtxt")
 }
 
-fn test_strnormalizer_export_monday_casesensintive_nochangecase() -> ModelProto {
+pub(crate) fn test_strnormalizer_export_monday_casesensintive_nochangecase() -> ModelProto {
     include_onnx!("data/test_strnormalizer_export_monday_casesensintive_nochangecase/model.onnxtxt")
 }
 
-fn test_strnormalizer_export_monday_casesensintive_upper() -> ModelProto {
+pub(crate) fn test_strnormalizer_export_monday_casesensintive_upper() -> ModelProto {
     include_onnx!("data/test_strnormalizer_export_monday_casesensintive_upper/model.onnxtxt")
 }
 
-fn test_strnormalizer_export_monday_empty_output() -> ModelProto {
+pub(crate) fn test_strnormalizer_export_monday_empty_output() -> ModelProto {
     include_onnx!("data/test_strnormalizer_export_monday_empty_output/model.onnxtxt")
 }
 
-fn test_strnormalizer_export_monday_insensintive_upper_twodim() -> ModelProto {
+pub(crate) fn test_strnormalizer_export_monday_insensintive_upper_twodim() -> ModelProto {
     include_onnx!("data/test_strnormalizer_export_monday_insensintive_upper_twodim/model.onnxtxt")
 }
 
-fn test_strnormalizer_nostopwords_nochangecase() -> ModelProto {
+pub(crate) fn test_strnormalizer_nostopwords_nochangecase() -> ModelProto {
     include_onnx!("data/test_strnormalizer_nostopwords_nochangecase/model.onnxtxt")
 }
 
-fn test_sub() -> ModelProto {
+pub(crate) fn test_sub() -> ModelProto {
     include_onnx!("data/test_sub/model.onnxtxt")
 }
 
-fn test_sub_bcast() -> ModelProto {
+pub(crate) fn test_sub_bcast() -> ModelProto {
     include_onnx!("data/test_sub_bcast/model.onnxtxt")
 }
 
-fn test_sub_example() -> ModelProto {
+pub(crate) fn test_sub_example() -> ModelProto {
     include_onnx!("data/test_sub_example/model.onnxtxt")
 }
 
-fn test_sub_int16() -> ModelProto {
+pub(crate) fn test_sub_int16() -> ModelProto {
     include_onnx!("data/test_sub_int16/model.onnxtxt")
 }
 
-fn test_sub_int8() -> ModelProto {
+pub(crate) fn test_sub_int8() -> ModelProto {
     include_onnx!("data/test_sub_int8/model.onnxtxt")
 }
 
-fn test_sub_uint16() -> ModelProto {
+pub(crate) fn test_sub_uint16() -> ModelProto {
     include_onnx!("data/test_sub_uint16/model.onnxtxt")
 }
 
-fn test_sub_uint32() -> ModelProto {
+pub(crate) fn test_sub_uint32() -> ModelProto {
     include_onnx!("data/test_sub_uint32/model.onnxtxt")
 }
 
-fn test_sub_uint64() -> ModelProto {
+pub(crate) fn test_sub_uint64() -> ModelProto {
     include_onnx!("data/test_sub_uint64/model.onnxtxt")
 }
 
-fn test_sub_uint8() -> ModelProto {
+pub(crate) fn test_sub_uint8() -> ModelProto {
     include_onnx!("data/test_sub_uint8/model.onnxtxt")
 }
 
-fn test_sum_example() -> ModelProto {
+pub(crate) fn test_sum_example() -> ModelProto {
     include_onnx!("data/test_sum_example/model.onnxtxt")
 }
 
-fn test_sum_one_input() -> ModelProto {
+pub(crate) fn test_sum_one_input() -> ModelProto {
     include_onnx!("data/test_sum_one_input/model.onnxtxt")
 }
 
-fn test_sum_two_inputs() -> ModelProto {
+pub(crate) fn test_sum_two_inputs() -> ModelProto {
     include_onnx!("data/test_sum_two_inputs/model.onnxtxt")
 }
 
-fn test_swiglu() -> ModelProto {
+pub(crate) fn test_swiglu() -> ModelProto {
     include_onnx!("data/test_swiglu/model.onnxtxt")
 }
 
-fn test_swiglu_alpha() -> ModelProto {
+pub(crate) fn test_swiglu_alpha() -> ModelProto {
     include_onnx!("data/test_swiglu_alpha/model.onnxtxt")
 }
 
-fn test_swiglu_alpha_expanded() -> ModelProto {
+pub(crate) fn test_swiglu_alpha_expanded() -> ModelProto {
     include_onnx!("data/test_swiglu_alpha_expanded/model.onnxtxt")
 }
 
-fn test_swiglu_expanded() -> ModelProto {
+pub(crate) fn test_swiglu_expanded() -> ModelProto {
     include_onnx!("data/test_swiglu_expanded/model.onnxtxt")
 }
 
-fn test_swiglu_float16() -> ModelProto {
+pub(crate) fn test_swiglu_float16() -> ModelProto {
     include_onnx!("data/test_swiglu_float16/model.onnxtxt")
 }
 
-fn test_swiglu_float16_expanded() -> ModelProto {
+pub(crate) fn test_swiglu_float16_expanded() -> ModelProto {
     include_onnx!("data/test_swiglu_float16_expanded/model.onnxtxt")
 }
 
-fn test_swish() -> ModelProto {
+pub(crate) fn test_swish() -> ModelProto {
     include_onnx!("data/test_swish/model.onnxtxt")
 }
 
-fn test_swish_expanded() -> ModelProto {
+pub(crate) fn test_swish_expanded() -> ModelProto {
     include_onnx!("data/test_swish_expanded/model.onnxtxt")
 }
 
-fn test_tan() -> ModelProto {
+pub(crate) fn test_tan() -> ModelProto {
     include_onnx!("data/test_tan/model.onnxtxt")
 }
 
-fn test_tan_example() -> ModelProto {
+pub(crate) fn test_tan_example() -> ModelProto {
     include_onnx!("data/test_tan_example/model.onnxtxt")
 }
 
-fn test_tanh() -> ModelProto {
+pub(crate) fn test_tanh() -> ModelProto {
     include_onnx!("data/test_tanh/model.onnxtxt")
 }
 
-fn test_tanh_example() -> ModelProto {
+pub(crate) fn test_tanh_example() -> ModelProto {
     include_onnx!("data/test_tanh_example/model.onnxtxt")
 }
 
-fn test_tensorscatter() -> ModelProto {
+pub(crate) fn test_tensorscatter() -> ModelProto {
     include_onnx!("data/test_tensorscatter/model.onnxtxt")
 }
 
-fn test_tensorscatter_3d() -> ModelProto {
+pub(crate) fn test_tensorscatter_3d() -> ModelProto {
     include_onnx!("data/test_tensorscatter_3d/model.onnxtxt")
 }
 
-fn test_tensorscatter_circular() -> ModelProto {
+pub(crate) fn test_tensorscatter_circular() -> ModelProto {
     include_onnx!("data/test_tensorscatter_circular/model.onnxtxt")
 }
 
-fn test_tfidfvectorizer_tf_batch_onlybigrams_skip0() -> ModelProto {
+pub(crate) fn test_tfidfvectorizer_tf_batch_onlybigrams_skip0() -> ModelProto {
     include_onnx!("data/test_tfidfvectorizer_tf_batch_onlybigrams_skip0/model.onnxtxt")
 }
 
-fn test_tfidfvectorizer_tf_batch_onlybigrams_skip5() -> ModelProto {
+pub(crate) fn test_tfidfvectorizer_tf_batch_onlybigrams_skip5() -> ModelProto {
     include_onnx!("data/test_tfidfvectorizer_tf_batch_onlybigrams_skip5/model.onnxtxt")
 }
 
-fn test_tfidfvectorizer_tf_batch_uniandbigrams_skip5() -> ModelProto {
+pub(crate) fn test_tfidfvectorizer_tf_batch_uniandbigrams_skip5() -> ModelProto {
     include_onnx!("data/test_tfidfvectorizer_tf_batch_uniandbigrams_skip5/model.onnxtxt")
 }
 
-fn test_tfidfvectorizer_tf_only_bigrams_skip0() -> ModelProto {
+pub(crate) fn test_tfidfvectorizer_tf_only_bigrams_skip0() -> ModelProto {
     include_onnx!("data/test_tfidfvectorizer_tf_only_bigrams_skip0/model.onnxtxt")
 }
 
-fn test_tfidfvectorizer_tf_onlybigrams_levelempty() -> ModelProto {
+pub(crate) fn test_tfidfvectorizer_tf_onlybigrams_levelempty() -> ModelProto {
     include_onnx!("data/test_tfidfvectorizer_tf_onlybigrams_levelempty/model.onnxtxt")
 }
 
-fn test_tfidfvectorizer_tf_onlybigrams_skip5() -> ModelProto {
+pub(crate) fn test_tfidfvectorizer_tf_onlybigrams_skip5() -> ModelProto {
     include_onnx!("data/test_tfidfvectorizer_tf_onlybigrams_skip5/model.onnxtxt")
 }
 
-fn test_tfidfvectorizer_tf_uniandbigrams_skip5() -> ModelProto {
+pub(crate) fn test_tfidfvectorizer_tf_uniandbigrams_skip5() -> ModelProto {
     include_onnx!("data/test_tfidfvectorizer_tf_uniandbigrams_skip5/model.onnxtxt")
 }
 
-fn test_thresholdedrelu() -> ModelProto {
+pub(crate) fn test_thresholdedrelu() -> ModelProto {
     include_onnx!("data/test_thresholdedrelu/model.onnxtxt")
 }
 
-fn test_thresholdedrelu_default() -> ModelProto {
+pub(crate) fn test_thresholdedrelu_default() -> ModelProto {
     include_onnx!("data/test_thresholdedrelu_default/model.onnxtxt")
 }
 
-fn test_thresholdedrelu_default_expanded_ver18() -> ModelProto {
+pub(crate) fn test_thresholdedrelu_default_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_thresholdedrelu_default_expanded_ver18/model.onnxtxt")
 }
 
-fn test_thresholdedrelu_example() -> ModelProto {
+pub(crate) fn test_thresholdedrelu_example() -> ModelProto {
     include_onnx!("data/test_thresholdedrelu_example/model.onnxtxt")
 }
 
-fn test_thresholdedrelu_example_expanded_ver18() -> ModelProto {
+pub(crate) fn test_thresholdedrelu_example_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_thresholdedrelu_example_expanded_ver18/model.onnxtxt")
 }
 
-fn test_thresholdedrelu_expanded_ver18() -> ModelProto {
+pub(crate) fn test_thresholdedrelu_expanded_ver18() -> ModelProto {
     include_onnx!("data/test_thresholdedrelu_expanded_ver18/model.onnxtxt")
 }
 
-fn test_tile() -> ModelProto {
+pub(crate) fn test_tile() -> ModelProto {
     include_onnx!("data/test_tile/model.onnxtxt")
 }
 
-fn test_tile_precomputed() -> ModelProto {
+pub(crate) fn test_tile_precomputed() -> ModelProto {
     include_onnx!("data/test_tile_precomputed/model.onnxtxt")
 }
 
-fn test_top_k() -> ModelProto {
+pub(crate) fn test_top_k() -> ModelProto {
     include_onnx!("data/test_top_k/model.onnxtxt")
 }
 
-fn test_top_k_negative_axis() -> ModelProto {
+pub(crate) fn test_top_k_negative_axis() -> ModelProto {
     include_onnx!("data/test_top_k_negative_axis/model.onnxtxt")
 }
 
-fn test_top_k_same_values() -> ModelProto {
+pub(crate) fn test_top_k_same_values() -> ModelProto {
     include_onnx!("data/test_top_k_same_values/model.onnxtxt")
 }
 
-fn test_top_k_same_values_2d() -> ModelProto {
+pub(crate) fn test_top_k_same_values_2d() -> ModelProto {
     include_onnx!("data/test_top_k_same_values_2d/model.onnxtxt")
 }
 
-fn test_top_k_same_values_largest() -> ModelProto {
+pub(crate) fn test_top_k_same_values_largest() -> ModelProto {
     include_onnx!("data/test_top_k_same_values_largest/model.onnxtxt")
 }
 
-fn test_top_k_smallest() -> ModelProto {
+pub(crate) fn test_top_k_smallest() -> ModelProto {
     include_onnx!("data/test_top_k_smallest/model.onnxtxt")
 }
 
-fn test_top_k_uint64() -> ModelProto {
+pub(crate) fn test_top_k_uint64() -> ModelProto {
     include_onnx!("data/test_top_k_uint64/model.onnxtxt")
 }
 
-fn test_training_dropout() -> ModelProto {
+pub(crate) fn test_training_dropout() -> ModelProto {
     include_onnx!("data/test_training_dropout/model.onnxtxt")
 }
 
-fn test_training_dropout_default() -> ModelProto {
+pub(crate) fn test_training_dropout_default() -> ModelProto {
     include_onnx!("data/test_training_dropout_default/model.onnxtxt")
 }
 
-fn test_training_dropout_default_mask() -> ModelProto {
+pub(crate) fn test_training_dropout_default_mask() -> ModelProto {
     include_onnx!("data/test_training_dropout_default_mask/model.onnxtxt")
 }
 
-fn test_training_dropout_mask() -> ModelProto {
+pub(crate) fn test_training_dropout_mask() -> ModelProto {
     include_onnx!("data/test_training_dropout_mask/model.onnxtxt")
 }
 
-fn test_training_dropout_zero_ratio() -> ModelProto {
+pub(crate) fn test_training_dropout_zero_ratio() -> ModelProto {
     include_onnx!("data/test_training_dropout_zero_ratio/model.onnxtxt")
 }
 
-fn test_training_dropout_zero_ratio_mask() -> ModelProto {
+pub(crate) fn test_training_dropout_zero_ratio_mask() -> ModelProto {
     include_onnx!("data/test_training_dropout_zero_ratio_mask/model.onnxtxt")
 }
 
-fn test_transpose_all_permutations_0() -> ModelProto {
+pub(crate) fn test_transpose_all_permutations_0() -> ModelProto {
     include_onnx!("data/test_transpose_all_permutations_0/model.onnxtxt")
 }
 
-fn test_transpose_all_permutations_1() -> ModelProto {
+pub(crate) fn test_transpose_all_permutations_1() -> ModelProto {
     include_onnx!("data/test_transpose_all_permutations_1/model.onnxtxt")
 }
 
-fn test_transpose_all_permutations_2() -> ModelProto {
+pub(crate) fn test_transpose_all_permutations_2() -> ModelProto {
     include_onnx!("data/test_transpose_all_permutations_2/model.onnxtxt")
 }
 
-fn test_transpose_all_permutations_3() -> ModelProto {
+pub(crate) fn test_transpose_all_permutations_3() -> ModelProto {
     include_onnx!("data/test_transpose_all_permutations_3/model.onnxtxt")
 }
 
-fn test_transpose_all_permutations_4() -> ModelProto {
+pub(crate) fn test_transpose_all_permutations_4() -> ModelProto {
     include_onnx!("data/test_transpose_all_permutations_4/model.onnxtxt")
 }
 
-fn test_transpose_all_permutations_5() -> ModelProto {
+pub(crate) fn test_transpose_all_permutations_5() -> ModelProto {
     include_onnx!("data/test_transpose_all_permutations_5/model.onnxtxt")
 }
 
-fn test_transpose_default() -> ModelProto {
+pub(crate) fn test_transpose_default() -> ModelProto {
     include_onnx!("data/test_transpose_default/model.onnxtxt")
 }
 
-fn test_tril() -> ModelProto {
+pub(crate) fn test_tril() -> ModelProto {
     include_onnx!("data/test_tril/model.onnxtxt")
 }
 
-fn test_tril_neg() -> ModelProto {
+pub(crate) fn test_tril_neg() -> ModelProto {
     include_onnx!("data/test_tril_neg/model.onnxtxt")
 }
 
-fn test_tril_one_row_neg() -> ModelProto {
+pub(crate) fn test_tril_one_row_neg() -> ModelProto {
     include_onnx!("data/test_tril_one_row_neg/model.onnxtxt")
 }
 
-fn test_tril_out_neg() -> ModelProto {
+pub(crate) fn test_tril_out_neg() -> ModelProto {
     include_onnx!("data/test_tril_out_neg/model.onnxtxt")
 }
 
-fn test_tril_out_pos() -> ModelProto {
+pub(crate) fn test_tril_out_pos() -> ModelProto {
     include_onnx!("data/test_tril_out_pos/model.onnxtxt")
 }
 
-fn test_tril_pos() -> ModelProto {
+pub(crate) fn test_tril_pos() -> ModelProto {
     include_onnx!("data/test_tril_pos/model.onnxtxt")
 }
 
-fn test_tril_square() -> ModelProto {
+pub(crate) fn test_tril_square() -> ModelProto {
     include_onnx!("data/test_tril_square/model.onnxtxt")
 }
 
-fn test_tril_square_neg() -> ModelProto {
+pub(crate) fn test_tril_square_neg() -> ModelProto {
     include_onnx!("data/test_tril_square_neg/model.onnxtxt")
 }
 
-fn test_tril_zero() -> ModelProto {
+pub(crate) fn test_tril_zero() -> ModelProto {
     include_onnx!("data/test_tril_zero/model.onnxtxt")
 }
 
-fn test_triu() -> ModelProto {
+pub(crate) fn test_triu() -> ModelProto {
     include_onnx!("data/test_triu/model.onnxtxt")
 }
 
-fn test_triu_neg() -> ModelProto {
+pub(crate) fn test_triu_neg() -> ModelProto {
     include_onnx!("data/test_triu_neg/model.onnxtxt")
 }
 
-fn test_triu_one_row() -> ModelProto {
+pub(crate) fn test_triu_one_row() -> ModelProto {
     include_onnx!("data/test_triu_one_row/model.onnxtxt")
 }
 
-fn test_triu_out_neg_out() -> ModelProto {
+pub(crate) fn test_triu_out_neg_out() -> ModelProto {
     include_onnx!("data/test_triu_out_neg_out/model.onnxtxt")
 }
 
-fn test_triu_out_pos() -> ModelProto {
+pub(crate) fn test_triu_out_pos() -> ModelProto {
     include_onnx!("data/test_triu_out_pos/model.onnxtxt")
 }
 
-fn test_triu_pos() -> ModelProto {
+pub(crate) fn test_triu_pos() -> ModelProto {
     include_onnx!("data/test_triu_pos/model.onnxtxt")
 }
 
-fn test_triu_square() -> ModelProto {
+pub(crate) fn test_triu_square() -> ModelProto {
     include_onnx!("data/test_triu_square/model.onnxtxt")
 }
 
-fn test_triu_square_neg() -> ModelProto {
+pub(crate) fn test_triu_square_neg() -> ModelProto {
     include_onnx!("data/test_triu_square_neg/model.onnxtxt")
 }
 
-fn test_triu_zero() -> ModelProto {
+pub(crate) fn test_triu_zero() -> ModelProto {
     include_onnx!("data/test_triu_zero/model.onnxtxt")
 }
 
-fn test_unique_bfloat16_sorted_without_axis() -> ModelProto {
+pub(crate) fn test_unique_bfloat16_sorted_without_axis() -> ModelProto {
     include_onnx!("data/test_unique_bfloat16_sorted_without_axis/model.onnxtxt")
 }
 
-fn test_unique_length_1() -> ModelProto {
+pub(crate) fn test_unique_length_1() -> ModelProto {
     include_onnx!("data/test_unique_length_1/model.onnxtxt")
 }
 
-fn test_unique_not_sorted_without_axis() -> ModelProto {
+pub(crate) fn test_unique_not_sorted_without_axis() -> ModelProto {
     include_onnx!("data/test_unique_not_sorted_without_axis/model.onnxtxt")
 }
 
-fn test_unique_sorted_with_axis() -> ModelProto {
+pub(crate) fn test_unique_sorted_with_axis() -> ModelProto {
     include_onnx!("data/test_unique_sorted_with_axis/model.onnxtxt")
 }
 
-fn test_unique_sorted_with_axis_3d() -> ModelProto {
+pub(crate) fn test_unique_sorted_with_axis_3d() -> ModelProto {
     include_onnx!("data/test_unique_sorted_with_axis_3d/model.onnxtxt")
 }
 
-fn test_unique_sorted_with_negative_axis() -> ModelProto {
+pub(crate) fn test_unique_sorted_with_negative_axis() -> ModelProto {
     include_onnx!("data/test_unique_sorted_with_negative_axis/model.onnxtxt")
 }
 
-fn test_unique_sorted_without_axis() -> ModelProto {
+pub(crate) fn test_unique_sorted_without_axis() -> ModelProto {
     include_onnx!("data/test_unique_sorted_without_axis/model.onnxtxt")
 }
 
-fn test_unsqueeze_axis_0() -> ModelProto {
+pub(crate) fn test_unsqueeze_axis_0() -> ModelProto {
     include_onnx!("data/test_unsqueeze_axis_0/model.onnxtxt")
 }
 
-fn test_unsqueeze_axis_1() -> ModelProto {
+pub(crate) fn test_unsqueeze_axis_1() -> ModelProto {
     include_onnx!("data/test_unsqueeze_axis_1/model.onnxtxt")
 }
 
-fn test_unsqueeze_axis_2() -> ModelProto {
+pub(crate) fn test_unsqueeze_axis_2() -> ModelProto {
     include_onnx!("data/test_unsqueeze_axis_2/model.onnxtxt")
 }
 
-fn test_unsqueeze_negative_axes() -> ModelProto {
+pub(crate) fn test_unsqueeze_negative_axes() -> ModelProto {
     include_onnx!("data/test_unsqueeze_negative_axes/model.onnxtxt")
 }
 
-fn test_unsqueeze_three_axes() -> ModelProto {
+pub(crate) fn test_unsqueeze_three_axes() -> ModelProto {
     include_onnx!("data/test_unsqueeze_three_axes/model.onnxtxt")
 }
 
-fn test_unsqueeze_two_axes() -> ModelProto {
+pub(crate) fn test_unsqueeze_two_axes() -> ModelProto {
     include_onnx!("data/test_unsqueeze_two_axes/model.onnxtxt")
 }
 
-fn test_unsqueeze_unsorted_axes() -> ModelProto {
+pub(crate) fn test_unsqueeze_unsorted_axes() -> ModelProto {
     include_onnx!("data/test_unsqueeze_unsorted_axes/model.onnxtxt")
 }
 
-fn test_upsample_nearest() -> ModelProto {
+pub(crate) fn test_upsample_nearest() -> ModelProto {
     include_onnx!("data/test_upsample_nearest/model.onnxtxt")
 }
 
-fn test_where_example() -> ModelProto {
+pub(crate) fn test_where_example() -> ModelProto {
     include_onnx!("data/test_where_example/model.onnxtxt")
 }
 
-fn test_where_long_example() -> ModelProto {
+pub(crate) fn test_where_long_example() -> ModelProto {
     include_onnx!("data/test_where_long_example/model.onnxtxt")
 }
 
-fn test_wrap_pad() -> ModelProto {
+pub(crate) fn test_wrap_pad() -> ModelProto {
     include_onnx!("data/test_wrap_pad/model.onnxtxt")
 }
 
-fn test_xor2d() -> ModelProto {
+pub(crate) fn test_xor2d() -> ModelProto {
     include_onnx!("data/test_xor2d/model.onnxtxt")
 }
 
-fn test_xor3d() -> ModelProto {
+pub(crate) fn test_xor3d() -> ModelProto {
     include_onnx!("data/test_xor3d/model.onnxtxt")
 }
 
-fn test_xor4d() -> ModelProto {
+pub(crate) fn test_xor4d() -> ModelProto {
     include_onnx!("data/test_xor4d/model.onnxtxt")
 }
 
-fn test_xor_bcast3v1d() -> ModelProto {
+pub(crate) fn test_xor_bcast3v1d() -> ModelProto {
     include_onnx!("data/test_xor_bcast3v1d/model.onnxtxt")
 }
 
-fn test_xor_bcast3v2d() -> ModelProto {
+pub(crate) fn test_xor_bcast3v2d() -> ModelProto {
     include_onnx!("data/test_xor_bcast3v2d/model.onnxtxt")
 }
 
-fn test_xor_bcast4v2d() -> ModelProto {
+pub(crate) fn test_xor_bcast4v2d() -> ModelProto {
     include_onnx!("data/test_xor_bcast4v2d/model.onnxtxt")
 }
 
-fn test_xor_bcast4v3d() -> ModelProto {
+pub(crate) fn test_xor_bcast4v3d() -> ModelProto {
     include_onnx!("data/test_xor_bcast4v3d/model.onnxtxt")
 }
 
-fn test_xor_bcast4v4d() -> ModelProto {
+pub(crate) fn test_xor_bcast4v4d() -> ModelProto {
     include_onnx!("data/test_xor_bcast4v4d/model.onnxtxt")
 }

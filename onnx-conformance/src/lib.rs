@@ -160,18 +160,55 @@
 //!   operator, domain and opset version, and which inputs a runtime may take as constants
 //!   ([`Case::constant_inputs`]).
 //!
+//! # Every release since 1.4.1
+//!
+//! [`releases`] and [`release`] give the node and model tests of every onnx release from 1.4.1
+//! to 1.22.0 (the last patch release of each minor: 1.4.1, 1.5.0, 1.6.0, 1.7.0, 1.8.1, 1.9.0,
+//! 1.10.2, 1.11.0, 1.12.0, 1.13.0, 1.14.1, 1.15.0, 1.16.2, 1.17.0, 1.18.0, 1.19.1, 1.20.1,
+//! 1.21.0, 1.22.0), as the files of each release's wheel hold them, and 1.23.2's cases with the
+//! model tests of its wheel. A runtime names the releases it tests with the kit's features, and
+//! builds only those:
+//!
+//! ```toml
+//! [dev-dependencies]
+//! onnx-conformance = { version = "0.1", features = ["onnx_1_9_0", "onnx_1_13_0"] }
+//! ```
+//!
+//! (`all-releases` selects every one; `onnx_1_23_2` adds 1.23.2's model tests to
+//! `release("1.23.2")`.) [`harness_releases`] runs the releases a runtime names, each case as
+//! its own test named with its release (`1.9.0::test_abs`), with filtering and the expectation
+//! file as [`harness`] has them. The data is in two crates the features turn on,
+//! `onnx-conformance-releases-node` and `onnx-conformance-releases-model`, each file stored
+//! once however many releases hold it, and each model compiled only when a selected release
+//! holds it. `scripts/gen_releases.py` downloads the wheels and writes that data.
+//!
+//! - A node test ([`CaseKind::Node`]) is one operator, as in [`cases`]; a model test
+//!   ([`CaseKind::Model`], [`Case::suite`] `simple`, `pytorch-operator` or `pytorch-converted`)
+//!   is a whole model, with an empty [`Case::op_type`].
+//! - Every case of these releases has one data set (`test_data_set_0`), and so one case.
+//! - Tolerances: `rtol = 1e-3`, `atol = 1e-7` for every node and model case, as onnx's runner of
+//!   each release uses them (its loader's defaults; none of these cases sets others).
+//! - The inputs and expected outputs are the `.pb` files of the wheel, byte for byte, including
+//!   one that onnx shipped broken (1.4.1's `test_cast_FLOAT_to_STRING`, whose expected output
+//!   holds 3 strings for 12 elements; see `docs/conformance.md`).
+//! - The models that break a rule of the checks (15 cases, in 1.4.1, 1.13.0 to 1.15.0 and
+//!   1.16.2) are built with exactly the checks they fail allowed; `docs/divergences.md` lists
+//!   them and why.
+//!
 //! # What the text form changes
 //!
-//! [`Case::model`] is the same model as onnx's `model.onnx`, but not the same bytes, in three
+//! [`Case::model`] is the same model as onnx's `model.onnx`, but not the same bytes, in four
 //! ways that the text cannot carry and that do not change what the model computes:
-//! - a node without a `domain` field comes back with `domain: ""` (the default domain either
-//!   way);
+//! - a node or an `opset_import` entry without a `domain` field comes back with `domain: ""`
+//!   (the default domain either way);
 //! - a tensor inside an attribute (a `Constant`'s value, in the `If` cases) without a `name`
 //!   comes back named `""`;
 //! - such a tensor's `raw_data` comes back as its typed field (`float_data`, …), with the same
-//!   values.
+//!   values;
+//! - so does an initializer's (in the older releases' model tests: onnx 1.23.2's node cases
+//!   have none).
 //!
-//! The generator checks each text against onnx's model with exactly these differences undone,
+//! The generators check each text against onnx's model with exactly these differences undone,
 //! and `scripts/conformance_onnxruntime.py` runs both in onnxruntime on the kit's inputs (see
 //! `docs/conformance.md` for its figures).
 //!
@@ -186,15 +223,18 @@
 
 mod catalog;
 mod harness;
+mod releases;
 
-pub use harness::harness;
+pub use harness::{harness, harness_releases};
 /// The values, their comparison and its tolerances, shared with the evaluator (`onnx_eval`):
 /// one `Value` type for both.
 pub use onnx_value::{Element, Map, MapKey, Mismatch, Tolerance, Value, compare, compare_named};
+pub use releases::{release, releases};
 
 use onnx_text::ModelProto;
 
-/// One node case of onnx 1.23.2: a model, its inputs and its expected outputs.
+/// One case: a model, its inputs and its expected outputs. A node case of onnx 1.23.2
+/// ([`cases`]), or a node or model case of one of onnx's releases ([`release`]).
 ///
 /// ```
 /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_relu").unwrap();
@@ -205,6 +245,8 @@ use onnx_text::ModelProto;
 #[derive(Debug)]
 pub struct Case {
     name: &'static str,
+    /// onnx's folder of the case: `node`, `simple`, `pytorch-operator` or `pytorch-converted`.
+    suite: &'static str,
     op_type: &'static str,
     domain: &'static str,
     opset_version: i64,
@@ -215,6 +257,25 @@ pub struct Case {
     inputs: &'static [&'static [u8]],
     outputs: &'static [&'static [u8]],
     constant_inputs: &'static [usize],
+}
+
+/// What a case tests: one operator (onnx's node tests) or a whole model (onnx's model tests,
+/// in the older releases of [`release`]).
+///
+/// ```
+/// use onnx_conformance::CaseKind;
+///
+/// assert!(onnx_conformance::cases().iter().all(|c| c.kind() == CaseKind::Node));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CaseKind {
+    /// A node test (`onnx/backend/test/data/node`): a model of one operator, or of the function
+    /// body of one (`_expanded`), named by [`Case::op_type`].
+    Node,
+    /// A model test (`onnx/backend/test/data/{simple,pytorch-operator,pytorch-converted}`): a
+    /// whole model, often of several operators; [`Case::op_type`] and [`Case::domain`] are
+    /// empty, and [`Case::suite`] names onnx's folder.
+    Model,
 }
 
 /// Every case, sorted by name.
@@ -238,8 +299,35 @@ impl Case {
         self.name
     }
 
+    /// Whether the case tests one operator or a whole model.
+    ///
+    /// ```
+    /// use onnx_conformance::CaseKind;
+    ///
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_abs").unwrap();
+    /// assert_eq!(case.kind(), CaseKind::Node);
+    /// ```
+    pub fn kind(&self) -> CaseKind {
+        if self.suite == "node" {
+            CaseKind::Node
+        } else {
+            CaseKind::Model
+        }
+    }
+
+    /// onnx's folder of the case, under `onnx/backend/test/data/`: `node` for a node test, and
+    /// `simple`, `pytorch-operator` or `pytorch-converted` for a model test.
+    ///
+    /// ```
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_abs").unwrap();
+    /// assert_eq!(case.suite(), "node");
+    /// ```
+    pub fn suite(&self) -> &str {
+        self.suite
+    }
+
     /// The operator the case tests. An `_expanded` case runs the operator's function body, and
-    /// is counted under the operator it expands.
+    /// is counted under the operator it expands. Empty for a model test.
     ///
     /// ```
     /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_softsign_expanded_ver18").unwrap();
@@ -261,7 +349,8 @@ impl Case {
         self.domain
     }
 
-    /// The version of the operator's domain the model imports.
+    /// The version of the operator's domain the model imports (of the default domain, for a
+    /// model test).
     ///
     /// ```
     /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_abs").unwrap();
@@ -292,7 +381,9 @@ impl Case {
         (self.model)()
     }
 
-    /// The inputs, one per graph input, in order.
+    /// The inputs, one per graph input, in order. In a model test of a model before IR 4 the
+    /// graph also lists its initializers as inputs, after the ones given here (as onnx's runner
+    /// feeds it, one value per file).
     ///
     /// ```
     /// use onnx_conformance::Value;
@@ -317,6 +408,32 @@ impl Case {
     pub fn outputs(&self) -> Vec<Value> {
         let graph = self.model().graph.unwrap_or_default();
         self.decode(self.outputs, &graph.output)
+    }
+
+    /// The inputs' files, as onnx wrote them (`input_0.pb`, …): a serialized `TensorProto`, or
+    /// a `SequenceProto`, `OptionalProto` or `MapProto` when the graph's input has that type.
+    /// [`Case::inputs`] decodes them.
+    ///
+    /// ```
+    /// use onnx_text::prost::Message;
+    ///
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_abs").unwrap();
+    /// let x = onnx_text::TensorProto::decode(case.input_files()[0]).unwrap();
+    /// assert_eq!(x.dims, [3, 4, 5]);
+    /// ```
+    pub fn input_files(&self) -> &'static [&'static [u8]] {
+        self.inputs
+    }
+
+    /// The expected outputs' files, as onnx wrote them (`output_0.pb`, …); see
+    /// [`Case::input_files`].
+    ///
+    /// ```
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_abs").unwrap();
+    /// assert_eq!(case.output_files().len(), 1);
+    /// ```
+    pub fn output_files(&self) -> &'static [&'static [u8]] {
+        self.outputs
     }
 
     /// The positions (in [`Case::inputs`]) of the inputs a runtime may take as constants: every

@@ -1,7 +1,7 @@
-//! `onnx_conformance::harness` as a runtime runs it: a whole process, its exit code, its report
-//! and the expectation file it reads and writes. This test target (`harness = false`) runs
-//! itself again as a toy runtime's test binary, with `CARGO_MANIFEST_DIR` set to a folder of
-//! its own that holds the expectation file.
+//! `onnx_conformance::harness` (and `harness_releases`) as a runtime runs it: a whole process,
+//! its exit code, its report and the expectation file it reads and writes. This test target
+//! (`harness = false`) runs itself again as a toy runtime's test binary, with
+//! `CARGO_MANIFEST_DIR` set to a folder of its own that holds the expectation file.
 
 use onnx_conformance::{Case, Value};
 use std::path::{Path, PathBuf};
@@ -32,6 +32,10 @@ fn main() {
     match std::env::var(CHILD).as_deref() {
         Ok("without-softsign") => onnx_conformance::harness(without_softsign),
         Ok("wrong-softsign") => onnx_conformance::harness(wrong_softsign),
+        Ok("releases-without-softsign") => {
+            onnx_conformance::harness_releases(&["1.9.0", "1.23.2"], without_softsign)
+        }
+        Ok("release-1.0") => onnx_conformance::harness_releases(&["1.0"], without_softsign),
         Ok(other) => panic!("no toy runtime {other}"),
         Err(_) => parent(),
     }
@@ -214,11 +218,76 @@ fn bad_files_and_options_stop_the_run_with_where() {
     );
 }
 
+/// harness_releases as a process: tests named `<release>::<case>`, filtered, judged by the file
+/// under those names (an operator's entry covers both releases), written back under them, and
+/// counted in the kit's closing line; a release the build lacks stops the run.
+fn releases_run_under_their_names() {
+    let total = ["1.9.0", "1.23.2"]
+        .iter()
+        .map(|v| onnx_conformance::release(v).unwrap().len())
+        .sum::<usize>();
+    let dir = folder("releases", Some(SOFTSIGN_FAILS));
+    let (code, out, err) = child(
+        "releases-without-softsign",
+        &dir,
+        &["::test_softsign"],
+        false,
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("\ntest [expected to fail] 1.9.0::test_softsign_example ... ok\n")
+            && out.contains("\ntest 1.23.2::test_softsign_expanded_ver18 ... ok\n"),
+        "{out}"
+    );
+    assert_eq!(
+        last_line(&out),
+        format!(
+            "onnx-conformance result: ok. 2 passed; 0 failed; 4 expected failures (4 errors, 0 \
+             wrong outputs); {} filtered out",
+            total - 6
+        )
+    );
+    // No file: 1.9.0's Softsign fails under its name; write mode records it so.
+    let dir = folder("releases-write", None);
+    let args = ["1.9.0::test_softsign"];
+    let (code, out, _) = child("releases-without-softsign", &dir, &args, false);
+    assert_eq!(code, 101, "{out}");
+    assert!(
+        out.contains(
+            "\n---- 1.9.0::test_softsign ----\nthe runtime failed: Softsign is not implemented\n"
+        ),
+        "{out}"
+    );
+    let (code, out, err) = child("releases-without-softsign", &dir, &args, true);
+    assert_eq!(code, 0, "{out}{err}");
+    let text = std::fs::read_to_string(dir.join("onnx-conformance.toml")).unwrap();
+    assert!(
+        text.ends_with(
+            "\n[cases]\n\"1.9.0::test_softsign\" = { error = \"Softsign is not implemented\" }\n\
+             \"1.9.0::test_softsign_example\" = { error = \"Softsign is not implemented\" }\n"
+        ),
+        "{text}"
+    );
+    let (code, out, _) = child("releases-without-softsign", &dir, &args, false);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        last_line(&out).contains("; 2 expected failures (2 errors, 0 wrong outputs); "),
+        "{out}"
+    );
+    let (code, out, err) = child("release-1.0", &dir, &[], false);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        err.starts_with("onnx-conformance: this build holds no onnx 1.0: "),
+        "{err}"
+    );
+    assert!(!out.contains("running"), "no case runs: {out}");
+}
+
 /// Runs as libtest would (a list of tests, each `ok` or `FAILED`), so that `cargo test` reads
 /// this target as it reads the others.
 fn parent() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let tests: [(&str, fn()); 4] = [
+    let tests: [(&str, fn()); 5] = [
         (
             "listed_failures_pass_and_the_kit_closes_the_report",
             listed_failures_pass_and_the_kit_closes_the_report,
@@ -234,6 +303,10 @@ fn parent() {
         (
             "bad_files_and_options_stop_the_run_with_where",
             bad_files_and_options_stop_the_run_with_where,
+        ),
+        (
+            "releases_run_under_their_names",
+            releases_run_under_their_names,
         ),
     ];
     let filters: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();

@@ -20,7 +20,8 @@
 //! `\\`, `\n`, `\t`). `#` starts a comment outside strings. Anything else is an error naming the
 //! line and column. What an entry means when cases run is in [`Rule::admits`].
 
-use crate::{Case, cases};
+use super::Selected;
+use crate::{Case, CaseKind};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -119,7 +120,7 @@ impl Rule {
     /// The entry as the file has it, for messages: `line 3: test_abs = { error = "…" }`.
     pub(crate) fn describe(&self, case: &str) -> String {
         let key = match &self.source {
-            Source::Case => case.to_string(),
+            Source::Case => quote_key(case),
             Source::Pattern(pattern) => quote(pattern),
             Source::Operator(operator) => quote_key(operator),
         };
@@ -165,18 +166,21 @@ enum Table {
 const TABLES: &str = "`[operators]`, `[patterns]` or `[cases]`";
 const VALUE_FORM: &str = "`{ error = \"…\" }` or `{ wrong = \"…\" }`";
 
-/// The key an operator entry of a case is under: `Acos`, or `ai.onnx.ml.Binarizer`.
+/// The key an operator entry of a case is under: `Acos`, or `ai.onnx.ml.Binarizer`. A model
+/// test (of [`release`](crate::release)) has no one operator: it is counted under its suite,
+/// `(simple models)`, and no operator entry covers it.
 pub(crate) fn operator_of(case: &Case) -> String {
-    match case.domain() {
-        "" => case.op_type().to_string(),
-        domain => format!("{domain}.{}", case.op_type()),
+    match (case.kind(), case.domain()) {
+        (CaseKind::Model, _) => format!("({} models)", case.suite()),
+        (CaseKind::Node, "") => case.op_type().to_string(),
+        (CaseKind::Node, domain) => format!("{domain}.{}", case.op_type()),
     }
 }
 
-/// Whether an operator entry covers the case: its operator's, and not an `_expanded` case (those
-/// run the operator's function body, not the operator).
+/// Whether an operator entry covers the case: its operator's, a node test, and not an
+/// `_expanded` case (those run the operator's function body, not the operator).
 fn runs_operator(case: &Case) -> bool {
-    !case.name().contains("_expanded")
+    case.kind() == CaseKind::Node && !case.name().contains("_expanded")
 }
 
 /// `*` matches any characters, none included; every other character itself.
@@ -335,22 +339,36 @@ impl Expectations {
         Ok(expectations)
     }
 
-    /// The rule of each of the kit's cases (`None` for a case no entry covers). An entry that
-    /// names no case or operator, or that covers no case (every case it matches has an entry
-    /// of its own, or a pattern before it), is an error at its line.
+    /// The rule of each of the kit's cases, 1.23.2's (`None` for a case no entry covers); see
+    /// [`Expectations::resolve_for`].
+    #[cfg(test)]
     pub(crate) fn resolve(&self) -> Result<Vec<Option<Rule>>, SyntaxError> {
+        self.resolve_for(&super::kit_cases())
+    }
+
+    /// The rule of each case of a run, by its index in `selected` (`None` for a case no entry
+    /// covers): case entries and patterns go by the test name, operator entries by the case's
+    /// operator. An entry that names no case or operator, or that covers no case (every case it
+    /// matches has an entry of its own, or a pattern before it), is an error at its line.
+    pub(crate) fn resolve_for(
+        &self,
+        selected: &Selected,
+    ) -> Result<Vec<Option<Rule>>, SyntaxError> {
         let at = |entry: &Entry, message: String| SyntaxError {
             line: entry.line,
             column: entry.column,
             message,
         };
         for (name, entry) in &self.cases {
-            if !cases().iter().any(|c| c.name() == name) {
+            if !selected.iter().any(|(n, _)| n == name) {
                 return Err(at(entry, format!("no case is named `{name}`")));
             }
         }
         for (operator, entry) in &self.operators {
-            if !cases().iter().any(|c| operator_of(c) == *operator) {
+            if !selected
+                .iter()
+                .any(|(_, c)| c.kind() == CaseKind::Node && operator_of(c) == *operator)
+            {
                 return Err(at(
                     entry,
                     format!(
@@ -363,10 +381,10 @@ impl Expectations {
         let mut used_patterns = vec![false; self.patterns.len()];
         let mut used_operators: BTreeMap<&str, bool> =
             self.operators.keys().map(|k| (k.as_str(), false)).collect();
-        let rules = cases()
+        let rules = selected
             .iter()
-            .map(|case| {
-                if let Some(entry) = self.cases.get(case.name()) {
+            .map(|(name, case)| {
+                if let Some(entry) = self.cases.get(name) {
                     return Some(Rule {
                         entry: entry.clone(),
                         source: Source::Case,
@@ -375,7 +393,7 @@ impl Expectations {
                 if let Some(i) = self
                     .patterns
                     .iter()
-                    .position(|(pattern, _)| matches(pattern, case.name()))
+                    .position(|(pattern, _)| matches(pattern, name))
                 {
                     used_patterns[i] = true;
                     let (pattern, entry) = &self.patterns[i];
@@ -398,7 +416,7 @@ impl Expectations {
             .collect();
         for ((pattern, entry), used) in self.patterns.iter().zip(used_patterns) {
             if !used {
-                let message = if cases().iter().any(|c| matches(pattern, c.name())) {
+                let message = if selected.iter().any(|(n, _)| matches(pattern, n)) {
                     format!(
                         "`{pattern}` covers no case: each case it matches has its own entry or \
                          an earlier pattern's"
@@ -590,6 +608,7 @@ fn quote_key(key: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cases;
 
     fn parse_error(text: &str) -> (usize, usize, String) {
         let error = Expectations::parse(text).unwrap_err();

@@ -5,9 +5,10 @@ mod expectations;
 mod runner;
 mod summary;
 
-use crate::{Case, Value, cases};
+use crate::{Case, Value, cases, release};
 use expectations::{Expectations, FILE_NAME, Failure, Kind, Rule, Source};
-use runner::{Arguments, Command, Conclusion, Test};
+pub(crate) use runner::Arguments;
+use runner::{Command, Conclusion, Test};
 use std::fmt::Display;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
@@ -75,6 +76,75 @@ where
     F: Fn(&Case, Vec<Value>) -> Result<Vec<Value>, E> + Send + Sync + 'static,
     E: Display,
 {
+    run_harness(kit_cases(), run)
+}
+
+/// Runs the cases of the onnx releases named (see [`releases`](crate::releases)) as
+/// [`harness`] runs onnx 1.23.2's, each test named with its release: `1.9.0::test_abs`, and so
+/// in filters (`cargo test --test onnx -- 1.9.0::`) and in `onnx-conformance.toml`, whose
+/// `[cases]` and `[patterns]` go by these names (`"1.9.0::test_abs"`, `"*::test_abs*"`) and
+/// whose `[operators]` entries cover an operator's node tests in every release named. A model
+/// test has no operator: the summary counts it under its suite (`(simple models)`). A release
+/// this build does not hold (its feature, `onnx_1_9_0`, is off) stops the run before any case,
+/// with exit code 2.
+///
+/// ```no_run
+/// // tests/onnx.rs, with the kit's features `onnx_1_9_0` and `onnx_1_13_0` on.
+/// onnx_conformance::harness_releases(&["1.9.0", "1.13.0", "1.23.2"], |case, inputs| {
+///     match case.op_type() {
+///         "Identity" => Ok(inputs),
+///         other => Err(format!("{other} is not implemented")),
+///     }
+/// })
+/// ```
+pub fn harness_releases<F, E>(releases: &[&str], run: F)
+where
+    F: Fn(&Case, Vec<Value>) -> Result<Vec<Value>, E> + Send + Sync + 'static,
+    E: Display,
+{
+    let selected = release_cases(releases).unwrap_or_else(|error| exit_with(&error));
+    run_harness(selected, run)
+}
+
+/// The cases a run takes, each with its test name.
+pub(crate) type Selected = Vec<(String, &'static Case)>;
+
+/// onnx 1.23.2's cases ([`cases`]), each named by its name.
+pub(crate) fn kit_cases() -> Selected {
+    cases().iter().map(|c| (c.name().to_string(), c)).collect()
+}
+
+/// The cases of the releases named, in that order (a release named twice, once), each named
+/// `<release>::<case>`; an error for a release this build does not hold.
+pub(crate) fn release_cases(releases: &[&str]) -> Result<Selected, String> {
+    let mut selected = Vec::new();
+    for (i, &version) in releases.iter().enumerate() {
+        if releases[..i].contains(&version) {
+            continue;
+        }
+        let Some(cases) = release(version) else {
+            return Err(format!(
+                "this build holds no onnx {version}: it holds {:?} (turn on the kit's feature \
+                 `onnx_{}`)",
+                crate::releases(),
+                version.replace('.', "_")
+            ));
+        };
+        selected.extend(
+            cases
+                .iter()
+                .map(|c| (format!("{version}::{}", c.name()), c)),
+        );
+    }
+    Ok(selected)
+}
+
+/// [`harness`] over the cases given, each under its test name.
+fn run_harness<F, E>(selected: Selected, run: F)
+where
+    F: Fn(&Case, Vec<Value>) -> Result<Vec<Value>, E> + Send + Sync + 'static,
+    E: Display,
+{
     let arguments = Command::from_env();
     let path = expectation_file();
     let expectations = match std::fs::read_to_string(&path) {
@@ -83,10 +153,16 @@ where
         Err(error) => exit_with(&format!("{}: {error}", path.display())),
     };
     let rules = expectations
-        .resolve()
+        .resolve_for(&selected)
         .unwrap_or_else(|error| exit_with(&error));
-    let (conclusion, summary) = run_cases(&arguments, Arc::new(rules), run, &mut std::io::stdout())
-        .unwrap_or_else(|error| exit_with(&format!("writing the report: {error}")));
+    let (conclusion, summary) = run_cases(
+        &arguments,
+        Arc::new(selected),
+        Arc::new(rules),
+        run,
+        &mut std::io::stdout(),
+    )
+    .unwrap_or_else(|error| exit_with(&format!("writing the report: {error}")));
     if arguments.list {
         conclusion.exit()
     }
@@ -121,10 +197,12 @@ fn expectation_file() -> PathBuf {
     root.join(FILE_NAME)
 }
 
-/// Runs the cases libtest's arguments select, each judged against its rule (by case index);
-/// the summary holds the verdict of each case run.
+/// Runs the cases of `selected` that libtest's arguments select, each under its test name and
+/// judged against its rule (by index in `selected`); the summary holds the verdict of each case
+/// run.
 pub(crate) fn run_cases<F, E>(
     arguments: &Arguments,
+    selected: Arc<Selected>,
     rules: Arc<Vec<Option<Rule>>>,
     run: F,
     out: &mut dyn std::io::Write,
@@ -135,18 +213,19 @@ where
 {
     let run = Arc::new(run);
     let verdicts: Arc<Mutex<Vec<(usize, Verdict)>>> = Arc::default();
-    let tests = cases()
+    let tests = selected
         .iter()
         .enumerate()
-        .map(|(index, case)| {
+        .map(|(index, (name, case))| {
             let (run, verdicts, rules) = (run.clone(), verdicts.clone(), rules.clone());
             let listed = rules[index].is_some();
+            let (case, test_name) = (*case, name.clone());
             Test {
-                name: case.name().to_string(),
+                name: name.clone(),
                 mark: listed.then_some("[expected to fail]"),
                 body: Box::new(move || {
                     let verdict = judge(case, &*run);
-                    let result = outcome(case, &verdict, rules[index].as_ref());
+                    let result = outcome(&test_name, &verdict, rules[index].as_ref());
                     verdicts
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
@@ -159,11 +238,11 @@ where
     let conclusion = runner::run(arguments, tests, out)?;
     let mut verdicts = std::mem::take(&mut *verdicts.lock().unwrap_or_else(|e| e.into_inner()));
     verdicts.sort_by_key(|(index, _)| *index);
-    Ok((conclusion, Summary::new(verdicts, rules)))
+    Ok((conclusion, Summary::new(verdicts, selected, rules)))
 }
 
-/// Whether a verdict passes its test, given the case's rule; the error says why not.
-fn outcome(case: &Case, verdict: &Verdict, rule: Option<&Rule>) -> Result<(), String> {
+/// Whether a verdict passes its test (`name`), given the case's rule; the error says why not.
+fn outcome(name: &str, verdict: &Verdict, rule: Option<&Rule>) -> Result<(), String> {
     let full = |verdict: &Verdict| match verdict {
         Verdict::Pass => String::new(),
         Verdict::Wrong { message, .. } | Verdict::Error(message) => message.clone(),
@@ -173,21 +252,20 @@ fn outcome(case: &Case, verdict: &Verdict, rule: Option<&Rule>) -> Result<(), St
         (Some(_), None) => Err(full(verdict)),
         (None, Some(rule)) => Err(match &rule.source {
             Source::Case => format!(
-                "passes now: remove `{}` from {FILE_NAME} (line {})",
-                case.name(),
+                "passes now: remove `{name}` from {FILE_NAME} (line {})",
                 rule.entry.line
             ),
             Source::Pattern(_) | Source::Operator(_) => format!(
                 "passes now, but this entry says it fails: {}; narrow it, or list the cases that \
                  still fail by name",
-                rule.describe(case.name())
+                rule.describe(name)
             ),
         }),
         (Some(failure), Some(rule)) if rule.admits(failure) => Ok(()),
         (Some(failure), Some(rule)) => Err(format!(
             "fails otherwise than listed: {} expects {} whose text contains {:?}, but the case \
              gives {}: {}\n{}",
-            rule.describe(case.name()),
+            rule.describe(name),
             rule.entry.kind.describe(),
             rule.entry.reason,
             failure.kind.describe(),
@@ -248,7 +326,7 @@ mod tests {
         static LOG: RefCell<String> = RefCell::default();
     }
 
-    /// [`super::run_cases`], its report kept for [`report`].
+    /// [`super::run_cases`] on 1.23.2's cases, its report kept for [`report`].
     fn run_cases<F, E>(
         arguments: &Arguments,
         rules: Arc<Vec<Option<Rule>>>,
@@ -258,8 +336,22 @@ mod tests {
         F: Fn(&Case, Vec<Value>) -> Result<Vec<Value>, E> + Send + Sync + 'static,
         E: Display,
     {
+        run_selected(arguments, kit_cases(), rules, run)
+    }
+
+    /// [`super::run_cases`] on the cases given, its report kept for [`report`].
+    fn run_selected<F, E>(
+        arguments: &Arguments,
+        selected: Selected,
+        rules: Arc<Vec<Option<Rule>>>,
+        run: F,
+    ) -> (Conclusion, Summary)
+    where
+        F: Fn(&Case, Vec<Value>) -> Result<Vec<Value>, E> + Send + Sync + 'static,
+        E: Display,
+    {
         let mut out = Vec::new();
-        let result = super::run_cases(arguments, rules, run, &mut out).unwrap();
+        let result = super::run_cases(arguments, Arc::new(selected), rules, run, &mut out).unwrap();
         LOG.with(|log| *log.borrow_mut() = String::from_utf8(out).unwrap());
         result
     }
@@ -584,6 +676,147 @@ mod tests {
             ))
         );
         assert_eq!(rule_of("test_relu"), None);
+    }
+
+    /// harness_releases' cases: each a test named `<release>::<case>`, selected by filters under
+    /// that name, judged by an entry of that name, counted in the summary and the closing line,
+    /// and written back under that name.
+    #[cfg(feature = "onnx_1_9_0")]
+    #[test]
+    fn release_cases_run_under_their_release_names() {
+        let selected = release_cases(&["1.9.0", "1.23.2", "1.9.0"]).unwrap();
+        let (old, new) = (release("1.9.0").unwrap(), release("1.23.2").unwrap());
+        // A release named twice is taken once.
+        assert_eq!(selected.len(), old.len() + new.len());
+        assert_eq!(selected[0].0, format!("1.9.0::{}", old[0].name()));
+        assert_eq!(selected[old.len()].0, format!("1.23.2::{}", new[0].name()));
+        let softsign_9 = selected
+            .iter()
+            .find(|(name, _)| name == "1.9.0::test_softsign")
+            .unwrap()
+            .1;
+        assert_eq!(softsign_9.opset_version(), 9);
+        // Fails 1.9.0's test_softsign only (1.23.2's has the same case name).
+        let runtime = move |case: &Case, _: Vec<Value>| {
+            if std::ptr::eq(case, softsign_9) {
+                Err("no Softsign-9".to_string())
+            } else {
+                Ok(case.outputs())
+            }
+        };
+        let filtered_out = selected.len() - 6;
+
+        // No entry: the filter takes both releases' Softsign cases, and 1.9.0's fails.
+        let arguments = arguments("::test_softsign");
+        let no_rules = Arc::new(Expectations::default().resolve_for(&selected).unwrap());
+        let (conclusion, summary) = run_selected(&arguments, selected.clone(), no_rules, runtime);
+        let log = report(&arguments);
+        let found = results(&log);
+        assert_eq!(
+            found.keys().map(String::as_str).collect::<Vec<_>>(),
+            [
+                "1.23.2::test_softsign",
+                "1.23.2::test_softsign_example",
+                "1.23.2::test_softsign_example_expanded_ver18",
+                "1.23.2::test_softsign_expanded_ver18",
+                "1.9.0::test_softsign",
+                "1.9.0::test_softsign_example",
+            ],
+            "{log}"
+        );
+        assert_eq!(found["1.9.0::test_softsign"], "FAILED", "{log}");
+        assert!(log.contains("the runtime failed: no Softsign-9"), "{log}");
+        assert_eq!((conclusion.passed, conclusion.failed), (5, 1));
+        let text = summary.to_string();
+        assert!(text.contains("\n  Softsign 5/6\n"), "{text}");
+        assert!(
+            text.ends_with(&format!(
+                "\nonnx-conformance result: FAILED. 5 passed; 1 failed; 0 expected failures (0 \
+                 errors, 0 wrong outputs); {filtered_out} filtered out\n"
+            )),
+            "{text}"
+        );
+
+        // An entry under the test name: an expected failure, and the run is green.
+        let expectations = Expectations::parse(
+            "[cases]\n\"1.9.0::test_softsign\" = { error = \"no Softsign\" }\n",
+        )
+        .unwrap();
+        let rules = Arc::new(expectations.resolve_for(&selected).unwrap());
+        let (conclusion, summary) = run_selected(&arguments, selected.clone(), rules, runtime);
+        let log = report(&arguments);
+        assert_eq!((conclusion.passed, conclusion.failed), (6, 0), "{log}");
+        assert!(
+            line_of(&log, "test [expected to fail] 1.9.0::test_softsign ").ends_with(" ... ok"),
+            "{log}"
+        );
+        let text = summary.to_string();
+        assert!(
+            text.ends_with(&format!(
+                "\nonnx-conformance result: ok. 5 passed; 0 failed; 1 expected failures (1 \
+                 errors, 0 wrong outputs); {filtered_out} filtered out\n"
+            )),
+            "{text}"
+        );
+        // Write mode keeps it under that name; the file reads back and resolves.
+        let written = summary.expectations(&expectations).to_text();
+        assert!(
+            written.ends_with("[cases]\n\"1.9.0::test_softsign\" = { error = \"no Softsign\" }\n"),
+            "{written}"
+        );
+        Expectations::parse(&written)
+            .unwrap()
+            .resolve_for(&selected)
+            .unwrap();
+
+        // 1.23.2's name alone names no case of this run; a pattern goes by the test name.
+        let bare = Expectations::parse("[cases]\ntest_softsign = { error = \"\" }\n").unwrap();
+        assert_eq!(
+            bare.resolve_for(&selected).unwrap_err().message,
+            "no case is named `test_softsign`"
+        );
+        let pattern =
+            Expectations::parse("[patterns]\n\"1.9.0::test_softs*\" = { error = \"\" }\n")
+                .unwrap()
+                .resolve_for(&selected)
+                .unwrap();
+        let covered: Vec<&str> = selected
+            .iter()
+            .zip(pattern.iter())
+            .filter(|(_, rule)| rule.is_some())
+            .map(|((name, _), _)| name.as_str())
+            .collect();
+        assert_eq!(
+            covered,
+            ["1.9.0::test_softsign", "1.9.0::test_softsign_example"]
+        );
+        // An operator's entry covers its node tests in every release of the run.
+        let operator = Expectations::parse("[operators]\nSoftsign = { error = \"\" }\n")
+            .unwrap()
+            .resolve_for(&selected)
+            .unwrap();
+        assert_eq!(operator.iter().filter(|rule| rule.is_some()).count(), 4);
+
+        // A model test is counted under its suite.
+        let arguments = super::tests::arguments("1.9.0::test_single_relu_model");
+        let (conclusion, summary) = run_selected(
+            &arguments,
+            selected.clone(),
+            Arc::new(Expectations::default().resolve_for(&selected).unwrap()),
+            runtime,
+        );
+        report(&arguments);
+        assert_eq!((conclusion.passed, conclusion.failed), (1, 0));
+        let text = summary.to_string();
+        assert!(text.contains("\n  (simple models) 1/1\n"), "{text}");
+
+        let error = release_cases(&["1.9.0", "1.0"]).unwrap_err();
+        assert!(
+            error.starts_with("this build holds no onnx 1.0: it holds [")
+                && error.contains("\"1.9.0\", ")
+                && error.ends_with("(turn on the kit's feature `onnx_1_0`)"),
+            "{error}"
+        );
     }
 
     /// A write run keeps what still holds, replaces what does not, and drops what passes.

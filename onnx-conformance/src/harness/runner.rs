@@ -37,7 +37,8 @@ pub(crate) struct Arguments {
 const USAGE: &str = "\
 Usage: cargo test --test onnx -- [OPTIONS] [FILTERS...]
 
-Runs onnx-conformance's cases, each a test named as the case. Options, as libtest's:
+Runs onnx-conformance's cases, each a test named as the case (1.9.0::test_abs for a
+case of an older release). Options, as libtest's:
   FILTERS              run the tests whose names contain one of these
   --exact              filters (and --skip) match whole names
   --skip FILTER        leave out the tests whose names contain FILTER (repeatable)

@@ -2,8 +2,8 @@
 //! line, and the expectation file a write run leaves.
 
 use super::expectations::{Entry, Expectations, Kind, Rule, Source, operator_of};
-use super::{RUNTIME_FAILED, Verdict};
-use crate::{Case, cases};
+use super::{RUNTIME_FAILED, Selected, Verdict};
+use crate::Case;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::Arc;
@@ -11,7 +11,9 @@ use std::sync::Arc;
 /// The verdict of every case that ran, with the rules they were judged against.
 pub(crate) struct Summary {
     verdicts: Vec<(usize, Verdict)>,
-    /// The rule of each of the kit's cases, by index.
+    /// The cases of the run, each with its test name.
+    selected: Arc<Selected>,
+    /// The rule of each case of the run, by its index in `selected`.
     rules: Arc<Vec<Option<Rule>>>,
 }
 
@@ -53,14 +55,22 @@ fn recorded(verdict: &Verdict) -> Option<Entry> {
 }
 
 impl Summary {
-    pub(crate) fn new(verdicts: Vec<(usize, Verdict)>, rules: Arc<Vec<Option<Rule>>>) -> Summary {
-        Summary { verdicts, rules }
+    pub(crate) fn new(
+        verdicts: Vec<(usize, Verdict)>,
+        selected: Arc<Selected>,
+        rules: Arc<Vec<Option<Rule>>>,
+    ) -> Summary {
+        Summary {
+            verdicts,
+            selected,
+            rules,
+        }
     }
 
     pub(crate) fn verdicts(&self) -> impl Iterator<Item = (&'static Case, &Verdict)> {
         self.verdicts
             .iter()
-            .map(|(i, verdict)| (&cases()[*i], verdict))
+            .map(|(i, verdict)| (self.selected[*i].1, verdict))
     }
 
     pub(crate) fn counts(&self) -> Counts {
@@ -112,7 +122,7 @@ impl Summary {
         // entry went): the groups it contradicts break too, until none does.
         loop {
             let new = self.written(old, &broken, &ran);
-            match new.resolve() {
+            match new.resolve_for(&self.selected) {
                 Ok(rules) => {
                     if !break_groups(&rules, &mut broken) {
                         return new;
@@ -138,7 +148,7 @@ impl Summary {
                         Some(group) => {
                             broken.insert(group_key(&group));
                         }
-                        // Case entries name the kit's cases: not reached.
+                        // Case entries name the run's cases: not reached.
                         None => return new,
                     }
                 }
@@ -169,7 +179,7 @@ impl Summary {
                 .collect(),
             cases: BTreeMap::new(),
         };
-        for (index, case) in cases().iter().enumerate() {
+        for (index, (name, _)) in self.selected.iter().enumerate() {
             let verdict = ran.get(&index);
             let entry = match &self.rules[index] {
                 Some(rule) if rule.source != Source::Case && kept(rule.source.clone()) => continue,
@@ -177,7 +187,7 @@ impl Summary {
                 Some(_) | None => verdict.and_then(|v| recorded(v)),
             };
             if let Some(entry) = entry {
-                new.cases.insert(case.name().to_string(), entry);
+                new.cases.insert(name.clone(), entry);
             }
         }
         new
@@ -255,7 +265,7 @@ impl fmt::Display for Summary {
             c.expected_errors + c.expected_wrong,
             c.expected_errors,
             c.expected_wrong,
-            cases().len() - self.verdicts.len()
+            self.selected.len() - self.verdicts.len()
         )
     }
 }

@@ -1,0 +1,2 @@
+
+	seq_empty
