@@ -188,6 +188,8 @@ struct Stride {
 /// for a negative one.
 fn resolve_slice(start: i64, end: i64, step: i64, dim: usize) -> Stride {
     let dim = dim as i64;
+    // So that -step cannot overflow.
+    let step = step.max(-i64::MAX);
     let from_end = |v: i64| if v < 0 { v.saturating_add(dim) } else { v };
     let (start, end) = (from_end(start), from_end(end));
     let (start, len) = if step > 0 {
@@ -408,7 +410,8 @@ fn split_sizes(ctx: &Ctx<'_>, inputs: &[Option<&Val>], dim: usize) -> KernelResu
     };
     if let Some(sizes) = given {
         let sizes = dims_of(&sizes, "split")?;
-        if sizes.iter().sum::<usize>() != dim || sizes.len() != ctx.outputs {
+        let total = sizes.iter().try_fold(0usize, |sum, &s| sum.checked_add(s));
+        if total != Some(dim) || sizes.len() != ctx.outputs {
             return Err(format!(
                 "split {sizes:?} does not cut a dim of {dim} into {} outputs",
                 ctx.outputs
@@ -533,7 +536,7 @@ fn pad_tensor(
     let picks = picks_of(&out, |index| {
         let mut flat = 0;
         for (a, &i) in index.iter().enumerate() {
-            match padded_source(i as i64 - begins[a], shape[a], mode)? {
+            match padded_source((i as i64).saturating_sub(begins[a]), shape[a], mode)? {
                 Some(p) => flat += p * in_strides[a],
                 None => return Ok(FILL),
             }
@@ -688,8 +691,9 @@ fn blocks(ctx: &Ctx<'_>, data: &Tensor) -> KernelResult<([usize; 4], usize)> {
         return Err(format!("input of shape {:?}, not rank 4", data.shape()));
     };
     let block = ctx.int_opt("blocksize").ok_or("no `blocksize`")?;
-    if block < 1 {
-        return Err(format!("blocksize {block}"));
+    // A block no larger than every dim it divides or multiplies keeps the products in range.
+    if block < 1 || block as u128 * block as u128 > (c.max(1) as u128) * (h.max(w).max(1) as u128) {
+        return Err(format!("blocksize {block} for shape {:?}", data.shape()));
     }
     Ok(([b, c, h, w], block as usize))
 }
@@ -1247,5 +1251,31 @@ mod tests {
         assert_eq!(y[0].to_vec::<i64>().unwrap(), [2, 3, 4]);
         let y = run(&shape(15), &[x]).unwrap();
         assert_eq!(y[0].to_vec::<i64>().unwrap(), [3, 4]);
+    }
+
+    #[test]
+    fn extreme_operands_give_results_or_errors() {
+        // A step of i64::MIN from the end takes the last element only.
+        let y = run(
+            r#"<ir_version: 8, opset_import: ["" : 13]>
+            g (float[3] x, int64[1] s, int64[1] e, int64[1] a, int64[1] st) => (float[?] y) {
+                y = Slice (x, s, e, a, st)
+            }"#,
+            &[
+                floats(&[1.0, 2.0, 3.0], &[3]),
+                ints(&[i64::MAX], &[1]),
+                ints(&[i64::MIN], &[1]),
+                ints(&[0], &[1]),
+                ints(&[i64::MIN], &[1]),
+            ],
+        )
+        .unwrap();
+        assert_eq!(y[0].to_vec::<f32>().unwrap(), [3.0]);
+        // Pads that crop past the input or grow beyond the limit are errors.
+        let pad = r#"<ir_version: 8, opset_import: ["" : 13]>
+            g (float[3] x, int64[2] p) => (float[?] y) { y = Pad <mode = "reflect"> (x, p) }"#;
+        let x = floats(&[1.0, 2.0, 3.0], &[3]);
+        assert!(run(pad, &[x.clone(), ints(&[i64::MIN, 0], &[2])]).is_err());
+        assert!(run(pad, &[x, ints(&[i64::MAX, i64::MAX], &[2])]).is_err());
     }
 }

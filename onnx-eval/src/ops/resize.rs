@@ -199,11 +199,17 @@ fn axis_taps(
                 ratio = 1.0;
             }
             let x0 = x0 as i64;
+            if method.antialias && scale < 2.0 / (input as f64 + 2.0) {
+                // The stretched filter would span far beyond the input.
+                return Err(format!(
+                    "an antialiased scale of {scale} for a dim of {input}"
+                ));
+            }
             let (start, ws) = weights(method.filter, ratio, scale, method.antialias);
             let mut taps: Vec<(i64, f64)> = ws
                 .into_iter()
                 .enumerate()
-                .map(|(k, w)| (x0 + start + k as i64, w))
+                .map(|(k, w)| (x0.saturating_add(start).saturating_add(k as i64), w))
                 .collect();
             if method.exclude_outside {
                 taps.retain(|&(i, _)| (0..=last).contains(&i));

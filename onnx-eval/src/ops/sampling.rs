@@ -100,12 +100,14 @@ impl Image<'_> {
                 Sampling::Linear => {
                     let x0 = x.floor();
                     let t = x - x0;
-                    vec![(x0 as i64, 1.0 - t), (x0 as i64 + 1, t)]
+                    vec![(x0 as i64, 1.0 - t), ((x0 as i64).saturating_add(1), t)]
                 }
                 Sampling::Cubic => {
                     let x0 = x.floor();
                     let w = cubic_weights(x - x0);
-                    (0..4).map(|k| (x0 as i64 - 1 + k as i64, w[k])).collect()
+                    (0..4)
+                        .map(|k| ((x0 as i64).saturating_add(k as i64 - 1), w[k]))
+                        .collect()
                 }
             })
             .collect();
@@ -163,6 +165,9 @@ fn grid_sample(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>>
     let align = ctx.int("align_corners", 0) != 0;
     let (n, c) = (shape[0], shape[1]);
     let dims = &shape[2..];
+    if dims.contains(&0) && grid.len() > 0 && n * c > 0 {
+        return Err(format!("sampling from an empty image of shape {shape:?}"));
+    }
     let points = &grid_shape[1..grid_shape.len() - 1];
     let out: Vec<usize> = [&[n, c], points].concat();
     ctx.checked_count(&out)?;
@@ -371,6 +376,8 @@ fn roi_align(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
             Ok(g as usize)
         };
         let (grid_h, grid_w) = (grid(bin_h)?, grid(bin_w)?);
+        // The samples every output takes bound the work, as elements bound memory.
+        ctx.check_size((grid_h * grid_w) as u128 * (c * out_h * out_w) as u128)?;
         let samples = (grid_h * grid_w).max(1) as f64;
         for channel in 0..c {
             let start = (b * c + channel) * height * width;
@@ -427,7 +434,7 @@ fn col2im(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     };
     let block_size = block
         .iter()
-        .try_fold(1usize, |n, &d| n.checked_mul(d))
+        .try_fold(1usize, |p, &d| p.checked_mul(d))
         .unwrap_or(0);
     if block.len() != k || block_size == 0 || !channels_blocks.is_multiple_of(block_size) {
         return Err(format!(
@@ -438,9 +445,9 @@ fn col2im(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
         return Err("dilations and strides must be positive".to_string());
     }
     // How many blocks fit along each axis.
+    // In i128, which hostile pads and dilations cannot overflow.
     let counts = (0..k)
         .map(|a| {
-            // In i128: dims and attributes a model gives may be near i64's limits.
             let span = image[a] as i128 + i128::from(pads[a]) + i128::from(pads[k + a])
                 - i128::from(dilations[a]) * (block[a] as i128 - 1)
                 - 1;
@@ -448,7 +455,8 @@ fn col2im(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
             usize::try_from(count).map_err(|_| "no block fits".to_string())
         })
         .collect::<KernelResult<Vec<usize>>>()?;
-    if counts.iter().try_fold(1usize, |n, &d| n.checked_mul(d)) != Some(length) {
+    let blocks = counts.iter().try_fold(1usize, |p, &d| p.checked_mul(d));
+    if blocks != Some(length) {
         return Err(format!("{length} blocks where the shapes give {counts:?}"));
     }
     let c = channels_blocks / block_size;
@@ -464,15 +472,15 @@ fn col2im(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
             let base = (b * c + channel) * image_len;
             each_index(&block, |offset| {
                 each_index(&counts, |position| {
-                    let mut flat = 0;
-                    let mut inside = true;
+                    let mut flat = Some(0);
                     for a in 0..k {
-                        let i = position[a] as i64 * strides_[a] - pads[a]
-                            + offset[a] as i64 * dilations[a];
-                        inside &= (0..image[a] as i64).contains(&i);
-                        flat += i.max(0) as usize * image_strides[a];
+                        let i = position[a] as i128 * i128::from(strides_[a]) - i128::from(pads[a])
+                            + offset[a] as i128 * i128::from(dilations[a]);
+                        flat = flat
+                            .filter(|_| (0..image[a] as i128).contains(&i))
+                            .map(|f| f + i as usize * image_strides[a]);
                     }
-                    if inside {
+                    if let Some(flat) = flat {
                         result[base + flat] += values[source];
                     }
                     source += 1;
