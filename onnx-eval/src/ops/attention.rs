@@ -785,4 +785,51 @@ mod tests {
         ];
         assert_eq!(run(model, &inputs), [2.0]);
     }
+
+    /// Bad operands are errors, not panics: a position beyond the rotary caches, query heads
+    /// that do not divide the hidden size, a q_num_heads so large its products overflow.
+    #[test]
+    fn bad_operands_are_errors() {
+        let rotary = r#"<ir_version: 10, opset_import: ["" : 23]>
+            g (float[1, 1, 1, 2] x, float[1, 1] c, float[1, 1] s, int64[1, 1] p)
+                => (float[1, 1, 1, 2] y) { y = RotaryEmbedding (x, c, s, p) }"#;
+        let inputs = [
+            t(&[1.0, 2.0], &[1, 1, 1, 2]),
+            t(&[1.0], &[1, 1]),
+            t(&[0.0], &[1, 1]),
+            Value::tensor(&[7i64], &[1, 1]).unwrap(),
+        ];
+        let error = crate::run(&onnx_text::parse_model(rotary).unwrap(), &inputs)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("beyond"), "{error}");
+
+        let attention = r#"<ir_version: 10, opset_import: ["" : 23]>
+            g (float[1, 1, 3] q, float[1, 1, 3] k, float[1, 1, 3] v) => (float[1, 1, 3] y) {
+                y = Attention <q_num_heads = 2, kv_num_heads = 1> (q, k, v)
+            }"#;
+        let qkv = || t(&[1.0, 2.0, 3.0], &[1, 1, 3]);
+        let error = crate::run(
+            &onnx_text::parse_model(attention).unwrap(),
+            &[qkv(), qkv(), qkv()],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(error.contains("heads"), "{error}");
+
+        let linear = r#"<ir_version: 10, opset_import: ["" : 27]>
+            g (float[1, 1, 0] q, float[1, 1, 0] k, float[1, 1, 4] v) => (float[1, 1, ?] y) {
+                y, state = LinearAttention <q_num_heads = 4611686018427387904, kv_num_heads = 1,
+                                            update_rule = "linear"> (q, k, v)
+            }"#;
+        let inputs = [
+            t(&[], &[1, 1, 0]),
+            t(&[], &[1, 1, 0]),
+            t(&[1.0, 2.0, 3.0, 4.0], &[1, 1, 4]),
+        ];
+        let error = crate::run(&onnx_text::parse_model(linear).unwrap(), &inputs)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("overflows"), "{error}");
+    }
 }

@@ -137,3 +137,24 @@ fn softmax_cross_entropy_loss(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelR
         Val::Tensor(log_prob),
     ])
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::Value;
+
+    /// A class index outside [0, C) that is not `ignore_index` is an error, not a panic.
+    #[test]
+    fn a_target_outside_the_classes_is_an_error() {
+        let model = onnx_text::parse_model(
+            r#"<ir_version: 8, opset_import: ["" : 22]>
+            g (float[1, 3] x, int64[1] t) => (float y) { y = NegativeLogLikelihoodLoss (x, t) }"#,
+        )
+        .unwrap();
+        let inputs = [
+            Value::tensor(&[0.1f32, 0.2, 0.7], &[1, 3]).unwrap(),
+            Value::tensor(&[5i64], &[1]).unwrap(),
+        ];
+        let error = crate::run(&model, &inputs).unwrap_err().to_string();
+        assert!(error.contains("outside the 3 classes"), "{error}");
+    }
+}

@@ -389,4 +389,26 @@ mod tests {
         let axes = Value::tensor(&[0i64], &[1]).unwrap();
         assert_eq!(run(sum, &[x(), axes]), [4.0, 6.0]);
     }
+
+    /// Bad operands are errors, not panics: a repeated axis, an ArgMax along an empty axis.
+    #[test]
+    fn bad_axes_are_errors() {
+        let repeated = onnx_text::parse_model(
+            r#"<ir_version: 7, opset_import: ["" : 18]>
+            g (float[2, 2] x, int64[2] axes) => (float[?] y) { y = ReduceMax (x, axes) }"#,
+        )
+        .unwrap();
+        let x = Value::tensor(&[1.0f32, 2.0, 3.0, 4.0], &[2, 2]).unwrap();
+        let axes = Value::tensor(&[0i64, -2], &[2]).unwrap();
+        let error = crate::run(&repeated, &[x, axes]).unwrap_err().to_string();
+        assert!(error.contains("twice"), "{error}");
+        let empty = onnx_text::parse_model(
+            r#"<ir_version: 7, opset_import: ["" : 13]>
+            g (float[2, 0] x) => (int64[?] y) { y = ArgMax <axis = 1> (x) }"#,
+        )
+        .unwrap();
+        let x = Value::tensor::<f32>(&[], &[2, 0]).unwrap();
+        let error = crate::run(&empty, &[x]).unwrap_err().to_string();
+        assert!(error.contains("empty axis"), "{error}");
+    }
 }
