@@ -9,7 +9,14 @@
 mod control;
 mod elementwise;
 mod linalg;
+mod ml;
+mod random;
+mod scan;
+mod sequence;
 mod shape;
+mod signal;
+mod string;
+mod training;
 
 use crate::error::KernelResult;
 use crate::graph::{Model, Scope};
@@ -61,7 +68,14 @@ fn register(registry: &mut Registry) {
     control::register(registry);
     elementwise::register(registry);
     linalg::register(registry);
+    ml::register(registry);
+    random::register(registry);
+    scan::register(registry);
+    sequence::register(registry);
     shape::register(registry);
+    signal::register(registry);
+    string::register(registry);
+    training::register(registry);
 }
 
 /// The kernel for a node of `op` in `domain` whose schema is version `since`.
