@@ -22,16 +22,23 @@ mod linalg;
 mod logic;
 mod loss;
 mod math;
+mod ml;
 mod nms;
 mod norm;
 mod pool;
 mod quant;
+mod random;
 mod reduce;
 mod resize;
 mod rnn;
 mod sampling;
+mod scan;
+mod sequence;
 mod shape;
+mod signal;
 mod softmax;
+mod string;
+mod training;
 mod wide;
 
 use crate::error::KernelResult;
@@ -96,16 +103,23 @@ fn register(registry: &mut Registry) {
     logic::register(registry);
     loss::register(registry);
     math::register(registry);
+    ml::register(registry);
     nms::register(registry);
     norm::register(registry);
     pool::register(registry);
     quant::register(registry);
+    random::register(registry);
     reduce::register(registry);
     resize::register(registry);
     rnn::register(registry);
     sampling::register(registry);
+    scan::register(registry);
+    sequence::register(registry);
     shape::register(registry);
+    signal::register(registry);
     softmax::register(registry);
+    string::register(registry);
+    training::register(registry);
 }
 
 /// The kernel for a node of `op` in `domain` whose schema is version `since`.
