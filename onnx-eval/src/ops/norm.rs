@@ -30,7 +30,8 @@ pub(super) fn register(r: &mut Registry) {
             mean_variance_normalization,
         );
     }
-    for since in [1, 6, 7, 10, 12, 13, 22] {
+    // From 12 on, Dropout is `random::dropout`: inference here, or seeded masks in training.
+    for since in [1, 6, 7, 10] {
         r.add("", "Dropout", since, dropout);
     }
 }
