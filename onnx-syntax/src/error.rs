@@ -209,7 +209,7 @@ crate::named_enum! {
         /// A tensor constant or initializer without the element type, known shape or integer dims
         /// that its data needs.
         TensorType = "tensor_type",
-        /// Graphs and types nested deeper than [`MAX_NESTING`](crate::parse::MAX_NESTING).
+        /// Graphs and types nested deeper than `onnx_syntax::parse::MAX_NESTING`.
         TooDeep = "too_deep",
         /// A hole (`#x`, `..#xs`) where the macros cannot splice a value.
         MisplacedHole = "misplaced_hole",
