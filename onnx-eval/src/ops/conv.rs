@@ -278,21 +278,36 @@ fn convolve_wide<T: LinalgScalar>(
     Ok(y)
 }
 
-fn conv(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+/// A convolution of X and W (and B) in one float type.
+type Convolution<T> =
+    fn(&Ctx<'_>, &ArrayD<T>, &ArrayD<T>, Option<&ArrayD<T>>) -> KernelResult<ArrayD<T>>;
+
+/// Conv and ConvTranspose: X, W and B widened to f32 or f64, convolved by the instance of one
+/// generic convolution for that type, and narrowed back to X's type.
+fn float_convolution(
+    ctx: &Ctx<'_>,
+    inputs: &[Option<&Val>],
+    in_f32: Convolution<f32>,
+    in_f64: Convolution<f64>,
+) -> KernelResult<Vec<Val>> {
     let (x, w) = (tensor(inputs, 0)?, tensor(inputs, 1)?);
     let bias = tensor_opt(inputs, 2)?.map(widen).transpose()?;
     let y = match (widen(x)?, widen(w)?, bias) {
-        (Wide::F32(x), Wide::F32(w), None) => Wide::F32(convolve_wide(ctx, &x, &w, None)?),
+        (Wide::F32(x), Wide::F32(w), None) => Wide::F32(in_f32(ctx, &x, &w, None)?),
         (Wide::F32(x), Wide::F32(w), Some(Wide::F32(b))) => {
-            Wide::F32(convolve_wide(ctx, &x, &w, Some(&b))?)
+            Wide::F32(in_f32(ctx, &x, &w, Some(&b))?)
         }
-        (Wide::F64(x), Wide::F64(w), None) => Wide::F64(convolve_wide(ctx, &x, &w, None)?),
+        (Wide::F64(x), Wide::F64(w), None) => Wide::F64(in_f64(ctx, &x, &w, None)?),
         (Wide::F64(x), Wide::F64(w), Some(Wide::F64(b))) => {
-            Wide::F64(convolve_wide(ctx, &x, &w, Some(&b))?)
+            Wide::F64(in_f64(ctx, &x, &w, Some(&b))?)
         }
         _ => return Err("X, W and B are not of one element type".to_string()),
     };
     one(narrow(x.dtype, y)?)
+}
+
+fn conv(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    float_convolution(ctx, inputs, convolve_wide::<f32>, convolve_wide::<f64>)
 }
 
 /// An integer tensor's elements as i64 (int8, uint8, int32), for the integer convolutions and
@@ -589,20 +604,12 @@ fn transpose_convolve<T: LinalgScalar>(
 }
 
 fn conv_transpose(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    let (x, w) = (tensor(inputs, 0)?, tensor(inputs, 1)?);
-    let bias = tensor_opt(inputs, 2)?.map(widen).transpose()?;
-    let y = match (widen(x)?, widen(w)?, bias) {
-        (Wide::F32(x), Wide::F32(w), None) => Wide::F32(transpose_convolve(ctx, &x, &w, None)?),
-        (Wide::F32(x), Wide::F32(w), Some(Wide::F32(b))) => {
-            Wide::F32(transpose_convolve(ctx, &x, &w, Some(&b))?)
-        }
-        (Wide::F64(x), Wide::F64(w), None) => Wide::F64(transpose_convolve(ctx, &x, &w, None)?),
-        (Wide::F64(x), Wide::F64(w), Some(Wide::F64(b))) => {
-            Wide::F64(transpose_convolve(ctx, &x, &w, Some(&b))?)
-        }
-        _ => return Err("X, W and B are not of one element type".to_string()),
-    };
-    one(narrow(x.dtype, y)?)
+    float_convolution(
+        ctx,
+        inputs,
+        transpose_convolve::<f32>,
+        transpose_convolve::<f64>,
+    )
 }
 
 /// X's value at the real position (y, x) of a plane of `height` x `width`, bilinear between
