@@ -307,44 +307,70 @@ fn max_unpool(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> 
     if indices.len() != x.len() {
         return Err(format!("{} indices for {} values", indices.len(), x.len()));
     }
-    let out_shape: Vec<usize> = match tensor_opt(inputs, 2)? {
+    let kernel = kernel_shape(ctx, None)?;
+    if kernel.len() != shape.len() - 2 {
+        return Err(format!(
+            "`kernel_shape` {kernel:?} for X of shape {shape:?}"
+        ));
+    }
+    let output_shape = tensor_opt(inputs, 2)?.map(Tensor::to_i64_vec).transpose()?;
+    // The spec ignores `pads` when `output_shape` is given: the unpooled tensor is then the
+    // one of no padding, and the output pads it with zeros after its end on each axis (as
+    // onnx's evaluator does and the kit's case expects). The indices address the unpooled
+    // tensor, not the output.
+    let window = Window::explicit(ctx, &kernel)?;
+    let mut unpooled = shape[..2].to_vec();
+    for (i, &n) in shape[2..].iter().enumerate() {
+        let full = (n.max(1) - 1)
+            .checked_mul(window.strides[i])
+            .and_then(|d| d.checked_add(kernel[i]))
+            .ok_or("the unpooled shape overflows")?;
+        let pads = match output_shape {
+            Some(_) => 0,
+            None => window.pads_begin[i] + window.pads_end[i],
+        };
+        unpooled.push(
+            full.checked_sub(pads)
+                .ok_or("pads larger than the output")?,
+        );
+    }
+    let out_shape: Vec<usize> = match output_shape {
         Some(s) => {
-            let s = s.to_i64_vec()?;
-            if s.len() != shape.len() || s.iter().any(|&d| d < 0) {
-                return Err(format!("output_shape {s:?} for X of shape {shape:?}"));
+            let fits = s.len() == shape.len()
+                && s.iter()
+                    .zip(&unpooled)
+                    .all(|(&d, &u)| d >= 0 && d as u64 >= u as u64)
+                && s[..2]
+                    .iter()
+                    .zip(&shape)
+                    .all(|(&d, &n)| d as u64 == n as u64);
+            if !fits {
+                return Err(format!(
+                    "output_shape {s:?} cannot hold the unpooled shape {unpooled:?} of X of shape {shape:?}"
+                ));
             }
             s.iter().map(|&d| d as usize).collect()
         }
-        None => {
-            let kernel = kernel_shape(ctx, None)?;
-            if kernel.len() != shape.len() - 2 {
-                return Err(format!(
-                    "`kernel_shape` {kernel:?} for X of shape {shape:?}"
-                ));
-            }
-            let window = Window::explicit(ctx, &kernel)?;
-            let mut out = shape[..2].to_vec();
-            for (i, &n) in shape[2..].iter().enumerate() {
-                let full = (n.max(1) - 1) * window.strides[i] + kernel[i];
-                out.push(
-                    full.checked_sub(window.pads_begin[i] + window.pads_end[i])
-                        .ok_or("pads larger than the output")?,
-                );
-            }
-            out
-        }
+        None => unpooled.clone(),
     };
-    let total = ctx.checked_count(&out_shape)?;
+    ctx.checked_count(&out_shape)?;
+    let unpooled_count = ctx.checked_count(&unpooled)?;
     let values = real_to_f64(x)?;
-    let mut y = vec![0.0; total];
+    let mut y = ArrayD::<f64>::zeros(IxDyn(&out_shape));
+    let mut position = vec![0; unpooled.len()];
     for (&index, &value) in indices.iter().zip(values.iter()) {
-        let slot = usize::try_from(index)
+        let mut flat = usize::try_from(index)
             .ok()
-            .and_then(|i| y.get_mut(i))
-            .ok_or_else(|| format!("index {index} is outside an output of {total} elements"))?;
-        *slot = value;
+            .filter(|&i| i < unpooled_count)
+            .ok_or_else(|| {
+                format!("index {index} is outside the unpooled tensor of {unpooled_count} elements")
+            })?;
+        for axis in (0..unpooled.len()).rev() {
+            position[axis] = flat % unpooled[axis];
+            flat /= unpooled[axis];
+        }
+        y[IxDyn(&position)] = value;
     }
-    let y = ArrayD::from_shape_vec(IxDyn(&out_shape), y).map_err(|e| e.to_string())?;
     one(real_from_f64(x.dtype, y)?)
 }
 
@@ -423,5 +449,49 @@ mod unpool_tests {
         assert_eq!(y[0].to_vec::<f32>().unwrap(), [0.0, 0.0, 7.0, 0.0]);
         assert!(crate::run(&model, &[x.clone(), at(4)]).is_err());
         assert!(crate::run(&model, &[x, at(-1)]).is_err());
+    }
+
+    /// With `output_shape`, the indices address the unpooled tensor (here 4x4: no padding,
+    /// since the spec ignores `pads` then), which the output pads with zeros at the end. The
+    /// kit's case has no `pads`; onnx's evaluator would shrink the unpooled tensor by them
+    /// (to 2x2, so these indices would land in its top-left block): see docs/divergences.md.
+    #[test]
+    fn max_unpool_with_output_shape_ignores_pads() {
+        let model = onnx_text::parse_model(
+            r#"<ir_version: 8, opset_import: ["" : 22]>
+            g (float[1, 1, 2, 2] x, int64[1, 1, 2, 2] i, int64[4] s) => (float[1, 1, 5, 5] y) {
+                y = MaxUnpool <kernel_shape = [2, 2], strides = [2, 2], pads = [1, 1, 1, 1]> (x, i, s)
+            }"#,
+        )
+        .unwrap();
+        let x = Value::tensor(&[1.0f32, 2.0, 3.0, 4.0], &[1, 1, 2, 2]).unwrap();
+        let i = Value::tensor(&[0i64, 1, 2, 15], &[1, 1, 2, 2]).unwrap();
+        let s = Value::tensor(&[1i64, 1, 5, 5], &[4]).unwrap();
+        let y = crate::run(&model, &[x.clone(), i, s]).unwrap();
+        let mut expected = [0.0f32; 25];
+        // Flat 0, 1, 2 are row 0 of the 4x4 tensor; 15 is its (3, 3), which is (3, 3) of 5x5.
+        expected[0] = 1.0;
+        expected[1] = 2.0;
+        expected[2] = 3.0;
+        expected[3 * 5 + 3] = 4.0;
+        assert_eq!(y[0].to_vec::<f32>().unwrap(), expected);
+        // An index past the unpooled tensor (16 elements) is refused, though the output has 25.
+        let i = Value::tensor(&[0i64, 1, 2, 16], &[1, 1, 2, 2]).unwrap();
+        let s = Value::tensor(&[1i64, 1, 5, 5], &[4]).unwrap();
+        let err = crate::run(&model, &[x.clone(), i, s])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("index 16 is outside the unpooled tensor of 16 elements"),
+            "{err}"
+        );
+        // An output_shape smaller than the unpooled tensor is refused.
+        let i = Value::tensor(&[0i64, 1, 2, 3], &[1, 1, 2, 2]).unwrap();
+        let s = Value::tensor(&[1i64, 1, 3, 5], &[4]).unwrap();
+        let err = crate::run(&model, &[x, i, s]).unwrap_err().to_string();
+        assert!(
+            err.contains("cannot hold the unpooled shape [1, 1, 4, 4]"),
+            "{err}"
+        );
     }
 }

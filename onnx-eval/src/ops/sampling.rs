@@ -280,11 +280,13 @@ fn affine_grid(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>>
     one(real_like(like, &out, &result)?)
 }
 
-/// The bilinear value of `image` (height x width) at (y, x), RoiAlign's way: points beyond a
-/// pixel outside give 0, the rest are clamped to the image.
-fn roi_bilinear(image: &[f64], height: usize, width: usize, y: f64, x: f64) -> f64 {
+/// The four weighted corner terms of the bilinear value of `image` (height x width) at (y, x),
+/// RoiAlign's way: points beyond a pixel outside give 0, the rest are clamped to the image.
+/// Average pooling sums them; max pooling takes the largest term, not the largest sum, as
+/// onnx's evaluator and the kit's `test_roialign_mode_max` do (the spec does not say).
+fn roi_bilinear_terms(image: &[f64], height: usize, width: usize, y: f64, x: f64) -> [f64; 4] {
     if y < -1.0 || y > height as f64 || x < -1.0 || x > width as f64 {
-        return 0.0;
+        return [0.0; 4];
     }
     let (y, x) = (y.max(0.0), x.max(0.0));
     let axis = |v: f64, len: usize| {
@@ -298,10 +300,12 @@ fn roi_bilinear(image: &[f64], height: usize, width: usize, y: f64, x: f64) -> f
     let (y0, y1, ly) = axis(y, height);
     let (x0, x1, lx) = axis(x, width);
     let at = |r: usize, c: usize| image[r * width + c];
-    (1.0 - ly) * (1.0 - lx) * at(y0, x0)
-        + (1.0 - ly) * lx * at(y0, x1)
-        + ly * (1.0 - lx) * at(y1, x0)
-        + ly * lx * at(y1, x1)
+    [
+        (1.0 - ly) * (1.0 - lx) * at(y0, x0),
+        (1.0 - ly) * lx * at(y0, x1),
+        ly * (1.0 - lx) * at(y1, x0),
+        ly * lx * at(y1, x1),
+    ]
 }
 
 /// RoiAlign: each region of interest pooled (average or maximum of bilinear samples) into an
@@ -391,9 +395,9 @@ fn roi_align(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
                         for ix in 0..grid_w {
                             let x =
                                 x1 + pw as f64 * bin_w + (ix as f64 + 0.5) * bin_w / grid_w as f64;
-                            let v = roi_bilinear(image, height, width, y, x);
-                            sum += v;
-                            max = max.max(v);
+                            let [a, b, c, d] = roi_bilinear_terms(image, height, width, y, x);
+                            sum += a + b + c + d;
+                            max = max.max(a.max(b).max(c).max(d));
                         }
                     }
                     result.push(if average {
@@ -554,5 +558,31 @@ mod tests {
         assert_eq!(y[0].to_vec::<f32>().unwrap(), [4.0]);
         let y = run(&text(16), &inputs).unwrap();
         assert_eq!(y[0].to_vec::<f32>().unwrap(), [2.0]);
+    }
+
+    #[test]
+    fn roi_align_max_takes_the_largest_weighted_corner() {
+        // One sample at (0.5, 0.5) of [[1, 2]; [3, 4]] (box (0, 0)-(1, 1), version 10, one
+        // sample a side): the corners weigh a quarter each, so the terms are 0.25, 0.5, 0.75
+        // and 1; `max` gives 1 where the bilinear value (`avg`) is 2.5. onnx 1.23.2's
+        // evaluator gives the same two values at version 16 with `output_half_pixel` (version
+        // 10's transformation); at version 10 it shifts by half a pixel, as 16 does by default.
+        let text = |mode: &str| {
+            format!(
+                r#"<ir_version: 8, opset_import: ["" : 10]>
+                g (float[1, 1, 2, 2] x, float[1, 4] rois, int64[1] b) => (float[1, 1, 1, 1] y) {{
+                    y = RoiAlign <sampling_ratio = 1, output_height = 1, output_width = 1, mode = "{mode}"> (x, rois, b)
+                }}"#
+            )
+        };
+        let inputs = [
+            floats(&[1.0, 2.0, 3.0, 4.0], &[1, 1, 2, 2]),
+            floats(&[0.0, 0.0, 1.0, 1.0], &[1, 4]),
+            Value::tensor(&[0i64], &[1]).unwrap(),
+        ];
+        let y = run(&text("max"), &inputs).unwrap();
+        assert_eq!(y[0].to_vec::<f32>().unwrap(), [1.0]);
+        let y = run(&text("avg"), &inputs).unwrap();
+        assert_eq!(y[0].to_vec::<f32>().unwrap(), [2.5]);
     }
 }
