@@ -13,6 +13,7 @@ mod cast;
 mod control;
 mod conv;
 mod elementwise;
+mod fft;
 mod floats;
 mod gemm;
 mod indexing;

@@ -1,9 +1,12 @@
 //! Signal processing: DFT (axis as an attribute in version 17, as an operand from 20), STFT, the
 //! Hann, Hamming and Blackman windows, and MelWeightMatrix.
 //!
-//! Transforms compute in f64 with a radix-2 FFT, and Bluestein's chirp-z for other lengths,
-//! so that no length costs quadratic time; results round once to the input's type.
+//! A full DFT of a length of radices 2, 3 and 5 computes as numpy does (see `fft`), so that
+//! it rounds as onnx's evaluator's `np.fft` does. Other transforms compute in f64 with a radix-2 FFT, and Bluestein's chirp-z for
+//! other lengths, so that no length costs quadratic time; results round once to the input's
+//! type.
 
+use super::fft::{Cplx, numpy_transform};
 use super::training::floats_like;
 use super::{Ctx, Registry, one, tensor, tensor_opt};
 use crate::error::KernelResult;
@@ -249,13 +252,34 @@ fn dft(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
                     .map(|k| line.get(k).copied().unwrap_or_default())
                     .collect()
             };
-            let transformed = fft(&points, inverse);
-            let scale = if inverse { 1.0 / length as f64 } else { 1.0 };
+            let single = x.dtype != DataType::Double;
+            let numpy_like = match irfft {
+                true => None,
+                false => as_numpy(&points, inverse, single),
+            };
+            let transformed = match numpy_like {
+                Some(values) => values,
+                None => {
+                    let scale = if inverse { 1.0 / length as f64 } else { 1.0 };
+                    fft(&points, inverse)
+                        .into_iter()
+                        .map(|v| v.scale(scale))
+                        .collect()
+                }
+            };
             for (o, v) in out.iter_mut().zip(transformed) {
-                *o = v.scale(scale);
+                *o = v;
             }
         });
     one(signal_tensor(&output, irfft, x.dtype)?)
+}
+
+/// The full DFT of `points` as numpy computes it (`fft::numpy_transform`), if it takes the
+/// length.
+fn as_numpy(points: &[Complex], inverse: bool, single: bool) -> Option<Vec<Complex>> {
+    let values: Vec<Cplx<f64>> = points.iter().map(|p| Cplx::new(p.re, p.im)).collect();
+    let values = numpy_transform(&values, !inverse, single)?;
+    Some(values.into_iter().map(|v| Complex::new(v.r, v.i)).collect())
 }
 
 /// The full spectrum of `length` points of a real signal from its first bins (n/2 + 1 used,
