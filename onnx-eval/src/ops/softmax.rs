@@ -10,7 +10,7 @@ use super::wide::{narrow, widen};
 use super::{Ctx, Registry, axis, one, tensor};
 use crate::error::KernelResult;
 use crate::value::Val;
-use half::{bf16, f16};
+use half::f16;
 use onnx_runtime_types::tensor_proto::DataType;
 
 pub(super) fn register(r: &mut Registry) {
@@ -74,12 +74,15 @@ pub(crate) fn softmax_row(row: &mut [f64]) {
     row.iter_mut().for_each(|x| *x /= sum);
 }
 
-/// Softmax of float16 or bfloat16 values, as onnx's evaluator computes it (numpy, one
-/// operation at a time in the element type): x - max, its exponential and the quotient each
-/// rounded by `round`, the sum accumulated in f32 and rounded. Rounding once at the end instead
-/// moves elements by a unit in the last place, which function bodies built on Softmax (such as
-/// Attention's) carry out of the tolerance.
-fn softmax_row_rounded(row: &mut [f64], round: fn(f32) -> f32) {
+/// Softmax of float16 values as onnx's evaluator computes it (numpy, one operation at a time
+/// in float16): x - max, its exponential and the quotient each rounded to float16, the sum
+/// accumulated in f32 and rounded (numpy's sum along the last axis, the default; along another
+/// it adds in float16, which this does not copy). Rounding once at the end instead moves elements by a unit in
+/// the last place, which function bodies built on Softmax (such as Attention's) carry out of
+/// the tolerance. bfloat16 keeps the one rounding: onnx's evaluator (ml_dtypes) sums it in
+/// bfloat16 one element at a time, which is off by several percent on long rows.
+fn softmax_row_float16(row: &mut [f64]) {
+    let round = |v: f32| f16::from_f32(v).to_f32();
     let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max) as f32;
     for x in row.iter_mut() {
         *x = f64::from(round(round(*x as f32 - max).exp()));
@@ -119,12 +122,7 @@ fn normalize(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
         Rows::along(&shape, axis(ctx.int("axis", -1), shape.len())?)
     };
     let row_function: fn(&mut [f64]) = match (ctx.op_type, x.dtype) {
-        ("Softmax", DataType::Float16) => {
-            |row| softmax_row_rounded(row, |v| f16::from_f32(v).to_f32())
-        }
-        ("Softmax", DataType::Bfloat16) => {
-            |row| softmax_row_rounded(row, |v| bf16::from_f32(v).to_f32())
-        }
+        ("Softmax", DataType::Float16) => softmax_row_float16,
         ("Softmax", _) => softmax_row,
         ("LogSoftmax", _) => log_softmax_row,
         _ => hardmax_row,
