@@ -193,6 +193,24 @@ mod tests {
         assert_eq!(items, [0.5, 0.0, 1.0, 2.0]);
     }
 
+    /// The other way: a body input declared `seq(float)` given a present optional holds its
+    /// sequence, which SequenceLength reads. By hand: 2 items, then 2 again.
+    #[test]
+    fn loop_carries_a_present_optional_into_a_plain_input() {
+        let text = r#"<ir_version: 8, opset_import: ["" : 16]>
+            g (int64 m, optional(seq(float)) start) => (seq(float) out, int64[2] lengths) {
+                out, lengths = Loop (m, , start) <body: graph = body (int64 i, bool c, seq(float) acc) => (bool c_out, seq(float) acc_out, int64 length) {
+                    c_out = Identity (c)
+                    acc_out = Identity (acc)
+                    length = SequenceLength (acc)
+                }>
+            }"#;
+        let items = vec![value(&[1.0f32], &[]), value(&[2.0f32], &[])];
+        let start = Value::Optional(Some(Box::new(Value::Sequence(items))));
+        let out = run(text, &[value(&[2i64], &[]), start]).unwrap();
+        assert_eq!(out[1].to_vec::<i64>().unwrap(), [2, 2]);
+    }
+
     /// A graph input of `optional(T)` given a `T` holds it: OptionalHasElement-15, which takes
     /// optionals only, says so (by the spec's type of the input).
     #[test]
