@@ -54,10 +54,47 @@ pub(crate) struct Step {
     pub place: String,
 }
 
+/// What a graph input is declared to hold, as far as optionals go.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Declared {
+    /// No type (a function's inputs): the value as given.
+    Any,
+    /// `optional(T)`.
+    Optional,
+    /// A tensor, sequence, map or sparse tensor.
+    Plain,
+}
+
+impl Declared {
+    fn of(input: &onnx_runtime_types::ValueInfoProto) -> Declared {
+        use onnx_runtime_types::type_proto::Value as Type;
+        match input.r#type.as_ref().and_then(|t| t.value.as_ref()) {
+            None => Declared::Any,
+            Some(Type::OptionalType(_)) => Declared::Optional,
+            Some(_) => Declared::Plain,
+        }
+    }
+
+    /// The value as the input's declared kind: a `T` fed to an `optional(T)` input is a
+    /// present optional, and a present optional fed to a `T` input is its value. Loop carries
+    /// values this way when its body takes `optional(T)` and gives back `T`, and a graph
+    /// input of `optional(T)` may be given its value.
+    fn coerce(self, value: Val) -> Val {
+        match (self, value) {
+            (Declared::Optional, value @ Val::Optional(_)) => value,
+            (Declared::Optional, value) => Val::Optional(Some(Box::new(value))),
+            (Declared::Plain, Val::Optional(Some(inner))) => *inner,
+            (_, value) => value,
+        }
+    }
+}
+
 /// A graph (or a function's body), resolved.
 pub(crate) struct Graph {
     pub name: String,
     pub inputs: Vec<String>,
+    /// What each input is declared to hold.
+    pub declared: Vec<Declared>,
     pub outputs: Vec<String>,
     pub initializers: Vec<(String, Val)>,
     pub steps: Vec<Step>,
@@ -120,13 +157,9 @@ impl Graph {
             .collect::<Result<Vec<_>, Error>>()?;
         let outputs: Vec<String> = proto.output.iter().map(|o| o.name().to_string()).collect();
         let inputs = proto.input.iter().map(|i| i.name().to_string()).collect();
-        Ok(Graph::with_frees(
-            name,
-            inputs,
-            outputs,
-            initializers,
-            steps,
-        ))
+        let mut graph = Graph::with_frees(name, inputs, outputs, initializers, steps);
+        graph.declared = proto.input.iter().map(Declared::of).collect();
+        Ok(graph)
     }
 
     fn with_frees(
@@ -155,6 +188,7 @@ impl Graph {
             }
         }
         Graph {
+            declared: vec![Declared::Any; inputs.len()],
             name,
             inputs,
             outputs,
@@ -200,8 +234,8 @@ impl Graph {
         for (name, value) in &self.initializers {
             scope.values.insert(name.clone(), value.clone());
         }
-        for (name, value) in self.inputs.iter().zip(inputs) {
-            scope.values.insert(name.clone(), value);
+        for ((name, declared), value) in self.inputs.iter().zip(&self.declared).zip(inputs) {
+            scope.values.insert(name.clone(), declared.coerce(value));
         }
         self.execute(&mut scope, model, |step| {
             Cow::Borrowed(&step.node.attribute)

@@ -1,6 +1,7 @@
 //! Cast and CastLike, between every element type each version allows: numbers of every width
 //! (the float8, float6, float4 and e8m0 kinds rounded by `saturate` and `round_mode`, the 4-bit
-//! and 2-bit integers wrapped), bools, and strings both ways.
+//! and 2-bit integers wrapped), bools, and strings both ways. BitCast: the same bits read as
+//! another type of their width.
 
 use super::{Ctx, Registry, one, tensor};
 use crate::error::KernelResult;
@@ -17,6 +18,7 @@ pub(super) fn register(r: &mut Registry) {
     // integers 25, float6 28), `saturate` comes at 19 and `round_mode` at 24.
     r.add("", "Cast", 1, cast);
     r.add("", "CastLike", 15, cast_like);
+    r.add("", "BitCast", 26, bitcast);
 }
 
 /// The version of Cast that first takes an element type (CastLike follows Cast's versions).
@@ -327,6 +329,66 @@ fn float_text(value: f64, same: impl Fn(f64) -> bool) -> String {
     format!("{value}")
 }
 
+/// The width in bits of one element of a type BitCast-26 takes: every type but strings (and the
+/// float6 kinds, which come later).
+fn bit_width(dtype: DataType) -> Option<u32> {
+    Some(match dtype {
+        DataType::Int2 | DataType::Uint2 => 2,
+        DataType::Int4 | DataType::Uint4 | DataType::Float4e2m1 => 4,
+        DataType::Bool
+        | DataType::Int8
+        | DataType::Uint8
+        | DataType::Float8e4m3fn
+        | DataType::Float8e4m3fnuz
+        | DataType::Float8e5m2
+        | DataType::Float8e5m2fnuz
+        | DataType::Float8e8m0 => 8,
+        DataType::Int16 | DataType::Uint16 | DataType::Float16 | DataType::Bfloat16 => 16,
+        DataType::Int32 | DataType::Uint32 | DataType::Float => 32,
+        DataType::Int64 | DataType::Uint64 | DataType::Double | DataType::Complex64 => 64,
+        DataType::Complex128 => 128,
+        _ => return None,
+    })
+}
+
+/// BitCast: each element's bits, little-endian as the spec says, read as an element of `to`,
+/// which must be as wide. The tensor goes through its proto's `raw_data`, which holds exactly
+/// those bytes (the 4-bit and 2-bit kinds packed alike, so they reinterpret element by
+/// element too). The float8 kinds compute as values here, so a NaN's sign and payload bits
+/// come back as the kind's canonical NaN.
+fn bitcast(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    let x = tensor(inputs, 0)?;
+    let code = ctx.int_opt("to").ok_or("attribute `to` is required")?;
+    let to = i32::try_from(code)
+        .ok()
+        .and_then(|c| DataType::try_from(c).ok())
+        .filter(|&t| t != DataType::Undefined)
+        .ok_or_else(|| format!("`to` is {code}, not an element type"))?;
+    let from_bits =
+        bit_width(x.dtype).ok_or_else(|| format!("BitCast does not take {}", x.type_name()))?;
+    let to_bits =
+        bit_width(to).ok_or_else(|| format!("BitCast cannot give {}", to.as_str_name()))?;
+    if from_bits != to_bits {
+        return Err(format!(
+            "BitCast from {} ({from_bits} bits) to {} ({to_bits} bits): the widths must be equal",
+            x.type_name(),
+            to.as_str_name()
+        ));
+    }
+    let mut proto = x.to_proto();
+    let raw = proto.raw_data.as_deref().unwrap_or_default();
+    // A bool is the byte 0 or 1; other bytes have no bool to become.
+    if to == DataType::Bool
+        && let Some(byte) = raw.iter().find(|&&b| b > 1)
+    {
+        return Err(format!(
+            "BitCast to BOOL of the byte {byte}, which is not a bool (0 or 1)"
+        ));
+    }
+    proto.data_type = Some(to as i32);
+    one(Tensor::from_proto(&proto)?)
+}
+
 /// The elements of a tensor as strings.
 fn strings(t: &Tensor) -> KernelResult<ArrayD<String>> {
     Ok(match &t.data {
@@ -460,5 +522,88 @@ mod tests {
         assert!(to_e8m0(f64::INFINITY, false, Rounding::Up).is_nan());
         assert!(to_e8m0(0.0, false, Rounding::Nearest).is_nan());
         assert_eq!(to_e8m0(0.0, true, Rounding::Up), 2f32.powi(-127));
+    }
+
+    fn bitcast_text(from: &str, to: i64, to_name: &str) -> String {
+        format!(
+            r#"<ir_version: 11, opset_import: ["" : 26]>
+            g ({from}[2] x) => ({to_name}[2] y) {{ y = BitCast <to: int = {to}> (x) }}"#
+        )
+    }
+
+    /// BitCast keeps the bits. By hand: 1.0f32 is 0x3f800000 and -2.0 is 0xc0000000; int8 -1
+    /// is the byte 0xff; int4 -1 is the nibble 0xf; float16 1.0 is 0x3c00, which as bfloat16
+    /// has exponent 0x78, so 2^(120 - 127).
+    #[test]
+    fn bitcast_reinterprets_the_bits() {
+        let out = run(
+            &bitcast_text("float", 6, "int32"),
+            &[floats(&[1.0, -2.0], &[2])],
+        )
+        .unwrap();
+        assert_eq!(
+            out[0].to_vec::<i32>().unwrap(),
+            [0x3f80_0000, 0xc000_0000u32 as i32]
+        );
+        let out = run(
+            &bitcast_text("int8", 2, "uint8"),
+            &[value(&[-1i8, 5], &[2])],
+        )
+        .unwrap();
+        assert_eq!(out[0].to_vec::<u8>().unwrap(), [255, 5]);
+        let int4 = onnx_value::elements::encode(
+            onnx_runtime_types::tensor_proto::DataType::Int4,
+            &[2],
+            &onnx_value::elements::Elements::Int(vec![-1, 7]),
+            false,
+        )
+        .unwrap();
+        let out = run(
+            &bitcast_text("int4", 21, "uint4"),
+            &[onnx_value::Value::Tensor(int4)],
+        )
+        .unwrap();
+        let onnx_value::Value::Tensor(proto) = &out[0] else {
+            panic!("not a tensor")
+        };
+        assert_eq!(
+            onnx_value::elements::decode(proto),
+            Ok(onnx_value::elements::Elements::Int(vec![15, 7]))
+        );
+        let halves = [half::f16::from_f32(1.0), half::f16::from_f32(-0.0)];
+        let out = run(
+            &bitcast_text("float16", 16, "bfloat16"),
+            &[value(&halves, &[2])],
+        )
+        .unwrap();
+        let bf = out[0].to_vec::<half::bf16>().unwrap();
+        assert_eq!(bf[0].to_f32(), 2f32.powi(-7));
+        assert_eq!(bf[1].to_bits(), 0x8000);
+    }
+
+    /// Types of different widths, strings, and bytes that are no bool are refused with a
+    /// message, as the spec allows only same-width non-string types.
+    #[test]
+    fn bitcast_refuses_other_widths_strings_and_non_bool_bytes() {
+        let error = run(
+            &bitcast_text("float", 5, "int16"),
+            &[floats(&[1.0, 2.0], &[2])],
+        )
+        .unwrap_err();
+        assert!(
+            error.contains("FLOAT (32 bits) to INT16 (16 bits)"),
+            "{error}"
+        );
+        let strings = value(&["a".to_string(), "b".to_string()], &[2]);
+        let error = run(&bitcast_text("string", 8, "string"), &[strings]).unwrap_err();
+        assert!(error.contains("does not take STRING"), "{error}");
+        let error = run(&bitcast_text("uint8", 9, "bool"), &[value(&[1u8, 2], &[2])]).unwrap_err();
+        assert!(error.contains("the byte 2"), "{error}");
+        let error = run(
+            &bitcast_text("int8", 99, "uint8"),
+            &[value(&[1i8, 2], &[2])],
+        )
+        .unwrap_err();
+        assert!(error.contains("`to` is 99"), "{error}");
     }
 }

@@ -161,3 +161,63 @@ fn stack(items: &[Val], ctx: &Ctx<'_>, index: usize) -> KernelResult<Tensor> {
         .collect::<KernelResult<_>>()?;
     super::shape::concat(&views, 0).map(|data| first.with_data(data))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::math::testing::*;
+    use onnx_value::Value;
+
+    /// A Loop whose body takes `optional(seq(float))` and gives back `seq(float)`: from the
+    /// second iteration on the carried sequence is the body's optional input, present. By hand:
+    /// [0.5] with each iteration number appended.
+    #[test]
+    fn loop_carries_a_plain_value_into_an_optional_input() {
+        let text = r#"<ir_version: 8, opset_import: ["" : 16]>
+            g (int64 m, bool cond, optional(seq(float)) start) => (seq(float) out) {
+                out = Loop (m, cond, start) <body: graph = body (int64 i, bool c, optional(seq(float)) acc) => (bool c_out, seq(float) acc_out) {
+                    c_out = Identity (c)
+                    items = OptionalGetElement (acc)
+                    item = Cast <to: int = 1> (i)
+                    acc_out = SequenceInsert (items, item)
+                }>
+            }"#;
+        let start = Value::Optional(Some(Box::new(Value::Sequence(vec![value(&[0.5f32], &[])]))));
+        let out = run(text, &[value(&[3i64], &[]), value(&[true], &[]), start]).unwrap();
+        let Value::Sequence(items) = &out[0] else {
+            panic!("not a sequence: {:?}", out[0])
+        };
+        let items: Vec<f32> = items
+            .iter()
+            .map(|t| t.to_vec::<f32>().unwrap()[0])
+            .collect();
+        assert_eq!(items, [0.5, 0.0, 1.0, 2.0]);
+    }
+
+    /// The other way: a body input declared `seq(float)` given a present optional holds its
+    /// sequence, which SequenceLength reads. By hand: 2 items, then 2 again.
+    #[test]
+    fn loop_carries_a_present_optional_into_a_plain_input() {
+        let text = r#"<ir_version: 8, opset_import: ["" : 16]>
+            g (int64 m, optional(seq(float)) start) => (seq(float) out, int64[2] lengths) {
+                out, lengths = Loop (m, , start) <body: graph = body (int64 i, bool c, seq(float) acc) => (bool c_out, seq(float) acc_out, int64 length) {
+                    c_out = Identity (c)
+                    acc_out = Identity (acc)
+                    length = SequenceLength (acc)
+                }>
+            }"#;
+        let items = vec![value(&[1.0f32], &[]), value(&[2.0f32], &[])];
+        let start = Value::Optional(Some(Box::new(Value::Sequence(items))));
+        let out = run(text, &[value(&[2i64], &[]), start]).unwrap();
+        assert_eq!(out[1].to_vec::<i64>().unwrap(), [2, 2]);
+    }
+
+    /// A graph input of `optional(T)` given a `T` holds it: OptionalHasElement-15, which takes
+    /// optionals only, says so (by the spec's type of the input).
+    #[test]
+    fn an_optional_input_given_its_value_holds_it() {
+        let text = r#"<ir_version: 8, opset_import: ["" : 15]>
+            g (optional(float[1]) x) => (bool y) { y = OptionalHasElement (x) }"#;
+        let out = run(text, &[floats(&[1.0], &[1])]).unwrap();
+        assert_eq!(out[0].to_vec::<bool>().unwrap(), [true]);
+    }
+}

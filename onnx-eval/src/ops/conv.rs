@@ -1,5 +1,6 @@
 //! Convolutions: Conv, ConvTranspose, ConvInteger and QLinearConv, by im2col (or col2im) into
-//! one contiguous buffer and one GEMM per batch item and group on ndarray's GEMM.
+//! one contiguous buffer and one GEMM per batch item and group on ndarray's GEMM; and
+//! CausalConvWithState, a depthwise 1-D convolution small enough to compute directly.
 
 use super::floats::{Wide, Window, kernel_shape, narrow, widen};
 use super::{Ctx, Registry, one, tensor, tensor_opt};
@@ -8,6 +9,7 @@ use crate::tensor::{Data, Tensor};
 use crate::value::Val;
 use ndarray::linalg::general_mat_mul;
 use ndarray::{ArrayD, ArrayView2, ArrayViewMut2, IxDyn, LinalgScalar};
+use onnx_runtime_types::tensor_proto::DataType;
 use std::num::Wrapping;
 
 pub(super) fn register(r: &mut Registry) {
@@ -19,6 +21,7 @@ pub(super) fn register(r: &mut Registry) {
     for since in [19, 22] {
         r.add("", "DeformConv", since, deform_conv);
     }
+    r.add("", "CausalConvWithState", 27, causal_conv_with_state);
 }
 
 /// The range of positions `p` in `0..count` whose target `p * stride + offset` falls in
@@ -731,6 +734,127 @@ fn deform_conv(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>>
     one(from_f64(x_tensor.dtype, y)?)
 }
 
+/// CausalConvWithState: input (B, C, L) left-padded by past_state (B, C, k - 1), or zeros,
+/// convolved channel by channel with weight (C, 1, k), plus bias (C), then SiLU if `activation`
+/// is "silu" or its alias "swish". present_state is the last k - 1 positions of the padded
+/// sequence. Float16 and bfloat16 compute as onnx's evaluator does: products summed in f32 and
+/// rounded to the type, the bias added and rounded again, SiLU in f32 rounded once.
+fn causal_conv_with_state(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
+    let silu = match ctx.string("activation").as_deref().unwrap_or("none") {
+        "none" => false,
+        "silu" | "swish" => true,
+        other => {
+            return Err(format!(
+                "activation {other:?} is not \"none\", \"silu\" or \"swish\""
+            ));
+        }
+    };
+    let (x, w) = (tensor(inputs, 0)?, tensor(inputs, 1)?);
+    let (bias, past) = (tensor_opt(inputs, 2)?, tensor_opt(inputs, 3)?);
+    let round: fn(f32) -> f32 = match x.dtype {
+        DataType::Float => |v| v,
+        DataType::Float16 => |v| half::f16::from_f32(v).to_f32(),
+        DataType::Bfloat16 => |v| half::bf16::from_f32(v).to_f32(),
+        _ => {
+            return Err(format!(
+                "input is {}, not float, float16 or bfloat16",
+                x.type_name()
+            ));
+        }
+    };
+    for (name, t) in [("weight", Some(w)), ("bias", bias), ("past_state", past)] {
+        if let Some(t) = t
+            && t.dtype != x.dtype
+        {
+            return Err(format!(
+                "{name} is {}, input {}: they must be one type",
+                t.type_name(),
+                x.type_name()
+            ));
+        }
+    }
+    let &[batch, channels, length] = x.shape() else {
+        return Err(format!(
+            "input has shape {:?}, not (batch_size, channels, length)",
+            x.shape()
+        ));
+    };
+    let k = match *w.shape() {
+        [c, 1, k] if c == channels && k > 0 => k,
+        _ => {
+            return Err(format!(
+                "weight has shape {:?}, not (channels, 1, k) with {channels} channels and k >= 1",
+                w.shape()
+            ));
+        }
+    };
+    if let Some(b) = bias
+        && b.shape() != [channels]
+    {
+        return Err(format!("bias has shape {:?}, not ({channels})", b.shape()));
+    }
+    if let Some(p) = past
+        && p.shape() != [batch, channels, k - 1]
+    {
+        return Err(format!(
+            "past_state has shape {:?}, not ({batch}, {channels}, {})",
+            p.shape(),
+            k - 1
+        ));
+    }
+    let padded_length = length
+        .checked_add(k - 1)
+        .ok_or("the padded length overflows")?;
+    ctx.checked_count(&[batch, channels, padded_length])?;
+    let as_f32 = |t: &Tensor| -> KernelResult<Vec<f32>> {
+        match widen(t)? {
+            Wide::F32(a) => Ok(a.iter().copied().collect()),
+            Wide::F64(_) => Err("double is not a type of this operator".to_string()),
+        }
+    };
+    let (x_values, w_values) = (as_f32(x)?, as_f32(w)?);
+    let bias_values = bias.map(as_f32).transpose()?;
+    let past_values = past.map(as_f32).transpose()?;
+    let mut output = Vec::with_capacity(batch * channels * length);
+    let mut present = Vec::with_capacity(batch * channels * (k - 1));
+    let mut padded = vec![0.0f32; padded_length];
+    for b in 0..batch {
+        for c in 0..channels {
+            let row = b * channels + c;
+            match &past_values {
+                Some(p) => padded[..k - 1].copy_from_slice(&p[row * (k - 1)..(row + 1) * (k - 1)]),
+                None => padded[..k - 1].fill(0.0),
+            }
+            padded[k - 1..].copy_from_slice(&x_values[row * length..(row + 1) * length]);
+            let kernel = &w_values[c * k..(c + 1) * k];
+            for t in 0..length {
+                let sum: f32 = kernel
+                    .iter()
+                    .zip(&padded[t..t + k])
+                    .map(|(w, x)| w * x)
+                    .sum();
+                let mut y = round(sum);
+                if let Some(bias) = &bias_values {
+                    y = round(y + bias[c]);
+                }
+                if silu {
+                    y = round(y * (1.0 / (1.0 + (-y).exp())));
+                }
+                output.push(y);
+            }
+            present.extend_from_slice(&padded[length..]);
+        }
+    }
+    let tensor_of = |shape: &[usize], values: Vec<f32>| -> KernelResult<Tensor> {
+        let array = ArrayD::from_shape_vec(IxDyn(shape), values).map_err(|e| e.to_string())?;
+        narrow(x.dtype, Wide::F32(array))
+    };
+    Ok(vec![
+        Val::Tensor(tensor_of(&[batch, channels, length], output)?),
+        Val::Tensor(tensor_of(&[batch, channels, k - 1], present)?),
+    ])
+}
+
 #[cfg(test)]
 mod tests {
     use onnx_value::Value;
@@ -767,5 +891,118 @@ mod tests {
         assert!(conv("Conv <pads = [100, 0, 0, 0], strides = [1, 1]>").is_ok());
         assert!(conv("ConvTranspose <output_padding = [4611686018427387904, 0]>").is_err());
         assert!(conv("Conv <kernel_shape = [3, 3]>").is_err());
+    }
+
+    /// A CausalConvWithState node of `inputs` and `attributes` (`<...>`, or nothing) on 1
+    /// batch item, 2 channels, 3 positions, kernel 2: its output and present_state.
+    fn causal(inputs: &str, attributes: &str, extra: &[Value]) -> Result<Vec<Value>, String> {
+        let text = format!(
+            r#"<ir_version: 11, opset_import: ["" : 27]>
+            g (float[1, 2, 3] x, float[2, 1, 2] w{}) => (float[1, 2, 3] y, float[1, 2, 1] state) {{
+                y, state = CausalConvWithState {attributes} ({inputs})
+            }}"#,
+            match extra.len() {
+                0 => "",
+                1 => ", float[1, 2, ?] past",
+                _ => ", float[2] b, float[1, 2, ?] past",
+            }
+        );
+        let model = onnx_text::parse_model(&text).map_err(|e| e.to_string())?;
+        let mut values = vec![
+            Value::tensor(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], &[1, 2, 3]).unwrap(),
+            Value::tensor(&[1.0f32, 10.0, 2.0, 0.0], &[2, 1, 2]).unwrap(),
+        ];
+        values.extend_from_slice(extra);
+        crate::run(&model, &values).map_err(|e| e.to_string())
+    }
+
+    /// By hand: y[t] = w[0] * padded[t] + w[1] * padded[t + 1] over the sequence padded on
+    /// the left by past_state (or a zero), plus the bias; the state is the last position.
+    /// Checked with onnx.reference too.
+    #[test]
+    fn causal_conv_with_state_pads_with_the_past_and_adds_the_bias() {
+        let out = causal("x, w", "", &[]).unwrap();
+        assert_eq!(
+            out[0].to_vec::<f32>().unwrap(),
+            [10.0, 21.0, 32.0, 0.0, 8.0, 10.0]
+        );
+        assert_eq!(out[1].to_vec::<f32>().unwrap(), [3.0, 6.0]);
+        let past = Value::tensor(&[7.0f32, 9.0], &[1, 2, 1]).unwrap();
+        let bias = Value::tensor(&[1.0f32, -1.0], &[2]).unwrap();
+        let out = causal("x, w, b, past", "", &[bias, past.clone()]).unwrap();
+        assert_eq!(
+            out[0].to_vec::<f32>().unwrap(),
+            [18.0, 22.0, 33.0, 17.0, 7.0, 9.0]
+        );
+        let out = causal("x, w, , past", "", &[past]).unwrap();
+        assert_eq!(
+            out[0].to_vec::<f32>().unwrap(),
+            [17.0, 21.0, 32.0, 18.0, 8.0, 10.0]
+        );
+    }
+
+    /// SiLU (and its alias swish) is x * sigmoid(x) of the convolution, by the spec's
+    /// definition; the state is not activated.
+    #[test]
+    fn causal_conv_with_state_applies_silu() {
+        let silu = |x: f32| x / (1.0 + (-x).exp());
+        for name in ["silu", "swish"] {
+            let out = causal("x, w", &format!("<activation: string = \"{name}\">"), &[]).unwrap();
+            let y = out[0].to_vec::<f32>().unwrap();
+            for (got, conv) in y.iter().zip([10.0, 21.0, 32.0, 0.0, 8.0, 10.0]) {
+                assert!((got - silu(conv)).abs() < 1e-5, "{got} against {conv}");
+            }
+            assert_eq!(out[1].to_vec::<f32>().unwrap(), [3.0, 6.0]);
+        }
+    }
+
+    /// float16 rounds the convolution, then the biased sum, as onnx.reference does (checked
+    /// with it): 1 + 2^-11 ties to 1, and 1 + 2^-11 again; one rounding of the whole sum would
+    /// give 1 + 2^-10.
+    #[test]
+    fn causal_conv_with_state_rounds_float16_after_each_step() {
+        let text = r#"<ir_version: 11, opset_import: ["" : 27]>
+            g (float16[1, 1, 1] x, float16[1, 1, 2] w, float16[1] b, float16[1, 1, 1] past)
+              => (float16[1, 1, 1] y, float16[1, 1, 1] state) {
+                y, state = CausalConvWithState (x, w, b, past)
+            }"#;
+        let h = |v: f32| half::f16::from_f32(v);
+        let tiny = 2f32.powi(-11);
+        let out = crate::run(
+            &onnx_text::parse_model(text).unwrap(),
+            &[
+                Value::tensor(&[h(tiny)], &[1, 1, 1]).unwrap(),
+                Value::tensor(&[h(1.0), h(1.0)], &[1, 1, 2]).unwrap(),
+                Value::tensor(&[h(tiny)], &[1]).unwrap(),
+                Value::tensor(&[h(1.0)], &[1, 1, 1]).unwrap(),
+            ],
+        )
+        .unwrap();
+        assert_eq!(out[0].to_vec::<half::f16>().unwrap(), [h(1.0)]);
+        assert_eq!(out[1].to_vec::<half::f16>().unwrap(), [h(tiny)]);
+    }
+
+    /// Shapes that do not fit and an unknown activation are errors naming what is wrong.
+    #[test]
+    fn causal_conv_with_state_refuses_bad_operands() {
+        let error = causal("x, w", "<activation: string = \"relu\">", &[]).unwrap_err();
+        assert!(error.contains("activation \"relu\""), "{error}");
+        let past = Value::tensor(&[7.0f32, 9.0, 1.0, 2.0], &[1, 2, 2]).unwrap();
+        let error = causal("x, w, , past", "", &[past]).unwrap_err();
+        assert!(
+            error.contains("past_state has shape [1, 2, 2], not (1, 2, 1)"),
+            "{error}"
+        );
+        let text = r#"<ir_version: 11, opset_import: ["" : 27]>
+            g (float[1, 2, 3] x, float[2, 2, 1] w) => (float[1, 2, 3] y, float[1, 2, 0] state) {
+                y, state = CausalConvWithState (x, w)
+            }"#;
+        let x = Value::tensor(&[0.0f32; 6], &[1, 2, 3]).unwrap();
+        let w = Value::tensor(&[0.0f32; 4], &[2, 2, 1]).unwrap();
+        let error = crate::run(&onnx_text::parse_model(text).unwrap(), &[x, w]).unwrap_err();
+        assert!(
+            error.to_string().contains("not (channels, 1, k)"),
+            "{error}"
+        );
     }
 }

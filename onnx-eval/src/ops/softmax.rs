@@ -10,6 +10,8 @@ use super::wide::{narrow, widen};
 use super::{Ctx, Registry, axis, one, tensor};
 use crate::error::KernelResult;
 use crate::value::Val;
+use half::f16;
+use onnx_runtime_types::tensor_proto::DataType;
 
 pub(super) fn register(r: &mut Registry) {
     for op in ["Softmax", "LogSoftmax", "Hardmax"] {
@@ -72,6 +74,25 @@ pub(crate) fn softmax_row(row: &mut [f64]) {
     row.iter_mut().for_each(|x| *x /= sum);
 }
 
+/// Softmax of float16 values as onnx's evaluator computes it (numpy, one operation at a time
+/// in float16): x - max, its exponential and the quotient each rounded to float16, the sum
+/// accumulated in f32 and rounded (numpy's sum along the last axis, the default; along another
+/// it adds in float16, which this does not copy). Rounding once at the end instead moves elements by a unit in
+/// the last place, which function bodies built on Softmax (such as Attention's) carry out of
+/// the tolerance. bfloat16 keeps the one rounding: onnx's evaluator (ml_dtypes) sums it in
+/// bfloat16 one element at a time, which is off by several percent on long rows.
+fn softmax_row_float16(row: &mut [f64]) {
+    let round = |v: f32| f16::from_f32(v).to_f32();
+    let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max) as f32;
+    for x in row.iter_mut() {
+        *x = f64::from(round(round(*x as f32 - max).exp()));
+    }
+    let sum = round(row.iter().map(|&e| e as f32).sum::<f32>());
+    for x in row.iter_mut() {
+        *x = f64::from(round(*x as f32 / sum));
+    }
+}
+
 /// x - max - log(sum(exp(x - max))), in place.
 pub(crate) fn log_softmax_row(row: &mut [f64]) {
     let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -100,9 +121,10 @@ fn normalize(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
         }
         Rows::along(&shape, axis(ctx.int("axis", -1), shape.len())?)
     };
-    let row_function: fn(&mut [f64]) = match ctx.op_type {
-        "Softmax" => softmax_row,
-        "LogSoftmax" => log_softmax_row,
+    let row_function: fn(&mut [f64]) = match (ctx.op_type, x.dtype) {
+        ("Softmax", DataType::Float16) => softmax_row_float16,
+        ("Softmax", _) => softmax_row,
+        ("LogSoftmax", _) => log_softmax_row,
         _ => hardmax_row,
     };
     let wide = widen(x)?;
@@ -175,5 +197,25 @@ mod tests {
             &run(model, &[3.0, 1.0, 2.0, 4.0], &[2, 1, 2]),
             &[0.0, 0.0, 0.0, 1.0],
         );
+    }
+
+    /// float16 Softmax rounds each step as onnx.reference does (checked with it, and by hand):
+    /// exp(-2) is 0.13537598 in float16, the sum 1 + 2 * 0.13537598 rounds to 1.2705078, and
+    /// 0.13537598 / 1.2705078 to 0.10656738; one rounding of the exact 0.10650698 gives
+    /// 0.10650635.
+    #[test]
+    fn softmax_of_float16_rounds_each_step() {
+        let model = onnx_text::parse_model(
+            r#"<ir_version: 8, opset_import: ["" : 13]>
+            g (float16[3] x) => (float16[3] y) { y = Softmax (x) }"#,
+        )
+        .unwrap();
+        let h = |v: f32| half::f16::from_f32(v);
+        let x = Value::tensor(&[h(0.0), h(-2.0), h(-2.0)], &[3]).unwrap();
+        let y = crate::run(&model, &[x]).unwrap()[0]
+            .to_vec::<half::f16>()
+            .unwrap();
+        let y: Vec<f32> = y.iter().map(|v| v.to_f32()).collect();
+        assert_eq!(y, [0.787_109_4, 0.106_567_38, 0.106_567_38]);
     }
 }
