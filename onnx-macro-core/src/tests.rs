@@ -554,7 +554,7 @@ mod random_trees {
     use proptest::prelude::*;
 
     use super::MACRO_ENTRIES;
-    use crate::expand::{expand, include, include_bytes, settings};
+    use crate::expand::{expand, include, settings};
     use crate::tokens::{Layout, Source};
 
     const WORDS: &[&str] = &[
