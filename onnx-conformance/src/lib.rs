@@ -383,8 +383,9 @@ impl Case {
     /// assert_eq!(case.model(), onnx_text::parse_model(case.text()).unwrap());
     /// ```
     pub fn model(&self) -> ModelProto {
-        ModelProto::decode(*self.model)
-            .unwrap_or_else(|e| unreachable!("include_onnx_bytes! made bytes that do not decode: {e}"))
+        ModelProto::decode(*self.model).unwrap_or_else(|e| {
+            unreachable!("include_onnx_bytes! made bytes that do not decode: {e}")
+        })
     }
 
     /// The inputs, one per graph input, in order. In a model test of a model before IR 4 the

@@ -289,7 +289,10 @@ fn include_bytes_checks_as_include_does_and_expands_to_its_bytes() {
     let literal = literal.strip_suffix(')').expect("the call's end");
     assert!(literal.starts_with("b\"") && literal.len() > 10, "{bytes}");
     assert!(value.contains(literal), "{value}\n{bytes}");
-    assert!(bytes.contains("tracked (:: core :: include_bytes !"), "{bytes}");
+    assert!(
+        bytes.contains("tracked (:: core :: include_bytes !"),
+        "{bytes}"
+    );
     assert!(!bytes.contains("decode"), "{bytes}");
     for broken in [
         "\"../onnx-macro/tests/data/broken.onnxtxt\"",
