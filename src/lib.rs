@@ -167,8 +167,8 @@ pub use onnx_check::library::{
 pub use onnx_infer::{Against, Dim, Inference, Mismatch, Shape, ShapeError, Ty, infer_shapes};
 
 pub use onnx_macro::{
-    include_onnx, onnx, onnx_function, onnx_functions, onnx_graph, onnx_library, onnx_node,
-    onnx_nodes,
+    include_onnx, include_onnx_bytes, onnx, onnx_function, onnx_functions, onnx_graph,
+    onnx_library, onnx_node, onnx_nodes,
 };
 
 pub mod guide;
@@ -185,6 +185,13 @@ pub mod __private {
 
     mod holes;
     mod spread;
+
+    /// `include_onnx_bytes!`'s value, `bytes`: `file`, the text the bytes were made from, is
+    /// named only so that the compiler reads it and cargo rebuilds when it changes.
+    pub const fn tracked(file: &'static [u8], bytes: &'static [u8]) -> &'static [u8] {
+        let _ = file;
+        bytes
+    }
 
     /// Decodes bytes that a macro encoded at compile time from a message of the same type.
     pub fn decode<M: Message + Default>(bytes: &[u8]) -> M {

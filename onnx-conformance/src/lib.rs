@@ -150,8 +150,9 @@
 //! more), with numpy's and Python's generators seeded so that every run gives the same bytes.
 //! Each case keeps:
 //! - its model as ONNX text ([`Case::text`]), printed by this project's printer; the model
-//!   itself ([`Case::model`]) is that text built in by `include_onnx!`, with every check on, so
-//!   each model is checked when the kit compiles (the checks add about a second to the kit's
+//!   itself ([`Case::model`]) is that text built in by `include_onnx_bytes!`, with every check
+//!   on, as its protobuf encoding, decoded when asked for; so each model is checked when the
+//!   kit compiles (the checks add about a second to the kit's
 //!   own compile, measured against `#![unchecked]` literals; see `docs/conformance.md`);
 //! - its inputs and expected outputs, exactly as onnx's generator serialized them: a
 //!   `TensorProto` (`raw_data` or a typed field, as onnx made it), or a `SequenceProto`,
@@ -232,6 +233,7 @@ pub use onnx_value::{Element, Map, MapKey, Mismatch, Tolerance, Value, compare, 
 pub use releases::{release, releases};
 
 use onnx_text::ModelProto;
+use onnx_text::prost::Message;
 
 /// One case: a model, its inputs and its expected outputs. A node case of onnx 1.23.2
 /// ([`cases`]), or a node or model case of one of onnx's releases ([`release`]).
@@ -253,7 +255,10 @@ pub struct Case {
     rtol: f64,
     atol: f64,
     text: &'static str,
-    model: fn() -> ModelProto,
+    /// The model's protobuf encoding, made at compile time from `text` by `include_onnx_bytes!`
+    /// (which parses and checks it as `include_onnx!` does): a reference to a static's bytes,
+    /// so that the older releases' catalog points into its data crates without copying them.
+    model: &'static &'static [u8],
     inputs: &'static [&'static [u8]],
     outputs: &'static [&'static [u8]],
     constant_inputs: &'static [usize],
@@ -378,7 +383,9 @@ impl Case {
     /// assert_eq!(case.model(), onnx_text::parse_model(case.text()).unwrap());
     /// ```
     pub fn model(&self) -> ModelProto {
-        (self.model)()
+        ModelProto::decode(*self.model).unwrap_or_else(|e| {
+            unreachable!("include_onnx_bytes! made bytes that do not decode: {e}")
+        })
     }
 
     /// The inputs, one per graph input, in order. In a model test of a model before IR 4 the

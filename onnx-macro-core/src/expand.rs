@@ -480,28 +480,76 @@ pub fn settings(input: TokenStream) -> Result<(Settings, TokenStream), syn::Erro
 /// assert!(expansion.contains("compile_error"), "{expansion}");
 /// ```
 pub fn include(input: TokenStream) -> TokenStream {
+    include_as(input, Form::Value)
+}
+
+/// `include_onnx_bytes!("path")`: the same file read and checked as by [`include`], expanded to
+/// the model's protobuf encoding, a `&'static [u8]` literal, instead of the expression that
+/// decodes it. A catalog of many models keeps them as data this way: the compiler does not
+/// type-check and generate a function for each, and a model is decoded only when asked for.
+///
+/// ```
+/// let input: proc_macro2::TokenStream = r#""no/such/file.onnxtxt""#.parse().unwrap();
+/// let expansion = onnx_macro_core::include_bytes(input).to_string();
+/// assert!(expansion.contains("compile_error"), "{expansion}");
+/// ```
+pub fn include_bytes(input: TokenStream) -> TokenStream {
+    include_as(input, Form::Bytes)
+}
+
+/// What an include macro expands to.
+#[derive(Clone, Copy)]
+enum Form {
+    /// The `ModelProto` (`include_onnx!`).
+    Value,
+    /// Its encoding, `&'static [u8]` (`include_onnx_bytes!`).
+    Bytes,
+}
+
+impl Form {
+    /// The macro that expands this form, for libraries to call back.
+    fn callback(self) -> TokenStream {
+        match self {
+            Form::Value => quote!(::onnx_text::include_onnx),
+            Form::Bytes => quote!(::onnx_text::include_onnx_bytes),
+        }
+    }
+
+    /// A value of the expansion's type, for an expansion that carries errors.
+    fn placeholder(self) -> TokenStream {
+        match self {
+            Form::Value => codegen::placeholder(Entry::Model, false),
+            // A slice, as `tracked` returns, so that `&include_onnx_bytes!(…)` still has the
+            // type its context expects and rustc reports nothing but the errors.
+            Form::Bytes => quote!((&[] as &'static [u8])),
+        }
+    }
+}
+
+fn include_as(input: TokenStream, form: Form) -> TokenStream {
     let entry = Entry::Model;
+    let failed_early = |errors: syn::Error| {
+        let errors = errors.to_compile_error();
+        let value = form.placeholder();
+        quote!({ #errors #value })
+    };
     let (settings, body) = match settings(input.clone()) {
         Ok(split) => split,
-        Err(e) => return codegen::failed(entry, false, e),
+        Err(e) => return failed_early(e),
     };
-    if let Some(request) = settings.request(quote!(::onnx_text::include_onnx), input) {
+    if let Some(request) = settings.request(form.callback(), input) {
         return request;
     }
     if settings.broken_library {
-        return codegen::placeholder(entry, false);
+        return form.placeholder();
     }
     let literal: syn::LitStr = match syn::parse2(body) {
         Ok(literal) => literal,
         Err(e) => {
-            return codegen::failed(
-                entry,
-                false,
-                syn::Error::new(
-                    e.span(),
-                    "expected a file path: `include_onnx!(\"model.onnxtxt\")`",
-                ),
-            );
+            return failed_early(syn::Error::new(
+                e.span(),
+                "expected a file path: `include_onnx!(\"model.onnxtxt\")`",
+            ));
         }
     };
     let relative = literal.value();
@@ -514,7 +562,7 @@ pub fn include(input: TokenStream) -> TokenStream {
         Err(e) => {
             let message =
                 format!("cannot read `{relative}` (paths are relative to the crate root): {e}");
-            return codegen::failed(entry, false, syn::Error::new(literal.span(), message));
+            return failed_early(syn::Error::new(literal.span(), message));
         }
     };
     // Depending on the file makes cargo rebuild when it changes.
@@ -522,10 +570,10 @@ pub fn include(input: TokenStream) -> TokenStream {
     let dependency = quote!(
         const _: &[u8] = ::core::include_bytes!(#path_literal);
     );
-    let ty = codegen::value_type(entry);
     let failed = |errors: syn::Error| {
         let errors = errors.to_compile_error();
-        quote!({ #dependency #errors <#ty as ::core::default::Default>::default() })
+        let value = form.placeholder();
+        quote!({ #dependency #errors #value })
     };
     let read = settings
         .options()
@@ -558,10 +606,22 @@ pub fn include(input: TokenStream) -> TokenStream {
     });
     match checked {
         Ok(checked) => match settings.finish(checked.proto, &in_view) {
-            Ok(proto) => {
-                let value = codegen::decoded(entry, &proto.encode());
-                quote!({ #dependency #value })
-            }
+            Ok(proto) => match form {
+                Form::Value => {
+                    let value = codegen::decoded(entry, &proto.encode());
+                    quote!({ #dependency #value })
+                }
+                // No item in the expansion, so that it is a constant expression (a `static`'s
+                // value) and costs rustc no body of its own: the file is named by
+                // `include_bytes!` as an argument, which `tracked` drops.
+                Form::Bytes => {
+                    let bytes = proc_macro2::Literal::byte_string(&proto.encode());
+                    quote!(::onnx_text::__private::tracked(
+                        ::core::include_bytes!(#path_literal),
+                        #bytes
+                    ))
+                }
+            },
             Err(e) => failed(e),
         },
         Err(messages) => {

@@ -23,5 +23,5 @@ mod verbatim;
 #[cfg(test)]
 mod tests;
 
-pub use expand::{expand, include};
+pub use expand::{expand, include, include_bytes};
 pub use opset::library;

@@ -2,7 +2,7 @@
 
 use proc_macro2::{Span, TokenStream};
 
-use crate::expand::{expand, include, settings};
+use crate::expand::{expand, include, include_bytes, settings};
 use crate::tokens::{Layout, Source};
 use onnx_syntax::Entry;
 
@@ -275,6 +275,41 @@ fn include_refuses_external_data_unless_allowed() {
     let expansion = include(tokens(allowed)).to_string();
     assert!(!expansion.contains("compile_error"), "{expansion}");
     assert!(expansion.contains("include_bytes"), "{expansion}");
+}
+
+/// `include_onnx_bytes!` runs the checks of `include_onnx!` on the file and reports the same
+/// errors; what it expands to is the byte string that `include_onnx!`'s expansion decodes.
+#[test]
+fn include_bytes_checks_as_include_does_and_expands_to_its_bytes() {
+    let file = "\"../onnx-macro/tests/data/relu.onnxtxt\"";
+    let value = include(tokens(file)).to_string();
+    let bytes = include_bytes(tokens(file)).to_string();
+    // `tracked(include_bytes!("…"), b"…")`: the second argument is the encoding.
+    let (_, literal) = bytes.rsplit_once(") , ").expect("two arguments");
+    let literal = literal.strip_suffix(')').expect("the call's end");
+    assert!(literal.starts_with("b\"") && literal.len() > 10, "{bytes}");
+    assert!(value.contains(literal), "{value}\n{bytes}");
+    assert!(
+        bytes.contains("tracked (:: core :: include_bytes !"),
+        "{bytes}"
+    );
+    assert!(!bytes.contains("decode"), "{bytes}");
+    for broken in [
+        "\"../onnx-macro/tests/data/broken.onnxtxt\"",
+        "\"../onnx-macro/tests/data/external.onnxtxt\"",
+        "\"../onnx-macro/tests/data/missing.onnxtxt\"",
+    ] {
+        let errors = |expansion: String| {
+            expansion
+                .split("compile_error")
+                .skip(1)
+                .map(|e| e.split(')').next().unwrap_or_default().to_string())
+                .collect::<Vec<_>>()
+        };
+        let bytes = include_bytes(tokens(broken)).to_string();
+        assert!(!errors(bytes.clone()).is_empty(), "{bytes}");
+        assert_eq!(errors(bytes), errors(include(tokens(broken)).to_string()));
+    }
 }
 
 /// A fixed-seed xorshift, so that failures reproduce.

@@ -135,3 +135,21 @@ pub fn onnx_library(input: TokenStream) -> TokenStream {
 pub fn include_onnx(input: TokenStream) -> TokenStream {
     onnx_macro_core::include(input.into()).into()
 }
+
+/// The protobuf encoding of a model read from a `.onnxtxt` file, as a `&'static [u8]`: the file
+/// is read, parsed and checked at compile time as by [`include_onnx!`] (the same settings and
+/// errors), and the value is the bytes that `include_onnx!`'s expansion decodes. It is a
+/// constant expression, for a `static` or a table of many models that are decoded only when
+/// needed, and for writing a `.onnx` file as is.
+///
+/// ```
+/// use onnx_text::{ModelProto, prost::Message};
+///
+/// static RELU: &[u8] = onnx_text::include_onnx_bytes!("tests/data/relu.onnxtxt");
+/// let model = ModelProto::decode(RELU).unwrap();
+/// assert_eq!(model, onnx_text::include_onnx!("tests/data/relu.onnxtxt"));
+/// ```
+#[proc_macro]
+pub fn include_onnx_bytes(input: TokenStream) -> TokenStream {
+    onnx_macro_core::include_bytes(input.into()).into()
+}

@@ -447,11 +447,19 @@ fn first_difference(
     actual: &Elements,
     tolerance: Tolerance,
 ) -> Option<(usize, usize, String, String)> {
-    /// The first differing index and the count, by `differs`.
+    /// The first differing index and the count, by `differs`. A loop over indices: an
+    /// iterator chain here was compiled for each element kind and closure (see
+    /// `elements::each`).
     fn scan<T>(e: &[T], a: &[T], differs: impl Fn(&T, &T) -> bool) -> Option<(usize, usize)> {
-        let mut flags = e.iter().zip(a).map(|(e, a)| differs(e, a));
-        let first = flags.position(|d| d)?;
-        Some((first, 1 + flags.filter(|&d| d).count()))
+        let mut first = None;
+        let mut count = 0;
+        for i in 0..e.len().min(a.len()) {
+            if differs(&e[i], &a[i]) {
+                first = first.or(Some(i));
+                count += 1;
+            }
+        }
+        first.map(|i| (i, count))
     }
     match (expected, actual) {
         (Elements::Float(e), Elements::Float(a)) => scan(e, a, |&e, &a| !close(e, a, tolerance))

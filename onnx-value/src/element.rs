@@ -46,12 +46,12 @@ macro_rules! number {
             }
 
             fn load(tensor: &TensorProto, count: usize) -> Option<Vec<Self>> {
+                // Loops over `fn`s, not iterator chains per type (see `elements::each`).
                 let values: Vec<Self> = match tensor.raw_data.as_deref() {
-                    Some(raw) => raw
-                        .chunks_exact($width)
-                        .map(|b| <$t>::from_le_bytes(b.try_into().expect("chunks of the width")))
-                        .collect(),
-                    None => tensor.$field.iter().map($from_field).collect(),
+                    Some(raw) => {
+                        crate::elements::from_chunks::<$width, Self>(raw, <$t>::from_le_bytes)
+                    }
+                    None => crate::elements::each(&tensor.$field, $from_field),
                 };
                 (values.len() == count).then_some(values)
             }
@@ -59,27 +59,23 @@ macro_rules! number {
     };
 }
 
-number!(f32, Float, 4, float_data, |&v| v);
-number!(f64, Double, 8, double_data, |&v| v);
-number!(i8, Int8, 1, int32_data, |&v| v as i8);
-number!(u8, Uint8, 1, int32_data, |&v| v as u8);
-number!(i16, Int16, 2, int32_data, |&v| v as i16);
-number!(u16, Uint16, 2, int32_data, |&v| v as u16);
-number!(i32, Int32, 4, int32_data, |&v| v);
-number!(i64, Int64, 8, int64_data, |&v| v);
-number!(u32, Uint32, 4, uint64_data, |&v| v as u32);
-number!(u64, Uint64, 8, uint64_data, |&v| v);
+number!(f32, Float, 4, float_data, |v| v);
+number!(f64, Double, 8, double_data, |v| v);
+number!(i8, Int8, 1, int32_data, |v| v as i8);
+number!(u8, Uint8, 1, int32_data, |v| v as u8);
+number!(i16, Int16, 2, int32_data, |v| v as i16);
+number!(u16, Uint16, 2, int32_data, |v| v as u16);
+number!(i32, Int32, 4, int32_data, |v| v);
+number!(i64, Int64, 8, int64_data, |v| v);
+number!(u32, Uint32, 4, uint64_data, |v| v as u32);
+number!(u64, Uint64, 8, uint64_data, |v| v);
 // float16 and bfloat16 keep their bit patterns in int32_data.
 #[cfg(feature = "half")]
-number!(
-    half::f16,
-    Float16,
-    2,
-    int32_data,
-    |&v| half::f16::from_bits(v as u16)
-);
+number!(half::f16, Float16, 2, int32_data, |v| half::f16::from_bits(
+    v as u16
+));
 #[cfg(feature = "half")]
-number!(half::bf16, Bfloat16, 2, int32_data, |&v| {
+number!(half::bf16, Bfloat16, 2, int32_data, |v| {
     half::bf16::from_bits(v as u16)
 });
 
@@ -87,13 +83,13 @@ impl Element for bool {
     const DATA_TYPE: DataType = DataType::Bool;
 
     fn store(values: &[Self], tensor: &mut TensorProto) {
-        tensor.raw_data = Some(values.iter().map(|&b| u8::from(b)).collect());
+        tensor.raw_data = Some(crate::elements::each(values, u8::from));
     }
 
     fn load(tensor: &TensorProto, count: usize) -> Option<Vec<Self>> {
         let values: Vec<bool> = match tensor.raw_data.as_deref() {
-            Some(raw) => raw.iter().map(|&b| b != 0).collect(),
-            None => tensor.int32_data.iter().map(|&v| v != 0).collect(),
+            Some(raw) => crate::elements::each(raw, |b| b != 0),
+            None => crate::elements::each(&tensor.int32_data, |v| v != 0),
         };
         (values.len() == count).then_some(values)
     }

@@ -147,19 +147,50 @@ fn unpack(bytes: &[u8], bits: usize, count: usize) -> Result<Vec<u32>, String> {
             bytes.len()
         ));
     }
-    Ok((0..count)
-        .map(|i| {
-            (0..bits).fold(0u32, |code, bit| {
-                let at = i * bits + bit;
-                code | (u32::from((bytes[at / 8] >> (at % 8)) & 1) << bit)
-            })
-        })
-        .collect())
+    let mut codes = Vec::with_capacity(count);
+    for i in 0..count {
+        let mut code = 0u32;
+        for bit in 0..bits {
+            let at = i * bits + bit;
+            code |= u32::from((bytes[at / 8] >> (at % 8)) & 1) << bit;
+        }
+        codes.push(code);
+    }
+    Ok(codes)
 }
 
-fn chunks<const N: usize>(raw: &[u8]) -> impl Iterator<Item = [u8; N]> + '_ {
-    raw.chunks_exact(N)
-        .map(|c| c.try_into().expect("chunks_exact gives N bytes"))
+// The conversions below are loops over plain functions (`fn` pointers, which capture-free
+// closures coerce to), not `map(closure).collect()` chains: each closure is a type of its own,
+// and each chain monomorphized `Map`, `fold`, `from_iter`, `extend_trusted` and `size_hint`
+// for it, most of this crate's build (which a runtime's test build with the kit waits for).
+// A helper is compiled once per pair of types instead.
+
+/// `f` of each `N`-byte chunk of `raw` (a trailing partial chunk is left out, and the count
+/// check of the caller finds it).
+pub(crate) fn from_chunks<const N: usize, U>(raw: &[u8], f: fn([u8; N]) -> U) -> Vec<U> {
+    let mut values = Vec::with_capacity(raw.len() / N);
+    for chunk in raw.chunks_exact(N) {
+        values.push(f(chunk.try_into().expect("chunks_exact gives N bytes")));
+    }
+    values
+}
+
+/// `f` of each item.
+pub(crate) fn each<T: Copy, U>(items: &[T], f: fn(T) -> U) -> Vec<U> {
+    let mut values = Vec::with_capacity(items.len());
+    for &item in items {
+        values.push(f(item));
+    }
+    values
+}
+
+/// The bytes of `f` of each value, one after the other.
+fn to_bytes<T: Copy, const N: usize>(values: &[T], f: fn(T) -> [u8; N]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(values.len() * N);
+    for &value in values {
+        bytes.extend_from_slice(&f(value));
+    }
+    bytes
 }
 
 /// The number of elements the dims give, as onnx counts them (no dims: a scalar).
@@ -200,34 +231,28 @@ pub fn decode(tensor: &TensorProto) -> Result<Elements, String> {
     let raw = tensor.raw_data.as_deref();
     let elements = match data_type {
         DataType::Float => Elements::Float(match raw {
-            Some(raw) => chunks(raw)
-                .map(|b| f64::from(f32::from_le_bytes(b)))
-                .collect(),
-            None => tensor.float_data.iter().map(|&v| f64::from(v)).collect(),
+            Some(raw) => from_chunks(raw, |b| f64::from(f32::from_le_bytes(b))),
+            None => each(&tensor.float_data, f64::from),
         }),
         DataType::Double => Elements::Float(match raw {
-            Some(raw) => chunks(raw).map(f64::from_le_bytes).collect(),
+            Some(raw) => from_chunks(raw, f64::from_le_bytes),
             None => tensor.double_data.clone(),
         }),
         DataType::Complex64 => Elements::Complex(match raw {
-            Some(raw) => chunks(raw)
-                .map(|b: [u8; 8]| {
-                    let (re, im) = b.split_at(4);
-                    let part = |p: &[u8]| f64::from(f32::from_le_bytes(p.try_into().unwrap()));
-                    (part(re), part(im))
-                })
-                .collect(),
-            None => pairs(tensor.float_data.iter().map(|&v| f64::from(v))),
+            Some(raw) => from_chunks(raw, |b: [u8; 8]| {
+                let (re, im) = b.split_at(4);
+                let part = |p: &[u8]| f64::from(f32::from_le_bytes(p.try_into().unwrap()));
+                (part(re), part(im))
+            }),
+            None => pairs(&each(&tensor.float_data, f64::from)),
         }),
         DataType::Complex128 => Elements::Complex(match raw {
-            Some(raw) => chunks(raw)
-                .map(|b: [u8; 16]| {
-                    let (re, im) = b.split_at(8);
-                    let part = |p: &[u8]| f64::from_le_bytes(p.try_into().unwrap());
-                    (part(re), part(im))
-                })
-                .collect(),
-            None => pairs(tensor.double_data.iter().copied()),
+            Some(raw) => from_chunks(raw, |b: [u8; 16]| {
+                let (re, im) = b.split_at(8);
+                let part = |p: &[u8]| f64::from_le_bytes(p.try_into().unwrap());
+                (part(re), part(im))
+            }),
+            None => pairs(&tensor.double_data),
         }),
         DataType::Float16 => floats(tensor, 2, |c| FLOAT16.decode(c)),
         DataType::Bfloat16 => floats(tensor, 2, bfloat16),
@@ -236,52 +261,28 @@ pub fn decode(tensor: &TensorProto) -> Result<Elements, String> {
         DataType::Float8e5m2 => floats(tensor, 1, |c| FLOAT8E5M2.decode(c)),
         DataType::Float8e5m2fnuz => floats(tensor, 1, |c| FLOAT8E5M2FNUZ.decode(c)),
         DataType::Float8e8m0 => floats(tensor, 1, float8e8m0),
-        DataType::Float4e2m1 => Elements::Float(
-            packed(tensor, 4, count)?
-                .into_iter()
-                .map(|c| FLOAT4E2M1.decode(c))
-                .collect(),
-        ),
+        DataType::Float4e2m1 => {
+            Elements::Float(each(&packed(tensor, 4, count)?, |c| FLOAT4E2M1.decode(c)))
+        }
         DataType::Float6e2m3 | DataType::Float6e3m2 => {
-            let format = if data_type == DataType::Float6e2m3 {
-                FLOAT6E2M3
-            } else {
-                FLOAT6E3M2
-            };
             // int32_data holds one 6-bit code per entry; raw_data the packed stream.
             let codes = match raw {
                 Some(raw) => unpack(raw, 6, count)?,
-                None => tensor.int32_data.iter().map(|&c| c as u32 & 0x3f).collect(),
+                None => each(&tensor.int32_data, |c| c as u32 & 0x3f),
             };
-            Elements::Float(codes.into_iter().map(|c| format.decode(c)).collect())
+            Elements::Float(if data_type == DataType::Float6e2m3 {
+                each(&codes, |c| FLOAT6E2M3.decode(c))
+            } else {
+                each(&codes, |c| FLOAT6E3M2.decode(c))
+            })
         }
-        DataType::Uint4 => Elements::Int(
-            packed(tensor, 4, count)?
-                .into_iter()
-                .map(i128::from)
-                .collect(),
-        ),
-        DataType::Int4 => Elements::Int(
-            packed(tensor, 4, count)?
-                .into_iter()
-                .map(|c| signed(c, 4))
-                .collect(),
-        ),
-        DataType::Uint2 => Elements::Int(
-            packed(tensor, 2, count)?
-                .into_iter()
-                .map(i128::from)
-                .collect(),
-        ),
-        DataType::Int2 => Elements::Int(
-            packed(tensor, 2, count)?
-                .into_iter()
-                .map(|c| signed(c, 2))
-                .collect(),
-        ),
+        DataType::Uint4 => Elements::Int(each(&packed(tensor, 4, count)?, i128::from)),
+        DataType::Int4 => Elements::Int(each(&packed(tensor, 4, count)?, |c| signed(c, 4))),
+        DataType::Uint2 => Elements::Int(each(&packed(tensor, 2, count)?, i128::from)),
+        DataType::Int2 => Elements::Int(each(&packed(tensor, 2, count)?, |c| signed(c, 2))),
         DataType::Bool => Elements::Bool(match raw {
-            Some(raw) => raw.iter().map(|&b| b != 0).collect(),
-            None => tensor.int32_data.iter().map(|&v| v != 0).collect(),
+            Some(raw) => each(raw, |b| b != 0),
+            None => each(&tensor.int32_data, |v| v != 0),
         }),
         DataType::Int8 => ints(raw, &tensor.int32_data, |b: [u8; 1]| {
             i8::from_le_bytes(b).into()
@@ -320,25 +321,24 @@ pub fn decode(tensor: &TensorProto) -> Result<Elements, String> {
     Ok(elements)
 }
 
-fn pairs(values: impl Iterator<Item = f64>) -> Vec<(f64, f64)> {
-    let values: Vec<f64> = values.collect();
-    values.chunks_exact(2).map(|p| (p[0], p[1])).collect()
+/// (real, imaginary) pairs of consecutive values.
+fn pairs(values: &[f64]) -> Vec<(f64, f64)> {
+    let mut pairs = Vec::with_capacity(values.len() / 2);
+    for pair in values.chunks_exact(2) {
+        pairs.push((pair[0], pair[1]));
+    }
+    pairs
 }
 
 /// A type stored as `width`-byte codes in raw_data, or one code per int32_data entry.
-fn floats(tensor: &TensorProto, width: usize, decode: impl Fn(u32) -> f64) -> Elements {
+fn floats(tensor: &TensorProto, width: usize, decode: fn(u32) -> f64) -> Elements {
     let codes: Vec<u32> = match tensor.raw_data.as_deref() {
-        Some(raw) if width == 2 => chunks(raw)
-            .map(|b| u32::from(u16::from_le_bytes(b)))
-            .collect(),
-        Some(raw) => raw.iter().map(|&b| u32::from(b)).collect(),
-        None => tensor
-            .int32_data
-            .iter()
-            .map(|&c| c as u32 & ((1 << (8 * width)) - 1))
-            .collect(),
+        Some(raw) if width == 2 => from_chunks(raw, |b| u32::from(u16::from_le_bytes(b))),
+        Some(raw) => each(raw, u32::from),
+        None if width == 2 => each(&tensor.int32_data, |c| c as u32 & 0xffff),
+        None => each(&tensor.int32_data, |c| c as u32 & 0xff),
     };
-    Elements::Float(codes.into_iter().map(decode).collect())
+    Elements::Float(each(&codes, decode))
 }
 
 /// The codes of a packed type: raw_data is the packed stream, and so is int32_data, one byte of
@@ -346,10 +346,7 @@ fn floats(tensor: &TensorProto, width: usize, decode: impl Fn(u32) -> f64) -> El
 fn packed(tensor: &TensorProto, bits: usize, count: usize) -> Result<Vec<u32>, String> {
     match tensor.raw_data.as_deref() {
         Some(raw) => unpack(raw, bits, count),
-        None => {
-            let bytes: Vec<u8> = tensor.int32_data.iter().map(|&b| b as u8).collect();
-            unpack(&bytes, bits, count)
-        }
+        None => unpack(&each(&tensor.int32_data, |b| b as u8), bits, count),
     }
 }
 
@@ -361,11 +358,11 @@ fn signed(code: u32, bits: u32) -> i128 {
 fn ints<const N: usize, T: Copy + Into<i128>>(
     raw: Option<&[u8]>,
     typed: &[T],
-    from_le: impl Fn([u8; N]) -> i128,
+    from_le: fn([u8; N]) -> i128,
 ) -> Elements {
     Elements::Int(match raw {
-        Some(raw) => chunks(raw).map(from_le).collect(),
-        None => typed.iter().map(|&v| v.into()).collect(),
+        Some(raw) => from_chunks(raw, from_le),
+        None => each(typed, T::into),
     })
 }
 
@@ -424,6 +421,15 @@ impl MiniFloat {
             // No NaN to give: the largest value, as ml_dtypes' casts do.
             Special::NoNan => sign | self.max_code(),
         }
+    }
+
+    /// The code of each value, as [`MiniFloat::encode`] rounds it.
+    fn encode_all(self, values: &[f64], saturate: bool) -> Vec<u32> {
+        let mut codes = Vec::with_capacity(values.len());
+        for &value in values {
+            codes.push(self.encode(value, saturate));
+        }
+        codes
     }
 
     /// The code nearest to `value`, ties to the even code; out of range gives the largest finite
@@ -583,28 +589,20 @@ pub fn encode(
             tensor.string_data = v.clone();
             return Ok(tensor);
         }
-        (DataType::Float, Elements::Float(v)) => {
-            v.iter().flat_map(|&x| (x as f32).to_le_bytes()).collect()
-        }
-        (DataType::Double, Elements::Float(v)) => v.iter().flat_map(|&x| x.to_le_bytes()).collect(),
+        (DataType::Float, Elements::Float(v)) => to_bytes(v, |x| (x as f32).to_le_bytes()),
+        (DataType::Double, Elements::Float(v)) => to_bytes(v, f64::to_le_bytes),
         // IEEE rounding (ties to even, overflow to infinity), as a float16 or bfloat16 cast does.
-        (DataType::Float16, Elements::Float(v)) => v
-            .iter()
-            .flat_map(|&x| (FLOAT16.encode(x, false) as u16).to_le_bytes())
-            .collect(),
-        (DataType::Bfloat16, Elements::Float(v)) => v
-            .iter()
-            .flat_map(|&x| bfloat16_code(x).to_le_bytes())
-            .collect(),
-        (DataType::Float8e8m0, Elements::Float(v)) => {
-            v.iter().map(|&x| float8e8m0_code(x)).collect()
+        (DataType::Float16, Elements::Float(v)) => {
+            to_bytes(v, |x| (FLOAT16.encode(x, false) as u16).to_le_bytes())
         }
+        (DataType::Bfloat16, Elements::Float(v)) => to_bytes(v, |x| bfloat16_code(x).to_le_bytes()),
+        (DataType::Float8e8m0, Elements::Float(v)) => each(v, float8e8m0_code),
         (
             DataType::Float4e2m1 | DataType::Float6e2m3 | DataType::Float6e3m2,
             Elements::Float(v),
         ) => {
             let format = mini_float(data_type).expect("a small float kind");
-            let codes: Vec<u32> = v.iter().map(|&x| format.encode(x, saturate)).collect();
+            let codes = format.encode_all(v, saturate);
             pack(
                 &codes,
                 if data_type == DataType::Float4e2m1 {
@@ -616,26 +614,24 @@ pub fn encode(
         }
         (_, Elements::Float(v)) if mini_float(data_type).is_some() => {
             let format = mini_float(data_type).expect("a small float kind");
-            v.iter()
-                .map(|&x| format.encode(x, saturate) as u8)
-                .collect()
+            each(&format.encode_all(v, saturate), |code| code as u8)
         }
-        (DataType::Complex64, Elements::Complex(v)) => v
-            .iter()
-            .flat_map(|&(re, im)| [(re as f32).to_le_bytes(), (im as f32).to_le_bytes()])
-            .flatten()
-            .collect(),
-        (DataType::Complex128, Elements::Complex(v)) => v
-            .iter()
-            .flat_map(|&(re, im)| [re.to_le_bytes(), im.to_le_bytes()])
-            .flatten()
-            .collect(),
-        (DataType::Bool, Elements::Bool(v)) => v.iter().map(|&b| u8::from(b)).collect(),
+        (DataType::Complex64, Elements::Complex(v)) => to_bytes(v, |(re, im)| {
+            let (re, im) = ((re as f32).to_le_bytes(), (im as f32).to_le_bytes());
+            [re[0], re[1], re[2], re[3], im[0], im[1], im[2], im[3]]
+        }),
+        (DataType::Complex128, Elements::Complex(v)) => to_bytes(v, |(re, im)| {
+            let mut bytes = [0u8; 16];
+            bytes[..8].copy_from_slice(&re.to_le_bytes());
+            bytes[8..].copy_from_slice(&im.to_le_bytes());
+            bytes
+        }),
+        (DataType::Bool, Elements::Bool(v)) => each(v, u8::from),
         (DataType::Int4 | DataType::Uint4, Elements::Int(v)) => {
-            pack(&v.iter().map(|&x| x as u32 & 0xf).collect::<Vec<_>>(), 4)
+            pack(&each(v, |x| x as u32 & 0xf), 4)
         }
         (DataType::Int2 | DataType::Uint2, Elements::Int(v)) => {
-            pack(&v.iter().map(|&x| x as u32 & 0x3).collect::<Vec<_>>(), 2)
+            pack(&each(v, |x| x as u32 & 0x3), 2)
         }
         (_, Elements::Int(v)) => {
             let width = match data_type {
@@ -645,9 +641,11 @@ pub fn encode(
                 DataType::Int64 | DataType::Uint64 => 8,
                 _ => return mismatch(),
             };
-            v.iter()
-                .flat_map(|&x| x.to_le_bytes()[..width].to_vec())
-                .collect()
+            let mut bytes = Vec::with_capacity(v.len() * width);
+            for x in v {
+                bytes.extend_from_slice(&x.to_le_bytes()[..width]);
+            }
+            bytes
         }
         _ => return mismatch(),
     };
