@@ -8128,7 +8128,7 @@ pub(crate) static CASES: [Case; 1884] = [
         model: test_blackmanwindow,
         inputs: &[include_bytes!("../data/test_blackmanwindow/input_0.pb")],
         outputs: &[include_bytes!("../data/test_blackmanwindow/output_0.pb")],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_blackmanwindow_expanded",
@@ -8146,7 +8146,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_blackmanwindow_expanded/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_blackmanwindow_symmetric",
@@ -8164,7 +8164,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_blackmanwindow_symmetric/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_blackmanwindow_symmetric_expanded",
@@ -8182,7 +8182,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_blackmanwindow_symmetric_expanded/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_cast_BFLOAT16_to_FLOAT",
@@ -13367,7 +13367,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_constantofshape_float_ones/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_constantofshape_int_shape_zero",
@@ -13385,7 +13385,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_constantofshape_int_shape_zero/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_constantofshape_int_zeros",
@@ -13403,7 +13403,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_constantofshape_int_zeros/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_conv_with_autopad_same",
@@ -17891,7 +17891,7 @@ pub(crate) static CASES: [Case; 1884] = [
         model: test_hammingwindow,
         inputs: &[include_bytes!("../data/test_hammingwindow/input_0.pb")],
         outputs: &[include_bytes!("../data/test_hammingwindow/output_0.pb")],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_hammingwindow_expanded",
@@ -17909,7 +17909,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_hammingwindow_expanded/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_hammingwindow_symmetric",
@@ -17927,7 +17927,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_hammingwindow_symmetric/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_hammingwindow_symmetric_expanded",
@@ -17945,7 +17945,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_hammingwindow_symmetric_expanded/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_hannwindow",
@@ -17959,7 +17959,7 @@ pub(crate) static CASES: [Case; 1884] = [
         model: test_hannwindow,
         inputs: &[include_bytes!("../data/test_hannwindow/input_0.pb")],
         outputs: &[include_bytes!("../data/test_hannwindow/output_0.pb")],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_hannwindow_expanded",
@@ -17977,7 +17977,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_hannwindow_expanded/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_hannwindow_symmetric",
@@ -17995,7 +17995,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_hannwindow_symmetric/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_hannwindow_symmetric_expanded",
@@ -18013,7 +18013,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_hannwindow_symmetric_expanded/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_hardmax_axis_0",
@@ -23113,7 +23113,7 @@ pub(crate) static CASES: [Case; 1884] = [
             include_bytes!("../data/test_melweightmatrix/input_4.pb"),
         ],
         outputs: &[include_bytes!("../data/test_melweightmatrix/output_0.pb")],
-        constant_inputs: &[1, 2, 3, 4],
+        constant_inputs: &[0, 1, 2, 3, 4],
     },
     Case {
         name: "test_min_example",
@@ -26287,7 +26287,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_range_bfloat16_type_positive_delta/output_0.pb"
         )],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     },
     Case {
         name: "test_range_bfloat16_type_positive_delta_expanded",
@@ -26329,7 +26329,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_range_float16_type_positive_delta/output_0.pb"
         )],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     },
     Case {
         name: "test_range_float16_type_positive_delta_expanded",
@@ -26349,7 +26349,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_range_float16_type_positive_delta_expanded/output_0.pb"
         )],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     },
     Case {
         name: "test_range_float_type_positive_delta",
@@ -26369,7 +26369,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_range_float_type_positive_delta/output_0.pb"
         )],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     },
     Case {
         name: "test_range_float_type_positive_delta_expanded",
@@ -26389,7 +26389,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_range_float_type_positive_delta_expanded/output_0.pb"
         )],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     },
     Case {
         name: "test_range_int32_type_negative_delta",
@@ -26409,7 +26409,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_range_int32_type_negative_delta/output_0.pb"
         )],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     },
     Case {
         name: "test_range_int32_type_negative_delta_expanded",
@@ -26429,7 +26429,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_range_int32_type_negative_delta_expanded/output_0.pb"
         )],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     },
     Case {
         name: "test_reciprocal",

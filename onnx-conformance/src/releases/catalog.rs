@@ -808,7 +808,7 @@ mod r000003 {
         model: node::m_7ac25d31b9c9d553,
         inputs: &[&node::B_485F31388CC7ECED],
         outputs: &[&node::B_7CCE75975EB1B760],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_FB9CE99893A7: Case = Case {
         name: "test_constantofshape_int_zeros",
@@ -822,7 +822,7 @@ mod r000003 {
         model: node::m_791d9b754db7d09c,
         inputs: &[&node::B_FD5418DF071985C0],
         outputs: &[&node::B_94A62180C0AC10A9],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_26BDE0E2A810: Case = Case {
         name: "test_depthtospace",
@@ -1303,7 +1303,7 @@ mod r000004 {
             &model::B_F2373ECA6563C96E,
         ],
         outputs: &[&model::B_EE606DF9B33B12E9],
-        constant_inputs: &[],
+        constant_inputs: &[1, 2],
     };
     pub(crate) const C_A0860CC80966: Case = Case {
         name: "test_sequence_model2",
@@ -1321,7 +1321,7 @@ mod r000004 {
             &model::B_EB2213E065346A2E,
         ],
         outputs: &[&model::B_D157E1A990C2C643],
-        constant_inputs: &[],
+        constant_inputs: &[1, 2],
     };
     pub(crate) const C_965A02238A10: Case = Case {
         name: "test_sequence_model3",
@@ -1339,7 +1339,7 @@ mod r000004 {
             &model::B_EB2213E065346A2E,
         ],
         outputs: &[&model::B_D157E1A990C2C643],
-        constant_inputs: &[],
+        constant_inputs: &[1, 2],
     };
     pub(crate) const C_E657DDFD2618: Case = Case {
         name: "test_sequence_model4",
@@ -1357,7 +1357,7 @@ mod r000004 {
             &model::B_EB2213E065346A2E,
         ],
         outputs: &[&model::B_C67E4018FCEC362C],
-        constant_inputs: &[],
+        constant_inputs: &[1, 2],
     };
     pub(crate) const C_5F4FD112AA8C: Case = Case {
         name: "test_sequence_model5",
@@ -1375,7 +1375,7 @@ mod r000004 {
             &model::B_EB2213E065346A2E,
         ],
         outputs: &[&model::B_3346D3D018BE3262],
-        constant_inputs: &[],
+        constant_inputs: &[1, 2],
     };
     pub(crate) const C_5D9F93592E9C: Case = Case {
         name: "test_sequence_model6",
@@ -9337,7 +9337,7 @@ mod r0000f8 {
         model: node::m_f33084e6126bd0dd,
         inputs: &[&node::B_E3DFDFEB06993CD3],
         outputs: &[&node::B_D2FF481AF4A07451],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_16BD12DB8512: Case = Case {
         name: "test_dropout_default",
@@ -11366,7 +11366,7 @@ mod r0000fc {
             &node::B_FC0CE7F0A4AF7213,
         ],
         outputs: &[&node::B_09672B44ADE3D4F1],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     };
     pub(crate) const C_0E77708E29CB: Case = Case {
         name: "test_range_int32_type_negative_delta_expanded",
@@ -11384,7 +11384,7 @@ mod r0000fc {
             &node::B_F391708B8BA75D43,
         ],
         outputs: &[&node::B_2A6E06F7233EFD0D],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     };
     pub(crate) const C_664773784272: Case = Case {
         name: "test_reduce_l1_negative_axes_keep_dims_example",
@@ -14034,7 +14034,7 @@ mod r0000ff {
         model: model::m_343f1734bcf7b3dc,
         inputs: &[&model::B_15E69C4F4256A513, &model::B_FA41683544EB3CE7],
         outputs: &[&model::B_3ABCB456E21B5A8C],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
     pub(crate) const C_5B8B8A7B8F26: Case = Case {
         name: "test_expand_shape_model2",
@@ -14048,7 +14048,7 @@ mod r0000ff {
         model: model::m_d37a1f02c5673935,
         inputs: &[&model::B_15E69C4F4256A513, &model::B_8ED123191690318D],
         outputs: &[&model::B_35FAFE638847302C],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
     pub(crate) const C_274924925C5E: Case = Case {
         name: "test_expand_shape_model3",
@@ -14062,7 +14062,7 @@ mod r0000ff {
         model: model::m_0ac586836d9b478b,
         inputs: &[&model::B_15E69C4F4256A513, &model::B_F74264F2EBBC5BE6],
         outputs: &[&model::B_7F7875FC93279927],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
     pub(crate) const C_6D3ADDCBCC91: Case = Case {
         name: "test_expand_shape_model4",
@@ -14076,7 +14076,7 @@ mod r0000ff {
         model: model::m_c40ff170a10130df,
         inputs: &[&model::B_15E69C4F4256A513, &model::B_4F3B935CF7F69287],
         outputs: &[&model::B_FB9E33FAE9DC3761],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
     pub(crate) const C_F9A20ADA46B5: Case = Case {
         name: "test_eyelike_populate_off_main_diagonal",
@@ -20989,7 +20989,7 @@ mod r000700 {
         model: crate::catalog::test_blackmanwindow,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_404C85398EDFEDDE],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_927C21A7F923: Case = Case {
         name: "test_blackmanwindow_expanded",
@@ -21003,7 +21003,7 @@ mod r000700 {
         model: crate::catalog::test_blackmanwindow_expanded,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_404C85398EDFEDDE],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_68848FD7FE81: Case = Case {
         name: "test_blackmanwindow_symmetric",
@@ -21017,7 +21017,7 @@ mod r000700 {
         model: crate::catalog::test_blackmanwindow_symmetric,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_1A8B919190102B9E],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_CD805243B1BB: Case = Case {
         name: "test_blackmanwindow_symmetric_expanded",
@@ -21031,7 +21031,7 @@ mod r000700 {
         model: crate::catalog::test_blackmanwindow_symmetric_expanded,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_1A8B919190102B9E],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_53FDAE68009E: Case = Case {
         name: "test_constantofshape_int_shape_zero",
@@ -21045,7 +21045,7 @@ mod r000700 {
         model: node::m_d51fa31e27a67960,
         inputs: &[&node::B_E3DFDFEB06993CD3],
         outputs: &[&node::B_D2FF481AF4A07451],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_8766CA32D0A0: Case = Case {
         name: "test_dft",
@@ -21101,7 +21101,7 @@ mod r000700 {
         model: crate::catalog::test_hammingwindow,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_7AB250BF923E3285],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_32FDB1E9B620: Case = Case {
         name: "test_hammingwindow_expanded",
@@ -21115,7 +21115,7 @@ mod r000700 {
         model: crate::catalog::test_hammingwindow_expanded,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_7AB250BF923E3285],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_0F9D1DE51109: Case = Case {
         name: "test_hammingwindow_symmetric",
@@ -21129,7 +21129,7 @@ mod r000700 {
         model: crate::catalog::test_hammingwindow_symmetric,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_9CA3E3FD24641CBC],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_9561B7E8FAE4: Case = Case {
         name: "test_hammingwindow_symmetric_expanded",
@@ -21143,7 +21143,7 @@ mod r000700 {
         model: crate::catalog::test_hammingwindow_symmetric_expanded,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_9CA3E3FD24641CBC],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_B69A97C861BA: Case = Case {
         name: "test_hannwindow",
@@ -21157,7 +21157,7 @@ mod r000700 {
         model: crate::catalog::test_hannwindow,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_0A07FC7C7D88FE65],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_1DB68917CFBE: Case = Case {
         name: "test_hannwindow_expanded",
@@ -21171,7 +21171,7 @@ mod r000700 {
         model: crate::catalog::test_hannwindow_expanded,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_0A07FC7C7D88FE65],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_852207775232: Case = Case {
         name: "test_hannwindow_symmetric",
@@ -21185,7 +21185,7 @@ mod r000700 {
         model: crate::catalog::test_hannwindow_symmetric,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_D1396EF6586E512D],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_DD6CE6F6BC95: Case = Case {
         name: "test_hannwindow_symmetric_expanded",
@@ -21199,7 +21199,7 @@ mod r000700 {
         model: crate::catalog::test_hannwindow_symmetric_expanded,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_D1396EF6586E512D],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_D5952446876E: Case = Case {
         name: "test_isinf",
@@ -21426,7 +21426,7 @@ mod r0007fc {
         model: node::m_4842b0b8ffa5eb3b,
         inputs: &[&node::B_485F31388CC7ECED],
         outputs: &[&node::B_7CCE75975EB1B760],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_EF34EFEAFACE: Case = Case {
         name: "test_constantofshape_int_zeros",
@@ -21440,7 +21440,7 @@ mod r0007fc {
         model: node::m_baec1c00ba5180c7,
         inputs: &[&node::B_FD5418DF071985C0],
         outputs: &[&node::B_94A62180C0AC10A9],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
 }
 
@@ -21740,7 +21740,7 @@ mod r000800 {
         model: node::m_26ba8f2b885b58a2,
         inputs: &[&node::B_485F31388CC7ECED],
         outputs: &[&node::B_7CCE75975EB1B760],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_86F2B91DF9F4: Case = Case {
         name: "test_constantofshape_int_shape_zero",
@@ -21754,7 +21754,7 @@ mod r000800 {
         model: node::m_4b5598dea17bce9c,
         inputs: &[&node::B_E3DFDFEB06993CD3],
         outputs: &[&node::B_D2FF481AF4A07451],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_9D25C8E55AEB: Case = Case {
         name: "test_constantofshape_int_zeros",
@@ -21768,7 +21768,7 @@ mod r000800 {
         model: node::m_2d7311c89ebf1205,
         inputs: &[&node::B_FD5418DF071985C0],
         outputs: &[&node::B_94A62180C0AC10A9],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_64C931542E04: Case = Case {
         name: "test_dequantizelinear_e4m3fn",
@@ -28377,7 +28377,7 @@ mod r003000 {
         model: node::m_e73d7461b0c27f44,
         inputs: &[&node::B_485F31388CC7ECED],
         outputs: &[&node::B_7CCE75975EB1B760],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_C5FEC55E9BC8: Case = Case {
         name: "test_constantofshape_int_shape_zero",
@@ -28391,7 +28391,7 @@ mod r003000 {
         model: node::m_a419cb91ab23af78,
         inputs: &[&node::B_E3DFDFEB06993CD3],
         outputs: &[&node::B_D2FF481AF4A07451],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_1DD437CC4B23: Case = Case {
         name: "test_constantofshape_int_zeros",
@@ -28405,7 +28405,7 @@ mod r003000 {
         model: node::m_dade4a2ba12ff067,
         inputs: &[&node::B_FD5418DF071985C0],
         outputs: &[&node::B_94A62180C0AC10A9],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_E156295EECE1: Case = Case {
         name: "test_dequantizelinear",
@@ -32239,7 +32239,7 @@ mod r004000 {
         model: node::m_bccca1883da08b67,
         inputs: &[&node::B_485F31388CC7ECED],
         outputs: &[&node::B_7CCE75975EB1B760],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_42DD7C1DAAFF: Case = Case {
         name: "test_constantofshape_int_shape_zero",
@@ -32253,7 +32253,7 @@ mod r004000 {
         model: node::m_eedd00c1df05ea3d,
         inputs: &[&node::B_E3DFDFEB06993CD3],
         outputs: &[&node::B_D2FF481AF4A07451],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_AAD9511F14C3: Case = Case {
         name: "test_constantofshape_int_zeros",
@@ -32267,7 +32267,7 @@ mod r004000 {
         model: node::m_1daae282b2a9710c,
         inputs: &[&node::B_FD5418DF071985C0],
         outputs: &[&node::B_94A62180C0AC10A9],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_740FEA4EE880: Case = Case {
         name: "test_cosh",
@@ -34095,7 +34095,7 @@ mod r005800 {
         model: crate::catalog::test_blackmanwindow,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_29DDB5A4A8694046],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_55F90C44C4A6: Case = Case {
         name: "test_blackmanwindow_expanded",
@@ -34109,7 +34109,7 @@ mod r005800 {
         model: crate::catalog::test_blackmanwindow_expanded,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_29DDB5A4A8694046],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_47606FCA5E9D: Case = Case {
         name: "test_blackmanwindow_symmetric",
@@ -34123,7 +34123,7 @@ mod r005800 {
         model: crate::catalog::test_blackmanwindow_symmetric,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_69B17A6833A244E7],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_4EBE218E7780: Case = Case {
         name: "test_blackmanwindow_symmetric_expanded",
@@ -34137,7 +34137,7 @@ mod r005800 {
         model: crate::catalog::test_blackmanwindow_symmetric_expanded,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_69B17A6833A244E7],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_3A7809C8E546: Case = Case {
         name: "test_dft",
@@ -34319,7 +34319,7 @@ mod r005800 {
         model: crate::catalog::test_hammingwindow,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_2874716A9BCB9B78],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_7AB991874D5A: Case = Case {
         name: "test_hammingwindow_expanded",
@@ -34333,7 +34333,7 @@ mod r005800 {
         model: crate::catalog::test_hammingwindow_expanded,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_2874716A9BCB9B78],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_0A8181A44769: Case = Case {
         name: "test_hammingwindow_symmetric",
@@ -34347,7 +34347,7 @@ mod r005800 {
         model: crate::catalog::test_hammingwindow_symmetric,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_8E83F5A4EF05638C],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_8EC5F18CD71C: Case = Case {
         name: "test_hammingwindow_symmetric_expanded",
@@ -34361,7 +34361,7 @@ mod r005800 {
         model: crate::catalog::test_hammingwindow_symmetric_expanded,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_8E83F5A4EF05638C],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_6165614A50DC: Case = Case {
         name: "test_hannwindow",
@@ -34375,7 +34375,7 @@ mod r005800 {
         model: crate::catalog::test_hannwindow,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_DEF75550A1F409B7],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_E86B6D5AB722: Case = Case {
         name: "test_hannwindow_expanded",
@@ -34389,7 +34389,7 @@ mod r005800 {
         model: crate::catalog::test_hannwindow_expanded,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_DEF75550A1F409B7],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_92044387F1B2: Case = Case {
         name: "test_hannwindow_symmetric",
@@ -34403,7 +34403,7 @@ mod r005800 {
         model: crate::catalog::test_hannwindow_symmetric,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_DE64501C7C55D162],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_1C21F8705150: Case = Case {
         name: "test_hannwindow_symmetric_expanded",
@@ -34417,7 +34417,7 @@ mod r005800 {
         model: crate::catalog::test_hannwindow_symmetric_expanded,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_DE64501C7C55D162],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_2B7646DE59A1: Case = Case {
         name: "test_image_decoder_decode_jpeg2k_rgb",
@@ -37426,7 +37426,7 @@ mod r008000 {
         model: node::m_0bc7ac7a8640921f,
         inputs: &[&node::B_485F31388CC7ECED],
         outputs: &[&node::B_7CCE75975EB1B760],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_29B7A56AA300: Case = Case {
         name: "test_constantofshape_int_shape_zero",
@@ -37440,7 +37440,7 @@ mod r008000 {
         model: node::m_320f5851ea3aae7f,
         inputs: &[&node::B_E3DFDFEB06993CD3],
         outputs: &[&node::B_D2FF481AF4A07451],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_8ABC0C19D0A6: Case = Case {
         name: "test_constantofshape_int_zeros",
@@ -37454,7 +37454,7 @@ mod r008000 {
         model: node::m_37bf836ccc2eec9c,
         inputs: &[&node::B_FD5418DF071985C0],
         outputs: &[&node::B_94A62180C0AC10A9],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_A0B542B3F570: Case = Case {
         name: "test_dequantizelinear",
@@ -40416,7 +40416,7 @@ mod r03ff00 {
             &node::B_FC0CE7F0A4AF7213,
         ],
         outputs: &[&node::B_09672B44ADE3D4F1],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     };
     pub(crate) const C_2408EDC2F058: Case = Case {
         name: "test_range_int32_type_negative_delta_expanded",
@@ -40434,7 +40434,7 @@ mod r03ff00 {
             &node::B_F391708B8BA75D43,
         ],
         outputs: &[&node::B_2A6E06F7233EFD0D],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     };
     pub(crate) const C_00401CDF7537: Case = Case {
         name: "test_scan9_sum",
@@ -40543,7 +40543,7 @@ mod r03fffc {
             &node::B_FC0CE7F0A4AF7213,
         ],
         outputs: &[&node::B_09672B44ADE3D4F1],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     };
     pub(crate) const C_6AE93722D711: Case = Case {
         name: "test_range_int32_type_negative_delta",
@@ -40561,7 +40561,7 @@ mod r03fffc {
             &node::B_F391708B8BA75D43,
         ],
         outputs: &[&node::B_2A6E06F7233EFD0D],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     };
 }
 
@@ -43692,7 +43692,7 @@ mod r040000 {
             &node::B_88D4754F66F129FF,
         ],
         outputs: &[&node::B_E258B5E12AE5B3AA],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     };
     pub(crate) const C_893291A40DB4: Case = Case {
         name: "test_range_bfloat16_type_positive_delta_expanded",
@@ -43710,7 +43710,7 @@ mod r040000 {
             &node::B_88D4754F66F129FF,
         ],
         outputs: &[&node::B_E258B5E12AE5B3AA],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     };
     pub(crate) const C_8C989F2B873F: Case = Case {
         name: "test_range_float16_type_positive_delta",
@@ -43728,7 +43728,7 @@ mod r040000 {
             &node::B_24D21587F6F7E935,
         ],
         outputs: &[&node::B_A0F99C04AB9EB77F],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     };
     pub(crate) const C_5D123D04DBC8: Case = Case {
         name: "test_range_float16_type_positive_delta_expanded",
@@ -43746,7 +43746,7 @@ mod r040000 {
             &node::B_24D21587F6F7E935,
         ],
         outputs: &[&node::B_A0F99C04AB9EB77F],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     };
     pub(crate) const C_1F84221AB2FB: Case = Case {
         name: "test_range_float_type_positive_delta",
@@ -43764,7 +43764,7 @@ mod r040000 {
             &node::B_FC0CE7F0A4AF7213,
         ],
         outputs: &[&node::B_09672B44ADE3D4F1],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     };
     pub(crate) const C_A41B38B0C53E: Case = Case {
         name: "test_range_float_type_positive_delta_expanded",
@@ -43782,7 +43782,7 @@ mod r040000 {
             &node::B_FC0CE7F0A4AF7213,
         ],
         outputs: &[&node::B_09672B44ADE3D4F1],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     };
     pub(crate) const C_09A2462F42B8: Case = Case {
         name: "test_range_int32_type_negative_delta",
@@ -43800,7 +43800,7 @@ mod r040000 {
             &node::B_F391708B8BA75D43,
         ],
         outputs: &[&node::B_2A6E06F7233EFD0D],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     };
     pub(crate) const C_540B0E77B93A: Case = Case {
         name: "test_range_int32_type_negative_delta_expanded",
@@ -43818,7 +43818,7 @@ mod r040000 {
             &node::B_F391708B8BA75D43,
         ],
         outputs: &[&node::B_2A6E06F7233EFD0D],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     };
     pub(crate) const C_B67BCFC5C873: Case = Case {
         name: "test_scan9_multi_state",
@@ -46868,7 +46868,7 @@ mod r070000 {
         model: crate::catalog::test_constantofshape_float_ones,
         inputs: &[&node::B_485F31388CC7ECED],
         outputs: &[&node::B_7CCE75975EB1B760],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_6FB3C5AEBCAA: Case = Case {
         name: "test_constantofshape_int_shape_zero",
@@ -46882,7 +46882,7 @@ mod r070000 {
         model: crate::catalog::test_constantofshape_int_shape_zero,
         inputs: &[&node::B_E3DFDFEB06993CD3],
         outputs: &[&node::B_D2FF481AF4A07451],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_B3E488A5D6D1: Case = Case {
         name: "test_constantofshape_int_zeros",
@@ -46896,7 +46896,7 @@ mod r070000 {
         model: crate::catalog::test_constantofshape_int_zeros,
         inputs: &[&node::B_FD5418DF071985C0],
         outputs: &[&node::B_94A62180C0AC10A9],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_BFB4497DDDCC: Case = Case {
         name: "test_convinteger_with_padding",
@@ -51270,7 +51270,7 @@ mod r07a000 {
         model: crate::catalog::test_blackmanwindow,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_91E61659D4F4F6F2],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_BA145C162E6E: Case = Case {
         name: "test_blackmanwindow_expanded",
@@ -51284,7 +51284,7 @@ mod r07a000 {
         model: crate::catalog::test_blackmanwindow_expanded,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_91E61659D4F4F6F2],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_7784EFF0CA17: Case = Case {
         name: "test_blackmanwindow_symmetric",
@@ -51298,7 +51298,7 @@ mod r07a000 {
         model: crate::catalog::test_blackmanwindow_symmetric,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_C79B321DA294371E],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_3013A5AC3E2F: Case = Case {
         name: "test_blackmanwindow_symmetric_expanded",
@@ -51312,7 +51312,7 @@ mod r07a000 {
         model: crate::catalog::test_blackmanwindow_symmetric_expanded,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_C79B321DA294371E],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_D1C7DA457B68: Case = Case {
         name: "test_cosh",
@@ -51522,7 +51522,7 @@ mod r07a000 {
         model: crate::catalog::test_hammingwindow,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_249A94E8342B5108],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_BC7A6FBDD433: Case = Case {
         name: "test_hammingwindow_expanded",
@@ -51536,7 +51536,7 @@ mod r07a000 {
         model: crate::catalog::test_hammingwindow_expanded,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_249A94E8342B5108],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_C184B1B2CCB8: Case = Case {
         name: "test_hammingwindow_symmetric",
@@ -51550,7 +51550,7 @@ mod r07a000 {
         model: crate::catalog::test_hammingwindow_symmetric,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_2E9917250389CF61],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_B30434131348: Case = Case {
         name: "test_hammingwindow_symmetric_expanded",
@@ -51564,7 +51564,7 @@ mod r07a000 {
         model: crate::catalog::test_hammingwindow_symmetric_expanded,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_2E9917250389CF61],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_792F29B04E5C: Case = Case {
         name: "test_hannwindow",
@@ -51578,7 +51578,7 @@ mod r07a000 {
         model: crate::catalog::test_hannwindow,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_2DAD4022E92DADBA],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_A3C59980B6EF: Case = Case {
         name: "test_hannwindow_expanded",
@@ -51592,7 +51592,7 @@ mod r07a000 {
         model: crate::catalog::test_hannwindow_expanded,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_2DAD4022E92DADBA],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_A205B271CF79: Case = Case {
         name: "test_hannwindow_symmetric",
@@ -51606,7 +51606,7 @@ mod r07a000 {
         model: crate::catalog::test_hannwindow_symmetric,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_224912C627BAFCE8],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_637A226D43CE: Case = Case {
         name: "test_hannwindow_symmetric_expanded",
@@ -51620,7 +51620,7 @@ mod r07a000 {
         model: crate::catalog::test_hannwindow_symmetric_expanded,
         inputs: &[&node::B_C5326979B3EA1717],
         outputs: &[&node::B_224912C627BAFCE8],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     };
     pub(crate) const C_9A8C717DA247: Case = Case {
         name: "test_lppool_1d_default",
@@ -64004,7 +64004,7 @@ mod r07ff00 {
             &node::B_457AD71E73183D45,
         ],
         outputs: &[&node::B_B013412BE7774460],
-        constant_inputs: &[1, 2, 3, 4],
+        constant_inputs: &[0, 1, 2, 3, 4],
     };
     pub(crate) const C_4088376168E9: Case = Case {
         name: "test_min_example",
@@ -68601,7 +68601,7 @@ mod r0fff00 {
         model: model::m_9e4ca73832f9e8d7,
         inputs: &[&model::B_15E69C4F4256A513, &model::B_FA41683544EB3CE7],
         outputs: &[&model::B_3ABCB456E21B5A8C],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
     pub(crate) const C_5A766DA3E782: Case = Case {
         name: "test_expand_shape_model2",
@@ -68615,7 +68615,7 @@ mod r0fff00 {
         model: model::m_dcb395c0514ad4a8,
         inputs: &[&model::B_15E69C4F4256A513, &model::B_8ED123191690318D],
         outputs: &[&model::B_35FAFE638847302C],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
     pub(crate) const C_1ED53908EE8F: Case = Case {
         name: "test_expand_shape_model3",
@@ -68629,7 +68629,7 @@ mod r0fff00 {
         model: model::m_df7378ebeb7024be,
         inputs: &[&model::B_15E69C4F4256A513, &model::B_F74264F2EBBC5BE6],
         outputs: &[&model::B_7F7875FC93279927],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
     pub(crate) const C_65740566D0FF: Case = Case {
         name: "test_expand_shape_model4",
@@ -68643,7 +68643,7 @@ mod r0fff00 {
         model: model::m_2b009d388be541b0,
         inputs: &[&model::B_15E69C4F4256A513, &model::B_4F3B935CF7F69287],
         outputs: &[&model::B_FB9E33FAE9DC3761],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
     pub(crate) const C_D5B60B2265C8: Case = Case {
         name: "test_shrink",
@@ -68861,7 +68861,7 @@ mod r0ffff8 {
             &model::B_628E2A70CA237069,
             &model::B_D71C756A6ABD3F5F,
         ],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
     pub(crate) const C_A1789241E54F: Case = Case {
         name: "test_gradient_of_add_and_mul",
@@ -68879,7 +68879,7 @@ mod r0ffff8 {
             &model::B_64852BD25350C683,
             &model::B_9D7C99BE696EB028,
         ],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
     pub(crate) const C_774D2BD1FBA7: Case = Case {
         name: "test_sequence_model1",
@@ -68897,7 +68897,7 @@ mod r0ffff8 {
             &model::B_F2373ECA6563C96E,
         ],
         outputs: &[&model::B_EE606DF9B33B12E9],
-        constant_inputs: &[],
+        constant_inputs: &[1, 2],
     };
     pub(crate) const C_378C0417FF89: Case = Case {
         name: "test_sequence_model2",
@@ -68915,7 +68915,7 @@ mod r0ffff8 {
             &model::B_EB2213E065346A2E,
         ],
         outputs: &[&model::B_D157E1A990C2C643],
-        constant_inputs: &[],
+        constant_inputs: &[1, 2],
     };
     pub(crate) const C_6E6DE152317B: Case = Case {
         name: "test_sequence_model3",
@@ -68933,7 +68933,7 @@ mod r0ffff8 {
             &model::B_EB2213E065346A2E,
         ],
         outputs: &[&model::B_D157E1A990C2C643],
-        constant_inputs: &[],
+        constant_inputs: &[1, 2],
     };
     pub(crate) const C_7370C9D37FFF: Case = Case {
         name: "test_sequence_model4",
@@ -68951,7 +68951,7 @@ mod r0ffff8 {
             &model::B_EB2213E065346A2E,
         ],
         outputs: &[&model::B_C67E4018FCEC362C],
-        constant_inputs: &[],
+        constant_inputs: &[1, 2],
     };
     pub(crate) const C_F160CAF678ED: Case = Case {
         name: "test_sequence_model5",
@@ -68969,7 +68969,7 @@ mod r0ffff8 {
             &model::B_EB2213E065346A2E,
         ],
         outputs: &[&model::B_3346D3D018BE3262],
-        constant_inputs: &[],
+        constant_inputs: &[1, 2],
     };
     pub(crate) const C_145815517194: Case = Case {
         name: "test_sequence_model6",
@@ -69011,7 +69011,7 @@ mod r0ffff8 {
         model: model::m_d3a9d17abee9795c,
         inputs: &[&model::B_32772570C50137CE, &model::B_EC426005EBFC242E],
         outputs: &[&model::B_5D0C4B325ADCB200],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
 }
 
@@ -70130,7 +70130,7 @@ mod r0fffff {
         model: model::m_da475a6238a8fb58,
         inputs: &[&model::B_59E2931766B480B4, &model::B_1A527A60EF96FA79],
         outputs: &[&model::B_BC058FB1E2A988B8],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
     pub(crate) const C_349838CBEB22: Case = Case {
         name: "test_operator_add_size1_broadcast",
@@ -70144,7 +70144,7 @@ mod r0fffff {
         model: model::m_983cc0a1dcb32c0c,
         inputs: &[&model::B_7416634BA7F4619A, &model::B_266DE418B18C2DF0],
         outputs: &[&model::B_6EE170F791F30828],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
     pub(crate) const C_CD14F4BDBBBE: Case = Case {
         name: "test_operator_add_size1_right_broadcast",
@@ -70158,7 +70158,7 @@ mod r0fffff {
         model: model::m_da475a6238a8fb58,
         inputs: &[&model::B_1B5C895101AC1B6B, &model::B_987FDD6549BD2B74],
         outputs: &[&model::B_29A0C88ED17C7494],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
     pub(crate) const C_9A38B50EEFA4: Case = Case {
         name: "test_operator_add_size1_singleton_broadcast",
@@ -70172,7 +70172,7 @@ mod r0fffff {
         model: model::m_0f50e65babc5558f,
         inputs: &[&model::B_1E0C7D043BE3CC02, &model::B_0EF595DF5829DB9E],
         outputs: &[&model::B_E84618A16650AB9B],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
     pub(crate) const C_78EE9B643222: Case = Case {
         name: "test_operator_addconstant",
@@ -70204,7 +70204,7 @@ mod r0fffff {
             &model::B_8923DED003EACAB0,
         ],
         outputs: &[&model::B_D90D0DF5BFC55FAF],
-        constant_inputs: &[],
+        constant_inputs: &[1, 2],
     };
     pub(crate) const C_F66F2C4152A9: Case = Case {
         name: "test_operator_basic",
@@ -70218,7 +70218,7 @@ mod r0fffff {
         model: model::m_4dde943e6e208cef,
         inputs: &[&model::B_66CB29E392752D93, &model::B_9A21F96395A4DD2D],
         outputs: &[&model::B_64541217698E5E14],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
     pub(crate) const C_ECDB7BA5D3EA: Case = Case {
         name: "test_operator_chunk",
@@ -70260,7 +70260,7 @@ mod r0fffff {
         model: model::m_e9484647b0aea2bd,
         inputs: &[&model::B_17C1C8C6E32F2F37, &model::B_C76B841A3F25CBC0],
         outputs: &[&model::B_6A600C30DE787F39],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
     pub(crate) const C_D96FBF21B38A: Case = Case {
         name: "test_operator_conv",
@@ -70344,7 +70344,7 @@ mod r0fffff {
         model: model::m_125f0a189ac52393,
         inputs: &[&model::B_944E1A296DDDB9B6, &model::B_A1F8008BA09FF2B9],
         outputs: &[&model::B_A62CBA1B93CF0B7A],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
     pub(crate) const C_EC74DAA43668: Case = Case {
         name: "test_operator_maxpool",
@@ -70372,7 +70372,7 @@ mod r0fffff {
         model: model::m_3b90b07383696f11,
         inputs: &[&model::B_944E1A296DDDB9B6, &model::B_A1F8008BA09FF2B9],
         outputs: &[&model::B_9273B65CBDA18DEE],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
     pub(crate) const C_87CE5266ABDA: Case = Case {
         name: "test_operator_mm",
@@ -70386,7 +70386,7 @@ mod r0fffff {
         model: model::m_55e2350091a20f5c,
         inputs: &[&model::B_17C1C8C6E32F2F37, &model::B_C117964FB86ED70B],
         outputs: &[&model::B_EA9959B921BC5C15],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
     pub(crate) const C_F8A62DB0A90C: Case = Case {
         name: "test_operator_non_float_params",
@@ -70456,7 +70456,7 @@ mod r0fffff {
         model: model::m_67650fd8ad1137df,
         inputs: &[&model::B_3BC3E62692125D1D, &model::B_2D0B7E8EF88DCE49],
         outputs: &[&model::B_5C437B01B1403376],
-        constant_inputs: &[],
+        constant_inputs: &[1],
     };
     pub(crate) const C_8E7EE97B9BF4: Case = Case {
         name: "test_operator_reduced_mean",
@@ -70576,7 +70576,7 @@ mod r0fffff {
             &model::B_DBB0D646CAA7BD9A,
             &model::B_62099674F5D96FF6,
         ],
-        constant_inputs: &[],
+        constant_inputs: &[2],
     };
     pub(crate) const C_C9103C15FA25: Case = Case {
         name: "test_operator_view",
