@@ -26309,7 +26309,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_range_bfloat16_type_positive_delta_expanded/output_0.pb"
         )],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     },
     Case {
         name: "test_range_float16_type_positive_delta",
