@@ -28,7 +28,9 @@ The constant-input hint: a case's `constant_inputs` are the positions of its inp
 the first, that are tensors (not sequences, optionals or maps). Those are the operands that
 onnx's node tests feed as data but that real models usually hold as initializers (a reduction's
 axes, a Reshape's shape, BatchNormalization's scale, bias, mean and variance), so a runtime may
-fold them into the model as constants.
+fold them into the model as constants. The first input is hinted too when the operator takes no
+data at all (PARAMETER_OPERATORS: a window's size, MelWeightMatrix's scalars, ConstantOfShape's
+shape, Range's bounds).
 """
 
 from __future__ import annotations
@@ -59,6 +61,22 @@ CATALOG = KIT / "src" / "catalog.rs"
 CLI = REPO / "target" / "debug" / "onnx-text"
 
 EXPANDED = re.compile(r"^(?P<base>.+)_expanded(_ver\d+)?$")
+
+# The operators whose every input is a parameter by onnx's spec, none of them data: a window's
+# size, MelWeightMatrix's bins, lengths, rate and edges, ConstantOfShape's shape, Range's start,
+# limit and delta. Real models hold these as constants, and a runtime may need them so (tract
+# takes a window's size and MelWeightMatrix's inputs only as constants), so the hint takes their
+# first input too. scripts/gen_releases.py uses the same rule.
+PARAMETER_OPERATORS = frozenset(
+    {"BlackmanWindow", "HammingWindow", "HannWindow", "MelWeightMatrix", "ConstantOfShape", "Range"}
+)
+
+
+def hinted_inputs(op_type: str, types: list[onnx.TypeProto]) -> list[int]:
+    """The constant-input hint of a node case of `op_type` whose inputs have these types: every
+    tensor input but the first, and the first too for PARAMETER_OPERATORS."""
+    first = 0 if op_type in PARAMETER_OPERATORS else 1
+    return [i for i in range(first, len(types)) if types[i].HasField("tensor_type")]
 
 
 def load_cases() -> list:
@@ -184,14 +202,12 @@ def generate(out: pathlib.Path) -> int:
         folder = data / case.name
         folder.mkdir()
         (folder / "model.onnxtxt").write_text(texts[case.name])
-        constant = []
         for i, (value, info) in enumerate(zip(inputs, graph.input, strict=True)):
             (folder / f"input_{i}.pb").write_bytes(value_bytes(value, info.type, info.name))
-            if i > 0 and info.type.HasField("tensor_type"):
-                constant.append(i)
         for i, (value, info) in enumerate(zip(outputs, graph.output, strict=True)):
             (folder / f"output_{i}.pb").write_bytes(value_bytes(value, info.type, info.name))
         op_type, domain = tested_operator(case, operators)
+        constant = hinted_inputs(op_type, [info.type for info in graph.input])
         version = opset_version(case.model, domain)
         manifest.append(
             "\t".join(

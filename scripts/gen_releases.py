@@ -58,6 +58,10 @@ import zipfile
 import onnx
 from onnx import numpy_helper
 
+# The node cases' constant-input hint, shared with 1.23.2's cases (this directory is on the path
+# of a script run from it).
+from gen_conformance import hinted_inputs
+
 REPO = pathlib.Path(__file__).resolve().parent.parent
 KIT = REPO / "onnx-conformance"
 CATALOG = KIT / "src" / "releases" / "catalog.rs"
@@ -351,6 +355,38 @@ def graph_types(model: onnx.ModelProto) -> list[onnx.TypeProto]:
     return [i.type for i in model.graph.input]
 
 
+def model_hinted_inputs(graph: onnx.GraphProto, count: int) -> list[int]:
+    """The constant-input hint of a model test, of its first `count` inputs (the ones its files
+    give): the node cases' rule lifted to a graph. A tensor input other than the first is hinted
+    when the nodes read it only after their first input (a shape, axes, a second operand: what a
+    node case hints), as test_expand_shape_model1's `shape`; one that a node reads first, a
+    subgraph reads, or the graph gives as an output is data, and so is the first input, as in a
+    node case."""
+    data = {output.name for output in graph.output}
+    later = set()
+
+    def read_by_subgraphs(attribute: onnx.AttributeProto) -> None:
+        for subgraph in [attribute.g, *attribute.graphs]:
+            for node in subgraph.node:
+                data.update(node.input)
+                for inner in node.attribute:
+                    read_by_subgraphs(inner)
+
+    for node in graph.node:
+        for position, name in enumerate(node.input):
+            (later if position > 0 else data).add(name)
+        for attribute in node.attribute:
+            read_by_subgraphs(attribute)
+    return [
+        i
+        for i, value in enumerate(graph.input[:count])
+        if i > 0
+        and value.type.HasField("tensor_type")
+        and value.name in later
+        and value.name not in data
+    ]
+
+
 def node_operator(case: Case, model: onnx.ModelProto, operators: dict) -> tuple[str, str]:
     """The (op_type, domain) a node case tests; an `_expanded` case is named after the case it
     expands (as gen_conformance.py does)."""
@@ -403,11 +439,12 @@ def entries_of(version: str, cases: list[Case], keys: dict[bytes, str]) -> list[
             if len(inputs) != len(types):
                 sys.exit(f"{version}: {case.name}: {len(inputs)} inputs, {len(types)} in the graph")
             op_type, domain = node_operator(case, model, operators)
-            constant = tuple(i for i in range(1, len(inputs)) if types[i].HasField("tensor_type"))
+            constant = tuple(hinted_inputs(op_type, types))
         else:
-            # A whole model: no operator, and its inputs are data, not constants. Before IR 4
-            # its initializers are graph inputs too, after the ones the files give.
-            op_type, domain, constant = "", "", ()
+            # A whole model: no operator. Before IR 4 its initializers are graph inputs too,
+            # after the ones the files give.
+            op_type, domain = "", ""
+            constant = tuple(model_hinted_inputs(model.graph, len(inputs)))
         entries.append(Entry(
             suite=case.suite, name=case.name, op_type=op_type, domain=domain,
             opset_version=opset_version(model, domain), text=text, inputs=inputs,

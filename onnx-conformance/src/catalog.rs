@@ -8396,7 +8396,7 @@ pub(crate) static CASES: [Case; 1884] = [
         model: &include_onnx_bytes!("data/test_blackmanwindow/model.onnxtxt"),
         inputs: &[include_bytes!("../data/test_blackmanwindow/input_0.pb")],
         outputs: &[include_bytes!("../data/test_blackmanwindow/output_0.pb")],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_blackmanwindow_expanded",
@@ -8414,7 +8414,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_blackmanwindow_expanded/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_blackmanwindow_symmetric",
@@ -8432,7 +8432,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_blackmanwindow_symmetric/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_blackmanwindow_symmetric_expanded",
@@ -8450,7 +8450,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_blackmanwindow_symmetric_expanded/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_cast_BFLOAT16_to_FLOAT",
@@ -13765,7 +13765,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_constantofshape_float_ones/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_constantofshape_int_shape_zero",
@@ -13783,7 +13783,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_constantofshape_int_shape_zero/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_constantofshape_int_zeros",
@@ -13801,7 +13801,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_constantofshape_int_zeros/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_conv_with_autopad_same",
@@ -18331,7 +18331,7 @@ pub(crate) static CASES: [Case; 1884] = [
         model: &include_onnx_bytes!("data/test_hammingwindow/model.onnxtxt"),
         inputs: &[include_bytes!("../data/test_hammingwindow/input_0.pb")],
         outputs: &[include_bytes!("../data/test_hammingwindow/output_0.pb")],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_hammingwindow_expanded",
@@ -18349,7 +18349,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_hammingwindow_expanded/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_hammingwindow_symmetric",
@@ -18367,7 +18367,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_hammingwindow_symmetric/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_hammingwindow_symmetric_expanded",
@@ -18385,7 +18385,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_hammingwindow_symmetric_expanded/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_hannwindow",
@@ -18399,7 +18399,7 @@ pub(crate) static CASES: [Case; 1884] = [
         model: &include_onnx_bytes!("data/test_hannwindow/model.onnxtxt"),
         inputs: &[include_bytes!("../data/test_hannwindow/input_0.pb")],
         outputs: &[include_bytes!("../data/test_hannwindow/output_0.pb")],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_hannwindow_expanded",
@@ -18417,7 +18417,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_hannwindow_expanded/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_hannwindow_symmetric",
@@ -18435,7 +18435,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_hannwindow_symmetric/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_hannwindow_symmetric_expanded",
@@ -18453,7 +18453,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_hannwindow_symmetric_expanded/output_0.pb"
         )],
-        constant_inputs: &[],
+        constant_inputs: &[0],
     },
     Case {
         name: "test_hardmax_axis_0",
@@ -23689,7 +23689,7 @@ pub(crate) static CASES: [Case; 1884] = [
             include_bytes!("../data/test_melweightmatrix/input_4.pb"),
         ],
         outputs: &[include_bytes!("../data/test_melweightmatrix/output_0.pb")],
-        constant_inputs: &[1, 2, 3, 4],
+        constant_inputs: &[0, 1, 2, 3, 4],
     },
     Case {
         name: "test_min_example",
@@ -26915,7 +26915,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_range_bfloat16_type_positive_delta/output_0.pb"
         )],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     },
     Case {
         name: "test_range_bfloat16_type_positive_delta_expanded",
@@ -26939,7 +26939,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_range_bfloat16_type_positive_delta_expanded/output_0.pb"
         )],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     },
     Case {
         name: "test_range_float16_type_positive_delta",
@@ -26959,7 +26959,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_range_float16_type_positive_delta/output_0.pb"
         )],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     },
     Case {
         name: "test_range_float16_type_positive_delta_expanded",
@@ -26981,7 +26981,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_range_float16_type_positive_delta_expanded/output_0.pb"
         )],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     },
     Case {
         name: "test_range_float_type_positive_delta",
@@ -27001,7 +27001,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_range_float_type_positive_delta/output_0.pb"
         )],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     },
     Case {
         name: "test_range_float_type_positive_delta_expanded",
@@ -27023,7 +27023,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_range_float_type_positive_delta_expanded/output_0.pb"
         )],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     },
     Case {
         name: "test_range_int32_type_negative_delta",
@@ -27043,7 +27043,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_range_int32_type_negative_delta/output_0.pb"
         )],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     },
     Case {
         name: "test_range_int32_type_negative_delta_expanded",
@@ -27065,7 +27065,7 @@ pub(crate) static CASES: [Case; 1884] = [
         outputs: &[include_bytes!(
             "../data/test_range_int32_type_negative_delta_expanded/output_0.pb"
         )],
-        constant_inputs: &[1, 2],
+        constant_inputs: &[0, 1, 2],
     },
     Case {
         name: "test_reciprocal",

@@ -447,11 +447,16 @@ impl Case {
     /// tensor input but the first. onnx's node tests feed as data what real models usually
     /// hold as initializers (a reduction's `axes`, a `Reshape`'s shape, `BatchNormalization`'s
     /// scale, bias, mean and variance); a runtime that needs those to be constant folds them
-    /// into the model.
+    /// into the model. An operator that takes no data has its first input hinted too: a
+    /// window's size (`BlackmanWindow`, `HammingWindow`, `HannWindow`), `MelWeightMatrix`'s
+    /// scalars, `ConstantOfShape`'s shape, `Range`'s bounds. A model test (of [`release`])
+    /// hints, of its inputs after the first, the tensors that its nodes read only after their
+    /// own first input (the shape of `test_expand_shape_model1`'s `Expand`).
     ///
     /// ```
-    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_reshape_reordered_all_dims").unwrap();
-    /// assert_eq!(case.constant_inputs(), [1]);
+    /// let case = |name| onnx_conformance::cases().iter().find(|c| c.name() == name).unwrap();
+    /// assert_eq!(case("test_reshape_reordered_all_dims").constant_inputs(), [1]);
+    /// assert_eq!(case("test_hannwindow").constant_inputs(), [0]);
     /// ```
     pub fn constant_inputs(&self) -> &[usize] {
         self.constant_inputs

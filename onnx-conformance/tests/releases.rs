@@ -271,3 +271,56 @@ fn an_old_operator_version_is_there() {
     assert_eq!(slice.opset_version(), 9);
     assert_eq!(slice.inputs().len(), 1);
 }
+
+/// Every release's hints follow 1.23.2's rule (scripts/gen_releases.py takes it from
+/// gen_conformance.py), and a model test's are the rule lifted to its graph: an input after the
+/// first that the nodes read only after their own first input, as Expand's shape in
+/// test_expand_shape_model1; the first input never.
+#[test]
+fn every_release_hints_constant_inputs_as_the_newest_does() {
+    const PARAMETER_OPERATORS: [&str; 6] = [
+        "BlackmanWindow",
+        "HammingWindow",
+        "HannWindow",
+        "MelWeightMatrix",
+        "ConstantOfShape",
+        "Range",
+    ];
+    let mut models = BTreeMap::new();
+    for (version, case) in all() {
+        let inputs = case.inputs();
+        let tensor = |i: &usize| matches!(inputs[*i], onnx_conformance::Value::Tensor(_));
+        match case.kind() {
+            CaseKind::Node => {
+                let first = usize::from(!PARAMETER_OPERATORS.contains(&case.op_type()));
+                let expected: Vec<usize> = (first..inputs.len()).filter(tensor).collect();
+                assert_eq!(
+                    case.constant_inputs(),
+                    expected,
+                    "{version} {}",
+                    case.name()
+                );
+            }
+            CaseKind::Model => {
+                assert!(
+                    case.constant_inputs().iter().all(|i| *i > 0 && tensor(i)),
+                    "{version} {}",
+                    case.name()
+                );
+                models.insert(case.name(), case.constant_inputs());
+            }
+        }
+    }
+    let window = release("1.12.0")
+        .unwrap()
+        .iter()
+        .find(|c| c.name() == "test_hannwindow");
+    assert_eq!(window.unwrap().constant_inputs(), [0]);
+    assert_eq!(models["test_expand_shape_model1"], [1]);
+    assert_eq!(models["test_operator_addmm"], [1, 2]);
+    // Gather(weight, indices): the indices are the model's first input, and stay fed.
+    assert_eq!(models["test_Embedding"], [] as [usize; 0]);
+    // "1" is Neg's operand, "2" only Sum's third.
+    assert_eq!(models["test_operator_symbolic_override_nested"], [2]);
+    assert_eq!(models["test_single_relu_model"], [] as [usize; 0]);
+}
