@@ -15,6 +15,7 @@ mod conv;
 mod elementwise;
 mod floats;
 mod gemm;
+mod image;
 mod indexing;
 mod layer_norm;
 mod layout;
@@ -100,6 +101,7 @@ fn register(registry: &mut Registry) {
     linalg::register(registry);
     conv::register(registry);
     gemm::register(registry);
+    image::register(registry);
     logic::register(registry);
     loss::register(registry);
     math::register(registry);
