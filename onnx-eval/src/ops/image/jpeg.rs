@@ -1,9 +1,9 @@
-//! JPEG: sequential Huffman-coded 8-bit images (baseline and extended), gray or three-component,
-//! decoded as libjpeg-turbo decodes them with its defaults, which is what Pillow (the spec's
+//! JPEG: Huffman-coded 8-bit images (baseline, extended sequential and progressive), gray or
+//! three-component, decoded as libjpeg-turbo decodes them with its defaults, which is what Pillow (the spec's
 //! reference) uses: the accurate integer IDCT (`jidctint.c`), "fancy" triangle-filter upsampling
 //! of chroma halved in either direction (`jdsample.c`, as the spec describes it), and YCbCr to RGB
 //! through its 16-bit fixed-point tables (`jdcolor.c`). Every step is integer arithmetic, so the
-//! pixels are exactly libjpeg-turbo's. Other JPEGs (progressive, arithmetic-coded, 12-bit, CMYK)
+//! pixels are exactly libjpeg-turbo's. Other JPEGs (arithmetic-coded, lossless, 12-bit, CMYK)
 //! go to the `image` crate, whose decoder rounds differently.
 
 use super::Pixels;
@@ -113,6 +113,31 @@ impl Huffman {
     }
 }
 
+/// What a scan codes.
+#[derive(Clone, Copy)]
+enum Kind {
+    Sequential,
+    DcFirst,
+    DcRefine,
+    AcFirst,
+    AcRefine,
+}
+
+/// The coefficients of a progressive AC scan: `ss..=se` in zigzag order, scaled by 2^`al`.
+#[derive(Clone, Copy)]
+struct Band {
+    ss: usize,
+    se: usize,
+    al: u32,
+}
+
+/// A component of a scan, with the tables its kind of scan uses.
+struct Member {
+    index: usize,
+    dc: Option<Huffman>,
+    ac: Option<Huffman>,
+}
+
 /// One component of the frame.
 struct Component {
     id: u8,
@@ -139,6 +164,7 @@ struct Frame {
     v_max: usize,
     mcus_wide: usize,
     mcus_high: usize,
+    progressive: bool,
 }
 
 #[derive(Default)]
@@ -241,18 +267,18 @@ impl Decoder {
             }
             match bytes.marker()? {
                 0xd9 => return Ok(Ok(())),
-                // Baseline and extended sequential, Huffman-coded.
-                0xc0 | 0xc1 => {
+                // Baseline, extended sequential and progressive, Huffman-coded.
+                code @ (0xc0..=0xc2) => {
                     let segment = bytes.segment()?;
-                    self.frame_header(segment)?;
+                    self.frame_header(segment, code == 0xc2)?;
                     let frame = self.frame.as_ref().ok_or(Stop::Corrupt)?;
                     if let Err(e) = check(frame.height, frame.width) {
                         return Ok(Err(e));
                     }
                     self.allocate();
                 }
-                // Progressive, lossless, hierarchical, arithmetic-coded.
-                0xc2 | 0xc3 | 0xc5..=0xc7 | 0xc9..=0xcb | 0xcd..=0xcf => {
+                // Lossless, hierarchical, arithmetic-coded.
+                0xc3 | 0xc5..=0xc7 | 0xc9..=0xcb | 0xcd..=0xcf => {
                     return Err(Stop::Unsupported);
                 }
                 0xc4 => self.huffman_tables(bytes.segment()?)?,
@@ -292,7 +318,7 @@ impl Decoder {
         }
     }
 
-    fn frame_header(&mut self, s: &[u8]) -> Read<()> {
+    fn frame_header(&mut self, s: &[u8], progressive: bool) -> Read<()> {
         if self.frame.is_some() {
             return Err(Stop::Corrupt);
         }
@@ -350,6 +376,7 @@ impl Decoder {
             v_max,
             mcus_wide: width.div_ceil(8 * h_max),
             mcus_high: height.div_ceil(8 * v_max),
+            progressive,
         });
         Ok(())
     }
@@ -418,10 +445,41 @@ impl Decoder {
         if count == 0 || count > 4 || s.len() != 4 + 2 * count {
             return Err(Stop::Corrupt);
         }
-        // Sequential scans code all 64 coefficients with no successive approximation.
-        if s[1 + 2 * count..] != [0, 63, 0] {
+        let (ss, se) = (usize::from(s[1 + 2 * count]), usize::from(s[2 + 2 * count]));
+        let (ah, al) = (
+            u32::from(s[3 + 2 * count] >> 4),
+            u32::from(s[3 + 2 * count] & 15),
+        );
+        let kind = if !frame.progressive {
+            // Sequential scans code all 64 coefficients with no successive approximation.
+            if (ss, se, ah, al) != (0, 63, 0, 0) {
+                return Err(Stop::Corrupt);
+            }
+            Kind::Sequential
+        } else if al > 13 || ah > 13 || (ah != 0 && ah != al + 1) {
             return Err(Stop::Corrupt);
-        }
+        } else if ss == 0 {
+            if se != 0 {
+                return Err(Stop::Corrupt);
+            }
+            if ah == 0 {
+                Kind::DcFirst
+            } else {
+                Kind::DcRefine
+            }
+        } else {
+            // A band of AC coefficients, of one component alone.
+            if se < ss || se > 63 || count != 1 {
+                return Err(Stop::Corrupt);
+            }
+            if ah == 0 {
+                Kind::AcFirst
+            } else {
+                Kind::AcRefine
+            }
+        };
+        let uses_dc = matches!(kind, Kind::Sequential | Kind::DcFirst);
+        let uses_ac = matches!(kind, Kind::Sequential | Kind::AcFirst | Kind::AcRefine);
         let mut members = Vec::with_capacity(count);
         for c in s[1..1 + 2 * count].chunks_exact(2) {
             let index = frame
@@ -429,42 +487,47 @@ impl Decoder {
                 .iter()
                 .position(|k| k.id == c[0])
                 .ok_or(Stop::Corrupt)?;
-            if members.iter().any(|&(i, _, _)| i == index) {
+            if members.iter().any(|m: &Member| m.index == index) {
                 return Err(Stop::Corrupt);
             }
-            let dc = self.dc_tables[usize::from(c[1] >> 4) & 3]
-                .clone()
-                .ok_or(Stop::Corrupt)?;
-            let ac = self.ac_tables[usize::from(c[1] & 15) & 3]
-                .clone()
-                .ok_or(Stop::Corrupt)?;
+            let table = |tables: &[Option<Huffman>; 4], slot: u8, used: bool| match used {
+                true => tables[usize::from(slot) & 3]
+                    .clone()
+                    .ok_or(Stop::Corrupt)
+                    .map(Some),
+                false => Ok(None),
+            };
+            let dc = table(&self.dc_tables, c[1] >> 4, uses_dc)?;
+            let ac = table(&self.ac_tables, c[1] & 15, uses_ac)?;
             let component = &mut frame.components[index];
             if component.quant.is_none() {
                 component.quant = Some(self.quant[component.quant_slot].ok_or(Stop::Corrupt)?);
             }
-            members.push((index, dc, ac));
+            members.push(Member { index, dc, ac });
         }
         // The MCUs: in an interleaved scan each holds h × v blocks of every member; a scan of one
         // component goes block by block over that component's own blocks.
         let (mcus_wide, mcus_high) = if count == 1 {
-            let c = &frame.components[members[0].0];
+            let c = &frame.components[members[0].index];
             (c.width.div_ceil(8), c.height.div_ceil(8))
         } else {
             (frame.mcus_wide, frame.mcus_high)
         };
+        let band = Band { ss, se, al };
         let mut bits = Bits::new(bytes);
         let mut predictions = [0i32; 4];
-        let mut block = [0i16; 64];
+        let mut eob_run = 0u32;
         let mut next_restart = 0u8;
         for mcu in 0..mcus_wide * mcus_high {
             if self.restart_interval > 0 && mcu > 0 && mcu % self.restart_interval == 0 {
                 bits.restart(next_restart)?;
                 next_restart = (next_restart + 1) & 7;
                 predictions = [0; 4];
+                eob_run = 0;
             }
             let (mx, my) = (mcu % mcus_wide, mcu / mcus_wide);
-            for (slot, (index, dc, ac)) in members.iter().enumerate() {
-                let component = &mut frame.components[*index];
+            for (slot, member) in members.iter().enumerate() {
+                let component = &mut frame.components[member.index];
                 let (h, v) = if count == 1 {
                     (1, 1)
                 } else {
@@ -472,10 +535,33 @@ impl Decoder {
                 };
                 for by in 0..v {
                     for bx in 0..h {
-                        bits.block(dc, ac, &mut predictions[slot], &mut block)?;
                         let (x, y) = (mx * h + bx, my * v + by);
                         let at = (y * component.blocks_wide + x) * 64;
-                        component.coefficients[at..at + 64].copy_from_slice(&block);
+                        let block: &mut [i16; 64] = (&mut component.coefficients[at..at + 64])
+                            .try_into()
+                            .map_err(|_| Stop::Corrupt)?;
+                        let (dc, ac) = (member.dc.as_ref(), member.ac.as_ref());
+                        let prediction = &mut predictions[slot];
+                        match (kind, dc, ac) {
+                            (Kind::Sequential, Some(dc), Some(ac)) => {
+                                bits.sequential(dc, ac, prediction, block)?;
+                            }
+                            (Kind::DcFirst, Some(dc), _) => {
+                                bits.dc_first(dc, prediction, al, block)?;
+                            }
+                            (Kind::DcRefine, ..) => {
+                                if bits.bit()? == 1 {
+                                    block[0] |= 1 << al;
+                                }
+                            }
+                            (Kind::AcFirst, _, Some(ac)) => {
+                                bits.ac_first(ac, band, &mut eob_run, block)?;
+                            }
+                            (Kind::AcRefine, _, Some(ac)) => {
+                                bits.ac_refine(ac, band, &mut eob_run, block)?;
+                            }
+                            _ => return Err(Stop::Corrupt),
+                        }
                     }
                 }
             }
@@ -613,8 +699,18 @@ impl<'a, 'b> Bits<'a, 'b> {
         Err(Stop::Corrupt)
     }
 
-    /// One block's coefficients, in natural order.
-    fn block(
+    /// A block's DC difference, added to the prediction, which it becomes.
+    fn dc(&mut self, dc: &Huffman, prediction: &mut i32) -> Read<i32> {
+        let size = u32::from(self.symbol(dc)?);
+        if size > 16 {
+            return Err(Stop::Corrupt);
+        }
+        *prediction = prediction.wrapping_add(self.signed(size)?);
+        Ok(*prediction)
+    }
+
+    /// One block of a sequential scan, all its coefficients, in natural order.
+    fn sequential(
         &mut self,
         dc: &Huffman,
         ac: &Huffman,
@@ -622,12 +718,7 @@ impl<'a, 'b> Bits<'a, 'b> {
         block: &mut [i16; 64],
     ) -> Read<()> {
         *block = [0; 64];
-        let size = u32::from(self.symbol(dc)?);
-        if size > 16 {
-            return Err(Stop::Corrupt);
-        }
-        *prediction = prediction.wrapping_add(self.signed(size)?);
-        block[0] = *prediction as i16;
+        block[0] = self.dc(dc, prediction)? as i16;
         let mut k = 1;
         while k < 64 {
             let rs = self.symbol(ac)?;
@@ -642,6 +733,123 @@ impl<'a, 'b> Bits<'a, 'b> {
             k += run;
             block[NATURAL_ORDER[k.min(79)]] = self.signed(size)? as i16;
             k += 1;
+        }
+        Ok(())
+    }
+
+    /// The first scan of a block's DC coefficient: its high bits, from `al` up.
+    fn dc_first(
+        &mut self,
+        dc: &Huffman,
+        prediction: &mut i32,
+        al: u32,
+        block: &mut [i16; 64],
+    ) -> Read<()> {
+        block[0] = self.dc(dc, prediction)?.wrapping_shl(al) as i16;
+        Ok(())
+    }
+
+    /// The length of a run of bands with no more coefficients, itself included: 2^`r` plus `r`
+    /// more bits.
+    fn eob_run(&mut self, r: u32) -> Read<u32> {
+        Ok((1 << r) + self.bits(r)? as u32)
+    }
+
+    /// The first scan of a band of AC coefficients (as libjpeg's `decode_mcu_AC_first`).
+    fn ac_first(
+        &mut self,
+        ac: &Huffman,
+        band: Band,
+        eob_run: &mut u32,
+        block: &mut [i16; 64],
+    ) -> Read<()> {
+        if *eob_run > 0 {
+            *eob_run -= 1;
+            return Ok(());
+        }
+        let mut k = band.ss;
+        while k <= band.se {
+            let rs = self.symbol(ac)?;
+            let (run, size) = (usize::from(rs >> 4), u32::from(rs & 15));
+            if size == 0 {
+                if run != 15 {
+                    *eob_run = self.eob_run(run as u32)? - 1;
+                    break;
+                }
+                k += 16;
+                continue;
+            }
+            k += run;
+            block[NATURAL_ORDER[k.min(79)]] = self.signed(size)?.wrapping_shl(band.al) as i16;
+            k += 1;
+        }
+        Ok(())
+    }
+
+    /// A refining scan of a band (as libjpeg's `decode_mcu_AC_refine`): a correction bit for
+    /// each coefficient already nonzero, and new coefficients of ±2^`al`.
+    fn ac_refine(
+        &mut self,
+        ac: &Huffman,
+        band: Band,
+        eob_run: &mut u32,
+        block: &mut [i16; 64],
+    ) -> Read<()> {
+        let plus = 1i16 << band.al;
+        let minus = (-1i16).wrapping_shl(band.al);
+        let mut k = band.ss;
+        if *eob_run == 0 {
+            while k <= band.se {
+                let rs = self.symbol(ac)?;
+                let (mut run, size) = (i32::from(rs >> 4), rs & 15);
+                let mut value = 0;
+                if size != 0 {
+                    // A new coefficient's size is 1 bit; libjpeg takes others with a warning.
+                    value = if self.bit()? == 1 { plus } else { minus };
+                } else if run != 15 {
+                    *eob_run = self.eob_run(run as u32)?;
+                    break;
+                }
+                // Past coefficients already nonzero (refining each) and `run` zero ones, to
+                // where the new one goes.
+                while k <= band.se {
+                    let coefficient = &mut block[NATURAL_ORDER[k]];
+                    if *coefficient != 0 {
+                        self.refine(coefficient, plus, minus)?;
+                    } else {
+                        run -= 1;
+                        if run < 0 {
+                            break;
+                        }
+                    }
+                    k += 1;
+                }
+                if value != 0 {
+                    block[NATURAL_ORDER[k.min(79)]] = value;
+                }
+                k += 1;
+            }
+        }
+        if *eob_run > 0 {
+            // The rest of the band has no new coefficients, only correction bits.
+            while k <= band.se {
+                let coefficient = &mut block[NATURAL_ORDER[k]];
+                if *coefficient != 0 {
+                    self.refine(coefficient, plus, minus)?;
+                }
+                k += 1;
+            }
+            *eob_run -= 1;
+        }
+        Ok(())
+    }
+
+    /// A correction bit of a nonzero coefficient: set, it adds 2^`al` away from zero, unless
+    /// that bit is already set.
+    fn refine(&mut self, coefficient: &mut i16, plus: i16, minus: i16) -> Read<()> {
+        if self.bit()? == 1 && *coefficient & plus == 0 {
+            let step = if *coefficient >= 0 { plus } else { minus };
+            *coefficient = coefficient.wrapping_add(step);
         }
         Ok(())
     }
