@@ -138,7 +138,13 @@ fn jpeg2000(
     check: impl Fn(usize, usize) -> KernelResult<()>,
 ) -> KernelResult<Option<Pixels>> {
     use hayro_jpeg2000::{ColorSpace, DecodeSettings, DecoderContext, Image};
-    let Ok(image) = Image::new(bytes, &DecodeSettings::default()) else {
+    // Strict: a stream cut short or damaged is an error, as it is to OpenJPEG under Pillow,
+    // where the lenient mode decodes what it can.
+    let settings = DecodeSettings {
+        strict: true,
+        ..DecodeSettings::default()
+    };
+    let Ok(image) = Image::new(bytes, &settings) else {
         return Ok(None);
     };
     let (height, width) = (image.height() as usize, image.width() as usize);
@@ -199,7 +205,7 @@ fn others(
         // The decoders' own buffers stay within what the evaluator allows a result, in bytes
         // (16-bit RGBA at most: 8 a pixel).
         let mut limits = image::Limits::default();
-        limits.max_alloc = Some((ctx.model.limits.max_elements as u64).saturating_mul(8));
+        limits.max_alloc = Some(ctx.model.limits.max_elements.saturating_mul(8));
         reader.limits(limits);
         reader
     };
@@ -225,4 +231,22 @@ fn others(
         channels,
         samples,
     }))
+}
+
+#[cfg(all(test, not(feature = "image")))]
+mod tests {
+    use crate::Value;
+
+    /// Without its codecs the operator says which feature brings them.
+    #[test]
+    fn without_the_feature_the_error_names_it() {
+        let model = onnx_text::parse_model(
+            r#"<ir_version: 9, opset_import: ["" : 20]>
+            g (uint8[n] data) => (uint8[h, w, c] image) { image = ImageDecoder (data) }"#,
+        )
+        .unwrap();
+        let data = Value::tensor(b"P5\n1 1\n255\n\0", &[13]).unwrap();
+        let error = crate::run(&model, &[data]).unwrap_err().to_string();
+        assert!(error.contains("onnx-eval's `image` feature"), "{error}");
+    }
 }

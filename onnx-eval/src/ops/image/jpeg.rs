@@ -601,14 +601,9 @@ impl Decoder {
                 None => ids == [b'R', b'G', b'B'],
             };
         let mut samples = Vec::with_capacity(width * height * 3);
-        if rgb {
-            for i in 0..width * height {
-                samples.extend([planes[0][i], planes[1][i], planes[2][i]]);
-            }
-        } else {
-            for i in 0..width * height {
-                samples.extend(ycc_to_rgb(planes[0][i], planes[1][i], planes[2][i]));
-            }
+        let triples = planes[0].iter().zip(&planes[1]).zip(&planes[2]);
+        for ((&a, &b), &c) in triples {
+            samples.extend(if rgb { [a, b, c] } else { ycc_to_rgb(a, b, c) });
         }
         Ok(Pixels {
             height,
@@ -1025,7 +1020,7 @@ fn upsample(
     // The neighbour of sample `i` on the side of output `o` (even: before, odd: after),
     // repeating the edge.
     let near = |i: usize, o: usize, n: usize| {
-        if o % 2 == 0 {
+        if o.is_multiple_of(2) {
             i.saturating_sub(1)
         } else {
             (i + 1).min(n - 1)
@@ -1038,19 +1033,19 @@ fn upsample(
                 (1, 1) => at(x, y),
                 (2, 1) if width > 2 => {
                     let i = x / 2;
-                    let bias = if x % 2 == 0 { 1 } else { 2 };
+                    let bias = if x.is_multiple_of(2) { 1 } else { 2 };
                     (3 * at(i, y) + at(near(i, x, width), y) + bias) >> 2
                 }
                 (1, 2) => {
                     let j = y / 2;
-                    let bias = if y % 2 == 0 { 1 } else { 2 };
+                    let bias = if y.is_multiple_of(2) { 1 } else { 2 };
                     (3 * at(x, j) + at(x, near(j, y, height)) + bias) >> 2
                 }
                 (2, 2) if width > 2 => {
                     let (i, j) = (x / 2, y / 2);
                     let other_row = near(j, y, height);
                     let column = |i: usize| 3 * at(i, j) + at(i, other_row);
-                    let bias = if x % 2 == 0 { 8 } else { 7 };
+                    let bias = if x.is_multiple_of(2) { 8 } else { 7 };
                     (3 * column(i) + column(near(i, x, width)) + bias) >> 4
                 }
                 (h, v) => at(x / h, y / v),
