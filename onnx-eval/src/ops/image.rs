@@ -245,7 +245,7 @@ mod tests {
             g (uint8[n] data) => (uint8[h, w, c] image) { image = ImageDecoder (data) }"#,
         )
         .unwrap();
-        let data = Value::tensor(b"P5\n1 1\n255\n\0", &[13]).unwrap();
+        let data = Value::tensor(b"P5\n1 1\n255\n\0", &[12]).unwrap();
         let error = crate::run(&model, &[data]).unwrap_err().to_string();
         assert!(error.contains("onnx-eval's `image` feature"), "{error}");
     }
