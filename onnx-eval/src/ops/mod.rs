@@ -16,6 +16,7 @@ mod elementwise;
 mod fft;
 mod floats;
 mod gemm;
+mod image;
 mod indexing;
 mod layer_norm;
 mod layout;
@@ -101,6 +102,7 @@ fn register(registry: &mut Registry) {
     linalg::register(registry);
     conv::register(registry);
     gemm::register(registry);
+    image::register(registry);
     logic::register(registry);
     loss::register(registry);
     math::register(registry);
