@@ -140,7 +140,7 @@
 //! ```text
 //! test result: ok. 1884 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 14.61s
 //! ...
-//! onnx-conformance result: ok. 1260 passed; 0 failed; 624 expected failures (597 errors, 27 wrong outputs); 0 filtered out
+//! onnx-conformance result: ok. 1270 passed; 0 failed; 614 expected failures (587 errors, 27 wrong outputs); 0 filtered out
 //! ```
 //!
 //! # The data

@@ -483,7 +483,7 @@ pub fn include(input: TokenStream) -> TokenStream {
     include_as(input, Form::Value)
 }
 
-/// `include_onnx_bytes!("path")`: the same file read and checked as by [`include`], expanded to
+/// `include_onnx_bytes!("path")`: the same file read and checked as by [`include()`], expanded to
 /// the model's protobuf encoding, a `&'static [u8]` literal, instead of the expression that
 /// decodes it. A catalog of many models keeps them as data this way: the compiler does not
 /// type-check and generate a function for each, and a model is decoded only when asked for.
