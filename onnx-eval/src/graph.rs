@@ -96,7 +96,9 @@ pub(crate) struct Graph {
     /// What each input is declared to hold.
     pub declared: Vec<Declared>,
     pub outputs: Vec<String>,
-    pub initializers: Vec<(String, Val)>,
+    /// Read in place by the scope of each run (`Scope::get`), never copied into it: a model's
+    /// weights are most of its memory.
+    pub initializers: HashMap<String, Val>,
     pub steps: Vec<Step>,
     /// The values to drop after each step: those whose last use it is.
     pub frees: Vec<Vec<String>>,
@@ -148,7 +150,7 @@ impl Graph {
                 })?;
                 Ok((t.name().to_string(), Val::Tensor(value)))
             })
-            .collect::<Result<Vec<_>, Error>>()?;
+            .collect::<Result<HashMap<_, _>, Error>>()?;
         let steps = proto
             .node
             .iter()
@@ -166,7 +168,7 @@ impl Graph {
         name: String,
         inputs: Vec<String>,
         outputs: Vec<String>,
-        initializers: Vec<(String, Val)>,
+        initializers: HashMap<String, Val>,
         steps: Vec<Step>,
     ) -> Graph {
         let mut last_use: HashMap<String, usize> = HashMap::new();
@@ -229,11 +231,9 @@ impl Graph {
     ) -> Result<Vec<Val>, Error> {
         let mut scope = Scope {
             values: HashMap::with_capacity(self.steps.len() + inputs.len()),
+            initializers: Some(&self.initializers),
             parent: outer,
         };
-        for (name, value) in &self.initializers {
-            scope.values.insert(name.clone(), value.clone());
-        }
         for ((name, declared), value) in self.inputs.iter().zip(&self.declared).zip(inputs) {
             scope.values.insert(name.clone(), declared.coerce(value));
         }
@@ -260,7 +260,10 @@ impl Graph {
 
 /// The values in view: this graph's, then the enclosing graphs'.
 pub(crate) struct Scope<'a> {
+    /// The graph's inputs and what its nodes made (an input shadows an initializer).
     values: HashMap<String, Val>,
+    /// The graph's initializers, borrowed from it.
+    initializers: Option<&'a HashMap<String, Val>>,
     parent: Option<&'a Scope<'a>>,
 }
 
@@ -268,6 +271,7 @@ impl Scope<'_> {
     pub fn get(&self, name: &str) -> Option<&Val> {
         self.values
             .get(name)
+            .or_else(|| self.initializers.and_then(|i| i.get(name)))
             .or_else(|| self.parent.and_then(|p| p.get(name)))
     }
 }
@@ -421,7 +425,7 @@ impl Function {
             name,
             proto.input.clone(),
             proto.output.clone(),
-            Vec::new(),
+            HashMap::new(),
             steps,
         );
         Ok(Function {
@@ -446,6 +450,7 @@ impl Function {
         };
         let mut scope = Scope {
             values: HashMap::new(),
+            initializers: None,
             parent: None,
         };
         for (name, value) in self.proto.input.iter().zip(inputs) {

@@ -219,3 +219,26 @@ fn model_local_functions_take_attributes_by_reference_with_their_defaults() {
     assert_eq!(outputs[0].to_vec::<f32>().unwrap(), [4.0, -12.0]);
     assert_eq!(outputs[1].to_vec::<f32>().unwrap(), [10.0, -30.0]);
 }
+
+/// Initializers are read in place, not copied into each run's scope: a fed input of the same
+/// name (an IR 3 model's weight with a default) still shadows the initializer, and the other
+/// initializers read the same on every run.
+#[test]
+fn a_fed_input_shadows_an_initializer_of_its_name() {
+    let model = model(
+        r#"<ir_version: 3, opset_import: ["" : 13]>
+        g (float[1] x, float[1] w) => (float[1] z)
+        <float[1] w = {2.0}, float[1] b = {1.0}>
+        {
+            y = Mul (x, w)
+            z = Add (y, b)
+        }"#,
+    );
+    let evaluator = Evaluator::new(&model).unwrap();
+    let x = Value::tensor(&[3.0f32], &[1]).unwrap();
+    for (w, z) in [(5.0f32, 16.0f32), (7.0, 22.0)] {
+        let w = Value::tensor(&[w], &[1]).unwrap();
+        let out = evaluator.run(&[x.clone(), w]).unwrap();
+        assert_eq!(out[0].to_vec::<f32>().unwrap(), [z]);
+    }
+}
