@@ -706,19 +706,7 @@ fn top_k(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
 mod tests {
     //! Older versions that differ from the newest; expected values by hand from each version's
     //! spec.
-    use crate::Value;
-
-    fn run(text: &str, inputs: &[Value]) -> Result<Vec<Value>, crate::Error> {
-        crate::run(&onnx_text::parse_model(text).unwrap(), inputs)
-    }
-
-    fn floats(values: &[f32], dims: &[usize]) -> Value {
-        Value::tensor(values, dims).unwrap()
-    }
-
-    fn ints(values: &[i64], dims: &[usize]) -> Value {
-        Value::tensor(values, dims).unwrap()
-    }
+    use super::super::test_support::{floats, ints, run};
 
     #[test]
     fn gather_nd_batch_dims_from_v12() {

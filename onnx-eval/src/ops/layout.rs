@@ -959,19 +959,7 @@ fn int_like(like: &Tensor, shape: &[usize], values: &[i64]) -> KernelResult<Tens
 mod tests {
     //! Older versions that differ from the newest; expected values by hand from each version's
     //! spec.
-    use crate::Value;
-
-    fn run(text: &str, inputs: &[Value]) -> Result<Vec<Value>, crate::Error> {
-        crate::run(&onnx_text::parse_model(text).unwrap(), inputs)
-    }
-
-    fn floats(values: &[f32], dims: &[usize]) -> Value {
-        Value::tensor(values, dims).unwrap()
-    }
-
-    fn ints(values: &[i64], dims: &[usize]) -> Value {
-        Value::tensor(values, dims).unwrap()
-    }
+    use super::super::test_support::{floats, ints, run};
 
     #[test]
     fn slice_v1_reads_attributes() {

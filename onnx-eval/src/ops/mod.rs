@@ -292,3 +292,21 @@ mod tests {
         }
     }
 }
+
+/// What the kernels' unit tests share: a model text run on inputs, and tensors from slices.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use crate::Value;
+
+    pub fn run(text: &str, inputs: &[Value]) -> Result<Vec<Value>, crate::Error> {
+        crate::run(&onnx_text::parse_model(text).unwrap(), inputs)
+    }
+
+    pub fn floats(values: &[f32], dims: &[usize]) -> Value {
+        Value::tensor(values, dims).unwrap()
+    }
+
+    pub fn ints(values: &[i64], dims: &[usize]) -> Value {
+        Value::tensor(values, dims).unwrap()
+    }
+}

@@ -522,15 +522,8 @@ mod tests {
     //! Older versions that differ from the newest; expected values by hand from each version's
     //! spec (versions 10 and Upsample: asymmetric coordinates, x = y / scale; nearest takes the
     //! floor, as Upsample's repeat does).
+    use super::super::test_support::{floats, run};
     use crate::Value;
-
-    fn run(text: &str, inputs: &[Value]) -> Result<Vec<Value>, crate::Error> {
-        crate::run(&onnx_text::parse_model(text).unwrap(), inputs)
-    }
-
-    fn floats(values: &[f32], dims: &[usize]) -> Value {
-        Value::tensor(values, dims).unwrap()
-    }
 
     #[test]
     fn resize_v10_is_asymmetric() {

@@ -500,15 +500,8 @@ fn col2im(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
 mod tests {
     //! Older versions that differ from the newest; expected values by hand from each version's
     //! spec.
+    use super::super::test_support::{floats, run};
     use crate::Value;
-
-    fn run(text: &str, inputs: &[Value]) -> Result<Vec<Value>, crate::Error> {
-        crate::run(&onnx_text::parse_model(text).unwrap(), inputs)
-    }
-
-    fn floats(values: &[f32], dims: &[usize]) -> Value {
-        Value::tensor(values, dims).unwrap()
-    }
 
     #[test]
     fn grid_sample_v16_names_its_modes_bilinear_and_bicubic() {

@@ -300,11 +300,8 @@ fn optional_get_element(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::run;
     use crate::Value;
-
-    fn run(text: &str, inputs: &[Value]) -> Result<Vec<Value>, crate::Error> {
-        crate::run(&onnx_text::parse_model(text).unwrap(), inputs)
-    }
 
     fn has_element(opset: i64) -> Result<Vec<Value>, crate::Error> {
         let text = format!(
