@@ -387,6 +387,7 @@ pub(super) fn transform<T: Real>(data: &mut [Cplx<T>], forward: bool, factor: T)
     let Some(radices) = radices(n) else {
         return false;
     };
+    let odd_passes = radices.len() % 2 == 1;
     let twiddles = Twiddles::new(n.max(1));
     let mut scratch = vec![Cplx::<T>::default(); n];
     let (mut input, mut output) = (&mut *data, &mut scratch[..]);
@@ -413,18 +414,13 @@ pub(super) fn transform<T: Real>(data: &mut [Cplx<T>], forward: bool, factor: T)
         std::mem::swap(&mut input, &mut output);
         l1 *= ip;
     }
-    let result: &[Cplx<T>] = input;
-    let scaled: Vec<Cplx<T>> = result
-        .iter()
-        .map(|c| {
-            if factor == T::one() {
-                *c
-            } else {
-                c.scale(factor)
-            }
-        })
-        .collect();
-    data.copy_from_slice(&scaled);
+    // After an odd number of passes the result is in the scratch buffer.
+    if odd_passes {
+        data.copy_from_slice(&scratch);
+    }
+    if factor != T::one() {
+        data.iter_mut().for_each(|c| *c = c.scale(factor));
+    }
     true
 }
 
