@@ -196,7 +196,7 @@ def generate(out: pathlib.Path) -> int:
 
     manifest = ["# name\top_type\tdomain\topset_version\trtol\tatol\tinputs\toutputs\tconstant_inputs"]
     entries = []
-    for case in cases:
+    for number, case in enumerate(cases):
         (inputs, outputs), = case.data_sets
         graph = case.model.graph
         folder = data / case.name
@@ -221,8 +221,10 @@ def generate(out: pathlib.Path) -> int:
         # The model as its encoding, checked at compile time by `include_onnx_bytes!` and decoded
         # by `Case::model`: a value in the static rather than a function per model, which rustc
         # type-checked, borrow-checked and compiled one by one (about half of the crate's build).
+        # Each case is a constant of its own, which the static lists: rustc type-checks 1,884
+        # small bodies faster than one that holds them all (a third less type-checking).
         entries.append(
-            "    Case {\n"
+            f"const C{number:04}: Case = Case {{\n"
             f"        name: {rust_string(case.name)},\n"
             '        suite: "node",\n'
             f"        op_type: {rust_string(op_type)},\n"
@@ -235,7 +237,7 @@ def generate(out: pathlib.Path) -> int:
             f"        inputs: &[{files('input', len(inputs))}],\n"
             f"        outputs: &[{files('output', len(outputs))}],\n"
             f"        constant_inputs: &[{', '.join(map(str, constant))}],\n"
-            "    },\n"
+            "};\n"
         )
     (data / "manifest.tsv").write_text("\n".join(manifest) + "\n")
     src = out / "src"
@@ -246,7 +248,10 @@ def generate(out: pathlib.Path) -> int:
         "// Every model is checked at compile time by `include_onnx_bytes!` (see the crate docs).\n\n"
         "use crate::Case;\n"
         "use onnx_text::include_onnx_bytes;\n\n"
-        f"pub(crate) static CASES: [Case; {len(cases)}] = [\n" + "".join(entries) + "];\n"
+        f"pub(crate) static CASES: [Case; {len(cases)}] = [\n"
+        + "".join(f"    C{number:04},\n" for number in range(len(cases)))
+        + "];\n\n"
+        + "\n".join(entries)
     )
     # As `cargo fmt --all` leaves it, so that CI's format check passes.
     subprocess.run(["rustfmt", "--edition", "2024", catalog], check=True)

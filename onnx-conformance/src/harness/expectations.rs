@@ -21,8 +21,8 @@
 //! line and column. What an entry means when cases run is in [`Rule::admits`].
 
 use super::Selected;
+use super::sorted::SortedMap;
 use crate::{Case, CaseKind};
-use std::collections::BTreeMap;
 use std::fmt;
 
 pub(crate) const FILE_NAME: &str = "onnx-conformance.toml";
@@ -77,11 +77,11 @@ impl Entry {
 #[derive(Debug, Default, PartialEq)]
 pub(crate) struct Expectations {
     /// Operator (`Acos`, or `domain.Op` outside the default domain) → entry.
-    pub operators: BTreeMap<String, Entry>,
+    pub operators: SortedMap<Entry>,
     /// Pattern → entry, in the file's order.
     pub patterns: Vec<(String, Entry)>,
     /// Case name → entry.
-    pub cases: BTreeMap<String, Entry>,
+    pub cases: SortedMap<Entry>,
 }
 
 /// Which entry covers a case.
@@ -379,8 +379,8 @@ impl Expectations {
             }
         }
         let mut used_patterns = vec![false; self.patterns.len()];
-        let mut used_operators: BTreeMap<&str, bool> =
-            self.operators.keys().map(|k| (k.as_str(), false)).collect();
+        // By the operator's position in `self.operators`.
+        let mut used_operators = vec![false; self.operators.len()];
         let rules = selected
             .iter()
             .map(|(name, case)| {
@@ -403,11 +403,12 @@ impl Expectations {
                     });
                 }
                 let operator = operator_of(case);
-                let (key, entry) = self.operators.get_key_value(&operator)?;
+                let position = self.operators.position(&operator)?;
                 if !runs_operator(case) {
                     return None;
                 }
-                used_operators.insert(key.as_str(), true);
+                used_operators[position] = true;
+                let entry = &self.operators[operator.as_str()];
                 Some(Rule {
                     entry: entry.clone(),
                     source: Source::Operator(operator),
@@ -427,10 +428,10 @@ impl Expectations {
                 return Err(at(entry, message));
             }
         }
-        for (operator, used) in used_operators {
+        for ((operator, entry), used) in self.operators.iter().zip(used_operators) {
             if !used {
                 return Err(at(
-                    &self.operators[operator],
+                    entry,
                     format!(
                         "`{operator}` covers no case: each of its cases has its own entry or a \
                          pattern's (an operator's entry leaves its `_expanded` cases out)"
@@ -672,7 +673,7 @@ mod tests {
         assert_eq!(back.to_text(), text);
         let strip = |e: &Expectations| -> Vec<(String, Kind, String)> {
             let all = e.operators.iter().chain(e.cases.iter());
-            all.chain(e.patterns.iter().map(|(k, v)| (k, v)))
+            all.chain(e.patterns.iter())
                 .map(|(k, v)| (k.clone(), v.kind, v.reason.clone()))
                 .collect()
         };

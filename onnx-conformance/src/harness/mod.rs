@@ -3,6 +3,7 @@
 
 mod expectations;
 mod runner;
+mod sorted;
 mod summary;
 
 use crate::{Case, Value, cases, release};
@@ -236,8 +237,17 @@ where
         })
         .collect();
     let conclusion = runner::run(arguments, tests, out)?;
-    let mut verdicts = std::mem::take(&mut *verdicts.lock().unwrap_or_else(|e| e.into_inner()));
-    verdicts.sort_by_key(|(index, _)| *index);
+    // In the order of `selected` (the threads finish in any order).
+    let mut slots: Vec<Option<Verdict>> = vec![None; selected.len()];
+    for (index, verdict) in std::mem::take(&mut *verdicts.lock().unwrap_or_else(|e| e.into_inner()))
+    {
+        slots[index] = Some(verdict);
+    }
+    let verdicts = slots
+        .into_iter()
+        .enumerate()
+        .filter_map(|(index, verdict)| Some((index, verdict?)))
+        .collect();
     Ok((conclusion, Summary::new(verdicts, selected, rules)))
 }
 

@@ -8,8 +8,9 @@
 
 use std::io::{self, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::AtomicBool;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, mpsc};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
 /// libtest's options, as far as the kit's tests have a use for them.
@@ -235,12 +236,18 @@ pub(crate) fn run(
         .min(selected.len().max(1));
     let names: Vec<(String, Option<&'static str>)> =
         selected.iter().map(|t| (t.name.clone(), t.mark)).collect();
-    let (sender, receiver) = mpsc::channel::<(usize, Result<(), String>)>();
-    let queue: Arc<std::sync::Mutex<Vec<Option<Test>>>> = Arc::new(std::sync::Mutex::new(
-        selected.into_iter().map(Some).collect(),
-    ));
+    let queue: Arc<Mutex<Vec<Option<Test>>>> =
+        Arc::new(Mutex::new(selected.into_iter().map(Some).collect()));
     let next = Arc::new(AtomicUsize::new(0));
     let count = names.len();
+    let finished = Arc::new(Finished {
+        state: Mutex::new(Progress {
+            results: Vec::new(),
+            running: threads,
+        }),
+        changed: Condvar::new(),
+        stop: AtomicBool::new(false),
+    });
     let mut failures: Vec<(String, String)> = Vec::new();
     let mut conclusion = Conclusion {
         filtered_out,
@@ -248,14 +255,14 @@ pub(crate) fn run(
     };
     std::thread::scope(|scope| -> io::Result<()> {
         for _ in 0..threads {
-            let (sender, queue, next) = (sender.clone(), queue.clone(), next.clone());
+            let (queue, next, finished) = (queue.clone(), next.clone(), finished.clone());
             scope.spawn(move || {
-                loop {
+                while !finished.stop.load(Ordering::Relaxed) {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     if index >= count {
                         break;
                     }
-                    let test = queue.lock().unwrap_or_else(|e| e.into_inner())[index].take();
+                    let test = lock(&queue)[index].take();
                     let Some(test) = test else { continue };
                     let result =
                         catch_unwind(AssertUnwindSafe(test.body)).unwrap_or_else(|panic| {
@@ -266,43 +273,49 @@ pub(crate) fn run(
                                 .unwrap_or_else(|| "a panic without a message".to_string());
                             Err(format!("the test panicked: {message}"))
                         });
-                    if sender.send((index, result)).is_err() {
-                        break;
-                    }
+                    lock(&finished.state).results.push((index, result));
+                    finished.changed.notify_one();
                 }
+                lock(&finished.state).running -= 1;
+                finished.changed.notify_one();
             });
         }
-        drop(sender);
-        let mut column = 0;
-        for (index, result) in receiver {
-            let (name, mark) = &names[index];
-            let ok = result.is_ok();
-            if arguments.terse {
-                write!(out, "{}", if ok { '.' } else { 'F' })?;
-                column += 1;
-                if column % 88 == 0 {
-                    writeln!(out, " {column}/{count}")?;
+        // Stops the threads (after the tests they run now) should the report fail.
+        let mut report = |out: &mut dyn Write| -> io::Result<()> {
+            let mut column = 0;
+            while let Some(results) = finished.wait() {
+                for (index, result) in results {
+                    let (name, mark) = &names[index];
+                    let ok = result.is_ok();
+                    if arguments.terse {
+                        write!(out, "{}", if ok { '.' } else { 'F' })?;
+                        column += 1;
+                        if column % 88 == 0 {
+                            writeln!(out, " {column}/{count}")?;
+                        }
+                    } else {
+                        let label = match mark {
+                            Some(mark) => format!("{mark} {name}"),
+                            None => name.clone(),
+                        };
+                        writeln!(out, "test {label} ... {}", if ok { "ok" } else { "FAILED" })?;
+                    }
+                    out.flush()?;
+                    match result {
+                        Ok(()) => conclusion.passed += 1,
+                        Err(message) => {
+                            conclusion.failed += 1;
+                            failures.push((name.clone(), message));
+                        }
+                    }
                 }
-            } else {
-                let label = match mark {
-                    Some(mark) => format!("{mark} {name}"),
-                    None => name.clone(),
-                };
-                writeln!(out, "test {label} ... {}", if ok { "ok" } else { "FAILED" })?;
             }
-            out.flush()?;
-            match result {
-                Ok(()) => conclusion.passed += 1,
-                Err(message) => {
-                    conclusion.failed += 1;
-                    failures.push((name.clone(), message));
-                }
+            if arguments.terse && column % 88 != 0 {
+                writeln!(out)?;
             }
-        }
-        if arguments.terse && column % 88 != 0 {
-            writeln!(out)?;
-        }
-        Ok(())
+            Ok(())
+        };
+        report(out).inspect_err(|_| finished.stop.store(true, Ordering::Relaxed))
     })?;
     if !failures.is_empty() {
         failures.sort();
@@ -331,6 +344,38 @@ pub(crate) fn run(
     )?;
     out.flush()?;
     Ok(conclusion)
+}
+
+/// The results of the tests run so far and not yet reported, shared by the threads that run
+/// them and the one that reports them (in the order they finish).
+struct Finished {
+    state: Mutex<Progress>,
+    changed: Condvar,
+    /// Set when the report cannot be written: the threads take no more tests.
+    stop: AtomicBool,
+}
+
+struct Progress {
+    results: Vec<(usize, Result<(), String>)>,
+    /// The threads that may still add results.
+    running: usize,
+}
+
+impl Finished {
+    /// The results that came since the last call, once there are some; `None` once every
+    /// thread is done and every result was taken.
+    fn wait(&self) -> Option<Vec<(usize, Result<(), String>)>> {
+        let mut state = lock(&self.state);
+        while state.results.is_empty() && state.running > 0 {
+            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        (!state.results.is_empty()).then(|| std::mem::take(&mut state.results))
+    }
+}
+
+/// A lock that a panicking test cannot poison for the others.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn plural(n: usize) -> &'static str {

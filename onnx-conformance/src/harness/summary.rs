@@ -2,9 +2,9 @@
 //! line, and the expectation file a write run leaves.
 
 use super::expectations::{Entry, Expectations, Kind, Rule, Source, operator_of};
+use super::sorted::SortedMap;
 use super::{RUNTIME_FAILED, Selected, Verdict};
 use crate::Case;
-use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::Arc;
 
@@ -102,17 +102,21 @@ impl Summary {
     /// new failure otherwise. A case's own entry goes when the case passes, and takes the new
     /// failure when the case fails otherwise. Every other failing case gets an entry of its own.
     pub(crate) fn expectations(&self, old: &Expectations) -> Expectations {
-        let ran: BTreeMap<usize, &Verdict> = self.verdicts.iter().map(|(i, v)| (*i, v)).collect();
-        let mut broken: BTreeSet<String> = BTreeSet::new();
+        let mut ran: Ran = vec![None; self.selected.len()];
+        for (index, verdict) in &self.verdicts {
+            ran[*index] = Some(verdict);
+        }
+        // The groups broken, by `group_key`.
+        let mut broken: SortedMap<()> = SortedMap::default();
         // Breaks the groups that some case contradicts; whether one was new.
-        let break_groups = |rules: &[Option<Rule>], broken: &mut BTreeSet<String>| {
+        let break_groups = |rules: &[Option<Rule>], broken: &mut SortedMap<()>| {
             let mut more = false;
             for (index, rule) in rules.iter().enumerate() {
                 if let Some(rule) = rule
                     && rule.source != Source::Case
                     && !holds(&ran, index, rule)
                 {
-                    more |= broken.insert(group_key(&rule.source));
+                    more |= broken.insert(group_key(&rule.source), ()).is_none();
                 }
             }
             more
@@ -146,7 +150,7 @@ impl Summary {
                         });
                     match group {
                         Some(group) => {
-                            broken.insert(group_key(&group));
+                            broken.insert(group_key(&group), ());
                         }
                         // Case entries name the run's cases: not reached.
                         None => return new,
@@ -157,13 +161,8 @@ impl Summary {
     }
 
     /// The file with the groups in `broken` replaced by entries for their cases.
-    fn written(
-        &self,
-        old: &Expectations,
-        broken: &BTreeSet<String>,
-        ran: &BTreeMap<usize, &Verdict>,
-    ) -> Expectations {
-        let kept = |source: Source| !broken.contains(&group_key(&source));
+    fn written(&self, old: &Expectations, broken: &SortedMap<()>, ran: &Ran) -> Expectations {
+        let kept = |source: Source| broken.get(&group_key(&source)).is_none();
         let mut new = Expectations {
             operators: old
                 .operators
@@ -177,14 +176,14 @@ impl Summary {
                 .filter(|(p, _)| kept(Source::Pattern(p.clone())))
                 .cloned()
                 .collect(),
-            cases: BTreeMap::new(),
+            cases: SortedMap::default(),
         };
         for (index, (name, _)) in self.selected.iter().enumerate() {
-            let verdict = ran.get(&index);
+            let verdict = ran[index];
             let entry = match &self.rules[index] {
                 Some(rule) if rule.source != Source::Case && kept(rule.source.clone()) => continue,
                 Some(rule) if holds(ran, index, rule) => Some(rule.entry.clone()),
-                Some(_) | None => verdict.and_then(|v| recorded(v)),
+                Some(_) | None => verdict.and_then(recorded),
             };
             if let Some(entry) = entry {
                 new.cases.insert(name.clone(), entry);
@@ -194,9 +193,12 @@ impl Summary {
     }
 }
 
+/// The verdict of each case of the run, by its index in `selected` (`None`: it did not run).
+type Ran<'a> = Vec<Option<&'a Verdict>>;
+
 /// Whether a case fails as its rule says, or did not run.
-fn holds(ran: &BTreeMap<usize, &Verdict>, index: usize, rule: &Rule) -> bool {
-    match ran.get(&index) {
+fn holds(ran: &Ran, index: usize, rule: &Rule) -> bool {
+    match ran[index] {
         None => true,
         Some(verdict) => verdict.failure().is_some_and(|f| rule.admits(f)),
     }
@@ -227,15 +229,15 @@ impl fmt::Display for Summary {
             c.newly_passing
         )?;
         // Operator → (passed, run); an operator of another domain is written domain.Op.
-        let mut coverage: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        let mut coverage: SortedMap<(usize, usize)> = SortedMap::default();
         for (case, verdict) in self.verdicts() {
-            let entry = coverage.entry(operator_of(case)).or_default();
+            let entry = coverage.get_or_default(operator_of(case));
             entry.0 += usize::from(*verdict == Verdict::Pass);
             entry.1 += 1;
         }
         let full = coverage
-            .values()
-            .filter(|(passed, run)| passed == run)
+            .iter()
+            .filter(|(_, (passed, run))| passed == run)
             .count();
         writeln!(
             f,
