@@ -629,7 +629,7 @@ def catalog(out: pathlib.Path, releases: dict[str, list[Entry]], shared: dict[st
         for key in groups[group]:
             e = first[key]
             model = lambda e: (  # noqa: E731
-                f"crate::catalog::CASES[{position[shared[e.text]]}].model" if e.text in shared
+                f"&crate::catalog::MODELS[{position[shared[e.text]]}]" if e.text in shared
                 else f"&{e.homes[e.text]}::M_{e.text.upper()}"
             )
             files = lambda keys: ", ".join(f"&{e.homes[k]}::B_{k.upper()}" for k in keys)  # noqa: E731

@@ -186,13 +186,6 @@ pub mod __private {
     mod holes;
     mod spread;
 
-    /// `include_onnx_bytes!`'s value, `bytes`: `file`, the text the bytes were made from, is
-    /// named only so that the compiler reads it and cargo rebuilds when it changes.
-    pub const fn tracked(file: &'static [u8], bytes: &'static [u8]) -> &'static [u8] {
-        let _ = file;
-        bytes
-    }
-
     /// Decodes bytes that a macro encoded at compile time from a message of the same type.
     pub fn decode<M: Message + Default>(bytes: &[u8]) -> M {
         M::decode(bytes)

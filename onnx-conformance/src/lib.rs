@@ -224,6 +224,7 @@
 
 mod catalog;
 mod harness;
+mod node_cases;
 mod releases;
 
 pub use harness::{harness, harness_releases};
@@ -232,8 +233,8 @@ pub use harness::{harness, harness_releases};
 pub use onnx_value::{Element, Map, MapKey, Mismatch, Tolerance, Value, compare, compare_named};
 pub use releases::{release, releases};
 
-use onnx_text::ModelProto;
-use onnx_text::prost::Message;
+use onnx_runtime_types::prost::Message;
+use onnx_runtime_types::{ModelProto, ValueInfoProto};
 
 /// One case: a model, its inputs and its expected outputs. A node case of onnx 1.23.2
 /// ([`cases`]), or a node or model case of one of onnx's releases ([`release`]).
@@ -244,7 +245,7 @@ use onnx_text::prost::Message;
 /// // The expected outputs pass their own check.
 /// assert!(case.check(&case.outputs()).is_ok());
 /// ```
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Case {
     name: &'static str,
     /// onnx's folder of the case: `node`, `simple`, `pytorch-operator` or `pytorch-converted`.
@@ -291,7 +292,7 @@ pub enum CaseKind {
 /// assert!(cases.windows(2).all(|w| w[0].name() < w[1].name()));
 /// ```
 pub fn cases() -> &'static [Case] {
-    &catalog::CASES
+    &node_cases::CASES
 }
 
 impl Case {
@@ -498,7 +499,7 @@ impl Case {
             .map_err(|mismatch| mismatch.in_case(self.name, self.text))
     }
 
-    fn decode(&self, files: &[&[u8]], infos: &[onnx_text::ValueInfoProto]) -> Vec<Value> {
+    fn decode(&self, files: &[&[u8]], infos: &[ValueInfoProto]) -> Vec<Value> {
         files
             .iter()
             .enumerate()

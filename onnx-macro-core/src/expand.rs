@@ -519,7 +519,7 @@ impl Form {
     fn placeholder(self) -> TokenStream {
         match self {
             Form::Value => codegen::placeholder(Entry::Model, false),
-            // A slice, as `tracked` returns, so that `&include_onnx_bytes!(…)` still has the
+            // A slice, as the `match` gives, so that `&include_onnx_bytes!(…)` still has the
             // type its context expects and rustc reports nothing but the errors.
             Form::Bytes => quote!((&[] as &'static [u8])),
         }
@@ -612,14 +612,15 @@ fn include_as(input: TokenStream, form: Form) -> TokenStream {
                     quote!({ #dependency #value })
                 }
                 // No item in the expansion, so that it is a constant expression (a `static`'s
-                // value) and costs rustc no body of its own: the file is named by
-                // `include_bytes!` as an argument, which `tracked` drops.
+                // value) and costs rustc no body of its own; and no path into `onnx_text`, so
+                // that a crate of data can take the macro from `onnx-macro` and compile as soon
+                // as the macro is built. The file is named by `include_bytes!`, whose value the
+                // `match` drops, so that cargo rebuilds when it changes.
                 Form::Bytes => {
                     let bytes = proc_macro2::Literal::byte_string(&proto.encode());
-                    quote!(::onnx_text::__private::tracked(
-                        ::core::include_bytes!(#path_literal),
-                        #bytes
-                    ))
+                    quote!(match ::core::include_bytes!(#path_literal) {
+                        _ => #bytes as &'static [u8],
+                    })
                 }
             },
             Err(e) => failed(e),

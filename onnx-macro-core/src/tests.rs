@@ -284,15 +284,16 @@ fn include_bytes_checks_as_include_does_and_expands_to_its_bytes() {
     let file = "\"../onnx-macro/tests/data/relu.onnxtxt\"";
     let value = include(tokens(file)).to_string();
     let bytes = include_bytes(tokens(file)).to_string();
-    // `tracked(include_bytes!("…"), b"…")`: the second argument is the encoding.
-    let (_, literal) = bytes.rsplit_once(") , ").expect("two arguments");
-    let literal = literal.strip_suffix(')').expect("the call's end");
+    // `match include_bytes!("…") { _ => b"…" as &'static [u8], }`: the arm is the encoding.
+    let (_, literal) = bytes.rsplit_once("_ => ").expect("the arm");
+    let (literal, _) = literal.split_once(" as ").expect("the cast");
     assert!(literal.starts_with("b\"") && literal.len() > 10, "{bytes}");
     assert!(value.contains(literal), "{value}\n{bytes}");
     assert!(
-        bytes.contains("tracked (:: core :: include_bytes !"),
+        bytes.starts_with("match :: core :: include_bytes !"),
         "{bytes}"
     );
+    assert!(!bytes.contains("onnx_text"), "{bytes}");
     assert!(!bytes.contains("decode"), "{bytes}");
     for broken in [
         "\"../onnx-macro/tests/data/broken.onnxtxt\"",

@@ -125,7 +125,7 @@ pub fn release(version: &str) -> Option<&'static [Case]> {
                     $version => Some(&catalog::$cases),
                 )*
                 #[cfg(feature = "onnx_1_23_2")]
-                "1.23.2" => Some(&RELEASE_1_23_2),
+                "1.23.2" => Some(RELEASE_1_23_2.as_slice()),
                 #[cfg(not(feature = "onnx_1_23_2"))]
                 "1.23.2" => Some(crate::cases()),
                 _ => None,
@@ -155,53 +155,13 @@ pub fn release(version: &str) -> Option<&'static [Case]> {
     }
 }
 
-/// 1.23.2's node cases, then the model tests of its wheel: one array, as [`release`] gives
+/// 1.23.2's node cases, then the model tests of its wheel: one vector, as [`release`] gives
 /// a slice.
 #[cfg(feature = "onnx_1_23_2")]
-static RELEASE_1_23_2: [Case; crate::catalog::CASES.len() + catalog::MODELS_1_23_2.len()] =
-    concat(&crate::catalog::CASES, &catalog::MODELS_1_23_2);
-
-/// `a` then `b`, in an array of their length `N`.
-#[cfg(feature = "onnx_1_23_2")]
-const fn concat<const N: usize>(a: &[Case], b: &[Case]) -> [Case; N] {
-    assert!(a.len() + b.len() == N);
-    const EMPTY: Case = Case {
-        name: "",
-        suite: "",
-        op_type: "",
-        domain: "",
-        opset_version: 0,
-        rtol: 0.0,
-        atol: 0.0,
-        text: "",
-        // No bytes: the encoding of the default model.
-        model: &(&[] as &[u8]),
-        inputs: &[],
-        outputs: &[],
-        constant_inputs: &[],
-    };
-    let mut out = [EMPTY; N];
-    let mut i = 0;
-    while i < N {
-        let case = if i < a.len() { &a[i] } else { &b[i - a.len()] };
-        out[i] = Case {
-            name: case.name,
-            suite: case.suite,
-            op_type: case.op_type,
-            domain: case.domain,
-            opset_version: case.opset_version,
-            rtol: case.rtol,
-            atol: case.atol,
-            text: case.text,
-            model: case.model,
-            inputs: case.inputs,
-            outputs: case.outputs,
-            constant_inputs: case.constant_inputs,
-        };
-        i += 1;
-    }
-    out
-}
+static RELEASE_1_23_2: std::sync::LazyLock<Vec<Case>> = std::sync::LazyLock::new(|| {
+    let node = crate::cases().iter();
+    node.chain(&catalog::MODELS_1_23_2).copied().collect()
+});
 
 #[cfg(all(test, feature = "onnx_1_9_0"))]
 mod tests {
