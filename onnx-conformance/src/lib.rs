@@ -152,8 +152,8 @@
 //! - its model as ONNX text ([`Case::text`]), printed by this project's printer; the model
 //!   itself ([`Case::model`]) is that text built in by `include_onnx_bytes!`, with every check
 //!   on, as its protobuf encoding, decoded when asked for; so each model is checked when the
-//!   kit compiles (the checks add about a second to the kit's
-//!   own compile, measured against `#![unchecked]` literals; see `docs/conformance.md`);
+//!   kit compiles (reading, checking and encoding the 1,884 models is about 0.6 s of the kit's
+//!   own compile, the checks alone about 0.1 s; see `docs/conformance.md`);
 //! - its inputs and expected outputs, exactly as onnx's generator serialized them: a
 //!   `TensorProto` (`raw_data` or a typed field, as onnx made it), or a `SequenceProto`,
 //!   `OptionalProto` or `MapProto` when the graph's value has that type;
