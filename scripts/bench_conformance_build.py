@@ -10,11 +10,13 @@ of each is reported, with the ratios.
 
 Run: python3 scripts/bench_conformance_build.py [--runs 2]
 The crates and their target directories are written under target/bench-conformance-build/;
-the kits are copies of onnx-conformance, one with `#![unchecked]` added to every literal.
+the kits are copies of onnx-conformance and onnx-conformance-data, one with `#![unchecked]`
+added to every model.
 """
 import argparse
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -25,6 +27,7 @@ import bench_cold_build  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 KIT = ROOT / "onnx-conformance"
+DATA_CRATE = ROOT / "onnx-conformance-data"
 WORK = ROOT / "target" / "bench-conformance-build"
 # bench_cold_build's crate writer, pointed at this script's folder.
 bench_cold_build.WORK = WORK
@@ -47,27 +50,34 @@ MAIN_WITH = MAIN_WITHOUT.replace(
 
 
 def kit_copy(checked):
-    """onnx-conformance as a crate of its own, its catalog checked or not."""
-    crate = WORK / ("kit-checked" if checked else "kit-unchecked")
-    shutil.rmtree(crate, ignore_errors=True)
-    (crate / "src").mkdir(parents=True)
-    shutil.copytree(KIT / "src", crate / "src", dirs_exist_ok=True)
-    os.symlink(KIT / "data", crate / "data")
-    catalog = crate / "src" / "catalog.rs"
+    """onnx-conformance and its data crate as crates of their own, the models checked or not."""
+    root = WORK / ("kit-checked" if checked else "kit-unchecked")
+    shutil.rmtree(root, ignore_errors=True)
+    data, kit = root / "data-crate", root / "kit"
+    (data / "src").mkdir(parents=True)
+    os.symlink(DATA_CRATE / "data", data / "data")
+    catalog = (DATA_CRATE / "src" / "lib.rs").read_text()
+    assert "include_onnx_bytes!(" in catalog, "the catalog's macro has another name"
     if not checked:
-        text = catalog.read_text()
-        assert "include_onnx_bytes!(" in text, "the catalog's macro has another name"
-        catalog.write_text(text.replace("include_onnx_bytes!(", "include_onnx_bytes!(#![unchecked] "))
-    # The kit's own dependencies, from this checkout.
-    dependencies = "".join(
-        f'{name} = {{ path = "{ROOT / name}" }}\n' for name in ("onnx-macro", "onnx-runtime-types", "onnx-value")
+        catalog = catalog.replace("include_onnx_bytes!(", "include_onnx_bytes!(#![unchecked] ")
+    (data / "src" / "lib.rs").write_text(catalog)
+    (data / "Cargo.toml").write_text(
+        '[package]\nname = "onnx-conformance-data"\nversion = "0.1.0"\nedition = "2024"\n\n'
+        f'[dependencies]\nonnx-macro = {{ path = "{ROOT / "onnx-macro"}" }}\n'
     )
-    (crate / "Cargo.toml").write_text(
+    shutil.copytree(KIT / "src", kit / "src")
+    # The kit's own dependencies, from this checkout, and its features (the older releases',
+    # off here) so that their `cfg`s are known.
+    dependencies = f'onnx-conformance-data = {{ path = "{data}" }}\n' + "".join(
+        f'{name} = {{ path = "{ROOT / name}" }}\n' for name in ("onnx-runtime-types", "onnx-value")
+    )
+    features = sorted(set(re.findall(r"^(onnx_1_\w+|all-releases) =", (KIT / "Cargo.toml").read_text(), re.M)))
+    (kit / "Cargo.toml").write_text(
         '[package]\nname = "onnx-conformance"\nversion = "0.1.0"\nedition = "2024"\n\n'
         '[lib]\nname = "onnx_conformance"\n\n'
-        f"[dependencies]\n{dependencies}"
+        f"[dependencies]\n{dependencies}\n[features]\n" + "".join(f"{f} = []\n" for f in features)
     )
-    return crate
+    return kit
 
 
 def cold_build(crate):

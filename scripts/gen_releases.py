@@ -24,8 +24,8 @@ tests are built in memory by scripts/gen_conformance.py instead. This script:
    - onnx-conformance-releases-model/: the same for the model tests;
    - onnx-conformance/src/releases/catalog.rs: every release's cases, each a `Case` whose
      model, text and files are the data crates' items.
-   A model whose text is also a 1.23.2 case's (onnx-conformance/data/, gen_conformance.py's:
-   run that first) is not built again: the catalog names the kit's own function of it.
+   A model whose text is also a 1.23.2 case's (onnx-conformance-data/data/, gen_conformance.py's:
+   run that first) is not built again: the catalog takes onnx-conformance-data's encoding of it.
    Each item of a data crate is compiled only when a release that uses it is selected: the
    items sit in modules by the set of releases that use them, each behind
    `#[cfg(any(feature = "onnx_1_9_0", ...))]`, and the kit's features (`onnx_1_9_0`, ...,
@@ -64,6 +64,8 @@ from gen_conformance import hinted_inputs
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 KIT = REPO / "onnx-conformance"
+# 1.23.2's node cases (scripts/gen_conformance.py's).
+KIT_DATA = REPO / "onnx-conformance-data"
 CATALOG = KIT / "src" / "releases" / "catalog.rs"
 KIT_TOML = KIT / "Cargo.toml"
 NODE_CRATE = REPO / "onnx-conformance-releases-node"
@@ -592,7 +594,7 @@ def catalog(out: pathlib.Path, releases: dict[str, list[Entry]], shared: dict[st
     names = {key: "C_" + hashlib.sha256(repr(key).encode()).hexdigest()[:12].upper() for key in used}
     # A model shared with a 1.23.2 case is that case's, by its place in the kit's catalog (sorted
     # by name, as gen_conformance.py writes it).
-    position = {p.parent.name: i for i, p in enumerate(sorted((KIT / "data").glob("*/model.onnxtxt")))}
+    position = {p.parent.name: i for i, p in enumerate(sorted((KIT_DATA / "data").glob("*/model.onnxtxt")))}
     if len(set(names.values())) != len(names):
         sys.exit("two catalog constants share a name")
     groups: dict[frozenset, list[tuple]] = collections.defaultdict(list)
@@ -629,7 +631,7 @@ def catalog(out: pathlib.Path, releases: dict[str, list[Entry]], shared: dict[st
         for key in groups[group]:
             e = first[key]
             model = lambda e: (  # noqa: E731
-                f"&crate::catalog::MODELS[{position[shared[e.text]]}]" if e.text in shared
+                f"&onnx_conformance_data::MODELS[{position[shared[e.text]]}]" if e.text in shared
                 else f"&{e.homes[e.text]}::M_{e.text.upper()}"
             )
             files = lambda keys: ", ".join(f"&{e.homes[k]}::B_{k.upper()}" for k in keys)  # noqa: E731
@@ -714,7 +716,7 @@ def generate(out: pathlib.Path, tmp: pathlib.Path) -> dict:
     # The texts that are also a 1.23.2 case's (gen_conformance.py's, committed): their models
     # are the kit's own, so that no model is built twice.
     newest = {(p.parent / "model.onnxtxt").read_text(): p.parent.name
-              for p in sorted((KIT / "data").glob("*/model.onnxtxt"))}
+              for p in sorted((KIT_DATA / "data").glob("*/model.onnxtxt"))}
     shared = {key: newest[text] for key, text in texts.items() if text in newest}
     # The checks each rejected text is built without, from ALLOWED by the names of its cases.
     allowed: dict[str, list[str]] = {}

@@ -222,7 +222,6 @@
 //! float16, bfloat16, the float8 kinds (e4m3fn, e4m3fnuz, e5m2, e5m2fnuz, e8m0), float6, float4,
 //! and 4-bit and 2-bit integers itself.
 
-mod catalog;
 mod harness;
 mod node_cases;
 mod releases;

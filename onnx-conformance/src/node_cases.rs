@@ -1,7 +1,8 @@
-//! onnx 1.23.2's node cases, read from the catalog's tables (`catalog.rs`, generated) into
+//! onnx 1.23.2's node cases, read from the tables of `onnx-conformance-data` (generated) into
 //! [`Case`]s once, the first time they are asked for.
 
-use crate::{Case, catalog};
+use crate::Case;
+use onnx_conformance_data as catalog;
 use std::sync::LazyLock;
 
 /// Every case, in the manifest's order (by name).
