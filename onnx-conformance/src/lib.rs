@@ -147,7 +147,8 @@
 //!
 //! `scripts/gen_conformance.py` builds onnx's cases in memory
 //! (`onnx.backend.test.loader.load_model_tests(kind="node")`; onnx ships no files of them any
-//! more), with numpy's and Python's generators seeded so that every run gives the same bytes.
+//! more), with numpy's and Python's generators seeded so that every run gives the same bytes,
+//! and writes them to the crate `onnx-conformance-data`, which this one reads them from.
 //! Each case keeps:
 //! - its model as ONNX text ([`Case::text`]), printed by this project's printer; the model
 //!   itself ([`Case::model`]) is that text built in by `include_onnx_bytes!`, with every check
