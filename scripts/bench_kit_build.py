@@ -145,7 +145,7 @@ def main():
             for way in WAYS
             for kit in ("without", "with")
         }
-        best = {}
+        best, times = {}, {}
         for run in range(args.runs):
             last = run == args.runs - 1
             for (way, kit), crate in crates.items():
@@ -157,10 +157,16 @@ def main():
                     flush=True,
                 )
                 best[way, kit] = min(best.get((way, kit), seconds), seconds)
+                times.setdefault((way, kit), []).append(seconds)
         print(f"\nbest of {args.runs} cold `cargo build --tests` (dev profile, empty target directory):")
         for way in WAYS:
             without, with_kit = best[way, "without"], best[way, "with"]
-            print(f"  {way + ':':9} without the kit {without:5.1f} s, with {with_kit:5.1f} s: {with_kit / without:.2f}x")
+            # Each run's pair was built back to back, under about the same load.
+            pairs = ", ".join(f"{w / o:.2f}x" for o, w in zip(times[way, "without"], times[way, "with"]))
+            print(
+                f"  {way + ':':9} without the kit {without:5.1f} s, with {with_kit:5.1f} s: "
+                f"{with_kit / without:.2f}x (pairs: {pairs})"
+            )
         for way in WAYS if args.timings else ():
             print(f"\n== {way}")
             base, kit = units(crates[way, "without"]), units(crates[way, "with"])
