@@ -7,16 +7,23 @@ use std::sync::LazyLock;
 
 /// Every case, in the manifest's order (by name).
 pub(crate) static CASES: LazyLock<Vec<Case>> = LazyLock::new(|| {
+    // The generator writes the tables together: a mismatch is a fault of the committed data,
+    // which the kit's own tests read.
+    let lines = LINES.as_slice();
+    assert!(
+        lines.len() == catalog::TEXTS.len() && lines.len() == catalog::MODELS.len(),
+        "the catalog's tables do not match its manifest"
+    );
     let mut files = catalog::FILES.as_slice();
     let mut take = |n: usize| {
         let (taken, rest) = files.split_at(n);
         files = rest;
         taken
     };
-    let cases: Vec<Case> = lines()
+    let cases: Vec<Case> = lines
+        .iter()
         .zip(catalog::TEXTS.iter().zip(&catalog::MODELS))
-        .zip(CONSTANT_INPUTS.iter())
-        .map(|((line, (text, model)), constant_inputs)| Case {
+        .map(|(line, (text, model))| Case {
             name: line.name,
             suite: "node",
             op_type: line.op_type,
@@ -28,28 +35,22 @@ pub(crate) static CASES: LazyLock<Vec<Case>> = LazyLock::new(|| {
             model,
             inputs: take(line.inputs),
             outputs: take(line.outputs),
-            constant_inputs,
+            constant_inputs: &line.constant_inputs,
         })
         .collect();
-    // The generator writes the tables together: a mismatch is a fault of the committed data,
-    // which the kit's own tests read.
     assert!(
-        cases.len() == catalog::TEXTS.len() && files.is_empty(),
-        "the catalog's tables do not match its manifest"
+        files.is_empty(),
+        "the catalog's files outnumber its manifest's"
     );
     cases
 });
 
-/// The inputs hinted constant of each case, in the manifest's order.
-static CONSTANT_INPUTS: LazyLock<Vec<Vec<usize>>> = LazyLock::new(|| {
-    lines()
-        .map(|line| {
-            line.constant_inputs
-                .split(',')
-                .filter(|n| !n.is_empty())
-                .map(|n| number(n, "a constant input"))
-                .collect()
-        })
+/// The manifest, read once: the cases borrow their constant inputs from it.
+static LINES: LazyLock<Vec<Line>> = LazyLock::new(|| {
+    catalog::MANIFEST
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .map(Line::read)
         .collect()
 });
 
@@ -63,42 +64,42 @@ struct Line {
     atol: f64,
     inputs: usize,
     outputs: usize,
-    constant_inputs: &'static str,
+    constant_inputs: Vec<usize>,
 }
 
-/// The manifest's lines, its header aside.
-fn lines() -> impl Iterator<Item = Line> {
-    catalog::MANIFEST
-        .lines()
-        .filter(|line| !line.starts_with('#'))
-        .map(|line| {
-            let fields: Vec<&'static str> = line.split('\t').collect();
-            let [
-                name,
-                op_type,
-                domain,
-                opset,
-                rtol,
-                atol,
-                inputs,
-                outputs,
-                constant_inputs,
-            ] = fields[..]
-            else {
-                panic!("a manifest line of {} fields: {line:?}", fields.len());
-            };
-            Line {
-                name,
-                op_type,
-                domain,
-                opset_version: number(opset, "an opset version"),
-                rtol: number(rtol, "rtol"),
-                atol: number(atol, "atol"),
-                inputs: number(inputs, "a count of inputs"),
-                outputs: number(outputs, "a count of outputs"),
-                constant_inputs,
-            }
-        })
+impl Line {
+    fn read(line: &'static str) -> Line {
+        let fields: Vec<&'static str> = line.split('\t').collect();
+        let [
+            name,
+            op_type,
+            domain,
+            opset,
+            rtol,
+            atol,
+            inputs,
+            outputs,
+            constant_inputs,
+        ] = fields[..]
+        else {
+            panic!("a manifest line of {} fields: {line:?}", fields.len());
+        };
+        Line {
+            name,
+            op_type,
+            domain,
+            opset_version: number(opset, "an opset version"),
+            rtol: number(rtol, "rtol"),
+            atol: number(atol, "atol"),
+            inputs: number(inputs, "a count of inputs"),
+            outputs: number(outputs, "a count of outputs"),
+            constant_inputs: constant_inputs
+                .split(',')
+                .filter(|n| !n.is_empty())
+                .map(|n| number(n, "a constant input"))
+                .collect(),
+        }
+    }
 }
 
 fn number<T: std::str::FromStr>(field: &str, what: &str) -> T {

@@ -1,6 +1,9 @@
 //! The kit's data against its own API: every case reads, every model is checked, every expected
 //! output passes its check and fails it once perturbed.
 
+mod common;
+
+use common::PARAMETER_OPERATORS;
 use onnx_conformance::{Value, cases};
 use onnx_text::TensorProto;
 use onnx_text::prost::Message;
@@ -49,17 +52,6 @@ fn every_case_reads_and_its_expected_outputs_pass_their_check() {
         }
     }
 }
-
-/// The operators whose every input is a parameter (scripts/gen_conformance.py's
-/// `PARAMETER_OPERATORS`): their first input is hinted too.
-const PARAMETER_OPERATORS: [&str; 6] = [
-    "BlackmanWindow",
-    "HammingWindow",
-    "HannWindow",
-    "MelWeightMatrix",
-    "ConstantOfShape",
-    "Range",
-];
 
 #[test]
 fn constant_inputs_are_the_tensor_inputs_after_the_first() {

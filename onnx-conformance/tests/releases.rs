@@ -5,6 +5,9 @@
 //! package, which cargo strips of that dependency, has these tests only with the feature.
 #![cfg(feature = "all-releases")]
 
+mod common;
+
+use common::PARAMETER_OPERATORS;
 use onnx_conformance::{Case, CaseKind, cases, release, releases};
 use onnx_text::prost::Message;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -278,14 +281,6 @@ fn an_old_operator_version_is_there() {
 /// test_expand_shape_model1; the first input never.
 #[test]
 fn every_release_hints_constant_inputs_as_the_newest_does() {
-    const PARAMETER_OPERATORS: [&str; 6] = [
-        "BlackmanWindow",
-        "HammingWindow",
-        "HannWindow",
-        "MelWeightMatrix",
-        "ConstantOfShape",
-        "Range",
-    ];
     let mut models = BTreeMap::new();
     for (version, case) in all() {
         let inputs = case.inputs();

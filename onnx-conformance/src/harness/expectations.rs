@@ -403,12 +403,11 @@ impl Expectations {
                     });
                 }
                 let operator = operator_of(case);
-                let position = self.operators.position(&operator)?;
+                let (position, entry) = self.operators.get_with_position(&operator)?;
                 if !runs_operator(case) {
                     return None;
                 }
                 used_operators[position] = true;
-                let entry = &self.operators[operator.as_str()];
                 Some(Rule {
                     entry: entry.clone(),
                     source: Source::Operator(operator),

@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::AtomicBool;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
 /// libtest's options, as far as the kit's tests have a use for them.
@@ -236,18 +236,18 @@ pub(crate) fn run(
         .min(selected.len().max(1));
     let names: Vec<(String, Option<&'static str>)> =
         selected.iter().map(|t| (t.name.clone(), t.mark)).collect();
-    let queue: Arc<Mutex<Vec<Option<Test>>>> =
-        Arc::new(Mutex::new(selected.into_iter().map(Some).collect()));
-    let next = Arc::new(AtomicUsize::new(0));
+    // Shared by reference: the threads are scoped.
+    let queue: Mutex<Vec<Option<Test>>> = Mutex::new(selected.into_iter().map(Some).collect());
+    let next = AtomicUsize::new(0);
     let count = names.len();
-    let finished = Arc::new(Finished {
+    let finished = Finished {
         state: Mutex::new(Progress {
             results: Vec::new(),
             running: threads,
         }),
         changed: Condvar::new(),
         stop: AtomicBool::new(false),
-    });
+    };
     let mut failures: Vec<(String, String)> = Vec::new();
     let mut conclusion = Conclusion {
         filtered_out,
@@ -255,14 +255,14 @@ pub(crate) fn run(
     };
     std::thread::scope(|scope| -> io::Result<()> {
         for _ in 0..threads {
-            let (queue, next, finished) = (queue.clone(), next.clone(), finished.clone());
+            let (queue, next, finished) = (&queue, &next, &finished);
             scope.spawn(move || {
                 while !finished.stop.load(Ordering::Relaxed) {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     if index >= count {
                         break;
                     }
-                    let test = lock(&queue)[index].take();
+                    let test = lock(queue)[index].take();
                     let Some(test) = test else { continue };
                     let result =
                         catch_unwind(AssertUnwindSafe(test.body)).unwrap_or_else(|panic| {

@@ -38,7 +38,7 @@ impl<V> SortedMap<V> {
     }
 
     pub(crate) fn get(&self, key: &str) -> Option<&V> {
-        self.find(key).ok().map(|i| &self.entries[i].1)
+        self.get_with_position(key).map(|(_, value)| value)
     }
 
     /// The value under `key`, made by `V::default()` if there is none.
@@ -56,9 +56,9 @@ impl<V> SortedMap<V> {
         &mut self.entries[i].1
     }
 
-    /// The position of `key` in [`SortedMap::iter`]'s order.
-    pub(crate) fn position(&self, key: &str) -> Option<usize> {
-        self.find(key).ok()
+    /// The value under `key`, with its position in [`SortedMap::iter`]'s order.
+    pub(crate) fn get_with_position(&self, key: &str) -> Option<(usize, &V)> {
+        self.find(key).ok().map(|i| (i, &self.entries[i].1))
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -130,7 +130,10 @@ mod tests {
         let expected = [("0", 7), ("a", 5), ("b", 3), ("c", 4)];
         assert_eq!(entries, expected.map(|(k, v)| (k.to_string(), v)));
         assert_eq!((map.get("b"), map.get("d"), map["c"]), (Some(&3), None, 4));
-        assert_eq!((map.position("b"), map.position("bb")), (Some(2), None));
+        assert_eq!(
+            (map.get_with_position("b"), map.get_with_position("bb")),
+            (Some((2, &3)), None)
+        );
         assert_eq!((map.len(), map.is_empty()), (4, false));
     }
 }
