@@ -45,6 +45,9 @@ pub mod parse;
 // Shared with the layers above (schemas, inference, checks); not API for users.
 #[doc(hidden)]
 pub mod render;
+// "Did you mean": the parser's, and the checks' through onnx-schema; not API for users.
+#[doc(hidden)]
+pub mod similar;
 mod span;
 pub mod syntax;
 pub mod tensors;

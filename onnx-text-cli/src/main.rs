@@ -25,11 +25,13 @@ macro_rules! reportln {
 mod commands;
 mod external;
 mod io;
+mod limit;
 mod message;
 mod npy;
 mod paths;
 mod progress;
 mod report;
+mod write;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -51,6 +53,9 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Show at most N problems, then say how many more there are; 0 shows them all.
+    #[arg(long, global = true, value_name = "N", default_value_t = limit::DEFAULT)]
+    max_errors: usize,
 }
 
 /// The progress bar of the commands that read models (not `lsp`, which draws none).
@@ -312,6 +317,7 @@ enum Outcome {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    limit::set(cli.max_errors);
     let bar = |args: &ProgressArgs| !args.no_progress;
     let outcome = match &cli.command {
         Command::Fmt(args) => commands::fmt::fmt(args, bar(&args.progress)),
@@ -323,6 +329,9 @@ fn main() -> ExitCode {
         Command::Run(args) => commands::run::run(args, bar(&args.progress)),
         Command::Lsp => commands::lsp::lsp(),
     };
+    if let Some(summary) = limit::summary() {
+        reportln!("{summary}");
+    }
     ExitCode::from(outcome as u8)
 }
 

@@ -2,7 +2,8 @@
 //! `opaque(domain, name)`.
 
 use super::Parser;
-use crate::dtype::{elem_type_by_name, starts_type};
+use crate::dtype::{TYPE_KEYWORDS, elem_type_by_name, similar_elem_types, starts_type};
+use crate::span::Span;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::lex::{TokenKind, unescape};
 use crate::syntax::{Dim, DimValue, ElemType, Shape, Type, TypeKind, ValueDecl, ValueInfo};
@@ -27,6 +28,9 @@ impl Parser<'_> {
         let word = self.text(keyword);
         let kind = if let Some(elem) = elem_type_by_name(word) {
             TypeKind::Tensor(elem.number, self.shape_suffix()?)
+        } else if !TYPE_KEYWORDS.contains(&word) {
+            // `seq(flaot[3])`: a word in a type's place that is no type.
+            return Err(self.unknown_elem_type(word, keyword.span));
         } else {
             self.expect_punct(b'(')?;
             let kind = match word {
@@ -42,13 +46,7 @@ impl Parser<'_> {
                     TypeKind::SparseTensor(elem, self.shape_suffix()?)
                 }
                 "opaque" => self.opaque_args()?,
-                _ => {
-                    return Err(self.error(
-                        ParseErrorKind::Unexpected,
-                        keyword.span,
-                        format!("expected a type, found `{word}`"),
-                    ));
-                }
+                _ => unreachable!("TYPE_KEYWORDS has these five words"),
             };
             self.expect_punct(b')')?;
             kind
@@ -149,8 +147,42 @@ impl Parser<'_> {
         } else {
             None
         };
+        let word = self.peek();
         let name = self.quotable_name("a value name")?;
+        if ty.is_none() && word.kind == TokenKind::Ident {
+            self.after_untyped_name(&name.text, word.span)?;
+        }
         Ok(ValueInfo { ty, name })
+    }
+
+    /// A name with no type is followed by `,`, a closing bracket or `=`. A shape or another name
+    /// after it (`flaot[N] x`, `Float x`) means the name was a mistyped element type: say so,
+    /// where onnx's parser says "expected `)`, found `[`". A name after it is taken for a
+    /// missing comma instead, unless the word is close to an element type's name.
+    fn after_untyped_name(&self, word: &str, span: Span) -> Result<(), ParseError> {
+        let next = self.peek().kind;
+        let shape = next == TokenKind::Punct(b'[');
+        let name = matches!(next, TokenKind::Ident | TokenKind::Str);
+        if shape || (name && !similar_elem_types(word).is_empty()) {
+            return Err(self.unknown_elem_type(word, span));
+        }
+        Ok(())
+    }
+
+    /// "unknown element type", with the names it may have meant.
+    fn unknown_elem_type(&self, word: &str, span: Span) -> ParseError {
+        let similar: Vec<String> = (similar_elem_types(word).iter())
+            .map(|name| format!("`{name}`"))
+            .collect();
+        let message = match similar.split_last() {
+            None => format!("unknown element type `{word}`"),
+            Some((last, [])) => format!("unknown element type `{word}`; did you mean {last}?"),
+            Some((last, others)) => format!(
+                "unknown element type `{word}`; did you mean {} or {last}?",
+                others.join(", ")
+            ),
+        };
+        self.error(ParseErrorKind::Unexpected, span, message)
     }
 
     /// A value info, with `= data` allowed when `allow_initializer`.
