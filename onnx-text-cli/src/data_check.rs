@@ -32,7 +32,7 @@ use onnx_validate::ModelCheck;
 ///     found[0].message(),
 ///     "tensor `w` has its data in `no-such-weights.bin`, which does not exist"
 /// );
-/// assert_eq!(found.line_column(0).map(|p| (p.line, p.column)), Some((3, 14)));
+/// assert_eq!(found.line_column(0).map(|p| (p.line, p.column)), Some((3, 15)));
 /// ```
 pub fn external_data_problems(
     model: &onnx_text::ModelProto,

@@ -197,3 +197,46 @@ impl Parser<'_> {
         Ok(ValueDecl { info, initializer })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The message and 1-based column of the error parsing `signature` as a graph's.
+    fn error_of(signature: &str) -> (String, usize) {
+        let text = format!("g ({signature}) => (float y) {{ y = Relu(x) }}");
+        let err = crate::parse_graph(&text).unwrap_err();
+        (err.message().to_owned(), err.column())
+    }
+
+    #[test]
+    fn a_mistyped_element_type_is_named_with_the_nearest_names() {
+        let cases = [
+            ("flaot[N] x", "unknown element type `flaot`; did you mean `float`?"),
+            ("Float x", "unknown element type `Float`; did you mean `float`?"),
+            ("FLOAT[2] x", "unknown element type `FLOAT`; did you mean `float`?"),
+            (
+                "int x",
+                "unknown element type `int`; did you mean `int8`, `int16`, `int32` or `int64`?",
+            ),
+            ("float32[3] x", "unknown element type `float32`; did you mean `float`?"),
+            ("tensor[3] x", "unknown element type `tensor`"),
+            ("seq(flaot[3]) x", "unknown element type `flaot`; did you mean `float`?"),
+        ];
+        for (signature, message) in cases {
+            let (found, column) = error_of(signature);
+            assert_eq!(found, message, "{signature}");
+            // At the word, not at what follows it.
+            let word = message.split('`').nth(1).unwrap();
+            assert_eq!(column, 4 + signature.find(word).unwrap(), "{signature}");
+        }
+    }
+
+    #[test]
+    fn a_missing_comma_between_names_is_not_taken_for_a_type() {
+        // `x y` is two names without a comma: neither is near an element type's name.
+        let (found, _) = error_of("float x y");
+        assert_eq!(found, "expected `)`, found `y`");
+        // Valid signatures are untouched, a quoted name too.
+        let valid = "g (float[N] x, \"int\", xs) => (float y) { y = Relu(x) }";
+        assert!(crate::parse_graph(valid).is_ok());
+    }
+}
