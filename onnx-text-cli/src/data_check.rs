@@ -208,4 +208,3 @@ fn initializer_names(text: &str) -> Vec<(String, String, Span)> {
     }
     names
 }
-

@@ -130,14 +130,13 @@ pub fn nothing_moved(model: &mut ModelProto, threshold: u64) -> String {
             }
         });
     }
-    let plural = |n: usize, one: &str, many: &str| {
-        format!("{n} {}", if n == 1 { one } else { many })
-    };
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut found = Vec::new();
     if external > 0 {
         let files: Vec<String> = files.iter().map(|f| format!("`{f}`")).collect();
         found.push(format!(
-            "{} already stored outside, in {} (which stay as they are)",
+            "{} already stored outside, in {}, and stay there",
             plural(external, "initializer is", "initializers are"),
             files.join(", ")
         ));

@@ -170,7 +170,11 @@ fn has_other_links(_: &fs::Metadata) -> bool {
 
 fn put_in_place(staged: Staged, data: &[u8]) -> io::Result<()> {
     if !staged.linked {
-        return staged.temp.persist(&staged.path).map(drop).map_err(|e| e.error);
+        return staged
+            .temp
+            .persist(&staged.path)
+            .map(drop)
+            .map_err(|e| e.error);
     }
     let old = fs::read(&staged.path)?;
     let mut file = OpenOptions::new().write(true).open(&staged.path)?;
@@ -282,7 +286,11 @@ mod tests {
         let outputs = [(&file(&data), &b"new"[..]), (&file(&folder), b"text")];
         let err = write_all(&outputs, &progress).unwrap_err();
         assert!(err.message.contains("it is a folder"), "{}", err.message);
-        assert!(err.message.ends_with("; nothing was written"), "{}", err.message);
+        assert!(
+            err.message.ends_with("; nothing was written"),
+            "{}",
+            err.message
+        );
         assert_eq!(fs::read(&data).unwrap(), b"old");
         assert_eq!(files(dir.path()), ["sub", "w.bin"]);
     }
@@ -313,7 +321,12 @@ mod tests {
         std::os::unix::fs::symlink("real.txt", &soft).unwrap();
         let progress = Progress::new(false, 0);
         write(&file(&soft), b"through the link", &progress).unwrap();
-        assert!(fs::symlink_metadata(&soft).unwrap().file_type().is_symlink());
+        assert!(
+            fs::symlink_metadata(&soft)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
         assert_eq!(fs::read(&hard).unwrap(), b"through the link");
         write(&file(&real), b"short", &progress).unwrap();
         assert_eq!(fs::read(&hard).unwrap(), b"short");
@@ -325,7 +338,12 @@ mod tests {
         std::os::unix::fs::symlink("created.txt", &dangling).unwrap();
         write(&file(&dangling), b"new", &progress).unwrap();
         assert_eq!(fs::read(dir.path().join("created.txt")).unwrap(), b"new");
-        assert!(fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
+        assert!(
+            fs::symlink_metadata(&dangling)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
     }
 
     #[test]

@@ -451,7 +451,10 @@ fn make_node(dir: &Path, args: &[&str]) -> Result<(), String> {
     if out.status.success() {
         Ok(())
     } else {
-        Err(format!("{args:?}: {}", String::from_utf8_lossy(&out.stderr)))
+        Err(format!(
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ))
     }
 }
 
@@ -556,7 +559,15 @@ const KINDS: &[KindRow] = &[
     },
     KindRow {
         setup: device,
-        args: &["print", MODEL, "-o", "new.onnxtxt", "--external-data", "dev", "--force"],
+        args: &[
+            "print",
+            MODEL,
+            "-o",
+            "new.onnxtxt",
+            "--external-data",
+            "dev",
+            "--force",
+        ],
         stdin: None,
         file_limit: None,
         code: 0,
@@ -566,7 +577,14 @@ const KINDS: &[KindRow] = &[
     },
     KindRow {
         setup: device,
-        args: &["print", MODEL, "-o", "new.onnxtxt", "--external-data", "dev"],
+        args: &[
+            "print",
+            MODEL,
+            "-o",
+            "new.onnxtxt",
+            "--external-data",
+            "dev",
+        ],
         stdin: None,
         file_limit: None,
         code: 2,
@@ -587,7 +605,15 @@ const KINDS: &[KindRow] = &[
     },
     KindRow {
         setup: fifo,
-        args: &["convert", MODEL, "-o", "new.onnxtxt", "--external-data", "fifo", "--force"],
+        args: &[
+            "convert",
+            MODEL,
+            "-o",
+            "new.onnxtxt",
+            "--external-data",
+            "fifo",
+            "--force",
+        ],
         stdin: None,
         file_limit: None,
         code: 0,
@@ -598,7 +624,15 @@ const KINDS: &[KindRow] = &[
     // Standard input redirected from a file is that file, --force or not.
     KindRow {
         setup: |_| Setup::Ready,
-        args: &["print", "-", "-o", OUTPUT, "--external-data", MODEL, "--force"],
+        args: &[
+            "print",
+            "-",
+            "-o",
+            OUTPUT,
+            "--external-data",
+            MODEL,
+            "--force",
+        ],
         stdin: Some(MODEL),
         file_limit: None,
         code: 2,
@@ -669,7 +703,15 @@ const KINDS: &[KindRow] = &[
             symlink(dir, "ln-w.bin", NOTES);
             Setup::Ready
         },
-        args: &["print", MODEL, "-o", "ln-out.onnxtxt", "--external-data", "ln-w.bin", "--force"],
+        args: &[
+            "print",
+            MODEL,
+            "-o",
+            "ln-out.onnxtxt",
+            "--external-data",
+            "ln-w.bin",
+            "--force",
+        ],
         stdin: None,
         file_limit: None,
         code: 0,
@@ -714,7 +756,15 @@ const KINDS: &[KindRow] = &[
             std::fs::create_dir(dir.join("outdir")).unwrap();
             Setup::Ready
         },
-        args: &["convert", MODEL, "-o", "outdir", "--external-data", NOTES, "--force"],
+        args: &[
+            "convert",
+            MODEL,
+            "-o",
+            "outdir",
+            "--external-data",
+            NOTES,
+            "--force",
+        ],
         stdin: None,
         file_limit: None,
         code: 2,
@@ -724,7 +774,15 @@ const KINDS: &[KindRow] = &[
     },
     KindRow {
         setup: |_| Setup::Ready,
-        args: &["print", MODEL, "-o", "new.onnxtxt", "--external-data", "sub", "--force"],
+        args: &[
+            "print",
+            MODEL,
+            "-o",
+            "new.onnxtxt",
+            "--external-data",
+            "sub",
+            "--force",
+        ],
         stdin: None,
         file_limit: None,
         code: 2,
@@ -736,7 +794,15 @@ const KINDS: &[KindRow] = &[
     // data is past the limit): neither old file changes, and no temporary file is left.
     KindRow {
         setup: |_| Setup::Ready,
-        args: &["convert", MODEL, "-o", OUTPUT, "--external-data", NOTES, "--force"],
+        args: &[
+            "convert",
+            MODEL,
+            "-o",
+            OUTPUT,
+            "--external-data",
+            NOTES,
+            "--force",
+        ],
         stdin: None,
         file_limit: Some(12),
         code: 2,
@@ -746,7 +812,15 @@ const KINDS: &[KindRow] = &[
     },
     KindRow {
         setup: |_| Setup::Ready,
-        args: &["print", MODEL, "-o", OUTPUT, "--external-data", NOTES, "--force"],
+        args: &[
+            "print",
+            MODEL,
+            "-o",
+            OUTPUT,
+            "--external-data",
+            NOTES,
+            "--force",
+        ],
         stdin: None,
         file_limit: Some(12),
         code: 2,
@@ -766,7 +840,9 @@ fn run_row(dir: &Path, row: &KindRow) -> Outcome {
         Some(blocks) => {
             let mut sh = Command::new("sh");
             sh.arg("-c")
-                .arg(format!("trap '' XFSZ; ulimit -f {blocks}; exec \"$0\" \"$@\""))
+                .arg(format!(
+                    "trap '' XFSZ; ulimit -f {blocks}; exec \"$0\" \"$@\""
+                ))
                 .arg(BIN)
                 .args(row.args);
             sh
@@ -822,5 +898,8 @@ fn every_kind_of_path_is_written_through_or_refused_and_nothing_is_lost() {
         (row.after)(dir.path(), read);
         rows += 1;
     }
-    assert!(rows >= KINDS.len() - 4, "only the device rows may be skipped");
+    assert!(
+        rows >= KINDS.len() - 4,
+        "only the device rows may be skipped"
+    );
 }

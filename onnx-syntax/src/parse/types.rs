@@ -3,9 +3,9 @@
 
 use super::Parser;
 use crate::dtype::{TYPE_KEYWORDS, elem_type_by_name, similar_elem_types, starts_type};
-use crate::span::Span;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::lex::{TokenKind, unescape};
+use crate::span::Span;
 use crate::syntax::{Dim, DimValue, ElemType, Shape, Type, TypeKind, ValueDecl, ValueInfo};
 
 impl Parser<'_> {
@@ -210,16 +210,31 @@ mod tests {
     #[test]
     fn a_mistyped_element_type_is_named_with_the_nearest_names() {
         let cases = [
-            ("flaot[N] x", "unknown element type `flaot`; did you mean `float`?"),
-            ("Float x", "unknown element type `Float`; did you mean `float`?"),
-            ("FLOAT[2] x", "unknown element type `FLOAT`; did you mean `float`?"),
+            (
+                "flaot[N] x",
+                "unknown element type `flaot`; did you mean `float`?",
+            ),
+            (
+                "Float x",
+                "unknown element type `Float`; did you mean `float`?",
+            ),
+            (
+                "FLOAT[2] x",
+                "unknown element type `FLOAT`; did you mean `float`?",
+            ),
             (
                 "int x",
                 "unknown element type `int`; did you mean `int8`, `int16`, `int32` or `int64`?",
             ),
-            ("float32[3] x", "unknown element type `float32`; did you mean `float`?"),
+            (
+                "float32[3] x",
+                "unknown element type `float32`; did you mean `float`?",
+            ),
             ("tensor[3] x", "unknown element type `tensor`"),
-            ("seq(flaot[3]) x", "unknown element type `flaot`; did you mean `float`?"),
+            (
+                "seq(flaot[3]) x",
+                "unknown element type `flaot`; did you mean `float`?",
+            ),
         ];
         for (signature, message) in cases {
             let (found, column) = error_of(signature);

@@ -122,7 +122,9 @@ fn check_file(
     });
     Ok(match (found, external) {
         (found, None) => found,
-        (None, Some(problems)) => Some((problems.len(), limit::render(&problems.with_origin(name)))),
+        (None, Some(problems)) => {
+            Some((problems.len(), limit::render(&problems.with_origin(name))))
+        }
         (Some((count, mut report)), Some(problems)) => {
             report.push_str(&limit::render(&problems.clone().with_origin(name)));
             Some((count + problems.len(), report))

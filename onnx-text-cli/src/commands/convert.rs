@@ -93,7 +93,9 @@ pub fn convert(args: &ConvertArgs, show_progress: bool) -> Outcome {
         Style::Lossless
     };
     let data = data.as_ref();
-    write_message(message, args.kind, to, style, &output, data, &name, &progress)
+    write_message(
+        message, args.kind, to, style, &output, data, &name, &progress,
+    )
 }
 
 #[cfg(test)]

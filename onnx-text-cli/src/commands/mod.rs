@@ -17,8 +17,8 @@ use onnx_text::{CheckOptions, Style};
 
 use crate::Outcome;
 use crate::external;
-use crate::limit;
 use crate::io::{self, IoError, Place};
+use crate::limit;
 use crate::message::{self, Format};
 use crate::paths::{Access, Paths};
 use crate::progress::Progress;

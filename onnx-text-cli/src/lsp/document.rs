@@ -23,9 +23,9 @@ use onnx_infer::Inference;
 use onnx_syntax::{Entry, ParseError, Proto, Tree};
 
 use super::index::Index;
-use crate::data_check::external_data_problems;
 use super::position::LineIndex;
 use super::settled::Settled;
+use crate::data_check::external_data_problems;
 
 /// How many lines recovery blanks before it gives up.
 const RECOVERY_ATTEMPTS: usize = 16;

@@ -212,8 +212,8 @@ impl Server<'_> {
                 let document = params.text_document;
                 let folder = file_path(&document.uri)
                     .and_then(|path| path.parent().map(std::path::Path::to_path_buf));
-                let open = Document::new(document.text, document.version, self.limit)
-                    .in_folder(folder);
+                let open =
+                    Document::new(document.text, document.version, self.limit).in_folder(folder);
                 self.documents
                     .insert(document.uri.as_str().to_owned(), open);
             }
@@ -563,7 +563,10 @@ mod tests {
             path("file:///home/me/my%20models/m.onnxtxt"),
             Some("/home/me/my models/m.onnxtxt".into())
         );
-        assert_eq!(path("file://localhost/m.onnxtxt"), Some("/m.onnxtxt".into()));
+        assert_eq!(
+            path("file://localhost/m.onnxtxt"),
+            Some("/m.onnxtxt".into())
+        );
         assert_eq!(path("file://elsewhere/m.onnxtxt"), None);
         assert_eq!(path("untitled:Untitled-1"), None);
     }
