@@ -180,9 +180,9 @@ fn put_in_place(staged: Staged, data: &[u8]) -> io::Result<()> {
     let mut file = OpenOptions::new().write(true).open(&staged.path)?;
     // See the module's comment: the temporary's blocks go back to the disk before the copy.
     drop(staged.temp);
-    overwrite(&mut file, data).or_else(|e| {
+    // Putting the old bytes back is best effort: the error reported is the copy's.
+    overwrite(&mut file, data).inspect_err(|_| {
         let _ = overwrite(&mut file, &old);
-        Err(e)
     })
 }
 
