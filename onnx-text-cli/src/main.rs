@@ -26,6 +26,7 @@ mod commands;
 mod external;
 mod io;
 mod limit;
+mod lossy;
 mod message;
 mod npy;
 mod paths;
@@ -56,6 +57,10 @@ struct Cli {
     /// Show at most N problems, then say how many more there are; 0 shows them all.
     #[arg(long, global = true, value_name = "N", default_value_t = limit::DEFAULT)]
     max_errors: usize,
+    /// Write a binary model as text even when the text loses weights no text can express
+    /// (sparse initializers, training_info); without it, such a model is refused.
+    #[arg(long, global = true)]
+    lossy: bool,
 }
 
 /// The progress bar of the commands that read models (not `lsp`, which draws none).
@@ -318,6 +323,7 @@ enum Outcome {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     limit::set(cli.max_errors);
+    lossy::allow(cli.lossy);
     let bar = |args: &ProgressArgs| !args.no_progress;
     let outcome = match &cli.command {
         Command::Fmt(args) => commands::fmt::fmt(args, bar(&args.progress)),

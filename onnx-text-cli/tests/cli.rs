@@ -1638,3 +1638,58 @@ fn external_data_with_nothing_to_move_says_what_it_found() {
     );
     assert!(!dir.join("x.bin").exists());
 }
+
+#[test]
+fn weights_no_text_can_express_are_refused_without_lossy_and_doc_strings_warned_of() {
+    use onnx_text::prost::Message;
+    let dir = temp_dir("lossy");
+    let mut model = onnx_text::parse_model(
+        "<ir_version: 10, opset_import: [\"\" : 21]> g (float[4] x) => (float[4] y) { y = Relu(x) }",
+    )
+    .unwrap();
+    let graph = model.graph.as_mut().unwrap();
+    graph.doc_string = Some("the graph".into());
+    graph.sparse_initializer.push(onnx_text::SparseTensorProto {
+        values: Some(onnx_text::TensorProto {
+            name: Some("w".into()),
+            dims: vec![2],
+            data_type: Some(1),
+            float_data: vec![1.5, 2.5],
+            ..Default::default()
+        }),
+        dims: vec![4],
+        ..Default::default()
+    });
+    std::fs::write(dir.join("sparse.onnx"), model.encode_to_vec()).unwrap();
+    for args in [
+        &["print", "sparse.onnx"][..],
+        &["convert", "sparse.onnx", "-o", "s.onnxtxt"],
+        &["infer", "sparse.onnx", "-o", "s.onnxtxt"],
+    ] {
+        let r = run(&dir, args, b"");
+        assert_eq!((r.code, r.stdout.len()), (1, 0), "{args:?}: {}", r.stderr);
+        assert_eq!(
+            r.stderr,
+            "error: `sparse.onnx` holds 1 sparse initializer (`w`), which no text can express: \
+             its text would lose these weights. Keep the model binary, or pass --lossy to write \
+             the text without them\n",
+            "{args:?}"
+        );
+        assert_eq!(files_in(&dir), ["sparse.onnx"], "{args:?}");
+    }
+    let r = run(
+        &dir,
+        &["convert", "sparse.onnx", "-o", "s.onnxtxt", "--lossy"],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stderr,
+        "warning: `sparse.onnx`: the text leaves out 1 sparse initializer (`w`) (--lossy)\n\
+         warning: `sparse.onnx`: the text leaves out the doc_string of graph `g`, which no text \
+         can express\n"
+    );
+    // To binary, nothing is lost, and nothing is said.
+    let r = run(&dir, &["convert", "sparse.onnx", "-o", "copy.onnx"], b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+}

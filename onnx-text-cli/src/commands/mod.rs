@@ -19,6 +19,7 @@ use crate::Outcome;
 use crate::external;
 use crate::io::{self, IoError, Place};
 use crate::limit;
+use crate::lossy;
 use crate::message::{self, Format};
 use crate::paths::{Access, Paths};
 use crate::progress::Progress;
@@ -82,6 +83,11 @@ pub fn write_message(
         Format::Text => "printing",
         Format::Binary => "encoding",
     };
+    if to == Format::Text
+        && let Err(outcome) = say_losses(&message, name)
+    {
+        return outcome;
+    }
     progress.stage(&format!("{action} {name}"), None);
     let bytes = match to {
         Format::Text => message::text(&message, style).into_bytes(),
@@ -101,6 +107,23 @@ pub fn write_message(
         return Outcome::Fatal;
     }
     write_outputs(output, &bytes, data, progress)
+}
+
+/// Says what the text of `message` (read from `name`) leaves out; an error if it would lose
+/// weights without `--lossy`.
+pub fn say_losses(message: &Proto, name: &str) -> Result<(), Outcome> {
+    match lossy::check(message, name) {
+        Ok(warnings) => {
+            for warning in warnings {
+                reportln!("warning: {warning}");
+            }
+            Ok(())
+        }
+        Err(why) => {
+            reportln!("error: {why}");
+            Err(Outcome::Failed)
+        }
+    }
 }
 
 /// Writes `bytes` to `output` and the external data file, if any, through the one write path:

@@ -4,7 +4,7 @@ use onnx_text::Style;
 
 use super::{
     add_model_reads, add_output, check_paths, check_same_files, externalize_data, load,
-    relocate_data, report_io, write_outputs,
+    relocate_data, report_io, say_losses, write_outputs,
 };
 use crate::io::{self, Place};
 use crate::message::{self, Format};
@@ -90,6 +90,10 @@ pub fn print(args: &PrintArgs, show_progress: bool) -> Outcome {
                 outcome = outcome.max(o);
                 continue;
             }
+        }
+        if let Err(o) = say_losses(&message, &name) {
+            outcome = outcome.max(o);
+            continue;
         }
         progress.stage(&format!("printing {name}"), None);
         let mut text = message::text(&message, style);
