@@ -1,4 +1,5 @@
-//! `onnx-text`: format, check, convert and print ONNX models in the ONNX textual syntax.
+//! `onnx-text`: format, check, convert, print, infer, inline and run ONNX models in the ONNX
+//! textual syntax.
 //!
 //! Exit codes: 0 when all is well, 1 when an input is invalid (a syntax error, a failed check,
 //! an unformatted file under `fmt --check`, bytes that are not a model), 2 for usage errors and
@@ -48,7 +49,8 @@ use crate::message::Format;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// Format, check, convert and print ONNX models in the ONNX textual syntax (onnx 1.23.2).
+/// Format, check, convert, print, infer, inline and run ONNX models in the ONNX textual syntax
+/// (onnx 1.23.2).
 #[derive(Parser, Debug)]
 #[command(name = "onnx-text", version, about, max_term_width = 100)]
 struct Cli {

@@ -1693,3 +1693,16 @@ fn weights_no_text_can_express_are_refused_without_lossy_and_doc_strings_warned_
     let r = run(&dir, &["convert", "sparse.onnx", "-o", "copy.onnx"], b"");
     assert_eq!((r.code, r.stderr.as_str()), (0, ""));
 }
+
+#[test]
+fn the_help_names_every_command() {
+    let r = run(Path::new("."), &["--help"], b"");
+    let help = r.stdout_text();
+    let first = help.lines().next().unwrap();
+    for command in ["format", "check", "convert", "print", "infer", "inline", "run"] {
+        assert!(first.contains(command), "{first}");
+    }
+    for command in ["fmt", "check", "convert", "print", "infer", "lsp", "inline", "run"] {
+        assert!(help.contains(&format!("\n  {command} ")), "{command}: {help}");
+    }
+}
