@@ -1699,10 +1699,17 @@ fn the_help_names_every_command() {
     let r = run(Path::new("."), &["--help"], b"");
     let help = r.stdout_text();
     let first = help.lines().next().unwrap();
-    for command in ["format", "check", "convert", "print", "infer", "inline", "run"] {
+    for command in [
+        "format", "check", "convert", "print", "infer", "inline", "run",
+    ] {
         assert!(first.contains(command), "{first}");
     }
-    for command in ["fmt", "check", "convert", "print", "infer", "lsp", "inline", "run"] {
-        assert!(help.contains(&format!("\n  {command} ")), "{command}: {help}");
+    for command in [
+        "fmt", "check", "convert", "print", "infer", "lsp", "inline", "run",
+    ] {
+        assert!(
+            help.contains(&format!("\n  {command} ")),
+            "{command}: {help}"
+        );
     }
 }
