@@ -136,9 +136,10 @@ pub fn nothing_moved(model: &mut ModelProto, threshold: u64) -> String {
     if external > 0 {
         let files: Vec<String> = files.iter().map(|f| format!("`{f}`")).collect();
         found.push(format!(
-            "{} already stored outside, in {}, and stay there",
+            "{} already stored outside, in {}, and {} there",
             plural(external, "initializer is", "initializers are"),
-            files.join(", ")
+            files.join(", "),
+            if external == 1 { "stays" } else { "stay" }
         ));
     }
     if small > 0 {
@@ -382,6 +383,29 @@ mod tests {
         assert_eq!(externalize(&mut m, "b.bin", 0).unwrap().tensors, 0);
         let clash = externalize(&mut m, "a.bin", 0).err().unwrap();
         assert!(clash.contains("already has its data in `a.bin`"), "{clash}");
+    }
+
+    #[test]
+    fn nothing_moved_says_what_the_initializers_hold() {
+        let mut m = raw_model(&[2000, 10], 100);
+        externalize(&mut m, "a.bin", 1024).unwrap();
+        model_graph(&mut m).initializer.push(TensorProto {
+            name: Some("typed".into()),
+            dims: vec![1],
+            data_type: Some(1),
+            float_data: vec![1.0],
+            ..TensorProto::default()
+        });
+        assert_eq!(
+            nothing_moved(&mut m, 1024),
+            "no initializer has 1024 bytes of raw data or more, as onnx counts them (33 more \
+             than their length): 1 initializer is already stored outside, in `a.bin`, and stays \
+             there; 2 initializers have raw data under the threshold (the largest: 100 bytes); \
+             1 initializer holds its values in typed fields (float_data, int64_data, ...), which \
+             onnx never moves"
+        );
+        let mut empty = model("<ir_version: 10, opset_import: [\"\" : 21]> g (float x) => (float y) { y = Relu(x) }");
+        assert!(nothing_moved(&mut empty, 1024).ends_with(": the model has no initializer"));
     }
 
     #[test]

@@ -7,8 +7,8 @@
 //! compares them as files, not as names: the same path, a `..` form, a symbolic link and a hard
 //! link are all the same file (on Unix, the same device and inode; elsewhere, the same
 //! canonical path). Standard input is one of them when it is a file (`- < model.onnx`). It
-//! also refuses a folder where a file is written, and refuses to replace a file that exists and was not named as the
-//! output unless `--force` is given, and a read-only file, which the rename of an atomic write
+//! also refuses a folder where a file is written; a file that exists and was not named as the
+//! output, unless `--force` is given; and a read-only file, which the rename of an atomic write
 //! would otherwise replace behind its permissions, as rustfmt refuses it.
 
 use std::fs;
