@@ -404,7 +404,10 @@ mod tests {
              1 initializer holds its values in typed fields (float_data, int64_data, ...), which \
              onnx never moves"
         );
-        let mut empty = model("<ir_version: 10, opset_import: [\"\" : 21]> g (float x) => (float y) { y = Relu(x) }");
+        let mut empty = model(
+            "<ir_version: 10, opset_import: [\"\" : 21]>\n\
+             g (float x) => (float y) { y = Relu(x) }",
+        );
         assert!(nothing_moved(&mut empty, 1024).ends_with(": the model has no initializer"));
     }
 

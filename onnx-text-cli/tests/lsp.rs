@@ -1259,3 +1259,26 @@ fn external_data_problems_are_diagnostics_at_the_places_check_reports_them() {
     assert_eq!(published["diagnostics"], json!([]));
     client.shutdown();
 }
+
+/// The error limit of the command is not the server's: an editor lists every problem, and the
+/// server still answers.
+#[test]
+fn every_problem_is_a_diagnostic_with_no_limit() {
+    let mut text =
+        "<ir_version: 10, opset_import: [\"\" : 21]>\ng (float[2] x) => (float[2] y) {\n"
+            .to_owned();
+    let mut last = "x".to_owned();
+    for i in 0..2000 {
+        text.push_str(&format!("  v{i} = Relu <bad_a = 1, bad_b = 2> ({last})\n"));
+        last = format!("v{i}");
+    }
+    text.push_str(&format!("  y = Identity({last})\n}}\n"));
+    let mut client = Client::start();
+    let published = client.open(&text);
+    let diagnostics = published["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), 4000);
+    assert!(diagnostics.iter().all(|d| d["code"] == "unknown_attribute"));
+    let hover = client.at("textDocument/hover", &text, "Relu", 1999, 1, json!({}));
+    assert!(hover["contents"].to_string().contains("Relu"), "{hover}");
+    client.shutdown();
+}
