@@ -4,6 +4,14 @@
 //! file. Each row runs the binary in a fresh folder and asserts the error (exit code and
 //! message) and that no byte of any file in the folder changed.
 //!
+//! A second table, [`KINDS`], takes the kinds of path a write meets: a device and a FIFO (made
+//! with mknod and mkfifo in the row's folder; a device row is skipped, saying why, only where
+//! mknod fails), standard input redirected from an input, a symbolic link to the output, a file
+//! with two hard links, a folder where a file is written, and a failure between the two writes
+//! of a two-file command (a file size limit, as a full disk fails a write). Each row checks that
+//! no file but the outputs it names changed, and that links and special files are what they
+//! were.
+//!
 //! `check` and `lsp` write no file: they have no row.
 
 use std::collections::BTreeMap;
