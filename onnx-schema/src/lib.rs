@@ -8,7 +8,7 @@
 //!   first use;
 //! - `constraints`: type parameters and the types they allow;
 //! - `describe`: an operator's documentation, for hovers and `onnx-text print --describe`;
-//! - `similar`: "did you mean", by edit distance;
+//! - `similar`: "did you mean", by edit distance (the parser's, re-exported);
 //! - `standard`: the standard functions' bodies.
 //!
 //! ```
@@ -22,7 +22,7 @@
 pub mod constraints;
 mod describe;
 #[doc(hidden)]
-pub mod similar;
+pub use onnx_syntax::similar;
 mod standard;
 mod standard_data;
 #[doc(hidden)]

@@ -94,6 +94,33 @@ pub fn elem_type_by_name(name: &str) -> Option<&'static ElemTypeInfo> {
     ELEM_TYPES.iter().find(|t| t.name == name)
 }
 
+/// The element type names a mistyped `word` may have meant, for "did you mean": the name that
+/// differs only in case (`Float`), else the names it begins (at most four: `int` → `int8`,
+/// `int16`, `int32`, `int64`), else the nearest by edit distance (`flaot`), else none.
+///
+/// ```
+/// use onnx_syntax::dtype::similar_elem_types;
+/// assert_eq!(similar_elem_types("Float"), ["float"]);
+/// assert_eq!(similar_elem_types("flaot"), ["float"]);
+/// assert_eq!(similar_elem_types("int"), ["int8", "int16", "int32", "int64"]);
+/// assert!(similar_elem_types("tensor").is_empty());
+/// ```
+pub fn similar_elem_types(word: &str) -> Vec<&'static str> {
+    let names = || ELEM_TYPES.iter().map(|t| t.name);
+    if let Some(name) = names().find(|name| name.eq_ignore_ascii_case(word)) {
+        return vec![name];
+    }
+    let lower = word.to_ascii_lowercase();
+    let begun: Vec<&str> = names()
+        .filter(|name| !lower.is_empty() && name.starts_with(&lower))
+        .take(4)
+        .collect();
+    if !begun.is_empty() {
+        return begun;
+    }
+    crate::similar::closest(word, names()).into_iter().collect()
+}
+
 /// The element type numbered `number`, if the syntax has a name for it.
 ///
 /// ```

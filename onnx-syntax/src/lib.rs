@@ -13,13 +13,25 @@
 //! function libraries and the inliner), then `onnx-print` (protobuf to text, and the formatter)
 //! and `onnx-validate` (binary models).
 //!
-//! Beside the pipeline:
-//! - [`diagnostic`]: what every layer reports: [`Diagnostic`](diagnostic::Diagnostic), with its
-//!   code ([`Check`](diagnostic::Check)), severity, labels and fixes;
-//! - [`domain`]: operator domains, and how a node's domain finds its import;
-//! - [`dtype`]: tensor element types, their names and numbers;
-//! - [`hole`]: the places where the macros put Rust values;
-//! - [`tensors`]: every tensor of a model, for moving external data.
+//! The modules (`tests/layers.rs` keeps each above the ones it uses):
+//!
+//! | module | what |
+//! |---|---|
+//! | `lex` | text to tokens, each knowing whether a gap came before it; the comments in the gaps, in a pass of its own (for the formatter) |
+//! | `parse` | tokens to the syntax tree, one function per grammar rule, by topic in submodules |
+//! | `syntax` | the syntax tree, a span on every node, literal values already typed; the forms a text takes (`Entry`) and the tree of each (`Tree`) |
+//! | `diagnostic` | what every layer reports: `Diagnostic` (code, severity, span or place in a binary model, labels, fixes), `Diagnostics`, the codes (`Check`) and their categories, and how messages name things (`message`) |
+//! | `lower` | the tree to protobuf, setting exactly the fields the reference sets |
+//! | `entry` | the pipeline for any form: `Entry::parse`, `parse_proto`, `Tree::lower`, `Proto::encode` |
+//! | `domain` | operator domains: the default domain's two names (`""` and `ai.onnx`), the standard domains, and how a node's domain finds its import (`Imports`, as onnx's checker resolves them) |
+//! | `dtype` | tensor element types: names, numbers, and the `TensorProto` field of their data |
+//! | `hole` | the places where the macros put Rust values, as markers in the text |
+//! | `tensors` | every tensor of a model, wherever it is kept (for moving external data in and out) |
+//! | `error` | `ParseError`: a message, a position and a snippet; `named` writes the name/`ALL`/`Display` boilerplate of `Entry`, `ParseErrorKind`, `Check` and `Category` |
+//! | `span` | byte spans and their line and column, and the one `LineIndex` (the snippets' and the language server's positions) |
+//! | `render` | the rustc-style snippets shared by parse errors and diagnostics |
+//! | `hash` | the hash maps of the checks and of inference (FNV, fast unoptimized in the macros) |
+//! | `similar` | "did you mean": the nearest name by edit distance (unknown element types here, every unknown name of the checks through `onnx-schema`) |
 //!
 //! ```
 //! let model = onnx_syntax::parse_model(r#"
@@ -45,6 +57,9 @@ pub mod parse;
 // Shared with the layers above (schemas, inference, checks); not API for users.
 #[doc(hidden)]
 pub mod render;
+// "Did you mean": the parser's, and the checks' through onnx-schema; not API for users.
+#[doc(hidden)]
+pub mod similar;
 mod span;
 pub mod syntax;
 pub mod tensors;

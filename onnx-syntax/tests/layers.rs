@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// The modules, lowest first; modules in one entry are one layer.
 const LAYERS: &[&[&str]] = &[
-    &["span", "named", "hash", "dtype", "domain"],
+    &["span", "named", "hash", "similar", "dtype", "domain"],
     &["render"],
     &["error"],
     &["lex"],

@@ -10,7 +10,7 @@ use std::path::{Component, Path, PathBuf};
 
 use onnx_syntax::tensors::{external_entry, for_each_tensor, is_external};
 use onnx_text::{
-    GraphProto, ModelProto, StringStringEntryProto, attribute_proto::AttributeType,
+    GraphProto, ModelProto, StringStringEntryProto, TensorProto, attribute_proto::AttributeType,
     tensor_proto::DataLocation,
 };
 use onnx_validate::read_external_data;
@@ -51,32 +51,45 @@ pub fn externalize(
         tensors: 0,
     };
     if let Some(graph) = &mut model.graph {
-        move_initializers(graph, location, threshold, &mut file);
+        for_each_initializer(graph, &mut |tensor| {
+            move_initializer(tensor, location, threshold, &mut file);
+        });
     }
     Ok(file)
 }
 
-fn move_initializers(graph: &mut GraphProto, location: &str, threshold: u64, file: &mut DataFile) {
+/// Whether onnx moves raw data of `length` bytes at `threshold`.
+fn large_enough(length: usize, threshold: u64) -> bool {
+    (length as u64) + PYTHON_BYTES_HEADER >= threshold
+}
+
+fn move_initializer(tensor: &mut TensorProto, location: &str, threshold: u64, file: &mut DataFile) {
+    let Some(raw) = &tensor.raw_data else {
+        return;
+    };
+    if is_external(tensor) || !large_enough(raw.len(), threshold) {
+        return;
+    }
+    let raw = tensor.raw_data.take().unwrap_or_default();
+    let entry = |key: &str, value: String| StringStringEntryProto {
+        key: Some(key.into()),
+        value: Some(value),
+    };
+    tensor.external_data = vec![
+        entry("location", location.into()),
+        entry("offset", file.bytes.len().to_string()),
+        entry("length", raw.len().to_string()),
+    ];
+    tensor.data_location = Some(DataLocation::External as i32);
+    file.bytes.extend_from_slice(&raw);
+    file.tensors += 1;
+}
+
+/// Calls `f` on every initializer of `graph` and of its subgraphs, depth first, in onnx's
+/// order.
+fn for_each_initializer(graph: &mut GraphProto, f: &mut impl FnMut(&mut TensorProto)) {
     for tensor in &mut graph.initializer {
-        let Some(raw) = &tensor.raw_data else {
-            continue;
-        };
-        if is_external(tensor) || (raw.len() as u64) + PYTHON_BYTES_HEADER < threshold {
-            continue;
-        }
-        let raw = tensor.raw_data.take().unwrap_or_default();
-        let entry = |key: &str, value: String| StringStringEntryProto {
-            key: Some(key.into()),
-            value: Some(value),
-        };
-        tensor.external_data = vec![
-            entry("location", location.into()),
-            entry("offset", file.bytes.len().to_string()),
-            entry("length", raw.len().to_string()),
-        ];
-        tensor.data_location = Some(DataLocation::External as i32);
-        file.bytes.extend_from_slice(&raw);
-        file.tensors += 1;
+        f(tensor);
     }
     // onnx follows the attribute's declared type, not whichever fields are set.
     for node in &mut graph.node {
@@ -84,15 +97,71 @@ fn move_initializers(graph: &mut GraphProto, location: &str, threshold: u64, fil
             if attribute.r#type == Some(AttributeType::Graph as i32)
                 && let Some(g) = &mut attribute.g
             {
-                move_initializers(g, location, threshold, file);
+                for_each_initializer(g, f);
             }
             if attribute.r#type == Some(AttributeType::Graphs as i32) {
                 for g in &mut attribute.graphs {
-                    move_initializers(g, location, threshold, file);
+                    for_each_initializer(g, f);
                 }
             }
         }
     }
+}
+
+/// Why [`externalize`] moved no tensor of `model` at `threshold`: what its initializers hold
+/// (already external, and where; raw data too small, and the largest; values in typed fields,
+/// which onnx never moves).
+pub fn nothing_moved(model: &mut ModelProto, threshold: u64) -> String {
+    let (mut external, mut small, mut typed, mut largest) = (0, 0, 0, 0);
+    let mut files: Vec<String> = Vec::new();
+    if let Some(graph) = &mut model.graph {
+        for_each_initializer(graph, &mut |tensor| {
+            if is_external(tensor) {
+                external += 1;
+                let file = external_entry(tensor, "location").unwrap_or("?").to_owned();
+                if !files.contains(&file) {
+                    files.push(file);
+                }
+            } else if let Some(raw) = &tensor.raw_data {
+                small += 1;
+                largest = largest.max(raw.len());
+            } else {
+                typed += 1;
+            }
+        });
+    }
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut found = Vec::new();
+    if external > 0 {
+        let files: Vec<String> = files.iter().map(|f| format!("`{f}`")).collect();
+        found.push(format!(
+            "{} already stored outside, in {}, and {} there",
+            plural(external, "initializer is", "initializers are"),
+            files.join(", "),
+            if external == 1 { "stays" } else { "stay" }
+        ));
+    }
+    if small > 0 {
+        found.push(format!(
+            "{} raw data under the threshold (the largest: {largest} bytes)",
+            plural(small, "initializer has", "initializers have")
+        ));
+    }
+    if typed > 0 {
+        found.push(format!(
+            "{} its values in typed fields (float_data, int64_data, ...), which onnx never moves",
+            plural(typed, "initializer holds", "initializers hold")
+        ));
+    }
+    if found.is_empty() {
+        found.push("the model has no initializer".to_owned());
+    }
+    format!(
+        "no initializer has {threshold} bytes of raw data or more, as onnx counts them \
+         ({PYTHON_BYTES_HEADER} more than their length): {}",
+        found.join("; ")
+    )
 }
 
 /// Reads the external data of every tensor of `model` that has some, from `model_dir` under
@@ -240,7 +309,6 @@ pub fn relocate(model: &mut ModelProto, from: &Path, to: &Path) -> Result<usize,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use onnx_text::TensorProto;
 
     fn model(text: &str) -> ModelProto {
         onnx_text::parse_model(text).unwrap()
@@ -315,6 +383,32 @@ mod tests {
         assert_eq!(externalize(&mut m, "b.bin", 0).unwrap().tensors, 0);
         let clash = externalize(&mut m, "a.bin", 0).err().unwrap();
         assert!(clash.contains("already has its data in `a.bin`"), "{clash}");
+    }
+
+    #[test]
+    fn nothing_moved_says_what_the_initializers_hold() {
+        let mut m = raw_model(&[2000, 10], 100);
+        externalize(&mut m, "a.bin", 1024).unwrap();
+        model_graph(&mut m).initializer.push(TensorProto {
+            name: Some("typed".into()),
+            dims: vec![1],
+            data_type: Some(1),
+            float_data: vec![1.0],
+            ..TensorProto::default()
+        });
+        assert_eq!(
+            nothing_moved(&mut m, 1024),
+            "no initializer has 1024 bytes of raw data or more, as onnx counts them (33 more \
+             than their length): 1 initializer is already stored outside, in `a.bin`, and stays \
+             there; 2 initializers have raw data under the threshold (the largest: 100 bytes); \
+             1 initializer holds its values in typed fields (float_data, int64_data, ...), which \
+             onnx never moves"
+        );
+        let mut empty = model(
+            "<ir_version: 10, opset_import: [\"\" : 21]>\n\
+             g (float x) => (float y) { y = Relu(x) }",
+        );
+        assert!(nothing_moved(&mut empty, 1024).ends_with(": the model has no initializer"));
     }
 
     #[test]

@@ -1,11 +1,8 @@
-//! Reading inputs and writing outputs: `-` for standard input and output, progress on large
-//! files, and outputs written to a temporary file in the same directory and then renamed, so
-//! that a failure never leaves a partial file. The temporary file is `tempfile`'s: a fresh name
-//! created exclusively (never an existing file or link of that name), and removed if anything
-//! fails before the rename.
+//! Reading inputs: `-` for standard input, progress on large files. Outputs are written by
+//! [`crate::write`].
 
 use std::fs::{self, File};
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use crate::progress::Progress;
@@ -117,111 +114,9 @@ pub fn read(place: &Place, progress: &Progress) -> Result<Vec<u8>, IoError> {
     Ok(data)
 }
 
-/// Writes `data` to `place`. A file is written next to its destination under a temporary name,
-/// synced, and renamed over it, keeping the permissions of a file it replaces. A new file gets
-/// the usual mode, 0666 less the umask, as `cp` gives.
-pub fn write(place: &Place, data: &[u8], progress: &Progress) -> Result<(), IoError> {
-    let name = place.display("<stdout>");
-    progress.stage(&format!("writing {name}"), Some(data.len() as u64));
-    match place {
-        Place::Std => {
-            let mut out = io::stdout().lock();
-            write_chunks(&mut out, data, progress)
-                .and_then(|()| out.flush())
-                .map_err(|e| io_error("write", &name, &e))
-        }
-        Place::File(path) => {
-            write_file(path, data, progress).map_err(|e| io_error("write", &name, &e))
-        }
-    }
-}
-
-fn write_chunks(out: &mut impl Write, data: &[u8], progress: &Progress) -> io::Result<()> {
-    for chunk in data.chunks(CHUNK) {
-        out.write_all(chunk)?;
-        progress.advance(chunk.len() as u64);
-    }
-    Ok(())
-}
-
-fn write_file(path: &Path, data: &[u8], progress: &Progress) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-    let prefix = format!(".{name}.");
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".onnx-text.tmp");
-    // A temporary file is private (0600) by default; the output is an ordinary file. The mode
-    // is given at creation, so the kernel takes the umask off it.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(fs::Permissions::from_mode(0o666));
-    }
-    let mut temp = builder.tempfile_in(dir)?;
-    write_chunks(temp.as_file_mut(), data, progress)?;
-    temp.as_file().sync_all()?;
-    if let Ok(meta) = fs::metadata(path) {
-        temp.as_file().set_permissions(meta.permissions())?;
-    }
-    // On failure the temporary file is dropped, which removes it.
-    temp.persist(path).map(drop).map_err(|e| e.error)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The files of `dir`, sorted.
-    fn files(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
-
-    #[test]
-    fn writes_replace_the_file_keep_its_permissions_and_leave_no_temporary_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("model.onnx");
-        let progress = Progress::new(false, 0);
-        write(&Place::File(path.clone()), b"first", &progress).unwrap();
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
-        }
-        write(&Place::File(path.clone()), b"second", &progress).unwrap();
-        assert_eq!(fs::read(&path).unwrap(), b"second");
-        assert_eq!(files(dir.path()), ["model.onnx"]);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let mode = fs::metadata(&path).unwrap().permissions().mode();
-            assert_eq!(mode & 0o777, 0o640);
-        }
-    }
-
-    #[test]
-    fn a_failed_write_leaves_the_old_file_and_no_temporary_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("model.onnx");
-        fs::write(&path, b"old").unwrap();
-        // A directory cannot be renamed over by a file: the write fails after the temporary
-        // file is written.
-        let target = dir.path().join("sub");
-        fs::create_dir(&target).unwrap();
-        let progress = Progress::new(false, 0);
-        assert!(write(&Place::File(target.clone()), b"new", &progress).is_err());
-        assert_eq!(fs::read(&path).unwrap(), b"old");
-        assert_eq!(files(dir.path()), ["model.onnx", "sub"]);
-    }
 
     #[test]
     fn dash_is_standard_input_or_output() {

@@ -1,4 +1,5 @@
-//! `onnx-text`: format, check, convert and print ONNX models in the ONNX textual syntax.
+//! `onnx-text`: format, check, convert, print, infer, inline and run ONNX models in the ONNX
+//! textual syntax.
 //!
 //! Exit codes: 0 when all is well, 1 when an input is invalid (a syntax error, a failed check,
 //! an unformatted file under `fmt --check`, bytes that are not a model), 2 for usage errors and
@@ -25,11 +26,14 @@ macro_rules! reportln {
 mod commands;
 mod external;
 mod io;
+mod limit;
+mod lossy;
 mod message;
 mod npy;
 mod paths;
 mod progress;
 mod report;
+mod write;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,12 +49,20 @@ use crate::message::Format;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// Format, check, convert and print ONNX models in the ONNX textual syntax (onnx 1.23.2).
+/// Format, check, convert, print, infer, inline and run ONNX models in the ONNX textual syntax
+/// (onnx 1.23.2).
 #[derive(Parser, Debug)]
 #[command(name = "onnx-text", version, about, max_term_width = 100)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Show at most N problems, then say how many more there are; 0 shows them all.
+    #[arg(long, global = true, value_name = "N", default_value_t = limit::DEFAULT)]
+    max_errors: usize,
+    /// Write a binary model as text even when the text loses weights no text can express
+    /// (sparse initializers, training_info); without it, such a model is refused.
+    #[arg(long, global = true)]
+    lossy: bool,
 }
 
 /// The progress bar of the commands that read models (not `lsp`, which draws none).
@@ -312,6 +324,8 @@ enum Outcome {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    limit::set(cli.max_errors);
+    lossy::allow(cli.lossy);
     let bar = |args: &ProgressArgs| !args.no_progress;
     let outcome = match &cli.command {
         Command::Fmt(args) => commands::fmt::fmt(args, bar(&args.progress)),
@@ -323,6 +337,9 @@ fn main() -> ExitCode {
         Command::Run(args) => commands::run::run(args, bar(&args.progress)),
         Command::Lsp => commands::lsp::lsp(),
     };
+    if let Some(summary) = limit::summary() {
+        reportln!("{summary}");
+    }
     ExitCode::from(outcome as u8)
 }
 

@@ -6,8 +6,9 @@
 //! (`-o`, a file `fmt` rewrites in place, the `--external-data` file). [`Paths::check`] then
 //! compares them as files, not as names: the same path, a `..` form, a symbolic link and a hard
 //! link are all the same file (on Unix, the same device and inode; elsewhere, the same
-//! canonical path). It also refuses to replace a file that exists and was not named as the
-//! output unless `--force` is given, and a read-only file, which the rename of an atomic write
+//! canonical path). Standard input is one of them when it is a file (`- < model.onnx`). It
+//! also refuses a folder where a file is written; a file that exists and was not named as the
+//! output, unless `--force` is given; and a read-only file, which the rename of an atomic write
 //! would otherwise replace behind its permissions, as rustfmt refuses it.
 
 use std::fs;
@@ -62,7 +63,41 @@ enum Identity {
     Path(PathBuf),
 }
 
-fn identity(path: &Path) -> Identity {
+/// What file `path` is; `-` (standard input) is one only when it is a file.
+fn identity(path: &Path) -> Option<Identity> {
+    if path.as_os_str() == "-" {
+        return stdin_identity();
+    }
+    Some(path_identity(path))
+}
+
+/// The name of `path` in messages.
+fn shown(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "<stdin>".to_owned()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Standard input's file, when it is a regular file: a pipe or a terminal is no file a
+/// command could write.
+#[cfg(unix)]
+fn stdin_identity() -> Option<Identity> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+    let meta = fs::File::from(fd).metadata().ok()?;
+    meta.is_file()
+        .then(|| Identity::Inode(meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn stdin_identity() -> Option<Identity> {
+    None
+}
+
+fn path_identity(path: &Path) -> Identity {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
@@ -88,12 +123,16 @@ fn identity(path: &Path) -> Identity {
 }
 
 impl Paths {
-    /// Records that the command uses `path` (a `-` is standard input or output, and ignored).
+    /// Records that the command uses `path`. A `-` it reads is standard input, compared with
+    /// the written files when it is a file; a `-` it writes is standard output, which is no
+    /// file the command replaces, and is left out.
     pub fn add(&mut self, path: impl AsRef<Path>, role: impl Into<String>, access: Access) {
         let path = path.as_ref();
-        if path.as_os_str() == "-" {
-            return;
-        }
+        let access = match access {
+            _ if path.as_os_str() != "-" => access,
+            Access::Read | Access::InPlace => Access::Read,
+            Access::Write { .. } => return,
+        };
         self.uses.push(Use {
             path: path.to_path_buf(),
             role: role.into(),
@@ -111,20 +150,20 @@ impl Paths {
 
     /// The first half of [`Paths::check`]: no written file is another file of the run.
     pub fn check_same_files(&self) -> Result<(), String> {
-        let ids: Vec<Identity> = self.uses.iter().map(|u| identity(&u.path)).collect();
+        let ids: Vec<Option<Identity>> = self.uses.iter().map(|u| identity(&u.path)).collect();
         for (i, written) in self.uses.iter().enumerate() {
             if !written.access.writes() {
                 continue;
             }
             for (j, other) in self.uses.iter().enumerate() {
-                if i == j || ids[i] != ids[j] {
+                if i == j || ids[i].is_none() || ids[i] != ids[j] {
                     continue;
                 }
                 // Report each pair once, from the first of two writes.
                 if other.access.writes() && j < i {
                     continue;
                 }
-                let (a, b) = (written.path.display(), other.path.display());
+                let (a, b) = (shown(&written.path), shown(&other.path));
                 let what = if other.access.reads() {
                     "it reads"
                 } else {
@@ -147,6 +186,15 @@ impl Paths {
                 continue;
             };
             let shown = written.path.display();
+            // Links followed: a link to a folder is a folder.
+            let meta = fs::metadata(&written.path).unwrap_or(meta);
+            if meta.is_dir() {
+                return Err(format!(
+                    "`{shown}` ({}) is a folder, and onnx-text writes a file there; nothing was \
+                     written",
+                    written.role
+                ));
+            }
             if written.access == (Access::Write { named: false }) && !force {
                 return Err(format!(
                     "`{shown}` ({}) exists, and onnx-text replaces only a file named with -o: \
@@ -168,7 +216,8 @@ impl Paths {
 
 /// Whether the user may write the existing file at `path`: it has a write permission bit (which
 /// the superuser is not held to, but a read-only mode still says "do not change"), and opens for
-/// writing (without truncating or changing it).
+/// writing (without truncating or changing it). Only a regular file is opened: opening a FIFO
+/// waits for its reader.
 fn writable(path: &Path, meta: &fs::Metadata) -> bool {
     !meta.permissions().readonly() && fs::OpenOptions::new().write(true).open(path).is_ok()
 }

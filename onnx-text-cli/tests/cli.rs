@@ -1539,3 +1539,177 @@ Twice (x) => (y) { y = com.acme.Afine (x) }
         r.stderr
     );
 }
+
+/// A text with two unknown attributes in each of its `nodes` nodes.
+fn flood(nodes: usize) -> String {
+    let mut text =
+        "<ir_version: 10, opset_import: [\"\" : 21]>\ng (float[2] x) => (float[2] y) {\n"
+            .to_owned();
+    let mut last = "x".to_owned();
+    for i in 0..nodes {
+        text.push_str(&format!("  v{i} = Relu <bad_a = 1, bad_b = 2> ({last})\n"));
+        last = format!("v{i}");
+    }
+    text.push_str(&format!("  y = Identity({last})\n}}\n"));
+    text
+}
+
+#[test]
+fn problems_past_the_limit_are_counted_not_shown() {
+    let dir = temp_dir("error-limit");
+    std::fs::write(dir.join("flood.onnxtxt"), flood(15)).unwrap();
+    let shown = |r: &Run| r.stderr.lines().filter(|l| l.starts_with("error[")).count();
+    let r = run(&dir, &["check", "flood.onnxtxt"], b"");
+    assert_eq!((r.code, shown(&r)), (1, 20));
+    assert!(
+        r.stderr.ends_with(
+            "error: 30 problems in 1 file\nnote: 10 more problems are not shown: the first 20 \
+             of 30 are; pass --max-errors 0 to see them all, or --max-errors N for the first N\n"
+        ),
+        "{}",
+        r.stderr
+    );
+    let r = run(&dir, &["check", "--max-errors", "0", "flood.onnxtxt"], b"");
+    assert_eq!((r.code, shown(&r)), (1, 30));
+    assert!(!r.stderr.contains("not shown"), "{}", r.stderr);
+    // Every command that reports problems, over all the files of a run.
+    let r = run(
+        &dir,
+        &[
+            "convert",
+            "flood.onnxtxt",
+            "-o",
+            "f.onnx",
+            "--max-errors",
+            "3",
+        ],
+        b"",
+    );
+    assert_eq!((r.code, shown(&r)), (1, 3));
+    assert!(
+        r.stderr.contains("note: 27 more problems are not shown"),
+        "{}",
+        r.stderr
+    );
+    let r = run(
+        &dir,
+        &[
+            "check",
+            "flood.onnxtxt",
+            "flood.onnxtxt",
+            "--max-errors",
+            "40",
+        ],
+        b"",
+    );
+    assert_eq!((r.code, shown(&r)), (1, 40));
+    assert!(
+        r.stderr
+            .contains("note: 20 more problems are not shown: the first 40 of 60")
+    );
+}
+
+#[test]
+fn external_data_with_nothing_to_move_says_what_it_found() {
+    let dir = temp_dir("nothing-to-move");
+    let data = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/data/external/saved-1024"
+    );
+    for file in ["model.onnx", "model.bin"] {
+        std::fs::copy(format!("{data}/{file}"), dir.join(file)).unwrap();
+    }
+    let args = [
+        "convert",
+        "model.onnx",
+        "-o",
+        "e.onnxtxt",
+        "--external-data",
+        "x.bin",
+    ];
+    let r = run(&dir, &args, b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stderr,
+        "note: `x.bin` is not written: no initializer has 1024 bytes of raw data or more, as \
+         onnx counts them (33 more than their length): 3 initializers are already stored \
+         outside, in `model.bin`, and stay there; 3 initializers have raw data under the \
+         threshold (the largest: 990 bytes)\n"
+    );
+    assert!(!dir.join("x.bin").exists());
+}
+
+#[test]
+fn weights_no_text_can_express_are_refused_without_lossy_and_doc_strings_warned_of() {
+    use onnx_text::prost::Message;
+    let dir = temp_dir("lossy");
+    let mut model = onnx_text::parse_model(
+        "<ir_version: 10, opset_import: [\"\" : 21]> g (float[4] x) => (float[4] y) { y = Relu(x) }",
+    )
+    .unwrap();
+    let graph = model.graph.as_mut().unwrap();
+    graph.doc_string = Some("the graph".into());
+    graph.sparse_initializer.push(onnx_text::SparseTensorProto {
+        values: Some(onnx_text::TensorProto {
+            name: Some("w".into()),
+            dims: vec![2],
+            data_type: Some(1),
+            float_data: vec![1.5, 2.5],
+            ..Default::default()
+        }),
+        dims: vec![4],
+        ..Default::default()
+    });
+    std::fs::write(dir.join("sparse.onnx"), model.encode_to_vec()).unwrap();
+    for args in [
+        &["print", "sparse.onnx"][..],
+        &["convert", "sparse.onnx", "-o", "s.onnxtxt"],
+        &["infer", "sparse.onnx", "-o", "s.onnxtxt"],
+    ] {
+        let r = run(&dir, args, b"");
+        assert_eq!((r.code, r.stdout.len()), (1, 0), "{args:?}: {}", r.stderr);
+        assert_eq!(
+            r.stderr,
+            "error: `sparse.onnx` holds 1 sparse initializer (`w`), which no text can express: \
+             its text would lose these weights. Keep the model binary, or pass --lossy to write \
+             the text without them\n",
+            "{args:?}"
+        );
+        assert_eq!(files_in(&dir), ["sparse.onnx"], "{args:?}");
+    }
+    let r = run(
+        &dir,
+        &["convert", "sparse.onnx", "-o", "s.onnxtxt", "--lossy"],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stderr,
+        "warning: `sparse.onnx`: the text leaves out 1 sparse initializer (`w`) (--lossy)\n\
+         warning: `sparse.onnx`: the text leaves out the doc_string of graph `g`, which no text \
+         can express\n"
+    );
+    // To binary, nothing is lost, and nothing is said.
+    let r = run(&dir, &["convert", "sparse.onnx", "-o", "copy.onnx"], b"");
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+}
+
+#[test]
+fn the_help_names_every_command() {
+    let r = run(Path::new("."), &["--help"], b"");
+    let help = r.stdout_text();
+    let first = help.lines().next().unwrap();
+    for command in [
+        "format", "check", "convert", "print", "infer", "inline", "run",
+    ] {
+        assert!(first.contains(command), "{first}");
+    }
+    for command in [
+        "fmt", "check", "convert", "print", "infer", "lsp", "inline", "run",
+    ] {
+        assert!(
+            help.contains(&format!("\n  {command} ")),
+            "{command}: {help}"
+        );
+    }
+}

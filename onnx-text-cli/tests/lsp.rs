@@ -1194,3 +1194,91 @@ fn an_undefined_value_has_a_quick_fix_to_the_closest_defined_one() {
     );
     client.shutdown();
 }
+
+/// A model whose external data is missing (`a`), past the end of its file and short (`b` and
+/// `c` in an 8-byte `w.bin`).
+const EXTERNAL_DATA: &str = r#"<ir_version: 10, opset_import: ["" : 21]>
+g (float[4] x) => (float[4] y)
+  <float[4] a = ["location": "missing.bin", "offset": "0", "length": "16"],
+   float[4] b = ["location": "w.bin", "offset": "4096", "length": "16"],
+   float[4] c = ["location": "w.bin", "offset": "0", "length": "16"]>
+{
+  s = Add(x, a)
+  t = Add(s, b)
+  y = Add(t, c)
+}
+"#;
+
+/// `(message, line, column)` of each problem `onnx-text check` reports in `file`, 1-based.
+fn check_reports(file: &std::path::Path) -> Vec<(String, u64, u64)> {
+    let out = Command::new(BIN).arg("check").arg(file).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let mut found = Vec::new();
+    let mut message = None;
+    for line in stderr.lines() {
+        if let Some(rest) = line.strip_prefix("error[external_data]: ") {
+            message = Some(rest.to_owned());
+        } else if let (Some(at), Some(m)) = (line.strip_prefix(" --> "), message.take()) {
+            let mut parts = at.rsplitn(3, ':');
+            let column = parts.next().unwrap().parse().unwrap();
+            let line = parts.next().unwrap().parse().unwrap();
+            found.push((m, line, column));
+        }
+    }
+    found
+}
+
+#[test]
+fn external_data_problems_are_diagnostics_at_the_places_check_reports_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("model.onnxtxt");
+    std::fs::write(&file, EXTERNAL_DATA).unwrap();
+    std::fs::write(dir.path().join("w.bin"), b"12345678").unwrap();
+    let expected = check_reports(&file);
+    assert_eq!(expected.len(), 2, "{expected:?}");
+    let mut client = Client::start();
+    let uri = format!("file://{}", file.display()).replace(' ', "%20");
+    let published = client.open_as(&uri, EXTERNAL_DATA);
+    let found: Vec<(String, u64, u64)> = (published["diagnostics"].as_array().unwrap().iter())
+        .filter(|d| d["code"] == "external_data")
+        .map(|d| {
+            let start = &d["range"]["start"];
+            let message = d["message"].as_str().unwrap().to_owned();
+            let (line, column) = (start["line"].as_u64(), start["character"].as_u64());
+            (message, line.unwrap() + 1, column.unwrap() + 1)
+        })
+        .collect();
+    assert_eq!(found, expected);
+    // Once the data is there, the problems go.
+    std::fs::write(dir.path().join("missing.bin"), [0; 16]).unwrap();
+    std::fs::write(dir.path().join("w.bin"), [0; 4112]).unwrap();
+    let published = client.change_as(&uri, 2, EXTERNAL_DATA);
+    assert_eq!(published["diagnostics"], json!([]));
+    // A document that is no file has no folder to look in: nothing is reported.
+    let published = client.open_as("untitled:Untitled-1", EXTERNAL_DATA);
+    assert_eq!(published["diagnostics"], json!([]));
+    client.shutdown();
+}
+
+/// The error limit of the command is not the server's: an editor lists every problem, and the
+/// server still answers.
+#[test]
+fn every_problem_is_a_diagnostic_with_no_limit() {
+    let mut text =
+        "<ir_version: 10, opset_import: [\"\" : 21]>\ng (float[2] x) => (float[2] y) {\n"
+            .to_owned();
+    let mut last = "x".to_owned();
+    for i in 0..2000 {
+        text.push_str(&format!("  v{i} = Relu <bad_a = 1, bad_b = 2> ({last})\n"));
+        last = format!("v{i}");
+    }
+    text.push_str(&format!("  y = Identity({last})\n}}\n"));
+    let mut client = Client::start();
+    let published = client.open(&text);
+    let diagnostics = published["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), 4000);
+    assert!(diagnostics.iter().all(|d| d["code"] == "unknown_attribute"));
+    let hover = client.at("textDocument/hover", &text, "Relu", 1999, 1, json!({}));
+    assert!(hover["contents"].to_string().contains("Relu"), "{hover}");
+    client.shutdown();
+}

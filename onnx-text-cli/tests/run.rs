@@ -224,3 +224,62 @@ fn binary_models_run_with_their_external_data() {
         );
     }
 }
+
+#[test]
+fn an_unknown_name_in_name_equals_file_names_the_inputs() {
+    let dir = setup();
+    let (code, stdout, stderr) = run(dir.path(), &["run", "m.onnxtxt", "x.npy", "q=b.pb"]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_eq!(
+        stderr,
+        "error: `q=b.pb`: the model has no input named `q`; its inputs are `x`, `b`\n"
+    );
+    // A file whose name holds `=` is still a file by position.
+    std::fs::copy(dir.path().join("b.pb"), dir.path().join("q=b.pb")).unwrap();
+    let (code, _, stderr) = run(dir.path(), &["run", "m.onnxtxt", "x.npy", "q=b.pb"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+}
+
+#[test]
+fn the_output_folder_is_checked_before_the_model_runs() {
+    let dir = setup();
+    // A file where the folder goes: refused before anything runs (a model that cannot run
+    // shows it: its error would come first if it ran).
+    std::fs::write(dir.path().join("file"), "mine\n").unwrap();
+    std::fs::write(
+        dir.path().join("bad.onnxtxt"),
+        MODEL.replace("Relu", "Nope"),
+    )
+    .unwrap();
+    let (code, _, stderr) = run(
+        dir.path(),
+        &["run", "bad.onnxtxt", "x.npy", "b.pb", "-o", "file"],
+    );
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            2,
+            "error: `file` (-o) is not a folder: run writes one file per output into a folder; \
+             nothing was run\n"
+        )
+    );
+    assert_eq!(std::fs::read(dir.path().join("file")).unwrap(), b"mine\n");
+    // `-o -` is no folder named `-`.
+    let (code, _, stderr) = run(
+        dir.path(),
+        &["run", "m.onnxtxt", "x.npy", "b.pb", "-o", "-"],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("to print the outputs, leave -o out"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("-").exists());
+    // A trailing slash, new folder or existing one.
+    for _ in 0..2 {
+        let args = ["run", "m.onnxtxt", "x.npy", "b.pb", "-o", "out/", "--force"];
+        let (code, _, stderr) = run(dir.path(), &args);
+        assert_eq!((code, stderr.as_str()), (0, ""));
+        assert!(dir.path().join("out/output_1.pb").is_file());
+    }
+}

@@ -18,6 +18,7 @@ mod literals;
 mod macros;
 mod no_panic;
 mod printer;
+mod readme;
 mod ui;
 
 /// The fuzz targets' own assertions (`fuzz/src/lib.rs`), which `fuzz_regressions`, `no_panic`

@@ -2,9 +2,10 @@
 //! `opaque(domain, name)`.
 
 use super::Parser;
-use crate::dtype::{elem_type_by_name, starts_type};
+use crate::dtype::{TYPE_KEYWORDS, elem_type_by_name, similar_elem_types, starts_type};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::lex::{TokenKind, unescape};
+use crate::span::Span;
 use crate::syntax::{Dim, DimValue, ElemType, Shape, Type, TypeKind, ValueDecl, ValueInfo};
 
 impl Parser<'_> {
@@ -27,6 +28,9 @@ impl Parser<'_> {
         let word = self.text(keyword);
         let kind = if let Some(elem) = elem_type_by_name(word) {
             TypeKind::Tensor(elem.number, self.shape_suffix()?)
+        } else if !TYPE_KEYWORDS.contains(&word) {
+            // `seq(flaot[3])`: a word in a type's place that is no type.
+            return Err(self.unknown_elem_type(word, keyword.span));
         } else {
             self.expect_punct(b'(')?;
             let kind = match word {
@@ -42,13 +46,7 @@ impl Parser<'_> {
                     TypeKind::SparseTensor(elem, self.shape_suffix()?)
                 }
                 "opaque" => self.opaque_args()?,
-                _ => {
-                    return Err(self.error(
-                        ParseErrorKind::Unexpected,
-                        keyword.span,
-                        format!("expected a type, found `{word}`"),
-                    ));
-                }
+                _ => unreachable!("TYPE_KEYWORDS has these five words"),
             };
             self.expect_punct(b')')?;
             kind
@@ -149,8 +147,42 @@ impl Parser<'_> {
         } else {
             None
         };
+        let word = self.peek();
         let name = self.quotable_name("a value name")?;
+        if ty.is_none() && word.kind == TokenKind::Ident {
+            self.after_untyped_name(&name.text, word.span)?;
+        }
         Ok(ValueInfo { ty, name })
+    }
+
+    /// A name with no type is followed by `,`, a closing bracket or `=`. A shape or another name
+    /// after it (`flaot[N] x`, `Float x`) means the name was a mistyped element type: say so,
+    /// where onnx's parser says "expected `)`, found `[`". A name after it is taken for a
+    /// missing comma instead, unless the word is close to an element type's name.
+    fn after_untyped_name(&self, word: &str, span: Span) -> Result<(), ParseError> {
+        let next = self.peek().kind;
+        let shape = next == TokenKind::Punct(b'[');
+        let name = matches!(next, TokenKind::Ident | TokenKind::Str);
+        if shape || (name && !similar_elem_types(word).is_empty()) {
+            return Err(self.unknown_elem_type(word, span));
+        }
+        Ok(())
+    }
+
+    /// "unknown element type", with the names it may have meant.
+    fn unknown_elem_type(&self, word: &str, span: Span) -> ParseError {
+        let similar: Vec<String> = (similar_elem_types(word).iter())
+            .map(|name| format!("`{name}`"))
+            .collect();
+        let message = match similar.split_last() {
+            None => format!("unknown element type `{word}`"),
+            Some((last, [])) => format!("unknown element type `{word}`; did you mean {last}?"),
+            Some((last, others)) => format!(
+                "unknown element type `{word}`; did you mean {} or {last}?",
+                others.join(", ")
+            ),
+        };
+        self.error(ParseErrorKind::Unexpected, span, message)
     }
 
     /// A value info, with `= data` allowed when `allow_initializer`.
@@ -163,5 +195,63 @@ impl Parser<'_> {
             None
         };
         Ok(ValueDecl { info, initializer })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The message and 1-based column of the error parsing `signature` as a graph's.
+    fn error_of(signature: &str) -> (String, usize) {
+        let text = format!("g ({signature}) => (float y) {{ y = Relu(x) }}");
+        let err = crate::parse_graph(&text).unwrap_err();
+        (err.message().to_owned(), err.column())
+    }
+
+    #[test]
+    fn a_mistyped_element_type_is_named_with_the_nearest_names() {
+        let cases = [
+            (
+                "flaot[N] x",
+                "unknown element type `flaot`; did you mean `float`?",
+            ),
+            (
+                "Float x",
+                "unknown element type `Float`; did you mean `float`?",
+            ),
+            (
+                "FLOAT[2] x",
+                "unknown element type `FLOAT`; did you mean `float`?",
+            ),
+            (
+                "int x",
+                "unknown element type `int`; did you mean `int8`, `int16`, `int32` or `int64`?",
+            ),
+            (
+                "float32[3] x",
+                "unknown element type `float32`; did you mean `float`?",
+            ),
+            ("tensor[3] x", "unknown element type `tensor`"),
+            (
+                "seq(flaot[3]) x",
+                "unknown element type `flaot`; did you mean `float`?",
+            ),
+        ];
+        for (signature, message) in cases {
+            let (found, column) = error_of(signature);
+            assert_eq!(found, message, "{signature}");
+            // At the word, not at what follows it.
+            let word = message.split('`').nth(1).unwrap();
+            assert_eq!(column, 4 + signature.find(word).unwrap(), "{signature}");
+        }
+    }
+
+    #[test]
+    fn a_missing_comma_between_names_is_not_taken_for_a_type() {
+        // `x y` is two names without a comma: neither is near an element type's name.
+        let (found, _) = error_of("float x y");
+        assert_eq!(found, "expected `)`, found `y`");
+        // Valid signatures are untouched, a quoted name too.
+        let valid = "g (float[N] x, \"int\", xs) => (float y) { y = Relu(x) }";
+        assert!(crate::parse_graph(valid).is_ok());
     }
 }

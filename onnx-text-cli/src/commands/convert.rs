@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use onnx_text::{CheckOptions, Style};
 
 use super::{
-    add_model_reads, check_paths, check_same_files, load, read_external_data, relocate_data,
-    report_io, write_external_data, write_message,
+    add_model_reads, check_paths, check_same_files, externalize_data, load, read_external_data,
+    relocate_data, report_io, write_message,
 };
 use crate::io::{self, Place};
 use crate::message::Format;
@@ -72,26 +72,30 @@ pub fn convert(args: &ConvertArgs, show_progress: bool) -> Outcome {
         return outcome;
     }
     let placed = if args.inline_data {
-        read_external_data(&mut message, &input, &name)
+        read_external_data(&mut message, &input, &name).map(|()| None)
     } else {
         relocate_data(&mut message, &input, &output, &name).and_then(|()| {
             match &args.data.external_data {
                 Some(file) => {
-                    write_external_data(&mut message, file, args.data.size_threshold, &output)
+                    externalize_data(&mut message, file, args.data.size_threshold, &output)
                 }
-                None => Ok(()),
+                None => Ok(None),
             }
         })
     };
-    if let Err(outcome) = placed {
-        return outcome;
-    }
+    let data = match placed {
+        Ok(data) => data,
+        Err(outcome) => return outcome,
+    };
     let style = if args.reference {
         Style::Reference
     } else {
         Style::Lossless
     };
-    write_message(message, args.kind, to, style, &output, &name, &progress)
+    let data = data.as_ref();
+    write_message(
+        message, args.kind, to, style, &output, data, &name, &progress,
+    )
 }
 
 #[cfg(test)]

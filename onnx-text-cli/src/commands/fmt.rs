@@ -3,10 +3,11 @@
 use onnx_print::format_message;
 
 use super::{check_paths, check_same_files, read_text, report_io};
-use crate::io::{self, Place};
+use crate::io::Place;
 use crate::message;
 use crate::paths::{Access, Paths};
 use crate::progress::Progress;
+use crate::write;
 use crate::{FmtArgs, Outcome};
 
 /// Formats every file; the outcome is the worst of theirs.
@@ -90,6 +91,6 @@ fn fmt_one(
         paths.add(path, "a file to format", Access::InPlace);
         check_paths(&paths, false)?;
     }
-    io::write(&output, formatted.as_bytes(), progress).map_err(|e| report_io(&e))?;
+    write::write(&output, formatted.as_bytes(), progress).map_err(|e| report_io(&e))?;
     Ok(true)
 }

@@ -18,9 +18,12 @@ use onnx_text::{CheckOptions, Style};
 use crate::Outcome;
 use crate::external;
 use crate::io::{self, IoError, Place};
+use crate::limit;
+use crate::lossy;
 use crate::message::{self, Format};
 use crate::paths::{Access, Paths};
 use crate::progress::Progress;
+use crate::write;
 
 /// Reports an input or output error; the outcome is a failed input for an empty one.
 pub fn report_io(err: &IoError) -> Outcome {
@@ -62,13 +65,17 @@ pub fn utf8_text<'a>(data: &'a [u8], name: &str, hint: &str) -> Result<&'a str, 
     })
 }
 
-/// Writes `message` to `output` as text in `style` or as protobuf bytes; `name` is the input's.
+/// Writes `message` to `output` as text in `style` or as protobuf bytes, together with the
+/// external data file of `--external-data` if there is one (both or neither); `name` is the
+/// input's.
+#[allow(clippy::too_many_arguments)]
 pub fn write_message(
     message: Proto,
     entry: Entry,
     to: Format,
     style: Style,
     output: &Place,
+    data: Option<&DataOutput>,
     name: &str,
     progress: &Progress,
 ) -> Outcome {
@@ -76,6 +83,11 @@ pub fn write_message(
         Format::Text => "printing",
         Format::Binary => "encoding",
     };
+    if to == Format::Text
+        && let Err(outcome) = say_losses(&message, name)
+    {
+        return outcome;
+    }
     progress.stage(&format!("{action} {name}"), None);
     let bytes = match to {
         Format::Text => message::text(&message, style).into_bytes(),
@@ -94,7 +106,39 @@ pub fn write_message(
         reportln!("error: refusing to write binary protobuf to a terminal; name a file with -o");
         return Outcome::Fatal;
     }
-    match io::write(output, &bytes, progress) {
+    write_outputs(output, &bytes, data, progress)
+}
+
+/// Says what the text of `message` (read from `name`) leaves out; an error if it would lose
+/// weights without `--lossy`.
+pub fn say_losses(message: &Proto, name: &str) -> Result<(), Outcome> {
+    match lossy::check(message, name) {
+        Ok(warnings) => {
+            for warning in warnings {
+                reportln!("warning: {warning}");
+            }
+            Ok(())
+        }
+        Err(why) => {
+            reportln!("error: {why}");
+            Err(Outcome::Failed)
+        }
+    }
+}
+
+/// Writes `bytes` to `output` and the external data file, if any, through the one write path:
+/// both or neither.
+pub fn write_outputs(
+    output: &Place,
+    bytes: &[u8],
+    data: Option<&DataOutput>,
+    progress: &Progress,
+) -> Outcome {
+    let mut outputs = vec![(output, bytes)];
+    if let Some(data) = data {
+        outputs.push((&data.file, &data.bytes[..]));
+    }
+    match write::write_all(&outputs, progress) {
         Ok(()) => Outcome::Ok,
         Err(e) => report_io(&e),
     }
@@ -122,7 +166,7 @@ pub fn load(
             progress.stage(&format!("parsing {name}"), None);
             if let Some(options) = checks {
                 message::check(kind, text, options).map_err(|d| {
-                    report!("{}", d.with_origin(name));
+                    report!("{}", limit::render(&d.with_origin(name)));
                     Outcome::Failed
                 })
             } else {
@@ -144,14 +188,21 @@ pub fn model_folder(place: &Place) -> &Path {
     .unwrap_or(Path::new("."))
 }
 
+/// The external data file of `--external-data`, to be written with the model's text.
+pub struct DataOutput {
+    pub file: Place,
+    pub bytes: Vec<u8>,
+}
+
 /// `--external-data FILE`: moves the large tensors of the model in `message` to FILE, named
-/// from the folder of `output`, and writes FILE. The paths of the run were checked before.
-pub fn write_external_data(
+/// from the folder of `output`, and returns FILE's bytes for the caller to write with the text
+/// (`None` if no tensor moved). The paths of the run were checked before.
+pub fn externalize_data(
     message: &mut Proto,
     file: &Path,
     threshold: u64,
     output: &Place,
-) -> Result<(), Outcome> {
+) -> Result<Option<DataOutput>, Outcome> {
     let Proto::Model(model) = message else {
         reportln!("error: --external-data applies to models (--kind model)");
         return Err(Outcome::Fatal);
@@ -165,12 +216,15 @@ pub fn write_external_data(
     })?;
     if data.tensors == 0 {
         reportln!(
-            "note: no initializer has {threshold} bytes of raw data or more; `{shown}` is not written"
+            "note: `{shown}` is not written: {}",
+            external::nothing_moved(model, threshold)
         );
-        return Ok(());
+        return Ok(None);
     }
-    let progress = Progress::new(false, 0);
-    io::write(&Place::File(file.to_owned()), &data.bytes, &progress).map_err(|e| report_io(&e))
+    Ok(Some(DataOutput {
+        file: Place::File(file.to_owned()),
+        bytes: data.bytes,
+    }))
 }
 
 /// `--inline-data`: reads the external data of the model in `message` from the folder of
@@ -241,6 +295,7 @@ pub fn write_model(
         to,
         Style::Lossless,
         &place,
+        None,
         name,
         progress,
     )
@@ -315,7 +370,7 @@ pub fn read_libraries(
         let text = read_text(&place, &progress)?;
         let read = match checks {
             Some(options) => message::check(Entry::Functions, &text, options)
-                .map_err(|d| d.with_origin(name.as_str()).to_string()),
+                .map_err(|d| limit::render(&d.with_origin(name.as_str()))),
             None => message::parse(Entry::Functions, &text)
                 .map_err(|e| e.with_origin(name.as_str()).to_string()),
         };

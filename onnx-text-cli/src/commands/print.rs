@@ -3,13 +3,14 @@
 use onnx_text::Style;
 
 use super::{
-    add_model_reads, add_output, check_paths, check_same_files, load, relocate_data, report_io,
-    write_external_data,
+    add_model_reads, add_output, check_paths, check_same_files, externalize_data, load,
+    relocate_data, report_io, say_losses, write_outputs,
 };
 use crate::io::{self, Place};
 use crate::message::{self, Format};
 use crate::paths::{Access, Paths};
 use crate::progress::Progress;
+use crate::write;
 use crate::{Outcome, PrintArgs};
 
 /// Prints every file, in order; with `-o`, all of them go to one file, written once at the end.
@@ -52,6 +53,7 @@ pub fn print(args: &PrintArgs, show_progress: bool) -> Outcome {
     }
     let mut outcome = Outcome::Ok;
     let mut texts = String::new();
+    let mut data_file = None;
     for file in &args.files {
         let place = Place::new(file);
         let name = place.display("<stdin>");
@@ -78,11 +80,18 @@ pub fn print(args: &PrintArgs, show_progress: bool) -> Outcome {
             .and_then(|()| match &args.data.external_data {
                 Some(file) => {
                     let threshold = args.data.size_threshold;
-                    write_external_data(&mut message, file, threshold, &output)
+                    externalize_data(&mut message, file, threshold, &output)
                 }
-                None => Ok(()),
+                None => Ok(None),
             });
-        if let Err(o) = prepared {
+        match prepared {
+            Ok(data) => data_file = data_file.or(data),
+            Err(o) => {
+                outcome = outcome.max(o);
+                continue;
+            }
+        }
+        if let Err(o) = say_losses(&message, &name) {
             outcome = outcome.max(o);
             continue;
         }
@@ -95,15 +104,13 @@ pub fn print(args: &PrintArgs, show_progress: bool) -> Outcome {
             texts.push_str(&text);
             continue;
         }
-        if let Err(e) = io::write(&Place::Std, text.as_bytes(), &progress) {
+        if let Err(e) = write::write(&Place::Std, text.as_bytes(), &progress) {
             return outcome.max(report_io(&e));
         }
     }
     if output != Place::Std && outcome == Outcome::Ok {
         let progress = Progress::new(show_progress, 0);
-        if let Err(e) = io::write(&output, texts.as_bytes(), &progress) {
-            return report_io(&e);
-        }
+        return write_outputs(&output, texts.as_bytes(), data_file.as_ref(), &progress);
     }
     outcome
 }

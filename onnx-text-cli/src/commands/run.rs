@@ -10,7 +10,7 @@ use super::{add_model_reads, check_paths, check_same_files, model_folder, read_m
 use crate::io::{self, Place};
 use crate::paths::{Access, Paths};
 use crate::progress::Progress;
-use crate::{Outcome, RunArgs, external, npy};
+use crate::{Outcome, RunArgs, external, npy, write};
 
 /// Outputs of at most this many elements are printed whole when no `-o` is given.
 const PRINTED_ELEMENTS: usize = 64;
@@ -23,9 +23,26 @@ fn assign_inputs(
     let mut files: Vec<Option<PathBuf>> = vec![None; graph_inputs.len()];
     let mut position = 0;
     for argument in given {
-        let named = argument
-            .split_once('=')
-            .filter(|(name, _)| graph_inputs.iter().any(|i| i.name() == *name));
+        let split = argument.split_once('=');
+        let named = split.filter(|(name, _)| graph_inputs.iter().any(|i| i.name() == *name));
+        // `NAME=FILE` with a NAME the model does not have is a typo, unless a file has that name.
+        if let Some((name, _)) = split
+            && named.is_none()
+            && !Path::new(argument).exists()
+        {
+            let names: Vec<String> = graph_inputs
+                .iter()
+                .map(|i| format!("`{}`", i.name()))
+                .collect();
+            let listed = if names.is_empty() {
+                "it takes none".to_owned()
+            } else {
+                format!("its inputs are {}", names.join(", "))
+            };
+            return Err(format!(
+                "`{argument}`: the model has no input named `{name}`; {listed}"
+            ));
+        }
         let (index, file) = match named {
             Some((name, file)) => {
                 let index = graph_inputs
@@ -89,6 +106,10 @@ fn read_input(path: &Path, info: &ValueInfoProto) -> Result<Value, Outcome> {
 
 /// Runs the model of `args` on its inputs.
 pub fn run(args: &RunArgs, show_progress: bool) -> Outcome {
+    if let Err(why) = check_output_folder(args.output.as_deref()) {
+        reportln!("error: {why}");
+        return Outcome::Fatal;
+    }
     let input = Place::new(&args.model);
     let name = input.display("<stdin>");
     let mut paths = Paths::default();
@@ -152,6 +173,26 @@ pub fn run(args: &RunArgs, show_progress: bool) -> Outcome {
     }
 }
 
+/// `-o DIR` names a folder, existing or not: checked before the model is read or run.
+fn check_output_folder(dir: Option<&Path>) -> Result<(), String> {
+    let Some(dir) = dir else {
+        return Ok(());
+    };
+    if dir.as_os_str() == "-" {
+        return Err(
+            "-o takes a folder for the output files; to print the outputs, leave -o out".into(),
+        );
+    }
+    match std::fs::metadata(dir) {
+        Ok(meta) if !meta.is_dir() => Err(format!(
+            "`{}` (-o) is not a folder: run writes one file per output into a folder; nothing \
+             was run",
+            dir.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The files `-o DIR` gets: `output_N.pb`, or `output_N.npy` with `--npy`.
 fn output_files(model: &ModelProto, args: &RunArgs) -> Vec<PathBuf> {
     let Some(dir) = &args.output else {
@@ -164,8 +205,9 @@ fn output_files(model: &ModelProto, args: &RunArgs) -> Vec<PathBuf> {
         .collect()
 }
 
+/// Writes every output to its file: all of them, or none.
 fn write_outputs(outputs: &[Value], files: &[PathBuf], as_npy: bool) -> Outcome {
-    let progress = Progress::new(false, 0);
+    let mut written = Vec::with_capacity(files.len());
     for (value, file) in outputs.iter().zip(files) {
         let bytes = if as_npy {
             match npy::write(value) {
@@ -184,11 +226,13 @@ fn write_outputs(outputs: &[Value], files: &[PathBuf], as_npy: bool) -> Outcome 
             reportln!("error: cannot create `{}`: {e}", dir.display());
             return Outcome::Fatal;
         }
-        if let Err(e) = io::write(&Place::File(file.clone()), &bytes, &progress) {
-            return report_io(&e);
-        }
+        written.push((Place::File(file.clone()), bytes));
     }
-    Outcome::Ok
+    let outputs: Vec<(&Place, &[u8])> = written.iter().map(|(p, b)| (p, &b[..])).collect();
+    match write::write_all(&outputs, &Progress::new(false, 0)) {
+        Ok(()) => Outcome::Ok,
+        Err(e) => report_io(&e),
+    }
 }
 
 /// Each output on standard output, as `name = type[dims] {elements}`; large ones by their type
@@ -201,7 +245,7 @@ fn print_outputs(model: &ModelProto, outputs: &[Value]) -> Outcome {
     for (name, value) in names.iter().zip(outputs) {
         text.push_str(&format!("{name} = {}\n", describe(value)));
     }
-    match io::write(&Place::Std, text.as_bytes(), &Progress::new(false, 0)) {
+    match write::write(&Place::Std, text.as_bytes(), &Progress::new(false, 0)) {
         Ok(()) => Outcome::Ok,
         Err(e) => report_io(&e),
     }

@@ -15,6 +15,7 @@
 //! again ([`settled`](super::settled)).
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 
 use lsp_types::Range;
 use onnx_check::{CheckOptions, CheckTree, Diagnostic};
@@ -24,6 +25,7 @@ use onnx_syntax::{Entry, ParseError, Proto, Tree};
 use super::index::Index;
 use super::position::LineIndex;
 use super::settled::Settled;
+use crate::data_check::external_data_problems;
 
 /// How many lines recovery blanks before it gives up.
 const RECOVERY_ATTEMPTS: usize = 16;
@@ -46,6 +48,9 @@ pub struct Document {
     pub index: Index,
     /// Inferred types of the main graph's values, as the text writes types (`float[N, 10]`).
     pub types: HashMap<String, String>,
+    /// The folder of the document's file, where its external data is: `None` for a document
+    /// that is no file (`untitled:`), whose external data is not looked for.
+    folder: Option<PathBuf>,
 }
 
 impl Document {
@@ -62,7 +67,15 @@ impl Document {
             diagnostics: Vec::new(),
             index: Index::default(),
             types: HashMap::new(),
+            folder: None,
         }
+    }
+
+    /// The same document, its external data looked for in `folder`, as `check` looks for it
+    /// beside the file.
+    pub fn in_folder(mut self, folder: Option<PathBuf>) -> Document {
+        self.folder = folder;
+        self
     }
 
     /// Whether the document is over the size limit.
@@ -111,7 +124,7 @@ impl Document {
                 if large {
                     self.settled.record(&tree, &self.text);
                 } else {
-                    let (diagnostics, types) = check(tree, &self.text);
+                    let (diagnostics, types) = check(tree, &self.text, self.folder.as_ref());
                     self.diagnostics = diagnostics;
                     self.types = types;
                 }
@@ -125,7 +138,7 @@ impl Document {
                 };
                 if let Some((text, tree)) = recovered {
                     self.index = index_of(&tree, &text);
-                    let (_, types) = check(tree, &text);
+                    let (_, types) = check(tree, &text, None);
                     self.types = types;
                 }
             }
@@ -212,17 +225,31 @@ fn index_of(tree: &Tree, text: &str) -> Index {
     }
 }
 
-/// Every check, as `onnx-text check` runs them, and the main graph's inferred types.
-fn check(tree: Tree, text: &str) -> (Vec<Diagnostic>, HashMap<String, String>) {
-    let (report, proto) = tree.check_and_lower(text, &CheckOptions::default());
+/// Every check, as `onnx-text check` runs them (external data too, looked for in `folder`),
+/// and the main graph's inferred types.
+fn check(
+    tree: Tree,
+    text: &str,
+    folder: Option<&PathBuf>,
+) -> (Vec<Diagnostic>, HashMap<String, String>) {
+    let options = CheckOptions::default();
+    let (report, proto) = tree.check_and_lower(text, &options);
+    let mut diagnostics = report.diagnostics;
     let mut types = HashMap::new();
     if let Proto::Model(model) = &proto {
         let inference = Inference::of_model(model);
         for (name, ty) in inference.iter() {
             types.insert(name.to_owned(), ty.to_string());
         }
+        if let Some(folder) = folder
+            && let Some(found) = external_data_problems(model, Some(folder), &options, Some(text))
+        {
+            diagnostics.extend(found);
+            // In text order, as the checks give theirs (stable: equal starts keep their order).
+            diagnostics.sort_by_key(|d| d.span().start);
+        }
     }
-    (report.diagnostics, types)
+    (diagnostics, types)
 }
 
 #[cfg(test)]

@@ -210,7 +210,10 @@ impl Server<'_> {
                 let params: lsp_types::DidOpenTextDocumentParams =
                     serde_json::from_value(notification.params)?;
                 let document = params.text_document;
-                let open = Document::new(document.text, document.version, self.limit);
+                let folder = file_path(&document.uri)
+                    .and_then(|path| path.parent().map(std::path::Path::to_path_buf));
+                let open =
+                    Document::new(document.text, document.version, self.limit).in_folder(folder);
                 self.documents
                     .insert(document.uri.as_str().to_owned(), open);
             }
@@ -504,4 +507,67 @@ fn formatted(text: &str) -> Option<String> {
         .into_iter()
         .find_map(|entry| format_message(text, entry).ok())
         .map(|(_, formatted)| formatted)
+}
+
+/// The path of the file a `file:` URI names (percent escapes decoded), or `None` for another
+/// scheme (an editor's `untitled:` buffer) or a host other than this machine.
+fn file_path(uri: &Uri) -> Option<std::path::PathBuf> {
+    let rest = uri.as_str().strip_prefix("file://")?;
+    // `file:///p` or `file://localhost/p`: the path starts at the first `/`.
+    let (host, path) = rest.split_at(rest.find('/')?);
+    if !(host.is_empty() || host.eq_ignore_ascii_case("localhost")) {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(path.len());
+    let mut rest = path.as_bytes();
+    while let Some((&byte, tail)) = rest.split_first() {
+        let escaped = (byte == b'%')
+            .then(|| tail.get(..2))
+            .flatten()
+            .and_then(|hex| u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok());
+        match escaped {
+            Some(decoded) => {
+                bytes.push(decoded);
+                rest = &tail[2..];
+            }
+            None => {
+                bytes.push(byte);
+                rest = tail;
+            }
+        }
+    }
+    // A Windows path: `/C:/models/m.onnxtxt`.
+    #[cfg(windows)]
+    if bytes.get(2) == Some(&b':') {
+        bytes.remove(0);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        Some(std::ffi::OsString::from_vec(bytes).into())
+    }
+    #[cfg(not(unix))]
+    {
+        String::from_utf8(bytes).ok().map(Into::into)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_uris_name_paths_and_other_schemes_none() {
+        let path = |uri: &str| file_path(&uri.parse().unwrap());
+        assert_eq!(
+            path("file:///home/me/my%20models/m.onnxtxt"),
+            Some("/home/me/my models/m.onnxtxt".into())
+        );
+        assert_eq!(
+            path("file://localhost/m.onnxtxt"),
+            Some("/m.onnxtxt".into())
+        );
+        assert_eq!(path("file://elsewhere/m.onnxtxt"), None);
+        assert_eq!(path("untitled:Untitled-1"), None);
+    }
 }

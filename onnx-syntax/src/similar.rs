@@ -1,8 +1,15 @@
-//! "Did you mean": the closest known name by edit distance.
+//! "Did you mean": the closest known name by edit distance (the parser's unknown element types,
+//! and every check's unknown names).
 
 /// The edit distance between `a` and `b`: Levenshtein's insertions, deletions and substitutions
 /// of characters, plus swaps of two neighbours (`Rleu` is one edit from `Relu`), each costing 1.
 /// Three rows of the usual table are kept.
+///
+/// ```
+/// use onnx_syntax::similar::edit_distance;
+/// assert_eq!(edit_distance("flaot", "float"), 1);
+/// assert_eq!(edit_distance("kitten", "sitting"), 3);
+/// ```
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
@@ -28,6 +35,12 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 /// The candidate closest to `word`, compared without case, if it is close enough: at most a
 /// third of the word's length apart (at least 1). Ties go to the first candidate. Candidates
 /// whose length alone rules them out are skipped, so a huge word costs little.
+///
+/// ```
+/// use onnx_syntax::similar::closest;
+/// assert_eq!(closest("Rleu", ["Relu", "Selu"]), Some("Relu"));
+/// assert_eq!(closest("Conv", ["Relu", "Selu"]), None);
+/// ```
 pub fn closest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
     let length = word.chars().count();
     let limit = (length / 3).max(1);
