@@ -222,15 +222,32 @@
 //! integers, bool and strings exactly; element types and shapes must be equal. The kit decodes
 //! float16, bfloat16, the float8 kinds (e4m3fn, e4m3fnuz, e5m2, e5m2fnuz, e8m0), float6, float4,
 //! and 4-bit and 2-bit integers itself.
+//!
+//! **Random operators** are compared by what does not depend on the draws. The expected outputs
+//! of Bernoulli, RandomUniform(Like), RandomNormal(Like), Multinomial and Dropout in training
+//! mode (its mask is drawn) are one run of numpy's generator, which no runtime is bound to: a
+//! value-for-value comparison fails a correct runtime, or passes it by chance (a few Bernoulli
+//! draws match now and then), so a run would pass or fail at random. Their outputs keep every
+//! check that holds whatever the draws (kind, element type, shape), and each element must be in
+//! the distribution's support: 0 or 1 for Bernoulli; within `[low, high]` for a uniform draw; finite
+//! for a normal one; an integer in `[0, classes)` for Multinomial; for Dropout in training with a
+//! ratio above 0, each output element 0 or `x * scale` (`scale = 1 / (1 - ratio)`, within the
+//! tolerances) and the mask true exactly where the output keeps an element. The `_expanded`
+//! cases (Bernoulli's function body) are compared alike. A Dropout that draws nothing
+//! (inference, or a ratio of 0) is compared value for value, as is every model test.
 
 mod harness;
 mod node_cases;
+mod random;
 mod releases;
 
 pub use harness::{harness, harness_releases};
 /// The values, their comparison and its tolerances, shared with the evaluator (`onnx_eval`):
 /// one `Value` type for both.
-pub use onnx_value::{Element, Map, MapKey, Mismatch, Tolerance, Value, compare, compare_named};
+pub use onnx_value::{
+    Element, Map, MapKey, Mismatch, Support, Tolerance, Value, compare, compare_named,
+    compare_support,
+};
 pub use releases::{release, releases};
 
 use onnx_runtime_types::prost::Message;
@@ -487,6 +504,25 @@ impl Case {
     /// assert!(mismatch.starts_with("test_abs: output 0 (`y`): element 0 (at [0, 0, 0]): expected "));
     /// assert!(mismatch.contains(", got 7.5 (rtol 0.001, atol 1e-7); 1 of 60 elements differs\nthe model:\n<"));
     /// ```
+    ///
+    /// A random operator's outputs are compared by their support (see the crate docs): other
+    /// draws pass, a value no draw gives fails.
+    ///
+    /// ```
+    /// use onnx_conformance::Value;
+    ///
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_bernoulli").unwrap();
+    /// let y = case.outputs()[0].to_vec::<f64>().unwrap();
+    /// let dims: Vec<usize> = case.outputs()[0].dims().unwrap().iter().map(|&d| d as usize).collect();
+    /// let other_draws: Vec<f64> = y.iter().map(|v| 1.0 - v).collect();
+    /// assert!(case.check(&[Value::tensor(&other_draws, &dims).unwrap()]).is_ok());
+    /// let mut half = other_draws.clone();
+    /// half[0] = 0.5;
+    /// let mismatch = case.check(&[Value::tensor(&half, &dims).unwrap()]).unwrap_err();
+    /// assert!(mismatch.to_string().starts_with(
+    ///     "test_bernoulli: output 0 (`y`): element 0 (at [0]): expected 0 or 1 (whatever the draws), got 0.5; 1 of 10 elements differs"
+    /// ));
+    /// ```
     pub fn check(&self, actual: &[Value]) -> Result<(), Mismatch> {
         let graph = self.model().graph.unwrap_or_default();
         let names: Vec<&str> = graph.output.iter().map(|o| o.name()).collect();
@@ -495,7 +531,14 @@ impl Case {
             rtol: self.rtol,
             atol: self.atol,
         };
-        compare_named(&expected, actual, &names, tolerance)
+        let inputs = self.decode(self.inputs, &graph.input);
+        let supports = random::supports(self, &graph, &inputs, actual, tolerance);
+        let supports: Vec<Option<&dyn Support>> = supports
+            .iter()
+            .flatten()
+            .map(|support| support.as_deref())
+            .collect();
+        compare_support(&expected, actual, &names, tolerance, &supports)
             .map_err(|mismatch| mismatch.in_case(self.name, self.text))
     }
 
