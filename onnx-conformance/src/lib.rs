@@ -88,40 +88,42 @@
 //! # A whole operator: every case of it but its `_expanded` ones (those run its function
 //! # body). An operator outside the default domain is written "domain.Op".
 //! [operators]
-//! Acos = { error = "Acos is not implemented" }
+//! Acos = "error"
 //! "ai.onnx.ml.Binarizer" = { error = "ai.onnx.ml is not implemented" }
 //!
 //! # Names: `*` stands for any characters. The first pattern that matches applies.
 //! [patterns]
-//! "test_attention_*" = { error = "Attention is not implemented" }
+//! "test_attention_*" = "error"
 //!
 //! # One case; its entry comes before any pattern's or operator's.
 //! [cases]
-//! test_abs = { error = "Abs is not implemented" }
+//! test_abs = "error"
 //! test_add_uint8 = { wrong = "output 0 (`C`): values differ" }
 //! ```
 //!
-//! Each entry says how its cases fail:
-//! - `error`: the runtime returns an error or panics. The entry holds when the error's message
-//!   (`the runtime failed: …`, or `the runtime panicked: …`) contains the entry's text.
-//! - `wrong`: the runtime returns outputs that [`Case::check`] rejects. The entry holds when the
-//!   mismatch's summary ([`Mismatch::summary`]: where the first difference is and what differs
-//!   there, without the values, as `output 0 (`y`): values differ` or
-//!   `output 1 (`z`): the shape differs`) contains the entry's text.
+//! Each entry says how its cases fail, by its kind alone or by its kind and a text:
+//! - `"error"`: the runtime returns an error or panics, whatever the message.
+//!   `{ error = "…" }`: and the error's message (`the runtime failed: …`, or
+//!   `the runtime panicked: …`) contains the text.
+//! - `"wrong"`: the runtime returns outputs that [`Case::check`] rejects.
+//!   `{ wrong = "…" }`: and the mismatch's summary ([`Mismatch::summary`]: where the first
+//!   difference is and what differs there, without the values, as `output 0 (`y`): values
+//!   differ` or `output 1 (`z`): the shape differs`) contains the text.
 //!
 //! A listed case whose entry holds passes its test, marked `[expected to fail]`. A listed case
 //! that **passes** fails its test (remove its entry; for an operator's or a pattern's, narrow
 //! it), and so does one that **fails otherwise**: an error where the entry says wrong outputs
-//! or the reverse, an error whose message no longer contains the entry's text ("Acos is not
-//! implemented" recorded, and Acos now implemented but failing on float16), wrong outputs
-//! elsewhere than recorded (another output, or the shape where the values were wrong). The
-//! test's message shows the entry and what the case gives now. An empty text holds for any
-//! failure of the entry's kind; a text that is a part of a message that changes from run to
-//! run (a pointer, a time) should be cut to its stable part.
+//! or the reverse, an error whose message no longer contains the entry's text (`{ error =
+//! "Acos is not implemented" }` written, and Acos now implemented but failing on float16), wrong
+//! outputs elsewhere than the text says (another output, or the shape where the values were
+//! wrong). The test's message shows the entry and what the case gives now. The kind alone keeps
+//! a file valid while the runtime rewords its messages; a text narrows an entry, and should be
+//! the stable part of a message (not a pointer or a time). `{ error = "" }` is `"error"`.
 //!
-//! The file is checked before any case runs: a fault of syntax, an entry that names no case or
-//! operator, or one that covers no case (each case it matches has its own entry, or an earlier
-//! pattern's) stops the run with the file's line and column and exit code 2.
+//! The file is checked before any case runs: faults of syntax, entries that name no case or
+//! operator, and ones that cover no case (each case they match has its own entry, or an earlier
+//! pattern's) stop the run with exit code 2, every fault of the file reported at once with its
+//! line and column.
 //!
 //! **Write mode.** `ONNX_CONFORMANCE_WRITE=1 cargo test --test onnx` runs the cases, prints
 //! the usual report, rewrites the file from the run and exits 0 (whatever failed: the file now
@@ -129,13 +131,28 @@
 //! "Acos is not implemented" stays); an operator's or pattern's entry that some case of it
 //! contradicts gives way to one entry per case of it that still fails; a case's own entry goes
 //! when the case passes, and takes the new failure when it fails otherwise; every other
-//! failing case gets an entry, `error` with the first line of the runtime's message (less
-//! `the runtime failed: `, up to 160 characters) or `wrong` with the mismatch's summary. With a
-//! filter (`-- abs`), entries of the cases that did not run are kept. Comments are not kept.
+//! failing case gets an entry of its kind alone (`"error"` or `"wrong"`). Then an operator
+//! whose every case (that an operator's entry would cover) has an entry of its own, all alike,
+//! gets one `[operators]` entry in their place: a runtime that lacks an operator has one line
+//! for it. With a filter (`-- abs`), entries of the cases that did not run are kept. Comments
+//! are not kept.
+//!
+//! **Another file.** [`Harness`] runs the cases with an expectation file at another path, so
+//! that a crate can hold two harness tests (1.23.2's cases and the older releases', say), each
+//! with its own file:
+//!
+//! ```no_run
+//! // tests/onnx_releases.rs, a second test target with `harness = false`.
+//! onnx_conformance::Harness::new()
+//!     .releases(&["1.9.0"])
+//!     .expectation_file("onnx-conformance-releases.toml")
+//!     .run(|case, inputs| Err::<Vec<onnx_conformance::Value>, _>(format!("{} is not implemented", case.op_type())))
+//! ```
 //!
 //! **The closing lines.** libtest's closing line counts an expected failure as passed; the
 //! harness then prints a summary (the coverage of each operator) and a closing line of its
-//! own that counts them apart:
+//! own that counts them apart, and counts apart from the failures the listed cases that pass
+//! now (they fail the run too, until their entries go):
 //!
 //! ```text
 //! test result: ok. 1884 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 14.61s

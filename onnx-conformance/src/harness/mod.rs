@@ -1022,6 +1022,102 @@ mod tests {
         );
     }
 
+    /// Write mode gives an operator whose every case fails alike one entry, of the kind alone;
+    /// an operator whose cases fail in different ways, or some of whose cases did not run, keeps
+    /// an entry per case.
+    #[test]
+    fn write_mode_groups_an_operator_whose_cases_all_fail_alike() {
+        let no_entries = Expectations::default();
+        let run = |filter: &str, runtime: fn(&Case) -> Result<Vec<Value>, String>| {
+            let arguments = arguments(filter);
+            let (_, summary) = run_cases(
+                &arguments,
+                Arc::new(no_entries.resolve().unwrap()),
+                move |case: &Case, _| runtime(case),
+            );
+            report(&arguments);
+            let written = summary.expectations(&no_entries);
+            // What it writes reads back, and covers exactly the failing cases.
+            written.resolve().unwrap();
+            written.to_text().split_once("\n\n").unwrap().1.to_string()
+        };
+        // Every Softsign case errs, each with its own message; the expanded ones pass.
+        let errs = |case: &Case| {
+            if case.name().contains("_expanded") {
+                Ok(case.outputs())
+            } else {
+                Err(format!("{} cannot run Softsign", case.name()))
+            }
+        };
+        assert_eq!(
+            run("test_softsign", errs),
+            "[operators]\nSoftsign = \"error\"\n\n[cases]\n"
+        );
+        // One errs, the other gives wrong outputs.
+        let mixed = |case: &Case| match case.name() {
+            "test_softsign" => Err("no".to_string()),
+            "test_softsign_example" => Ok(wrong_values(case)),
+            _ => Ok(case.outputs()),
+        };
+        assert_eq!(
+            run("test_softsign", mixed),
+            "[cases]\ntest_softsign = \"error\"\ntest_softsign_example = \"wrong\"\n"
+        );
+        // The `_expanded` cases run other operators: an operator's entry leaves them out.
+        assert_eq!(
+            run("test_softsign", |case| Err(case.name().to_string())),
+            "[operators]\nSoftsign = \"error\"\n\n[cases]\n\
+             test_softsign_example_expanded_ver18 = \"error\"\n\
+             test_softsign_expanded_ver18 = \"error\"\n"
+        );
+        // test_softsign did not run: nothing says how it fails.
+        let one_run = |case: &Case| Err::<Vec<Value>, _>(case.name().to_string());
+        assert_eq!(
+            run("test_softsign_example", one_run),
+            "[cases]\ntest_softsign_example = \"error\"\n\
+             test_softsign_example_expanded_ver18 = \"error\"\n"
+        );
+    }
+
+    /// An entry of the kind alone holds for any message of that kind, so that a runtime that
+    /// rewords its errors keeps its file; a text narrows it to the messages that contain it.
+    #[test]
+    fn an_entry_matches_the_kind_and_a_text_only_where_given() {
+        let arguments = arguments("test_softsign");
+        let reworded = |case: &Case, _: Vec<Value>| match case.name() {
+            "test_softsign" => Err("Softsign: unsupported operator".to_string()),
+            "test_softsign_example" => Ok(wrong_values(case)),
+            _ => Ok(case.outputs()),
+        };
+        let (conclusion, summary) = run_cases(
+            &arguments,
+            rules("[cases]\ntest_softsign = \"error\"\ntest_softsign_example = \"wrong\"\n"),
+            reworded,
+        );
+        report(&arguments);
+        assert_eq!((conclusion.passed, conclusion.failed), (4, 0));
+        let counts = summary.counts();
+        assert_eq!((counts.expected_errors, counts.expected_wrong), (1, 1));
+        // The kinds swapped: both fail.
+        let (conclusion, _) = run_cases(
+            &arguments,
+            rules("[cases]\ntest_softsign = \"wrong\"\ntest_softsign_example = \"error\"\n"),
+            reworded,
+        );
+        let log = report(&arguments);
+        assert_eq!((conclusion.passed, conclusion.failed), (2, 2), "{log}");
+        // A text that the message no longer contains.
+        let (conclusion, _) = run_cases(
+            &arguments,
+            rules("[cases]\ntest_softsign = { error = \"Softsign is not implemented\" }\n\
+                   test_softsign_example = \"wrong\"\n"),
+            reworded,
+        );
+        let log = report(&arguments);
+        assert_eq!((conclusion.passed, conclusion.failed), (3, 1), "{log}");
+        assert_eq!(results(&log)["test_softsign"], "FAILED", "{log}");
+    }
+
     /// A case whose own entry goes (it passes now) falls under a pattern that says it fails:
     /// the write run breaks the pattern up rather than leave a file that fails the next run.
     #[test]
