@@ -334,7 +334,11 @@ fn the_expectation_file_can_be_set() {
     let (code, out, _) = child("custom-file", &dir, &["test_softsign"], false);
     assert_eq!(code, 0, "{out}");
     // Messages name the file by its path.
-    std::fs::write(dir.join("tests/softsign.toml"), "[cases]\ntest_nope = \"error\"\n").unwrap();
+    std::fs::write(
+        dir.join("tests/softsign.toml"),
+        "[cases]\ntest_nope = \"error\"\n",
+    )
+    .unwrap();
     let (code, _, err) = child("custom-file", &dir, &["test_softsign"], false);
     assert_eq!(code, 2);
     assert_eq!(

@@ -181,8 +181,7 @@ enum Table {
 }
 
 const TABLES: &str = "`[operators]`, `[patterns]` or `[cases]`";
-const VALUE_FORM: &str =
-    "`\"error\"`, `\"wrong\"`, `{ error = \"…\" }` or `{ wrong = \"…\" }`";
+const VALUE_FORM: &str = "`\"error\"`, `\"wrong\"`, `{ error = \"…\" }` or `{ wrong = \"…\" }`";
 
 /// The key an operator entry of a case is under: `Acos`, or `ai.onnx.ml.Binarizer`. A model
 /// test (of [`release`](crate::release)) has no one operator: it is counted under its suite,
@@ -949,7 +948,10 @@ mod tests {
         }
         for text in texts {
             let text: String = text.into_iter().collect();
-            for error in Expectations::parse(&text).err().map_or(vec![], |f| f.faults) {
+            for error in Expectations::parse(&text)
+                .err()
+                .map_or(vec![], |f| f.faults)
+            {
                 let lines: Vec<&str> = text.lines().collect();
                 assert!(
                     error.line >= 1 && error.line <= lines.len(),

@@ -1109,8 +1109,10 @@ mod tests {
         // A text that the message no longer contains.
         let (conclusion, _) = run_cases(
             &arguments,
-            rules("[cases]\ntest_softsign = { error = \"Softsign is not implemented\" }\n\
-                   test_softsign_example = \"wrong\"\n"),
+            rules(
+                "[cases]\ntest_softsign = { error = \"Softsign is not implemented\" }\n\
+                   test_softsign_example = \"wrong\"\n",
+            ),
             reworded,
         );
         let log = report(&arguments);

@@ -43,7 +43,9 @@ impl Counts {
 /// case fails so, whatever its message says (a runtime that rewords an error keeps its file).
 /// A hand-written text narrows an entry to the failures whose message contains it.
 fn recorded(verdict: &Verdict) -> Option<Entry> {
-    verdict.failure().map(|failure| Entry::new(failure.kind, ""))
+    verdict
+        .failure()
+        .map(|failure| Entry::new(failure.kind, ""))
 }
 
 impl Summary {
@@ -129,7 +131,9 @@ impl Summary {
                 Err(faults) => {
                     let mut more = false;
                     for fault in &faults.faults {
-                        let at = |entry: &Entry| (entry.line, entry.column) == (fault.line, fault.column);
+                        let at = |entry: &Entry| {
+                            (entry.line, entry.column) == (fault.line, fault.column)
+                        };
                         let group = new
                             .operators
                             .iter()
