@@ -413,13 +413,8 @@ mod tests {
             y = Dropout <ratio: float = 0.5> (x)
         }";
         let x = floats(&[1.0, 2.0, 3.0, 4.0]);
-        let case = case(
-            training,
-            "Dropout",
-            6,
-            &[x.clone()],
-            &[floats(&[2.0, 0.0, 6.0, 0.0])],
-        );
+        let x = std::slice::from_ref(&x);
+        let case = case(training, "Dropout", 6, x, &[floats(&[2.0, 0.0, 6.0, 0.0])]);
         assert!(case.check(&[floats(&[0.0, 4.0, 0.0, 8.0])]).is_ok());
         assert_eq!(
             mismatch(&case, &[floats(&[1.0, 4.0, 0.0, 8.0])]),
@@ -427,8 +422,8 @@ mod tests {
              draws), got 1.0; 1 of 4 elements differs"
         );
         let test = training.replace("ratio: float = 0.5", "ratio: float = 0.5, is_test: int = 1");
-        let case = super::tests::case(&test, "Dropout", 6, &[x.clone()], &[x.clone()]);
-        assert!(case.check(&[x]).is_ok());
+        let case = super::tests::case(&test, "Dropout", 6, x, x);
+        assert!(case.check(x).is_ok());
         assert!(case.check(&[floats(&[0.0, 4.0, 0.0, 8.0])]).is_err());
     }
 }

@@ -305,7 +305,7 @@ fn every_fault_of_the_file_is_reported_in_one_run() {
          onnx-conformance.toml:2:12: a reason needs its kind: `\"error\"`, `\"wrong\"`, `{ error = \
          \"…\" }` or `{ wrong = \"…\" }` (the old form of this file had the reason alone)\n\
          onnx-conformance.toml:3:1: no case is named `test_nope`\n\
-         onnx-conformance.toml:4:27: unexpected `y` after the entry\n\
+         onnx-conformance.toml:4:29: unexpected `y` after the entry\n\
          onnx-conformance.toml:6:1: no case is of operator `Nope` (an operator outside the \
          default domain is written `domain.Op`, as `\"ai.onnx.ml.Binarizer\"`)\n\
          onnx-conformance.toml:8:1: `test_nope_*` matches no case\n"

@@ -154,7 +154,7 @@ impl Mismatch {
             Difference::MapKey { .. } => "a map key differs",
             // Out of a random output's support is wrong values too, so that an entry written
             // for values that differ still holds.
-            Difference::Element { .. } | Difference::Support { .. } => "values differ",
+            Difference::Element { .. } | Difference::Support(_) => "values differ",
             Difference::Unreadable(_) => "the tensor cannot be read",
         };
         if details.place.is_empty() {
@@ -197,18 +197,23 @@ enum Difference {
         differing: usize,
         count: usize,
     },
-    /// An element outside the support of a random output.
-    Support {
-        index: usize,
-        at: Vec<usize>,
-        support: String,
-        actual: String,
-        /// How many elements are outside, and of how many.
-        outside: usize,
-        count: usize,
-    },
+    /// An element outside the support of a random output (boxed: the enum stays the size of
+    /// its other variants).
+    Support(Box<Outside>),
     /// The actual tensor's data cannot be read.
     Unreadable(String),
+}
+
+/// The first element of a random output outside its support.
+#[derive(Clone, Debug, PartialEq)]
+struct Outside {
+    index: usize,
+    at: Vec<usize>,
+    support: String,
+    actual: String,
+    /// How many elements are outside, and of how many.
+    outside: usize,
+    count: usize,
 }
 
 impl std::error::Error for Mismatch {}
@@ -256,19 +261,22 @@ impl fmt::Display for Mismatch {
                 details.tolerance.atol,
                 if *differing == 1 { "differs" } else { "differ" }
             )?,
-            Difference::Support {
-                index,
-                at,
-                support,
-                actual,
-                outside,
-                count,
-            } => write!(
-                f,
-                "element {index} (at {at:?}): expected {support} (whatever the draws), got \
+            Difference::Support(outside) => {
+                let Outside {
+                    index,
+                    at,
+                    support,
+                    actual,
+                    outside,
+                    count,
+                } = &**outside;
+                write!(
+                    f,
+                    "element {index} (at {at:?}): expected {support} (whatever the draws), got \
                  {actual}; {outside} of {count} elements {}",
-                if *outside == 1 { "differs" } else { "differ" }
-            )?,
+                    if *outside == 1 { "differs" } else { "differ" }
+                )?
+            }
             Difference::Unreadable(why) => write!(f, "cannot read the tensor: {why}")?,
         }
         if let Some((_, text)) = &details.case {
@@ -542,14 +550,14 @@ fn supported(
     let Some(index) = first else {
         return Ok(());
     };
-    Err(Difference::Support {
+    Err(Difference::Support(Box::new(Outside {
         index,
         at: coordinates(index, &expected.dims),
         support: support.describe(index),
         actual: show_element(&a, index),
         outside,
         count,
-    })
+    })))
 }
 
 fn tensor(

@@ -292,11 +292,11 @@ fn read_expectations(
     path: &Path,
     name: &str,
     selected: &Selected,
-) -> Result<(Expectations, Vec<Option<Rule>>), Box<dyn Display>> {
+) -> Result<(Expectations, Vec<Option<Rule>>), String> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(error) => return Err(Box::new(format!("{}: {error}", path.display()))),
+        Err(error) => return Err(format!("{}: {error}", path.display())),
     };
     let (mut expectations, mut faults) = Expectations::parse_partial(&text);
     expectations.file = name.to_string();
@@ -305,7 +305,7 @@ fn read_expectations(
     if faults.is_empty() {
         Ok((expectations, rules))
     } else {
-        Err(Box::new(Faults::new(name, faults)))
+        Err(Faults::new(name, faults).to_string())
     }
 }
 
