@@ -35,7 +35,7 @@
 //!         return Err(format!("{} is not implemented", node.op_type()));
 //!     }
 //!     let x: Vec<f32> = inputs[0].to_vec().map_err(|e| e.to_string())?;
-//!     let dims: Vec<usize> = inputs[0].dims().unwrap_or_default().iter().map(|&d| d as usize).collect();
+//!     let dims = inputs[0].dims().unwrap_or_default();
 //!     let y: Vec<f32> = x.iter().map(|v| v.max(0.0)).collect();
 //!     Ok(vec![Value::tensor(&y, &dims).map_err(|e| e.to_string())?])
 //! }
@@ -452,6 +452,81 @@ impl Case {
         self.decode(self.outputs, &graph.output)
     }
 
+    /// The names of the inputs, in the order of [`Case::inputs`]: for a runtime that takes its
+    /// inputs by name.
+    ///
+    /// ```
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_add").unwrap();
+    /// assert_eq!(case.input_names(), ["x", "y"]);
+    /// ```
+    pub fn input_names(&self) -> Vec<String> {
+        let graph = self.model().graph.unwrap_or_default();
+        let fed = graph.input.iter().take(self.inputs.len());
+        fed.map(|input| input.name().to_string()).collect()
+    }
+
+    /// The names of the outputs, in the order of [`Case::outputs`] and of what [`Case::check`]
+    /// takes.
+    ///
+    /// ```
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_training_dropout_mask").unwrap();
+    /// assert_eq!(case.output_names(), ["y", "z"]);
+    /// ```
+    pub fn output_names(&self) -> Vec<String> {
+        let graph = self.model().graph.unwrap_or_default();
+        graph.output.iter().map(|o| o.name().to_string()).collect()
+    }
+
+    /// A runtime's outputs, given with their names in any order, put in the case's order for
+    /// [`Case::check`]: for a runtime that returns its outputs by name. An error names an output
+    /// the case has and the runtime did not give, one given twice, or one the case does not have.
+    ///
+    /// ```
+    /// use onnx_conformance::Value;
+    ///
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_training_dropout_mask").unwrap();
+    /// let [y, z] = case.outputs().try_into().unwrap();
+    /// let outputs = case.outputs_by_name([("z", z.clone()), ("y", y.clone())]).unwrap();
+    /// assert!(case.check(&outputs).is_ok());
+    /// assert_eq!(
+    ///     case.outputs_by_name([("y", y.clone())]).unwrap_err(),
+    ///     "test_training_dropout_mask: the runtime gave no output `z`"
+    /// );
+    /// assert_eq!(
+    ///     case.outputs_by_name([("y", y), ("z", z.clone()), ("w", z)]).unwrap_err(),
+    ///     "test_training_dropout_mask: the runtime gave an output `w`, which the model does not have"
+    /// );
+    /// ```
+    pub fn outputs_by_name<S: AsRef<str>>(
+        &self,
+        named: impl IntoIterator<Item = (S, Value)>,
+    ) -> Result<Vec<Value>, String> {
+        let names = self.output_names();
+        let mut slots: Vec<Option<Value>> = vec![None; names.len()];
+        for (name, value) in named {
+            let name = name.as_ref();
+            let Some(i) = names.iter().position(|n| n == name) else {
+                return Err(format!(
+                    "{}: the runtime gave an output `{name}`, which the model does not have",
+                    self.name
+                ));
+            };
+            if slots[i].replace(value).is_some() {
+                return Err(format!(
+                    "{}: the runtime gave output `{name}` twice",
+                    self.name
+                ));
+            }
+        }
+        names
+            .iter()
+            .zip(slots)
+            .map(|(name, slot)| {
+                slot.ok_or_else(|| format!("{}: the runtime gave no output `{name}`", self.name))
+            })
+            .collect()
+    }
+
     /// The inputs' files, as onnx wrote them (`input_0.pb`, …): a serialized `TensorProto`, or
     /// a `SequenceProto`, `OptionalProto` or `MapProto` when the graph's input has that type.
     /// [`Case::inputs`] decodes them.
@@ -530,7 +605,7 @@ impl Case {
     ///
     /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_bernoulli").unwrap();
     /// let y = case.outputs()[0].to_vec::<f64>().unwrap();
-    /// let dims: Vec<usize> = case.outputs()[0].dims().unwrap().iter().map(|&d| d as usize).collect();
+    /// let dims = case.outputs()[0].dims().unwrap();
     /// let other_draws: Vec<f64> = y.iter().map(|v| 1.0 - v).collect();
     /// assert!(case.check(&[Value::tensor(&other_draws, &dims).unwrap()]).is_ok());
     /// let mut half = other_draws.clone();

@@ -62,7 +62,7 @@ pub(crate) fn supports(
         }
         "RandomNormal" | "RandomNormalLike" => Box::new(Finite),
         "Multinomial" => {
-            let classes = inputs.first()?.dims()?.get(1).copied()?;
+            let classes = *inputs.first()?.dims()?.get(1)?;
             Box::new(Class { classes })
         }
         "Dropout" => return dropout(case, graph, node?, inputs, actual, tolerance),
@@ -206,7 +206,7 @@ impl Support for Finite {
 
 /// A class drawn by Multinomial.
 struct Class {
-    classes: i64,
+    classes: usize,
 }
 
 impl Support for Class {

@@ -19,7 +19,7 @@ fn random_cases() -> Vec<(&'static str, &'static Case)> {
 }
 
 fn dims(value: &Value) -> Vec<usize> {
-    value.dims().unwrap().iter().map(|&d| d as usize).collect()
+    value.dims().unwrap()
 }
 
 /// A tensor of `value`'s element type (float or double) and dims, with `data`.
