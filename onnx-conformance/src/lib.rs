@@ -10,8 +10,10 @@
 //!
 //! ```toml
 //! [dev-dependencies]
-//! onnx-conformance = "0.1"
-//! onnx-text = "0.1"
+//! # Not on a registry yet: a path to a clone of onnx-text (or, from git, the same crates as
+//! # `{ git = "<onnx-text's repository>", rev = "<a commit>" }`; once published, `"0.1"`).
+//! onnx-conformance = { path = "../onnx-text/onnx-conformance" }
+//! onnx-text = { path = "../onnx-text" }
 //!
 //! [[test]]
 //! name = "onnx"
@@ -190,7 +192,8 @@
 //!
 //! ```toml
 //! [dev-dependencies]
-//! onnx-conformance = { version = "0.1", features = ["onnx_1_9_0", "onnx_1_13_0"] }
+//! onnx-conformance = { path = "../onnx-text/onnx-conformance", features = ["onnx_1_9_0", "onnx_1_13_0"] }
+//! # or, once published: { version = "0.1", features = [...] }
 //! ```
 //!
 //! (`all-releases` selects every one; `onnx_1_23_2` adds 1.23.2's model tests to
