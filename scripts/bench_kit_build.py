@@ -21,7 +21,12 @@ download; both crates start from this repository's Cargo.lock, so they get the s
 With `--timings`, the last run of each also writes cargo's timings, and the script prints the
 units that only the "with" build compiles and the longest units of each, as cargo recorded them.
 
-Run: python3 scripts/bench_kit_build.py [--runs 3] [--timings] [--keep]
+With `--eval` (issue 45: at most 1.5x), the pair is instead the crate with the kit, against the
+same crate with the kit and the evaluator (`onnx-eval`, default features) as dev-dependencies,
+its `tests/onnx.rs` running the toy on Relu and the evaluator on the rest, as a runtime that takes
+its expected outputs from the evaluator would.
+
+Run: python3 scripts/bench_kit_build.py [--runs 3] [--timings] [--keep] [--eval] [--ways registry]
 The load average is printed before each build: on a shared machine, say how loaded it was.
 """
 import argparse
@@ -78,8 +83,36 @@ fn main() {
 """
 
 
-def manifest(with_kit, registry):
-    kit = f'[dev-dependencies]\nonnx-conformance = {{ path = "{ROOT / "onnx-conformance"}" }}\n\n' if with_kit else ""
+TEST_WITH_EVAL = """use onnx_conformance::{Case, Value};
+
+fn run(case: &Case, inputs: Vec<Value>) -> Result<Vec<Value>, String> {
+    if case.op_type() != "Relu" {
+        // What the toy lacks, the evaluator runs.
+        return onnx_eval::run(&case.model(), &inputs).map_err(|e| e.to_string());
+    }
+    let x = inputs[0].to_vec::<f32>().map_err(|e| e.to_string())?;
+    let dims = inputs[0].dims().ok_or("tensors only")?;
+    let y = toy_runtime::run(&case.model(), &x)?;
+    Ok(vec![Value::tensor(&y, &dims).map_err(|e| e.to_string())?])
+}
+
+fn main() {
+    onnx_conformance::harness(run)
+}
+"""
+
+# What each kind of crate has: its dev-dependencies and its test file.
+KINDS = {
+    "without": ([], TEST_WITHOUT),
+    "with": (["onnx-conformance"], TEST_WITH),
+    "with-eval": (["onnx-conformance", "onnx-eval"], TEST_WITH_EVAL),
+}
+
+
+def manifest(kind, registry):
+    crates = KINDS[kind][0]
+    lines = "".join(f'{c} = {{ path = "{ROOT / c}" }}\n' for c in crates)
+    kit = f"[dev-dependencies]\n{lines}\n" if crates else ""
     # Cargo compiles a dependency from a registry without incremental compilation.
     profile = '\n[profile.dev.package."*"]\nincremental = false\n' if registry else ""
     return (
@@ -90,12 +123,12 @@ def manifest(with_kit, registry):
     )
 
 
-def write_crate(folder, with_kit, registry):
+def write_crate(folder, kind, registry):
     (folder / "src").mkdir(parents=True)
     (folder / "tests").mkdir()
-    (folder / "Cargo.toml").write_text(manifest(with_kit, registry))
+    (folder / "Cargo.toml").write_text(manifest(kind, registry))
     (folder / "src" / "lib.rs").write_text(LIB)
-    (folder / "tests" / "onnx.rs").write_text(TEST_WITH if with_kit else TEST_WITHOUT)
+    (folder / "tests" / "onnx.rs").write_text(KINDS[kind][1])
     shutil.copy(ROOT / "Cargo.lock", folder / "Cargo.lock")
     subprocess.run(["cargo", "fetch", "--quiet"], cwd=folder, check=True)
     return folder
@@ -137,13 +170,18 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--timings", action="store_true", help="cargo --timings on the last run")
     parser.add_argument("--keep", action="store_true", help="keep the temporary crates")
+    parser.add_argument("--eval", action="store_true", help="the kit alone against the kit and onnx-eval")
+    parser.add_argument("--ways", nargs="+", choices=WAYS, default=list(WAYS))
     args = parser.parse_args()
+    # The pair compared: (base, more); the ratio is more / base.
+    base_kind, more_kind = ("with", "with-eval") if args.eval else ("without", "with")
+    ways = args.ways
     work = pathlib.Path(tempfile.mkdtemp(prefix="bench-kit-build-"))
     try:
         crates = {
-            (way, kit): write_crate(work / f"{way}-{kit}", kit == "with", way == "registry")
-            for way in WAYS
-            for kit in ("without", "with")
+            (way, kit): write_crate(work / f"{way}-{kit}", kit, way == "registry")
+            for way in ways
+            for kit in (base_kind, more_kind)
         }
         best, times = {}, {}
         for run in range(args.runs):
@@ -152,30 +190,32 @@ def main():
                 before = load()
                 seconds = cold_build(crate, args.timings and last)
                 print(
-                    f"run {run + 1}: {way}, {kit} the kit: {seconds:.1f} s "
+                    f"run {run + 1}: {way}, {kit}: {seconds:.1f} s "
                     f"(load average {before:.1f} before)",
                     flush=True,
                 )
                 best[way, kit] = min(best.get((way, kit), seconds), seconds)
                 times.setdefault((way, kit), []).append(seconds)
         print(f"\nbest of {args.runs} cold `cargo build --tests` (dev profile, empty target directory):")
-        for way in WAYS:
-            without, with_kit = best[way, "without"], best[way, "with"]
+        for way in ways:
+            low, high = best[way, base_kind], best[way, more_kind]
             # Each run's pair was built back to back, under about the same load.
-            pairs = ", ".join(f"{w / o:.2f}x" for o, w in zip(times[way, "without"], times[way, "with"]))
-            print(
-                f"  {way + ':':9} without the kit {without:5.1f} s, with {with_kit:5.1f} s: "
-                f"{with_kit / without:.2f}x (pairs: {pairs})"
+            pairs = ", ".join(
+                f"{h / l:.2f}x" for l, h in zip(times[way, base_kind], times[way, more_kind])
             )
-        for way in WAYS if args.timings else ():
+            print(
+                f"  {way + ':':9} {base_kind} {low:5.1f} s, {more_kind} {high:5.1f} s: "
+                f"{high / low:.2f}x (pairs: {pairs})"
+            )
+        for way in ways if args.timings else ():
             print(f"\n== {way}")
-            base, kit = units(crates[way, "without"]), units(crates[way, "with"])
+            base, kit = units(crates[way, base_kind]), units(crates[way, more_kind])
             extra = sorted(((s, k) for k, s in kit.items() if k not in base), reverse=True)
-            print(f"\nunits only the build with the kit compiles ({sum(s for s, _ in extra):.1f} s of unit time):")
+            print(f"\nunits only the {more_kind} build compiles ({sum(s for s, _ in extra):.1f} s of unit time):")
             for seconds, key in extra:
                 print(f"  {seconds:6.1f} s  {key}")
-            for name, found in (("without", base), ("with", kit)):
-                print(f"\nlongest units, {name} the kit:")
+            for name, found in ((base_kind, base), (more_kind, kit)):
+                print(f"\nlongest units, {name}:")
                 for seconds, key in sorted(((s, k) for k, s in found.items()), reverse=True)[:8]:
                     print(f"  {seconds:6.1f} s  {key}")
     finally:

@@ -10,8 +10,10 @@
 //!
 //! ```toml
 //! [dev-dependencies]
-//! onnx-conformance = "0.1"
-//! onnx-text = "0.1"
+//! # Not on a registry yet: a path to a clone of onnx-text (or, from git, the same crates as
+//! # `{ git = "<onnx-text's repository>", rev = "<a commit>" }`; once published, `"0.1"`).
+//! onnx-conformance = { path = "../onnx-text/onnx-conformance" }
+//! onnx-text = { path = "../onnx-text" }
 //!
 //! [[test]]
 //! name = "onnx"
@@ -35,7 +37,7 @@
 //!         return Err(format!("{} is not implemented", node.op_type()));
 //!     }
 //!     let x: Vec<f32> = inputs[0].to_vec().map_err(|e| e.to_string())?;
-//!     let dims: Vec<usize> = inputs[0].dims().unwrap_or_default().iter().map(|&d| d as usize).collect();
+//!     let dims = inputs[0].dims().unwrap_or_default();
 //!     let y: Vec<f32> = x.iter().map(|v| v.max(0.0)).collect();
 //!     Ok(vec![Value::tensor(&y, &dims).map_err(|e| e.to_string())?])
 //! }
@@ -88,40 +90,42 @@
 //! # A whole operator: every case of it but its `_expanded` ones (those run its function
 //! # body). An operator outside the default domain is written "domain.Op".
 //! [operators]
-//! Acos = { error = "Acos is not implemented" }
+//! Acos = "error"
 //! "ai.onnx.ml.Binarizer" = { error = "ai.onnx.ml is not implemented" }
 //!
 //! # Names: `*` stands for any characters. The first pattern that matches applies.
 //! [patterns]
-//! "test_attention_*" = { error = "Attention is not implemented" }
+//! "test_attention_*" = "error"
 //!
 //! # One case; its entry comes before any pattern's or operator's.
 //! [cases]
-//! test_abs = { error = "Abs is not implemented" }
+//! test_abs = "error"
 //! test_add_uint8 = { wrong = "output 0 (`C`): values differ" }
 //! ```
 //!
-//! Each entry says how its cases fail:
-//! - `error`: the runtime returns an error or panics. The entry holds when the error's message
-//!   (`the runtime failed: …`, or `the runtime panicked: …`) contains the entry's text.
-//! - `wrong`: the runtime returns outputs that [`Case::check`] rejects. The entry holds when the
-//!   mismatch's summary ([`Mismatch::summary`]: where the first difference is and what differs
-//!   there, without the values, as `output 0 (`y`): values differ` or
-//!   `output 1 (`z`): the shape differs`) contains the entry's text.
+//! Each entry says how its cases fail, by its kind alone or by its kind and a text:
+//! - `"error"`: the runtime returns an error or panics, whatever the message.
+//!   `{ error = "…" }`: and the error's message (`the runtime failed: …`, or
+//!   `the runtime panicked: …`) contains the text.
+//! - `"wrong"`: the runtime returns outputs that [`Case::check`] rejects.
+//!   `{ wrong = "…" }`: and the mismatch's summary ([`Mismatch::summary`]: where the first
+//!   difference is and what differs there, without the values, as `output 0 (`y`): values
+//!   differ` or `output 1 (`z`): the shape differs`) contains the text.
 //!
 //! A listed case whose entry holds passes its test, marked `[expected to fail]`. A listed case
 //! that **passes** fails its test (remove its entry; for an operator's or a pattern's, narrow
 //! it), and so does one that **fails otherwise**: an error where the entry says wrong outputs
-//! or the reverse, an error whose message no longer contains the entry's text ("Acos is not
-//! implemented" recorded, and Acos now implemented but failing on float16), wrong outputs
-//! elsewhere than recorded (another output, or the shape where the values were wrong). The
-//! test's message shows the entry and what the case gives now. An empty text holds for any
-//! failure of the entry's kind; a text that is a part of a message that changes from run to
-//! run (a pointer, a time) should be cut to its stable part.
+//! or the reverse, an error whose message no longer contains the entry's text (`{ error =
+//! "Acos is not implemented" }` written, and Acos now implemented but failing on float16), wrong
+//! outputs elsewhere than the text says (another output, or the shape where the values were
+//! wrong). The test's message shows the entry and what the case gives now. The kind alone keeps
+//! a file valid while the runtime rewords its messages; a text narrows an entry, and should be
+//! the stable part of a message (not a pointer or a time). `{ error = "" }` is `"error"`.
 //!
-//! The file is checked before any case runs: a fault of syntax, an entry that names no case or
-//! operator, or one that covers no case (each case it matches has its own entry, or an earlier
-//! pattern's) stops the run with the file's line and column and exit code 2.
+//! The file is checked before any case runs: faults of syntax, entries that name no case or
+//! operator, and ones that cover no case (each case they match has its own entry, or an earlier
+//! pattern's) stop the run with exit code 2, every fault of the file reported at once with its
+//! line and column.
 //!
 //! **Write mode.** `ONNX_CONFORMANCE_WRITE=1 cargo test --test onnx` runs the cases, prints
 //! the usual report, rewrites the file from the run and exits 0 (whatever failed: the file now
@@ -129,18 +133,33 @@
 //! "Acos is not implemented" stays); an operator's or pattern's entry that some case of it
 //! contradicts gives way to one entry per case of it that still fails; a case's own entry goes
 //! when the case passes, and takes the new failure when it fails otherwise; every other
-//! failing case gets an entry, `error` with the first line of the runtime's message (less
-//! `the runtime failed: `, up to 160 characters) or `wrong` with the mismatch's summary. With a
-//! filter (`-- abs`), entries of the cases that did not run are kept. Comments are not kept.
+//! failing case gets an entry of its kind alone (`"error"` or `"wrong"`). Then an operator
+//! whose every case (that an operator's entry would cover) has an entry of its own, all alike,
+//! gets one `[operators]` entry in their place: a runtime that lacks an operator has one line
+//! for it. With a filter (`-- abs`), entries of the cases that did not run are kept. Comments
+//! are not kept.
+//!
+//! **Another file.** [`Harness`] runs the cases with an expectation file at another path, so
+//! that a crate can hold two harness tests (1.23.2's cases and the older releases', say), each
+//! with its own file:
+//!
+//! ```no_run
+//! // tests/onnx_releases.rs, a second test target with `harness = false`.
+//! onnx_conformance::Harness::new()
+//!     .releases(&["1.9.0"])
+//!     .expectation_file("onnx-conformance-releases.toml")
+//!     .run(|case, inputs| Err::<Vec<onnx_conformance::Value>, _>(format!("{} is not implemented", case.op_type())))
+//! ```
 //!
 //! **The closing lines.** libtest's closing line counts an expected failure as passed; the
 //! harness then prints a summary (the coverage of each operator) and a closing line of its
-//! own that counts them apart:
+//! own that counts them apart, and counts apart from the failures the listed cases that pass
+//! now (they fail the run too, until their entries go):
 //!
 //! ```text
 //! test result: ok. 1884 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 14.61s
 //! ...
-//! onnx-conformance result: ok. 1270 passed; 0 failed; 614 expected failures (587 errors, 27 wrong outputs); 0 filtered out
+//! onnx-conformance result: ok. 1270 passed; 0 failed; 0 newly passing; 614 expected failures (587 errors, 27 wrong outputs); 0 filtered out
 //! ```
 //!
 //! # The data
@@ -173,7 +192,8 @@
 //!
 //! ```toml
 //! [dev-dependencies]
-//! onnx-conformance = { version = "0.1", features = ["onnx_1_9_0", "onnx_1_13_0"] }
+//! onnx-conformance = { path = "../onnx-text/onnx-conformance", features = ["onnx_1_9_0", "onnx_1_13_0"] }
+//! # or, once published: { version = "0.1", features = [...] }
 //! ```
 //!
 //! (`all-releases` selects every one; `onnx_1_23_2` adds 1.23.2's model tests to
@@ -222,15 +242,32 @@
 //! integers, bool and strings exactly; element types and shapes must be equal. The kit decodes
 //! float16, bfloat16, the float8 kinds (e4m3fn, e4m3fnuz, e5m2, e5m2fnuz, e8m0), float6, float4,
 //! and 4-bit and 2-bit integers itself.
+//!
+//! **Random operators** are compared by what does not depend on the draws. The expected outputs
+//! of Bernoulli, RandomUniform(Like), RandomNormal(Like), Multinomial and Dropout in training
+//! mode (its mask is drawn) are one run of numpy's generator, which no runtime is bound to: a
+//! value-for-value comparison fails a correct runtime, or passes it by chance (a few Bernoulli
+//! draws match now and then), so a run would pass or fail at random. Their outputs keep every
+//! check that holds whatever the draws (kind, element type, shape), and each element must be in
+//! the distribution's support: 0 or 1 for Bernoulli; within `[low, high]` for a uniform draw; finite
+//! for a normal one; an integer in `[0, classes)` for Multinomial; for Dropout in training with a
+//! ratio above 0, each output element 0 or `x * scale` (`scale = 1 / (1 - ratio)`, within the
+//! tolerances) and the mask true exactly where the output keeps an element. The `_expanded`
+//! cases (Bernoulli's function body) are compared alike. A Dropout that draws nothing
+//! (inference, or a ratio of 0) is compared value for value, as is every model test.
 
 mod harness;
 mod node_cases;
+mod random;
 mod releases;
 
-pub use harness::{harness, harness_releases};
+pub use harness::{Harness, harness, harness_releases};
 /// The values, their comparison and its tolerances, shared with the evaluator (`onnx_eval`):
 /// one `Value` type for both.
-pub use onnx_value::{Element, Map, MapKey, Mismatch, Tolerance, Value, compare, compare_named};
+pub use onnx_value::{
+    Element, Map, MapKey, Mismatch, Support, Tolerance, Value, compare, compare_named,
+    compare_support,
+};
 pub use releases::{release, releases};
 
 use onnx_runtime_types::prost::Message;
@@ -418,6 +455,81 @@ impl Case {
         self.decode(self.outputs, &graph.output)
     }
 
+    /// The names of the inputs, in the order of [`Case::inputs`]: for a runtime that takes its
+    /// inputs by name.
+    ///
+    /// ```
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_add").unwrap();
+    /// assert_eq!(case.input_names(), ["x", "y"]);
+    /// ```
+    pub fn input_names(&self) -> Vec<String> {
+        let graph = self.model().graph.unwrap_or_default();
+        let fed = graph.input.iter().take(self.inputs.len());
+        fed.map(|input| input.name().to_string()).collect()
+    }
+
+    /// The names of the outputs, in the order of [`Case::outputs`] and of what [`Case::check`]
+    /// takes.
+    ///
+    /// ```
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_training_dropout_mask").unwrap();
+    /// assert_eq!(case.output_names(), ["y", "z"]);
+    /// ```
+    pub fn output_names(&self) -> Vec<String> {
+        let graph = self.model().graph.unwrap_or_default();
+        graph.output.iter().map(|o| o.name().to_string()).collect()
+    }
+
+    /// A runtime's outputs, given with their names in any order, put in the case's order for
+    /// [`Case::check`]: for a runtime that returns its outputs by name. An error names an output
+    /// the case has and the runtime did not give, one given twice, or one the case does not have.
+    ///
+    /// ```
+    /// use onnx_conformance::Value;
+    ///
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_training_dropout_mask").unwrap();
+    /// let [y, z] = case.outputs().try_into().unwrap();
+    /// let outputs = case.outputs_by_name([("z", z.clone()), ("y", y.clone())]).unwrap();
+    /// assert!(case.check(&outputs).is_ok());
+    /// assert_eq!(
+    ///     case.outputs_by_name([("y", y.clone())]).unwrap_err(),
+    ///     "test_training_dropout_mask: the runtime gave no output `z`"
+    /// );
+    /// assert_eq!(
+    ///     case.outputs_by_name([("y", y), ("z", z.clone()), ("w", z)]).unwrap_err(),
+    ///     "test_training_dropout_mask: the runtime gave an output `w`, which the model does not have"
+    /// );
+    /// ```
+    pub fn outputs_by_name<S: AsRef<str>>(
+        &self,
+        named: impl IntoIterator<Item = (S, Value)>,
+    ) -> Result<Vec<Value>, String> {
+        let names = self.output_names();
+        let mut slots: Vec<Option<Value>> = vec![None; names.len()];
+        for (name, value) in named {
+            let name = name.as_ref();
+            let Some(i) = names.iter().position(|n| n == name) else {
+                return Err(format!(
+                    "{}: the runtime gave an output `{name}`, which the model does not have",
+                    self.name
+                ));
+            };
+            if slots[i].replace(value).is_some() {
+                return Err(format!(
+                    "{}: the runtime gave output `{name}` twice",
+                    self.name
+                ));
+            }
+        }
+        names
+            .iter()
+            .zip(slots)
+            .map(|(name, slot)| {
+                slot.ok_or_else(|| format!("{}: the runtime gave no output `{name}`", self.name))
+            })
+            .collect()
+    }
+
     /// The inputs' files, as onnx wrote them (`input_0.pb`, …): a serialized `TensorProto`, or
     /// a `SequenceProto`, `OptionalProto` or `MapProto` when the graph's input has that type.
     /// [`Case::inputs`] decodes them.
@@ -487,6 +599,25 @@ impl Case {
     /// assert!(mismatch.starts_with("test_abs: output 0 (`y`): element 0 (at [0, 0, 0]): expected "));
     /// assert!(mismatch.contains(", got 7.5 (rtol 0.001, atol 1e-7); 1 of 60 elements differs\nthe model:\n<"));
     /// ```
+    ///
+    /// A random operator's outputs are compared by their support (see the crate docs): other
+    /// draws pass, a value no draw gives fails.
+    ///
+    /// ```
+    /// use onnx_conformance::Value;
+    ///
+    /// let case = onnx_conformance::cases().iter().find(|c| c.name() == "test_bernoulli").unwrap();
+    /// let y = case.outputs()[0].to_vec::<f64>().unwrap();
+    /// let dims = case.outputs()[0].dims().unwrap();
+    /// let other_draws: Vec<f64> = y.iter().map(|v| 1.0 - v).collect();
+    /// assert!(case.check(&[Value::tensor(&other_draws, &dims).unwrap()]).is_ok());
+    /// let mut half = other_draws.clone();
+    /// half[0] = 0.5;
+    /// let mismatch = case.check(&[Value::tensor(&half, &dims).unwrap()]).unwrap_err();
+    /// assert!(mismatch.to_string().starts_with(
+    ///     "test_bernoulli: output 0 (`y`): element 0 (at [0]): expected 0 or 1 (whatever the draws), got 0.5; 1 of 10 elements differs"
+    /// ));
+    /// ```
     pub fn check(&self, actual: &[Value]) -> Result<(), Mismatch> {
         let graph = self.model().graph.unwrap_or_default();
         let names: Vec<&str> = graph.output.iter().map(|o| o.name()).collect();
@@ -495,7 +626,14 @@ impl Case {
             rtol: self.rtol,
             atol: self.atol,
         };
-        compare_named(&expected, actual, &names, tolerance)
+        let inputs = self.decode(self.inputs, &graph.input);
+        let supports = random::supports(self, &graph, &inputs, actual, tolerance);
+        let supports: Vec<Option<&dyn Support>> = supports
+            .iter()
+            .flatten()
+            .map(|support| support.as_deref())
+            .collect();
+        compare_support(&expected, actual, &names, tolerance, &supports)
             .map_err(|mismatch| mismatch.in_case(self.name, self.text))
     }
 

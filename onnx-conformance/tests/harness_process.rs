@@ -36,6 +36,12 @@ fn main() {
             onnx_conformance::harness_releases(&["1.9.0", "1.23.2"], without_softsign)
         }
         Ok("release-1.0") => onnx_conformance::harness_releases(&["1.0"], without_softsign),
+        // The same runtime judged by a file of its own: a second harness test of one crate.
+        Ok("custom-file") => onnx_conformance::Harness::new()
+            .expectation_file("tests/softsign.toml")
+            .run(without_softsign),
+        // Softsign implemented: every listed Softsign case passes now.
+        Ok("everything") => onnx_conformance::harness(|case, _| Ok::<_, String>(case.outputs())),
         Ok(other) => panic!("no toy runtime {other}"),
         Err(_) => parent(),
     }
@@ -104,7 +110,7 @@ fn listed_failures_pass_and_the_kit_closes_the_report() {
     assert!(libtest < kit, "{out}");
     assert_eq!(
         last_line(&out),
-        "onnx-conformance result: ok. 2 passed; 0 failed; 2 expected failures (2 errors, 0 wrong \
+        "onnx-conformance result: ok. 2 passed; 0 failed; 0 newly passing; 2 expected failures (2 errors, 0 wrong \
          outputs); 1880 filtered out"
     );
     assert!(
@@ -130,7 +136,7 @@ fn a_change_of_failure_fails_the_run() {
     assert!(out.contains("; 60 of 60 elements differ\n"), "{out}");
     assert_eq!(
         last_line(&out),
-        "onnx-conformance result: FAILED. 2 passed; 2 failed; 0 expected failures (0 errors, 0 \
+        "onnx-conformance result: FAILED. 2 passed; 2 failed; 0 newly passing; 0 expected failures (0 errors, 0 \
          wrong outputs); 1880 filtered out"
     );
 }
@@ -154,10 +160,7 @@ fn write_mode_records_the_run_and_exits_0() {
     );
     let text = std::fs::read_to_string(dir.join("onnx-conformance.toml")).unwrap();
     assert!(
-        text.ends_with(
-            "\n[cases]\ntest_softsign = { wrong = \"output 0 (`y`): values differ\" }\n\
-             test_softsign_example = { wrong = \"output 0 (`y`): values differ\" }\n"
-        ),
+        text.ends_with("\n[operators]\nSoftsign = \"wrong\"\n\n[cases]\n"),
         "{text}"
     );
     // The file it wrote keeps the next run green.
@@ -178,8 +181,8 @@ fn bad_files_and_options_stop_the_run_with_where() {
     assert_eq!(code, 2, "{out}");
     assert!(
         err.starts_with(
-            "onnx-conformance: onnx-conformance.toml:2:12: a reason needs its kind: `{ error = \
-             \"…\" }` or `{ wrong = \"…\" }`"
+            "onnx-conformance: onnx-conformance.toml:2:12: a reason needs its kind: `\"error\"`, \
+             `\"wrong\"`, `{ error = \"…\" }` or `{ wrong = \"…\" }`"
         ),
         "{err}"
     );
@@ -242,7 +245,7 @@ fn releases_run_under_their_names() {
     assert_eq!(
         last_line(&out),
         format!(
-            "onnx-conformance result: ok. 2 passed; 0 failed; 4 expected failures (4 errors, 0 \
+            "onnx-conformance result: ok. 2 passed; 0 failed; 0 newly passing; 4 expected failures (4 errors, 0 \
              wrong outputs); {} filtered out",
             total - 6
         )
@@ -263,8 +266,8 @@ fn releases_run_under_their_names() {
     let text = std::fs::read_to_string(dir.join("onnx-conformance.toml")).unwrap();
     assert!(
         text.ends_with(
-            "\n[cases]\n\"1.9.0::test_softsign\" = { error = \"Softsign is not implemented\" }\n\
-             \"1.9.0::test_softsign_example\" = { error = \"Softsign is not implemented\" }\n"
+            "\n[cases]\n\"1.9.0::test_softsign\" = \"error\"\n\
+             \"1.9.0::test_softsign_example\" = \"error\"\n"
         ),
         "{text}"
     );
@@ -283,11 +286,96 @@ fn releases_run_under_their_names() {
     assert!(!out.contains("running"), "no case runs: {out}");
 }
 
+/// A file with faults of syntax and of coverage on several lines: one run reports every one.
+fn every_fault_of_the_file_is_reported_in_one_run() {
+    let dir = folder(
+        "faults",
+        Some(
+            "[cases]\ntest_abs = \"Abs is not implemented\"\ntest_nope = \"error\"\n\
+             test_relu = { error = \"x\" } y\n[operators]\nNope = \"error\"\n\
+             [patterns]\n\"test_nope_*\" = \"wrong\"\n",
+        ),
+    );
+    let (code, out, err) = child("without-softsign", &dir, &[], false);
+    assert_eq!(code, 2, "{out}");
+    assert!(!out.contains("running"), "no case runs: {out}");
+    assert_eq!(
+        err,
+        "onnx-conformance: 5 faults in onnx-conformance.toml:\n\
+         onnx-conformance.toml:2:12: a reason needs its kind: `\"error\"`, `\"wrong\"`, `{ error = \
+         \"…\" }` or `{ wrong = \"…\" }` (the old form of this file had the reason alone)\n\
+         onnx-conformance.toml:3:1: no case is named `test_nope`\n\
+         onnx-conformance.toml:4:29: unexpected `y` after the entry\n\
+         onnx-conformance.toml:6:1: no case is of operator `Nope` (an operator outside the \
+         default domain is written `domain.Op`, as `\"ai.onnx.ml.Binarizer\"`)\n\
+         onnx-conformance.toml:8:1: `test_nope_*` matches no case\n"
+    );
+}
+
+/// `Harness::expectation_file`: the file is read, named in messages and written at the path
+/// given, relative to the crate's directory.
+fn the_expectation_file_can_be_set() {
+    let dir = folder("custom", Some(SOFTSIGN_FAILS));
+    std::fs::create_dir_all(dir.join("tests")).unwrap();
+    // The default file says Softsign fails; the custom one does not exist yet.
+    let (code, out, _) = child("custom-file", &dir, &["test_softsign"], false);
+    assert_eq!(code, 101, "the default file is not read: {out}");
+    let (code, out, err) = child("custom-file", &dir, &["test_softsign"], true);
+    assert_eq!(code, 0, "{out}{err}");
+    let written = std::fs::read_to_string(dir.join("tests/softsign.toml")).unwrap();
+    assert!(
+        written.ends_with("\n[operators]\nSoftsign = \"error\"\n\n[cases]\n"),
+        "{written}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("onnx-conformance.toml")).unwrap(),
+        SOFTSIGN_FAILS
+    );
+    let (code, out, _) = child("custom-file", &dir, &["test_softsign"], false);
+    assert_eq!(code, 0, "{out}");
+    // Messages name the file by its path.
+    std::fs::write(
+        dir.join("tests/softsign.toml"),
+        "[cases]\ntest_nope = \"error\"\n",
+    )
+    .unwrap();
+    let (code, _, err) = child("custom-file", &dir, &["test_softsign"], false);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "onnx-conformance: tests/softsign.toml:2:1: no case is named `test_nope`\n"
+    );
+}
+
+/// Listed cases that pass fail the run, and the closing line counts them apart from failures.
+fn newly_passing_cases_are_counted_apart() {
+    let dir = folder("newly", Some(SOFTSIGN_FAILS));
+    let (code, out, _) = child("everything", &dir, &["test_softsign"], false);
+    assert_eq!(code, 101, "{out}");
+    assert_eq!(
+        last_line(&out),
+        "onnx-conformance result: FAILED. 2 passed; 0 failed; 2 newly passing; 0 expected \
+         failures (0 errors, 0 wrong outputs); 1880 filtered out"
+    );
+}
+
 /// Runs as libtest would (a list of tests, each `ok` or `FAILED`), so that `cargo test` reads
 /// this target as it reads the others.
 fn parent() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let tests: [(&str, fn()); 5] = [
+    let tests: [(&str, fn()); 8] = [
+        (
+            "every_fault_of_the_file_is_reported_in_one_run",
+            every_fault_of_the_file_is_reported_in_one_run,
+        ),
+        (
+            "the_expectation_file_can_be_set",
+            the_expectation_file_can_be_set,
+        ),
+        (
+            "newly_passing_cases_are_counted_apart",
+            newly_passing_cases_are_counted_apart,
+        ),
         (
             "listed_failures_pass_and_the_kit_closes_the_report",
             listed_failures_pass_and_the_kit_closes_the_report,

@@ -29,6 +29,10 @@
 //! Bad models and inputs give an [`Error`] that names the node (its graph, index, operator and
 //! outputs) or the input; tensors a model asks for beyond [`Limits`] are refused before they
 //! are allocated.
+//!
+//! **Features.** `image` (off by default) decodes images for `ImageDecoder`, as Pillow does:
+//! its codecs are 22 crates, and its JPEG 2000 decoder sets the workspace's minimum Rust (1.92).
+//! Without it, `ImageDecoder` is an error that names the feature.
 
 mod error;
 mod graph;

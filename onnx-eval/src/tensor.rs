@@ -195,8 +195,11 @@ impl Tensor {
         let data = match dtype {
             DataType::Float => Data::F32(load(proto, &shape, count)?),
             DataType::Double => Data::F64(load(proto, &shape, count)?),
-            DataType::Float16 => Data::F16(load(proto, &shape, count)?),
-            DataType::Bfloat16 => Data::BF16(load(proto, &shape, count)?),
+            // float16 and bfloat16 are stored as uint16 is (raw_data, or bits in int32_data).
+            DataType::Float16 => Data::F16(load::<u16>(proto, &shape, count)?.mapv(f16::from_bits)),
+            DataType::Bfloat16 => {
+                Data::BF16(load::<u16>(proto, &shape, count)?.mapv(bf16::from_bits))
+            }
             DataType::Int8 => Data::I8(load(proto, &shape, count)?),
             DataType::Int16 => Data::I16(load(proto, &shape, count)?),
             DataType::Int32 => Data::I32(load(proto, &shape, count)?),
@@ -294,8 +297,8 @@ impl Tensor {
                 proto.string_data = a.iter().map(|s| s.as_bytes().to_vec()).collect();
             }
             (Data::F64(a), _) => store(a, &mut proto),
-            (Data::F16(a), _) => store(a, &mut proto),
-            (Data::BF16(a), _) => store(a, &mut proto),
+            (Data::F16(a), _) => store(&a.mapv(f16::to_bits), &mut proto),
+            (Data::BF16(a), _) => store(&a.mapv(bf16::to_bits), &mut proto),
             (Data::I8(a), _) => store(a, &mut proto),
             (Data::I16(a), _) => store(a, &mut proto),
             (Data::I32(a), _) => store(a, &mut proto),

@@ -189,7 +189,7 @@ fn loops_carry_values_stack_scan_outputs_and_read_the_outer_scope() {
     .unwrap();
     assert_eq!(outputs[0].to_vec::<f32>().unwrap(), [1.5]);
     assert_eq!(outputs[1].to_vec::<f32>().unwrap(), [0.5, 1.0, 1.5]);
-    assert_eq!(outputs[1].dims(), Some(&[3][..]));
+    assert_eq!(outputs[1].dims(), Some(vec![3]));
 }
 
 #[test]

@@ -214,7 +214,7 @@ mod tests {
         let values = [0.0f32, 1.0, 2.0, 3.0, 4.0, 5.0];
         let little: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
         let value = read(&numpy_file("<f4", false, "(2, 3)", &little)).unwrap();
-        assert_eq!(value.dims(), Some(&[2, 3][..]));
+        assert_eq!(value.dims(), Some(vec![2, 3]));
         assert_eq!(value.to_vec::<f32>().unwrap(), values);
         let big: Vec<u8> = values.iter().flat_map(|v| v.to_be_bytes()).collect();
         let value = read(&numpy_file(">f4", false, "(2, 3)", &big)).unwrap();

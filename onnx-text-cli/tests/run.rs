@@ -195,7 +195,7 @@ fn binary_models_run_with_their_external_data() {
         &std::fs::read(dir.path().join("out/output_0.pb")).unwrap(),
     )
     .unwrap();
-    assert_eq!(y.dims(), Some(&[1, 32][..]));
+    assert_eq!(y.dims(), Some(vec![1, 32]));
 
     let weights = std::fs::read(dir.path().join("model.bin")).unwrap();
     let w: Vec<f32> = weights[..2048]

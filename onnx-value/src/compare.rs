@@ -32,6 +32,58 @@ impl Default for Tolerance {
     }
 }
 
+impl Tolerance {
+    /// Whether `actual` is close enough to `expected`: within `atol + rtol * |expected|`, NaN
+    /// equal to NaN, an infinity only to itself.
+    ///
+    /// ```
+    /// let tolerance = onnx_value::Tolerance::default();
+    /// assert!(tolerance.close(1.0, 1.0005));
+    /// assert!(!tolerance.close(1.0, 1.002));
+    /// assert!(tolerance.close(f64::NAN, f64::NAN));
+    /// assert!(!tolerance.close(f64::INFINITY, f64::MAX));
+    /// ```
+    pub fn close(self, expected: f64, actual: f64) -> bool {
+        if expected.is_nan() || actual.is_nan() {
+            return expected.is_nan() && actual.is_nan();
+        }
+        if expected.is_infinite() || actual.is_infinite() {
+            return expected == actual;
+        }
+        (actual - expected).abs() <= self.atol + self.rtol * expected.abs()
+    }
+}
+
+/// What every element of an output must be whatever random draws made it: the comparison of
+/// an output that no runtime can match value for value (a random operator's, unseeded or
+/// seeded by a generator of its own), by [`compare_support`].
+///
+/// ```
+/// use onnx_value::Support;
+///
+/// /// Bernoulli's draws: 0 or 1.
+/// struct ZeroOrOne;
+///
+/// impl Support for ZeroOrOne {
+///     fn holds(&self, _index: usize, value: f64) -> bool {
+///         value == 0.0 || value == 1.0
+///     }
+///     fn describe(&self, _index: usize) -> String {
+///         "0 or 1".to_string()
+///     }
+/// }
+///
+/// assert!(ZeroOrOne.holds(3, 1.0) && !ZeroOrOne.holds(3, 0.5));
+/// ```
+pub trait Support {
+    /// Whether `value` may be the element at `index` (row-major) of the output. Integers and
+    /// bools come as numbers (`true` is 1); a string or complex element is never in a support.
+    fn holds(&self, index: usize, value: f64) -> bool;
+    /// What the element at `index` may be, in words (`0 or 1`, `a value in [0, 1]`), for the
+    /// mismatch's message.
+    fn describe(&self, index: usize) -> String;
+}
+
 /// onnx's runner widens rtol to two bfloat16 ULPs for bfloat16 outputs.
 const BFLOAT16_RTOL: f64 = 1.0 / 64.0;
 
@@ -100,7 +152,9 @@ impl Mismatch {
             Difference::ElementType { .. } => "the element type differs",
             Difference::Shape { .. } => "the shape differs",
             Difference::MapKey { .. } => "a map key differs",
-            Difference::Element { .. } => "values differ",
+            // Out of a random output's support is wrong values too, so that an entry written
+            // for values that differ still holds.
+            Difference::Element { .. } | Difference::Support(_) => "values differ",
             Difference::Unreadable(_) => "the tensor cannot be read",
         };
         if details.place.is_empty() {
@@ -143,8 +197,23 @@ enum Difference {
         differing: usize,
         count: usize,
     },
+    /// An element outside the support of a random output (boxed: the enum stays the size of
+    /// its other variants).
+    Support(Box<Outside>),
     /// The actual tensor's data cannot be read.
     Unreadable(String),
+}
+
+/// The first element of a random output outside its support.
+#[derive(Clone, Debug, PartialEq)]
+struct Outside {
+    index: usize,
+    at: Vec<usize>,
+    support: String,
+    actual: String,
+    /// How many elements are outside, and of how many.
+    outside: usize,
+    count: usize,
 }
 
 impl std::error::Error for Mismatch {}
@@ -192,6 +261,22 @@ impl fmt::Display for Mismatch {
                 details.tolerance.atol,
                 if *differing == 1 { "differs" } else { "differ" }
             )?,
+            Difference::Support(outside) => {
+                let Outside {
+                    index,
+                    at,
+                    support,
+                    actual,
+                    outside,
+                    count,
+                } = &**outside;
+                write!(
+                    f,
+                    "element {index} (at {at:?}): expected {support} (whatever the draws), got \
+                 {actual}; {outside} of {count} elements {}",
+                    if *outside == 1 { "differs" } else { "differ" }
+                )?
+            }
             Difference::Unreadable(why) => write!(f, "cannot read the tensor: {why}")?,
         }
         if let Some((_, text)) = &details.case {
@@ -233,7 +318,56 @@ pub fn compare_named(
     names: &[&str],
     tolerance: Tolerance,
 ) -> Result<(), Mismatch> {
-    outputs(expected, actual, names, tolerance).map_err(|(place, difference)| {
+    compare_support(expected, actual, names, tolerance, &[])
+}
+
+/// [`compare_named`], but an output with a [`Support`] in `supports` (at its position) is
+/// compared by it rather than by its expected values: its kind, element type and shape must be
+/// the expected ones, and each element must be in the support. An output past the end of
+/// `supports`, or with `None`, is compared as [`compare`] does.
+///
+/// ```
+/// use onnx_value::{Support, Tolerance, Value, compare_support};
+///
+/// /// A uniform draw in [0, 1].
+/// struct Unit;
+///
+/// impl Support for Unit {
+///     fn holds(&self, _: usize, value: f64) -> bool {
+///         (0.0..=1.0).contains(&value)
+///     }
+///     fn describe(&self, _: usize) -> String {
+///         "a value in [0, 1]".to_string()
+///     }
+/// }
+///
+/// let expected = [Value::tensor(&[0.25f32, 0.5], &[2]).unwrap()];
+/// let other_draws = [Value::tensor(&[0.75f32, 0.125], &[2]).unwrap()];
+/// let unit: [Option<&dyn Support>; 1] = [Some(&Unit)];
+/// assert!(compare_support(&expected, &other_draws, &["y"], Tolerance::default(), &unit).is_ok());
+///
+/// let outside = [Value::tensor(&[0.75f32, 1.5], &[2]).unwrap()];
+/// let mismatch = compare_support(&expected, &outside, &["y"], Tolerance::default(), &unit).unwrap_err();
+/// assert_eq!(
+///     mismatch.to_string(),
+///     "output 0 (`y`): element 1 (at [1]): expected a value in [0, 1] (whatever the draws), got 1.5; 1 of 2 elements differs"
+/// );
+/// assert_eq!(mismatch.summary(), "output 0 (`y`): values differ");
+///
+/// // The shape and the element type are still the expected ones'.
+/// let longer = [Value::tensor(&[0.5f32; 3], &[3]).unwrap()];
+/// assert!(compare_support(&expected, &longer, &["y"], Tolerance::default(), &unit).is_err());
+/// let doubles = [Value::tensor(&[0.5f64; 2], &[2]).unwrap()];
+/// assert!(compare_support(&expected, &doubles, &["y"], Tolerance::default(), &unit).is_err());
+/// ```
+pub fn compare_support(
+    expected: &[Value],
+    actual: &[Value],
+    names: &[&str],
+    tolerance: Tolerance,
+    supports: &[Option<&dyn Support>],
+) -> Result<(), Mismatch> {
+    outputs(expected, actual, names, tolerance, supports).map_err(|(place, difference)| {
         Mismatch(Box::new(Details {
             case: None,
             place,
@@ -249,6 +383,7 @@ fn outputs(
     actual: &[Value],
     names: &[&str],
     tolerance: Tolerance,
+    supports: &[Option<&dyn Support>],
 ) -> Result<(), (String, Difference)> {
     if expected.len() != actual.len() {
         let difference = Difference::Count {
@@ -262,7 +397,13 @@ fn outputs(
             Some(name) => format!("output {i} (`{name}`)"),
             None => format!("output {i}"),
         };
-        value(e, a, tolerance).map_err(|(path, d)| (format!("{place}{path}"), d))?;
+        let compared = match (supports.get(i).copied().flatten(), e, a) {
+            (Some(support), Value::Tensor(e), Value::Tensor(a)) => {
+                supported(e, a, support).map_err(|d| (String::new(), d))
+            }
+            _ => value(e, a, tolerance),
+        };
+        compared.map_err(|(path, d)| (format!("{place}{path}"), d))?;
     }
     Ok(())
 }
@@ -362,11 +503,8 @@ pub(crate) fn type_name(ty: i32) -> String {
     }
 }
 
-fn tensor(
-    expected: &TensorProto,
-    actual: &TensorProto,
-    tolerance: Tolerance,
-) -> Result<(), Difference> {
+/// The element types and shapes of two tensors must be equal, whatever their values.
+fn same_type_and_shape(expected: &TensorProto, actual: &TensorProto) -> Result<(), Difference> {
     let (e_type, a_type) = (
         expected.data_type.unwrap_or(0),
         actual.data_type.unwrap_or(0),
@@ -383,6 +521,52 @@ fn tensor(
             actual: actual.dims.clone(),
         });
     }
+    Ok(())
+}
+
+/// A random output: the expected one's element type and shape, each element in `support`.
+fn supported(
+    expected: &TensorProto,
+    actual: &TensorProto,
+    support: &dyn Support,
+) -> Result<(), Difference> {
+    same_type_and_shape(expected, actual)?;
+    let a = elements::decode(actual).map_err(Difference::Unreadable)?;
+    let count = a.len();
+    let holds = |i: usize| match &a {
+        Elements::Float(v) => support.holds(i, v[i]),
+        Elements::Int(v) => support.holds(i, v[i] as f64),
+        Elements::Bool(v) => support.holds(i, f64::from(u8::from(v[i]))),
+        Elements::Complex(_) | Elements::String(_) => false,
+    };
+    let mut first = None;
+    let mut outside = 0;
+    for i in 0..count {
+        if !holds(i) {
+            first = first.or(Some(i));
+            outside += 1;
+        }
+    }
+    let Some(index) = first else {
+        return Ok(());
+    };
+    Err(Difference::Support(Box::new(Outside {
+        index,
+        at: coordinates(index, &expected.dims),
+        support: support.describe(index),
+        actual: show_element(&a, index),
+        outside,
+        count,
+    })))
+}
+
+fn tensor(
+    expected: &TensorProto,
+    actual: &TensorProto,
+    tolerance: Tolerance,
+) -> Result<(), Difference> {
+    same_type_and_shape(expected, actual)?;
+    let e_type = expected.data_type.unwrap_or(0);
     let e = elements::decode(expected)
         .map_err(|why| Difference::Unreadable(format!("the expected one: {why}")))?;
     let a = elements::decode(actual).map_err(Difference::Unreadable)?;
@@ -419,17 +603,6 @@ fn coordinates(mut index: usize, dims: &[i64]) -> Vec<usize> {
     at
 }
 
-/// Whether a float is close enough: NaN equals NaN, an infinity only itself.
-fn close(expected: f64, actual: f64, tolerance: Tolerance) -> bool {
-    if expected.is_nan() || actual.is_nan() {
-        return expected.is_nan() && actual.is_nan();
-    }
-    if expected.is_infinite() || actual.is_infinite() {
-        return expected == actual;
-    }
-    (actual - expected).abs() <= tolerance.atol + tolerance.rtol * expected.abs()
-}
-
 /// A float as short as it reads (f32-exact values as f32), in scientific notation when very
 /// large or small, as Rust's `Debug` writes floats.
 fn show(v: f64) -> String {
@@ -437,6 +610,17 @@ fn show(v: f64) -> String {
         format!("{:?}", v as f32)
     } else {
         format!("{v:?}")
+    }
+}
+
+/// Element `i` as the mismatch shows it.
+fn show_element(elements: &Elements, i: usize) -> String {
+    match elements {
+        Elements::Float(v) => show(v[i]),
+        Elements::Complex(v) => format!("{}{:+}i", show(v[i].0), v[i].1),
+        Elements::Int(v) => v[i].to_string(),
+        Elements::Bool(v) => v[i].to_string(),
+        Elements::String(v) => format!("{:?}", String::from_utf8_lossy(&v[i])),
     }
 }
 
@@ -461,32 +645,21 @@ fn first_difference(
         }
         first.map(|i| (i, count))
     }
-    match (expected, actual) {
-        (Elements::Float(e), Elements::Float(a)) => scan(e, a, |&e, &a| !close(e, a, tolerance))
-            .map(|(i, n)| (i, n, show(e[i]), show(a[i]))),
+    let found = match (expected, actual) {
+        (Elements::Float(e), Elements::Float(a)) => scan(e, a, |&e, &a| !tolerance.close(e, a)),
         (Elements::Complex(e), Elements::Complex(a)) => scan(e, a, |e, a| {
             let parts = [e.0, e.1, a.0, a.1];
             if parts.iter().any(|v| v.is_nan() || v.is_infinite()) {
-                return !(close(e.0, a.0, tolerance) && close(e.1, a.1, tolerance));
+                return !(tolerance.close(e.0, a.0) && tolerance.close(e.1, a.1));
             }
             let distance = (a.0 - e.0).hypot(a.1 - e.1);
             distance > tolerance.atol + tolerance.rtol * e.0.hypot(e.1)
-        })
-        .map(|(i, n)| {
-            let c = |(re, im): (f64, f64)| format!("{}{:+}i", show(re), im);
-            (i, n, c(e[i]), c(a[i]))
         }),
-        (Elements::Int(e), Elements::Int(a)) => {
-            scan(e, a, |e, a| e != a).map(|(i, n)| (i, n, e[i].to_string(), a[i].to_string()))
-        }
-        (Elements::Bool(e), Elements::Bool(a)) => {
-            scan(e, a, |e, a| e != a).map(|(i, n)| (i, n, e[i].to_string(), a[i].to_string()))
-        }
-        (Elements::String(e), Elements::String(a)) => scan(e, a, |e, a| e != a).map(|(i, n)| {
-            let s = |b: &[u8]| format!("{:?}", String::from_utf8_lossy(b));
-            (i, n, s(&e[i]), s(&a[i]))
-        }),
+        (Elements::Int(e), Elements::Int(a)) => scan(e, a, |e, a| e != a),
+        (Elements::Bool(e), Elements::Bool(a)) => scan(e, a, |e, a| e != a),
+        (Elements::String(e), Elements::String(a)) => scan(e, a, |e, a| e != a),
         // The element types are equal, so the decoded kinds are too.
         _ => unreachable!("equal element types decode to the same kind"),
-    }
+    };
+    found.map(|(i, n)| (i, n, show_element(expected, i), show_element(actual, i)))
 }

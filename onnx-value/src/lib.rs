@@ -25,6 +25,6 @@ mod element;
 pub mod elements;
 mod value;
 
-pub use compare::{Mismatch, Tolerance, compare, compare_named};
+pub use compare::{Mismatch, Support, Tolerance, compare, compare_named, compare_support};
 pub use element::Element;
 pub use value::{Map, MapKey, Value, ValueError};

@@ -5,6 +5,7 @@ use crate::Element;
 use crate::data_proto::{MapProto, OptionalProto, SequenceProto, elem_type};
 use crate::elements;
 use onnx_runtime_types::prost::Message;
+use onnx_runtime_types::tensor_proto::DataType;
 use onnx_runtime_types::{TensorProto, TypeProto, type_proto};
 use std::fmt;
 
@@ -97,7 +98,7 @@ impl Value {
     /// use onnx_value::Value;
     ///
     /// let x = Value::tensor(&[1.5f32, 2.5], &[1, 2]).unwrap();
-    /// assert_eq!(x.dims(), Some(&[1, 2][..]));
+    /// assert_eq!(x.dims(), Some(vec![1, 2]));
     /// // A scalar has no dims.
     /// assert_eq!(Value::tensor(&[true], &[]).unwrap().to_vec::<bool>().unwrap(), [true]);
     /// ```
@@ -166,14 +167,41 @@ impl Value {
         }
     }
 
-    /// A tensor's dims; `None` for other values.
+    /// A tensor's dims, as [`Value::tensor`] takes them; `None` for other values, and for a
+    /// tensor with a negative dim (which no tensor has; the proto's `dims` show it as it is).
     ///
     /// ```
-    /// let x = onnx_value::Value::tensor(&[0i8; 6], &[2, 3]).unwrap();
-    /// assert_eq!(x.dims(), Some(&[2, 3][..]));
+    /// use onnx_value::Value;
+    ///
+    /// let x = Value::tensor(&[0i8; 6], &[2, 3]).unwrap();
+    /// assert_eq!(x.dims(), Some(vec![2, 3]));
+    /// // What a runtime gives back goes straight into a value of the same shape.
+    /// let y = Value::tensor(&[1i8; 6], &x.dims().unwrap()).unwrap();
+    /// assert_eq!(y.dims(), x.dims());
+    /// assert_eq!(Value::Sequence(vec![]).dims(), None);
     /// ```
-    pub fn dims(&self) -> Option<&[i64]> {
-        self.as_tensor().map(|t| t.dims.as_slice())
+    pub fn dims(&self) -> Option<Vec<usize>> {
+        let tensor = self.as_tensor()?;
+        tensor
+            .dims
+            .iter()
+            .map(|&d| usize::try_from(d).ok())
+            .collect()
+    }
+
+    /// A tensor's element type; `None` for other values, and for a tensor of a type this
+    /// version of onnx does not define.
+    ///
+    /// ```
+    /// use onnx_runtime_types::tensor_proto::DataType;
+    /// use onnx_value::Value;
+    ///
+    /// let x = Value::tensor(&[1.5f64], &[1]).unwrap();
+    /// assert_eq!(x.element_type(), Some(DataType::Double));
+    /// assert_eq!(Value::Optional(None).element_type(), None);
+    /// ```
+    pub fn element_type(&self) -> Option<DataType> {
+        DataType::try_from(self.as_tensor()?.data_type?).ok()
     }
 
     /// What the value is, in a word: `tensor`, `sequence`, `optional` or `map`.

@@ -1,6 +1,6 @@
 //! The README stays a first page: at most 300 lines, every command of `onnx-text` in its table,
-//! an install command that builds what the lock file names, and one minimum Rust version that
-//! every crate of the workspace builds with.
+//! an install command that builds what the lock file names, and the one minimum Rust version that
+//! every crate of the workspace declares.
 
 const README: &str = include_str!("../../README.md");
 
@@ -9,7 +9,7 @@ fn manifest(path: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-/// The `rust-version = "x.y"` a manifest declares, if it declares its own.
+/// The `rust-version = "x.y"` a manifest declares itself, if any.
 fn rust_version(manifest: &str) -> Option<(u32, u32)> {
     let line = manifest
         .lines()
@@ -42,7 +42,7 @@ fn the_readme_names_every_command_and_installs_locked() {
 }
 
 #[test]
-fn the_readme_names_the_highest_minimum_rust_of_any_crate() {
+fn every_crate_declares_the_workspace_rust_and_the_readme_names_it() {
     let workspace = manifest("Cargo.toml");
     let members: Vec<String> = workspace
         .lines()
@@ -56,17 +56,16 @@ fn the_readme_names_the_highest_minimum_rust_of_any_crate() {
         })
         .collect();
     assert!(members.len() > 10, "{members:?}");
-    let highest = members
-        .iter()
-        .filter_map(|m| rust_version(&manifest(&format!("{m}/Cargo.toml"))))
-        .chain(rust_version(&workspace))
-        .max()
-        .unwrap();
-    let (major, minor) = highest;
+    for member in &members {
+        let own = manifest(&format!("{member}/Cargo.toml"));
+        assert!(
+            own.lines().any(|l| l == "rust-version.workspace = true"),
+            "{member} does not take the workspace's rust-version"
+        );
+    }
+    let (major, minor) = rust_version(&workspace).expect("the workspace declares a rust-version");
     assert!(
-        README.contains(&format!(
-            "Every crate builds with Rust {major}.{minor} or later"
-        )),
+        README.contains(&format!("Every crate declares one minimum Rust, {major}.{minor}")),
         "the README does not say {major}.{minor}"
     );
 }

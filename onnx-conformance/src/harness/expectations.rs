@@ -24,6 +24,7 @@ use super::Selected;
 use super::sorted::SortedMap;
 use crate::{Case, CaseKind};
 use std::fmt;
+use std::sync::Arc;
 
 pub(crate) const FILE_NAME: &str = "onnx-conformance.toml";
 
@@ -63,6 +64,16 @@ pub(crate) struct Entry {
 }
 
 impl Entry {
+    /// The entry's value as the file writes it: the kind alone (`"error"`) when it admits any
+    /// message, else `{ error = "…" }`.
+    pub(crate) fn value(&self) -> String {
+        if self.reason.is_empty() {
+            quote(self.kind.key())
+        } else {
+            format!("{{ {} = {} }}", self.kind.key(), quote(&self.reason))
+        }
+    }
+
     pub(crate) fn new(kind: Kind, reason: impl Into<String>) -> Entry {
         Entry {
             kind,
@@ -73,15 +84,28 @@ impl Entry {
     }
 }
 
-/// The three tables of the file.
-#[derive(Debug, Default, PartialEq)]
+/// The three tables of the file, and its name in messages.
+#[derive(Debug, PartialEq)]
 pub(crate) struct Expectations {
+    /// The file as messages name it: `onnx-conformance.toml`, or the path a harness was given.
+    pub file: String,
     /// Operator (`Acos`, or `domain.Op` outside the default domain) → entry.
     pub operators: SortedMap<Entry>,
     /// Pattern → entry, in the file's order.
     pub patterns: Vec<(String, Entry)>,
     /// Case name → entry.
     pub cases: SortedMap<Entry>,
+}
+
+impl Default for Expectations {
+    fn default() -> Self {
+        Expectations {
+            file: FILE_NAME.to_string(),
+            operators: SortedMap::default(),
+            patterns: Vec::new(),
+            cases: SortedMap::default(),
+        }
+    }
 }
 
 /// Which entry covers a case.
@@ -98,6 +122,8 @@ pub(crate) enum Source {
 pub(crate) struct Rule {
     pub entry: Entry,
     pub source: Source,
+    /// The file, as messages name it.
+    pub file: Arc<str>,
 }
 
 /// What the harness says of a failing case, as a rule compares it.
@@ -130,29 +156,20 @@ impl Rule {
             Source::Operator(_) => "operators",
         };
         format!(
-            "{FILE_NAME}:{}, [{table}] {key} = {{ {} = {} }}",
+            "{}:{}, [{table}] {key} = {}",
+            self.file,
             self.entry.line,
-            self.entry.kind.key(),
-            quote(&self.entry.reason)
+            self.entry.value()
         )
     }
 }
 
-#[derive(Debug, PartialEq)]
+/// A fault of the file: where, and what.
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct SyntaxError {
     pub line: usize,
     pub column: usize,
     pub message: String,
-}
-
-impl fmt::Display for SyntaxError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{FILE_NAME}:{}:{}: {}",
-            self.line, self.column, self.message
-        )
-    }
 }
 
 /// The table an entry line is in.
@@ -164,7 +181,7 @@ enum Table {
 }
 
 const TABLES: &str = "`[operators]`, `[patterns]` or `[cases]`";
-const VALUE_FORM: &str = "`{ error = \"…\" }` or `{ wrong = \"…\" }`";
+const VALUE_FORM: &str = "`\"error\"`, `\"wrong\"`, `{ error = \"…\" }` or `{ wrong = \"…\" }`";
 
 /// The key an operator entry of a case is under: `Acos`, or `ai.onnx.ml.Binarizer`. A model
 /// test (of [`release`](crate::release)) has no one operator: it is counted under its suite,
@@ -179,8 +196,66 @@ pub(crate) fn operator_of(case: &Case) -> String {
 
 /// Whether an operator entry covers the case: its operator's, a node test, and not an
 /// `_expanded` case (those run the operator's function body, not the operator).
-fn runs_operator(case: &Case) -> bool {
+pub(crate) fn runs_operator(case: &Case) -> bool {
     case.kind() == CaseKind::Node && !case.name().contains("_expanded")
+}
+
+/// The table a header line opens.
+fn header(cursor: &Cursor) -> Result<Table, SyntaxError> {
+    match strip_comment(cursor.rest()) {
+        "[operators]" => Ok(Table::Operators),
+        "[patterns]" => Ok(Table::Patterns),
+        "[cases]" => Ok(Table::Cases),
+        "[expected-failures]" => Err(cursor.error(format!(
+            "`[expected-failures]` is the old form of this file: list the cases under \
+             `[cases]`, each as {VALUE_FORM} (see the crate docs of onnx-conformance)"
+        ))),
+        _ => Err(cursor.error(format!("expected {TABLES}, the tables of this file"))),
+    }
+}
+
+/// Every fault of a file, shown in the order of its lines, each with the file's name.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Faults {
+    /// The file, as messages name it.
+    pub file: String,
+    pub faults: Vec<SyntaxError>,
+}
+
+impl Faults {
+    pub(crate) fn new(file: &str, mut faults: Vec<SyntaxError>) -> Faults {
+        faults.sort_by_key(|fault| (fault.line, fault.column));
+        Faults {
+            file: file.to_string(),
+            faults,
+        }
+    }
+
+    /// The first fault (there is at least one).
+    #[cfg(test)]
+    pub(crate) fn first(&self) -> &SyntaxError {
+        &self.faults[0]
+    }
+}
+
+impl fmt::Display for Faults {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.faults.len() > 1 {
+            writeln!(f, "{} faults in {}:", self.faults.len(), self.file)?;
+        }
+        for (i, fault) in self.faults.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            let SyntaxError {
+                line,
+                column,
+                message,
+            } = fault;
+            write!(f, "{}:{line}:{column}: {message}", self.file)?;
+        }
+        Ok(())
+    }
 }
 
 /// `*` matches any characters, none included; every other character itself.
@@ -204,9 +279,25 @@ pub(crate) fn matches(pattern: &str, name: &str) -> bool {
 }
 
 impl Expectations {
-    pub(crate) fn parse(text: &str) -> Result<Expectations, SyntaxError> {
+    /// The file, or every fault of its syntax (each line read on its own, so that one run
+    /// reports them all).
+    #[cfg(test)]
+    pub(crate) fn parse(text: &str) -> Result<Expectations, Faults> {
+        let (expectations, faults) = Expectations::parse_partial(text);
+        if faults.is_empty() {
+            Ok(expectations)
+        } else {
+            Err(Faults::new(&expectations.file, faults))
+        }
+    }
+
+    /// The entries of every line that reads, and the faults of the others. A line under a table
+    /// header that is itself a fault is skipped, not reported again.
+    pub(crate) fn parse_partial(text: &str) -> (Expectations, Vec<SyntaxError>) {
         let mut expectations = Expectations::default();
-        let mut table = None;
+        let mut faults = Vec::new();
+        // `Some(None)`: under a header that is a fault.
+        let mut table: Option<Option<Table>> = None;
         for (number, line) in text.lines().enumerate() {
             let mut cursor = Cursor {
                 line,
@@ -218,54 +309,58 @@ impl Expectations {
                 continue;
             }
             if cursor.rest().starts_with('[') {
-                let start = cursor.at;
-                let header = strip_comment(cursor.rest());
-                table = Some(match header {
-                    "[operators]" => Table::Operators,
-                    "[patterns]" => Table::Patterns,
-                    "[cases]" => Table::Cases,
-                    "[expected-failures]" => {
-                        return Err(cursor.error_at(
-                            start,
-                            format!(
-                                "`[expected-failures]` is the old form of this file: list the \
-                                 cases under `[cases]`, each as {VALUE_FORM} (see the crate docs \
-                                 of onnx-conformance)"
-                            ),
-                        ));
-                    }
-                    _ => {
-                        return Err(cursor.error_at(
-                            start,
-                            format!("expected {TABLES}, the tables of this file"),
-                        ));
-                    }
-                });
+                let header = header(&cursor);
+                if let Err(fault) = &header {
+                    faults.push(fault.clone());
+                }
+                table = Some(header.ok());
                 continue;
             }
-            let Some(table) = table else {
-                return Err(cursor.error(format!("expected {TABLES} before the first entry")));
+            let result = match table {
+                None => Err(cursor.error(format!("expected {TABLES} before the first entry"))),
+                Some(None) => continue,
+                Some(Some(table)) => expectations.entry(table, &mut cursor),
             };
-            let (line, column) = (cursor.number, cursor.column());
-            let key = cursor.key()?;
-            if cursor.rest().starts_with(['.', '*']) {
-                return Err(SyntaxError {
-                    line,
-                    column,
-                    message: "a name with `.` or `*` goes in double quotes \
-                              (`\"ai.onnx.ml.Binarizer\"`, `\"test_attention_*\"`)"
-                        .to_string(),
-                });
+            if let Err(fault) = result {
+                faults.push(fault);
             }
-            cursor.skip_spaces();
-            cursor.expect('=', "expected `=` after the name")?;
-            cursor.skip_spaces();
-            if cursor.rest().starts_with('"') {
-                return Err(cursor.error(format!(
-                    "a reason needs its kind: {VALUE_FORM} (the old form of this file had the \
-                     reason alone)"
-                )));
+        }
+        (expectations, faults)
+    }
+
+    /// Reads one entry line into `table`.
+    fn entry(&mut self, table: Table, cursor: &mut Cursor) -> Result<(), SyntaxError> {
+        let (line, column) = (cursor.number, cursor.column());
+        let key = cursor.key()?;
+        if cursor.rest().starts_with(['.', '*']) {
+            return Err(SyntaxError {
+                line,
+                column,
+                message: "a name with `.` or `*` goes in double quotes \
+                          (`\"ai.onnx.ml.Binarizer\"`, `\"test_attention_*\"`)"
+                    .to_string(),
+            });
+        }
+        cursor.skip_spaces();
+        cursor.expect('=', "expected `=` after the name")?;
+        cursor.skip_spaces();
+        let (kind, reason) = if cursor.rest().starts_with('"') {
+            // The kind alone: any failure of that kind, whatever its message.
+            let kind_at = cursor.at;
+            match cursor.string()?.as_str() {
+                "error" => (Kind::Error, String::new()),
+                "wrong" => (Kind::Wrong, String::new()),
+                _ => {
+                    return Err(cursor.error_at(
+                        kind_at,
+                        format!(
+                            "a reason needs its kind: {VALUE_FORM} (the old form of this file \
+                             had the reason alone)"
+                        ),
+                    ));
+                }
             }
+        } else {
             cursor.expect('{', &format!("expected {VALUE_FORM}"))?;
             cursor.skip_spaces();
             let kind_at = cursor.at;
@@ -291,58 +386,61 @@ impl Expectations {
                 return Err(cursor.error(format!("an entry has one kind only: {VALUE_FORM}")));
             }
             cursor.expect('}', "expected `}` after the reason")?;
-            cursor.skip_spaces();
-            let tail = strip_comment(cursor.rest());
-            if !tail.is_empty() {
-                return Err(cursor.error(format!("unexpected `{tail}` after the entry")));
+            (kind, reason)
+        };
+        cursor.skip_spaces();
+        let tail = strip_comment(cursor.rest());
+        if !tail.is_empty() {
+            return Err(cursor.error(format!("unexpected `{tail}` after the entry")));
+        }
+        let entry = Entry {
+            kind,
+            reason,
+            line,
+            column,
+        };
+        let twice = || SyntaxError {
+            line,
+            column,
+            message: format!("`{key}` is listed twice"),
+        };
+        match table {
+            Table::Operators => {
+                if self.operators.get(&key).is_some() {
+                    return Err(twice());
+                }
+                self.operators.insert(key, entry);
             }
-            let entry = Entry {
-                kind,
-                reason,
-                line,
-                column,
-            };
-            let twice = || SyntaxError {
-                line,
-                column,
-                message: format!("`{key}` is listed twice"),
-            };
-            match table {
-                Table::Operators => {
-                    if expectations.operators.insert(key.clone(), entry).is_some() {
-                        return Err(twice());
-                    }
+            Table::Patterns => {
+                if !key.contains('*') {
+                    return Err(SyntaxError {
+                        line,
+                        column,
+                        message: format!(
+                            "`{key}` has no `*`: a pattern stands for names (`test_attention_*`); \
+                             list one case under `[cases]`"
+                        ),
+                    });
                 }
-                Table::Patterns => {
-                    if !key.contains('*') {
-                        return Err(SyntaxError {
-                            line,
-                            column,
-                            message: format!(
-                                "`{key}` has no `*`: a pattern stands for names (`test_attention_*`); \
-                                 list one case under `[cases]`"
-                            ),
-                        });
-                    }
-                    if expectations.patterns.iter().any(|(p, _)| *p == key) {
-                        return Err(twice());
-                    }
-                    expectations.patterns.push((key, entry));
+                if self.patterns.iter().any(|(p, _)| *p == key) {
+                    return Err(twice());
                 }
-                Table::Cases => {
-                    if expectations.cases.insert(key.clone(), entry).is_some() {
-                        return Err(twice());
-                    }
+                self.patterns.push((key, entry));
+            }
+            Table::Cases => {
+                if self.cases.get(&key).is_some() {
+                    return Err(twice());
                 }
+                self.cases.insert(key, entry);
             }
         }
-        Ok(expectations)
+        Ok(())
     }
 
     /// The rule of each of the kit's cases, 1.23.2's (`None` for a case no entry covers); see
     /// [`Expectations::resolve_for`].
     #[cfg(test)]
-    pub(crate) fn resolve(&self) -> Result<Vec<Option<Rule>>, SyntaxError> {
+    pub(crate) fn resolve(&self) -> Result<Vec<Option<Rule>>, Faults> {
         self.resolve_for(&super::kit_cases())
     }
 
@@ -350,45 +448,65 @@ impl Expectations {
     /// covers): case entries and patterns go by the test name, operator entries by the case's
     /// operator. An entry that names no case or operator, or that covers no case (every case it
     /// matches has an entry of its own, or a pattern before it), is an error at its line.
-    pub(crate) fn resolve_for(
+    pub(crate) fn resolve_for(&self, selected: &Selected) -> Result<Vec<Option<Rule>>, Faults> {
+        let (rules, faults) = self.resolve_partial(selected);
+        if faults.is_empty() {
+            Ok(rules)
+        } else {
+            Err(Faults::new(&self.file, faults))
+        }
+    }
+
+    /// The rule of each case, and every fault of coverage (all of them, for one report).
+    pub(crate) fn resolve_partial(
         &self,
         selected: &Selected,
-    ) -> Result<Vec<Option<Rule>>, SyntaxError> {
-        let at = |entry: &Entry, message: String| SyntaxError {
-            line: entry.line,
-            column: entry.column,
-            message,
+    ) -> (Vec<Option<Rule>>, Vec<SyntaxError>) {
+        let mut faults = Vec::new();
+        let mut fault = |entry: &Entry, message: String| {
+            faults.push(SyntaxError {
+                line: entry.line,
+                column: entry.column,
+                message,
+            })
         };
+        let names: std::collections::HashSet<&str> =
+            selected.iter().map(|(n, _)| n.as_str()).collect();
         for (name, entry) in &self.cases {
-            if !selected.iter().any(|(n, _)| n == name) {
-                return Err(at(entry, format!("no case is named `{name}`")));
+            if !names.contains(name.as_str()) {
+                fault(entry, format!("no case is named `{name}`"));
             }
         }
+        let operators: std::collections::HashSet<String> = selected
+            .iter()
+            .filter(|(_, c)| c.kind() == CaseKind::Node)
+            .map(|(_, c)| operator_of(c))
+            .collect();
         for (operator, entry) in &self.operators {
-            if !selected
-                .iter()
-                .any(|(_, c)| c.kind() == CaseKind::Node && operator_of(c) == *operator)
-            {
-                return Err(at(
+            if !operators.contains(operator) {
+                fault(
                     entry,
                     format!(
                         "no case is of operator `{operator}` (an operator outside the default \
                          domain is written `domain.Op`, as `\"ai.onnx.ml.Binarizer\"`)"
                     ),
-                ));
+                );
             }
         }
+        let file: Arc<str> = self.file.as_str().into();
         let mut used_patterns = vec![false; self.patterns.len()];
         // By the operator's position in `self.operators`.
         let mut used_operators = vec![false; self.operators.len()];
         let rules = selected
             .iter()
             .map(|(name, case)| {
+                let rule = |entry: &Entry, source| Rule {
+                    entry: entry.clone(),
+                    source,
+                    file: file.clone(),
+                };
                 if let Some(entry) = self.cases.get(name) {
-                    return Some(Rule {
-                        entry: entry.clone(),
-                        source: Source::Case,
-                    });
+                    return Some(rule(entry, Source::Case));
                 }
                 if let Some(i) = self
                     .patterns
@@ -397,10 +515,7 @@ impl Expectations {
                 {
                     used_patterns[i] = true;
                     let (pattern, entry) = &self.patterns[i];
-                    return Some(Rule {
-                        entry: entry.clone(),
-                        source: Source::Pattern(pattern.clone()),
-                    });
+                    return Some(rule(entry, Source::Pattern(pattern.clone())));
                 }
                 let operator = operator_of(case);
                 let (position, entry) = self.operators.get_with_position(&operator)?;
@@ -408,15 +523,12 @@ impl Expectations {
                     return None;
                 }
                 used_operators[position] = true;
-                Some(Rule {
-                    entry: entry.clone(),
-                    source: Source::Operator(operator),
-                })
+                Some(rule(entry, Source::Operator(operator)))
             })
             .collect();
         for ((pattern, entry), used) in self.patterns.iter().zip(used_patterns) {
             if !used {
-                let message = if selected.iter().any(|(n, _)| matches(pattern, n)) {
+                let message = if names.iter().any(|n| matches(pattern, n)) {
                     format!(
                         "`{pattern}` covers no case: each case it matches has its own entry or \
                          an earlier pattern's"
@@ -424,21 +536,22 @@ impl Expectations {
                 } else {
                     format!("`{pattern}` matches no case")
                 };
-                return Err(at(entry, message));
+                fault(entry, message);
             }
         }
         for ((operator, entry), used) in self.operators.iter().zip(used_operators) {
-            if !used {
-                return Err(at(
+            // An operator no case is of is reported above.
+            if !used && operators.contains(operator) {
+                fault(
                     entry,
                     format!(
                         "`{operator}` covers no case: each of its cases has its own entry or a \
                          pattern's (an operator's entry leaves its `_expanded` cases out)"
                     ),
-                ));
+                );
             }
         }
-        Ok(rules)
+        (rules, faults)
     }
 
     /// The file, sorted within each table but the patterns (whose order says which applies).
@@ -449,13 +562,7 @@ impl Expectations {
              # harness says then. A listed case that passes, or fails otherwise, fails the run.\n\
              # `ONNX_CONFORMANCE_WRITE=1 cargo test --test onnx` rewrites this file from a run.\n",
         );
-        let line = |key: &str, entry: &Entry| {
-            format!(
-                "{key} = {{ {} = {} }}\n",
-                entry.kind.key(),
-                quote(&entry.reason)
-            )
-        };
+        let line = |key: &str, entry: &Entry| format!("{key} = {}\n", entry.value());
         if !self.operators.is_empty() {
             text.push_str("\n[operators]\n");
             for (operator, entry) in &self.operators {
@@ -611,12 +718,14 @@ mod tests {
     use crate::cases;
 
     fn parse_error(text: &str) -> (usize, usize, String) {
-        let error = Expectations::parse(text).unwrap_err();
+        let faults = Expectations::parse(text).unwrap_err();
+        let error = faults.first().clone();
         (error.line, error.column, error.message)
     }
 
     fn resolve_error(text: &str) -> (usize, usize, String) {
-        let error = Expectations::parse(text).unwrap().resolve().unwrap_err();
+        let faults = Expectations::parse(text).unwrap().resolve().unwrap_err();
+        let error = faults.first().clone();
         (error.line, error.column, error.message)
     }
 
@@ -712,7 +821,7 @@ mod tests {
                 "[cases]\ntest_a = error\n",
                 2,
                 10,
-                "expected `{ error = \"…\" }` or `{ wrong = \"…\" }`",
+                "expected `\"error\"`, `\"wrong\"`, `{ error = \"…\" }` or `{ wrong = \"…\" }`",
             ),
             (
                 "[cases]\ntest_a = { error = \"x }\n",
@@ -736,7 +845,8 @@ mod tests {
                 "[cases]\ntest_a = { error = \"x\", wrong = \"y\" }\n",
                 2,
                 23,
-                "an entry has one kind only: `{ error = \"…\" }` or `{ wrong = \"…\" }`",
+                "an entry has one kind only: `\"error\"`, `\"wrong\"`, `{ error = \"…\" }` or \
+                 `{ wrong = \"…\" }`",
             ),
             (
                 "[cases]\ntest_a = { fails = \"x\" }\n",
@@ -838,16 +948,19 @@ mod tests {
         }
         for text in texts {
             let text: String = text.into_iter().collect();
-            if let Err(error) = Expectations::parse(&text) {
+            for error in Expectations::parse(&text)
+                .err()
+                .map_or(vec![], |f| f.faults)
+            {
                 let lines: Vec<&str> = text.lines().collect();
                 assert!(
                     error.line >= 1 && error.line <= lines.len(),
-                    "{text:?}: {error}"
+                    "{text:?}: {error:?}"
                 );
                 let width = lines[error.line - 1].chars().count();
                 assert!(
                     error.column >= 1 && error.column <= width + 1,
-                    "{text:?}: {error}"
+                    "{text:?}: {error:?}"
                 );
             }
         }
@@ -865,7 +978,7 @@ mod tests {
         let (line, column, message) = parse_error("[cases]\ntest_abs = \"r\"\n");
         assert_eq!((line, column), (2, 12));
         assert!(
-            message.starts_with("a reason needs its kind: `{ error"),
+            message.starts_with("a reason needs its kind: `\"error\"`, `\"wrong\"`, `{ error"),
             "{message}"
         );
     }
@@ -957,6 +1070,7 @@ mod tests {
         let rule = |kind, reason: &str| Rule {
             entry: Entry::new(kind, reason),
             source: Source::Case,
+            file: FILE_NAME.into(),
         };
         let error = |text| Failure {
             kind: Kind::Error,

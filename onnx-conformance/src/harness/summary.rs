@@ -1,9 +1,11 @@
 //! The summary printed after a run: counts by outcome, coverage by operator, the kit's closing
 //! line, and the expectation file a write run leaves.
 
-use super::expectations::{Entry, Expectations, Kind, Rule, Source, operator_of};
+use super::expectations::{
+    Entry, Expectations, Kind, Rule, Source, matches, operator_of, runs_operator,
+};
 use super::sorted::SortedMap;
-use super::{RUNTIME_FAILED, Selected, Verdict};
+use super::{Selected, Verdict};
 use crate::Case;
 use std::fmt;
 use std::sync::Arc;
@@ -37,21 +39,13 @@ impl Counts {
     }
 }
 
-/// What a write run records of a failure: for an error, the first line of its message (less
-/// `the runtime failed: `), for wrong outputs the mismatch's summary.
+/// What a write run records of a failure: its kind alone, so that the entry holds while the
+/// case fails so, whatever its message says (a runtime that rewords an error keeps its file).
+/// A hand-written text narrows an entry to the failures whose message contains it.
 fn recorded(verdict: &Verdict) -> Option<Entry> {
-    match verdict {
-        Verdict::Pass => None,
-        Verdict::Wrong { summary, .. } => Some(Entry::new(Kind::Wrong, summary.clone())),
-        Verdict::Error(message) => {
-            let first = message.lines().next().unwrap_or_default();
-            let first = first.strip_prefix(RUNTIME_FAILED).unwrap_or(first);
-            Some(Entry::new(
-                Kind::Error,
-                first.chars().take(160).collect::<String>(),
-            ))
-        }
-    }
+    verdict
+        .failure()
+        .map(|failure| Entry::new(failure.kind, ""))
 }
 
 impl Summary {
@@ -129,31 +123,35 @@ impl Summary {
             match new.resolve_for(&self.selected) {
                 Ok(rules) => {
                     if !break_groups(&rules, &mut broken) {
-                        return new;
+                        return grouped(new, &self.selected);
                     }
                 }
                 // A group that covers no case any more (each case it matches has its own entry
                 // now) goes too.
-                Err(error) => {
-                    let at =
-                        |entry: &Entry| (entry.line, entry.column) == (error.line, error.column);
-                    let group = new
-                        .operators
-                        .iter()
-                        .find(|(_, entry)| at(entry))
-                        .map(|(op, _)| Source::Operator(op.clone()))
-                        .or_else(|| {
-                            new.patterns
-                                .iter()
-                                .find(|(_, entry)| at(entry))
-                                .map(|(p, _)| Source::Pattern(p.clone()))
-                        });
-                    match group {
-                        Some(group) => {
-                            broken.insert(group_key(&group), ());
+                Err(faults) => {
+                    let mut more = false;
+                    for fault in &faults.faults {
+                        let at = |entry: &Entry| {
+                            (entry.line, entry.column) == (fault.line, fault.column)
+                        };
+                        let group = new
+                            .operators
+                            .iter()
+                            .find(|(_, entry)| at(entry))
+                            .map(|(op, _)| Source::Operator(op.clone()))
+                            .or_else(|| {
+                                new.patterns
+                                    .iter()
+                                    .find(|(_, entry)| at(entry))
+                                    .map(|(p, _)| Source::Pattern(p.clone()))
+                            });
+                        // Case entries name the run's cases: not a group's fault.
+                        if let Some(group) = group {
+                            more |= broken.insert(group_key(&group), ()).is_none();
                         }
-                        // Case entries name the run's cases: not reached.
-                        None => return new,
+                    }
+                    if !more {
+                        return grouped(new, &self.selected);
                     }
                 }
             }
@@ -164,6 +162,7 @@ impl Summary {
     fn written(&self, old: &Expectations, broken: &SortedMap<()>, ran: &Ran) -> Expectations {
         let kept = |source: Source| broken.get(&group_key(&source)).is_none();
         let mut new = Expectations {
+            file: old.file.clone(),
             operators: old
                 .operators
                 .iter()
@@ -191,6 +190,62 @@ impl Summary {
         }
         new
     }
+}
+
+/// The file with one operator entry in place of the case entries of an operator whose every
+/// case (that an operator entry covers: its node tests but the `_expanded` ones, under no
+/// pattern) has an entry of its own, all alike, and that has no entry yet: a runtime that lacks
+/// an operator gets one line for it, not one per case.
+fn grouped(mut file: Expectations, selected: &Selected) -> Expectations {
+    /// An operator's cases so far: their names and the entry they share, or `Mixed` once one
+    /// has none or another.
+    #[derive(Default)]
+    enum Group {
+        #[default]
+        Empty,
+        Alike(Vec<String>, Entry),
+        Mixed,
+    }
+    let mut groups: SortedMap<Group> = SortedMap::default();
+    for (name, case) in selected.iter() {
+        if !runs_operator(case) || file.patterns.iter().any(|(p, _)| matches(p, name)) {
+            continue;
+        }
+        let operator = operator_of(case);
+        if file.operators.get(&operator).is_some() {
+            continue;
+        }
+        let group = groups.get_or_default(operator);
+        let entry = file.cases.get(name);
+        *group = match (std::mem::take(group), entry) {
+            (Group::Empty, Some(entry)) => Group::Alike(vec![name.clone()], entry.clone()),
+            (Group::Alike(mut names, shared), Some(entry))
+                if (shared.kind, &shared.reason) == (entry.kind, &entry.reason) =>
+            {
+                names.push(name.clone());
+                Group::Alike(names, shared)
+            }
+            _ => Group::Mixed,
+        };
+    }
+    let mut grouped: SortedMap<()> = SortedMap::default();
+    for (operator, group) in groups {
+        // One case gains nothing from a group.
+        if let Group::Alike(names, entry) = group
+            && names.len() > 1
+        {
+            file.operators
+                .insert(operator, Entry::new(entry.kind, entry.reason));
+            for name in names {
+                grouped.insert(name, ());
+            }
+        }
+    }
+    file.cases = std::mem::take(&mut file.cases)
+        .into_iter()
+        .filter(|(name, _)| grouped.get(name).is_none())
+        .collect();
+    file
 }
 
 /// The verdict of each case of the run, by its index in `selected` (`None`: it did not run).
@@ -257,13 +312,16 @@ impl fmt::Display for Summary {
         if !line.is_empty() {
             writeln!(f, "  {}", line.trim_end_matches(", "))?;
         }
+        // A newly passing case fails the run as a failure does (its entry must go), but it is
+        // progress, not a regression: counted apart.
         writeln!(
             f,
-            "\nonnx-conformance result: {}. {} passed; {} failed; {} expected failures ({} errors, \
-             {} wrong outputs); {} filtered out",
+            "\nonnx-conformance result: {}. {} passed; {} failed; {} newly passing; {} expected \
+             failures ({} errors, {} wrong outputs); {} filtered out",
             if c.failed() == 0 { "ok" } else { "FAILED" },
             c.passed,
-            c.failed(),
+            c.failed() - c.newly_passing,
+            c.newly_passing,
             c.expected_errors + c.expected_wrong,
             c.expected_errors,
             c.expected_wrong,
