@@ -222,10 +222,11 @@ impl Graph {
         Ok(())
     }
 
-    /// Runs the graph on its inputs, in a scope inside `outer` (for subgraphs).
+    /// Runs the graph on its inputs, in a scope inside `outer` (for subgraphs). An input given
+    /// `None` is not fed: an initializer of its name gives its value.
     pub fn run(
         &self,
-        inputs: Vec<Val>,
+        inputs: Vec<Option<Val>>,
         outer: Option<&Scope<'_>>,
         model: &Model,
     ) -> Result<Vec<Val>, Error> {
@@ -235,7 +236,9 @@ impl Graph {
             parent: outer,
         };
         for ((name, declared), value) in self.inputs.iter().zip(&self.declared).zip(inputs) {
-            scope.values.insert(name.clone(), declared.coerce(value));
+            if let Some(value) = value {
+                scope.values.insert(name.clone(), declared.coerce(value));
+            }
         }
         self.execute(&mut scope, model, |step| {
             Cow::Borrowed(&step.node.attribute)
@@ -508,6 +511,10 @@ pub(crate) fn run_subgraph(
         .get(attribute)
         .ok_or_else(|| format!("attribute `{attribute}` holds no graph"))?;
     graph
-        .run(inputs, Some(ctx.scope), ctx.model)
+        .run(
+            inputs.into_iter().map(Some).collect(),
+            Some(ctx.scope),
+            ctx.model,
+        )
         .map_err(|e| format!("in its `{attribute}` subgraph: {e}"))
 }
