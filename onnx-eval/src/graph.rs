@@ -209,7 +209,7 @@ impl Graph {
         attributes: impl Fn(&'s Step) -> Cow<'s, [AttributeProto]>,
     ) -> Result<(), Error> {
         for (step, frees) in self.steps.iter().zip(&self.frees) {
-            let outputs = step.run(scope, model, &attributes(step))?;
+            let outputs = step.run(scope, model, &attributes(step), &self.steps)?;
             for (name, value) in step.node.output.iter().zip(outputs) {
                 if !name.is_empty() {
                     scope.values.insert(name.clone(), value);
@@ -270,7 +270,20 @@ pub(crate) struct Scope<'a> {
     parent: Option<&'a Scope<'a>>,
 }
 
-impl Scope<'_> {
+impl<'a> Scope<'a> {
+    /// A scope of its own values inside `parent`.
+    pub fn child(parent: &'a Scope<'a>, values: HashMap<String, Val>) -> Scope<'a> {
+        Scope {
+            values,
+            initializers: None,
+            parent: Some(parent),
+        }
+    }
+
+    pub fn insert(&mut self, name: String, value: Val) {
+        self.values.insert(name, value);
+    }
+
     pub fn get(&self, name: &str) -> Option<&Val> {
         self.values
             .get(name)
@@ -351,12 +364,13 @@ impl Step {
     }
 
     /// Runs the node on its inputs from `scope`, with `attributes` (its own, or a function
-    /// body's with the references resolved).
-    fn run(
+    /// body's with the references resolved); `steps` are those of its graph.
+    pub fn run(
         &self,
         scope: &Scope<'_>,
         model: &Model,
         attributes: &[AttributeProto],
+        steps: &[Step],
     ) -> Result<Vec<Val>, Error> {
         let mut inputs = Vec::with_capacity(self.node.input.len());
         for name in &self.node.input {
@@ -384,6 +398,7 @@ impl Step {
                     subgraphs: &self.subgraphs,
                     scope,
                     model,
+                    steps,
                 };
                 kernel(&ctx, &inputs).map_err(|message| Error::new(&self.place, message))?
             }

@@ -47,6 +47,8 @@ enum Transform {
     AlignCorners,
     Asymmetric,
     TfCropAndResize,
+    /// Version 11's `tf_half_pixel_for_nn`: (y + 0.5) / scale, with no shift back.
+    TfHalfPixelForNn,
 }
 
 /// What every axis's interpolation shares.
@@ -148,6 +150,7 @@ fn source_coordinate(
             }
         }
         Transform::Asymmetric => y / scale,
+        Transform::TfHalfPixelForNn => (y + 0.5) / scale,
         Transform::TfCropAndResize => {
             let (start, end) = roi;
             if out == 1 {
@@ -343,7 +346,7 @@ fn method(ctx: &Ctx<'_>) -> KernelResult<Method> {
             "asymmetric" => Transform::Asymmetric,
             "tf_crop_and_resize" => Transform::TfCropAndResize,
             // Version 11 also named `tf_half_pixel_for_nn`, dropped in 13.
-            "tf_half_pixel_for_nn" if ctx.since < 13 => Transform::HalfPixel,
+            "tf_half_pixel_for_nn" if ctx.since < 13 => Transform::TfHalfPixelForNn,
             other => return Err(format!("unknown coordinate_transformation_mode `{other}`")),
         }
     };
@@ -539,6 +542,36 @@ mod tests {
         // x = 0, 0.5, 1, 1.5 (the last clamped to the edge).
         let y = run(&text("linear"), &inputs).unwrap();
         assert_eq!(y[0].to_vec::<f32>().unwrap(), [1.0, 1.5, 2.0, 2.0]);
+    }
+
+    /// Version 11's `tf_half_pixel_for_nn`: x = (y + 0.5) / scale = 1, 3 for a 4 to 2
+    /// downsample, so nearest picks 2 and 4 (half_pixel's 0.5 and 2.5 would pick 1 and 3);
+    /// version 13 no longer has the mode.
+    #[test]
+    fn resize_v11_tf_half_pixel_for_nn_has_no_shift_back() {
+        let text = |opset: i64| {
+            format!(
+                r#"<ir_version: 7, opset_import: ["" : {opset}]>
+                g (float[1, 4] x, float[0] roi, float[0] s, int64[2] n) => (float[?, ?] y) {{
+                    y = Resize <coordinate_transformation_mode = "tf_half_pixel_for_nn"> (x, roi, s, n)
+                }}"#
+            )
+        };
+        let inputs = [
+            floats(&[1.0, 2.0, 3.0, 4.0], &[1, 4]),
+            floats(&[], &[0]),
+            floats(&[], &[0]),
+            Value::tensor(&[1i64, 2], &[2]).unwrap(),
+        ];
+        let y = run(&text(11), &inputs).unwrap();
+        assert_eq!(y[0].to_vec::<f32>().unwrap(), [2.0, 4.0]);
+        let error = run(&text(13), &inputs).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("unknown coordinate_transformation_mode"),
+            "{error}"
+        );
     }
 
     #[test]
