@@ -5,6 +5,7 @@
 //! elements gives the derivatives of their sum). The derivative of each operator is written
 //! here; an operator without one is an error naming it.
 
+use super::elementwise::broadcast_shape;
 use super::training::floats_like;
 use super::{Ctx, Registry};
 use crate::error::KernelResult;
@@ -75,6 +76,16 @@ fn gradient(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
             "Neg" => vec![(operand(0)?.0, -g)],
             "Add" | "Sub" | "Mul" | "Div" => {
                 let ((a, av), (b, bv)) = (operand(0)?, operand(1)?);
+                // Only numpy broadcasting is derived here (not the `axis` of versions before 7).
+                if broadcast_shape(av.shape(), bv.shape()).ok().as_deref() != Some(g.shape()) {
+                    return Err(format!(
+                        "{}: no derivative of {} for operands of shapes {:?} and {:?}",
+                        steps[index].place,
+                        node.op_type(),
+                        av.shape(),
+                        bv.shape()
+                    ));
+                }
                 let (ga, gb) = match node.op_type() {
                     "Add" => (g.clone(), g),
                     "Sub" => (g.clone(), -g),
@@ -143,6 +154,14 @@ fn steps_between(
         if let Some(&index) = producer.get(name)
             && needed.insert(index)
         {
+            // Running a Gradient again from here could recurse without end, and it has no
+            // derivative anyway.
+            if steps[index].node.op_type() == "Gradient" {
+                return Err(format!(
+                    "{}: no derivative of Gradient on the path to `{y}`",
+                    steps[index].place
+                ));
+            }
             stack.extend(steps[index].node.input.iter().map(String::as_str));
         }
     }
@@ -229,6 +248,36 @@ mod tests {
             error.to_string().contains(
                 "node 0 (Relu, outputs `y`): no derivative of Relu on the path from `xs` to `y`"
             ),
+            "{error}"
+        );
+
+        // A Gradient on its own path would run itself again: an error, not a stack overflow.
+        let text = format!(
+            "{HEADER}
+            g (float[2] x) => (float[2] h) {{
+                d = ai.onnx.preview.training.Gradient <xs = [\"x\"], y = \"h\"> (x)
+                h = Add (d, x)
+            }}"
+        );
+        let error = run(&text, &[floats(&[1.0, -1.0], &[2])]).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("no derivative of Gradient on the path to `h`"),
+            "{error}"
+        );
+        // Version 6's broadcasting along `axis` is not derived.
+        let text = r#"<ir_version: 3, opset_import: ["" : 6, "ai.onnx.preview.training" : 1]>
+            g (float[2, 3] x, float[2] w) => (float[2] dw) {
+                y = Mul <broadcast: int = 1, axis: int = 0> (x, w)
+                dw = ai.onnx.preview.training.Gradient <xs = ["w"], zs = ["x"], y = "y"> (w, x)
+            }"#;
+        let x = floats(&[1.0; 6], &[2, 3]);
+        let error = run(text, &[x, floats(&[1.0, 2.0], &[2])]).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("no derivative of Mul for operands of shapes [2, 3] and [2]"),
             "{error}"
         );
     }
