@@ -29,6 +29,10 @@ enum Nearest {
     RoundPreferCeil,
     Floor,
     Ceil,
+    /// Versions 10 and Upsample, whose specs do not say how `nearest` rounds: the floor
+    /// upsampling (Upsample's repeat) and the ceiling downsampling, as onnx's own Resize 10 data
+    /// (1.5.0's `test_resize_downsample_nearest`) and onnxruntime round.
+    Legacy,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -75,6 +79,7 @@ fn weights(filter: Filter, ratio: f64, scale: f64, antialias: bool) -> (i64, Vec
                     Nearest::RoundPreferCeil => ratio >= 0.5,
                     Nearest::Floor => false,
                     Nearest::Ceil => true,
+                    Nearest::Legacy => scale < 1.0,
                 }
             };
             (0, if up { vec![0.0, 1.0] } else { vec![1.0, 0.0] })
@@ -325,7 +330,7 @@ fn method(ctx: &Ctx<'_>) -> KernelResult<Method> {
     let legacy = ctx.op_type == "Upsample" || ctx.since < 11;
     let mode = ctx.string("mode").unwrap_or_else(|| "nearest".to_string());
     let filter = match mode.as_str() {
-        "nearest" if legacy => Filter::Nearest(Nearest::Floor),
+        "nearest" if legacy => Filter::Nearest(Nearest::Legacy),
         "nearest" => Filter::Nearest(nearest_mode(ctx)?),
         "linear" | "bilinear" => Filter::Linear,
         "cubic" if !legacy => Filter::Cubic(f64::from(ctx.float("cubic_coeff_a", -0.75))),
@@ -524,7 +529,7 @@ fn upsample(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
 mod tests {
     //! Older versions that differ from the newest; expected values by hand from each version's
     //! spec (versions 10 and Upsample: asymmetric coordinates, x = y / scale; nearest takes the
-    //! floor, as Upsample's repeat does).
+    //! floor upsampling, as Upsample's repeat does, and the ceiling downsampling).
     use super::super::test_support::{floats, run};
     use crate::Value;
 
@@ -542,6 +547,15 @@ mod tests {
         // x = 0, 0.5, 1, 1.5 (the last clamped to the edge).
         let y = run(&text("linear"), &inputs).unwrap();
         assert_eq!(y[0].to_vec::<f32>().unwrap(), [1.0, 1.5, 2.0, 2.0]);
+        // Downsampling 4 by 0.6 to 2: x = 0, 1.67, and nearest rounds up to 2.
+        let down = r#"<ir_version: 5, opset_import: ["" : 10]>
+            g (float[1, 4] x, float[2] s) => (float[?, ?] y) { y = Resize <mode = "nearest"> (x, s) }"#;
+        let inputs = [
+            floats(&[1.0, 2.0, 3.0, 4.0], &[1, 4]),
+            floats(&[1.0, 0.6], &[2]),
+        ];
+        let y = run(down, &inputs).unwrap();
+        assert_eq!(y[0].to_vec::<f32>().unwrap(), [1.0, 3.0]);
     }
 
     /// Version 11's `tf_half_pixel_for_nn`: x = (y + 0.5) / scale = 1, 3 for a 4 to 2
