@@ -209,7 +209,7 @@ impl Graph {
         attributes: impl Fn(&'s Step) -> Cow<'s, [AttributeProto]>,
     ) -> Result<(), Error> {
         for (step, frees) in self.steps.iter().zip(&self.frees) {
-            let outputs = step.run(scope, model, &attributes(step))?;
+            let outputs = step.run(scope, model, &attributes(step), &self.steps)?;
             for (name, value) in step.node.output.iter().zip(outputs) {
                 if !name.is_empty() {
                     scope.values.insert(name.clone(), value);
@@ -222,10 +222,11 @@ impl Graph {
         Ok(())
     }
 
-    /// Runs the graph on its inputs, in a scope inside `outer` (for subgraphs).
+    /// Runs the graph on its inputs, in a scope inside `outer` (for subgraphs). An input given
+    /// `None` is not fed: an initializer of its name gives its value.
     pub fn run(
         &self,
-        inputs: Vec<Val>,
+        inputs: Vec<Option<Val>>,
         outer: Option<&Scope<'_>>,
         model: &Model,
     ) -> Result<Vec<Val>, Error> {
@@ -235,7 +236,9 @@ impl Graph {
             parent: outer,
         };
         for ((name, declared), value) in self.inputs.iter().zip(&self.declared).zip(inputs) {
-            scope.values.insert(name.clone(), declared.coerce(value));
+            if let Some(value) = value {
+                scope.values.insert(name.clone(), declared.coerce(value));
+            }
         }
         self.execute(&mut scope, model, |step| {
             Cow::Borrowed(&step.node.attribute)
@@ -267,7 +270,20 @@ pub(crate) struct Scope<'a> {
     parent: Option<&'a Scope<'a>>,
 }
 
-impl Scope<'_> {
+impl<'a> Scope<'a> {
+    /// A scope of its own values inside `parent`.
+    pub fn child(parent: &'a Scope<'a>, values: HashMap<String, Val>) -> Scope<'a> {
+        Scope {
+            values,
+            initializers: None,
+            parent: Some(parent),
+        }
+    }
+
+    pub fn insert(&mut self, name: String, value: Val) {
+        self.values.insert(name, value);
+    }
+
     pub fn get(&self, name: &str) -> Option<&Val> {
         self.values
             .get(name)
@@ -348,12 +364,13 @@ impl Step {
     }
 
     /// Runs the node on its inputs from `scope`, with `attributes` (its own, or a function
-    /// body's with the references resolved).
-    fn run(
+    /// body's with the references resolved); `steps` are those of its graph.
+    pub fn run(
         &self,
         scope: &Scope<'_>,
         model: &Model,
         attributes: &[AttributeProto],
+        steps: &[Step],
     ) -> Result<Vec<Val>, Error> {
         let mut inputs = Vec::with_capacity(self.node.input.len());
         for name in &self.node.input {
@@ -381,6 +398,7 @@ impl Step {
                     subgraphs: &self.subgraphs,
                     scope,
                     model,
+                    steps,
                 };
                 kernel(&ctx, &inputs).map_err(|message| Error::new(&self.place, message))?
             }
@@ -508,6 +526,10 @@ pub(crate) fn run_subgraph(
         .get(attribute)
         .ok_or_else(|| format!("attribute `{attribute}` holds no graph"))?;
     graph
-        .run(inputs, Some(ctx.scope), ctx.model)
+        .run(
+            inputs.into_iter().map(Some).collect(),
+            Some(ctx.scope),
+            ctx.model,
+        )
         .map_err(|e| format!("in its `{attribute}` subgraph: {e}"))
 }

@@ -26,6 +26,35 @@
 //! onnx_conformance::harness(|case, inputs| onnx_eval::run(&case.model(), &inputs))
 //! ```
 //!
+//! # Feeding the inputs
+//!
+//! [`run`] and [`Evaluator::run`] feed the graph's inputs by position. A graph input that has an
+//! initializer of its name need not be fed (a model of IR version 3 or less lists every
+//! initializer among its inputs, and any graph may). So two counts of values are taken:
+//! - one for every graph input, in the graph's order: a value fed to an input with an
+//!   initializer overrides the initializer for that run;
+//! - one for every graph input without an initializer, in the graph's order: the initializers
+//!   give the rest. onnx's model tests feed such models so (their input files are the inputs
+//!   without an initializer, in order), and onnxruntime lists a model's inputs so.
+//!
+//! Any other count is an error that says both counts.
+//!
+//! ```
+//! use onnx_eval::Value;
+//!
+//! // IR 3: the weight `w` is an input with an initializer.
+//! let model = onnx_text::parse_model(r#"
+//!     <ir_version: 3, opset_import: ["" : 13]>
+//!     g (float[2] x, float[2] w) => (float[2] y) <float[2] w = {2.0, 3.0}> { y = Mul (x, w) }
+//! "#).unwrap();
+//! let x = Value::tensor(&[1.0f32, 1.0], &[2]).unwrap();
+//! let y = onnx_eval::run(&model, &[x.clone()]).unwrap();
+//! assert_eq!(y[0].to_vec::<f32>().unwrap(), [2.0, 3.0]);
+//! let w = Value::tensor(&[5.0f32, 7.0], &[2]).unwrap();
+//! let y = onnx_eval::run(&model, &[x, w]).unwrap();
+//! assert_eq!(y[0].to_vec::<f32>().unwrap(), [5.0, 7.0]);
+//! ```
+//!
 //! Bad models and inputs give an [`Error`] that names the node (its graph, index, operator and
 //! outputs) or the input; tensors a model asks for beyond [`Limits`] are refused before they
 //! are allocated.
@@ -90,6 +119,8 @@ pub struct Evaluator {
     model: Model,
     graph: Graph,
     input_types: Vec<(String, Option<TypeProto>)>,
+    /// The positions of the graph inputs without an initializer: those a short feed fills.
+    required: Vec<usize>,
 }
 
 impl Evaluator {
@@ -139,31 +170,54 @@ impl Evaluator {
             .iter()
             .map(|i| (i.name().to_string(), i.r#type.clone()))
             .collect();
+        let required = graph_proto
+            .input
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| !graph.initializers.contains_key(i.name()))
+            .map(|(position, _)| position)
+            .collect();
         Ok(Evaluator {
             model: model_info,
             graph,
             input_types,
+            required,
         })
     }
 
-    /// Runs the model: `inputs[i]` feeds the graph's i-th input, and the outputs come in the
-    /// graph's order. A wrong count, element type or shape of an input is an error naming it.
+    /// Runs the model: `inputs` feed every graph input, or every graph input without an
+    /// initializer, in the graph's order (see [the crate docs](crate#feeding-the-inputs)), and
+    /// the outputs come in the graph's order. A wrong count, element type or shape of an input
+    /// is an error naming it.
     pub fn run(&self, inputs: &[Value]) -> Result<Vec<Value>, Error> {
-        if inputs.len() != self.input_types.len() {
+        let all = self.input_types.len();
+        let positions: Vec<usize> = if inputs.len() == all {
+            (0..all).collect()
+        } else if inputs.len() == self.required.len() {
+            self.required.clone()
+        } else if self.required.len() == all {
+            return Err(Error::new(
+                "",
+                format!("the graph takes {all} inputs, {} were given", inputs.len()),
+            ));
+        } else {
             return Err(Error::new(
                 "",
                 format!(
-                    "the graph takes {} inputs, {} were given",
-                    self.input_types.len(),
+                    "the graph takes {all} inputs, {} of them without an initializer: give \
+                     {all}, or {}; {} were given",
+                    self.required.len(),
+                    self.required.len(),
                     inputs.len()
                 ),
             ));
-        }
-        let mut values = Vec::with_capacity(inputs.len());
-        for (i, ((name, ty), value)) in self.input_types.iter().zip(inputs).enumerate() {
+        };
+        let mut values = vec![None; all];
+        for (&i, value) in positions.iter().zip(inputs) {
+            let (name, ty) = &self.input_types[i];
             let place = format!("input {i} (`{name}`)");
             check_input(ty.as_ref(), value).map_err(|e| Error::new(&place, e))?;
-            values.push(Val::from_value(value).map_err(|e| Error::new(&place, e))?);
+            values[i] = Some(Val::from_value(value).map_err(|e| Error::new(&place, e))?);
         }
         let outputs = self.graph.run(values, None, &self.model)?;
         Ok(outputs.into_iter().map(Val::into_value).collect())

@@ -242,3 +242,60 @@ fn a_fed_input_shadows_an_initializer_of_its_name() {
         assert_eq!(out[0].to_vec::<f32>().unwrap(), [z]);
     }
 }
+
+/// A graph input with an initializer need not be fed: the values given feed either every
+/// input or those without an initializer, each in the graph's order, whatever the IR version.
+/// Any other count is an error that names both counts; a fed value that overrides an
+/// initializer is checked against the input's declaration.
+#[test]
+fn inputs_with_an_initializer_are_optional_to_feed() {
+    for ir in [3, 10] {
+        // The weight comes first: a short feed skips it rather than take the first position.
+        let model = model(&format!(
+            r#"<ir_version: {ir}, opset_import: ["" : 13]>
+            g (float[1] w, float[1] x, float[1] b, float[1] y) => (float[1] z)
+            <float[1] w = {{2.0}}, float[1] b = {{1.0}}>
+            {{
+                p = Mul (x, w)
+                q = Add (p, b)
+                z = Sub (q, y)
+            }}"#
+        ));
+        let evaluator = Evaluator::new(&model).unwrap();
+        let f = |v: f32| Value::tensor(&[v], &[1]).unwrap();
+        let z = |inputs: &[Value]| evaluator.run(inputs).map(|o| o[0].to_vec::<f32>().unwrap());
+        // x = 3, y = 10: 3 * 2 + 1 - 10.
+        assert_eq!(z(&[f(3.0), f(10.0)]).unwrap(), [-3.0], "IR {ir}");
+        // Every input fed: w = 5 and b = 0 override the initializers.
+        assert_eq!(
+            z(&[f(5.0), f(3.0), f(0.0), f(10.0)]).unwrap(),
+            [5.0],
+            "IR {ir}"
+        );
+        // The initializers are untouched by an overriding run.
+        assert_eq!(z(&[f(3.0), f(10.0)]).unwrap(), [-3.0], "IR {ir}");
+        for count in [0, 1, 3, 5] {
+            let error = z(&vec![f(1.0); count]).unwrap_err();
+            assert_eq!(
+                error.to_string(),
+                format!(
+                    "the graph takes 4 inputs, 2 of them without an initializer: give 4, or 2; \
+                     {count} were given"
+                ),
+                "IR {ir}"
+            );
+        }
+        let ints = Value::tensor(&[5i64], &[1]).unwrap();
+        let error = z(&[ints, f(3.0), f(0.0), f(10.0)]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "input 0 (`w`): expected a tensor of FLOAT, got INT64"
+        );
+        // A short feed names the inputs it fills by their graph positions.
+        let error = z(&[f(3.0), Value::tensor(&[1.0f32, 2.0], &[2]).unwrap()]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "input 3 (`y`): expected shape [1], got [2]"
+        );
+    }
+}

@@ -161,33 +161,43 @@ fn swish(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     one(float_unary(tensor(inputs, 0)?, |x| x * sigmoid(alpha * x))?)
 }
 
-/// PRelu: slope * x below 0. Before version 7 the slope has X's shape or one element; from 7 on
-/// it broadcasts to X's shape (and only to it).
+/// PRelu: slope * x below 0. Before version 7 the slope has X's shape, one element ("shared
+/// across different channels", so the spec's slope is otherwise one per channel), or one
+/// element per channel (axis 1), which PyTorch's exporter wrote for opset 6; from 7 on it
+/// broadcasts to X's shape (and only to it).
 fn prelu(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let (x, slope) = (tensor(inputs, 0)?, tensor(inputs, 1)?);
-    if ctx.since < 7 {
-        if slope.shape() != x.shape() && slope.len() != 1 {
+    let to_shape = |shape: &[usize]| -> KernelResult<Tensor> {
+        Ok(slope.with_data(crate::tensor::map_data!(&slope.data, s => s
+            .clone()
+            .into_shape_with_order(ndarray::IxDyn(shape))
+            .map_err(|e| format!("{e}"))?)))
+    };
+    let slope = if ctx.since >= 7 {
+        if broadcast_shape(x.shape(), slope.shape())? != x.shape() {
             return Err(format!(
-                "before version 7 the slope has X's shape {:?} or one element, not shape {:?}",
-                x.shape(),
-                slope.shape()
+                "the slope's shape {:?} does not broadcast to X's {:?}",
+                slope.shape(),
+                x.shape()
             ));
         }
-    } else if broadcast_shape(x.shape(), slope.shape())? != x.shape() {
-        return Err(format!(
-            "the slope's shape {:?} does not broadcast to X's {:?}",
-            slope.shape(),
-            x.shape()
-        ));
-    }
-    // A one-element slope of another rank (before version 7) is a scalar.
-    let slope = if slope.len() == 1 && slope.shape() != x.shape() {
-        slope.with_data(crate::tensor::map_data!(&slope.data, s => s
-            .clone()
-            .into_shape_with_order(ndarray::IxDyn(&[]))
-            .map_err(|e| format!("{e}"))?))
-    } else {
         slope.clone()
+    } else if slope.shape() == x.shape() {
+        slope.clone()
+    } else if slope.len() == 1 {
+        to_shape(&[])?
+    } else if slope.shape().len() == 1 && x.shape().len() >= 2 && slope.len() == x.shape()[1] {
+        // [C] as [C, 1, ..., 1]: it broadcasts along axis 1 of X.
+        let mut shape = vec![1; x.shape().len() - 1];
+        shape[0] = slope.len();
+        to_shape(&shape)?
+    } else {
+        return Err(format!(
+            "before version 7 the slope has X's shape {:?}, one element, or one per channel \
+             (axis 1), not shape {:?}",
+            x.shape(),
+            slope.shape()
+        ));
     };
     fn of<T: Real>(v: T, s: T) -> T {
         if v < T::default() { v.mul(s) } else { v }
@@ -225,29 +235,35 @@ mod tests {
         assert_ne!(v1, v6);
     }
 
-    /// PRelu before version 7 takes a slope of X's shape or one element; from 7 on a slope of
-    /// shape [2] broadcasts over X [2, 2]. By hand.
+    /// PRelu before version 7 takes a slope of X's shape, one element, or one per channel
+    /// (axis 1); from 7 on the slope broadcasts from the last axis. So a slope of shape [2]
+    /// over X [1, 2, 2] scales the rows at 6 and the columns at 7. By hand.
     #[test]
     fn prelu_broadcasts_the_slope_from_version_7() {
-        let text = |opset: i64| {
+        let text = |opset: i64, slope: usize| {
             format!(
                 r#"<ir_version: 3, opset_import: ["" : {opset}]>
-                g (float[2, 2] x, float[2] s) => (float[2, 2] y) {{ y = PRelu (x, s) }}"#
+                g (float[1, 2, 2] x, float[{slope}] s) => (float[1, 2, 2] y) {{ y = PRelu (x, s) }}"#
             )
         };
-        let x = floats(&[-1.0, -2.0, 3.0, -4.0], &[2, 2]);
+        let x = floats(&[-1.0, -2.0, 3.0, -4.0], &[1, 2, 2]);
         let s = floats(&[0.5, 0.25], &[2]);
         assert_eq!(
-            run_f32(&text(7), &[x.clone(), s.clone()]),
+            run_f32(&text(7, 2), &[x.clone(), s.clone()]),
             Ok(vec![-0.5, -0.5, 3.0, -1.0])
         );
-        let error = run_f32(&text(6), &[x.clone(), s]).unwrap_err();
-        assert!(error.contains("before version 7"), "{error}");
-        let one_slope = r#"<ir_version: 3, opset_import: ["" : 6]>
-            g (float[2, 2] x, float[1] s) => (float[2, 2] y) { y = PRelu (x, s) }"#;
         assert_eq!(
-            run_f32(one_slope, &[x, floats(&[0.5], &[1])]),
+            run_f32(&text(6, 2), &[x.clone(), s]),
+            Ok(vec![-0.5, -1.0, 3.0, -1.0])
+        );
+        assert_eq!(
+            run_f32(&text(6, 1), &[x.clone(), floats(&[0.5], &[1])]),
             Ok(vec![-0.5, -1.0, 3.0, -2.0])
+        );
+        let error = run_f32(&text(6, 3), &[x, floats(&[0.5, 0.25, 2.0], &[3])]).unwrap_err();
+        assert!(
+            error.contains("before version 7 the slope has X's shape [1, 2, 2], one element, or one per channel (axis 1), not shape [3]"),
+            "{error}"
         );
     }
 }

@@ -16,6 +16,7 @@ mod elementwise;
 mod fft;
 mod floats;
 mod gemm;
+mod gradient;
 mod image;
 mod indexing;
 mod layer_norm;
@@ -68,6 +69,8 @@ pub(crate) struct Ctx<'a> {
     pub subgraphs: &'a HashMap<String, Arc<crate::graph::Graph>>,
     pub scope: &'a Scope<'a>,
     pub model: &'a Model,
+    /// The steps of the graph the node is in (Gradient runs some of them again).
+    pub steps: &'a [crate::graph::Step],
 }
 
 /// The kernels, by (domain, operator): (since version, kernel), sorted by version.
@@ -122,6 +125,7 @@ fn register(registry: &mut Registry) {
     signal::register(registry);
     softmax::register(registry);
     string::register(registry);
+    gradient::register(registry);
     training::register(registry);
 }
 

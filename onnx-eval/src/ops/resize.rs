@@ -29,6 +29,10 @@ enum Nearest {
     RoundPreferCeil,
     Floor,
     Ceil,
+    /// Versions 10 and Upsample, whose specs do not say how `nearest` rounds: the floor
+    /// upsampling (Upsample's repeat) and the ceiling downsampling, as onnx's own Resize 10 data
+    /// (1.5.0's `test_resize_downsample_nearest`) and onnxruntime round.
+    Legacy,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -47,6 +51,8 @@ enum Transform {
     AlignCorners,
     Asymmetric,
     TfCropAndResize,
+    /// Version 11's `tf_half_pixel_for_nn`: (y + 0.5) / scale, with no shift back.
+    TfHalfPixelForNn,
 }
 
 /// What every axis's interpolation shares.
@@ -73,6 +79,7 @@ fn weights(filter: Filter, ratio: f64, scale: f64, antialias: bool) -> (i64, Vec
                     Nearest::RoundPreferCeil => ratio >= 0.5,
                     Nearest::Floor => false,
                     Nearest::Ceil => true,
+                    Nearest::Legacy => scale < 1.0,
                 }
             };
             (0, if up { vec![0.0, 1.0] } else { vec![1.0, 0.0] })
@@ -148,6 +155,7 @@ fn source_coordinate(
             }
         }
         Transform::Asymmetric => y / scale,
+        Transform::TfHalfPixelForNn => (y + 0.5) / scale,
         Transform::TfCropAndResize => {
             let (start, end) = roi;
             if out == 1 {
@@ -322,7 +330,7 @@ fn method(ctx: &Ctx<'_>) -> KernelResult<Method> {
     let legacy = ctx.op_type == "Upsample" || ctx.since < 11;
     let mode = ctx.string("mode").unwrap_or_else(|| "nearest".to_string());
     let filter = match mode.as_str() {
-        "nearest" if legacy => Filter::Nearest(Nearest::Floor),
+        "nearest" if legacy => Filter::Nearest(Nearest::Legacy),
         "nearest" => Filter::Nearest(nearest_mode(ctx)?),
         "linear" | "bilinear" => Filter::Linear,
         "cubic" if !legacy => Filter::Cubic(f64::from(ctx.float("cubic_coeff_a", -0.75))),
@@ -343,7 +351,7 @@ fn method(ctx: &Ctx<'_>) -> KernelResult<Method> {
             "asymmetric" => Transform::Asymmetric,
             "tf_crop_and_resize" => Transform::TfCropAndResize,
             // Version 11 also named `tf_half_pixel_for_nn`, dropped in 13.
-            "tf_half_pixel_for_nn" if ctx.since < 13 => Transform::HalfPixel,
+            "tf_half_pixel_for_nn" if ctx.since < 13 => Transform::TfHalfPixelForNn,
             other => return Err(format!("unknown coordinate_transformation_mode `{other}`")),
         }
     };
@@ -521,7 +529,7 @@ fn upsample(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
 mod tests {
     //! Older versions that differ from the newest; expected values by hand from each version's
     //! spec (versions 10 and Upsample: asymmetric coordinates, x = y / scale; nearest takes the
-    //! floor, as Upsample's repeat does).
+    //! floor upsampling, as Upsample's repeat does, and the ceiling downsampling).
     use super::super::test_support::{floats, run};
     use crate::Value;
 
@@ -539,6 +547,45 @@ mod tests {
         // x = 0, 0.5, 1, 1.5 (the last clamped to the edge).
         let y = run(&text("linear"), &inputs).unwrap();
         assert_eq!(y[0].to_vec::<f32>().unwrap(), [1.0, 1.5, 2.0, 2.0]);
+        // Downsampling 4 by 0.6 to 2: x = 0, 1.67, and nearest rounds up to 2.
+        let down = r#"<ir_version: 5, opset_import: ["" : 10]>
+            g (float[1, 4] x, float[2] s) => (float[?, ?] y) { y = Resize <mode = "nearest"> (x, s) }"#;
+        let inputs = [
+            floats(&[1.0, 2.0, 3.0, 4.0], &[1, 4]),
+            floats(&[1.0, 0.6], &[2]),
+        ];
+        let y = run(down, &inputs).unwrap();
+        assert_eq!(y[0].to_vec::<f32>().unwrap(), [1.0, 3.0]);
+    }
+
+    /// Version 11's `tf_half_pixel_for_nn`: x = (y + 0.5) / scale = 1, 3 for a 4 to 2
+    /// downsample, so nearest picks 2 and 4 (half_pixel's 0.5 and 2.5 would pick 1 and 3);
+    /// version 13 no longer has the mode.
+    #[test]
+    fn resize_v11_tf_half_pixel_for_nn_has_no_shift_back() {
+        let text = |opset: i64| {
+            format!(
+                r#"<ir_version: 7, opset_import: ["" : {opset}]>
+                g (float[1, 4] x, float[0] roi, float[0] s, int64[2] n) => (float[?, ?] y) {{
+                    y = Resize <coordinate_transformation_mode = "tf_half_pixel_for_nn"> (x, roi, s, n)
+                }}"#
+            )
+        };
+        let inputs = [
+            floats(&[1.0, 2.0, 3.0, 4.0], &[1, 4]),
+            floats(&[], &[0]),
+            floats(&[], &[0]),
+            Value::tensor(&[1i64, 2], &[2]).unwrap(),
+        ];
+        let y = run(&text(11), &inputs).unwrap();
+        assert_eq!(y[0].to_vec::<f32>().unwrap(), [2.0, 4.0]);
+        let error = run(&text(13), &inputs).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("unknown coordinate_transformation_mode"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -137,7 +137,8 @@ fn part(t: &Tensor, axis: usize, start: usize, end: usize, squeeze: bool) -> Ten
 }
 
 /// SplitToSequence: parts of size 1 (the axis dropped unless `keepdims`), of a scalar `split`'s
-/// size (the last may be shorter), or of the sizes a 1-D `split` lists (summing to the dim).
+/// size (the last may be shorter), or of the sizes a 1-D `split` lists (summing to the dim; a
+/// size of 0 makes an empty part).
 fn split_to_sequence(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let data = tensor(inputs, 0)?;
     let axis = axis(ctx.int("axis", 0), data.rank())?;
@@ -150,10 +151,15 @@ fn split_to_sequence(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec
         None => vec![1; dim],
         Some(s) => {
             let values = s.to_i64_vec()?;
-            if let Some(v) = values.iter().find(|&&v| v <= 0) {
-                return Err(format!("split sizes must be positive, got {v}"));
+            // The spec takes sizes >= 0: a listed part may be empty; a scalar size of 0
+            // would make no parts of a dim over 0, so it must be positive.
+            if let Some(v) = values.iter().find(|&&v| v < 0) {
+                return Err(format!("split sizes must not be negative, got {v}"));
             }
             if s.rank() == 0 {
+                if values[0] == 0 {
+                    return Err("a scalar split size must be positive, got 0".to_string());
+                }
                 let size = values[0] as usize;
                 let mut sizes = vec![size; dim / size];
                 if dim % size != 0 {
@@ -361,6 +367,59 @@ mod tests {
         let Value::Tensor(t) = &b[4] else { panic!() };
         assert!(t.dims.is_empty());
         assert_eq!(b[4].to_vec::<f32>().unwrap(), [5.0]);
+    }
+
+    /// By the spec ("all values must be >= 0"): listed sizes of 0 make empty parts, as onnx's
+    /// test_sequence_model8 splits an empty X by [0, 0, 0] into 3 parts; a negative size, or a
+    /// scalar size of 0, is an error.
+    #[test]
+    fn split_to_sequence_takes_sizes_of_zero() {
+        let text = "<ir_version: 10, opset_import: [\"\" : 12]>
+            g (float[n] x, int64[k] s) => (seq(float) a) { a = SplitToSequence (x, s) }";
+        let split = |x: &[f32], s: &[i64], dims: &[usize]| {
+            run(
+                text,
+                &[
+                    Value::tensor(x, &[x.len()]).unwrap(),
+                    Value::tensor(s, dims).unwrap(),
+                ],
+            )
+        };
+        let out = split(&[], &[0, 0, 0], &[3]).unwrap();
+        let Value::Sequence(a) = &out[0] else {
+            panic!("{:?}", out[0])
+        };
+        assert_eq!(a.len(), 3);
+        assert!(a.iter().all(|t| t.to_vec::<f32>().unwrap().is_empty()));
+        let out = split(&[1.0, 2.0], &[0, 2], &[2]).unwrap();
+        let Value::Sequence(a) = &out[0] else {
+            panic!("{:?}", out[0])
+        };
+        let lens: Vec<usize> = a.iter().map(|t| t.to_vec::<f32>().unwrap().len()).collect();
+        assert_eq!(lens, [0, 2]);
+        let error = split(&[1.0, 2.0], &[-1, 3], &[2]).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("split sizes must not be negative, got -1"),
+            "{error}"
+        );
+        let text0 = "<ir_version: 10, opset_import: [\"\" : 12]>
+            g (float[n] x, int64 s) => (seq(float) a) { a = SplitToSequence (x, s) }";
+        let error = run(
+            text0,
+            &[
+                Value::tensor(&[1.0f32], &[1]).unwrap(),
+                Value::tensor(&[0i64], &[]).unwrap(),
+            ],
+        )
+        .unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("a scalar split size must be positive"),
+            "{error}"
+        );
     }
 
     /// Positions out of range are errors, not panics.
