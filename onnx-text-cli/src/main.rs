@@ -161,6 +161,13 @@ struct FmtArgs {
     /// Write the formatted text to standard output instead of changing the files.
     #[arg(long, conflicts_with = "check")]
     stdout: bool,
+    /// Convert the model to this opset of the default domain (ai.onnx), up or down, with the
+    /// version converter; a model it cannot convert exactly is an error naming every node.
+    #[arg(long, value_name = "N")]
+    opset: Option<i64>,
+    /// Convert the model to this opset of ai.onnx.ml.
+    #[arg(long, value_name = "N")]
+    ml_opset: Option<i64>,
     /// What the files hold.
     #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
     kind: Entry,
@@ -176,6 +183,13 @@ struct CheckArgs {
     /// `onnx-text print` shows. Its external data must be in the model file's folder.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
+    /// Convert the model to this opset of the default domain (ai.onnx), up or down, with the
+    /// version converter; a model it cannot convert exactly is an error naming every node.
+    #[arg(long, value_name = "N")]
+    opset: Option<i64>,
+    /// Convert the model to this opset of ai.onnx.ml.
+    #[arg(long, value_name = "N")]
+    ml_opset: Option<i64>,
     /// What the files hold.
     #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
     kind: Entry,
@@ -239,6 +253,13 @@ struct ConvertArgs {
     /// into the output, which then stands alone.
     #[arg(long, conflicts_with = "external_data")]
     inline_data: bool,
+    /// Convert the model to this opset of the default domain (ai.onnx), up or down, with the
+    /// version converter; a model it cannot convert exactly is an error naming every node.
+    #[arg(long, value_name = "N")]
+    opset: Option<i64>,
+    /// Convert the model to this opset of ai.onnx.ml.
+    #[arg(long, value_name = "N")]
+    ml_opset: Option<i64>,
     /// What the input holds.
     #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
     kind: Entry,
@@ -284,6 +305,13 @@ struct PrintArgs {
     reference: bool,
     #[command(flatten)]
     data: DataArgs,
+    /// Convert the model to this opset of the default domain (ai.onnx), up or down, with the
+    /// version converter; a model it cannot convert exactly is an error naming every node.
+    #[arg(long, value_name = "N")]
+    opset: Option<i64>,
+    /// Convert the model to this opset of ai.onnx.ml.
+    #[arg(long, value_name = "N")]
+    ml_opset: Option<i64>,
     /// What the files hold.
     #[arg(long, value_parser = message::entry_parser(), default_value = "model")]
     kind: Entry,

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use onnx_text::{CheckOptions, Style};
 
+use super::opset::convert_opsets;
 use super::{
     add_model_reads, check_paths, check_same_files, externalize_data, load, read_external_data,
     relocate_data, report_io, write_message,
@@ -67,6 +68,9 @@ pub fn convert(args: &ConvertArgs, show_progress: bool) -> Outcome {
         Ok(message) => message,
         Err(outcome) => return outcome,
     };
+    if let Err(outcome) = convert_opsets(&mut message, args.opset, args.ml_opset, &name) {
+        return outcome;
+    }
     add_model_reads(&mut paths, &mut message, &input);
     if let Err(outcome) = check_paths(&paths, args.force) {
         return outcome;

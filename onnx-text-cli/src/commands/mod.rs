@@ -7,6 +7,7 @@ pub mod fmt;
 pub mod infer;
 pub mod inline;
 pub mod lsp;
+pub mod opset;
 pub mod print;
 pub mod run;
 

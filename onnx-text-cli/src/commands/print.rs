@@ -2,6 +2,7 @@
 
 use onnx_text::Style;
 
+use super::opset::convert_opsets;
 use super::{
     add_model_reads, add_output, check_paths, check_same_files, externalize_data, load,
     relocate_data, report_io, say_losses, write_outputs,
@@ -73,6 +74,10 @@ pub fn print(args: &PrintArgs, show_progress: bool) -> Outcome {
                 continue;
             }
         };
+        if let Err(o) = convert_opsets(&mut message, args.opset, args.ml_opset, &name) {
+            outcome = outcome.max(o);
+            continue;
+        }
         add_model_reads(&mut paths, &mut message, &place);
         let prepared = check_paths(&paths, args.force)
             .and_then(|()| needs_output(args, &output))

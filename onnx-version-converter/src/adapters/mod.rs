@@ -1,0 +1,204 @@
+//! Adapters: the rewrites of a node across a version step whose signature or meaning changed,
+//! one file per operator family. An adapter moves what changed (an attribute that became an
+//! input, a coerced axis); the driver then checks the rest of the node as any step
+//! (`compat`), and converts the helper nodes it adds from the step's version on.
+//!
+//! Steps are keyed by (domain, operator, from, to) between neighbouring versions; `to` is 0
+//! for "the target does not have the operator yet" (a replacement written at the newest opset
+//! before it), and the removal's version for an operator removed on the way up.
+
+mod axes;
+mod broadcast;
+mod clip;
+mod dropout;
+mod modes;
+mod older_forms;
+mod pad;
+mod pool;
+mod reshape;
+mod resize;
+mod saturate;
+mod scatter;
+mod slice;
+mod softmax;
+mod topk;
+
+use onnx_runtime_types::NodeProto;
+
+use crate::context::{Context, constant, int64_tensor, ints_attribute, take_attribute};
+use crate::driver::Adapted;
+use crate::error::Reason;
+use crate::steps::Step;
+
+/// A rewrite of a node across one step: the node, the target opset (for messages).
+pub(crate) type Adapter = fn(&mut Context, NodeProto, i64) -> Result<Adapted, Reason>;
+
+/// (operators, from, to, adapter) of the default domain.
+type Rule = (&'static [&'static str], i64, i64, Adapter);
+
+/// The Reduce operators whose `axes` became an input at 18 (ReduceSum's at 13).
+const REDUCE_18: &[&str] = &[
+    "ReduceL1",
+    "ReduceL2",
+    "ReduceLogSum",
+    "ReduceLogSumExp",
+    "ReduceMax",
+    "ReduceMean",
+    "ReduceMin",
+    "ReduceProd",
+    "ReduceSumSquare",
+];
+
+const RULES: &[Rule] = &[
+    // Attributes that became inputs, and back.
+    (
+        &["ReduceSum", "Squeeze", "Unsqueeze"],
+        11,
+        13,
+        axes::axes_to_input,
+    ),
+    (
+        &["ReduceSum", "Squeeze", "Unsqueeze"],
+        13,
+        11,
+        axes::axes_to_attribute,
+    ),
+    (REDUCE_18, 13, 18, axes::axes_to_input),
+    (REDUCE_18, 18, 13, axes::axes_to_attribute),
+    (&["Split"], 11, 13, axes::split_to_input),
+    (&["Split"], 13, 11, axes::split_to_attribute),
+    (&["Clip"], 6, 11, clip::bounds_to_inputs),
+    (&["Clip"], 11, 6, clip::bounds_to_attributes),
+    (&["Dropout"], 10, 12, dropout::ratio_to_input),
+    (&["Dropout"], 12, 10, dropout::ratio_to_attribute),
+    (&["Pad"], 2, 11, pad::pads_to_inputs),
+    (&["Pad"], 11, 2, pad::pads_to_attributes),
+    (&["Reshape"], 1, 5, reshape::shape_to_input),
+    (&["Reshape"], 5, 1, reshape::shape_to_attribute),
+    (&["DFT"], 17, 20, reshape::dft_axis_to_input),
+    (&["DFT"], 20, 17, reshape::dft_axis_to_attribute),
+    (&["Slice"], 1, 10, slice::bounds_to_inputs),
+    (&["Slice"], 10, 1, slice::bounds_to_attributes),
+    (&["TopK"], 1, 10, topk::k_to_input),
+    (&["TopK"], 10, 1, topk::k_to_attribute),
+    // The 2-D coercion before 13, and the negative axes before 11.
+    (softmax::FAMILY, 11, 13, softmax::coerced_to_axis),
+    (softmax::FAMILY, 13, 11, softmax::axis_to_coerced),
+    (softmax::FAMILY, 11, 1, softmax::axis_nonnegative),
+    // Resize's coordinate mode, Upsample's renaming.
+    (&["Resize"], 10, 11, resize::asymmetric_up),
+    (&["Resize"], 11, 10, resize::asymmetric_down),
+    (&["Resize"], 11, 13, resize::scales_or_sizes),
+    (&["Resize"], 13, 11, resize::required_roi_and_scales),
+    (&["Upsample"], 7, 9, resize::upsample_scales_to_input),
+    (&["Upsample"], 9, 7, resize::upsample_scales_to_attribute),
+    (&["Upsample"], 9, 10, resize::upsample_to_resize),
+    (&["Resize"], 10, 0, resize::resize_to_upsample),
+    // Attribute values renamed, or meaning what the version says.
+    (&["GridSample"], 16, 20, modes::grid_sample_up),
+    (&["GridSample"], 20, 16, modes::grid_sample_down_4d),
+    (&["RoiAlign"], 10, 16, modes::roi_align_up),
+    (&["RoiAlign"], 16, 10, modes::roi_align_down),
+    (&["Split"], 13, 18, modes::split_count_up),
+    (&["Split"], 18, 13, modes::split_count_down),
+    (&["Mod"], 28, 13, modes::fmod_down),
+    // Said another way before.
+    (&["Shape"], 15, 13, older_forms::shape_bounds_to_slice),
+    (&["Constant"], 12, 11, older_forms::constant_value_tensor),
+    (&["CastLike"], 15, 0, older_forms::cast_like_to_cast),
+    // Broadcasting, which older versions lack.
+    (broadcast::BINARY_7, 7, 6, broadcast::one_shape),
+    (broadcast::LOGICAL_7, 7, 1, broadcast::one_shape),
+    (broadcast::VARIADIC_8, 8, 6, broadcast::one_shape),
+    // Renamed.
+    (&["Scatter"], 9, 11, scatter::to_scatter_elements),
+    (&["ScatterElements"], 11, 0, scatter::to_scatter),
+    // Attributes without effect on the types an older version has.
+    (&["Cast"], 19, 13, saturate::drop_saturate),
+    (&["CastLike"], 19, 15, saturate::drop_saturate),
+    (&["AveragePool"], 19, 11, pool::drop_unit_dilations),
+    (&["MaxPool"], 22, 12, pool::floor_mode_only),
+    (&["AveragePool"], 22, 19, pool::floor_mode_only),
+];
+
+/// The adapter of `step`, if it has one.
+pub(crate) fn find(step: &Step<'_>) -> Option<Adapter> {
+    if step.domain != "ai.onnx" {
+        return None;
+    }
+    RULES
+        .iter()
+        .find(|(operators, from, to, _)| {
+            *from == step.from && *to == step.to && operators.contains(&step.operator)
+        })
+        .map(|rule| rule.3)
+}
+
+/// The steps the rules adapt: (operators, from, to).
+#[cfg(test)]
+pub(crate) fn rule_steps() -> impl Iterator<Item = (&'static [&'static str], i64, i64)> {
+    RULES
+        .iter()
+        .map(|&(operators, from, to, _)| (operators, from, to))
+}
+
+/// Moves the integer-list attribute `name` to input `index`, as a `Constant` before the node;
+/// an absent attribute leaves the input out (where the two versions mean the same by it).
+pub(crate) fn ints_to_input(
+    context: &mut Context,
+    mut node: NodeProto,
+    name: &str,
+    index: usize,
+) -> Adapted {
+    let Some(attribute) = take_attribute(&mut node, name) else {
+        return Adapted::alone(node);
+    };
+    let value = context.fresh(name);
+    let ints = attribute.ints;
+    let helper = constant(value.clone(), int64_tensor(&ints, &[ints.len()]));
+    set_input(&mut node, index, value);
+    Adapted {
+        before: vec![helper],
+        node,
+        after: Vec::new(),
+    }
+}
+
+/// Moves input `index` (named `name`) to the integer-list attribute `name`: it must be a
+/// constant. An absent input leaves the attribute out.
+pub(crate) fn input_to_ints(
+    context: &Context,
+    mut node: NodeProto,
+    name: &str,
+    index: usize,
+    target: i64,
+) -> Result<NodeProto, Reason> {
+    let Some(input) = node.input.get(index).filter(|i| !i.is_empty()).cloned() else {
+        return Ok(node);
+    };
+    let values = context
+        .constant_ints(&input)
+        .ok_or_else(|| Reason::RuntimeInput {
+            input: name.to_owned(),
+            opset: target,
+        })?;
+    node.input[index] = String::new();
+    trim_inputs(&mut node);
+    node.attribute.push(ints_attribute(name, values));
+    Ok(node)
+}
+
+/// Sets input `index`, padding with `""` for the optional inputs before it.
+pub(crate) fn set_input(node: &mut NodeProto, index: usize, value: String) {
+    if node.input.len() <= index {
+        node.input.resize(index + 1, String::new());
+    }
+    node.input[index] = value;
+}
+
+/// Leaves off trailing `""` inputs.
+pub(crate) fn trim_inputs(node: &mut NodeProto) {
+    while node.input.last().is_some_and(String::is_empty) {
+        node.input.pop();
+    }
+}

@@ -1,0 +1,116 @@
+//! Rewrites into what older versions say another way: Shape's `start` and `end` (15) as a
+//! Slice of the whole shape, Constant's `value_*` attributes (12) as a `value` tensor, and
+//! CastLike (15) as a Cast to its second input's element type.
+
+use onnx_runtime_types::{AttributeProto, NodeProto, TensorProto};
+
+use crate::context::{Context, constant, int64_tensor, node, take_attribute};
+use crate::driver::Adapted;
+use crate::error::Reason;
+
+/// Shape-15 → 13: `start` and `end` clamp as Slice's bounds do.
+pub(super) fn shape_bounds_to_slice(
+    context: &mut Context,
+    mut shape: NodeProto,
+    _: i64,
+) -> Result<Adapted, Reason> {
+    let start = take_attribute(&mut shape, "start").and_then(|a| a.i);
+    let end = take_attribute(&mut shape, "end").and_then(|a| a.i);
+    if start.is_none() && end.is_none() {
+        return Ok(Adapted::alone(shape));
+    }
+    let y = shape.output[0].clone();
+    let (whole, starts, ends) = (
+        context.fresh(&y),
+        context.fresh("starts"),
+        context.fresh("ends"),
+    );
+    shape.output[0] = whole.clone();
+    let before = vec![
+        constant(starts.clone(), int64_tensor(&[start.unwrap_or(0)], &[1])),
+        constant(ends.clone(), int64_tensor(&[end.unwrap_or(i64::MAX)], &[1])),
+    ];
+    let after = vec![node(
+        "Slice",
+        vec![whole, starts, ends],
+        vec![y],
+        Vec::new(),
+    )];
+    Ok(Adapted {
+        before,
+        node: shape,
+        after,
+    })
+}
+
+/// Constant-12 → 11: `value_float(s)`, `value_int(s)` and `value_string(s)` as a `value` tensor.
+pub(super) fn constant_value_tensor(
+    context: &mut Context,
+    mut node: NodeProto,
+    target: i64,
+) -> Result<Adapted, Reason> {
+    let Some(attribute) = node.attribute.first().cloned() else {
+        return Ok(Adapted::alone(node));
+    };
+    let scalar = |data_type: i32| TensorProto {
+        data_type: Some(data_type),
+        ..Default::default()
+    };
+    let list = |data_type: i32, count: usize| TensorProto {
+        data_type: Some(data_type),
+        dims: vec![count as i64],
+        ..Default::default()
+    };
+    let tensor = match attribute.name.as_deref().unwrap_or_default() {
+        "value" => return Ok(Adapted::alone(node)),
+        "value_float" => TensorProto {
+            float_data: vec![attribute.f.unwrap_or(0.0)],
+            ..scalar(1)
+        },
+        "value_floats" => TensorProto {
+            float_data: attribute.floats.clone(),
+            ..list(1, attribute.floats.len())
+        },
+        "value_int" => int64_tensor(&[attribute.i.unwrap_or(0)], &[]),
+        "value_ints" => int64_tensor(&attribute.ints, &[attribute.ints.len()]),
+        "value_string" => TensorProto {
+            string_data: vec![attribute.s.clone().unwrap_or_default()],
+            ..scalar(8)
+        },
+        "value_strings" => TensorProto {
+            string_data: attribute.strings.clone(),
+            ..list(8, attribute.strings.len())
+        },
+        other => {
+            return Err(Reason::Attribute {
+                name: other.to_owned(),
+                opset: target,
+            });
+        }
+    };
+    node.attribute = vec![AttributeProto {
+        name: Some("value".to_owned()),
+        t: Some(Box::new(tensor)),
+        r#type: Some(onnx_runtime_types::attribute_proto::AttributeType::Tensor as i32),
+        ..Default::default()
+    }];
+    context.record_constant(&node);
+    Ok(Adapted::alone(node))
+}
+
+/// CastLike before 15 is a Cast to the element type of its second input, written at opset 14.
+pub(super) fn cast_like_to_cast(
+    context: &mut Context,
+    mut node: NodeProto,
+    _: i64,
+) -> Result<Adapted, Reason> {
+    let like = node.input.get(1).cloned().unwrap_or_default();
+    let elem = context.elem(&like).ok_or_else(|| Reason::Unknown {
+        what: format!("the element type of `{like}`"),
+        needed_by: "CastLike before opset 15 (a Cast to it)".to_owned(),
+    })?;
+    node.op_type = Some("Cast".to_owned());
+    node.input.truncate(1);
+    node.attribute = vec![crate::context::int_attribute("to", i64::from(elem))];
+    Ok(Adapted::alone(node))
+}

@@ -1,0 +1,345 @@
+//! What a node's conversion can know of its surroundings: the types of values, the constant
+//! tensors in scope, and fresh names for the values an adapter adds.
+
+use std::collections::{HashMap, HashSet};
+
+use onnx_runtime_types::attribute_proto::AttributeType;
+use onnx_runtime_types::{AttributeProto, GraphProto, NodeProto, TensorProto, ValueInfoProto};
+use onnx_schema::table::Schema;
+
+/// What is known of a value's type: its element type (a `TensorProto.DataType`) and rank.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ValueType {
+    pub elem: Option<i32>,
+    pub rank: Option<usize>,
+}
+
+/// The surroundings of the nodes being converted.
+#[derive(Default)]
+pub(crate) struct Context {
+    pub types: HashMap<String, ValueType>,
+    /// The dimensions inference knows (`None` for a symbolic or unknown one).
+    pub dims: HashMap<String, Vec<Option<i64>>>,
+    pub constants: HashMap<String, TensorProto>,
+    names: HashSet<String>,
+    counter: usize,
+}
+
+impl Context {
+    /// A context whose fresh names avoid every name of `graphs` (and their subgraphs).
+    pub fn new<'a>(graphs: impl IntoIterator<Item = &'a GraphProto>) -> Context {
+        let mut context = Context::default();
+        for graph in graphs {
+            context.take_names(graph);
+        }
+        context
+    }
+
+    fn take_names(&mut self, graph: &GraphProto) {
+        let infos = graph
+            .input
+            .iter()
+            .chain(&graph.output)
+            .chain(&graph.value_info);
+        self.names.extend(infos.filter_map(|v| v.name.clone()));
+        self.names
+            .extend(graph.initializer.iter().filter_map(|t| t.name.clone()));
+        for node in &graph.node {
+            self.take_node_names(node);
+        }
+    }
+
+    pub fn take_node_names(&mut self, node: &NodeProto) {
+        self.names.extend(node.input.iter().cloned());
+        self.names.extend(node.output.iter().cloned());
+        for attribute in &node.attribute {
+            for graph in attribute.g.iter().map(|g| &**g).chain(&attribute.graphs) {
+                self.take_names(graph);
+            }
+        }
+    }
+
+    /// A name no value of the model has, from `base`.
+    pub fn fresh(&mut self, base: &str) -> String {
+        loop {
+            self.counter += 1;
+            let name = format!("{base}_vc{}", self.counter);
+            if self.names.insert(name.clone()) {
+                return name;
+            }
+        }
+    }
+
+    /// Records the declared types of `infos` (graph inputs, outputs, value infos).
+    pub fn declare(&mut self, infos: &[ValueInfoProto]) {
+        for info in infos {
+            let (Some(name), Some(ty)) = (&info.name, &info.r#type) else {
+                continue;
+            };
+            if let Some(onnx_runtime_types::type_proto::Value::TensorType(tensor)) = &ty.value {
+                let elem = tensor.elem_type.filter(|&e| e != 0);
+                let rank = tensor.shape.as_ref().map(|s| s.dim.len());
+                let known = self.types.entry(name.clone()).or_default();
+                known.elem = known.elem.or(elem);
+                known.rank = known.rank.or(rank);
+            }
+        }
+    }
+
+    /// Records the constants of `graph`: its initializers that are not inputs (an input may
+    /// be fed another value), and the outputs of its `Constant` nodes.
+    pub fn collect_constants(&mut self, graph: &GraphProto) {
+        let inputs: HashSet<&str> = graph
+            .input
+            .iter()
+            .filter_map(|i| i.name.as_deref())
+            .collect();
+        for tensor in &graph.initializer {
+            if let Some(name) = tensor.name.as_deref().filter(|n| !inputs.contains(n)) {
+                self.constants.insert(name.to_owned(), tensor.clone());
+                self.types.entry(name.to_owned()).or_insert(ValueType {
+                    elem: tensor.data_type,
+                    rank: Some(tensor.dims.len()),
+                });
+            }
+        }
+        for node in &graph.node {
+            self.record_constant(node);
+        }
+    }
+
+    /// Records the value of a `Constant` node of the default domain.
+    pub fn record_constant(&mut self, node: &NodeProto) {
+        let default_domain = matches!(node.domain.as_deref(), None | Some("" | "ai.onnx"));
+        if node.op_type.as_deref() != Some("Constant") || !default_domain {
+            return;
+        }
+        let (Some(output), Some(attribute)) = (node.output.first(), node.attribute.first()) else {
+            return;
+        };
+        let tensor = match attribute.name.as_deref() {
+            Some("value") => attribute.t.as_deref().cloned(),
+            Some("value_ints") => Some(int64_tensor(&attribute.ints, &[attribute.ints.len()])),
+            Some("value_int") => attribute.i.map(|i| int64_tensor(&[i], &[])),
+            _ => None,
+        };
+        if let Some(tensor) = tensor {
+            self.types.insert(
+                output.clone(),
+                ValueType {
+                    elem: tensor.data_type,
+                    rank: Some(tensor.dims.len()),
+                },
+            );
+            self.constants.insert(output.clone(), tensor);
+        }
+    }
+
+    /// The element type of `value`, if known.
+    pub fn elem(&self, value: &str) -> Option<i32> {
+        self.types.get(value).and_then(|t| t.elem)
+    }
+
+    /// The rank of `value`, if known.
+    pub fn rank(&self, value: &str) -> Option<usize> {
+        self.types.get(value).and_then(|t| t.rank)
+    }
+
+    /// The integers of a constant `value`, if it is a constant integer tensor.
+    pub fn constant_ints(&self, value: &str) -> Option<Vec<i64>> {
+        tensor_ints(self.constants.get(value)?)
+    }
+
+    /// The floats of a constant `value`, if it is a constant float tensor.
+    pub fn constant_floats(&self, value: &str) -> Option<Vec<f32>> {
+        tensor_floats(self.constants.get(value)?)
+    }
+
+    /// Gives the outputs of `node` the types its schema binds them to, from its inputs' known
+    /// types: enough for the checks of the nodes after it (inside an expanded body, or an
+    /// adapter's rewrite) when no inference saw them.
+    pub fn propagate(&mut self, node: &NodeProto, schema: &Schema) {
+        let mut bound: HashMap<&str, i32> = HashMap::new();
+        for (index, input) in node.input.iter().enumerate() {
+            let Some(formal) = formal_at(&schema.inputs, index) else {
+                continue;
+            };
+            if let Some(elem) = self.elem(input) {
+                bound.entry(formal.type_str).or_insert(elem);
+            }
+        }
+        for (index, output) in node.output.iter().enumerate() {
+            let Some(formal) = formal_at(&schema.outputs, index) else {
+                continue;
+            };
+            let elem = bound.get(formal.type_str).copied().or_else(|| {
+                let name = formal.type_str.strip_prefix("tensor(")?.strip_suffix(')')?;
+                onnx_syntax::dtype::elem_type_by_name(name).map(|t| t.number)
+            });
+            if let Some(elem) = elem {
+                let known = self.types.entry(output.clone()).or_default();
+                known.elem = known.elem.or(Some(elem));
+            }
+        }
+    }
+}
+
+/// The formal parameter of `formals` that operand `index` binds to (the last one, if it is
+/// variadic, for the rest).
+pub(crate) fn formal_at(
+    formals: &[onnx_schema::table::Formal],
+    index: usize,
+) -> Option<&onnx_schema::table::Formal> {
+    formals.get(index).or_else(|| {
+        formals
+            .last()
+            .filter(|f| f.arity == onnx_schema::table::Arity::Variadic)
+    })
+}
+
+/// An int64 tensor.
+pub(crate) fn int64_tensor(values: &[i64], dims: &[usize]) -> TensorProto {
+    TensorProto {
+        dims: dims.iter().map(|&d| d as i64).collect(),
+        data_type: Some(7),
+        int64_data: values.to_vec(),
+        ..Default::default()
+    }
+}
+
+/// A float tensor.
+pub(crate) fn float_tensor(values: &[f32], dims: &[usize]) -> TensorProto {
+    TensorProto {
+        dims: dims.iter().map(|&d| d as i64).collect(),
+        data_type: Some(1),
+        float_data: values.to_vec(),
+        ..Default::default()
+    }
+}
+
+/// The values of an integer tensor (int32 or int64), from its typed field or raw data.
+pub(crate) fn tensor_ints(tensor: &TensorProto) -> Option<Vec<i64>> {
+    if tensor.data_location == Some(1) {
+        return None; // external data
+    }
+    match tensor.data_type? {
+        7 => match &tensor.raw_data {
+            Some(raw) if raw.len() % 8 == 0 => Some(
+                raw.chunks_exact(8)
+                    .map(|c| i64::from_le_bytes(c.try_into().unwrap_or_default()))
+                    .collect(),
+            ),
+            Some(_) => None,
+            None => Some(tensor.int64_data.clone()),
+        },
+        6 => match &tensor.raw_data {
+            Some(raw) if raw.len() % 4 == 0 => Some(
+                raw.chunks_exact(4)
+                    .map(|c| i64::from(i32::from_le_bytes(c.try_into().unwrap_or_default())))
+                    .collect(),
+            ),
+            Some(_) => None,
+            None => Some(tensor.int32_data.iter().map(|&v| i64::from(v)).collect()),
+        },
+        _ => None,
+    }
+}
+
+/// The values of a float tensor, from its typed field or raw data.
+pub(crate) fn tensor_floats(tensor: &TensorProto) -> Option<Vec<f32>> {
+    if tensor.data_type? != 1 || tensor.data_location == Some(1) {
+        return None;
+    }
+    match &tensor.raw_data {
+        Some(raw) if raw.len() % 4 == 0 => Some(
+            raw.chunks_exact(4)
+                .map(|c| f32::from_le_bytes(c.try_into().unwrap_or_default()))
+                .collect(),
+        ),
+        Some(_) => None,
+        None => Some(tensor.float_data.clone()),
+    }
+}
+
+/// The attribute `name` of `node`.
+pub(crate) fn attribute<'a>(node: &'a NodeProto, name: &str) -> Option<&'a AttributeProto> {
+    node.attribute
+        .iter()
+        .find(|a| a.name.as_deref() == Some(name))
+}
+
+/// Removes and returns the attribute `name` of `node`.
+pub(crate) fn take_attribute(node: &mut NodeProto, name: &str) -> Option<AttributeProto> {
+    let index = node
+        .attribute
+        .iter()
+        .position(|a| a.name.as_deref() == Some(name))?;
+    Some(node.attribute.remove(index))
+}
+
+/// An integer attribute.
+pub(crate) fn int_attribute(name: &str, value: i64) -> AttributeProto {
+    AttributeProto {
+        name: Some(name.to_owned()),
+        i: Some(value),
+        r#type: Some(AttributeType::Int as i32),
+        ..Default::default()
+    }
+}
+
+/// An integer-list attribute.
+pub(crate) fn ints_attribute(name: &str, values: Vec<i64>) -> AttributeProto {
+    AttributeProto {
+        name: Some(name.to_owned()),
+        ints: values,
+        r#type: Some(AttributeType::Ints as i32),
+        ..Default::default()
+    }
+}
+
+/// A float attribute.
+pub(crate) fn float_attribute(name: &str, value: f32) -> AttributeProto {
+    AttributeProto {
+        name: Some(name.to_owned()),
+        f: Some(value),
+        r#type: Some(AttributeType::Float as i32),
+        ..Default::default()
+    }
+}
+
+/// A string attribute.
+pub(crate) fn string_attribute(name: &str, value: &str) -> AttributeProto {
+    AttributeProto {
+        name: Some(name.to_owned()),
+        s: Some(value.as_bytes().to_vec()),
+        r#type: Some(AttributeType::String as i32),
+        ..Default::default()
+    }
+}
+
+/// A node of the default domain.
+pub(crate) fn node(
+    op_type: &str,
+    inputs: Vec<String>,
+    outputs: Vec<String>,
+    attributes: Vec<AttributeProto>,
+) -> NodeProto {
+    NodeProto {
+        op_type: Some(op_type.to_owned()),
+        input: inputs,
+        output: outputs,
+        attribute: attributes,
+        ..Default::default()
+    }
+}
+
+/// A `Constant` node whose output `name` holds `tensor`.
+pub(crate) fn constant(name: String, tensor: TensorProto) -> NodeProto {
+    let value = AttributeProto {
+        name: Some("value".to_owned()),
+        t: Some(Box::new(tensor)),
+        r#type: Some(AttributeType::Tensor as i32),
+        ..Default::default()
+    };
+    node("Constant", Vec::new(), vec![name], vec![value])
+}

@@ -1,0 +1,107 @@
+//! Moves ONNX models between opset versions, up and down, and refuses what it cannot convert
+//! exactly: a converted model means what the original meant, or there is no converted model.
+//!
+//! ```
+//! use onnx_version_converter::convert_version;
+//! let model = onnx_syntax::parse_model(r#"<ir_version: 7, opset_import: ["" : 11]>
+//!     g (float[2, 3] x) => (float[2] y) { y = ReduceSum <axes = [1], keepdims = 0> (x) }"#)?;
+//! let upgraded = convert_version(&model, 18)?;
+//! assert_eq!(upgraded.opset_import[0].version, Some(18));
+//! // `axes` is an input from opset 13: a Constant feeds it.
+//! let graph = upgraded.graph.as_ref().unwrap();
+//! let ops: Vec<_> = graph.node.iter().map(|n| n.op_type.as_deref().unwrap()).collect();
+//! assert_eq!(ops, ["Constant", "ReduceSum"]);
+//! // And back down, read from that Constant.
+//! let back = convert_version(&upgraded, 11)?;
+//! assert_eq!(back.graph.unwrap().node.last().unwrap().attribute.len(), 2);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # The pipeline
+//!
+//! - `steps`: the step table. Each operator's versions come from the schema table; a step
+//!   between neighbouring versions is crossed by an adapter, refused as a whole, or derived:
+//!   compatible upward when nothing a node can hold changes, else checked per node.
+//! - `driver`: walks the main graph, the subgraphs of `If`, `Loop` and `Scan`, and the
+//!   model-local functions, and converts each node step by step to the target's version; an
+//!   operator that the target lacks is expanded through its function body (`expand`).
+//! - `compat`: the per-node check: actual element types, operand counts, attribute values.
+//! - `adapters/`: the rewrites, one file per operator family.
+//! - `refusals`: the steps whose meaning changed and that no adapter handles yet.
+//! - `error`: every node that cannot be converted, with a reason from a closed set.
+
+mod adapters;
+mod compat;
+mod context;
+mod driver;
+mod error;
+mod expand;
+mod refusals;
+pub mod steps;
+
+/// The guide's page on the converter: upgrading a model for a runtime that needs a newer opset,
+/// in Rust and at the terminal.
+#[doc = include_str!("guide.md")]
+pub mod guide {}
+
+pub use error::{Error, Reason, Refusal};
+
+use onnx_runtime_types::ModelProto;
+
+/// Converts `model` to opset `target` of the default domain (`ai.onnx`), up or down. The
+/// other domains' imports and nodes are kept as they are.
+///
+/// Every node that cannot be converted exactly is listed in the error; no partial model is
+/// returned.
+///
+/// ```
+/// use onnx_version_converter::{Error, convert_version};
+/// let model = onnx_syntax::parse_model(r#"<ir_version: 7, opset_import: ["" : 11]>
+///     g (float[2] x) => (float[2] y) { y = Relu (x) }"#)?;
+/// assert_eq!(convert_version(&model, 21)?.opset_import[0].version, Some(21));
+/// assert!(matches!(convert_version(&model, 0), Err(Error::TargetOutOfRange { .. })));
+/// assert!(matches!(convert_version(&model, 1000), Err(Error::TargetOutOfRange { .. })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn convert_version(model: &ModelProto, target: i64) -> Result<ModelProto, Error> {
+    convert_opsets(model, &[("", target)])
+}
+
+/// Converts `model` to a target per domain: the default domain (`""` or `ai.onnx`) and
+/// `ai.onnx.ml`. A domain the model does not import is an error, as is a target out of range.
+///
+/// ```
+/// use onnx_version_converter::{Error, convert_opsets};
+/// let model = onnx_syntax::parse_model(r#"<ir_version: 8, opset_import: ["" : 13, "ai.onnx.ml" : 2]>
+///     g (float[2] x) => (float[2] y) { y = ai.onnx.ml.Binarizer <threshold = 0.5> (x) }"#)?;
+/// let converted = convert_opsets(&model, &[("", 17), ("ai.onnx.ml", 3)])?;
+/// assert_eq!(converted.opset_import[1].version, Some(3));
+/// assert_eq!(convert_opsets(&model, &[("com.acme", 1)]), Err(Error::UnknownDomain("com.acme".into())));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn convert_opsets(model: &ModelProto, targets: &[(&str, i64)]) -> Result<ModelProto, Error> {
+    let mut moves = Vec::with_capacity(targets.len());
+    for &(domain, target) in targets {
+        let domain: &'static str = match domain {
+            "" | "ai.onnx" => "",
+            "ai.onnx.ml" => "ai.onnx.ml",
+            other => return Err(Error::UnknownDomain(other.to_owned())),
+        };
+        let newest = onnx_schema::newest_opset(domain).unwrap_or(1);
+        if target < 1 || target > newest {
+            return Err(Error::TargetOutOfRange {
+                domain: domain.to_owned(),
+                target,
+                newest,
+            });
+        }
+        let from = driver::imported(&model.opset_import, domain)
+            .ok_or_else(|| Error::NotImported(domain.to_owned()))?;
+        moves.push(driver::Move {
+            domain,
+            from,
+            to: target,
+        });
+    }
+    driver::convert_model(model, &moves)
+}
