@@ -3,9 +3,9 @@
 //! onnx's runner's tolerance; ZipMap outputs are compared as sequences of maps.
 
 use onnx_eval::Value;
+use onnx_runtime_types::prost::Message;
 use onnx_runtime_types::{ModelProto, TypeProto};
 use onnx_value::{Tolerance, compare_named};
-use onnx_runtime_types::prost::Message;
 use std::path::Path;
 
 fn read(path: &Path, ty: Option<&TypeProto>) -> Value {
@@ -25,8 +25,8 @@ fn every_converter_model_agrees_with_onnxruntime() {
     let mut failures = Vec::new();
     for name in &names {
         let dir = root.join(name);
-        let model = ModelProto::decode(std::fs::read(dir.join("model.onnx")).unwrap().as_slice())
-            .unwrap();
+        let model =
+            ModelProto::decode(std::fs::read(dir.join("model.onnx")).unwrap().as_slice()).unwrap();
         let graph = model.graph.as_ref().unwrap();
         let inputs: Vec<Value> = graph
             .input

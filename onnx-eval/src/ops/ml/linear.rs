@@ -19,13 +19,7 @@ fn floats(ctx: &Ctx<'_>, name: &str) -> Vec<f64> {
 }
 
 /// X [N, F] times `coefficients` [T, F] transposed, plus `intercepts` [T] (or none): [N, T].
-fn scores(
-    ctx: &Ctx<'_>,
-    x: &[f64],
-    n: usize,
-    f: usize,
-    targets: usize,
-) -> KernelResult<Vec<f64>> {
+fn scores(ctx: &Ctx<'_>, x: &[f64], n: usize, f: usize, targets: usize) -> KernelResult<Vec<f64>> {
     let coefficients = floats(ctx, "coefficients");
     let intercepts = floats(ctx, "intercepts");
     if coefficients.len() != targets.saturating_mul(f) {
@@ -99,7 +93,10 @@ fn linear_classifier(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec
         ]);
     }
     if labels.len() != classes {
-        return Err(format!("{classes} class scores for {} labels", labels.len()));
+        return Err(format!(
+            "{classes} class scores for {} labels",
+            labels.len()
+        ));
     }
     let mut out = raw;
     let mut chosen = Vec::with_capacity(n);

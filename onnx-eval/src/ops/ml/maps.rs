@@ -32,7 +32,9 @@ fn zip_map(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let (key_type, keys): (DataType, Vec<MapKey>) = match &labels {
         Labels::Strings(s) => (
             DataType::String,
-            s.iter().map(|s| MapKey::String(s.as_bytes().to_vec())).collect(),
+            s.iter()
+                .map(|s| MapKey::String(s.as_bytes().to_vec()))
+                .collect(),
         ),
         Labels::Ints(i) => (DataType::Int64, i.iter().map(|&i| MapKey::Int(i)).collect()),
     };
@@ -42,7 +44,10 @@ fn zip_map(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
         let mut entries = Vec::with_capacity(c);
         for (k, key) in keys.iter().enumerate() {
             let v = values[row * c + k] as f32;
-            entries.push((key.clone(), Value::tensor(&[v], &[]).map_err(|e| e.to_string())?));
+            entries.push((
+                key.clone(),
+                Value::tensor(&[v], &[]).map_err(|e| e.to_string())?,
+            ));
         }
         maps.push(Val::Map(Map {
             key_type: key_type as i32,
@@ -138,7 +143,10 @@ fn dict_vectorizer(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<V
     let ints = ctx.ints("int64_vocabulary").unwrap_or_default();
     // Keys as (integer, bytes): MapKey is not hashable.
     let index: HashMap<(i64, &[u8]), usize> = if strings.is_empty() {
-        ints.iter().enumerate().map(|(i, &k)| ((k, &[][..]), i)).collect()
+        ints.iter()
+            .enumerate()
+            .map(|(i, &k)| ((k, &[][..]), i))
+            .collect()
     } else {
         strings
             .iter()
@@ -183,7 +191,13 @@ fn cast_map(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
                 .map(|(i, (k, _))| Ok((key(k)?, i)))
                 .collect::<KernelResult<_>>()?;
             let len = entries.len();
-            one(lay_out(ctx, &entries, len, |k| Ok(order.get(&key(k)?).copied()), Some(dtype))?)
+            one(lay_out(
+                ctx,
+                &entries,
+                len,
+                |k| Ok(order.get(&key(k)?).copied()),
+                Some(dtype),
+            )?)
         }
         "SPARSE" => {
             let max = usize::try_from(ctx.int("max_map", 1))

@@ -181,11 +181,8 @@ pub(crate) fn float_list(ctx: &Ctx<'_>, name: &str) -> KernelResult<Option<Vec<f
 
 /// A float tensor of `shape` from f64 values.
 pub(crate) fn float_tensor(values: Vec<f64>, shape: &[usize]) -> KernelResult<Tensor> {
-    let data = ArrayD::from_shape_vec(
-        IxDyn(shape),
-        values.into_iter().map(|v| v as f32).collect(),
-    )
-    .map_err(|e| e.to_string())?;
+    let data = ArrayD::from_shape_vec(IxDyn(shape), values.into_iter().map(|v| v as f32).collect())
+        .map_err(|e| e.to_string())?;
     Ok(Tensor::from_data(Data::F32(data)))
 }
 

@@ -33,33 +33,47 @@ impl Kernel {
         let p = floats(ctx, "kernel_params");
         let param = |i: usize| p.get(i).copied().unwrap_or(0.0);
         let (gamma, coef0, degree) = (param(0), param(1), param(2));
-        Ok(match ctx.string("kernel_type").as_deref().unwrap_or("LINEAR") {
-            "LINEAR" => Kernel::Linear,
-            "POLY" => Kernel::Poly {
-                gamma,
-                coef0,
-                degree,
+        Ok(
+            match ctx.string("kernel_type").as_deref().unwrap_or("LINEAR") {
+                "LINEAR" => Kernel::Linear,
+                "POLY" => Kernel::Poly {
+                    gamma,
+                    coef0,
+                    degree,
+                },
+                "RBF" => Kernel::Rbf { gamma },
+                "SIGMOID" => Kernel::Sigmoid { gamma, coef0 },
+                other => return Err(format!("unknown kernel_type {other:?}")),
             },
-            "RBF" => Kernel::Rbf { gamma },
-            "SIGMOID" => Kernel::Sigmoid { gamma, coef0 },
-            other => return Err(format!("unknown kernel_type {other:?}")),
-        })
+        )
     }
 
+    /// The kernel of two vectors, computed in f32 as onnxruntime computes it: decision values
+    /// near zero (a one-class model's border) cancel, and their digits follow the precision.
     fn eval(self, a: &[f64], b: &[f64]) -> f64 {
-        let dot = || a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+        f64::from(self.eval_f32(a, b))
+    }
+
+    fn eval_f32(self, a: &[f64], b: &[f64]) -> f32 {
+        let dot = || {
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| *x as f32 * *y as f32)
+                .sum::<f32>()
+        };
+        let (a, b) = (a.iter().map(|&v| v as f32), b.iter().map(|&v| v as f32));
         match self {
             Kernel::Linear => dot(),
             Kernel::Poly {
                 gamma,
                 coef0,
                 degree,
-            } => (gamma * dot() + coef0).powf(degree),
+            } => (gamma as f32 * dot() + coef0 as f32).powf(degree as f32),
             Kernel::Rbf { gamma } => {
-                let d: f64 = a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum();
-                (-gamma * d).exp()
+                let d: f32 = a.zip(b).map(|(x, y)| (x - y) * (x - y)).sum();
+                (-(gamma as f32) * d).exp()
             }
-            Kernel::Sigmoid { gamma, coef0 } => (gamma * dot() + coef0).tanh(),
+            Kernel::Sigmoid { gamma, coef0 } => (gamma as f32 * dot() + coef0 as f32).tanh(),
         }
     }
 }
@@ -253,11 +267,13 @@ fn linear_svm(
         let top = scores[best];
         // Two classes: onnxruntime takes the second where the top score passes 0.5 (weights
         // all positive) or 0 (mixed weights).
-        chosen.push(if classes == 2 && ((positive && top >= 0.5) || (!positive && top > 0.0)) {
-            1
-        } else {
-            best
-        });
+        chosen.push(
+            if classes == 2 && ((positive && top >= 0.5) || (!positive && top > 0.0)) {
+                1
+            } else {
+                best
+            },
+        );
         transform.apply(scores);
     }
     Ok(vec![
@@ -317,7 +333,8 @@ fn svm_regressor(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val
     let transform = Transform::read(ctx)?;
     let coefficients = floats(ctx, "coefficients");
     let bias = *floats(ctx, "rho").first().ok_or("rho is required")?;
-    let supports = usize::try_from(ctx.int("n_supports", 0)).map_err(|_| "n_supports is negative")?;
+    let supports =
+        usize::try_from(ctx.int("n_supports", 0)).map_err(|_| "n_supports is negative")?;
     let one_class = ctx.int("one_class", 0) != 0;
     let kernel = Kernel::read(ctx)?;
     let sv = if supports > 0 {
@@ -341,10 +358,14 @@ fn svm_regressor(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val
     for row in values.chunks(f.max(1)).take(n) {
         let mut score = if supports > 0 {
             (0..supports)
-                .map(|v| coefficients[v] * kernel.eval(row, &sv[v * f..(v + 1) * f]))
-                .sum::<f64>()
+                .map(|v| coefficients[v] as f32 * kernel.eval_f32(row, &sv[v * f..(v + 1) * f]))
+                .sum::<f32>()
+                .into()
         } else {
-            row.iter().zip(&coefficients).map(|(a, b)| a * b).sum()
+            row.iter()
+                .zip(&coefficients)
+                .map(|(a, b)| a * b)
+                .sum::<f64>()
         } + bias;
         if one_class {
             score = if score > 0.0 { 1.0 } else { -1.0 };

@@ -258,7 +258,9 @@ fn feature_vectorizer(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Ve
         let t = input(inputs, i)?.as_tensor()?;
         let (rows_i, f, values) = rows(t)?;
         if *n.get_or_insert(rows_i) != rows_i {
-            return Err(format!("input {i} has {rows_i} rows, input 0 another count"));
+            return Err(format!(
+                "input {i} has {rows_i} rows, input 0 another count"
+            ));
         }
         parts.push((f, values));
     }

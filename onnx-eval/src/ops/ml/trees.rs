@@ -15,8 +15,18 @@ use onnx_runtime_types::tensor_proto::DataType;
 use std::collections::HashMap;
 
 pub(super) fn register(r: &mut Registry) {
-    r.add(DOMAIN, "TreeEnsembleClassifier", 1, tree_ensemble_classifier);
-    r.add(DOMAIN, "TreeEnsembleClassifier", 3, tree_ensemble_classifier);
+    r.add(
+        DOMAIN,
+        "TreeEnsembleClassifier",
+        1,
+        tree_ensemble_classifier,
+    );
+    r.add(
+        DOMAIN,
+        "TreeEnsembleClassifier",
+        3,
+        tree_ensemble_classifier,
+    );
     r.add(DOMAIN, "TreeEnsembleRegressor", 1, tree_ensemble_regressor);
     r.add(DOMAIN, "TreeEnsembleRegressor", 3, tree_ensemble_regressor);
     r.add(DOMAIN, "TreeEnsemble", 5, tree_ensemble);
@@ -92,7 +102,9 @@ impl Forest {
     /// The forest of TreeEnsembleClassifier/Regressor: nodes by (tree, node) id, weights by
     /// `<prefix>_treeids`, `_nodeids`, `_ids` and `_weights` (prefix `class` or `target`).
     fn read_legacy(ctx: &Ctx<'_>, prefix: &str, targets: usize) -> KernelResult<Forest> {
-        let trees = ctx.ints("nodes_treeids").ok_or("`nodes_treeids` is required")?;
+        let trees = ctx
+            .ints("nodes_treeids")
+            .ok_or("`nodes_treeids` is required")?;
         let n = trees.len();
         let ids = ints_of(ctx, "nodes_nodeids", n, false)?;
         let features = ints_of(ctx, "nodes_featureids", n, false)?;
@@ -111,7 +123,10 @@ impl Forest {
         let mut at = HashMap::with_capacity(n);
         for i in 0..n {
             if at.insert((trees[i], ids[i]), i).is_some() {
-                return Err(format!("node {} of tree {} is listed twice", ids[i], trees[i]));
+                return Err(format!(
+                    "node {} of tree {} is listed twice",
+                    ids[i], trees[i]
+                ));
             }
         }
         let child = |i: usize, id: i64| -> KernelResult<u32> {
@@ -191,7 +206,9 @@ impl Forest {
     /// TreeEnsemble's forest: interior nodes by index, leaves apart (`nodes_trueleafs` says
     /// which a child is), roots in `tree_roots`, BRANCH_MEMBER sets in `membership_values`.
     fn read_v5(ctx: &Ctx<'_>, targets: usize) -> KernelResult<Forest> {
-        let features = ctx.ints("nodes_featureids").ok_or("`nodes_featureids` is required")?;
+        let features = ctx
+            .ints("nodes_featureids")
+            .ok_or("`nodes_featureids` is required")?;
         let n = features.len();
         let splits = ctx
             .tensor("nodes_splits")?
@@ -213,7 +230,9 @@ impl Forest {
                 modes.len()
             ));
         }
-        let leaf_targets = ctx.ints("leaf_targetids").ok_or("`leaf_targetids` is required")?;
+        let leaf_targets = ctx
+            .ints("leaf_targetids")
+            .ok_or("`leaf_targetids` is required")?;
         let leaf_weights = ctx
             .tensor("leaf_weights")?
             .ok_or("`leaf_weights` is required")?
@@ -280,7 +299,9 @@ impl Forest {
         for (k, (&t, &w)) in leaf_targets.iter().zip(&leaf_weights).enumerate() {
             let target = index(t, "leaf target id")?;
             if target as usize >= targets {
-                return Err(format!("leaf target {target} is beyond n_targets {targets}"));
+                return Err(format!(
+                    "leaf target {target} is beyond n_targets {targets}"
+                ));
             }
             weights.push((target, w));
             nodes.push(Node {
@@ -402,13 +423,15 @@ impl Forest {
 }
 
 fn aggregate_of(ctx: &Ctx<'_>) -> KernelResult<Aggregate> {
-    Ok(match ctx.string("aggregate_function").as_deref().unwrap_or("SUM") {
-        "SUM" => Aggregate::Sum,
-        "AVERAGE" => Aggregate::Average,
-        "MIN" => Aggregate::Min,
-        "MAX" => Aggregate::Max,
-        other => return Err(format!("unknown aggregate_function {other:?}")),
-    })
+    Ok(
+        match ctx.string("aggregate_function").as_deref().unwrap_or("SUM") {
+            "SUM" => Aggregate::Sum,
+            "AVERAGE" => Aggregate::Average,
+            "MIN" => Aggregate::Min,
+            "MAX" => Aggregate::Max,
+            other => return Err(format!("unknown aggregate_function {other:?}")),
+        },
+    )
 }
 
 /// `base_values` for `targets`: one per target, or a single one for a single target.
@@ -468,7 +491,12 @@ fn tree_ensemble_classifier(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelRes
     let mut chosen = Vec::with_capacity(n);
     let mut has = vec![false; classes];
     for (r, scores) in out.chunks_mut(classes).enumerate().take(n) {
-        forest.accumulate(&values[r * f..(r + 1) * f], Aggregate::Sum, scores, &mut has);
+        forest.accumulate(
+            &values[r * f..(r + 1) * f],
+            Aggregate::Sum,
+            scores,
+            &mut has,
+        );
         if classes > 2 {
             for (k, b) in base.iter().enumerate().take(classes) {
                 scores[k] += b;
