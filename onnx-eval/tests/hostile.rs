@@ -473,3 +473,23 @@ fn deep_and_cyclic_trees() {
     // The node before the leaf points back at the root.
     refused("a 20,000-node cycle", &build(0), &[x]).unwrap();
 }
+
+/// The fuzz target `eval`'s seeds of the ai.onnx.ml operators (fuzz/seeds/eval) parse and run
+/// to outputs on the zeros the target feeds, so that the fuzzer starts inside those kernels.
+#[test]
+fn the_ml_fuzz_seeds_run() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/seeds/eval");
+    let mut count = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let model = onnx_text::parse_model(&text).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        let x = Value::tensor(&[0.0f32; 4], &[2, 2]).unwrap();
+        let outputs = Evaluator::with_limits(&model, LIMITS)
+            .and_then(|e| e.run(&[x]))
+            .unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        assert_eq!(outputs.len(), model.graph.unwrap().output.len());
+        count += 1;
+    }
+    assert!(count >= 5, "{count} seeds");
+}
