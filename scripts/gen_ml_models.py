@@ -412,11 +412,154 @@ def text_to_string_split(model):
     return model
 
 
+def handmade():
+    """Models no converter writes, built node by node: every tree node mode, aggregate function
+    and post-transform, missing-value tracks, *_as_tensor attributes, and the map and mapping
+    operators."""
+    from onnx import TensorProto as T
+
+    def model(nodes, inputs, outputs, ml=3):
+        graph = helper.make_graph(nodes, "g", inputs, outputs)
+        return helper.make_model(
+            graph,
+            opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("ai.onnx.ml", ml)],
+            ir_version=8,
+        )
+
+    r = rng(5)
+    x = r.randn(12, 3).astype(np.float32)
+    x[::4, 1] = np.nan
+    x[1, 0] = 0.25  # on a split, for the EQ/NEQ and LT/LEQ borders
+    modes = ["BRANCH_LEQ", "BRANCH_LT", "BRANCH_GTE", "BRANCH_GT", "BRANCH_EQ", "BRANCH_NEQ"]
+    aggregates = ["SUM", "AVERAGE", "MIN", "MAX"]
+    for i, mode in enumerate(modes):
+        aggregate = aggregates[i % 4]
+        # Two trees of a root and two leaves each, two targets.
+        attrs = dict(
+            nodes_treeids=[0, 0, 0, 1, 1, 1],
+            nodes_nodeids=[0, 1, 2, 0, 1, 2],
+            nodes_featureids=[0, 0, 0, 1, 0, 0],
+            nodes_values=[0.25, 0, 0, -0.1, 0, 0],
+            nodes_modes=[mode, "LEAF", "LEAF", mode, "LEAF", "LEAF"],
+            nodes_truenodeids=[1, 0, 0, 1, 0, 0],
+            nodes_falsenodeids=[2, 0, 0, 2, 0, 0],
+            nodes_missing_value_tracks_true=[0, 0, 0, i % 2, 0, 0],
+            target_treeids=[0, 0, 0, 1, 1],
+            target_nodeids=[1, 2, 2, 1, 2],
+            target_ids=[0, 0, 1, 1, 0],
+            target_weights=[1.5, -0.5, 2.0, 0.75, 3.0],
+            n_targets=2,
+            aggregate_function=aggregate,
+            base_values=[0.1, -0.2],
+        )
+        node = helper.make_node("TreeEnsembleRegressor", ["X"], ["Y"], domain="ai.onnx.ml", **attrs)
+        m = model(
+            [node],
+            [helper.make_tensor_value_info("X", T.FLOAT, [None, 3])],
+            [helper.make_tensor_value_info("Y", T.FLOAT, [None, 2])],
+        )
+        save(f"hand_tree_reg_{mode.lower()}_{aggregate.lower()}", m, [x])
+
+    transforms = ["NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO"]
+    for t in transforms:
+        for labels in ("ints", "strings"):
+            attrs = dict(
+                nodes_treeids=[0, 0, 0, 1, 1, 1],
+                nodes_nodeids=[0, 1, 2, 0, 1, 2],
+                nodes_featureids=[2, 0, 0, 1, 0, 0],
+                nodes_modes=["BRANCH_LEQ", "LEAF", "LEAF", "BRANCH_LT", "LEAF", "LEAF"],
+                nodes_truenodeids=[1, 0, 0, 1, 0, 0],
+                nodes_falsenodeids=[2, 0, 0, 2, 0, 0],
+                nodes_missing_value_tracks_true=[0, 0, 0, 1, 0, 0],
+                class_treeids=[0, 0, 0, 1, 1],
+                class_nodeids=[1, 2, 2, 1, 2],
+                class_ids=[0, 1, 2, 2, 0],
+                post_transform=t,
+            )
+            # Version 3's tensors for the thresholds, weights and base values (onnxruntime
+            # reads them as the input's type, float here).
+            attrs["nodes_values_as_tensor"] = numpy_helper.from_array(
+                np.array([0.1, 0, 0, 0.3, 0, 0], dtype=np.float32)
+            )
+            attrs["class_weights_as_tensor"] = numpy_helper.from_array(
+                np.array([0.5, 1.0, 0.25, 0.0, 2.0], dtype=np.float32)
+            )
+            attrs["base_values_as_tensor"] = numpy_helper.from_array(
+                np.array([0.0, 0.5, -0.5], dtype=np.float32)
+            )
+            if labels == "ints":
+                attrs["classlabels_int64s"] = [4, 5, 6]
+                label_type = T.INT64
+            else:
+                attrs["classlabels_strings"] = ["x", "y", "z"]
+                label_type = T.STRING
+            node = helper.make_node(
+                "TreeEnsembleClassifier", ["X"], ["L", "S"], domain="ai.onnx.ml", **attrs
+            )
+            m = model(
+                [node],
+                [helper.make_tensor_value_info("X", T.FLOAT, [None, 3])],
+                [
+                    helper.make_tensor_value_info("L", label_type, [None]),
+                    helper.make_tensor_value_info("S", T.FLOAT, [None, 3]),
+                ],
+            )
+            save(f"hand_tree_clf_{t.lower()}_{labels}", m, [x])
+
+    # A binary tree classifier with mixed-sign weights on one class (a margin), logistic.
+    node = helper.make_node(
+        "TreeEnsembleClassifier", ["X"], ["L", "S"], domain="ai.onnx.ml",
+        nodes_treeids=[0, 0, 0], nodes_nodeids=[0, 1, 2], nodes_featureids=[0, 0, 0],
+        nodes_values=[0.0, 0, 0], nodes_modes=["BRANCH_LEQ", "LEAF", "LEAF"],
+        nodes_truenodeids=[1, 0, 0], nodes_falsenodeids=[2, 0, 0],
+        class_treeids=[0, 0], class_nodeids=[1, 2], class_ids=[1, 1],
+        class_weights=[-1.5, 0.75], classlabels_strings=["no", "yes"], post_transform="LOGISTIC",
+    )
+    m = model(
+        [node],
+        [helper.make_tensor_value_info("X", T.FLOAT, [None, 3])],
+        [helper.make_tensor_value_info("L", T.STRING, [None]), helper.make_tensor_value_info("S", T.FLOAT, [None, 2])],
+    )
+    save("hand_tree_clf_binary_margin_logistic", m, [np.nan_to_num(x)])
+
+    # CategoryMapper both ways, CastMap dense and sparse, LabelEncoder 2.
+    node = helper.make_node(
+        "CategoryMapper", ["S"], ["I"], domain="ai.onnx.ml",
+        cats_strings=["a", "b", "c"], cats_int64s=[10, 20, 30], default_int64=-7,
+    )
+    m = model([node], [helper.make_tensor_value_info("S", T.STRING, [None])],
+              [helper.make_tensor_value_info("I", T.INT64, [None])])
+    save("hand_category_mapper_to_ints", m, [np.array(["b", "q", "a", "c"])])
+    node = helper.make_node(
+        "CategoryMapper", ["I"], ["S"], domain="ai.onnx.ml",
+        cats_strings=["a", "b", "c"], cats_int64s=[10, 20, 30], default_string="none",
+    )
+    m = model([node], [helper.make_tensor_value_info("I", T.INT64, [2, 2])],
+              [helper.make_tensor_value_info("S", T.STRING, [2, 2])])
+    save("hand_category_mapper_to_strings", m, [np.array([[30, 5], [10, 20]], dtype=np.int64)])
+    node = helper.make_node(
+        "LabelEncoder", ["S"], ["F"], domain="ai.onnx.ml",
+        keys_strings=["a", "b"], values_floats=[0.5, 1.5], default_float=-1.0,
+    )
+    m = model([node], [helper.make_tensor_value_info("S", T.STRING, [None])],
+              [helper.make_tensor_value_info("F", T.FLOAT, [None])], ml=2)
+    save("hand_label_encoder_2", m, [np.array(["b", "z", "a"])])
+    map_type = helper.make_map_type_proto(T.INT64, helper.make_tensor_type_proto(T.FLOAT, []))
+    for form, cast in [("DENSE", "TO_FLOAT"), ("SPARSE", "TO_FLOAT"), ("DENSE", "TO_INT64")]:
+        node = helper.make_node(
+            "CastMap", ["M"], ["Y"], domain="ai.onnx.ml", map_form=form, cast_to=cast, max_map=6
+        )
+        out_type = T.INT64 if cast == "TO_INT64" else T.FLOAT
+        m = model([node], [helper.make_value_info("M", map_type)],
+                  [helper.make_tensor_value_info("Y", out_type, None)])
+        save(f"hand_cast_map_{form.lower()}_{cast.lower()}", m, [{4: 2.5, 1: -1.0, 2: 7.0}])
+
+
 def main():
     if os.path.exists(OUT):
         shutil.rmtree(OUT)
     os.makedirs(OUT)
-    groups = [trees, boosting, svms, linear, neighbours_and_networks, preprocessing, compositions]
+    groups = [trees, boosting, svms, linear, neighbours_and_networks, preprocessing, compositions, handmade]
     only = sys.argv[1:]
     for group in groups:
         if only and group.__name__ not in only:

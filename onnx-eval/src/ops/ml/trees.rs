@@ -450,7 +450,9 @@ fn tree_ensemble_regressor(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResu
     let x = tensor(inputs, 0)?;
     let (n, f, values) = rows(x)?;
     let targets = usize::try_from(ctx.int("n_targets", 1)).map_err(|_| "n_targets is negative")?;
+    // Per row and alone: a row's scores are made even when X has no rows.
     ctx.checked_count(&[n, targets])?;
+    ctx.checked_count(&[targets])?;
     let forest = Forest::read_legacy(ctx, "target", targets)?;
     forest.check(f)?;
     let how = aggregate_of(ctx)?;
@@ -576,6 +578,7 @@ fn tree_ensemble(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val
     let targets = usize::try_from(ctx.int("n_targets", 0)).map_err(|_| "n_targets is negative")?;
     let shape = [n, targets];
     ctx.checked_count(&shape)?;
+    ctx.checked_count(&[targets])?;
     let forest = Forest::read_v5(ctx, targets)?;
     forest.check(f)?;
     let how = match ctx.int("aggregate_function", 1) {
