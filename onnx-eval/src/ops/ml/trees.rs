@@ -445,7 +445,7 @@ fn base_values(ctx: &Ctx<'_>, targets: usize) -> KernelResult<Vec<f64>> {
 }
 
 /// TreeEnsembleRegressor: the aggregated leaf weights per target, plus the base values, then
-/// `post_transform`; [N, n_targets].
+/// `post_transform`; [N, n_targets]. A target no leaf of a row weighs is 0.
 fn tree_ensemble_regressor(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let x = tensor(inputs, 0)?;
     let (n, f, values) = rows(x)?;
@@ -462,7 +462,11 @@ fn tree_ensemble_regressor(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResu
     let mut has = vec![false; targets];
     for (r, scores) in out.chunks_mut(targets.max(1)).enumerate().take(n) {
         forest.accumulate(&values[r * f..(r + 1) * f], how, scores, &mut has);
-        scores.iter_mut().zip(&base).for_each(|(s, b)| *s += b);
+        // A target that no leaf of the row weighs stays 0, without its base value (as
+        // onnxruntime writes it).
+        for ((s, b), &h) in scores.iter_mut().zip(&base).zip(&has) {
+            *s = if h { *s + b } else { 0.0 };
+        }
         transform.apply(scores);
     }
     Ok(vec![Val::Tensor(float_tensor(out, &[n, targets])?)])
