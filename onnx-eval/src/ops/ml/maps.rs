@@ -57,7 +57,7 @@ fn zip_map(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     Ok(vec![Val::Sequence(maps)])
 }
 
-/// The map input and its values as a tensor each.
+/// The input map X.
 fn map_input<'v>(inputs: &[Option<&'v Val>]) -> KernelResult<&'v Map> {
     match input(inputs, 0)? {
         Val::Map(m) => Ok(m),
@@ -65,6 +65,7 @@ fn map_input<'v>(inputs: &[Option<&'v Val>]) -> KernelResult<&'v Map> {
     }
 }
 
+/// A map entry's value: a tensor of one element.
 fn entry_value(value: &Value) -> KernelResult<Tensor> {
     match value {
         Value::Tensor(proto) => {

@@ -65,13 +65,12 @@ fn binarizer(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
 }
 
 /// A per-feature attribute of length 1 (every feature) or F.
-fn per_feature(values: &[f64], name: &str, features: usize) -> KernelResult<()> {
-    if values.len() == 1 || values.len() == features {
+fn per_feature(len: usize, name: &str, features: usize) -> KernelResult<()> {
+    if len == 1 || len == features {
         Ok(())
     } else {
         Err(format!(
-            "`{name}` has {} entries for {features} features (1 or {features} expected)",
-            values.len()
+            "`{name}` has {len} entries for {features} features (1 or {features} expected)"
         ))
     }
 }
@@ -87,7 +86,7 @@ fn scaler(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
             .iter()
             .map(|&v| f64::from(v))
             .collect();
-        per_feature(&v, name, f)?;
+        per_feature(v.len(), name, f)?;
         Ok(v)
     };
     let (scale, offset) = (list("scale")?, list("offset")?);
@@ -140,7 +139,7 @@ fn imputer(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
             if imputed.is_empty() {
                 return Err("imputed_value_floats is required for float inputs".to_string());
             }
-            per_feature(&imputed, "imputed_value_floats", f)?;
+            per_feature(imputed.len(), "imputed_value_floats", f)?;
             let replaced = f64::from(ctx.float("replaced_value_float", 0.0));
             let matches = |v: f64| v == replaced || (replaced.is_nan() && v.is_nan());
             let mut values = x.to_f64_vec()?;
@@ -161,7 +160,7 @@ fn imputer(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
             if imputed.is_empty() {
                 return Err("imputed_value_int64s is required for integer inputs".to_string());
             }
-            per_feature(&vec![0.0; imputed.len()], "imputed_value_int64s", f)?;
+            per_feature(imputed.len(), "imputed_value_int64s", f)?;
             let replaced = ctx.int("replaced_value_int64", 0);
             let mut values = x.to_i64_vec()?;
             for (i, v) in values.iter_mut().enumerate() {

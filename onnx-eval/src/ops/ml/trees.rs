@@ -397,22 +397,35 @@ impl Forest {
         node
     }
 
-    /// Every tree's leaf weights for `row`, aggregated into `scores`; `has` says which targets
-    /// got a weight.
-    fn accumulate(&self, row: &[f64], how: Aggregate, scores: &mut [f64], has: &mut [bool]) {
+    /// Every tree's leaf weights for each row of `x` (`features` wide), aggregated into the
+    /// row's `targets` scores of `scores`; `has` says which scores got a weight. Tree by tree,
+    /// all rows through one tree before the next, so that a tree's nodes stay in cache.
+    fn accumulate(
+        &self,
+        x: &[f64],
+        features: usize,
+        how: Aggregate,
+        targets: usize,
+        scores: &mut [f64],
+        has: &mut [bool],
+    ) {
         scores.iter_mut().for_each(|s| *s = 0.0);
         has.iter_mut().for_each(|h| *h = false);
+        let rows = scores.len() / targets.max(1);
         for &root in &self.roots {
-            let leaf = self.leaf(root, row);
-            for &(t, w) in &self.weights[leaf.first as usize..leaf.end as usize] {
-                let (s, h) = (&mut scores[t as usize], &mut has[t as usize]);
-                *s = match how {
-                    Aggregate::Sum | Aggregate::Average => *s + w,
-                    Aggregate::Min if *h => s.min(w),
-                    Aggregate::Max if *h => s.max(w),
-                    _ => w,
-                };
-                *h = true;
+            for r in 0..rows {
+                let leaf = self.leaf(root, &x[r * features..(r + 1) * features]);
+                for &(t, w) in &self.weights[leaf.first as usize..leaf.end as usize] {
+                    let at = r * targets + t as usize;
+                    let (s, h) = (&mut scores[at], &mut has[at]);
+                    *s = match how {
+                        Aggregate::Sum | Aggregate::Average => *s + w,
+                        Aggregate::Min if *h => s.min(w),
+                        Aggregate::Max if *h => s.max(w),
+                        _ => w,
+                    };
+                    *h = true;
+                }
             }
         }
         if how == Aggregate::Average && !self.roots.is_empty() {
@@ -459,12 +472,15 @@ fn tree_ensemble_regressor(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResu
     let transform = Transform::read(ctx)?;
     let base = base_values(ctx, targets)?;
     let mut out = vec![0.0; n * targets];
-    let mut has = vec![false; targets];
-    for (r, scores) in out.chunks_mut(targets.max(1)).enumerate().take(n) {
-        forest.accumulate(&values[r * f..(r + 1) * f], how, scores, &mut has);
+    let mut has = vec![false; n * targets];
+    forest.accumulate(&values, f, how, targets, &mut out, &mut has);
+    for (scores, has) in out
+        .chunks_mut(targets.max(1))
+        .zip(has.chunks(targets.max(1)))
+    {
         // A target that no leaf of the row weighs stays 0, without its base value (as
         // onnxruntime writes it).
-        for ((s, b), &h) in scores.iter_mut().zip(&base).zip(&has) {
+        for ((s, b), &h) in scores.iter_mut().zip(&base).zip(has) {
             *s = if h { *s + b } else { 0.0 };
         }
         transform.apply(scores);
@@ -595,11 +611,10 @@ fn tree_ensemble(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val
     let transform = Transform::from_code(ctx.int("post_transform", 0))?;
     let values = x.to_f64_vec()?;
     let mut out = vec![0.0; n * targets];
-    let mut has = vec![false; targets];
-    for (r, scores) in out.chunks_mut(targets.max(1)).enumerate().take(n) {
-        forest.accumulate(&values[r * f..(r + 1) * f], how, scores, &mut has);
-        transform.apply(scores);
-    }
+    let mut has = vec![false; n * targets];
+    forest.accumulate(&values, f, how, targets, &mut out, &mut has);
+    out.chunks_mut(targets.max(1))
+        .for_each(|scores| transform.apply(scores));
     let dtype = match x.dtype {
         DataType::Double | DataType::Float16 => x.dtype,
         _ => DataType::Float,
