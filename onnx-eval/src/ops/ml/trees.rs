@@ -511,14 +511,9 @@ fn tree_ensemble_classifier(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelRes
     let binary = classes == 2 && weighted.len() == 1;
     let mut out = vec![0.0; n * classes];
     let mut chosen = Vec::with_capacity(n);
-    let mut has = vec![false; classes];
-    for (r, scores) in out.chunks_mut(classes).enumerate().take(n) {
-        forest.accumulate(
-            &values[r * f..(r + 1) * f],
-            Aggregate::Sum,
-            scores,
-            &mut has,
-        );
+    let mut has_all = vec![false; n * classes];
+    forest.accumulate(&values, f, Aggregate::Sum, classes, &mut out, &mut has_all);
+    for (scores, has) in out.chunks_mut(classes).zip(has_all.chunks_mut(classes)) {
         if classes > 2 {
             for (k, b) in base.iter().enumerate().take(classes) {
                 scores[k] += b;
