@@ -415,7 +415,11 @@ fn hostile_ml_models_are_errors_naming_the_node() {
     ];
     let mut faults = Vec::new();
     for (what, node, input, output) in &cases {
-        if let Err(fault) = refused(what, &ml_model(input, output, node), &[x.clone()]) {
+        if let Err(fault) = refused(
+            what,
+            &ml_model(input, output, node),
+            std::slice::from_ref(&x),
+        ) {
             faults.push(fault);
         }
     }
@@ -481,7 +485,7 @@ fn deep_and_cyclic_trees() {
     let x = Value::tensor(&[1.0f32, 2.0, 3.0, 4.0], &[2, 2]).unwrap();
     let y = Evaluator::with_limits(&build(depth), LIMITS)
         .unwrap()
-        .run(&[x.clone()])
+        .run(std::slice::from_ref(&x))
         .unwrap();
     assert_eq!(y[0].to_vec::<f32>().unwrap(), [2.5, 2.5]);
     // The node before the leaf points back at the root.
