@@ -45,3 +45,9 @@ done
 for target in parse check roundtrip format print infer inline check_model; do
     echo "$target: $(ls "corpus/$target" | wc -l) seeds"
 done
+# The eval target: hand-written models of the ai.onnx.ml operators (seeds/eval), which the
+# conformance corpus lacks, so that the fuzzer starts inside the tree, SVM and linear kernels.
+mkdir -p corpus/eval
+for file in seeds/eval/*.onnxtxt; do
+    { printf '\x00'; cat "$file"; } > "corpus/eval/$(basename "$file" .onnxtxt)"
+done

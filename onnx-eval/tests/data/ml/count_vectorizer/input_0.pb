@@ -1,0 +1,1 @@
+2the quick brown fox2jumps over the lazy dog2the dog barks2a fox and a dog2quick quick dogBX

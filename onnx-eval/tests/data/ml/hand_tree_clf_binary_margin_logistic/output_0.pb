@@ -1,0 +1,1 @@
+2yes2yes2no2no2no2no2no2no2yes2no2yes2noBL

@@ -1,0 +1,1 @@
+2mid2high2low2lowBX

@@ -1,0 +1,1 @@
+BvariableJPëïVA²ÅCïôVÃü<ŞÁÀ‡A&MnÂj–˜@ªÂBøáBZBÃŞ€ÚB5ÛBnüôB&MnÂÁÈ‘AÚÎ\B”CBÂÛRC“ô ÂQ…Ã

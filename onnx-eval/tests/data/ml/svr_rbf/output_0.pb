@@ -1,0 +1,1 @@
+BvariableJ<ºL¶AŽ!¹AûßqA”a¼AW†AZ¥¼AeáŠAúFÀAG0ƒAÈ¹AÜÅA0x…A†µAÐ¯A·/lA
