@@ -65,7 +65,9 @@ fn every_crate_declares_the_workspace_rust_and_the_readme_names_it() {
     }
     let (major, minor) = rust_version(&workspace).expect("the workspace declares a rust-version");
     assert!(
-        README.contains(&format!("Every crate declares one minimum Rust, {major}.{minor}")),
+        README.contains(&format!(
+            "Every crate declares one minimum Rust, {major}.{minor}"
+        )),
         "the README does not say {major}.{minor}"
     );
 }
