@@ -20,6 +20,8 @@
 //! - [`shape_inference`]: `infer_shapes`, and how it compares with onnx's.
 //! - [`testing_runtimes`]: a literal, inputs from Rust values, expected outputs from the
 //!   reference evaluator, and a runtime's outputs compared in one call.
+//! - [`version_converter`]: upgrading a model for a runtime that needs a newer opset (or
+//!   downgrading it), in Rust and at the terminal.
 //!
 //! Tools:
 //! - [`cli`]: the `onnx-text` command.
@@ -57,6 +59,11 @@ pub mod shape_inference {}
 
 #[doc = include_str!("testing_runtimes.md")]
 pub mod testing_runtimes {}
+
+// Its examples call onnx-version-converter, a dev-dependency only: the facade does not depend
+// on the converter, so a user who wants it adds it.
+#[doc = include_str!("version_converter.md")]
+pub mod version_converter {}
 
 #[doc = include_str!("cli.md")]
 pub mod cli {}
