@@ -36,6 +36,7 @@ mod context;
 mod driver;
 mod error;
 mod expand;
+mod prune;
 mod refusals;
 pub mod steps;
 
