@@ -21,6 +21,9 @@ pub(crate) struct Context {
     /// The dimensions inference knows (`None` for a symbolic or unknown one).
     pub dims: HashMap<String, Vec<Option<i64>>>,
     pub constants: HashMap<String, TensorProto>,
+    /// The first outputs of Resize nodes that were Upsample, whose scales are at least 1 even
+    /// when they are computed at run time.
+    pub upsampling: HashSet<String>,
     names: HashSet<String>,
     counter: usize,
 }

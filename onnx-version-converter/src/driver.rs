@@ -9,8 +9,20 @@ use onnx_schema::table::Schema;
 
 use crate::context::Context;
 use crate::error::{Error, Reason, Refusal};
+use crate::prune::{self, Names};
 use crate::steps::{Crossing, Step, crossing, schema, versions};
 use crate::{adapters, compat, expand};
+
+/// The refusals met so far, and what the refused nodes read.
+#[derive(Default)]
+pub(crate) struct Refused {
+    pub list: Vec<Refusal>,
+    /// Indices in `list` of refused `Constant` nodes: their refusal stands only if something
+    /// still reads them once the whole model is converted.
+    pub constants: Vec<usize>,
+    /// The names the refused nodes (absent from the converted model) read.
+    pub reads: Vec<String>,
+}
 
 /// The default domain and ai.onnx.ml: a domain's source version and target.
 #[derive(Clone, Copy, Debug)]
@@ -22,8 +34,9 @@ pub(crate) struct Move {
 
 /// Converts `model` by `moves`; `moves` are validated by the caller.
 pub(crate) fn convert_model(model: &ModelProto, moves: &[Move]) -> Result<ModelProto, Error> {
+    let before = Names::of(model);
     let mut model = model.clone();
-    let mut refusals = Vec::new();
+    let mut refusals = Refused::default();
     let mut context = Context::new(model.graph.iter());
     for function in &model.functions {
         for node in &function.node {
@@ -64,6 +77,17 @@ pub(crate) fn convert_model(model: &ModelProto, moves: &[Move]) -> Result<ModelP
         function.node = nodes;
         rewrite_imports(&mut function.opset_import, &function_moves);
     }
+    // The nodes the conversion made dead go, and a refused Constant among them is no refusal.
+    let now = prune::prune(&mut model, &before, &refusals.reads);
+    let Refused {
+        list, constants, ..
+    } = refusals;
+    let refusals: Vec<Refusal> = list
+        .into_iter()
+        .enumerate()
+        .filter(|(i, r)| !(constants.contains(i) && prune::dead(&r.outputs, true, &before, &now)))
+        .map(|(_, r)| r)
+        .collect();
     if !refusals.is_empty() {
         return Err(Error::Nodes(refusals));
     }
@@ -143,7 +167,7 @@ fn convert_graph(
     graph: &mut GraphProto,
     moves: &[Move],
     path: &str,
-    refusals: &mut Vec<Refusal>,
+    refusals: &mut Refused,
 ) {
     context.declare(&graph.input);
     context.declare(&graph.output);
@@ -158,7 +182,7 @@ fn convert_nodes(
     nodes: Vec<NodeProto>,
     moves: &[Move],
     path: &str,
-    refusals: &mut Vec<Refusal>,
+    refusals: &mut Refused,
 ) -> Vec<NodeProto> {
     let mut converted = Vec::with_capacity(nodes.len());
     for (index, mut node) in nodes.into_iter().enumerate() {
@@ -187,15 +211,24 @@ fn convert_nodes(
             node.op_type.clone().unwrap_or_default(),
             node.output.clone(),
         );
+        let mut reads = Vec::new();
+        prune::reads(&node, &mut reads);
+        let constant = m.domain.is_empty() && operator == "Constant";
         match convert_node(context, node, *m, m.from) {
             Ok(nodes) => converted.extend(nodes),
-            Err(reason) => refusals.push(Refusal {
-                graph: path.to_owned(),
-                node: index,
-                operator,
-                outputs,
-                reason,
-            }),
+            Err(reason) => {
+                if constant {
+                    refusals.constants.push(refusals.list.len());
+                }
+                refusals.reads.extend(reads);
+                refusals.list.push(Refusal {
+                    graph: path.to_owned(),
+                    node: index,
+                    operator,
+                    outputs,
+                    reason,
+                });
+            }
         }
     }
     converted

@@ -27,6 +27,8 @@
 //!   operator that the target lacks is expanded through its function body (`expand`).
 //! - `compat`: the per-node check: actual element types, operand counts, attribute values.
 //! - `adapters/`: the rewrites, one file per operator family.
+//! - `prune`: the Constants the conversion left unread (an input moved back to an attribute),
+//!   and the unread nodes it added, removed once every node is converted.
 //! - `refusals`: the steps whose meaning changed and that no adapter handles yet.
 //! - `error`: every node that cannot be converted, with a reason from a closed set.
 
@@ -36,6 +38,7 @@ mod context;
 mod driver;
 mod error;
 mod expand;
+mod prune;
 mod refusals;
 pub mod steps;
 

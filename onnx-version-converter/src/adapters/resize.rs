@@ -1,7 +1,9 @@
 //! Resize and Upsample. Resize-10 and Upsample sample as `asymmetric` (the source coordinate
-//! of output `i` is `i / scale`) and take the nearest pixel by `floor`; Resize-11 says so with
-//! `coordinate_transformation_mode` and `nearest_mode`, whose defaults differ. Upsample's
-//! `scales` became an input at 9, and Upsample became Resize-10 at 10.
+//! of output `i` is `i / scale`) and, for `nearest`, round each axis by its own scale: down on
+//! an axis it upsamples, up on one it downsamples (onnx's own Resize-10 data and onnxruntime).
+//! Resize-11 says `asymmetric` with `coordinate_transformation_mode`, but has one `nearest_mode`
+//! for every axis, so a nearest Resize crosses 10↔11 only where its constant scales all round
+//! the same way. Upsample's `scales` became an input at 9, and Upsample became Resize-10 at 10.
 
 use onnx_runtime_types::NodeProto;
 
@@ -18,22 +20,62 @@ fn string(node: &NodeProto, name: &str) -> Option<String> {
         .and_then(|s| String::from_utf8(s).ok())
 }
 
+/// How Resize-10 rounds a nearest coordinate on every axis, from its scales: `floor` where none
+/// downsamples (as for a node that was Upsample), `ceil` where none upsamples (an axis of scale
+/// 1 lands on whole coordinates, so either holds), and no one mode where the scales do both or
+/// are not known.
+fn legacy_rounding(
+    context: &Context,
+    node: &NodeProto,
+    scales: &str,
+    opset: i64,
+) -> Result<&'static str, Reason> {
+    if node
+        .output
+        .first()
+        .is_some_and(|output| context.upsampling.contains(output))
+    {
+        return Ok("floor");
+    }
+    let values = context
+        .constant_floats(scales)
+        .ok_or_else(|| Reason::Unknown {
+            what: "whether the run-time `scales` upsample or downsample".to_owned(),
+            needed_by: format!("nearest Resize's one `nearest_mode` at opset {opset}"),
+        })?;
+    let down = values.iter().any(|&s| s < 1.0);
+    let up = values.iter().any(|&s| s > 1.0);
+    match (down, up) {
+        (true, true) => Err(Reason::Unknown {
+            what: "one rounding for scales that both upsample and downsample".to_owned(),
+            needed_by: format!("nearest Resize's one `nearest_mode` at opset {opset}"),
+        }),
+        (true, false) => Ok("ceil"),
+        _ => Ok("floor"),
+    }
+}
+
 /// Resize-10 → 11: the coordinate mode and nearest mode written out, an empty `roi`.
 pub(super) fn asymmetric_up(
     context: &mut Context,
     mut node: NodeProto,
-    _: i64,
+    target: i64,
 ) -> Result<Adapted, Reason> {
     let scales = node.input.get(1).cloned().unwrap_or_default();
+    let nearest = if string(&node, "mode").as_deref().unwrap_or("nearest") == "nearest" {
+        Some(legacy_rounding(context, &node, &scales, target)?)
+    } else {
+        None
+    };
     let roi = context.fresh("roi");
     node.input = vec![node.input[0].clone(), roi.clone(), scales];
     node.attribute.push(string_attribute(
         "coordinate_transformation_mode",
         "asymmetric",
     ));
-    if string(&node, "mode").as_deref().unwrap_or("nearest") == "nearest" {
+    if let Some(nearest) = nearest {
         node.attribute
-            .push(string_attribute("nearest_mode", "floor"));
+            .push(string_attribute("nearest_mode", nearest));
     }
     Ok(Adapted {
         before: vec![constant(roi, float_tensor(&[], &[0]))],
@@ -42,10 +84,10 @@ pub(super) fn asymmetric_up(
     })
 }
 
-/// Resize-11 → 10: only what Resize-10 can say: `asymmetric`, `floor` for nearest, no cubic,
-/// `scales` rather than `sizes`.
+/// Resize-11 → 10: only what Resize-10 can say: `asymmetric`, for nearest the rounding its
+/// scales imply, no cubic, `scales` rather than `sizes`.
 pub(super) fn asymmetric_down(
-    _: &mut Context,
+    context: &mut Context,
     mut node: NodeProto,
     target: i64,
 ) -> Result<Adapted, Reason> {
@@ -60,13 +102,7 @@ pub(super) fn asymmetric_down(
     if coordinates != "asymmetric" {
         return Err(refuse("coordinate_transformation_mode", coordinates));
     }
-    if mode == "nearest" {
-        let nearest =
-            string(&node, "nearest_mode").unwrap_or_else(|| "round_prefer_floor".to_owned());
-        if nearest != "floor" {
-            return Err(refuse("nearest_mode", nearest));
-        }
-    } else if mode != "linear" {
+    if mode != "nearest" && mode != "linear" {
         return Err(refuse("mode", mode));
     }
     if node.input.get(3).is_some_and(|s| !s.is_empty()) {
@@ -84,6 +120,13 @@ pub(super) fn asymmetric_down(
             input: "sizes".to_owned(),
             opset: target,
         })?;
+    if mode == "nearest" {
+        let nearest =
+            string(&node, "nearest_mode").unwrap_or_else(|| "round_prefer_floor".to_owned());
+        if legacy_rounding(context, &node, &scales, target)? != nearest {
+            return Err(refuse("nearest_mode", nearest));
+        }
+    }
     take_attribute(&mut node, "coordinate_transformation_mode");
     take_attribute(&mut node, "nearest_mode");
     node.input = vec![node.input[0].clone(), scales];
@@ -138,11 +181,12 @@ pub(super) fn upsample_scales_to_attribute(
 
 /// Upsample-9, removed at 10, is Resize-10.
 pub(super) fn upsample_to_resize(
-    _: &mut Context,
+    context: &mut Context,
     mut node: NodeProto,
     _: i64,
 ) -> Result<Adapted, Reason> {
     node.op_type = Some("Resize".to_owned());
+    context.upsampling.extend(node.output.first().cloned());
     Ok(Adapted::alone(node))
 }
 
@@ -175,11 +219,37 @@ pub(super) fn resize_to_upsample(
 }
 
 /// Resize-11 → 13: with `sizes`, 11's required `scales` is empty, and 13 wants it left out.
+/// Resize-13 dropped `tf_half_pixel_for_nn`, which is `half_pixel` moved by half an element:
+/// rounding `y + 0.5` half down is `ceil(y)`, and `floor(y + 0.5)` is `y` rounded half up, so
+/// the two nearest modes those give are rewritten, and any other is refused.
 pub(super) fn scales_or_sizes(
     _: &mut Context,
     mut node: NodeProto,
-    _: i64,
+    target: i64,
 ) -> Result<Adapted, Reason> {
+    if string(&node, "coordinate_transformation_mode").as_deref() == Some("tf_half_pixel_for_nn") {
+        let nearest =
+            string(&node, "nearest_mode").unwrap_or_else(|| "round_prefer_floor".to_owned());
+        let shifted = match nearest.as_str() {
+            "round_prefer_floor" => "ceil",
+            "floor" => "round_prefer_ceil",
+            _ => {
+                return Err(Reason::AttributeValue {
+                    name: "coordinate_transformation_mode".to_owned(),
+                    value: "tf_half_pixel_for_nn".to_owned(),
+                    opset: target,
+                });
+            }
+        };
+        take_attribute(&mut node, "coordinate_transformation_mode");
+        take_attribute(&mut node, "nearest_mode");
+        node.attribute.push(string_attribute(
+            "coordinate_transformation_mode",
+            "half_pixel",
+        ));
+        node.attribute
+            .push(string_attribute("nearest_mode", shifted));
+    }
     if node.input.get(3).is_some_and(|s| !s.is_empty()) {
         node.input[2] = String::new();
     }
