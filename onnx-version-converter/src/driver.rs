@@ -372,6 +372,15 @@ impl Adapted {
             after: Vec::new(),
         }
     }
+
+    /// The node, after the helpers it now reads.
+    pub fn with_before(before: Vec<NodeProto>, node: NodeProto) -> Adapted {
+        Adapted {
+            before,
+            node,
+            after: Vec::new(),
+        }
+    }
 }
 
 fn cross_step(

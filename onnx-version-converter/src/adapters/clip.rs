@@ -41,11 +41,7 @@ pub(super) fn bounds_to_inputs(
         before.push(constant(input.clone(), tensor));
         set_input(&mut node, index, input);
     }
-    Ok(Adapted {
-        before,
-        node,
-        after: Vec::new(),
-    })
+    Ok(Adapted::with_before(before, node))
 }
 
 pub(super) fn bounds_to_attributes(

@@ -157,11 +157,7 @@ pub(crate) fn ints_to_input(
     let ints = attribute.ints;
     let helper = constant(value.clone(), int64_tensor(&ints, &[ints.len()]));
     set_input(&mut node, index, value);
-    Adapted {
-        before: vec![helper],
-        node,
-        after: Vec::new(),
-    }
+    Adapted::with_before(vec![helper], node)
 }
 
 /// Moves input `index` (named `name`) to the integer-list attribute `name`: it must be a

@@ -34,11 +34,10 @@ pub(super) fn dft_axis_to_input(
         .unwrap_or(1);
     let input = context.fresh("axis");
     set_input(&mut node, 2, input.clone());
-    Ok(Adapted {
-        before: vec![constant(input, int64_tensor(&[axis], &[]))],
+    Ok(Adapted::with_before(
+        vec![constant(input, int64_tensor(&[axis], &[]))],
         node,
-        after: Vec::new(),
-    })
+    ))
 }
 
 pub(super) fn dft_axis_to_attribute(

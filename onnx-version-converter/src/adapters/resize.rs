@@ -77,11 +77,10 @@ pub(super) fn asymmetric_up(
         node.attribute
             .push(string_attribute("nearest_mode", nearest));
     }
-    Ok(Adapted {
-        before: vec![constant(roi, float_tensor(&[], &[0]))],
+    Ok(Adapted::with_before(
+        vec![constant(roi, float_tensor(&[], &[0]))],
         node,
-        after: Vec::new(),
-    })
+    ))
 }
 
 /// Resize-11 → 10: only what Resize-10 can say: `asymmetric`, for nearest the rounding its
@@ -148,11 +147,7 @@ pub(super) fn upsample_scales_to_input(
     let input = context.fresh("scales");
     set_input(&mut node, 1, input.clone());
     let tensor = float_tensor(&scales, &[scales.len()]);
-    Ok(Adapted {
-        before: vec![constant(input, tensor)],
-        node,
-        after: Vec::new(),
-    })
+    Ok(Adapted::with_before(vec![constant(input, tensor)], node))
 }
 
 /// Upsample-9 → 7: constant `scales` as the attribute.
@@ -270,9 +265,5 @@ pub(super) fn required_roi_and_scales(
             set_input(&mut node, index, input);
         }
     }
-    Ok(Adapted {
-        before,
-        node,
-        after: Vec::new(),
-    })
+    Ok(Adapted::with_before(before, node))
 }

@@ -21,11 +21,7 @@ pub(super) fn bounds_to_inputs(
         before.extend(adapted.before);
         node = adapted.node;
     }
-    Ok(Adapted {
-        before,
-        node,
-        after: Vec::new(),
-    })
+    Ok(Adapted::with_before(before, node))
 }
 
 pub(super) fn bounds_to_attributes(

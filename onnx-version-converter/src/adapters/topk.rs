@@ -20,11 +20,10 @@ pub(super) fn k_to_input(
         })?;
     let value = context.fresh("k");
     set_input(&mut node, 1, value.clone());
-    Ok(Adapted {
-        before: vec![constant(value, int64_tensor(&[k], &[1]))],
+    Ok(Adapted::with_before(
+        vec![constant(value, int64_tensor(&[k], &[1]))],
         node,
-        after: Vec::new(),
-    })
+    ))
 }
 
 pub(super) fn k_to_attribute(

@@ -1,6 +1,6 @@
 //! Linear models: LinearClassifier and LinearRegressor.
 
-use super::{DOMAIN, Labels, Transform, argmax, float_tensor, rows, second_class};
+use super::{DOMAIN, Labels, Transform, argmax, float_tensor, floats, rows, second_class};
 use crate::error::KernelResult;
 use crate::ops::{Ctx, Registry, one, tensor};
 use crate::value::Val;
@@ -8,14 +8,6 @@ use crate::value::Val;
 pub(super) fn register(r: &mut Registry) {
     r.add(DOMAIN, "LinearClassifier", 1, linear_classifier);
     r.add(DOMAIN, "LinearRegressor", 1, linear_regressor);
-}
-
-fn floats(ctx: &Ctx<'_>, name: &str) -> Vec<f64> {
-    ctx.floats(name)
-        .unwrap_or_default()
-        .iter()
-        .map(|&v| f64::from(v))
-        .collect()
 }
 
 /// X [N, F] times `coefficients` [T, F] transposed, plus `intercepts` [T] (or none): [N, T].

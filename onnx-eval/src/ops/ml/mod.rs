@@ -179,6 +179,15 @@ pub(crate) fn float_list(ctx: &Ctx<'_>, name: &str) -> KernelResult<Option<Vec<f
         .map(|f| f.iter().map(|&v| f64::from(v)).collect()))
 }
 
+/// A float-list attribute as f64, empty where it is absent (the versions without tensor forms).
+pub(crate) fn floats(ctx: &Ctx<'_>, name: &str) -> Vec<f64> {
+    ctx.floats(name)
+        .unwrap_or_default()
+        .iter()
+        .map(|&v| f64::from(v))
+        .collect()
+}
+
 /// A float tensor of `shape` from f64 values.
 pub(crate) fn float_tensor(values: Vec<f64>, shape: &[usize]) -> KernelResult<Tensor> {
     let data = ArrayD::from_shape_vec(IxDyn(shape), values.into_iter().map(|v| v as f32).collect())

@@ -1,7 +1,9 @@
 //! Support vector machines: SVMClassifier (one-against-one voting, Platt probabilities with
 //! pairwise coupling) and SVMRegressor (including one-class).
 
-use super::{DOMAIN, Labels, Transform, argmax, float_tensor, logistic, rows, second_class};
+use super::{
+    DOMAIN, Labels, Transform, argmax, float_tensor, floats, logistic, rows, second_class,
+};
 use crate::error::KernelResult;
 use crate::ops::{Ctx, Registry, one, tensor};
 use crate::value::Val;
@@ -9,14 +11,6 @@ use crate::value::Val;
 pub(super) fn register(r: &mut Registry) {
     r.add(DOMAIN, "SVMClassifier", 1, svm_classifier);
     r.add(DOMAIN, "SVMRegressor", 1, svm_regressor);
-}
-
-fn floats(ctx: &Ctx<'_>, name: &str) -> Vec<f64> {
-    ctx.floats(name)
-        .unwrap_or_default()
-        .iter()
-        .map(|&v| f64::from(v))
-        .collect()
 }
 
 /// The kernel of `kernel_type` with `kernel_params` [gamma, coef0, degree].
