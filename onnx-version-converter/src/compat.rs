@@ -273,7 +273,13 @@ fn check_types(
                 Some(types) => types.contains(&ty),
                 None => formal.type_str == ty,
             };
-            match context.elem(operand).and_then(elem_name) {
+            let elem = match is_input {
+                true => context.elem(operand),
+                false => context
+                    .elem(operand)
+                    .or_else(|| crate::context::cast_to(node)),
+            };
+            match elem.and_then(elem_name) {
                 Some(elem) => {
                     // Known types are tensors' (the context records no others).
                     let ty = format!("tensor({elem})");

@@ -124,6 +124,10 @@ impl Context {
             Some("value") => attribute.t.as_deref().cloned(),
             Some("value_ints") => Some(int64_tensor(&attribute.ints, &[attribute.ints.len()])),
             Some("value_int") => attribute.i.map(|i| int64_tensor(&[i], &[])),
+            Some("value_floats") => {
+                Some(float_tensor(&attribute.floats, &[attribute.floats.len()]))
+            }
+            Some("value_float") => attribute.f.map(|f| float_tensor(&[f], &[])),
             _ => None,
         };
         if let Some(tensor) = tensor {
@@ -175,16 +179,26 @@ impl Context {
             let Some(formal) = formal_at(&schema.outputs, index) else {
                 continue;
             };
-            let elem = bound.get(formal.type_str).copied().or_else(|| {
-                let name = formal.type_str.strip_prefix("tensor(")?.strip_suffix(')')?;
-                onnx_syntax::dtype::elem_type_by_name(name).map(|t| t.number)
-            });
+            let elem = cast_to(node)
+                .or_else(|| bound.get(formal.type_str).copied())
+                .or_else(|| {
+                    let name = formal.type_str.strip_prefix("tensor(")?.strip_suffix(')')?;
+                    onnx_syntax::dtype::elem_type_by_name(name).map(|t| t.number)
+                });
             if let Some(elem) = elem {
                 let known = self.types.entry(output.clone()).or_default();
                 known.elem = known.elem.or(Some(elem));
             }
         }
     }
+}
+
+/// The element type a Cast converts to: its output's, which no input binds.
+pub(crate) fn cast_to(node: &NodeProto) -> Option<i32> {
+    if node.op_type.as_deref() != Some("Cast") {
+        return None;
+    }
+    i32::try_from(attribute(node, "to")?.i?).ok()
 }
 
 /// The formal parameter of `formals` that operand `index` binds to (the last one, if it is

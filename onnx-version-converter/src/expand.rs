@@ -1,8 +1,8 @@
-//! Downgrade by expansion: an operator that the target does not have yet, with a standard
-//! function body, is replaced by its body (onnx-schema's bodies, onnx-check's inliner); the
-//! driver then converts the body's nodes down in turn.
+//! Downgrade by expansion: an operator that the target does not have yet, with a function
+//! body, is replaced by its body (onnx-schema's static bodies, or the ones `expansions/` builds
+//! per node; onnx-check's inliner); the driver then converts the body's nodes down in turn.
 
-use onnx_check::library::Inliner;
+use onnx_check::library::{FunctionLibrary, Inliner};
 use onnx_runtime_types::{GraphProto, NodeProto, OperatorSetIdProto, ValueInfoProto};
 use onnx_schema::table::Schema;
 
@@ -18,13 +18,30 @@ pub(crate) fn expand(
     target: i64,
 ) -> Result<(Vec<NodeProto>, i64), Reason> {
     let operator = node.op_type.clone().unwrap_or_default();
+    // The operator's first version, not the one expanded: the target is below it.
+    let first = crate::steps::versions(schema.domain, &operator)
+        .and_then(|all| all.iter().find(|s| !s.deprecated))
+        .map_or(schema.since, |s| s.since);
     let not_at_target = || Reason::NotAtTarget {
         operator: operator.clone(),
         opset: target,
-        since: Some(schema.since),
+        since: Some(first),
     };
-    let body = onnx_schema::standard_function(&operator, schema.since).ok_or_else(not_at_target)?;
+    let built;
+    let body = match onnx_schema::standard_function(&operator, schema.since) {
+        Some(body) => body,
+        None => {
+            built = crate::expansions::body(&node, schema.since, context, target)
+                .ok_or_else(not_at_target)??;
+            &built
+        }
+    };
+    let is_built = body.domain.as_deref() == Some(crate::expansions::DOMAIN);
     let body_opset = crate::driver::imported(&body.opset_import, "").ok_or_else(not_at_target)?;
+    let mut call = node.clone();
+    if is_built {
+        call.domain = Some(crate::expansions::DOMAIN.to_owned());
+    }
     let value = |name: &String| ValueInfoProto {
         name: Some(name.clone()),
         ..Default::default()
@@ -43,15 +60,27 @@ pub(crate) fn expand(
             .filter(|o| !o.is_empty())
             .map(value)
             .collect(),
-        node: vec![node.clone()],
+        node: vec![call],
         ..Default::default()
     };
+    // A built body is called from its own domain, in a graph at the body's opset; a static
+    // one is expanded from the operator's.
     let mut imports = vec![OperatorSetIdProto {
         domain: Some(String::new()),
-        version: Some(schema.since),
+        version: Some(if is_built { body_opset } else { schema.since }),
     }];
-    Inliner::new()
-        .expand(&operator)
+    let library;
+    let inliner = if is_built {
+        imports.push(OperatorSetIdProto {
+            domain: Some(crate::expansions::DOMAIN.to_owned()),
+            version: Some(1),
+        });
+        library = FunctionLibrary::from_functions([body.clone()]).map_err(|_| not_at_target())?;
+        Inliner::new().library(&library)
+    } else {
+        Inliner::new().expand(&operator)
+    };
+    inliner
         .graph(&mut graph, &mut imports)
         .map_err(|_| not_at_target())?;
     // The inliner's names are fresh within this small graph only: the model's own are given.

@@ -24,7 +24,8 @@
 //!   compatible upward when nothing a node can hold changes, else checked per node.
 //! - `driver`: walks the main graph, the subgraphs of `If`, `Loop` and `Scan`, and the
 //!   model-local functions, and converts each node step by step to the target's version; an
-//!   operator that the target lacks is expanded through its function body (`expand`).
+//!   operator that the target lacks is expanded through its function body (`expand`; the
+//!   bodies onnx builds per node are written in ONNX text in `expansions/`).
 //! - `compat`: the per-node check: actual element types, operand counts, attribute values.
 //! - `adapters/`: the rewrites, one file per operator family.
 //! - `prune`: the Constants the conversion left unread (an input moved back to an attribute),
@@ -38,6 +39,7 @@ mod context;
 mod driver;
 mod error;
 mod expand;
+mod expansions;
 mod prune;
 mod refusals;
 pub mod steps;
