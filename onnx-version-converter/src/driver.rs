@@ -266,7 +266,22 @@ pub(crate) fn convert_node(
                 .unwrap_or(current),
             Some(removed.since),
         ),
-        _ => (current, Some(0)),
+        // Below the operator's first version: an adapter that writes the node in older terms
+        // starts from the first version, so step down to it; an expansion starts from the
+        // node's own.
+        _ => {
+            let first = all.iter().find(|s| !s.deprecated).unwrap_or(current);
+            let absent = Step {
+                domain,
+                operator: &operator,
+                from: first.since,
+                to: 0,
+            };
+            match adapters::find(&absent) {
+                Some(_) => (first, Some(0)),
+                None => (current, Some(0)),
+            }
+        }
     };
     let mut node = node;
     let mut version = current;
@@ -296,6 +311,10 @@ pub(crate) fn convert_node(
         for helper in crossed.before {
             context.record_constant(&helper);
             prepended.extend(convert_node(context, helper, m, next.since)?);
+        }
+        // The helpers after the node read its outputs: their types first.
+        if !crossed.after.is_empty() && crossed.node.op_type.as_deref() == Some(operator.as_str()) {
+            context.propagate(&crossed.node, next);
         }
         let mut after = Vec::new();
         for helper in crossed.after {
