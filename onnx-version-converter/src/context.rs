@@ -24,6 +24,14 @@ pub(crate) struct Context {
     /// The first outputs of Resize nodes that were Upsample, whose scales are at least 1 even
     /// when they are computed at run time.
     pub upsampling: HashSet<String>,
+    /// Where the nodes being converted are: a graph, whose initializers can hold what a
+    /// Constant of the target cannot, or a function, which has none.
+    pub in_graph: bool,
+    /// The values of the Constants moved to the current graph's initializers.
+    pub initializers: Vec<TensorProto>,
+    /// The names of every such initializer, of any graph (before IR 4 one must also be a
+    /// graph input, so the model's IR version is raised to 4 when there is one).
+    pub moved_to_initializers: HashSet<String>,
     names: HashSet<String>,
     counter: usize,
 }
@@ -109,6 +117,14 @@ impl Context {
         for node in &graph.node {
             self.record_constant(node);
         }
+    }
+
+    /// Forgets every type, shape and constant value known, and keeps the names taken.
+    pub fn forget_facts(&mut self) {
+        self.types.clear();
+        self.dims.clear();
+        self.constants.clear();
+        self.upsampling.clear();
     }
 
     /// Records the value of a `Constant` node of the default domain.

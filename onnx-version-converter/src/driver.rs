@@ -3,7 +3,7 @@
 //! resolves to, to the target's. Refusals are collected; the model is returned only if there
 //! are none.
 
-use onnx_runtime_types::{GraphProto, ModelProto, NodeProto, OperatorSetIdProto};
+use onnx_runtime_types::{GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorProto};
 use onnx_schema::AtVersion;
 use onnx_schema::table::Schema;
 
@@ -67,6 +67,13 @@ pub(crate) fn convert_model(model: &ModelProto, moves: &[Move]) -> Result<ModelP
             &function.opset_import
         };
         let function_moves = moves_for(imports, moves);
+        context.in_graph = false;
+        // A function's names are its own: no fact of the graph, or of another function,
+        // holds inside it.
+        context.forget_facts();
+        for node in &function.node {
+            context.record_constant(node);
+        }
         let path = format!(
             "{}.{}",
             function.domain.as_deref().unwrap_or_default(),
@@ -78,7 +85,12 @@ pub(crate) fn convert_model(model: &ModelProto, moves: &[Move]) -> Result<ModelP
         rewrite_imports(&mut function.opset_import, &function_moves);
     }
     // The nodes the conversion made dead go, and a refused Constant among them is no refusal.
-    let now = prune::prune(&mut model, &before, &refusals.reads);
+    let now = prune::prune(
+        &mut model,
+        &before,
+        &refusals.reads,
+        &context.moved_to_initializers,
+    );
     let Refused {
         list, constants, ..
     } = refusals;
@@ -93,6 +105,11 @@ pub(crate) fn convert_model(model: &ModelProto, moves: &[Move]) -> Result<ModelP
     }
     rewrite_imports(&mut model.opset_import, moves);
     raise_ir_version(&mut model, moves);
+    let moved_kept = (context.moved_to_initializers.iter()).any(|name| now.defined.contains(name));
+    if moved_kept && model.ir_version.unwrap_or(0) < 4 {
+        // Before IR 4 an initializer must also be a graph input.
+        model.ir_version = Some(4);
+    }
     Ok(model)
 }
 
@@ -174,7 +191,13 @@ fn convert_graph(
     context.declare(&graph.value_info);
     context.collect_constants(graph);
     let nodes = std::mem::take(&mut graph.node);
+    let outer = (
+        std::mem::replace(&mut context.in_graph, true),
+        std::mem::take(&mut context.initializers),
+    );
     graph.node = convert_nodes(context, nodes, moves, path, refusals);
+    graph.initializer.append(&mut context.initializers);
+    (context.in_graph, context.initializers) = outer;
 }
 
 fn convert_nodes(
@@ -283,6 +306,13 @@ pub(crate) fn convert_node(
             }
         }
     };
+    if let Some(tensor) = constant_to_initializer(context, &node, m) {
+        context
+            .moved_to_initializers
+            .insert(tensor.name.clone().unwrap_or_default());
+        context.initializers.push(tensor);
+        return Ok(Vec::new());
+    }
     let mut node = node;
     let mut version = current;
     let mut prepended = Vec::new();
@@ -373,6 +403,26 @@ pub(crate) fn convert_node(
         context.propagate(&node, schema);
     }
     Ok([prepended, vec![node], appended].concat())
+}
+
+/// The value of a Constant that the target's Constant cannot hold (before 9 it holds float
+/// types only) and a graph initializer can: an int64 `axes` or `shape` that an expansion or an
+/// adapter wrote, say.
+fn constant_to_initializer(context: &Context, node: &NodeProto, m: Move) -> Option<TensorProto> {
+    const CONSTANT_1_TYPES: [i32; 3] = [1, 10, 11];
+    let is_constant = m.domain.is_empty() && node.op_type.as_deref() == Some("Constant");
+    if !(is_constant && m.to < 9 && context.in_graph) {
+        return None;
+    }
+    let output = node.output.first()?;
+    let tensor = context.constants.get(output)?;
+    if CONSTANT_1_TYPES.contains(&tensor.data_type?) {
+        return None;
+    }
+    Some(TensorProto {
+        name: Some(output.clone()),
+        ..tensor.clone()
+    })
 }
 
 /// What crossing a step made: the node at the new version, and the helpers around it.

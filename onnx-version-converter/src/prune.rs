@@ -87,23 +87,30 @@ pub(crate) fn dead(outputs: &[String], constant: bool, before: &Names, now: &Nam
     added || (constant && outputs.iter().any(|o| before.read.contains(*o)))
 }
 
-/// Removes the dead nodes of `model` (after [`dead`]) until none is left; `also_read` are names
-/// that refused nodes, absent from the model, read. Returns the names of the model left.
-pub(crate) fn prune(model: &mut ModelProto, before: &Names, also_read: &[String]) -> Names {
+/// Removes the dead nodes of `model` (after [`dead`]) until none is left, and the dead
+/// initializers among `moved` (Constants the conversion moved to initializers); `also_read`
+/// are names that refused nodes, absent from the model, read. Returns the names of the model
+/// left.
+pub(crate) fn prune(
+    model: &mut ModelProto,
+    before: &Names,
+    also_read: &[String],
+    moved: &HashSet<String>,
+) -> Names {
     loop {
         let mut now = Names::of(model);
         now.read.extend(also_read.iter().cloned());
         let mut removed = false;
-        let mut keep = |node: &NodeProto| {
-            let gone = dead(&node.output, is_constant(node), before, &now);
+        let mut keep = |outputs: &[String], constant: bool| {
+            let gone = dead(outputs, constant, before, &now);
             removed |= gone;
             !gone
         };
         if let Some(graph) = model.graph.as_mut() {
-            prune_graph(graph, &mut keep);
+            prune_graph(graph, moved, &mut keep);
         }
         for function in &mut model.functions {
-            function.node.retain(|n| keep(n));
+            function.node.retain(|n| keep(&n.output, is_constant(n)));
         }
         if !removed {
             return now;
@@ -111,15 +118,23 @@ pub(crate) fn prune(model: &mut ModelProto, before: &Names, also_read: &[String]
     }
 }
 
-fn prune_graph(graph: &mut GraphProto, keep: &mut impl FnMut(&NodeProto) -> bool) {
-    graph.node.retain(|n| keep(n));
+fn prune_graph(
+    graph: &mut GraphProto,
+    moved: &HashSet<String>,
+    keep: &mut impl FnMut(&[String], bool) -> bool,
+) {
+    graph.node.retain(|n| keep(&n.output, is_constant(n)));
+    graph.initializer.retain(|t| {
+        let name = t.name.clone().unwrap_or_default();
+        !moved.contains(&name) || keep(&[name], true)
+    });
     for node in &mut graph.node {
         for attribute in &mut node.attribute {
             for inner in attribute.g.iter_mut().map(|g| &mut **g) {
-                prune_graph(inner, keep);
+                prune_graph(inner, moved, keep);
             }
             for inner in &mut attribute.graphs {
-                prune_graph(inner, keep);
+                prune_graph(inner, moved, keep);
             }
         }
     }
