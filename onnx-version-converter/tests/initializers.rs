@@ -54,7 +54,11 @@ fn an_int64_shape_read_by_reshape_becomes_an_initializer_below_9() {
         let graph = converted.graph.as_ref().unwrap();
         assert_eq!(ops(graph), ["Reshape"]);
         assert_eq!(initializers(graph), ["shape"]);
-        assert_eq!(converted.ir_version, Some(4), "IR 3 would need it as an input too");
+        assert_eq!(
+            converted.ir_version,
+            Some(4),
+            "IR 3 would need it as an input too"
+        );
         let outputs = onnx_eval::run(&converted, std::slice::from_ref(&x)).unwrap();
         assert_eq!(outputs[0].to_vec::<f32>(), expected[0].to_vec::<f32>());
     }
@@ -142,6 +146,9 @@ fn a_function_has_no_initializers_so_its_int64_constant_is_refused() {
     // (Reshape is refused too: a function's input types are unknown, and Reshape-5 takes
     // fewer than Reshape-13.) At 9 the Constant holds an int64.
     if let Err(Error::Nodes(refused)) = convert_version(&original, 9) {
-        assert!(refused.iter().all(|r| r.operator != "Constant"), "{refused:?}");
+        assert!(
+            refused.iter().all(|r| r.operator != "Constant"),
+            "{refused:?}"
+        );
     }
 }
