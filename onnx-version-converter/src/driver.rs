@@ -33,9 +33,8 @@ pub(crate) struct Move {
 }
 
 /// Converts `model` by `moves`; `moves` are validated by the caller.
-pub(crate) fn convert_model(model: &ModelProto, moves: &[Move]) -> Result<ModelProto, Error> {
-    let before = Names::of(model);
-    let mut model = model.clone();
+pub(crate) fn convert_model(mut model: ModelProto, moves: &[Move]) -> Result<ModelProto, Error> {
+    let before = Names::of(&model);
     let mut refusals = Refused::default();
     let mut context = Context::new(model.graph.iter());
     for function in &model.functions {
