@@ -174,6 +174,7 @@ fn convert_graph(
     context.collect_constants(graph);
     let nodes = std::mem::take(&mut graph.node);
     graph.node = convert_nodes(context, nodes, moves, path, refusals);
+    graph.initializer = context.constants.end_graph();
 }
 
 fn convert_nodes(
