@@ -52,9 +52,9 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// Turns transparent huge pages off for the process, as `MIMALLOC_ALLOW_THP=0` does (mimalloc
 /// reads its options before `main`, so the binary cannot set that one). mimalloc asks for huge
 /// pages on its arena, and on a machine shared with other jobs a fresh 2 MiB page costs far more
-/// to clear than 512 small ones: `convert --opset 21` of ResNet-50, which touches 250 MB of fresh
-/// memory, took 0.6 to 2.0 s with them and 0.34 to 0.64 s without (alternating runs, load 5 to 8;
-/// docs/performance.md).
+/// to clear than 512 small ones: `convert --opset 21` of ResNet-50, which touches about 240 MB
+/// of fresh memory, took 0.6 to 2.0 s with them and 0.34 to 0.64 s without (alternating runs,
+/// load 4 to 8; docs/performance.md).
 #[cfg(target_os = "linux")]
 fn no_huge_pages() {
     // SAFETY: PR_SET_THP_DISABLE takes integers only and changes no memory of the process, only
