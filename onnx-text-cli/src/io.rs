@@ -92,15 +92,12 @@ pub fn read(place: &Place, progress: &Progress) -> Result<Vec<u8>, IoError> {
     };
     progress.stage(&format!("reading {name}"), (size > 0).then_some(size));
     let mut data = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-    let mut chunk = vec![0; CHUNK];
     loop {
-        match reader.read(&mut chunk) {
+        // Read straight into `data`, a chunk at a time for the progress bar: no copy through a
+        // buffer of its own (`read_to_end` leaves `Interrupted` retried).
+        match reader.by_ref().take(CHUNK as u64).read_to_end(&mut data) {
             Ok(0) => break,
-            Ok(n) => {
-                data.extend_from_slice(&chunk[..n]);
-                progress.advance(n as u64);
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Ok(n) => progress.advance(n as u64),
             Err(e) => return Err(io_error("read", &name, &e)),
         }
     }

@@ -20,7 +20,7 @@ pub(crate) struct Context {
     pub types: HashMap<String, ValueType>,
     /// The dimensions inference knows (`None` for a symbolic or unknown one).
     pub dims: HashMap<String, Vec<Option<i64>>>,
-    pub constants: HashMap<String, TensorProto>,
+    pub constants: Constants,
     /// The first outputs of Resize nodes that were Upsample, whose scales are at least 1 even
     /// when they are computed at run time.
     pub upsampling: HashSet<String>,
@@ -98,22 +98,26 @@ impl Context {
     }
 
     /// Records the constants of `graph`: its initializers that are not inputs (an input may
-    /// be fed another value), and the outputs of its `Constant` nodes.
-    pub fn collect_constants(&mut self, graph: &GraphProto) {
+    /// be fed another value), and the outputs of its `Constant` nodes. The initializers move
+    /// into the context until [`Constants::end_graph`] gives them back.
+    pub fn collect_constants(&mut self, graph: &mut GraphProto) {
         let inputs: HashSet<&str> = graph
             .input
             .iter()
             .filter_map(|i| i.name.as_deref())
             .collect();
-        for tensor in &graph.initializer {
+        let mut names = HashMap::new();
+        for (index, tensor) in graph.initializer.iter().enumerate() {
             if let Some(name) = tensor.name.as_deref().filter(|n| !inputs.contains(n)) {
-                self.constants.insert(name.to_owned(), tensor.clone());
+                names.insert(name.to_owned(), index);
                 self.types.entry(name.to_owned()).or_insert(ValueType {
                     elem: tensor.data_type,
                     rank: Some(tensor.dims.len()),
                 });
             }
         }
+        let tensors = std::mem::take(&mut graph.initializer);
+        self.constants.initializers.push((tensors, names));
         for node in &graph.node {
             self.record_constant(node);
         }
@@ -123,7 +127,7 @@ impl Context {
     pub fn forget_facts(&mut self) {
         self.types.clear();
         self.dims.clear();
-        self.constants.clear();
+        self.constants.nodes.clear();
         self.upsampling.clear();
     }
 
@@ -212,6 +216,39 @@ impl Context {
                 known.elem = known.elem.or(Some(elem));
             }
         }
+    }
+}
+
+/// The constant tensors in scope, by name.
+#[derive(Default)]
+pub(crate) struct Constants {
+    /// The values of `Constant` nodes, the model's and the converter's.
+    nodes: HashMap<String, TensorProto>,
+    /// The initializers of the graphs being converted, the innermost last, each with the
+    /// indices of those that are not graph inputs by name. They are moved out of their graphs
+    /// rather than copied: a model's weights can be hundreds of megabytes.
+    initializers: Vec<(Vec<TensorProto>, HashMap<String, usize>)>,
+}
+
+impl Constants {
+    /// The tensor `name` holds, if it is constant.
+    pub fn get(&self, name: &str) -> Option<&TensorProto> {
+        self.nodes.get(name).or_else(|| {
+            (self.initializers.iter().rev())
+                .find_map(|(tensors, names)| names.get(name).map(|&i| &tensors[i]))
+        })
+    }
+
+    fn insert(&mut self, name: String, tensor: TensorProto) {
+        self.nodes.insert(name, tensor);
+    }
+
+    /// The initializers of the innermost graph, given back once its nodes are converted.
+    pub fn end_graph(&mut self) -> Vec<TensorProto> {
+        self.initializers
+            .pop()
+            .map(|(tensors, _)| tensors)
+            .unwrap_or_default()
     }
 }
 

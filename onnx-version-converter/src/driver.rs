@@ -33,9 +33,8 @@ pub(crate) struct Move {
 }
 
 /// Converts `model` by `moves`; `moves` are validated by the caller.
-pub(crate) fn convert_model(model: &ModelProto, moves: &[Move]) -> Result<ModelProto, Error> {
-    let before = Names::of(model);
-    let mut model = model.clone();
+pub(crate) fn convert_model(mut model: ModelProto, moves: &[Move]) -> Result<ModelProto, Error> {
+    let before = Names::of(&model);
     let mut refusals = Refused::default();
     let mut context = Context::new(model.graph.iter());
     for function in &model.functions {
@@ -196,6 +195,7 @@ fn convert_graph(
         std::mem::take(&mut context.initializers),
     );
     graph.node = convert_nodes(context, nodes, moves, path, refusals);
+    graph.initializer = context.constants.end_graph();
     graph.initializer.append(&mut context.initializers);
     (context.in_graph, context.initializers) = outer;
 }

@@ -23,11 +23,34 @@ use onnx_runtime_types::{AttributeProto, GraphProto, ModelProto, NodeProto};
 use prost::Message;
 use prost::bytes::BufMut;
 use prost::bytes::buf::UninitSlice;
-use prost::encoding::{WireType, encode_key, encode_varint, int64, message, string};
+use prost::encoding::{
+    WireType, encode_key, encode_varint, encoded_len_varint, int64, key_len, message, string,
+};
 
 /// The bytes of `model`, the same as `model.encode_to_vec()`. It takes a reference, so that the
 /// macros can encode a big literal on one thread while its shapes are checked on another.
+///
+/// The bytes are written once, to a buffer of their final size: the fields are measured first
+/// (the nodes are written, the rest measured as prost measures it, which for tensors is a few
+/// additions each). A buffer grown as it is written, and a graph written apart and then copied
+/// into the model, took three more copies of the weights, each into memory new to the process,
+/// which is most of the time of a 100 MB model.
 pub(crate) fn model(model: &ModelProto) -> Vec<u8> {
+    let Some(graph) = &model.graph else {
+        return model.encode_to_vec();
+    };
+    let nodes = nodes(&graph.node);
+    let mut size = Measure(0);
+    model_fields(model, &nodes, &mut size);
+    let mut bytes = Writer(Vec::with_capacity(size.0));
+    model_fields(model, &nodes, &mut bytes);
+    debug_assert_eq!(bytes.0.len(), size.0, "the model was measured as written");
+    bytes.0
+}
+
+/// The fields of `model` in field-number order, as prost writes them, its graph's nodes already
+/// written as `nodes`.
+fn model_fields(model: &ModelProto, nodes: &[u8], out: &mut impl Fields) {
     // Every field named, so that a field added to onnx.proto is a compile error here rather
     // than one this encoder leaves out.
     let ModelProto {
@@ -44,44 +67,52 @@ pub(crate) fn model(model: &ModelProto) -> Vec<u8> {
         functions,
         configuration,
     } = model;
-    let Some(graph) = graph else {
-        return model.encode_to_vec();
-    };
-    let graph = self::graph(graph);
-    let mut bytes = Writer(Vec::with_capacity(graph.len() + 256));
-    // In field-number order, as prost writes them; only the graph is written by hand.
-    if let Some(value) = ir_version {
-        int64::encode(1, value, &mut bytes);
+    out.int64(1, ir_version);
+    out.text(2, producer_name);
+    out.text(3, producer_version);
+    out.text(4, domain);
+    out.int64(5, model_version);
+    out.text(6, doc_string);
+    if let Some(graph) = graph {
+        out.graph(7, graph, nodes);
     }
-    if let Some(value) = producer_name {
-        string::encode(2, value, &mut bytes);
-    }
-    if let Some(value) = producer_version {
-        string::encode(3, value, &mut bytes);
-    }
-    if let Some(value) = domain {
-        string::encode(4, value, &mut bytes);
-    }
-    if let Some(value) = model_version {
-        int64::encode(5, value, &mut bytes);
-    }
-    if let Some(value) = doc_string {
-        string::encode(6, value, &mut bytes);
-    }
-    length_delimited(7, &graph, &mut bytes);
-    message::encode_repeated(8, opset_import, &mut bytes);
-    message::encode_repeated(14, metadata_props, &mut bytes);
-    message::encode_repeated(20, training_info, &mut bytes);
-    message::encode_repeated(25, functions, &mut bytes);
-    message::encode_repeated(26, configuration, &mut bytes);
+    out.messages(8, opset_import);
+    out.messages(14, metadata_props);
+    out.messages(20, training_info);
+    out.messages(25, functions);
+    out.messages(26, configuration);
+}
+
+/// The bytes of `graph`, the same as `graph.encode_to_vec()`, written once as for a model.
+pub(crate) fn graph(graph: &GraphProto) -> Vec<u8> {
+    let nodes = nodes(&graph.node);
+    let mut size = Measure(nodes.len());
+    graph_rest(graph, &mut size);
+    let mut bytes = Writer(Vec::with_capacity(size.0));
+    bytes.put_slice(&nodes);
+    graph_rest(graph, &mut bytes);
+    debug_assert_eq!(bytes.0.len(), size.0, "the graph was measured as written");
     bytes.0
 }
 
-/// The bytes of `graph`, the same as `graph.encode_to_vec()`.
-pub(crate) fn graph(graph: &GraphProto) -> Vec<u8> {
+/// The nodes of a graph (field 1), written by hand, each to a buffer of its own so that its
+/// length is known once written.
+fn nodes(nodes: &[NodeProto]) -> Vec<u8> {
+    let mut bytes = Writer(Vec::with_capacity(64 * nodes.len()));
+    let (mut node_bytes, mut scratch) = (Writer(Vec::new()), Writer(Vec::new()));
+    for node in nodes {
+        node_bytes.0.clear();
+        self::node(node, &mut node_bytes, &mut scratch);
+        length_delimited(1, &node_bytes.0, &mut bytes);
+    }
+    bytes.0
+}
+
+/// The fields of `graph` after its nodes, in field-number order, as prost writes them.
+fn graph_rest(graph: &GraphProto, out: &mut impl Fields) {
     // Every field named, as for the model.
     let GraphProto {
-        node: nodes,
+        node: _,
         name,
         initializer,
         doc_string,
@@ -92,29 +123,78 @@ pub(crate) fn graph(graph: &GraphProto) -> Vec<u8> {
         sparse_initializer,
         metadata_props,
     } = graph;
-    let mut bytes = Writer(Vec::with_capacity(64 * nodes.len() + 256));
-    // In field-number order, as prost writes them: the nodes (field 1) by hand, each to a buffer
-    // of its own so that its length is known once written.
-    let (mut node_bytes, mut scratch) = (Writer(Vec::new()), Writer(Vec::new()));
-    for node in nodes {
-        node_bytes.0.clear();
-        self::node(node, &mut node_bytes, &mut scratch);
-        length_delimited(1, &node_bytes.0, &mut bytes);
+    out.text(2, name);
+    out.messages(5, initializer);
+    out.text(10, doc_string);
+    out.messages(11, input);
+    out.messages(12, output);
+    out.messages(13, value_info);
+    out.messages(14, quantization_annotation);
+    out.messages(15, sparse_initializer);
+    out.messages(16, metadata_props);
+}
+
+/// Where the fields of a model or graph go: written, or only measured. Each list of fields is
+/// written once ([`model_fields`], [`graph_rest`]) for both, so that the size measured is the
+/// size written.
+trait Fields {
+    fn int64(&mut self, field: u32, value: &Option<i64>);
+    fn text(&mut self, field: u32, value: &Option<String>);
+    fn messages<M: Message>(&mut self, field: u32, messages: &[M]);
+    /// A graph whose nodes are written as `nodes`.
+    fn graph(&mut self, field: u32, graph: &GraphProto, nodes: &[u8]);
+}
+
+/// The length of the fields given, in bytes.
+struct Measure(usize);
+
+impl Fields for Measure {
+    fn int64(&mut self, field: u32, value: &Option<i64>) {
+        self.0 += value.as_ref().map_or(0, |v| int64::encoded_len(field, v));
     }
-    if let Some(value) = name {
-        string::encode(2, value, &mut bytes);
+
+    fn text(&mut self, field: u32, value: &Option<String>) {
+        self.0 += value.as_ref().map_or(0, |v| string::encoded_len(field, v));
     }
-    message::encode_repeated(5, initializer, &mut bytes);
-    if let Some(value) = doc_string {
-        string::encode(10, value, &mut bytes);
+
+    fn messages<M: Message>(&mut self, field: u32, messages: &[M]) {
+        self.0 += message::encoded_len_repeated(field, messages);
     }
-    message::encode_repeated(11, input, &mut bytes);
-    message::encode_repeated(12, output, &mut bytes);
-    message::encode_repeated(13, value_info, &mut bytes);
-    message::encode_repeated(14, quantization_annotation, &mut bytes);
-    message::encode_repeated(15, sparse_initializer, &mut bytes);
-    message::encode_repeated(16, metadata_props, &mut bytes);
-    bytes.0
+
+    fn graph(&mut self, field: u32, graph: &GraphProto, nodes: &[u8]) {
+        let length = graph_length(graph, nodes);
+        self.0 += key_len(field) + encoded_len_varint(length as u64) + length;
+    }
+}
+
+impl Fields for Writer {
+    fn int64(&mut self, field: u32, value: &Option<i64>) {
+        if let Some(value) = value {
+            int64::encode(field, value, self);
+        }
+    }
+
+    fn text(&mut self, field: u32, value: &Option<String>) {
+        optional_string(field, value, self);
+    }
+
+    fn messages<M: Message>(&mut self, field: u32, messages: &[M]) {
+        message::encode_repeated(field, messages, self);
+    }
+
+    fn graph(&mut self, field: u32, graph: &GraphProto, nodes: &[u8]) {
+        key(field, WireType::LengthDelimited, self);
+        encode_varint(graph_length(graph, nodes) as u64, self);
+        self.put_slice(nodes);
+        graph_rest(graph, self);
+    }
+}
+
+/// The length of `graph` encoded, its nodes written as `nodes`.
+fn graph_length(graph: &GraphProto, nodes: &[u8]) -> usize {
+    let mut size = Measure(nodes.len());
+    graph_rest(graph, &mut size);
+    size.0
 }
 
 /// Appends the fields of `node`, as `node.encode_raw` does: its attributes are written once

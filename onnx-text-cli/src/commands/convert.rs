@@ -68,6 +68,9 @@ pub fn convert(args: &ConvertArgs, show_progress: bool) -> Outcome {
         Ok(message) => message,
         Err(outcome) => return outcome,
     };
+    // The bytes read are freed before the model is converted and encoded, which can then reuse
+    // their memory.
+    drop(data);
     if let Err(outcome) = convert_opsets(&mut message, args.opset, args.ml_opset, &name) {
         return outcome;
     }

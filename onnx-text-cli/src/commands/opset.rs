@@ -27,7 +27,9 @@ pub fn convert_opsets(
         );
         return Err(Outcome::Failed);
     };
-    match onnx_version_converter::convert_opsets(model, &targets) {
+    // The model is given to the converter, which moves its tensors rather than copying them;
+    // on an error the command stops, and the model is not needed again.
+    match onnx_version_converter::convert_opsets_owned(std::mem::take(model), &targets) {
         Ok(converted) => {
             *model = converted;
             Ok(())
