@@ -11,6 +11,7 @@ mod axes;
 mod broadcast;
 mod clip;
 mod dropout;
+mod label_encoder;
 mod modes;
 mod older_forms;
 mod pad;
@@ -22,6 +23,7 @@ mod scatter;
 mod slice;
 mod softmax;
 mod topk;
+mod trees;
 
 use onnx_runtime_types::NodeProto;
 
@@ -121,12 +123,27 @@ const RULES: &[Rule] = &[
     (&["AveragePool"], 22, 19, pool::floor_mode_only),
 ];
 
+/// The rules of ai.onnx.ml.
+const ML_RULES: &[Rule] = &[
+    // The legacy ensembles to TreeEnsemble (removed at 5), and back as a regressor.
+    (&["TreeEnsembleRegressor"], 3, 5, trees::regressor_up),
+    (&["TreeEnsembleClassifier"], 3, 5, trees::classifier_up),
+    (&["TreeEnsemble"], 5, 0, trees::tree_ensemble_down),
+    // Their double-precision `*_as_tensor` attributes (3) as floats (1).
+    (trees::LEGACY, 3, 1, trees::as_tensor_to_floats),
+    (&["LabelEncoder"], 1, 2, label_encoder::classes_to_keys),
+    (&["LabelEncoder"], 2, 1, label_encoder::keys_to_classes),
+    (&["LabelEncoder"], 4, 2, label_encoder::tensors_to_lists),
+];
+
 /// The adapter of `step`, if it has one.
 pub(crate) fn find(step: &Step<'_>) -> Option<Adapter> {
-    if step.domain != "ai.onnx" {
-        return None;
-    }
-    RULES
+    let rules = match step.domain {
+        "ai.onnx" => RULES,
+        "ai.onnx.ml" => ML_RULES,
+        _ => return None,
+    };
+    rules
         .iter()
         .find(|(operators, from, to, _)| {
             *from == step.from && *to == step.to && operators.contains(&step.operator)
@@ -134,12 +151,16 @@ pub(crate) fn find(step: &Step<'_>) -> Option<Adapter> {
         .map(|rule| rule.3)
 }
 
-/// The steps the rules adapt: (operators, from, to).
+/// The steps the rules adapt: (domain, operators, from, to).
 #[cfg(test)]
-pub(crate) fn rule_steps() -> impl Iterator<Item = (&'static [&'static str], i64, i64)> {
-    RULES
-        .iter()
-        .map(|&(operators, from, to, _)| (operators, from, to))
+pub(crate) fn rule_steps() -> impl Iterator<Item = (&'static str, &'static [&'static str], i64, i64)>
+{
+    let of = |domain: &'static str, rules: &'static [Rule]| {
+        rules
+            .iter()
+            .map(move |&(operators, from, to, _)| (domain, operators, from, to))
+    };
+    of("ai.onnx", RULES).chain(of("ai.onnx.ml", ML_RULES))
 }
 
 /// Moves the integer-list attribute `name` to input `index`, as a `Constant` before the node;
