@@ -245,6 +245,8 @@ struct Forest {
     tracks: Vec<i64>,
     leaf_targets: Vec<i64>,
     leaf_weights: Vec<f64>,
+    /// Whether each leaf weighs its target in the legacy forest (else it is a placeholder).
+    leaf_real: Vec<bool>,
     /// The legacy trees (TreeEnsemble's may be more: one per target a tree weighs).
     trees: usize,
     /// Whether a tree was copied per target.
@@ -306,12 +308,12 @@ impl Forest {
         for &i in reach {
             if legacy.modes[i] == LEAF {
                 let mut of_t = legacy.weights[i].iter().filter(|w| w.0 == t);
-                let weight = match (of_t.next(), of_t.next()) {
+                let (weight, real) = match (of_t.next(), of_t.next()) {
                     (None, _) => {
                         self.placeholders = true;
-                        0.0
+                        (0.0, false)
                     }
-                    (Some(w), None) => w.1,
+                    (Some(w), None) => (w.1, true),
                     (Some(_), Some(_)) => {
                         return Err(inexact(format!("a leaf weighs target {t} twice"), opset));
                     }
@@ -319,6 +321,7 @@ impl Forest {
                 ids.insert(i, (true, self.leaf_targets.len() as i64));
                 self.leaf_targets.push(t);
                 self.leaf_weights.push(weight);
+                self.leaf_real.push(real);
             } else {
                 ids.insert(i, (false, self.features.len() as i64));
                 self.features.push(legacy.features[i]);
@@ -359,11 +362,28 @@ impl Forest {
         Ok(())
     }
 
+    /// The leaf weights, `placeholder` for the leaves that weigh nothing in the legacy forest.
+    fn weights_with(&self, placeholder: f64) -> Vec<f64> {
+        (self.leaf_weights.iter().zip(&self.leaf_real))
+            .map(|(&w, &real)| if real { w } else { placeholder })
+            .collect()
+    }
+
+    /// The weights of an ensemble that counts, per target, the trees whose leaf weighed it.
+    fn counts(&self) -> Vec<f64> {
+        self.leaf_real
+            .iter()
+            .map(|&r| f64::from(u8::from(r)))
+            .collect()
+    }
+
     /// The TreeEnsemble node, its tensors of element type `elem` (float or double).
+    #[allow(clippy::too_many_arguments)]
     fn node(
         &self,
         x: String,
         y: String,
+        weights: &[f64],
         n_targets: i64,
         aggregate: i64,
         transform: i64,
@@ -392,7 +412,7 @@ impl Forest {
             ints_attribute("nodes_falsenodeids", self.falses.clone()),
             ints_attribute("nodes_falseleafs", self.false_leafs.clone()),
             ints_attribute("leaf_targetids", self.leaf_targets.clone()),
-            tensor_attribute("leaf_weights", values(&self.leaf_weights)),
+            tensor_attribute("leaf_weights", values(weights)),
         ];
         if self.tracks.iter().any(|&t| t != 0) {
             attributes.push(ints_attribute(
@@ -515,13 +535,36 @@ fn transform_ops(
             (DOUBLE, 2),
         ),
         "LOGISTIC" => helpers.op("Sigmoid", &[&scores], vec![], None, (DOUBLE, 2)),
+        "SOFTMAX_ZERO" => softmax_zero(helpers, &scores),
         other => {
             return Err(inexact(
-                format!("post_transform {other} after base values, outside TreeEnsemble"),
+                format!("post_transform {other} written after base values (outside TreeEnsemble)"),
                 opset,
             ));
         }
     })
+}
+
+/// SOFTMAX_ZERO of each row of `s`: the softmax of its nonzero scores (shifted by the row's
+/// greatest score, zeros included), its zeros kept, and a row of zeros left as is.
+fn softmax_zero(helpers: &mut Helpers<'_>, s: &str) -> String {
+    let row = (DOUBLE, 2);
+    let keep = vec![int_attribute("keepdims", 1)];
+    let axes = vec![
+        ints_attribute("axes", vec![1]),
+        int_attribute("keepdims", 1),
+    ];
+    let peak = helpers.op("ReduceMax", &[s], axes, None, row);
+    let shifted = helpers.op("Sub", &[s, &peak], vec![], None, row);
+    let exp = helpers.op("Exp", &[&shifted], vec![], None, row);
+    let zero = helpers.constant("zero", double_tensor(&[0.0], &[]));
+    let is_zero = helpers.op("Equal", &[s, &zero], vec![], None, (9, 2));
+    let kept = helpers.op("Where", &[&is_zero, &zero, &exp], vec![], None, row);
+    let axis = helpers.constant("axis", int64_tensor(&[1], &[1]));
+    let total = helpers.op("ReduceSum", &[&kept, &axis], keep, None, row);
+    let positive = helpers.op("Greater", &[&total, &zero], vec![], None, (9, 2));
+    let share = helpers.op("Div", &[&kept, &total], vec![], None, row);
+    helpers.op("Where", &[&positive, &share, &kept], vec![], None, row)
 }
 
 /// TreeEnsembleRegressor (3) → TreeEnsemble (5), with the base values added after it and an
@@ -546,33 +589,37 @@ pub(super) fn regressor_up(
         ));
     }
     let has_base = base.iter().any(|&b| b != 0.0);
+    // A target that no leaf of a row weighs is 0 (without its base value, and not the MIN or
+    // MAX of nothing): a second ensemble counts the trees that weighed it.
+    let uncovered_base = (0..targets)
+        .any(|t| base.get(t as usize).is_some_and(|&b| b != 0.0) && !forest.covered.contains(&t));
     let min_max = aggregate == "MIN" || aggregate == "MAX";
-    if min_max && forest.placeholders {
-        return Err(inexact(
-            format!("{aggregate} over trees whose leaves weigh different targets"),
-            target,
-        ));
-    }
-    // A target no leaf of a row weighs is 0 without its base value.
-    if let Some(t) = (0..targets)
-        .find(|t| base.get(*t as usize).is_some_and(|&b| b != 0.0) && !forest.covered.contains(t))
-    {
-        return Err(inexact(
-            format!("the base value of target {t}, which some rows may not score"),
-            target,
-        ));
-    }
+    let need_has = uncovered_base || (min_max && forest.placeholders);
+    let placeholder = match aggregate.as_str() {
+        "MIN" => f64::INFINITY,
+        "MAX" => f64::NEG_INFINITY,
+        _ => 0.0,
+    };
+    let weights = forest.weights_with(placeholder);
     let divide = aggregate == "AVERAGE" && forest.replicated;
-    let after = has_base || divide;
+    let after = has_base || divide || need_has;
     let aggregate_code = if divide {
         1
     } else {
         code(&AGGREGATES, &aggregate, "aggregate_function", target)?
     };
     let transform_code = code(&TRANSFORMS, &transform, "post_transform", target)?;
-    let exact_in_float = f32_exact(&forest.splits) && f32_exact(&forest.leaf_weights);
+    let exact_in_float = f32_exact(&forest.splits) && f32_exact(&weights);
     if elem == FLOAT && exact_in_float && !after {
-        let tree = forest.node(x, y, targets, aggregate_code, transform_code, FLOAT);
+        let tree = forest.node(
+            x,
+            y,
+            &weights,
+            targets,
+            aggregate_code,
+            transform_code,
+            FLOAT,
+        );
         return Ok(Adapted::alone(tree));
     }
     let mut helpers = Helpers {
@@ -587,7 +634,15 @@ pub(super) fn regressor_up(
     let before = std::mem::take(&mut helpers.nodes);
     let raw = helpers.fresh("scores", DOUBLE, 2);
     let inside = if after { 0 } else { transform_code };
-    let tree = forest.node(xd, raw.clone(), targets, aggregate_code, inside, DOUBLE);
+    let tree = forest.node(
+        xd.clone(),
+        raw.clone(),
+        &weights,
+        targets,
+        aggregate_code,
+        inside,
+        DOUBLE,
+    );
     let mut scores = raw;
     if divide {
         let trees = helpers.constant("trees", double_tensor(&[forest.trees as f64], &[]));
@@ -596,6 +651,11 @@ pub(super) fn regressor_up(
     if has_base {
         let b = helpers.constant("base", double_tensor(&base, &[base.len()]));
         scores = helpers.op("Add", &[&scores, &b], vec![], None, (DOUBLE, 2));
+    }
+    if need_has {
+        let has = scored(&mut helpers, &forest, &xd, targets);
+        let zero = helpers.constant("zero", double_tensor(&[0.0], &[]));
+        scores = helpers.op("Where", &[&has, &scores, &zero], vec![], None, (DOUBLE, 2));
     }
     if after {
         scores = transform_ops(&mut helpers, scores, &transform, target)?;
@@ -606,6 +666,24 @@ pub(super) fn regressor_up(
         node: tree,
         after: helpers.nodes,
     })
+}
+
+/// Whether some tree's leaf weighed each target of each row: [N, targets] bool, from a second
+/// ensemble of the same trees that counts them.
+fn scored(helpers: &mut Helpers<'_>, forest: &Forest, xd: &str, targets: i64) -> String {
+    let count = helpers.fresh("count", DOUBLE, 2);
+    let counting = forest.node(
+        xd.to_owned(),
+        count.clone(),
+        &forest.counts(),
+        targets,
+        1,
+        0,
+        DOUBLE,
+    );
+    helpers.nodes.push(counting);
+    let zero = helpers.constant("zero", double_tensor(&[0.0], &[]));
+    helpers.op("Greater", &[&count, &zero], vec![], None, (9, 2))
 }
 
 /// TreeEnsembleClassifier (3) → TreeEnsemble (5) on double X, the labels picked from a
@@ -673,14 +751,25 @@ pub(super) fn classifier_up(
                 target,
             ));
         }
-        let tree = forest.node(xd, raw.clone(), classes, 1, 0, DOUBLE);
+        let weights = forest.weights_with(0.0);
+        let tree = forest.node(xd.clone(), raw.clone(), &weights, classes, 1, 0, DOUBLE);
         let mut scores = raw;
         if base.iter().any(|&b| b != 0.0) {
             let b = helpers.constant("base", double_tensor(&base, &[base.len()]));
             scores = helpers.op("Add", &[&scores, &b], vec![], None, (DOUBLE, 2));
         }
+        // The label is the first greatest of the scores that some leaf weighed (every one,
+        // with base values), or the first class where none did.
+        let uncovered = (0..classes).any(|k| !forest.covered.contains(&k));
+        let candidates = if base.is_empty() && uncovered {
+            let has = scored(&mut helpers, &forest, &xd, classes);
+            let low = helpers.constant("lowest", double_tensor(&[f64::NEG_INFINITY], &[]));
+            helpers.op("Where", &[&has, &scores, &low], vec![], None, (DOUBLE, 2))
+        } else {
+            scores.clone()
+        };
         let argmax = vec![int_attribute("axis", 1), int_attribute("keepdims", 0)];
-        let best = helpers.op("ArgMax", &[&scores], argmax, None, (7, 1));
+        let best = helpers.op("ArgMax", &[&candidates], argmax, None, (7, 1));
         let gather = vec![int_attribute("axis", 0)];
         helpers.op(
             "Gather",
@@ -701,7 +790,7 @@ pub(super) fn classifier_up(
                 target,
             ));
         }
-        let tree = forest.node(xd, raw.clone(), 1, 1, 0, DOUBLE);
+        let tree = forest.node(xd, raw.clone(), &forest.weights_with(0.0), 1, 1, 0, DOUBLE);
         let mut s = raw;
         if base.first().is_some_and(|&b| b != 0.0) {
             let b = helpers.constant("base", double_tensor(&base, &[1]));
@@ -743,7 +832,7 @@ pub(super) fn classifier_up(
                 target,
             ));
         }
-        let tree = forest.node(xd, raw.clone(), 2, 1, 0, DOUBLE);
+        let tree = forest.node(xd, raw.clone(), &forest.weights_with(0.0), 2, 1, 0, DOUBLE);
         let mut scores = raw;
         if base.first().is_some_and(|&b| b != 0.0) {
             let b = helpers.constant("base", double_tensor(&[base[0], 0.0], &[2]));
