@@ -299,6 +299,34 @@ pub(crate) fn convert_node(
     let all = versions(domain, &operator).ok_or_else(unknown)?;
     let current = match onnx_schema::at_version(all, at) {
         Some(AtVersion::Found(schema)) => schema,
+        Some(AtVersion::Removed(old)) => {
+            // A version onnx deprecated that models still hold (GroupNormalization-18): an
+            // adapter up to the next live version, if there is one and the target has it.
+            let next = all.iter().find(|s| s.since > old.since && !s.deprecated);
+            let step = next.map(|next| Step {
+                domain,
+                operator: &operator,
+                from: old.since,
+                to: next.since,
+            });
+            let (Some(next), Some(adapter)) = (next, step.as_ref().and_then(adapters::find)) else {
+                return Err(unknown());
+            };
+            if m.to < next.since {
+                return Err(unknown());
+            }
+            let adapted = adapter(context, node, m.to)?;
+            let mut nodes = Vec::new();
+            for helper in adapted.before {
+                context.record_constant(&helper);
+                nodes.extend(convert_node(context, helper, m, next.since)?);
+            }
+            nodes.extend(convert_node(context, adapted.node, m, next.since)?);
+            for helper in adapted.after {
+                nodes.extend(convert_node(context, helper, m, next.since)?);
+            }
+            return Ok(nodes);
+        }
         _ => return Err(unknown()),
     };
     // The newest version in force at the target, or the last one before its removal.

@@ -13,12 +13,14 @@ mod clip;
 mod dropout;
 mod label_encoder;
 mod modes;
+mod norm;
 mod older_forms;
 mod pad;
 mod pool;
 mod reshape;
 mod resize;
 mod saturate;
+mod scan;
 mod scatter;
 mod slice;
 mod softmax;
@@ -112,6 +114,16 @@ const RULES: &[Rule] = &[
     (broadcast::BINARY_7, 7, 6, broadcast::one_shape),
     (broadcast::LOGICAL_7, 7, 1, broadcast::one_shape),
     (broadcast::VARIADIC_8, 8, 6, broadcast::one_shape),
+    // GroupNormalization's scale and bias per channel (from the deprecated 18).
+    (
+        &["GroupNormalization"],
+        18,
+        21,
+        norm::group_scale_per_channel,
+    ),
+    // Scan's batch axis (8).
+    (&["Scan"], 8, 9, scan::batch_off),
+    (&["Scan"], 9, 8, scan::batch_on),
     // Renamed.
     (&["Scatter"], 9, 11, scatter::to_scatter_elements),
     (&["ScatterElements"], 11, 0, scatter::to_scatter),
