@@ -7,6 +7,7 @@ use std::collections::HashSet;
 
 use onnx_runtime_types::{AttributeProto, NodeProto, TensorProto};
 
+use super::inexact;
 use crate::context::{
     Context, attribute, floats_attribute, ints_attribute, strings_attribute, take_attribute,
     tensor_floats, tensor_ints,
@@ -16,13 +17,6 @@ use crate::error::Reason;
 
 const STRING: i32 = 8;
 const INT64: i32 = 7;
-
-fn inexact(what: impl Into<String>, opset: i64) -> Reason {
-    Reason::Inexact {
-        what: what.into(),
-        opset,
-    }
-}
 
 /// 1 → 2: the classes as keys (string input) or as values (int64 input), indices opposite.
 pub(super) fn classes_to_keys(

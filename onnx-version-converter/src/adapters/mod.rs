@@ -217,6 +217,21 @@ pub(crate) fn input_to_ints(
     Ok(node)
 }
 
+/// A refusal of what has no exact form at the target.
+pub(crate) fn inexact(what: impl Into<String>, opset: i64) -> Reason {
+    Reason::Inexact {
+        what: what.into(),
+        opset,
+    }
+}
+
+/// The node's integer-list attribute `name`, or empty.
+pub(crate) fn ints(node: &NodeProto, name: &str) -> Vec<i64> {
+    crate::context::attribute(node, name)
+        .map(|a| a.ints.clone())
+        .unwrap_or_default()
+}
+
 /// Sets input `index`, padding with `""` for the optional inputs before it.
 pub(crate) fn set_input(node: &mut NodeProto, index: usize, value: String) {
     if node.input.len() <= index {

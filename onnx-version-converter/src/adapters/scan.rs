@@ -6,16 +6,10 @@
 
 use onnx_runtime_types::NodeProto;
 
-use crate::context::{Context, attribute, ints_attribute, node, take_attribute};
+use super::ints;
+use crate::context::{Context, ints_attribute, node, take_attribute};
 use crate::driver::Adapted;
 use crate::error::Reason;
-
-/// The node's integer-list attribute `name`, or empty.
-fn ints(node: &NodeProto, name: &str) -> Vec<i64> {
-    attribute(node, name)
-        .map(|a| a.ints.clone())
-        .unwrap_or_default()
-}
 
 /// `op` (Squeeze or Unsqueeze) of axis 0 from `input` to `output`, at the step's version (the
 /// axes an attribute), with the output's type recorded.

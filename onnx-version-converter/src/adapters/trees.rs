@@ -6,15 +6,16 @@
 //!
 //! Up, each legacy tree becomes one TreeEnsemble tree per target it weighs; base values,
 //! labels and a classifier's binary cases are default-domain helpers around it, computed in
-//! double from the unrounded scores (as the legacy operators compute), and refused where the
-//! legacy reading depends on which targets a row's leaves happened to weigh. Down,
-//! TreeEnsemble becomes a regressor where X is float and no branch tests set membership. The
-//! hit rates, which no engine reads, are left out.
+//! double from the unrounded scores (as the legacy operators compute). Where the legacy reading
+//! depends on which targets a row's leaves weighed, a second ensemble of the same trees counts
+//! them. Down, TreeEnsemble becomes a regressor where X is float and no branch tests set
+//! membership. The hit rates, which no engine reads, are left out.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use onnx_runtime_types::{NodeProto, TensorProto};
 
+use super::{inexact, ints};
 use crate::context::{
     Context, attribute, double_tensor, float_tensor, floats_attribute, int_attribute, int64_tensor,
     ints_attribute, string_attribute, strings_attribute, tensor_attribute, tensor_f64,
@@ -38,19 +39,6 @@ const TRANSFORMS: [&str; 5] = ["NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "P
 const AGGREGATES: [&str; 4] = ["AVERAGE", "SUM", "MIN", "MAX"];
 const FLOAT: i32 = 1;
 const DOUBLE: i32 = 11;
-
-fn inexact(what: impl Into<String>, opset: i64) -> Reason {
-    Reason::Inexact {
-        what: what.into(),
-        opset,
-    }
-}
-
-fn ints(node: &NodeProto, name: &str) -> Vec<i64> {
-    attribute(node, name)
-        .map(|a| a.ints.clone())
-        .unwrap_or_default()
-}
 
 fn int(node: &NodeProto, name: &str, default: i64) -> i64 {
     attribute(node, name).and_then(|a| a.i).unwrap_or(default)
@@ -490,12 +478,12 @@ impl Helpers<'_> {
 }
 
 /// X's element type and [N, F] rank, which TreeEnsemble needs.
-fn x_of(context: &Context, node: &NodeProto) -> Result<(String, i32), Reason> {
+fn x_of(context: &Context, node: &NodeProto, target: i64) -> Result<(String, i32), Reason> {
     let x = node.input.first().cloned().unwrap_or_default();
     let needed_by = || "TreeEnsemble (ai.onnx.ml 5), which takes X as [N, F]".to_owned();
     match context.rank(&x) {
         Some(2) => {}
-        Some(_) => return Err(inexact(format!("`{x}` is not [N, F]"), 5)),
+        Some(_) => return Err(inexact(format!("`{x}` is not [N, F]"), target)),
         None => {
             return Err(Reason::Unknown {
                 what: format!("the rank of `{x}`"),
@@ -574,7 +562,7 @@ pub(super) fn regressor_up(
     node: NodeProto,
     target: i64,
 ) -> Result<Adapted, Reason> {
-    let (x, elem) = x_of(context, &node)?;
+    let (x, elem) = x_of(context, &node, target)?;
     let y = node.output.first().cloned().unwrap_or_default();
     let targets = int(&node, "n_targets", 1);
     let legacy = Legacy::read(&node, "target", targets, target)?;
@@ -694,7 +682,7 @@ pub(super) fn classifier_up(
     node: NodeProto,
     target: i64,
 ) -> Result<Adapted, Reason> {
-    let (x, elem) = x_of(context, &node)?;
+    let (x, elem) = x_of(context, &node, target)?;
     let (label_out, scores_out) = (
         node.output.first().cloned().unwrap_or_default(),
         node.output.get(1).cloned().unwrap_or_default(),
@@ -993,7 +981,7 @@ pub(super) fn tree_ensemble_down(
             out.trees.push(tree as i64);
             out.ids.push(id);
             if leaf {
-                out.push_leaf(0, "LEAF", 0.0, 0, 0, 0);
+                out.push_node(0, "LEAF", 0.0, 0, 0, 0);
                 out.w_trees.push(tree as i64);
                 out.w_nodes.push(id);
                 out.w_ids.push(leaf_targets[i]);
@@ -1001,7 +989,7 @@ pub(super) fn tree_ensemble_down(
             } else {
                 let t = ids[&child(trues[i], true_leafs[i])?];
                 let f = ids[&child(falses[i], false_leafs[i])?];
-                out.push_leaf(features[i], mode_names[i], splits[i], t, f, tracks[i]);
+                out.push_node(features[i], mode_names[i], splits[i], t, f, tracks[i]);
             }
         }
     }
@@ -1064,7 +1052,7 @@ struct LegacyArrays {
 }
 
 impl LegacyArrays {
-    fn push_leaf(&mut self, feature: i64, mode: &str, value: f64, t: i64, f: i64, track: i64) {
+    fn push_node(&mut self, feature: i64, mode: &str, value: f64, t: i64, f: i64, track: i64) {
         self.features.push(feature);
         self.modes.push(mode.as_bytes().to_vec());
         self.values.push(value);
