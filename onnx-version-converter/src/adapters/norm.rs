@@ -10,6 +10,9 @@ use crate::context::{Context, attribute, constant, int_attribute, int64_tensor, 
 use crate::driver::Adapted;
 use crate::error::Reason;
 
+/// The most channels a constant scale or bias is repeated for in the model.
+const MAX_REPEATED: i64 = 1 << 16;
+
 /// 18 → 21: `scale` and `bias` [G] as [C], each group's value for each of its channels (a
 /// Constant where they are constants, else Reshape, Expand, Reshape); `stash_type` double for
 /// double X (float, 21's default, holds the other types exactly).
@@ -58,7 +61,12 @@ pub(super) fn group_scale_per_channel(
         entry.elem = known.elem;
         entry.rank = Some(1);
         match context.constants.get(&value).cloned() {
-            Some(tensor) if tensor.dims.len() == 1 && tensor.data_location != Some(1) => {
+            // Repeated as a Constant while small; a larger one expands at run time.
+            Some(tensor)
+                if tensor.dims.len() == 1
+                    && tensor.data_location != Some(1)
+                    && channels <= MAX_REPEATED =>
+            {
                 before.push(constant(wide.clone(), repeated(&tensor, per_group)));
             }
             _ => {

@@ -38,6 +38,8 @@ const LEAF: u8 = 7;
 const TRANSFORMS: [&str; 5] = ["NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT"];
 const AGGREGATES: [&str; 4] = ["AVERAGE", "SUM", "MIN", "MAX"];
 const FLOAT: i32 = 1;
+/// The most nodes and leaves the rewrite writes (a tree is copied per target it weighs).
+const MAX_NODES: usize = 1 << 24;
 const DOUBLE: i32 = 11;
 
 fn int(node: &NodeProto, name: &str, default: i64) -> i64 {
@@ -250,6 +252,7 @@ impl Forest {
         let mut forest = Forest::default();
         let roots = legacy.roots();
         forest.trees = roots.len();
+        let mut copied = 0usize;
         for root in roots {
             let reach = legacy.reach(root);
             let leaves: Vec<usize> = reach
@@ -276,6 +279,15 @@ impl Forest {
                 weighed.into_iter().collect()
             };
             forest.replicated |= targets.len() > 1;
+            // Copies per target grow with the product of a tree's nodes and targets: bounded,
+            // so that a small model cannot ask for more memory than a large one holds.
+            copied += reach.len().saturating_mul(targets.len());
+            if copied > MAX_NODES {
+                return Err(inexact(
+                    format!("TreeEnsemble would need more than {MAX_NODES} nodes"),
+                    opset,
+                ));
+            }
             for t in targets {
                 forest.copy_tree(legacy, &reach, t, opset)?;
             }
@@ -579,8 +591,8 @@ pub(super) fn regressor_up(
     let has_base = base.iter().any(|&b| b != 0.0);
     // A target that no leaf of a row weighs is 0 (without its base value, and not the MIN or
     // MAX of nothing): a second ensemble counts the trees that weighed it.
-    let uncovered_base = (0..targets)
-        .any(|t| base.get(t as usize).is_some_and(|&b| b != 0.0) && !forest.covered.contains(&t));
+    let uncovered_base =
+        (base.iter().enumerate()).any(|(t, &b)| b != 0.0 && !forest.covered.contains(&(t as i64)));
     let min_max = aggregate == "MIN" || aggregate == "MAX";
     let need_has = uncovered_base || (min_max && forest.placeholders);
     let placeholder = match aggregate.as_str() {
