@@ -211,3 +211,65 @@ g (string[3] s) => (float[3] f) {
     let refused = reason(convert_opsets(&to_floats, &[("ai.onnx.ml", 1)]));
     assert_eq!(refused.kind(), "inexact");
 }
+
+/// A TreeEnsemble of one branch on feature 0 (mode `mode`, split 0.5, set {1, 2} for
+/// BRANCH_MEMBER) over two leaves weighing 1 and 2, on X of element type `ty`.
+fn tree_ensemble(mode: u8, ty: &str) -> ModelProto {
+    parse(&format!(
+        r#"<ir_version: 10, opset_import: ["" : 21, "ai.onnx.ml" : 5]>
+g ({ty}[N, 2] x) => ({ty}[N, 1] y) {{
+    y = ai.onnx.ml.TreeEnsemble <n_targets = 1, tree_roots = [0], nodes_featureids = [0],
+        nodes_modes = uint8[1] {{{mode}}}, nodes_splits = {ty}[1] {{0.5}},
+        nodes_truenodeids = [0], nodes_trueleafs = [1], nodes_falsenodeids = [1], nodes_falseleafs = [1],
+        leaf_targetids = [0, 0], leaf_weights = {ty}[2] {{1.0, 2.0}},
+        membership_values = {ty}[2] {{1.0, 2.0}}> (x)
+}}"#
+    ))
+}
+
+#[test]
+fn tree_ensemble_goes_down_as_a_regressor_or_is_refused() {
+    let x = Value::tensor(&[0.25f32, 9.0, 0.75, 9.0, f32::NAN, 1.0], &[3, 2]).unwrap();
+    let model = tree_ensemble(0, "float");
+    let expected = floats(&onnx_eval::run(&model, std::slice::from_ref(&x)).unwrap());
+    assert_eq!(expected[0][..2], [1.0, 2.0]);
+    for ml in 1..5 {
+        let down = convert_opsets(&model, &[("ai.onnx.ml", ml)]).unwrap();
+        check(&down);
+        assert_eq!(ops(&down), ["TreeEnsembleRegressor"]);
+        let actual = floats(&onnx_eval::run(&down, std::slice::from_ref(&x)).unwrap());
+        assert_eq!(actual, expected);
+    }
+    // Set membership exists from ml 5; a double X would have its scores rounded to float.
+    for refused in [tree_ensemble(6, "float"), tree_ensemble(0, "double")] {
+        assert_eq!(
+            reason(convert_opsets(&refused, &[("ai.onnx.ml", 3)])).kind(),
+            "inexact"
+        );
+    }
+}
+
+#[test]
+fn ill_formed_legacy_ensembles_are_refused_not_guessed_at() {
+    let regressor = |arrays: &str| {
+        parse(&format!(
+            r#"<ir_version: 8, opset_import: ["" : 17, "ai.onnx.ml" : 3]>
+g (float[N, 2] x) => (float[N, 1] y) {{
+    y = ai.onnx.ml.TreeEnsembleRegressor <n_targets = 1, {arrays}> (x)
+}}"#
+        ))
+    };
+    let ill_formed = [
+        // nodes_values shorter than the nodes.
+        r#"nodes_treeids = [0, 0, 0], nodes_nodeids = [0, 1, 2], nodes_featureids = [0, 0, 0], nodes_modes = ["BRANCH_LEQ", "LEAF", "LEAF"], nodes_values = [0.5], nodes_truenodeids = [1, 0, 0], nodes_falsenodeids = [2, 0, 0], target_treeids = [0], target_nodeids = [1], target_ids = [0], target_weights = [1.0]"#,
+        // A child that is no node.
+        r#"nodes_treeids = [0, 0, 0], nodes_nodeids = [0, 1, 2], nodes_featureids = [0, 0, 0], nodes_modes = ["BRANCH_LEQ", "LEAF", "LEAF"], nodes_values = [0.5, 0.0, 0.0], nodes_truenodeids = [7, 0, 0], nodes_falsenodeids = [2, 0, 0], target_treeids = [0], target_nodeids = [1], target_ids = [0], target_weights = [1.0]"#,
+        // A weight on a branch, and a target beyond n_targets.
+        r#"nodes_treeids = [0, 0, 0], nodes_nodeids = [0, 1, 2], nodes_featureids = [0, 0, 0], nodes_modes = ["BRANCH_LEQ", "LEAF", "LEAF"], nodes_values = [0.5, 0.0, 0.0], nodes_truenodeids = [1, 0, 0], nodes_falsenodeids = [2, 0, 0], target_treeids = [0], target_nodeids = [0], target_ids = [0], target_weights = [1.0]"#,
+        r#"nodes_treeids = [0, 0, 0], nodes_nodeids = [0, 1, 2], nodes_featureids = [0, 0, 0], nodes_modes = ["BRANCH_LEQ", "LEAF", "LEAF"], nodes_values = [0.5, 0.0, 0.0], nodes_truenodeids = [1, 0, 0], nodes_falsenodeids = [2, 0, 0], target_treeids = [0], target_nodeids = [1], target_ids = [3], target_weights = [1.0]"#,
+    ];
+    for arrays in ill_formed {
+        let refused = reason(convert_opsets(&regressor(arrays), &[("ai.onnx.ml", 5)]));
+        assert_eq!(refused.kind(), "inexact", "{arrays}: {refused}");
+    }
+}
