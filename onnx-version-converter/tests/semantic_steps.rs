@@ -273,3 +273,17 @@ g (float[N, 2] x) => (float[N, 1] y) {{
         assert_eq!(refused.kind(), "inexact", "{arrays}: {refused}");
     }
 }
+
+/// Found by the `convert` fuzz target: an `axis` beyond the rank panicked the 2-D coercion.
+#[test]
+fn an_axis_beyond_the_rank_is_refused_not_a_panic() {
+    let model = parse(
+        r#"<ir_version: 10, opset_import: ["" : 13]>
+g (float[3, 4, 5] x) => (float[3, 4, 5] y) {
+    y = Softmax <axis: int = 3> (x)
+}"#,
+    );
+    for target in [5, 11, 12] {
+        assert_eq!(reason(convert_version(&model, target)).kind(), "inexact");
+    }
+}
