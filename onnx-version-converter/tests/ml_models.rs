@@ -3,7 +3,8 @@
 //! converted to every other ai.onnx.ml opset, and what reached opset 5 on to every opset below
 //! it (the way back from TreeEnsemble); each converted model must pass the project's checker
 //! and give onnxruntime's outputs in onnx-eval. A refusal must be listed in `ml_models.expected`;
-//! a listed one that now converts fails too. `VC_WRITE=1` rewrites the file.
+//! a listed one that now converts fails too. `VC_WRITE=1` rewrites the file; `VC_DUMP=DIR`
+//! writes every converted model there (for onnx's full checker: `scripts/check_converted_models.py`).
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -43,7 +44,11 @@ struct Case {
 
 impl Case {
     /// `None` where the converted model gives onnxruntime's outputs; else why not.
-    fn check(&self, converted: &ModelProto) -> Option<String> {
+    fn check(&self, converted: &ModelProto, label: &str) -> Option<String> {
+        if let Some(dir) = std::env::var_os("VC_DUMP") {
+            let path = Path::new(&dir).join(format!("{}.onnx", label.replace(' ', "_")));
+            std::fs::write(path, converted.encode_to_vec()).unwrap();
+        }
         if let Err(problems) = onnx_validate::ModelCheck::default().check(converted)
             && self.valid
         {
@@ -96,7 +101,8 @@ fn every_ml_model_converts_to_every_ml_opset_or_is_listed() {
             match convert_opsets(&model, &[("ai.onnx.ml", target)]) {
                 Ok(converted) => {
                     converted_count += 1;
-                    if let Some(why) = case.check(&converted) {
+                    let label = format!("{} to {target}", case.name);
+                    if let Some(why) = case.check(&converted, &label) {
                         failures.push(format!("{} → {target}: {why}", case.name));
                     }
                     if target == NEWEST_ML {
@@ -121,7 +127,8 @@ fn every_ml_model_converts_to_every_ml_opset_or_is_listed() {
                 match convert_opsets(&newest, &[("ai.onnx.ml", target)]) {
                     Ok(converted) => {
                         converted_count += 1;
-                        if let Some(why) = case.check(&converted) {
+                        let label = format!("{via} to {target}");
+                        if let Some(why) = case.check(&converted, &label) {
                             failures.push(format!("{via} → {target}: {why}"));
                         }
                     }
