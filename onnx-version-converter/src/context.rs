@@ -32,6 +32,11 @@ pub(crate) struct Context {
     /// The names of every such initializer, of any graph (before IR 4 one must also be a
     /// graph input, so the model's IR version is raised to 4 when there is one).
     pub moved_to_initializers: HashSet<String>,
+    /// The opset of the default domain that the converted model has: the helpers an
+    /// ai.onnx.ml adapter writes in the default domain are converted to it.
+    pub default_opset: i64,
+    /// Whether such a helper was written (a model without a default-domain import gets one).
+    pub default_used: bool,
     names: HashSet<String>,
     counter: usize,
 }
@@ -239,7 +244,7 @@ impl Constants {
         })
     }
 
-    fn insert(&mut self, name: String, tensor: TensorProto) {
+    pub fn insert(&mut self, name: String, tensor: TensorProto) {
         self.nodes.insert(name, tensor);
     }
 
@@ -321,6 +326,35 @@ pub(crate) fn tensor_ints(tensor: &TensorProto) -> Option<Vec<i64>> {
     }
 }
 
+/// A double tensor.
+pub(crate) fn double_tensor(values: &[f64], dims: &[usize]) -> TensorProto {
+    TensorProto {
+        dims: dims.iter().map(|&d| d as i64).collect(),
+        data_type: Some(11),
+        double_data: values.to_vec(),
+        ..Default::default()
+    }
+}
+
+/// The values of a float or double tensor as f64, from its typed field or raw data.
+pub(crate) fn tensor_f64(tensor: &TensorProto) -> Option<Vec<f64>> {
+    if tensor.data_type? == 1 {
+        return tensor_floats(tensor).map(|v| v.into_iter().map(f64::from).collect());
+    }
+    if tensor.data_type? != 11 || tensor.data_location == Some(1) {
+        return None;
+    }
+    match &tensor.raw_data {
+        Some(raw) if raw.len() % 8 == 0 => Some(
+            raw.chunks_exact(8)
+                .map(|c| f64::from_le_bytes(c.try_into().unwrap_or_default()))
+                .collect(),
+        ),
+        Some(_) => None,
+        None => Some(tensor.double_data.clone()),
+    }
+}
+
 /// The values of a float tensor, from its typed field or raw data.
 pub(crate) fn tensor_floats(tensor: &TensorProto) -> Option<Vec<f32>> {
     if tensor.data_type? != 1 || tensor.data_location == Some(1) {
@@ -383,6 +417,36 @@ pub(crate) fn float_attribute(name: &str, value: f32) -> AttributeProto {
     }
 }
 
+/// A float-list attribute.
+pub(crate) fn floats_attribute(name: &str, values: Vec<f32>) -> AttributeProto {
+    AttributeProto {
+        name: Some(name.to_owned()),
+        floats: values,
+        r#type: Some(AttributeType::Floats as i32),
+        ..Default::default()
+    }
+}
+
+/// A string-list attribute.
+pub(crate) fn strings_attribute(name: &str, values: Vec<Vec<u8>>) -> AttributeProto {
+    AttributeProto {
+        name: Some(name.to_owned()),
+        strings: values,
+        r#type: Some(AttributeType::Strings as i32),
+        ..Default::default()
+    }
+}
+
+/// A tensor attribute.
+pub(crate) fn tensor_attribute(name: &str, tensor: TensorProto) -> AttributeProto {
+    AttributeProto {
+        name: Some(name.to_owned()),
+        t: Some(Box::new(tensor)),
+        r#type: Some(AttributeType::Tensor as i32),
+        ..Default::default()
+    }
+}
+
 /// A string attribute.
 pub(crate) fn string_attribute(name: &str, value: &str) -> AttributeProto {
     AttributeProto {
@@ -411,11 +475,10 @@ pub(crate) fn node(
 
 /// A `Constant` node whose output `name` holds `tensor`.
 pub(crate) fn constant(name: String, tensor: TensorProto) -> NodeProto {
-    let value = AttributeProto {
-        name: Some("value".to_owned()),
-        t: Some(Box::new(tensor)),
-        r#type: Some(AttributeType::Tensor as i32),
-        ..Default::default()
-    };
-    node("Constant", Vec::new(), vec![name], vec![value])
+    node(
+        "Constant",
+        Vec::new(),
+        vec![name],
+        vec![tensor_attribute("value", tensor)],
+    )
 }

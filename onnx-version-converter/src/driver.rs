@@ -42,6 +42,14 @@ pub(crate) fn convert_model(mut model: ModelProto, moves: &[Move]) -> Result<Mod
             context.take_node_names(node);
         }
     }
+    // The default domain's opset at the end: ai.onnx.ml adapters' helpers are converted to it.
+    let default_import = imported(&model.opset_import, "");
+    context.default_opset = moves
+        .iter()
+        .find(|m| m.domain.is_empty())
+        .map(|m| m.to)
+        .or(default_import)
+        .unwrap_or(HELPER_OPSET);
     let inferred = onnx_infer::Inference::of_model(&model);
     if let Some(graph) = model.graph.as_mut() {
         for (name, ty) in inferred.iter() {
@@ -103,7 +111,21 @@ pub(crate) fn convert_model(mut model: ModelProto, moves: &[Move]) -> Result<Mod
         return Err(Error::Nodes(refusals));
     }
     rewrite_imports(&mut model.opset_import, moves);
-    raise_ir_version(&mut model, moves);
+    if context.default_used && default_import.is_none() {
+        model.opset_import.push(OperatorSetIdProto {
+            domain: Some(String::new()),
+            version: Some(context.default_opset),
+        });
+    }
+    let mut final_moves = moves.to_vec();
+    if default_import.is_none() && context.default_used {
+        final_moves.push(Move {
+            domain: "",
+            from: context.default_opset,
+            to: context.default_opset,
+        });
+    }
+    raise_ir_version(&mut model, &final_moves);
     let moved_kept = (context.moved_to_initializers.iter()).any(|name| now.defined.contains(name));
     if moved_kept && model.ir_version.unwrap_or(0) < 4 {
         // Before IR 4 an initializer must also be a graph input.
@@ -111,6 +133,10 @@ pub(crate) fn convert_model(mut model: ModelProto, moves: &[Move]) -> Result<Mod
     }
     Ok(model)
 }
+
+/// The opset of the default domain at which ai.onnx.ml adapters write their helpers (then
+/// converted to the model's), and the one a model that imports no default domain gets.
+pub(crate) const HELPER_OPSET: i64 = 13;
 
 /// The moves of a function with its own imports: from its versions to the same targets.
 fn moves_for(imports: &[OperatorSetIdProto], moves: &[Move]) -> Vec<Move> {
@@ -162,13 +188,20 @@ const IR_FOR_OPSET: &[(i64, i64)] = &[
     (28, 14),
 ];
 
+/// The same for ai.onnx.ml.
+const IR_FOR_ML_OPSET: &[(i64, i64)] = &[(2, 6), (3, 8), (4, 9), (5, 10)];
+
 fn raise_ir_version(model: &mut ModelProto, moves: &[Move]) {
-    let Some(target) = moves.iter().find(|m| m.domain.is_empty()).map(|m| m.to) else {
-        return;
-    };
-    let needed = IR_FOR_OPSET
+    let needed = moves
         .iter()
-        .filter(|(opset, _)| *opset <= target)
+        .flat_map(|m| {
+            let table = if m.domain.is_empty() {
+                IR_FOR_OPSET
+            } else {
+                IR_FOR_ML_OPSET
+            };
+            table.iter().filter(move |(opset, _)| *opset <= m.to)
+        })
         .map(|(_, ir)| *ir)
         .max();
     if let Some(needed) = needed
@@ -264,6 +297,18 @@ pub(crate) fn convert_node(
     m: Move,
     at: i64,
 ) -> Result<Vec<NodeProto>, Reason> {
+    let node_domain = node.domain.as_deref().unwrap_or_default();
+    if !m.domain.is_empty() && same_domain(node_domain, "") {
+        // A helper an ai.onnx.ml adapter wrote at HELPER_OPSET: on to the model's opset.
+        context.default_used = true;
+        let to = context.default_opset;
+        let helper = Move {
+            domain: "",
+            from: HELPER_OPSET,
+            to,
+        };
+        return convert_node(context, node, helper, HELPER_OPSET);
+    }
     let operator = node.op_type.clone().unwrap_or_default();
     let domain = if m.domain.is_empty() {
         "ai.onnx"
@@ -277,6 +322,34 @@ pub(crate) fn convert_node(
     let all = versions(domain, &operator).ok_or_else(unknown)?;
     let current = match onnx_schema::at_version(all, at) {
         Some(AtVersion::Found(schema)) => schema,
+        Some(AtVersion::Removed(old)) => {
+            // A version onnx deprecated that models still hold (GroupNormalization-18): an
+            // adapter up to the next live version, if there is one and the target has it.
+            let next = all.iter().find(|s| s.since > old.since && !s.deprecated);
+            let step = next.map(|next| Step {
+                domain,
+                operator: &operator,
+                from: old.since,
+                to: next.since,
+            });
+            let (Some(next), Some(adapter)) = (next, step.as_ref().and_then(adapters::find)) else {
+                return Err(unknown());
+            };
+            if m.to < next.since {
+                return Err(unknown());
+            }
+            let adapted = adapter(context, node, m.to)?;
+            let mut nodes = Vec::new();
+            for helper in adapted.before {
+                context.record_constant(&helper);
+                nodes.extend(convert_node(context, helper, m, next.since)?);
+            }
+            nodes.extend(convert_node(context, adapted.node, m, next.since)?);
+            for helper in adapted.after {
+                nodes.extend(convert_node(context, helper, m, next.since)?);
+            }
+            return Ok(nodes);
+        }
         _ => return Err(unknown()),
     };
     // The newest version in force at the target, or the last one before its removal.

@@ -197,6 +197,15 @@ pub enum Reason {
         /// The source opset.
         opset: i64,
     },
+    /// The node's meaning has no exact form at the target, or its attributes are not
+    /// well-formed enough to rewrite (a tree ensemble's node arrays, a set-membership branch
+    /// before ai.onnx.ml 5, doubles that floats cannot hold).
+    Inexact {
+        /// What cannot be said exactly, and why.
+        what: String,
+        /// The target.
+        opset: i64,
+    },
     /// A version step whose meaning changed and that has no adapter yet (a stated refusal).
     NoAdapter {
         /// The operator.
@@ -229,6 +238,7 @@ impl Reason {
             Reason::Unknown { .. } => "unknown_fact",
             Reason::NotAtTarget { .. } => "not_at_target",
             Reason::UnknownOperator { .. } => "unknown_operator",
+            Reason::Inexact { .. } => "inexact",
             Reason::NoAdapter { .. } => "no_adapter",
         }
     }
@@ -292,6 +302,9 @@ impl fmt::Display for Reason {
             },
             Reason::UnknownOperator { operator, opset } => {
                 write!(f, "{operator} is not an operator of opset {opset}")
+            }
+            Reason::Inexact { what, opset } => {
+                write!(f, "opset {opset} cannot say this exactly: {what}")
             }
             Reason::NoAdapter {
                 operator,

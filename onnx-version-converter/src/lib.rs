@@ -82,6 +82,20 @@ pub fn convert_version(model: &ModelProto, target: i64) -> Result<ModelProto, Er
 /// let converted = convert_opsets(&model, &[("", 17), ("ai.onnx.ml", 3)])?;
 /// assert_eq!(converted.opset_import[1].version, Some(3));
 /// assert_eq!(convert_opsets(&model, &[("com.acme", 1)]), Err(Error::UnknownDomain("com.acme".into())));
+///
+/// // The tree ensembles of ml 1 and 3 become TreeEnsemble at 5 (and back, as a regressor).
+/// let trees = onnx_syntax::parse_model(r#"<ir_version: 8, opset_import: ["" : 17, "ai.onnx.ml" : 3]>
+///     g (float[N, 2] x) => (float[N, 1] y) {
+///         y = ai.onnx.ml.TreeEnsembleRegressor <n_targets = 1, nodes_treeids = [0, 0, 0],
+///             nodes_nodeids = [0, 1, 2], nodes_featureids = [0, 0, 0],
+///             nodes_modes = ["BRANCH_LEQ", "LEAF", "LEAF"], nodes_values = [0.5, 0.0, 0.0],
+///             nodes_truenodeids = [1, 0, 0], nodes_falsenodeids = [2, 0, 0], target_treeids = [0, 0],
+///             target_nodeids = [1, 2], target_ids = [0, 0], target_weights = [1.0, 2.0]> (x)
+///     }"#)?;
+/// let five = convert_opsets(&trees, &[("ai.onnx.ml", 5)])?;
+/// assert_eq!(five.graph.as_ref().unwrap().node[0].op_type(), "TreeEnsemble");
+/// let back = convert_opsets(&five, &[("ai.onnx.ml", 1)])?;
+/// assert_eq!(back.graph.as_ref().unwrap().node[0].op_type(), "TreeEnsembleRegressor");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn convert_opsets(model: &ModelProto, targets: &[(&str, i64)]) -> Result<ModelProto, Error> {

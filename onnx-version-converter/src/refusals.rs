@@ -37,18 +37,6 @@ pub(crate) const SEMANTIC_CHANGES: &[(&str, &str, i64, &str)] = &[
         11,
         "Resize-10 samples as `asymmetric`, and 11's default is `half_pixel`",
     ),
-    (
-        "ai.onnx",
-        "Scan",
-        9,
-        "Scan-8 has a batch axis and `sequence_lens`, Scan-9 neither",
-    ),
-    (
-        "ai.onnx",
-        "GroupNormalization",
-        21,
-        "GroupNormalization-18 takes a scale and bias per group, 21 per channel",
-    ),
 ];
 
 /// Why `step` is refused as a whole, if it is (and no adapter handles it).

@@ -130,7 +130,7 @@ fn subject(reason: &Reason) -> String {
         }
         Reason::Input { input, .. } => format!(" `{input}`"),
         Reason::AttributeValue { name, value, .. } => format!(" {name}={value}"),
-        Reason::Unknown { what, .. } => format!(" ({what})"),
+        Reason::Unknown { what, .. } | Reason::Inexact { what, .. } => format!(" ({what})"),
         Reason::NoAdapter { from, to, .. } => format!(" {from}→{to}"),
         Reason::NotAtTarget { .. } | Reason::UnknownOperator { .. } => String::new(),
     }

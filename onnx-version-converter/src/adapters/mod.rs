@@ -11,17 +11,21 @@ mod axes;
 mod broadcast;
 mod clip;
 mod dropout;
+mod label_encoder;
 mod modes;
+mod norm;
 mod older_forms;
 mod pad;
 mod pool;
 mod reshape;
 mod resize;
 mod saturate;
+mod scan;
 mod scatter;
 mod slice;
 mod softmax;
 mod topk;
+mod trees;
 
 use onnx_runtime_types::NodeProto;
 
@@ -110,6 +114,16 @@ const RULES: &[Rule] = &[
     (broadcast::BINARY_7, 7, 6, broadcast::one_shape),
     (broadcast::LOGICAL_7, 7, 1, broadcast::one_shape),
     (broadcast::VARIADIC_8, 8, 6, broadcast::one_shape),
+    // GroupNormalization's scale and bias per channel (from the deprecated 18).
+    (
+        &["GroupNormalization"],
+        18,
+        21,
+        norm::group_scale_per_channel,
+    ),
+    // Scan's batch axis (8).
+    (&["Scan"], 8, 9, scan::batch_off),
+    (&["Scan"], 9, 8, scan::batch_on),
     // Renamed.
     (&["Scatter"], 9, 11, scatter::to_scatter_elements),
     (&["ScatterElements"], 11, 0, scatter::to_scatter),
@@ -121,12 +135,27 @@ const RULES: &[Rule] = &[
     (&["AveragePool"], 22, 19, pool::floor_mode_only),
 ];
 
+/// The rules of ai.onnx.ml.
+const ML_RULES: &[Rule] = &[
+    // The legacy ensembles to TreeEnsemble (removed at 5), and back as a regressor.
+    (&["TreeEnsembleRegressor"], 3, 5, trees::regressor_up),
+    (&["TreeEnsembleClassifier"], 3, 5, trees::classifier_up),
+    (&["TreeEnsemble"], 5, 0, trees::tree_ensemble_down),
+    // Their double-precision `*_as_tensor` attributes (3) as floats (1).
+    (trees::LEGACY, 3, 1, trees::as_tensor_to_floats),
+    (&["LabelEncoder"], 1, 2, label_encoder::classes_to_keys),
+    (&["LabelEncoder"], 2, 1, label_encoder::keys_to_classes),
+    (&["LabelEncoder"], 4, 2, label_encoder::tensors_to_lists),
+];
+
 /// The adapter of `step`, if it has one.
 pub(crate) fn find(step: &Step<'_>) -> Option<Adapter> {
-    if step.domain != "ai.onnx" {
-        return None;
-    }
-    RULES
+    let rules = match step.domain {
+        "ai.onnx" => RULES,
+        "ai.onnx.ml" => ML_RULES,
+        _ => return None,
+    };
+    rules
         .iter()
         .find(|(operators, from, to, _)| {
             *from == step.from && *to == step.to && operators.contains(&step.operator)
@@ -134,12 +163,16 @@ pub(crate) fn find(step: &Step<'_>) -> Option<Adapter> {
         .map(|rule| rule.3)
 }
 
-/// The steps the rules adapt: (operators, from, to).
+/// The steps the rules adapt: (domain, operators, from, to).
 #[cfg(test)]
-pub(crate) fn rule_steps() -> impl Iterator<Item = (&'static [&'static str], i64, i64)> {
-    RULES
-        .iter()
-        .map(|&(operators, from, to, _)| (operators, from, to))
+pub(crate) fn rule_steps() -> impl Iterator<Item = (&'static str, &'static [&'static str], i64, i64)>
+{
+    let of = |domain: &'static str, rules: &'static [Rule]| {
+        rules
+            .iter()
+            .map(move |&(operators, from, to, _)| (domain, operators, from, to))
+    };
+    of("ai.onnx", RULES).chain(of("ai.onnx.ml", ML_RULES))
 }
 
 /// Moves the integer-list attribute `name` to input `index`, as a `Constant` before the node;
@@ -182,6 +215,21 @@ pub(crate) fn input_to_ints(
     trim_inputs(&mut node);
     node.attribute.push(ints_attribute(name, values));
     Ok(node)
+}
+
+/// A refusal of what has no exact form at the target.
+pub(crate) fn inexact(what: impl Into<String>, opset: i64) -> Reason {
+    Reason::Inexact {
+        what: what.into(),
+        opset,
+    }
+}
+
+/// The node's integer-list attribute `name`, or empty.
+pub(crate) fn ints(node: &NodeProto, name: &str) -> Vec<i64> {
+    crate::context::attribute(node, name)
+        .map(|a| a.ints.clone())
+        .unwrap_or_default()
 }
 
 /// Sets input `index`, padding with `""` for the optional inputs before it.

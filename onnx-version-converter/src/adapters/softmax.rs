@@ -75,7 +75,7 @@ pub(super) fn coerced_to_axis(
 pub(super) fn axis_to_coerced(
     context: &mut Context,
     mut node: NodeProto,
-    _: i64,
+    target: i64,
 ) -> Result<Adapted, Reason> {
     let x = node.input.first().cloned().unwrap_or_default();
     let y = node.output.first().cloned().unwrap_or_default();
@@ -90,6 +90,9 @@ pub(super) fn axis_to_coerced(
         .ok_or_else(|| rank_unknown(&node, "before opset 13 (its 2-D coercion)"))?
         as i64;
     let axis = if axis < 0 { axis + rank } else { axis };
+    if !(0..rank).contains(&axis) {
+        return Err(out_of_range(axis, rank, target));
+    }
     if axis == rank - 1 {
         return Ok(Adapted::alone(node));
     }
@@ -124,7 +127,7 @@ pub(super) fn axis_to_coerced(
 pub(super) fn axis_nonnegative(
     context: &mut Context,
     mut node: NodeProto,
-    _: i64,
+    target: i64,
 ) -> Result<Adapted, Reason> {
     let axis = axis(&node, 1);
     if axis >= 0 {
@@ -134,10 +137,18 @@ pub(super) fn axis_nonnegative(
     let rank = context
         .rank(&x)
         .ok_or_else(|| rank_unknown(&node, "before opset 11 (a negative axis)"))?;
+    if axis + (rank as i64) < 0 {
+        return Err(out_of_range(axis, rank as i64, target));
+    }
     take_attribute(&mut node, "axis");
     node.attribute
         .push(int_attribute("axis", axis + rank as i64));
     Ok(Adapted::alone(node))
+}
+
+/// An `axis` outside the input's rank: an ill-formed node, which no rewrite can keep.
+fn out_of_range(axis: i64, rank: i64, target: i64) -> Reason {
+    super::inexact(format!("`axis` {axis} is outside a rank of {rank}"), target)
 }
 
 fn node_of(

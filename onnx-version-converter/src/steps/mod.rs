@@ -75,7 +75,7 @@ impl Step<'_> {
 /// assert_eq!(step("Abs", 6, 13), Crossing::Compatible); // bfloat16 added
 /// assert_eq!(step("Abs", 13, 6), Crossing::CheckedPerNode);
 /// assert_eq!(step("ReduceSum", 11, 13), Crossing::Adapter); // `axes` became an input
-/// assert!(matches!(step("Scan", 8, 9), Crossing::Refused(_)));
+/// assert!(matches!(step("OneHot", 11, 9), Crossing::Refused(_)));
 /// ```
 pub fn crossing(step: &Step<'_>) -> Crossing {
     if crate::adapters::find(step).is_some() {

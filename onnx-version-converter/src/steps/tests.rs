@@ -110,15 +110,15 @@ fn the_adapters_and_refusals_name_real_steps() {
             "{operator}-{version} is not a version"
         );
     }
-    for (operators, from, to) in crate::adapters::rule_steps() {
+    for (domain, operators, from, to) in crate::adapters::rule_steps() {
         for operator in operators {
             assert!(
-                live("ai.onnx", operator, from),
+                live(domain, operator, from),
                 "{operator}-{from} is not a version"
             );
             // `to` is 0 for an operator the target does not have yet.
             assert!(
-                to == 0 || live("ai.onnx", operator, to),
+                to == 0 || live(domain, operator, to),
                 "{operator}-{to} is not a version"
             );
         }
