@@ -297,6 +297,10 @@ pub(crate) fn convert_node(
             context.record_constant(&helper);
             prepended.extend(convert_node(context, helper, m, next.since)?);
         }
+        // The helpers after the node read its outputs, whose types they need.
+        if crossed.node.op_type.as_deref() == Some(operator.as_str()) {
+            context.propagate(&crossed.node, next);
+        }
         let mut after = Vec::new();
         for helper in crossed.after {
             after.extend(convert_node(context, helper, m, next.since)?);

@@ -9,6 +9,8 @@
 //! as through a static body.
 
 mod gelu;
+mod losses;
+mod normalization;
 
 use onnx_runtime_types::{FunctionProto, NodeProto};
 
@@ -26,9 +28,16 @@ pub(crate) fn body(
     context: &Context,
     target: i64,
 ) -> Option<Result<FunctionProto, Reason>> {
-    let _ = context;
     match (node.op_type.as_deref()?, since) {
         ("Gelu", 20) => Some(gelu::gelu(node, target)),
+        ("NegativeLogLikelihoodLoss", 12 | 13 | 22) => {
+            Some(losses::negative_log_likelihood_loss(node, target))
+        }
+        ("SoftmaxCrossEntropyLoss", 12 | 13) => Some(losses::softmax_cross_entropy_loss(node)),
+        ("LayerNormalization", 17) => {
+            Some(normalization::layer_normalization(node, context, target))
+        }
+        ("RMSNormalization", 23) => Some(normalization::rms_normalization(node, context, target)),
         _ => None,
     }
 }
@@ -39,4 +48,49 @@ pub(crate) fn string_or<'a>(node: &'a NodeProto, name: &str, default: &'a str) -
         .and_then(|a| a.s.as_deref())
         .and_then(|s| std::str::from_utf8(s).ok())
         .unwrap_or(default)
+}
+
+/// Whether `node` gives its optional input at `index`.
+pub(crate) fn has_input(node: &NodeProto, index: usize) -> bool {
+    node.input.get(index).is_some_and(|i| !i.is_empty())
+}
+
+/// The integer value of `node`'s attribute `name`, or `default`.
+pub(crate) fn int_or(node: &NodeProto, name: &str, default: i64) -> i64 {
+    crate::context::attribute(node, name)
+        .and_then(|a| a.i)
+        .unwrap_or(default)
+}
+
+/// The axes from `node`'s `axis` (default -1) to the last of its first input: counted from the
+/// front where the rank is known; else a negative `axis` gives them counted from the back, and a
+/// non-negative one needs the rank.
+pub(crate) fn trailing_axes(
+    node: &NodeProto,
+    context: &Context,
+    target: i64,
+) -> Result<Vec<i64>, Reason> {
+    let axis = int_or(node, "axis", -1);
+    let x = node.input.first().map_or("", String::as_str);
+    match context.rank(x).map(|r| r as i64) {
+        Some(rank) => {
+            let first = if axis < 0 { axis + rank } else { axis };
+            if !(0..rank).contains(&first) {
+                return Err(Reason::AttributeValue {
+                    name: "axis".to_owned(),
+                    value: axis.to_string(),
+                    opset: target,
+                });
+            }
+            Ok((first..rank).collect())
+        }
+        None if axis < 0 => Ok((axis..0).collect()),
+        None => Err(Reason::Unknown {
+            what: format!("the rank of `{x}`"),
+            needed_by: format!(
+                "{} with axis {axis}",
+                node.op_type.as_deref().unwrap_or_default()
+            ),
+        }),
+    }
 }
