@@ -182,7 +182,12 @@ impl Context {
             let elem = cast_to(node)
                 .or_else(|| bound.get(formal.type_str).copied())
                 .or_else(|| {
-                    let name = formal.type_str.strip_prefix("tensor(")?.strip_suffix(')')?;
+                    // A fixed type, or a constraint that allows one (Shape's `T1`).
+                    let ty = match formal.allowed.as_deref() {
+                        Some([only]) => only,
+                        _ => formal.type_str,
+                    };
+                    let name = ty.strip_prefix("tensor(")?.strip_suffix(')')?;
                     onnx_syntax::dtype::elem_type_by_name(name).map(|t| t.number)
                 });
             if let Some(elem) = elem {

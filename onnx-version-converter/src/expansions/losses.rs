@@ -118,3 +118,59 @@ pub(super) fn softmax_cross_entropy_loss(node: &NodeProto) -> Result<FunctionPro
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use onnx_eval::Value;
+    use onnx_text::onnx;
+
+    fn scores() -> Value {
+        let data: Vec<f32> = (0..24).map(|i| ((i * 5 % 7) as f32 - 3.0) / 2.0).collect();
+        Value::tensor(&data, &[2, 3, 4]).unwrap()
+    }
+
+    #[test]
+    fn nll_nd_weighted_ignored_mean() {
+        let model = onnx! {
+            <ir_version: 8, opset_import: ["" : 13]>
+            g (float[2, 3, 4] x, int64[2, 4] t, float[3] w) => (float y) {
+                y = NegativeLogLikelihoodLoss <reduction = "mean", ignore_index = -1> (x, t, w)
+            }
+        };
+        let inputs = [
+            scores(),
+            Value::tensor(&[0_i64, 2, -1, 1, 1, -1, 0, 2], &[2, 4]).unwrap(),
+            Value::tensor(&[0.5_f32, 2.0, 1.5], &[3]).unwrap(),
+        ];
+        for target in [11, 12] {
+            super::super::assert_converts_same(&model, target, &inputs);
+        }
+    }
+
+    #[test]
+    fn sce_log_prob_without_weights() {
+        let model = onnx! {
+            <ir_version: 8, opset_import: ["" : 13]>
+            g (float[2, 3, 4] x, int32[2, 4] t) => (float[2, 4] y, float[2, 3, 4] log_prob) {
+                y, log_prob = SoftmaxCrossEntropyLoss <reduction = "none", ignore_index = 2> (x, t)
+            }
+        };
+        let inputs = [
+            scores(),
+            Value::tensor(&[0_i32, 2, 2, 1, 1, 0, 0, 2], &[2, 4]).unwrap(),
+        ];
+        for target in [11, 12] {
+            super::super::assert_converts_same(&model, target, &inputs);
+        }
+    }
+
+    #[test]
+    fn an_unknown_reduction_is_refused() {
+        let node =
+            onnx_text::onnx_node!(y = NegativeLogLikelihoodLoss < reduction = "max" > (x, t));
+        assert!(matches!(
+            super::negative_log_likelihood_loss(&node, 11),
+            Err(crate::error::Reason::AttributeValue { .. })
+        ));
+    }
+}

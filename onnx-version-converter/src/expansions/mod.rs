@@ -10,6 +10,7 @@
 
 mod gelu;
 mod losses;
+mod misc;
 mod normalization;
 
 use onnx_runtime_types::{FunctionProto, NodeProto};
@@ -34,6 +35,8 @@ pub(crate) fn body(
             Some(losses::negative_log_likelihood_loss(node, target))
         }
         ("SoftmaxCrossEntropyLoss", 12 | 13) => Some(losses::softmax_cross_entropy_loss(node)),
+        ("CenterCropPad", 18) => Some(Ok(misc::center_crop_pad(node))),
+        ("Celu", 12) => Some(Ok(misc::celu())),
         ("LayerNormalization", 17) => {
             Some(normalization::layer_normalization(node, context, target))
         }
@@ -92,5 +95,76 @@ pub(crate) fn trailing_axes(
                 node.op_type.as_deref().unwrap_or_default()
             ),
         }),
+    }
+}
+
+/// Converts `model` to `target` and checks that onnx-eval gives the converted model the
+/// original's outputs on `inputs` (float outputs, to a relative 1e-5).
+#[cfg(test)]
+pub(crate) fn assert_converts_same(
+    model: &onnx_runtime_types::ModelProto,
+    target: i64,
+    inputs: &[onnx_eval::Value],
+) {
+    let converted = crate::convert_version(model, target)
+        .unwrap_or_else(|e| panic!("not converted to {target}: {e}"));
+    let expected = onnx_eval::run(model, inputs).expect("the original runs");
+    let actual = onnx_eval::run(&converted, inputs).expect("the converted model runs");
+    assert_eq!(expected.len(), actual.len());
+    for (e, a) in expected.iter().zip(&actual) {
+        assert_eq!(e.dims(), a.dims(), "at {target}");
+        let (e, a) = (e.to_vec::<f32>().unwrap(), a.to_vec::<f32>().unwrap());
+        for (x, y) in e.iter().zip(&a) {
+            assert!(
+                (x - y).abs() <= 1e-5 * x.abs().max(1.0),
+                "at {target}: {e:?} vs {a:?}"
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(op: &str, attributes: Vec<onnx_runtime_types::AttributeProto>) -> NodeProto {
+        NodeProto {
+            op_type: Some(op.to_owned()),
+            input: vec!["x".to_owned()],
+            attribute: attributes,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn trailing_axes_from_the_rank_or_from_the_back() {
+        let axis = |a| vec![crate::context::int_attribute("axis", a)];
+        let mut context = Context::default();
+        // Unknown rank: a negative axis counts from the back; a non-negative one needs the rank.
+        assert_eq!(
+            trailing_axes(&node("LayerNormalization", axis(-2)), &context, 16),
+            Ok(vec![-2, -1])
+        );
+        assert!(matches!(
+            trailing_axes(&node("LayerNormalization", axis(1)), &context, 16),
+            Err(Reason::Unknown { .. })
+        ));
+        context.types.entry("x".to_owned()).or_default().rank = Some(4);
+        assert_eq!(
+            trailing_axes(&node("RMSNormalization", vec![]), &context, 16),
+            Ok(vec![3])
+        );
+        assert_eq!(
+            trailing_axes(&node("RMSNormalization", axis(-3)), &context, 16),
+            Ok(vec![1, 2, 3])
+        );
+        assert_eq!(
+            trailing_axes(&node("RMSNormalization", axis(2)), &context, 16),
+            Ok(vec![2, 3])
+        );
+        assert!(matches!(
+            trailing_axes(&node("RMSNormalization", axis(4)), &context, 16),
+            Err(Reason::AttributeValue { .. })
+        ));
     }
 }
