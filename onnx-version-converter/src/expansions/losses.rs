@@ -9,65 +9,108 @@
 use onnx_runtime_types::{FunctionProto, NodeProto};
 use onnx_text::{onnx_function, onnx_nodes};
 
+use crate::context::Context;
 use crate::error::Reason;
 
 pub(super) fn negative_log_likelihood_loss(
     node: &NodeProto,
+    context: &Context,
     target: i64,
 ) -> Result<FunctionProto, Reason> {
     let weighted = super::has_input(node, 2);
     let ignore_index = crate::context::attribute(node, "ignore_index").and_then(|a| a.i);
+    // GatherElements is from opset 11; before it, a one-hot mask along the class axis picks
+    // (OneHot-9 at opset 10, where its indices, in range here, need not be non-negative), and
+    // there is no CastLike: the input's element type is needed.
+    let (opset, like_input) = if target >= 11 {
+        (18, None)
+    } else {
+        let elem = node.input.first().and_then(|x| context.elem(x));
+        let elem = elem.ok_or_else(|| Reason::Unknown {
+            what: format!("the element type of `{}`", node.input[0]),
+            needed_by: format!("NegativeLogLikelihoodLoss before opset {}", 11),
+        })?;
+        (10, Some(elem))
+    };
+    // `name`: `value` in the input's type.
+    let typed = |name: &str, value: f32| -> Vec<NodeProto> {
+        let float = format!("{name}_f");
+        match like_input {
+            None => onnx_nodes! {
+                #float = Constant <value = float {#value}> ()
+                #name = CastLike (#float, input)
+            },
+            Some(elem) => onnx_nodes! {
+                #float = Constant <value = float {#value}> ()
+                #name = Cast <to = #elem> (#float)
+            },
+        }
+    };
+    // `picked_nd` (N, d…): the input at each element's class `classes`.
+    let pick = |classes: &str| -> Vec<NodeProto> {
+        match like_input {
+            None => onnx_nodes! {
+                class_axis = Constant <value = int64[1] {1}> ()
+                classes_1 = Unsqueeze (#classes, class_axis)
+                picked = GatherElements <axis = 1> (input, classes_1)
+                picked_nd = Squeeze (picked, class_axis)
+            },
+            Some(_) => [
+                typed("zero_pick", 0.0),
+                onnx_nodes! {
+                    input_shape = Shape (input)
+                    class_index = Constant <value = int64[1] {1}> ()
+                    depth = Gather (input_shape, class_index)
+                    off_on = Constant <value = int64[2] {0, 1}> ()
+                    hot = OneHot <axis = 1> (#classes, depth, off_on)
+                    is_class = Cast <to = 9> (hot)
+                    chosen = Where (is_class, input, zero_pick)
+                    picked_nd = ReduceSum <axes = [1], keepdims = 0> (chosen)
+                },
+            ]
+            .concat(),
+        }
+    };
     // The per-element loss `L` (N, d…), and the per-element weight `W` where there is one.
     let (elements, has_weight): (Vec<NodeProto>, bool) = match (ignore_index, weighted) {
         (None, false) => (
-            onnx_nodes! {
-                classes = Unsqueeze (target, class_axis)
-                picked = GatherElements <axis = 1> (input, classes)
-                picked_nd = Squeeze (picked, class_axis)
-                L = Neg (picked_nd)
-            },
+            [pick("target"), onnx_nodes!(L = Neg(picked_nd))].concat(),
             false,
         ),
         (None, true) => (
-            onnx_nodes! {
-                classes = Unsqueeze (target, class_axis)
-                picked = GatherElements <axis = 1> (input, classes)
-                picked_nd = Squeeze (picked, class_axis)
-                unweighted = Neg (picked_nd)
-                W = Gather (weight, target)
-                L = Mul (unweighted, W)
-            },
+            [
+                pick("target"),
+                onnx_nodes! {
+                    unweighted = Neg (picked_nd)
+                    W = Gather (weight, target)
+                    L = Mul (unweighted, W)
+                },
+            ]
+            .concat(),
             true,
         ),
         (Some(ignored), weighted) => {
             let masked = onnx_nodes! {
-                ignored = Constant <value_int = #ignored> ()
+                ignored = Constant <value = int64 {#ignored}> ()
                 target64 = Cast <to = 7> (target)
                 mask = Equal (target64, ignored)
-                zero64 = Constant <value_int = 0> ()
+                zero64 = Constant <value = int64 {0}> ()
                 safe_target = Where (mask, zero64, target64)
-                classes = Unsqueeze (safe_target, class_axis)
-                picked = GatherElements <axis = 1> (input, classes)
-                picked_nd = Squeeze (picked, class_axis)
-                unmasked = Neg (picked_nd)
-                zero_f = Constant <value_float = 0.0> ()
-                zero = CastLike (zero_f, input)
-                unweighted = Where (mask, zero, unmasked)
             };
             let weight = if weighted {
                 onnx_nodes!(W_all = Gather(weight, safe_target))
             } else {
-                onnx_nodes! {
-                    one_f = Constant <value_float = 1.0> ()
-                    W_all = CastLike (one_f, input)
-                }
+                typed("W_all", 1.0)
             };
             let weigh = onnx_nodes! {
+                unmasked = Neg (picked_nd)
+                unweighted = Where (mask, zero, unmasked)
                 W = Where (mask, zero, W_all)
                 L = Mul (unweighted, W)
             };
+            let zero = typed("zero", 0.0);
             (
-                masked.into_iter().chain(weight).chain(weigh).collect(),
+                [masked, pick("safe_target"), zero, weight, weigh].concat(),
                 true,
             )
         }
@@ -90,9 +133,8 @@ pub(super) fn negative_log_likelihood_loss(
         }
     };
     Ok(onnx_function! {
-        <domain: "onnx_text.expansion", opset_import: ["" : 18]>
+        <domain: "onnx_text.expansion", opset_import: ["" : #opset]>
         NegativeLogLikelihoodLoss <reduction, ignore_index> (input, target, weight) => (loss) {
-            class_axis = Constant <value_ints = [1]> ()
             ..#elements
             ..#reduce
         }
@@ -142,7 +184,7 @@ mod tests {
             Value::tensor(&[0_i64, 2, -1, 1, 1, -1, 0, 2], &[2, 4]).unwrap(),
             Value::tensor(&[0.5_f32, 2.0, 1.5], &[3]).unwrap(),
         ];
-        for target in [11, 12] {
+        for target in [9, 10, 11, 12, 15] {
             super::super::assert_converts_same(&model, target, &inputs);
         }
     }
@@ -159,7 +201,7 @@ mod tests {
             scores(),
             Value::tensor(&[0_i32, 2, 2, 1, 1, 0, 0, 2], &[2, 4]).unwrap(),
         ];
-        for target in [11, 12] {
+        for target in [9, 10, 11, 12, 15] {
             super::super::assert_converts_same(&model, target, &inputs);
         }
     }
@@ -169,7 +211,7 @@ mod tests {
         let node =
             onnx_text::onnx_node!(y = NegativeLogLikelihoodLoss < reduction = "max" > (x, t));
         assert!(matches!(
-            super::negative_log_likelihood_loss(&node, 11),
+            super::negative_log_likelihood_loss(&node, &crate::context::Context::default(), 11),
             Err(crate::error::Reason::AttributeValue { .. })
         ));
     }

@@ -32,7 +32,7 @@ pub(crate) fn body(
     match (node.op_type.as_deref()?, since) {
         ("Gelu", 20) => Some(gelu::gelu(node, target)),
         ("NegativeLogLikelihoodLoss", 12 | 13 | 22) => {
-            Some(losses::negative_log_likelihood_loss(node, target))
+            Some(losses::negative_log_likelihood_loss(node, context, target))
         }
         ("SoftmaxCrossEntropyLoss", 12 | 13) => Some(losses::softmax_cross_entropy_loss(node)),
         ("CenterCropPad", 18) => Some(Ok(misc::center_crop_pad(node))),
