@@ -9,6 +9,9 @@
 //! as through a static body.
 
 mod gelu;
+mod losses;
+mod misc;
+mod normalization;
 
 use onnx_runtime_types::{FunctionProto, NodeProto};
 
@@ -26,9 +29,18 @@ pub(crate) fn body(
     context: &Context,
     target: i64,
 ) -> Option<Result<FunctionProto, Reason>> {
-    let _ = context;
     match (node.op_type.as_deref()?, since) {
         ("Gelu", 20) => Some(gelu::gelu(node, target)),
+        ("NegativeLogLikelihoodLoss", 12 | 13 | 22) => {
+            Some(losses::negative_log_likelihood_loss(node, context, target))
+        }
+        ("SoftmaxCrossEntropyLoss", 12 | 13) => Some(losses::softmax_cross_entropy_loss(node)),
+        ("CenterCropPad", 18) => Some(Ok(misc::center_crop_pad(node))),
+        ("Celu", 12) => Some(Ok(misc::celu())),
+        ("LayerNormalization", 17) => {
+            Some(normalization::layer_normalization(node, context, target))
+        }
+        ("RMSNormalization", 23) => Some(normalization::rms_normalization(node, context, target)),
         _ => None,
     }
 }
@@ -39,4 +51,120 @@ pub(crate) fn string_or<'a>(node: &'a NodeProto, name: &str, default: &'a str) -
         .and_then(|a| a.s.as_deref())
         .and_then(|s| std::str::from_utf8(s).ok())
         .unwrap_or(default)
+}
+
+/// Whether `node` gives its optional input at `index`.
+pub(crate) fn has_input(node: &NodeProto, index: usize) -> bool {
+    node.input.get(index).is_some_and(|i| !i.is_empty())
+}
+
+/// The integer value of `node`'s attribute `name`, or `default`.
+pub(crate) fn int_or(node: &NodeProto, name: &str, default: i64) -> i64 {
+    crate::context::attribute(node, name)
+        .and_then(|a| a.i)
+        .unwrap_or(default)
+}
+
+/// The axes from `node`'s `axis` (default -1) to the last of its first input: counted from the
+/// front where the rank is known; else a negative `axis` gives them counted from the back, and a
+/// non-negative one needs the rank.
+pub(crate) fn trailing_axes(
+    node: &NodeProto,
+    context: &Context,
+    target: i64,
+) -> Result<Vec<i64>, Reason> {
+    let axis = int_or(node, "axis", -1);
+    let x = node.input.first().map_or("", String::as_str);
+    match context.rank(x).map(|r| r as i64) {
+        Some(rank) => {
+            let first = if axis < 0 { axis + rank } else { axis };
+            if !(0..rank).contains(&first) {
+                return Err(Reason::AttributeValue {
+                    name: "axis".to_owned(),
+                    value: axis.to_string(),
+                    opset: target,
+                });
+            }
+            Ok((first..rank).collect())
+        }
+        None if axis < 0 => Ok((axis..0).collect()),
+        None => Err(Reason::Unknown {
+            what: format!("the rank of `{x}`"),
+            needed_by: format!(
+                "{} with axis {axis}",
+                node.op_type.as_deref().unwrap_or_default()
+            ),
+        }),
+    }
+}
+
+/// Converts `model` to `target` and checks that onnx-eval gives the converted model the
+/// original's outputs on `inputs` (float outputs, to a relative 1e-5).
+#[cfg(test)]
+pub(crate) fn assert_converts_same(
+    model: &onnx_runtime_types::ModelProto,
+    target: i64,
+    inputs: &[onnx_eval::Value],
+) {
+    let converted = crate::convert_version(model, target)
+        .unwrap_or_else(|e| panic!("not converted to {target}: {e}"));
+    let expected = onnx_eval::run(model, inputs).expect("the original runs");
+    let actual = onnx_eval::run(&converted, inputs).expect("the converted model runs");
+    assert_eq!(expected.len(), actual.len());
+    for (e, a) in expected.iter().zip(&actual) {
+        assert_eq!(e.dims(), a.dims(), "at {target}");
+        let (e, a) = (e.to_vec::<f32>().unwrap(), a.to_vec::<f32>().unwrap());
+        for (x, y) in e.iter().zip(&a) {
+            assert!(
+                (x - y).abs() <= 1e-5 * x.abs().max(1.0),
+                "at {target}: {e:?} vs {a:?}"
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(op: &str, attributes: Vec<onnx_runtime_types::AttributeProto>) -> NodeProto {
+        NodeProto {
+            op_type: Some(op.to_owned()),
+            input: vec!["x".to_owned()],
+            attribute: attributes,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn trailing_axes_from_the_rank_or_from_the_back() {
+        let axis = |a| vec![crate::context::int_attribute("axis", a)];
+        let mut context = Context::default();
+        // Unknown rank: a negative axis counts from the back; a non-negative one needs the rank.
+        assert_eq!(
+            trailing_axes(&node("LayerNormalization", axis(-2)), &context, 16),
+            Ok(vec![-2, -1])
+        );
+        assert!(matches!(
+            trailing_axes(&node("LayerNormalization", axis(1)), &context, 16),
+            Err(Reason::Unknown { .. })
+        ));
+        context.types.entry("x".to_owned()).or_default().rank = Some(4);
+        assert_eq!(
+            trailing_axes(&node("RMSNormalization", vec![]), &context, 16),
+            Ok(vec![3])
+        );
+        assert_eq!(
+            trailing_axes(&node("RMSNormalization", axis(-3)), &context, 16),
+            Ok(vec![1, 2, 3])
+        );
+        assert_eq!(
+            trailing_axes(&node("RMSNormalization", axis(2)), &context, 16),
+            Ok(vec![2, 3])
+        );
+        assert!(matches!(
+            trailing_axes(&node("RMSNormalization", axis(4)), &context, 16),
+            Err(Reason::AttributeValue { .. })
+        ));
+    }
 }
