@@ -182,7 +182,13 @@ impl Context {
             let elem = cast_to(node)
                 .or_else(|| bound.get(formal.type_str).copied())
                 .or_else(|| {
-                    let name = formal.type_str.strip_prefix("tensor(")?.strip_suffix(')')?;
+                    // A type, or a parameter that allows one (Less's and Equal's bool).
+                    let ty = match formal.allowed.as_deref() {
+                        Some([only]) => only,
+                        Some(_) => return None,
+                        None => formal.type_str,
+                    };
+                    let name = ty.strip_prefix("tensor(")?.strip_suffix(')')?;
                     onnx_syntax::dtype::elem_type_by_name(name).map(|t| t.number)
                 });
             if let Some(elem) = elem {
