@@ -247,3 +247,21 @@ fn rotary_embedding_refuses_caches_of_other_widths() {
     .unwrap();
     assert_eq!(refusal(&model, 22).kind(), "unknown_fact");
 }
+
+#[test]
+fn attention_mask_of_fewer_keys_is_padded_with_neg_inf() {
+    let text = r#"<ir_version: 10, opset_import: ["" : 23]>
+    g (float[1, 2, 2, 4] q, float[1, 2, 3, 4] k, float[1, 2, 3, 4] v, float[1, 2, 2, 2] m)
+      => (float[1, 2, 2, 4] y) {
+        y = Attention (q, k, v, m)
+    }"#;
+    let inputs = [
+        tensor(&[1, 2, 2, 4], 1),
+        tensor(&[1, 2, 3, 4], 2),
+        tensor(&[1, 2, 3, 4], 3),
+        tensor(&[1, 2, 2, 2], 4),
+    ];
+    for target in [22, 12, 10, 9] {
+        same_outputs(text, &inputs, target);
+    }
+}

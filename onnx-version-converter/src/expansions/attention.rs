@@ -305,9 +305,16 @@ fn bias_of_mask(facts: &Facts, past: bool, seq_axis: usize) -> Result<Vec<NodePr
     if keys < total {
         let mut pads = vec![0; 2 * rank];
         pads[2 * rank - 1] = total - keys;
+        // A float bias pads with the float Constant itself: Pad before 11 takes the value as an
+        // attribute, read from a Constant.
+        let value = if facts.context.elem(facts.input(0).unwrap_or_default()) == Some(1) {
+            "neg_inf_f"
+        } else {
+            "neg_inf"
+        };
         nodes.extend(onnx_nodes! {
             mask_pads = Constant <value = int64[#(2 * rank)] {..#pads}> ()
-            mask_bias = Pad <mode = "constant"> (mask_given, mask_pads, neg_inf)
+            mask_bias = Pad <mode = "constant"> (mask_given, mask_pads, #value)
         });
     } else {
         nodes.extend(onnx_nodes!(mask_bias = Identity(mask_given)));
