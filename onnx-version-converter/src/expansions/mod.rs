@@ -8,12 +8,17 @@
 //! declared (and referenced inside with `@name`), so that `expand` inlines the node through it
 //! as through a static body.
 
+mod attention;
+mod causal_conv;
 mod gelu;
+mod linear_attention;
 mod losses;
 mod misc;
 mod normalization;
+mod rotary;
 
 use onnx_runtime_types::{FunctionProto, NodeProto};
+use onnx_text::onnx_nodes;
 
 use crate::context::Context;
 use crate::error::Reason;
@@ -30,6 +35,12 @@ pub(crate) fn body(
     target: i64,
 ) -> Option<Result<FunctionProto, Reason>> {
     match (node.op_type.as_deref()?, since) {
+        ("Attention", 23..=25) => Some(attention::attention(node, context, target)),
+        ("RotaryEmbedding", 23) => Some(rotary::rotary_embedding(node, context)),
+        ("LinearAttention", 27) => Some(linear_attention::linear_attention(node, context, target)),
+        ("CausalConvWithState", 27) => {
+            Some(causal_conv::causal_conv_with_state(node, context, target))
+        }
         ("Gelu", 20) => Some(gelu::gelu(node, target)),
         ("NegativeLogLikelihoodLoss", 12 | 13 | 22) => {
             Some(losses::negative_log_likelihood_loss(node, context, target))
@@ -42,6 +53,38 @@ pub(crate) fn body(
         }
         ("RMSNormalization", 23) => Some(normalization::rms_normalization(node, context, target)),
         _ => None,
+    }
+}
+
+/// Each of the heads of `input` (batch, heads, sequence, `size`) `group` times in a row, as
+/// `q_heads` heads.
+pub(crate) fn repeat_heads(
+    input: &str,
+    group: i64,
+    q_heads: i64,
+    size: i64,
+    output: &str,
+) -> Vec<NodeProto> {
+    let names =
+        ["unsqueezed", "axis", "repeats", "tiled", "shape"].map(|n| format!("{output}_{n}"));
+    let [unsqueezed, axis, repeats, tiled, shape] = &names;
+    onnx_nodes! {
+        #axis = Constant <value = int64[1] {2}> ()
+        #unsqueezed = Unsqueeze (#input, #axis)
+        #repeats = Constant <value = int64[5] {1, 1, #group, 1, 1}> ()
+        #tiled = Tile (#unsqueezed, #repeats)
+        #shape = Constant <value = int64[4] {0, #q_heads, -1, #size}> ()
+        #output = Reshape (#tiled, #shape)
+    }
+}
+
+/// `(batch, sequence, heads · size)` → `(batch, heads, sequence, size)`.
+pub(crate) fn split_heads(input: &str, heads: i64, output: &str) -> Vec<NodeProto> {
+    let (shape, split) = (format!("{output}_shape"), format!("{output}_split"));
+    onnx_nodes! {
+        #shape = Constant <value = int64[4] {0, 0, #heads, -1}> ()
+        #split = Reshape (#input, #shape)
+        #output = Transpose <perm = [0, 2, 1, 3]> (#split)
     }
 }
 
