@@ -116,13 +116,18 @@ narrow_float!(f16, 5, 10, |code| {
         // Subnormal: mantissa * 2^-24, exact in f32.
         0 if sign == 0 => mantissa as f32 / 16_777_216.0,
         0 => -(mantissa as f32 / 16_777_216.0),
-        // Infinity, or a NaN with its payload.
-        0x1f => f32::from_bits(sign | 0x7f80_0000 | (mantissa << 13)),
+        0x1f if mantissa == 0 => f32::from_bits(sign | 0x7f80_0000),
+        // A NaN: quiet, with its payload, as the `half` crate widens it.
+        0x1f => f32::from_bits(sign | 0x7fc0_0000 | (mantissa << 13)),
         _ => f32::from_bits(sign | ((exponent + 112) << 23) | (mantissa << 13)),
     }
 });
 
-narrow_float!(bf16, 8, 7, |code| f32::from_bits(u32::from(code) << 16));
+narrow_float!(bf16, 8, 7, |code| {
+    // A NaN is made quiet, as the `half` crate widens it.
+    let quiet = if code & 0x7fff > 0x7f80 { 0x0040 } else { 0 };
+    f32::from_bits(u32::from(code | quiet) << 16)
+});
 
 #[cfg(test)]
 mod tests {
