@@ -17,14 +17,16 @@ tolerances), inputs normalized as its runner does. The Rust side is
 
 --resnet: scripts/resnet50.py builds the model (weights inside); one random input, seeded.
 onnxruntime runs it with intra_op_num_threads=1 and inter_op_num_threads=1 (sequential), the
-evaluator through `--example time_model`; each side's median over --runs runs after a warm-up,
-and the evaluator's output compared with onnxruntime's (rtol 1e-3, atol 1e-5, onnx's runner's
+evaluator through `--example time_model` (the model resolved by `Evaluator::new` outside the
+clock, as onnxruntime's session is made outside it); each side's median over --runs runs after
+one untimed warm-up run, and the evaluator's output compared with onnxruntime's (rtol 1e-3, atol 1e-5, onnx's runner's
 tolerance for model tests).
 
 --trees: a 100-tree random forest (scikit-learn, 3 classes, depth 10, through skl2onnx) and a
 100-round boosted model (XGBoost regressor, depth 6, through onnxmltools), each on 600 rows of 20
 seeded features; onnxruntime with one thread against `--example time_model`, medians over --runs
-runs after a warm-up, outputs compared (rtol 1e-3, atol 1e-5).
+runs after one untimed warm-up run each (the evaluator builds a node's forest on its first run and
+keeps it, as onnxruntime builds it when the session is made), outputs compared (rtol 1e-3, atol 1e-5).
 
 Needs: onnx==1.23.2, numpy, onnxruntime (pip); --trees also scripts/requirements-ml.txt.
 """
@@ -118,7 +120,7 @@ def bench_resnet(runs):
         print(f"onnxruntime (1 thread): median {ort:.4f} s over {runs} runs")
 
         out_dir = os.path.join(tmp, "out")
-        line = cargo_example("time_model", model_path, str(runs + 1), input_path, "-o", out_dir).strip()
+        line = cargo_example("time_model", model_path, str(runs), input_path, "-o", out_dir).strip()
         ours = float(line.split("median ")[1].split(" s")[0])
         print(f"onnx-eval:              {line}")
         output = onnx.TensorProto()
@@ -156,7 +158,7 @@ def time_both(name, model, x, runs):
             times.append(time.perf_counter() - start)
         ort = statistics.median(times)
         out_dir = os.path.join(tmp, "out")
-        line = cargo_example("time_model", model_path, str(runs + 1), input_path, "-o", out_dir).strip()
+        line = cargo_example("time_model", model_path, str(runs), input_path, "-o", out_dir).strip()
         ours = float(line.split("median ")[1].split(" s")[0])
         for i, expected in enumerate(reference):
             output = onnx.TensorProto()

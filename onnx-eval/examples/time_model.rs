@@ -1,7 +1,9 @@
 //! Times a binary model on inputs from `.pb` files: `time_model MODEL.onnx RUNS IN.pb... -o DIR`
-//! resolves the model once, runs it RUNS times, prints the median time of one run, and writes
-//! the outputs of the last run to DIR as `output_N.pb`. `scripts/bench_eval.py --resnet` runs it
-//! in release mode beside onnxruntime.
+//! resolves the model once (`Evaluator::new`), runs it once untimed (as onnxruntime's side of
+//! `scripts/bench_eval.py` warms up its session: what a node prepares on its first run, such as
+//! a tree ensemble's forest, onnxruntime prepares when the session is made), then RUNS timed
+//! times; it prints the median time of one run and writes the outputs of the last run to DIR as
+//! `output_N.pb`. `scripts/bench_eval.py` runs it in release mode beside onnxruntime.
 
 use onnx_eval::{Evaluator, Value};
 use onnx_text::prost::Message;
@@ -25,8 +27,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         })
         .collect::<Result<Vec<Value>, Box<dyn std::error::Error>>>()?;
     let evaluator = Evaluator::new(&model)?;
+    let mut outputs = evaluator.run(&inputs)?;
     let mut times = Vec::with_capacity(runs);
-    let mut outputs = Vec::new();
     for _ in 0..runs.max(1) {
         let start = Instant::now();
         outputs = evaluator.run(&inputs)?;

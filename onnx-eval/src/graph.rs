@@ -4,13 +4,13 @@
 
 use crate::Limits;
 use crate::error::{Error, KernelResult};
-use crate::ops::{self, Ctx, Kernel};
+use crate::ops::{self, Ctx, Kernel, Prepared};
 use crate::tensor::Tensor;
 use crate::value::Val;
 use onnx_runtime_types::{AttributeProto, FunctionProto, GraphProto, NodeProto};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The opset version each domain is imported at (`ai.onnx` spelled `""`).
 pub(crate) type Opsets = HashMap<String, i64>;
@@ -52,6 +52,8 @@ pub(crate) struct Step {
     pub subgraphs: HashMap<String, Arc<Graph>>,
     /// Where it is, for messages: "graph `g`, node 3 (Add, outputs `y`)".
     pub place: String,
+    /// What its kernel prepared from its own attributes on the first run (`Ctx::prepared`).
+    pub prepared: OnceLock<Prepared>,
 }
 
 /// What a graph input is declared to hold, as far as optionals go.
@@ -360,6 +362,7 @@ impl Step {
             since,
             subgraphs,
             place,
+            prepared: OnceLock::new(),
         })
     }
 
@@ -399,6 +402,10 @@ impl Step {
                     scope,
                     model,
                     steps,
+                    // Kept only for the node's own attributes: a function body's node is run
+                    // with its references resolved, which may differ between calls.
+                    prepared: std::ptr::eq(attributes, self.node.attribute.as_slice())
+                        .then_some(&self.prepared),
                 };
                 kernel(&ctx, &inputs).map_err(|message| Error::new(&self.place, message))?
             }

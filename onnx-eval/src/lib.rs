@@ -59,12 +59,19 @@
 //! outputs) or the input; tensors a model asks for beyond [`Limits`] are refused before they
 //! are allocated.
 //!
-//! **Features.** `image` (off by default) decodes images for `ImageDecoder`, as Pillow does:
-//! its codecs are 22 crates, and its JPEG 2000 decoder sets the workspace's minimum Rust (1.92).
-//! Without it, `ImageDecoder` is an error that names the feature.
+//! **Features**, both off by default, so that a runtime's test build with the evaluator stays
+//! cheap:
+//! - `image` decodes images for `ImageDecoder`, as Pillow does: its codecs are 22 crates, and
+//!   its JPEG 2000 decoder sets the workspace's minimum Rust (1.92);
+//! - `regex` matches `RegexFullMatch`'s patterns (RE2's syntax) with the `regex` crate, whose
+//!   compilation is a large share of what the evaluator adds to a cold build
+//!   (`docs/conformance.md`).
+//!
+//! Without one, its operator is an error that names the feature.
 
 mod error;
 mod graph;
+mod halves;
 mod ops;
 mod tensor;
 mod value;

@@ -4,7 +4,7 @@
 //! 2-bit integers in `i8` or `u8`.
 
 use crate::error::KernelResult;
-use half::{bf16, f16};
+use crate::halves::{bf16, f16};
 use ndarray::{ArrayD, IxDyn};
 use onnx_runtime_types::TensorProto;
 use onnx_runtime_types::tensor_proto::DataType;

@@ -8,9 +8,9 @@
 use super::wide::{narrow, widen};
 use super::{Ctx, Registry, tensor, tensor_opt};
 use crate::error::KernelResult;
+use crate::halves::{bf16, f16};
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
-use half::{bf16, f16};
 use ndarray::{Array4, ArrayD, Axis, IxDyn};
 use onnx_runtime_types::tensor_proto::DataType;
 

@@ -5,9 +5,9 @@
 
 use super::{Ctx, Registry, one, tensor};
 use crate::error::KernelResult;
+use crate::halves::{bf16, f16};
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
-use half::{bf16, f16};
 use ndarray::ArrayD;
 use onnx_runtime_types::tensor_proto::DataType;
 use onnx_value::elements::round_to;

@@ -753,8 +753,8 @@ fn causal_conv_with_state(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResul
     let (bias, past) = (tensor_opt(inputs, 2)?, tensor_opt(inputs, 3)?);
     let round: fn(f32) -> f32 = match x.dtype {
         DataType::Float => |v| v,
-        DataType::Float16 => |v| half::f16::from_f32(v).to_f32(),
-        DataType::Bfloat16 => |v| half::bf16::from_f32(v).to_f32(),
+        DataType::Float16 => |v| crate::halves::f16::from_f32(v).to_f32(),
+        DataType::Bfloat16 => |v| crate::halves::bf16::from_f32(v).to_f32(),
         _ => {
             return Err(format!(
                 "input is {}, not float, float16 or bfloat16",

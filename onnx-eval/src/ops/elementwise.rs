@@ -3,9 +3,9 @@
 
 use super::{Ctx, Registry, one, tensor};
 use crate::error::KernelResult;
+use crate::halves::{bf16, f16};
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
-use half::{bf16, f16};
 use ndarray::{ArrayD, IxDyn, Zip};
 
 pub(super) fn register(r: &mut Registry) {

@@ -4,9 +4,9 @@
 use super::elementwise::Real;
 use super::{Ctx, Registry, one, tensor, tensor_opt};
 use crate::error::KernelResult;
+use crate::halves::{bf16, f16};
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
-use half::{bf16, f16};
 use ndarray::{Array2, ArrayD, ArrayView2, Ix2, IxDyn, LinalgScalar};
 
 pub(super) fn register(r: &mut Registry) {

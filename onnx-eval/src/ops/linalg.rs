@@ -104,11 +104,11 @@ fn matmul(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
         (Data::U64(x), Data::U64(y)) => Data::U64(integer_matmul(ctx, x, y)?.mapv(|v| v as u64)),
         (Data::F16(x), Data::F16(y)) => {
             let wide = matmul_arrays(ctx, &x.mapv(|v| v.to_f32()), &y.mapv(|v| v.to_f32()))?;
-            Data::F16(wide.mapv(half::f16::from_f32))
+            Data::F16(wide.mapv(crate::halves::f16::from_f32))
         }
         (Data::BF16(x), Data::BF16(y)) => {
             let wide = matmul_arrays(ctx, &x.mapv(|v| v.to_f32()), &y.mapv(|v| v.to_f32()))?;
-            Data::BF16(wide.mapv(half::bf16::from_f32))
+            Data::BF16(wide.mapv(crate::halves::bf16::from_f32))
         }
         _ => {
             return Err(format!("MatMul of {} and {}", a.type_name(), b.type_name()));

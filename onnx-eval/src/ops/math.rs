@@ -334,7 +334,7 @@ macro_rules! wrap_from_float {
         }
     )*};
 }
-wrap_from_float!(f32, f64, half::f16, half::bf16);
+wrap_from_float!(f32, f64, crate::halves::f16, crate::halves::bf16);
 
 /// What the integer types do beyond `Real`: remainders, shifts and bits.
 trait Int:

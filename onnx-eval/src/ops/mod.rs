@@ -49,8 +49,9 @@ use crate::graph::{Model, Scope};
 use crate::tensor::Tensor;
 use crate::value::Val;
 use onnx_runtime_types::{AttributeProto, GraphProto};
+use std::any::Any;
 use std::collections::HashMap;
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, LazyLock, OnceLock};
 
 /// A kernel: the node's context and its inputs (`None` for a missing optional one) to its
 /// outputs, or a message saying what is wrong.
@@ -71,7 +72,13 @@ pub(crate) struct Ctx<'a> {
     pub model: &'a Model,
     /// The steps of the graph the node is in (Gradient runs some of them again).
     pub steps: &'a [crate::graph::Step],
+    /// The node's slot for what its kernel prepares from the attributes ([`Ctx::prepared`]);
+    /// `None` where the attributes may differ from run to run (a function body's references).
+    pub prepared: Option<&'a OnceLock<Prepared>>,
 }
+
+/// What a kernel made from its node's attributes alone, kept with the node.
+pub(crate) type Prepared = Result<Arc<dyn Any + Send + Sync>, String>;
 
 /// The kernels, by (domain, operator): (since version, kernel), sorted by version.
 pub(crate) struct Registry(HashMap<(&'static str, &'static str), Vec<(i64, Kernel)>>);
@@ -211,6 +218,23 @@ impl Ctx<'_> {
     /// Runs the subgraph of attribute `name` on `inputs`.
     pub fn run_graph(&self, name: &str, inputs: Vec<Val>) -> KernelResult<Vec<Val>> {
         crate::graph::run_subgraph(self, name, inputs)
+    }
+
+    /// What `build` makes from the node's attributes: built on the node's first run and kept
+    /// with the node for the later runs (as a runtime prepares a kernel when its session is
+    /// made), or built anew where the attributes may differ between runs. An error is kept too:
+    /// it comes from the attributes alone.
+    pub fn prepared<T: Any + Send + Sync>(
+        &self,
+        build: impl FnOnce() -> KernelResult<T>,
+    ) -> KernelResult<Arc<T>> {
+        let Some(slot) = self.prepared else {
+            return build().map(Arc::new);
+        };
+        slot.get_or_init(|| build().map(|t| Arc::new(t) as Arc<dyn Any + Send + Sync>))
+            .clone()?
+            .downcast::<T>()
+            .map_err(|_| "the node's kernel prepared two kinds of state".to_string())
     }
 
     /// Refuses a tensor of `count` elements beyond the evaluator's limit, before it is made.

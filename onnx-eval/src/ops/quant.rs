@@ -151,8 +151,8 @@ fn granularity(ctx: &Ctx<'_>, rank: usize, parameter: &Tensor) -> KernelResult<(
 fn round_to_precision(dtype: DataType, value: f64) -> f64 {
     match dtype {
         DataType::Float => value as f32 as f64,
-        DataType::Float16 => half::f16::from_f64(value).to_f64(),
-        DataType::Bfloat16 => half::bf16::from_f64(value).to_f64(),
+        DataType::Float16 => crate::halves::f16::from_f64(value).to_f64(),
+        DataType::Bfloat16 => crate::halves::bf16::from_f64(value).to_f64(),
         _ => value,
     }
 }

@@ -9,9 +9,9 @@
 use super::training::floats_like;
 use super::{Ctx, Registry, one, tensor, tensor_opt};
 use crate::error::KernelResult;
+use crate::halves::{bf16, f16};
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
-use half::{bf16, f16};
 use ndarray::{ArrayD, IxDyn};
 use onnx_runtime_types::tensor_proto::DataType;
 

@@ -9,8 +9,8 @@ use super::reduce::extreme_index;
 use super::wide::{narrow, widen};
 use super::{Ctx, Registry, axis, one, tensor};
 use crate::error::KernelResult;
+use crate::halves::f16;
 use crate::value::Val;
-use half::f16;
 use onnx_runtime_types::tensor_proto::DataType;
 
 pub(super) fn register(r: &mut Registry) {

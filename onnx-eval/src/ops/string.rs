@@ -1,5 +1,6 @@
 //! Operators on strings: StringConcat, StringSplit, RegexFullMatch (RE2's syntax, on the
-//! `regex` crate), StringNormalizer, and TfIdfVectorizer (n-gram counts of strings or integers).
+//! `regex` crate, behind onnx-eval's `regex` feature), StringNormalizer, and TfIdfVectorizer
+//! (n-gram counts of strings or integers).
 
 use super::elementwise::zip_broadcast;
 use super::{Ctx, Registry, one, tensor};
@@ -103,6 +104,7 @@ fn string_split(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>
 /// RE2's pattern in the `regex` crate's syntax. The two agree but for the Perl classes, which
 /// RE2 keeps to ASCII (`\d`, `\w`, `\s`, `\b` and their negations) and the crate reads as Unicode:
 /// each is written out as its ASCII class.
+#[cfg(feature = "regex")]
 fn re2_to_regex(pattern: &str) -> String {
     let mut out = String::with_capacity(pattern.len() + 16);
     let mut chars = pattern.chars();
@@ -169,10 +171,27 @@ fn regex_full_match(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<
     let pattern = ctx
         .string("pattern")
         .ok_or("RegexFullMatch needs its `pattern`")?;
-    let anchored = format!(r"\A(?:{})\z", re2_to_regex(&pattern));
+    one(Tensor::from_data(Data::Bool(full_matches(&pattern, x)?)))
+}
+
+/// Whether each string matches `pattern` as a whole.
+#[cfg(feature = "regex")]
+fn full_matches(pattern: &str, x: &ArrayD<String>) -> KernelResult<ArrayD<bool>> {
+    let anchored = format!(r"\A(?:{})\z", re2_to_regex(pattern));
     let regex = regex::Regex::new(&anchored)
         .map_err(|e| format!("pattern {pattern:?} is not a valid regex: {e}"))?;
-    one(Tensor::from_data(Data::Bool(x.map(|s| regex.is_match(s)))))
+    Ok(x.map(|s| regex.is_match(s)))
+}
+
+/// Without the `regex` crate (off by default: a large share of the evaluator's cold build), the
+/// operator is an error that names the feature.
+#[cfg(not(feature = "regex"))]
+fn full_matches(_: &str, _: &ArrayD<String>) -> KernelResult<ArrayD<bool>> {
+    Err(
+        "RegexFullMatch needs onnx-eval's `regex` feature (the `regex` crate), which this \
+         build leaves out"
+            .to_string(),
+    )
 }
 
 /// StringNormalizer: a [C] or [1, C] tensor with its `stopwords` dropped (compared as given, or
@@ -380,17 +399,32 @@ fn count_grams(row: &[i64], pool: &Pool, min: usize, max: usize, max_skip: usize
 
 #[cfg(test)]
 mod tests {
-    use super::re2_to_regex;
     use crate::Value;
 
     /// RE2's `\w` and `\d` are ASCII: "é" is no word character, where Unicode would say it is.
+    #[cfg(feature = "regex")]
     #[test]
     fn perl_classes_are_ascii_as_in_re2() {
+        use super::re2_to_regex;
         let regex =
             regex::Regex::new(&format!(r"\A(?:{})\z", re2_to_regex(r"[\w.]+\b-\d"))).unwrap();
         assert!(regex.is_match("ab.c-1"));
         assert!(!regex.is_match("é-1"));
         assert_eq!(re2_to_regex(r"[]a]\\w"), r"[\]a]\\w");
+    }
+
+    /// Without the `regex` crate the operator says which feature brings it.
+    #[cfg(not(feature = "regex"))]
+    #[test]
+    fn without_the_feature_the_error_names_it() {
+        let model = onnx_text::parse_model(
+            r#"<ir_version: 9, opset_import: ["" : 20]>
+            g (string[1] x) => (bool[1] y) { y = RegexFullMatch <pattern: string = "a+"> (x) }"#,
+        )
+        .unwrap();
+        let x = Value::tensor(&["aa".to_string()], &[1]).unwrap();
+        let error = crate::run(&model, &[x]).unwrap_err().to_string();
+        assert!(error.contains("onnx-eval's `regex` feature"), "{error}");
     }
 
     /// By hand from the spec: in [1, 2, 1, 2], the bigram (1, 2) occurs twice at skip 0 and

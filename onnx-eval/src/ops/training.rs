@@ -5,9 +5,9 @@
 
 use super::{Ctx, Registry, tensor};
 use crate::error::KernelResult;
+use crate::halves::{bf16, f16};
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
-use half::{bf16, f16};
 
 const DOMAIN: &str = "ai.onnx.preview.training";
 

@@ -4,8 +4,8 @@
 //! float32) or more.
 
 use crate::error::KernelResult;
+use crate::halves::{bf16, f16};
 use crate::tensor::{Data, Tensor};
-use half::{bf16, f16};
 use ndarray::ArrayD;
 use onnx_runtime_types::tensor_proto::DataType;
 

@@ -1,9 +1,11 @@
 //! Tree ensembles: TreeEnsembleClassifier and TreeEnsembleRegressor (versions 1 and 3, whose
 //! nodes are named by tree and node id) and TreeEnsemble (version 5, whose leaves are apart).
 //!
-//! Every form is read once per evaluation into one flat array of nodes whose children are
-//! indices, checked then (children exist, features are within X's, no tree has a cycle), so that
-//! walking a row down a tree needs no checks and no allocation.
+//! Every form is read on the node's first run into flat arrays of branches and leaves whose
+//! children are indices, checked then (children exist, no tree has a cycle), and kept with the
+//! node (`Ctx::prepared`), as onnxruntime builds its forest when a session is made; each run
+//! checks only that X has the features the branches test. Walking a row down a tree needs no
+//! checks and no allocation.
 
 use super::{DOMAIN, Labels, Transform, float_list, float_tensor, rows, second_class};
 use crate::error::KernelResult;
@@ -39,28 +41,43 @@ const GT: u8 = 3;
 const EQ: u8 = 4;
 const NEQ: u8 = 5;
 const MEMBER: u8 = 6;
+/// A legacy node that is a leaf; never a branch's mode.
 const LEAF: u8 = 7;
+/// The walk's mode where branches differ in theirs: each branch's own is read.
+const MIXED: u8 = 8;
 
-/// A branch (its children are node indices) or a leaf (its weights are
-/// `weights[first..end]`, in the same two fields).
+/// Marks a child or a root that is a leaf (`LEAF_BIT | leaf`); without it, a branch's index.
+const LEAF_BIT: u32 = 1 << 31;
+
+/// A branch: its test, and its children (`[if true, if false]`).
 #[derive(Clone, Copy, Debug)]
-struct Node {
+struct Branch {
+    value: f64,
+    feature: u32,
     mode: u8,
     nan_goes_true: bool,
-    feature: u32,
-    value: f64,
-    first: u32,
-    end: u32,
-    /// BRANCH_MEMBER's set: `members[set.0..set.1]`.
-    set: (u32, u32),
+    children: [u32; 2],
 }
 
+/// A forest read once per node (`Ctx::prepared`) into flat arrays, children by index, and
+/// checked then (children exist, no tree has a cycle), so that walking a row down a tree needs
+/// no checks and no allocation.
 struct Forest {
-    nodes: Vec<Node>,
-    roots: Vec<u32>,
-    /// (target or class, weight) of the leaves.
-    weights: Vec<(u32, f64)>,
+    branches: Vec<Branch>,
+    /// Each branch's BRANCH_MEMBER set, `members[s.0..s.1]` (empty without such branches).
+    sets: Vec<(u32, u32)>,
     members: Vec<f64>,
+    /// Each tree's root: a branch, or `LEAF_BIT | leaf`.
+    roots: Vec<u32>,
+    /// Leaf k weighs `weights[leaf_start[k]..leaf_start[k + 1]]` on the same `targets`.
+    leaf_start: Vec<u32>,
+    targets: Vec<u32>,
+    weights: Vec<f64>,
+    /// LEQ or LT where every branch has it (what the converters write), else MIXED: the walk
+    /// is compiled for each, so that the usual forests test no mode per branch.
+    mode: u8,
+    /// How many features a row needs: one more than the greatest a reachable branch tests.
+    features: usize,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -120,6 +137,9 @@ impl Forest {
                 modes.len()
             ));
         }
+        if n >= LEAF_BIT as usize {
+            return Err("too many nodes".to_string());
+        }
         let mut at = HashMap::with_capacity(n);
         for i in 0..n {
             if at.insert((trees[i], ids[i]), i).is_some() {
@@ -129,12 +149,29 @@ impl Forest {
                 ));
             }
         }
+        // Each node's place: a branch's index, or LEAF_BIT and the leaf's.
+        let mut modes_of = Vec::with_capacity(n);
+        let mut place = Vec::with_capacity(n);
+        let (mut branches, mut leaves) = (0u32, 0u32);
+        for i in 0..n {
+            let mode = mode_of(&modes[i])?;
+            index(features[i], "feature id")?;
+            if mode == LEAF {
+                place.push(LEAF_BIT | leaves);
+                leaves += 1;
+            } else {
+                place.push(branches);
+                branches += 1;
+            }
+            modes_of.push(mode);
+        }
         let child = |i: usize, id: i64| -> KernelResult<u32> {
             at.get(&(trees[i], id))
-                .map(|&c| c as u32)
+                .map(|&c| place[c])
                 .ok_or_else(|| format!("node {} of tree {} has no child {id}", ids[i], trees[i]))
         };
-        // The leaves' weights, grouped by node (a counting sort).
+        // The leaves' weights, grouped by leaf (a counting sort); weights on a branch weigh
+        // nothing.
         let w_trees = ctx.ints(&format!("{prefix}_treeids")).unwrap_or_default();
         let m = w_trees.len();
         let w_nodes = ints_of(ctx, &format!("{prefix}_nodeids"), m, false)?;
@@ -147,7 +184,7 @@ impl Forest {
             ));
         }
         let mut owner = Vec::with_capacity(m);
-        let mut counts = vec![0u32; n + 1];
+        let mut leaf_start = vec![0u32; leaves as usize + 1];
         for k in 0..m {
             let node = *at.get(&(w_trees[k], w_nodes[k])).ok_or_else(|| {
                 format!(
@@ -161,45 +198,51 @@ impl Forest {
                     "{prefix} id {target} is beyond the {targets} {prefix}es"
                 ));
             }
-            owner.push((node, target));
-            counts[node + 1] += 1;
+            let leaf = (place[node] & LEAF_BIT != 0).then_some((place[node] & !LEAF_BIT) as usize);
+            if let Some(leaf) = leaf {
+                leaf_start[leaf + 1] += 1;
+            }
+            owner.push((leaf, target));
         }
-        for i in 0..n {
-            counts[i + 1] += counts[i];
+        for k in 0..leaves as usize {
+            leaf_start[k + 1] += leaf_start[k];
         }
-        let mut weights = vec![(0u32, 0.0); m];
-        let mut fill = counts.clone();
-        for (k, &(node, target)) in owner.iter().enumerate() {
-            weights[fill[node] as usize] = (target, w_values[k]);
-            fill[node] += 1;
+        let kept = leaf_start[leaves as usize] as usize;
+        let (mut target_of, mut weights) = (vec![0u32; kept], vec![0.0; kept]);
+        let mut fill = leaf_start.clone();
+        for (k, &(leaf, target)) in owner.iter().enumerate() {
+            if let Some(leaf) = leaf {
+                let slot = fill[leaf] as usize;
+                (target_of[slot], weights[slot]) = (target, w_values[k]);
+                fill[leaf] += 1;
+            }
         }
-        let mut nodes = Vec::with_capacity(n);
+        let mut nodes = Vec::with_capacity(branches as usize);
         let mut roots = Vec::new();
         for i in 0..n {
             if i == 0 || trees[i] != trees[i - 1] {
-                roots.push(i as u32);
+                roots.push(place[i]);
             }
-            let mode = mode_of(&modes[i])?;
-            let (first, end) = if mode == LEAF {
-                (counts[i], counts[i + 1])
-            } else {
-                (child(i, true_ids[i])?, child(i, false_ids[i])?)
-            };
-            nodes.push(Node {
-                mode,
-                nan_goes_true: tracks.get(i).is_some_and(|&t| t == 1),
-                feature: index(features[i], "feature id")?,
-                value: values[i],
-                first,
-                end,
-                set: (0, 0),
-            });
+            if modes_of[i] != LEAF {
+                nodes.push(Branch {
+                    value: values[i],
+                    feature: features[i] as u32,
+                    mode: modes_of[i],
+                    nan_goes_true: tracks.get(i).is_some_and(|&t| t == 1),
+                    children: [child(i, true_ids[i])?, child(i, false_ids[i])?],
+                });
+            }
         }
-        Ok(Forest {
-            nodes,
-            roots,
-            weights,
+        Forest::checked(Forest {
+            branches: nodes,
+            sets: Vec::new(),
             members: Vec::new(),
+            roots,
+            leaf_start,
+            targets: target_of,
+            weights,
+            mode: MIXED,
+            features: 0,
         })
     }
 
@@ -241,7 +284,7 @@ impl Forest {
         if leaf_weights.len() != leaves {
             return Err("leaf_targetids and leaf_weights differ in length".to_string());
         }
-        if n.saturating_add(leaves) > u32::MAX as usize {
+        if n >= LEAF_BIT as usize || leaves >= LEAF_BIT as usize {
             return Err("too many nodes".to_string());
         }
         let members = ctx
@@ -262,57 +305,51 @@ impl Forest {
         }
         let mut sets = sets.into_iter();
         let child = |id: i64, leaf: i64| -> KernelResult<u32> {
-            let (limit, offset, what) = if leaf != 0 {
-                (leaves, n, "leaf")
+            let (limit, mark, what) = if leaf != 0 {
+                (leaves, LEAF_BIT, "leaf")
             } else {
                 (n, 0, "node")
             };
             usize::try_from(id)
                 .ok()
                 .filter(|&i| i < limit)
-                .map(|i| (i + offset) as u32)
+                .map(|i| i as u32 | mark)
                 .ok_or_else(|| format!("{what} {id} does not exist"))
         };
-        let mut nodes = Vec::with_capacity(n + leaves);
+        let mut branches = Vec::with_capacity(n);
+        let mut branch_sets = Vec::new();
         for i in 0..n {
             let mode = u8::try_from(modes[i])
                 .ok()
                 .filter(|&m| m <= MEMBER)
                 .ok_or_else(|| format!("unknown node mode {}", modes[i]))?;
-            let set = if mode == MEMBER {
-                sets.next()
-                    .ok_or("fewer membership sets than BRANCH_MEMBER nodes")?
-            } else {
-                (0, 0)
-            };
-            nodes.push(Node {
+            if mode == MEMBER {
+                branch_sets.resize(i, (0, 0));
+                branch_sets.push(
+                    sets.next()
+                        .ok_or("fewer membership sets than BRANCH_MEMBER nodes")?,
+                );
+            }
+            branches.push(Branch {
+                value: splits[i],
+                feature: index(features[i], "feature id")?,
                 mode,
                 nan_goes_true: tracks.get(i).is_some_and(|&t| t == 1),
-                feature: index(features[i], "feature id")?,
-                value: splits[i],
-                first: child(true_ids[i], true_leafs[i])?,
-                end: child(false_ids[i], false_leafs[i])?,
-                set,
+                children: [
+                    child(true_ids[i], true_leafs[i])?,
+                    child(false_ids[i], false_leafs[i])?,
+                ],
             });
         }
-        let mut weights = Vec::with_capacity(leaves);
-        for (k, (&t, &w)) in leaf_targets.iter().zip(&leaf_weights).enumerate() {
+        let mut target_of = Vec::with_capacity(leaves);
+        for &t in leaf_targets {
             let target = index(t, "leaf target id")?;
             if target as usize >= targets {
                 return Err(format!(
                     "leaf target {target} is beyond n_targets {targets}"
                 ));
             }
-            weights.push((target, w));
-            nodes.push(Node {
-                mode: LEAF,
-                nan_goes_true: false,
-                feature: 0,
-                value: 0.0,
-                first: k as u32,
-                end: k as u32 + 1,
-                set: (0, 0),
-            });
+            target_of.push(target);
         }
         let roots = ctx
             .ints("tree_roots")
@@ -326,43 +363,50 @@ impl Forest {
                     .ok_or_else(|| format!("tree root {r} is no node"))
             })
             .collect::<KernelResult<_>>()?;
-        Ok(Forest {
-            nodes,
-            roots,
-            weights,
+        Forest::checked(Forest {
+            branches,
+            sets: branch_sets,
             members,
+            roots,
+            // One weight per leaf.
+            leaf_start: (0..=leaves as u32).collect(),
+            targets: target_of,
+            weights: leaf_weights,
+            mode: MIXED,
+            features: 0,
         })
     }
 
-    /// Checks what walking relies on: every branch's feature is within X's `features`, and no
-    /// path from a root comes back to a node on it (depth-first, without recursion).
-    fn check(&self, features: usize) -> KernelResult<()> {
+    /// Checks that no path from a root comes back to a branch on it (depth-first, without
+    /// recursion), and sets what walking relies on: the features a row needs, and the mode
+    /// the walk is compiled for.
+    fn checked(mut self) -> KernelResult<Forest> {
         const NEW: u8 = 0;
         const OPEN: u8 = 1;
         const DONE: u8 = 2;
-        let mut state = vec![NEW; self.nodes.len()];
+        let mut state = vec![NEW; self.branches.len()];
         let mut stack: Vec<(u32, u8)> = Vec::new();
         for &root in &self.roots {
-            if state[root as usize] == DONE {
+            if root & LEAF_BIT != 0 || state[root as usize] == DONE {
                 continue;
             }
             stack.push((root, 0));
             state[root as usize] = OPEN;
             while let Some(top) = stack.last_mut() {
-                let node = self.nodes[top.0 as usize];
-                if node.mode == LEAF || top.1 == 2 {
+                let branch = self.branches[top.0 as usize];
+                if top.1 == 2 {
                     state[top.0 as usize] = DONE;
                     stack.pop();
                     continue;
                 }
-                if top.1 == 0 && node.feature as usize >= features {
-                    return Err(format!(
-                        "feature id {} is beyond X's {features} features",
-                        node.feature
-                    ));
+                if top.1 == 0 {
+                    self.features = self.features.max(branch.feature as usize + 1);
                 }
-                let next = if top.1 == 0 { node.first } else { node.end };
+                let next = branch.children[top.1 as usize];
                 top.1 += 1;
+                if next & LEAF_BIT != 0 {
+                    continue;
+                }
                 match state[next as usize] {
                     OPEN => return Err("a tree's branches form a cycle".to_string()),
                     NEW => {
@@ -373,33 +417,52 @@ impl Forest {
                 }
             }
         }
+        self.mode = match self.branches.first().map(|b| b.mode) {
+            Some(mode @ (LEQ | LT)) if self.branches.iter().all(|b| b.mode == mode) => mode,
+            _ => MIXED,
+        };
+        Ok(self)
+    }
+
+    /// Refuses an X of `features` columns that a reachable branch tests beyond.
+    fn check_features(&self, features: usize) -> KernelResult<()> {
+        if self.features > features {
+            return Err(format!(
+                "feature id {} is beyond X's {features} features",
+                self.features - 1
+            ));
+        }
         Ok(())
     }
 
-    /// The leaf `row` reaches from `root`.
-    #[inline]
-    fn leaf(&self, root: u32, row: &[f64]) -> &Node {
-        let mut node = &self.nodes[root as usize];
-        while node.mode != LEAF {
-            let x = row[node.feature as usize];
-            let v = node.value;
-            let goes_true = match node.mode {
+    /// The leaf `row` reaches from `at`, each branch tested by `MODE` (by its own, MIXED).
+    #[inline(always)]
+    fn leaf<const MODE: u8>(&self, mut at: u32, row: &[f64]) -> usize {
+        while at & LEAF_BIT == 0 {
+            let branch = &self.branches[at as usize];
+            let x = row[branch.feature as usize];
+            let v = branch.value;
+            let mode = if MODE == MIXED { branch.mode } else { MODE };
+            let goes_true = match mode {
                 LEQ => x <= v,
                 LT => x < v,
                 GTE => x >= v,
                 GT => x > v,
                 EQ => x == v,
                 NEQ => x != v,
-                _ => self.members[node.set.0 as usize..node.set.1 as usize].contains(&x),
-            } || (node.nan_goes_true && x.is_nan());
-            node = &self.nodes[if goes_true { node.first } else { node.end } as usize];
+                _ => {
+                    let (start, end) = self.sets[at as usize];
+                    self.members[start as usize..end as usize].contains(&x)
+                }
+            } || (branch.nan_goes_true && x.is_nan());
+            at = branch.children[usize::from(!goes_true)];
         }
-        node
+        (at & !LEAF_BIT) as usize
     }
 
     /// Every tree's leaf weights for each row of `x` (`features` wide), aggregated into the
-    /// row's `targets` scores of `scores`; `has` says which scores got a weight. Tree by tree,
-    /// all rows through one tree before the next, so that a tree's nodes stay in cache.
+    /// row's `targets` scores of `scores`; `has` says which scores got a weight. X must have
+    /// the features the forest tests (`check_features`).
     fn accumulate(
         &self,
         x: &[f64],
@@ -409,13 +472,32 @@ impl Forest {
         scores: &mut [f64],
         has: &mut [bool],
     ) {
-        scores.iter_mut().for_each(|s| *s = 0.0);
-        has.iter_mut().for_each(|h| *h = false);
+        match self.mode {
+            LEQ => self.accumulate_as::<LEQ>(x, features, how, targets, scores, has),
+            LT => self.accumulate_as::<LT>(x, features, how, targets, scores, has),
+            _ => self.accumulate_as::<MIXED>(x, features, how, targets, scores, has),
+        }
+    }
+
+    /// [`Forest::accumulate`] with the walk of `MODE`. Tree by tree, all rows through one tree
+    /// before the next, so that a tree's branches stay in cache.
+    fn accumulate_as<const MODE: u8>(
+        &self,
+        x: &[f64],
+        features: usize,
+        how: Aggregate,
+        targets: usize,
+        scores: &mut [f64],
+        has: &mut [bool],
+    ) {
+        scores.fill(0.0);
+        has.fill(false);
         let rows = scores.len() / targets.max(1);
         for &root in &self.roots {
             for r in 0..rows {
-                let leaf = self.leaf(root, &x[r * features..(r + 1) * features]);
-                for &(t, w) in &self.weights[leaf.first as usize..leaf.end as usize] {
+                let leaf = self.leaf::<MODE>(root, &x[r * features..(r + 1) * features]);
+                let span = self.leaf_start[leaf] as usize..self.leaf_start[leaf + 1] as usize;
+                for (&t, &w) in self.targets[span.clone()].iter().zip(&self.weights[span]) {
                     let at = r * targets + t as usize;
                     let (s, h) = (&mut scores[at], &mut has[at]);
                     *s = match how {
@@ -466,8 +548,8 @@ fn tree_ensemble_regressor(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResu
     // Per row and alone: a row's scores are made even when X has no rows.
     ctx.checked_count(&[n, targets])?;
     ctx.checked_count(&[targets])?;
-    let forest = Forest::read_legacy(ctx, "target", targets)?;
-    forest.check(f)?;
+    let forest = ctx.prepared(|| Forest::read_legacy(ctx, "target", targets))?;
+    forest.check_features(f)?;
     let how = aggregate_of(ctx)?;
     let transform = Transform::read(ctx)?;
     let base = base_values(ctx, targets)?;
@@ -502,13 +584,22 @@ fn tree_ensemble_classifier(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelRes
         return Err("no class labels".to_string());
     }
     ctx.checked_count(&[n, classes])?;
-    let forest = Forest::read_legacy(ctx, "class", classes)?;
-    forest.check(f)?;
+    let prepared = ctx.prepared(|| {
+        let forest = Forest::read_legacy(ctx, "class", classes)?;
+        // Over every weight the node lists, those on branches too (which weigh nothing).
+        let ids = ctx.ints("class_ids").unwrap_or_default();
+        let one_class = ids.first().is_some_and(|c| ids.iter().all(|d| d == c));
+        let all_positive = float_list(ctx, "class_weights")?
+            .unwrap_or_default()
+            .iter()
+            .all(|&w| w >= 0.0);
+        Ok((forest, one_class, all_positive))
+    })?;
+    let (forest, one_class, all_positive) = (&prepared.0, prepared.1, prepared.2);
+    forest.check_features(f)?;
     let transform = Transform::read(ctx)?;
     let base = float_list(ctx, "base_values")?.unwrap_or_default();
-    let weighted: std::collections::HashSet<u32> = forest.weights.iter().map(|w| w.0).collect();
-    let all_positive = forest.weights.iter().all(|w| w.1 >= 0.0);
-    let binary = classes == 2 && weighted.len() == 1;
+    let binary = classes == 2 && one_class;
     let mut out = vec![0.0; n * classes];
     let mut chosen = Vec::with_capacity(n);
     let mut has_all = vec![false; n * classes];
@@ -594,8 +685,8 @@ fn tree_ensemble(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val
     let shape = [n, targets];
     ctx.checked_count(&shape)?;
     ctx.checked_count(&[targets])?;
-    let forest = Forest::read_v5(ctx, targets)?;
-    forest.check(f)?;
+    let forest = ctx.prepared(|| Forest::read_v5(ctx, targets))?;
+    forest.check_features(f)?;
     let how = match ctx.int("aggregate_function", 1) {
         0 => Aggregate::Average,
         1 => Aggregate::Sum,
