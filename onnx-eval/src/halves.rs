@@ -1,60 +1,14 @@
 //! float16 and bfloat16 as the kernels compute them: stored as their bits, widened to f32 or
-//! f64 exactly, narrowed from either with one rounding to nearest, ties to even. This is what the
+//! f64 exactly, narrowed as onnx-value encodes them (the one rounding the kit and the evaluator
+//! share: to nearest, ties to even; bfloat16 from f64 through f32, as onnx's reference does). This is what the
 //! `half` crate's types do, without the crate: since 2.5 it brings zerocopy and its derive,
 //! which were a large share of what the evaluator added to a runtime's cold test build.
 
 use std::cmp::Ordering;
 use std::fmt;
 
-/// The code of `value` in an IEEE binary format of `exponent` and `mantissa` bits (the top
-/// exponent is infinity and NaN), rounded to nearest, ties to even; a NaN stays a quiet NaN of
-/// its sign with its top payload bits.
-fn narrow(value: f64, exponent: u32, mantissa: u32) -> u16 {
-    let bits = value.to_bits();
-    let sign = ((bits >> 63) as u16) << (exponent + mantissa);
-    let biased = ((bits >> 52) & 0x7ff) as i64;
-    let fraction = bits & ((1 << 52) - 1);
-    let top = (1i64 << exponent) - 1;
-    let infinity = sign | ((top as u16) << mantissa);
-    if biased == 0x7ff {
-        let nan = if fraction == 0 {
-            0
-        } else {
-            (1 << (mantissa - 1)) | (fraction >> (52 - mantissa)) as u16
-        };
-        return infinity | nan;
-    }
-    if biased == 0 {
-        // f64's subnormals are far below the smallest subnormal of either format.
-        return sign;
-    }
-    let e = biased - 1023 + (1 << (exponent - 1)) - 1;
-    if e >= top {
-        return infinity;
-    }
-    let significand = fraction | (1 << 52);
-    // How far the significand moves right: to `mantissa` bits after the leading one, and for a
-    // subnormal of the format (e <= 0) further, by how far its exponent is below the least.
-    let shift = 52 - i64::from(mantissa) + if e <= 0 { 1 - e } else { 0 };
-    if shift > 53 {
-        // Below half the smallest subnormal.
-        return sign;
-    }
-    let kept = significand >> shift;
-    let half = 1u64 << (shift - 1);
-    // Up when past the halfway point, or on it with an odd last kept bit.
-    let up = significand & half != 0 && significand & (3 * half - 1) != 0;
-    let code = if e <= 0 {
-        kept
-    } else {
-        ((e as u64) << mantissa) | (kept & ((1 << mantissa) - 1))
-    };
-    // A carry out of the mantissa moves into the exponent, up to infinity, as it should.
-    sign | (code + u64::from(up)) as u16
-}
-
 macro_rules! narrow_float {
-    ($name:ident, $exponent:expr, $mantissa:expr, $widen:expr) => {
+    ($name:ident, $narrow:path, $widen:expr) => {
         #[allow(non_camel_case_types)]
         #[derive(Clone, Copy, Default)]
         pub(crate) struct $name(u16);
@@ -69,7 +23,7 @@ macro_rules! narrow_float {
             }
 
             pub fn from_f64(value: f64) -> Self {
-                $name(narrow(value, $exponent, $mantissa))
+                $name($narrow(value))
             }
 
             /// f32 widens to f64 exactly, so one rounding from there is the rounding from f32.
@@ -108,7 +62,7 @@ macro_rules! narrow_float {
     };
 }
 
-narrow_float!(f16, 5, 10, |code| {
+narrow_float!(f16, onnx_value::elements::float16_code, |code| {
     let sign = u32::from(code >> 15) << 31;
     let exponent = u32::from((code >> 10) & 0x1f);
     let mantissa = u32::from(code & 0x3ff);
@@ -123,7 +77,7 @@ narrow_float!(f16, 5, 10, |code| {
     }
 });
 
-narrow_float!(bf16, 8, 7, |code| {
+narrow_float!(bf16, onnx_value::elements::bfloat16_code, |code| {
     // A NaN is made quiet, as the `half` crate widens it.
     let quiet = if code & 0x7fff > 0x7f80 { 0x0040 } else { 0 };
     f32::from_bits(u32::from(code | quiet) << 16)
@@ -182,8 +136,9 @@ mod tests {
         }
     }
 
-    /// From f64, the nearest code, ties to the even one (the `half` crate rounds on the top 32
-    /// bits of the f64 only, so it is not the reference here).
+    /// From f64, the nearest float16 code, ties to the even one (the `half` crate rounds on the
+    /// top 32 bits of the f64 only, so it is not the reference here); bfloat16 rounds through f32
+    /// first, as onnx's reference (ml_dtypes) casts a double.
     #[test]
     fn from_f64_rounds_to_nearest_even() {
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
@@ -196,13 +151,15 @@ mod tests {
             if !x.is_finite() {
                 continue;
             }
-            for (code, widen) in [
-                (
-                    f16::from_f64(x).to_bits(),
-                    (|c| f16::from_bits(c).to_f64()) as fn(u16) -> f64,
-                ),
-                (bf16::from_f64(x).to_bits(), |c| bf16::from_bits(c).to_f64()),
-            ] {
+            assert_eq!(
+                bf16::from_f64(x).to_bits(),
+                bf16::from_f32(x as f32).to_bits(),
+                "{x:e}"
+            );
+            for (code, widen) in [(
+                f16::from_f64(x).to_bits(),
+                (|c| f16::from_bits(c).to_f64()) as fn(u16) -> f64,
+            )] {
                 let got = widen(code);
                 // The neighbours of the code of the same sign, away from and toward zero.
                 for other in [code.wrapping_add(1), code.wrapping_sub(1)] {

@@ -114,10 +114,74 @@ fn bfloat16(code: u32) -> f64 {
     f64::from(f32::from_bits(code << 16))
 }
 
+/// The code of `value` in an IEEE binary format of `exponent` and `mantissa` bits (the top
+/// exponent is infinity and NaN), rounded to nearest, ties to even; a NaN stays a quiet NaN of
+/// its sign with its top payload bits.
+fn ieee_half_code(value: f64, exponent: u32, mantissa: u32) -> u16 {
+    let bits = value.to_bits();
+    let sign = ((bits >> 63) as u16) << (exponent + mantissa);
+    let biased = ((bits >> 52) & 0x7ff) as i64;
+    let fraction = bits & ((1 << 52) - 1);
+    let top = (1i64 << exponent) - 1;
+    let infinity = sign | ((top as u16) << mantissa);
+    if biased == 0x7ff {
+        let nan = if fraction == 0 {
+            0
+        } else {
+            (1 << (mantissa - 1)) | (fraction >> (52 - mantissa)) as u16
+        };
+        return infinity | nan;
+    }
+    if biased == 0 {
+        // f64's subnormals are far below the smallest subnormal of float16.
+        return sign;
+    }
+    let e = biased - 1023 + (1 << (exponent - 1)) - 1;
+    if e >= top {
+        return infinity;
+    }
+    let significand = fraction | (1 << 52);
+    // How far the significand moves right: to `mantissa` bits after the leading one, and for a
+    // subnormal of the format (e <= 0) further, by how far its exponent is below the least.
+    let shift = 52 - i64::from(mantissa) + if e <= 0 { 1 - e } else { 0 };
+    if shift > 53 {
+        // Below half the smallest subnormal.
+        return sign;
+    }
+    let kept = significand >> shift;
+    let half = 1u64 << (shift - 1);
+    // Up when past the halfway point, or on it with an odd last kept bit.
+    let up = significand & half != 0 && significand & (3 * half - 1) != 0;
+    let code = if e <= 0 {
+        kept
+    } else {
+        ((e as u64) << mantissa) | (kept & ((1 << mantissa) - 1))
+    };
+    // A carry out of the mantissa moves into the exponent, up to infinity, as it should.
+    sign | (code + u64::from(up)) as u16
+}
+
+/// The float16 code of `value`: the nearest, ties to even, overflow to infinity; a NaN stays a
+/// quiet NaN of its sign.
+///
+/// ```
+/// use onnx_value::elements::float16_code;
+/// assert_eq!(float16_code(1.0), 0x3c00);
+/// assert_eq!(float16_code(65520.0), 0x7c00); // halfway past the largest: infinity
+/// ```
+pub fn float16_code(value: f64) -> u16 {
+    ieee_half_code(value, 5, 10)
+}
+
 /// The bfloat16 code of a value: rounded to float32 first, then to its top 16 bits, ties to
 /// even, as ml_dtypes and Eigen (and so onnx's reference) cast a double to bfloat16; a NaN
 /// stays a (quiet) NaN of its sign.
-fn bfloat16_code(value: f64) -> u16 {
+///
+/// ```
+/// use onnx_value::elements::bfloat16_code;
+/// assert_eq!(bfloat16_code(1.0), 0x3f80);
+/// ```
+pub fn bfloat16_code(value: f64) -> u16 {
     let bits = (value as f32).to_bits();
     if value.is_nan() {
         return ((bits >> 16) | 0x0040) as u16;
@@ -592,9 +656,7 @@ pub fn encode(
         (DataType::Float, Elements::Float(v)) => to_bytes(v, |x| (x as f32).to_le_bytes()),
         (DataType::Double, Elements::Float(v)) => to_bytes(v, f64::to_le_bytes),
         // IEEE rounding (ties to even, overflow to infinity), as a float16 or bfloat16 cast does.
-        (DataType::Float16, Elements::Float(v)) => {
-            to_bytes(v, |x| (FLOAT16.encode(x, false) as u16).to_le_bytes())
-        }
+        (DataType::Float16, Elements::Float(v)) => to_bytes(v, |x| float16_code(x).to_le_bytes()),
         (DataType::Bfloat16, Elements::Float(v)) => to_bytes(v, |x| bfloat16_code(x).to_le_bytes()),
         (DataType::Float8e8m0, Elements::Float(v)) => each(v, float8e8m0_code),
         (
