@@ -2,6 +2,9 @@
 //! their element type no longer refuses the model; the Constants something still reads, an
 //! `If` branch among them, and the user's unread ones, stay.
 
+mod common;
+
+use common::{check, parse};
 use onnx_eval::Value;
 use onnx_runtime_types::ModelProto;
 use onnx_version_converter::convert_version;
@@ -19,16 +22,6 @@ fn ops(model: &ModelProto) -> Vec<String> {
 
 fn opset(model: &ModelProto) -> Option<i64> {
     model.opset_import[0].version
-}
-
-fn check(model: &ModelProto) {
-    if let Err(problems) = onnx_validate::ModelCheck::default().check(model) {
-        panic!(
-            "the checker rejects {}: {:?}",
-            onnx_print::to_text(model),
-            problems.iter().map(|d| d.message()).collect::<Vec<_>>()
-        );
-    }
 }
 
 fn close(a: &[Value], b: &[Value]) -> bool {
@@ -50,7 +43,7 @@ chain (float[2, 3] x) => (float[2, 3] y) {
 
 #[test]
 fn a_chain_goes_up_to_21_and_back_down_to_8_and_7() {
-    let original = onnx_syntax::parse_model(CHAIN).unwrap();
+    let original = parse(CHAIN);
     check(&original);
     let x = Value::tensor(&[1.0f32, 2.0, 3.0, -1.0, 0.5, 4.0], &[2, 3]).unwrap();
     let expected = onnx_eval::run(&original, std::slice::from_ref(&x)).unwrap();
@@ -90,7 +83,7 @@ fn a_chain_goes_up_to_21_and_back_down_to_8_and_7() {
 #[test]
 fn a_constant_read_only_inside_an_if_branch_is_kept() {
     // `axes` feeds Unsqueeze and, by capture, the then-branch.
-    let model = onnx_syntax::parse_model(
+    let model = parse(
         r#"<ir_version: 7, opset_import: ["" : 13]>
 g (float[2] x, bool c) => (float[1, 2] y, int64[1] z) {
     axes = Constant <value = int64[1] {0}> ()
@@ -98,8 +91,7 @@ g (float[2] x, bool c) => (float[1, 2] y, int64[1] z) {
     z = If (c) <then_branch = t () => (int64[1] a) { a = Identity (axes) },
                 else_branch = e () => (int64[1] b) { b = Neg (axes) }>
 }"#,
-    )
-    .unwrap();
+    );
     check(&model);
     let down = convert_version(&model, 12).unwrap();
     check(&down);
@@ -125,15 +117,14 @@ g (float[2] x, bool c) => (float[1, 2] y, int64[1] z) {
 
 #[test]
 fn a_constant_the_user_left_unread_is_kept() {
-    let model = onnx_syntax::parse_model(
+    let model = parse(
         r#"<ir_version: 7, opset_import: ["" : 13]>
 g (float[2] x) => (float[1, 2] y) {
     unused = Constant <value = float[1] {5}> ()
     axes = Constant <value = int64[1] {0}> ()
     y = Unsqueeze (x, axes)
 }"#,
-    )
-    .unwrap();
+    );
     let down = convert_version(&model, 11).unwrap();
     check(&down);
     let graph = down.graph.as_ref().unwrap();

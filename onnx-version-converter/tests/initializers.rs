@@ -3,23 +3,12 @@
 //! and the IR version is raised to 4 where an initializer must otherwise be a graph input. A
 //! function has no initializers, so there such a Constant is refused.
 
+mod common;
+
+use common::{check, parse};
 use onnx_eval::Value;
 use onnx_runtime_types::{GraphProto, ModelProto};
 use onnx_version_converter::{Error, Reason, convert_version};
-
-fn parse(text: &str) -> ModelProto {
-    onnx_syntax::parse_model(text).unwrap()
-}
-
-fn check(model: &ModelProto) {
-    if let Err(problems) = onnx_validate::ModelCheck::default().check(model) {
-        panic!(
-            "the checker rejects {}: {:?}",
-            onnx_print::to_text(model),
-            problems.iter().map(|d| d.message()).collect::<Vec<_>>()
-        );
-    }
-}
 
 fn ops(graph: &GraphProto) -> Vec<&str> {
     graph

@@ -3,23 +3,12 @@
 //! (ai.onnx.ml 1 → 2 → 4 and back). Each converted model runs in onnx-eval and gives the
 //! original's outputs; what cannot be said exactly is refused.
 
+mod common;
+
+use common::{check, parse};
 use onnx_eval::Value;
 use onnx_runtime_types::ModelProto;
 use onnx_version_converter::{Error, Reason, convert_opsets, convert_version};
-
-fn parse(text: &str) -> ModelProto {
-    onnx_syntax::parse_model(text).unwrap()
-}
-
-fn check(model: &ModelProto) {
-    if let Err(problems) = onnx_validate::ModelCheck::default().check(model) {
-        panic!(
-            "the checker rejects {}: {:?}",
-            onnx_print::to_text(model),
-            problems.iter().map(|d| d.message()).collect::<Vec<_>>()
-        );
-    }
-}
 
 fn floats(values: &[Value]) -> Vec<Vec<f32>> {
     values.iter().map(|v| v.to_vec::<f32>().unwrap()).collect()
