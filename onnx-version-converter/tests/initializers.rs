@@ -7,7 +7,7 @@ mod common;
 
 use common::{check, parse};
 use onnx_eval::Value;
-use onnx_runtime_types::{GraphProto, ModelProto};
+use onnx_runtime_types::GraphProto;
 use onnx_version_converter::{Error, Reason, convert_version};
 
 fn ops(graph: &GraphProto) -> Vec<&str> {
