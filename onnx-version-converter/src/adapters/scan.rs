@@ -33,6 +33,31 @@ fn batch_axis(
     )
 }
 
+/// Renames each output of the Scan to a fresh value of the Scan's own rank (`inner_rank` of the
+/// original's) and gives back the nodes `op` that make the original outputs from them.
+fn batch_outputs(
+    context: &mut Context,
+    outputs: &mut [String],
+    op: &str,
+    inner_rank: fn(usize) -> usize,
+) -> Vec<NodeProto> {
+    let mut after = Vec::with_capacity(outputs.len());
+    for output in outputs.iter_mut().filter(|o| !o.is_empty()) {
+        let inner = context.fresh(output);
+        let known = context
+            .types
+            .get(output.as_str())
+            .copied()
+            .unwrap_or_default();
+        let entry = context.types.entry(inner.clone()).or_default();
+        entry.elem = known.elem;
+        entry.rank = known.rank.map(inner_rank);
+        after.push(batch_axis(context, op, &inner, output, output, known.rank));
+        *output = inner;
+    }
+    after
+}
+
 /// 8 → 9: a batch that is statically 1 taken off every input (Squeeze) and put back on every
 /// output (Unsqueeze); `sequence_lens` must be left out, as Scan-9 has none.
 pub(super) fn batch_off(
@@ -83,28 +108,9 @@ pub(super) fn batch_off(
         unbatched.push(name);
     }
     node.input = unbatched;
-    let mut after = Vec::with_capacity(node.output.len());
-    for output in &mut node.output {
-        if output.is_empty() {
-            continue;
-        }
-        let name = context.fresh(output);
-        let original = output.clone();
-        let rank = context.rank(&original);
-        let known = context.types.get(&original).copied().unwrap_or_default();
-        let entry = context.types.entry(name.clone()).or_default();
-        entry.elem = known.elem;
-        entry.rank = rank.map(|r| r.saturating_sub(1));
-        after.push(batch_axis(
-            context,
-            "Unsqueeze",
-            &name,
-            &original,
-            &original,
-            rank,
-        ));
-        *output = name;
-    }
+    let after = batch_outputs(context, &mut node.output, "Unsqueeze", |r| {
+        r.saturating_sub(1)
+    });
     Ok(Adapted {
         before,
         node,
@@ -146,23 +152,7 @@ pub(super) fn batch_on(
         batched.push(name);
     }
     node.input = batched;
-    let mut after = Vec::with_capacity(node.output.len());
-    for output in &mut node.output {
-        if output.is_empty() {
-            continue;
-        }
-        let name = context.fresh(output);
-        let original = output.clone();
-        let rank = context.rank(&original);
-        let known = context.types.get(&original).copied().unwrap_or_default();
-        let entry = context.types.entry(name.clone()).or_default();
-        entry.elem = known.elem;
-        entry.rank = rank.map(|r| r + 1);
-        after.push(batch_axis(
-            context, "Squeeze", &name, &original, &original, rank,
-        ));
-        *output = name;
-    }
+    let after = batch_outputs(context, &mut node.output, "Squeeze", |r| r + 1);
     Ok(Adapted {
         before,
         node,
