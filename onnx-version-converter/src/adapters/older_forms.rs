@@ -1,6 +1,7 @@
 //! Rewrites into what older versions say another way: Shape's `start` and `end` (15) as a
 //! Slice of the whole shape, Constant's `value_*` attributes (12) as a `value` tensor, and
-//! CastLike (15) as a Cast to its second input's element type.
+//! CastLike (15) as a Cast to its second input's element type; and Concat-1's default `axis`
+//! of 1, which 4 needs written.
 
 use onnx_runtime_types::{AttributeProto, NodeProto, TensorProto};
 
@@ -112,5 +113,18 @@ pub(super) fn cast_like_to_cast(
     node.op_type = Some("Cast".to_owned());
     node.input.truncate(1);
     node.attribute = vec![crate::context::int_attribute("to", i64::from(elem))];
+    Ok(Adapted::alone(node))
+}
+
+/// Concat 1 → 4: `axis` became required; version 1 concatenates along 1 without it.
+pub(super) fn concat_axis_required(
+    _: &mut Context,
+    mut node: NodeProto,
+    _: i64,
+) -> Result<Adapted, Reason> {
+    if crate::context::attribute(&node, "axis").is_none() {
+        node.attribute
+            .push(crate::context::int_attribute("axis", 1));
+    }
     Ok(Adapted::alone(node))
 }
