@@ -1,8 +1,8 @@
 //! Models from before opset 7, as old exporters wrote them: B broadcast onto A by
-//! `broadcast`/`axis`, `is_test` on BatchNormalization and Dropout, Gemm's `broadcast`, opset
-//! 1's `consumed_inputs` and Concat's default axis. Each goes up to the opsets runtimes ask
-//! for and back down, runs in onnx-eval, and gives the original's outputs; what the older rule
-//! cannot say is refused.
+//! `broadcast`/`axis`, `is_test` on BatchNormalization and Dropout, Gemm's `broadcast`, and
+//! opset 1's `consumed_inputs`, Concat's default axis, Cast's `to` by name and Pad's
+//! `paddings`. Each goes up to the opsets runtimes ask for and back down, runs in onnx-eval,
+//! and gives the original's outputs; what the older rule cannot say is refused.
 
 mod common;
 
@@ -32,6 +32,15 @@ g (float[2,3] A, float[3] B, float[2,3] S) => (float[2,3] Y, float[2,6] C, bool[
     C = Concat (r, S)
     Y = Sub <broadcast: int = 1> (r, B)
     E = Greater <broadcast: int = 1> (r, B)
+}"#;
+
+/// Opset 1's other spellings: Pad's `paddings`, Cast's `to` by name, Split's `split` attribute.
+const OPSET_1_FORMS: &str = r#"<ir_version: 3, opset_import: ["" : 1]>
+g (float[2,3] A) => (float[2,5] P, int32[2,3] C, float[2,1] S1, float[2,2] S2, float[2,3] M) {
+    P = Pad <paddings: ints = [0, 1, 0, 1], mode: string = "constant"> (A)
+    C = Cast <to: string = "INT32"> (A)
+    S1, S2 = Split <axis: int = 1, split: ints = [1, 2]> (A)
+    M = Max (A, A)
 }"#;
 
 /// Inputs for every graph input, of its declared shape, with values that vary.
@@ -126,6 +135,24 @@ fn opset_1_hints_and_defaults_carry_over() {
         check(&up);
         assert_same(&run(&up, &inputs), &expected);
         assert!(!onnx_print::to_text(&up).contains("consumed_inputs"));
+    }
+}
+
+#[test]
+fn opset_1_spellings_go_up_and_back() {
+    let model = parse(OPSET_1_FORMS);
+    let inputs = inputs(&model);
+    let expected = run(&model, &inputs);
+    for target in [6, 7, 13, 21] {
+        let up = convert_version(&model, target).unwrap();
+        check(&up);
+        assert_same(&run(&up, &inputs), &expected);
+        let back = convert_version(&up, 1).unwrap();
+        check(&back);
+        assert_same(&run(&back, &inputs), &expected);
+        let text = onnx_print::to_text(&back);
+        assert!(text.contains(r#"to: string = "INT32""#), "{text}");
+        assert!(text.contains("paddings: ints = [0, 1, 0, 1]"), "{text}");
     }
 }
 

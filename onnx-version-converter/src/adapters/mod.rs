@@ -112,6 +112,10 @@ const RULES: &[Rule] = &[
     (&["Constant"], 12, 11, older_forms::constant_value_tensor),
     (&["CastLike"], 15, 0, older_forms::cast_like_to_cast),
     (&["Concat"], 1, 4, older_forms::concat_axis_required),
+    (&["Cast"], 1, 6, older_forms::cast_to_number),
+    (&["Cast"], 6, 1, older_forms::cast_to_name),
+    (&["Pad"], 1, 2, older_forms::paddings_to_pads),
+    (&["Pad"], 2, 1, older_forms::pads_to_paddings),
     // Broadcasting, which older versions lack.
     (broadcast::BINARY_7, 6, 7, broadcast::legacy_to_numpy),
     (broadcast::BINARY_7, 7, 6, broadcast::numpy_to_legacy),
