@@ -15,6 +15,7 @@ mod linear_attention;
 mod losses;
 mod misc;
 mod normalization;
+mod quantization;
 mod rotary;
 
 use onnx_runtime_types::{FunctionProto, NodeProto};
@@ -52,6 +53,7 @@ pub(crate) fn body(
             Some(normalization::layer_normalization(node, context, target))
         }
         ("RMSNormalization", 23) => Some(normalization::rms_normalization(node, context, target)),
+        ("DequantizeLinear", _) => Some(quantization::dequantize_linear(node, context, target)),
         ("GroupNormalization", 21) => {
             Some(normalization::group_normalization(node, context, target))
         }
