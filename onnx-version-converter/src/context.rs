@@ -129,6 +129,12 @@ impl Context {
             self.record_constant(node);
         }
         for node in &graph.node {
+            if node.op_type() != "Constant" {
+                // A name a sibling subgraph's Constant had is this node's now.
+                for output in &node.output {
+                    self.constants.nodes.remove(output);
+                }
+            }
             let all_constant = (node.input.iter()).all(|i| {
                 i.is_empty()
                     || self.constants.in_scope(i).is_some()

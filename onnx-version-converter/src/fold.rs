@@ -20,6 +20,8 @@ use onnx_runtime_types::{
     GraphProto, ModelProto, NodeProto, OperatorSetIdProto, TensorProto, ValueInfoProto,
 };
 
+use onnx_eval::Value;
+
 use crate::context::{attribute, int64_tensor};
 
 /// The most nodes one fold evaluates.
@@ -93,13 +95,16 @@ impl Folds {
         let op = node.op_type.as_deref().unwrap_or_default();
         let default_domain = matches!(node.domain.as_deref(), None | Some("" | "ai.onnx"));
         let subgraph = (node.attribute.iter()).any(|a| a.g.is_some() || !a.graphs.is_empty());
-        if !default_domain || subgraph || RANDOM.contains(&op) || op == "Constant" {
-            return;
-        }
+        let foldable = default_domain && !subgraph && !RANDOM.contains(&op) && op != "Constant";
         let values = OnceCell::new();
-        if let Some(value) = input_dims.and_then(|dims| static_shape(node, dims)) {
+        let shape = input_dims.filter(|_| foldable);
+        if let Some(value) = shape.and_then(|dims| static_shape(node, dims)) {
             let _ = values.set(vec![Some(value)]);
-        } else if !all_constant {
+        } else if !(foldable && all_constant) {
+            // A name a sibling subgraph's recorded node had is this node's now.
+            for output in &node.output {
+                self.outputs.remove(output);
+            }
             return;
         }
         let index = self.nodes.len();
@@ -146,12 +151,13 @@ impl Folds {
         if !self.gather(root, constant, &mut cone) {
             return failed();
         }
-        let outputs: Vec<(usize, usize, &String)> = (cone.order.iter())
-            .flat_map(|&i| {
+        // Every output of the cone, as (the node's place in the cone, the output's position).
+        let outputs: Vec<(usize, usize, &String)> = (cone.order.iter().enumerate())
+            .flat_map(|(slot, &i)| {
                 let outputs = self.nodes[i].node.output.iter().enumerate();
                 outputs
                     .filter(|(_, o)| !o.is_empty())
-                    .map(move |(position, o)| (i, position, o))
+                    .map(move |(position, o)| (slot, position, o))
             })
             .collect();
         let graph = GraphProto {
@@ -192,10 +198,9 @@ impl Folds {
         let mut folded: Vec<(usize, Vec<Option<TensorProto>>)> = (cone.order.iter())
             .map(|&i| (i, vec![None; self.nodes[i].node.output.len()]))
             .collect();
-        for ((node, position, _), value) in outputs.iter().zip(values) {
-            let slot = cone.order.iter().position(|i| i == node);
-            if let (Some(slot), Some(tensor)) = (slot, value.as_tensor()) {
-                folded[slot].1[*position] = Some(tensor.clone());
+        for (&(slot, position, _), value) in outputs.iter().zip(values) {
+            if let Value::Tensor(tensor) = value {
+                folded[slot].1[position] = Some(tensor);
             }
         }
         folded

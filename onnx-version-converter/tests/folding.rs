@@ -175,6 +175,26 @@ fn a_computation_inside_a_branch_reads_the_outer_constants() {
 }
 
 #[test]
+fn a_name_of_the_other_branch_is_not_its_value() {
+    // Both branches name a value `axes`: the then branch's folds, the else branch's is fed.
+    let text = r#"<ir_version: 7, opset_import: ["" : 13]>
+    g (bool c, float[1, 3] x, int64[1] n) => (float[3] y) {
+        a = Constant <value: tensor = int64[1] {0}> ()
+        y = If (c) <
+            then_branch = t () => (float[3] ty) {
+                axes = Identity (a)
+                ty = Squeeze (x, axes)
+            },
+            else_branch = e () => (float[3] ey) {
+                axes = Identity (n)
+                ey = Squeeze (x, axes)
+            }
+        >
+    }"#;
+    assert_eq!(refused(&valid(text), 12), ["runtime_input"]);
+}
+
+#[test]
 fn a_computation_that_reads_a_graph_input_is_refused() {
     let text = r#"<ir_version: 7, opset_import: ["" : 13]>
     g (float[1, 3, 1] x, int64[1] b) => (float[3] y) {
