@@ -23,21 +23,12 @@ use onnx_runtime_types::{
 use onnx_eval::Value;
 
 use crate::context::{attribute, int64_tensor};
+use crate::steps::versions;
 
 /// The most nodes one fold evaluates.
 pub(crate) const MAX_NODES: usize = 32;
 /// The most elements the constants a fold reads may hold, and any tensor it makes.
 pub(crate) const MAX_ELEMENTS: usize = 4096;
-
-/// Operators whose outputs are a draw, not a function of their inputs.
-const RANDOM: &[&str] = &[
-    "Bernoulli",
-    "Multinomial",
-    "RandomNormal",
-    "RandomNormalLike",
-    "RandomUniform",
-    "RandomUniformLike",
-];
 
 /// A node computed from constants only, and its outputs' values once folded (`None` for an
 /// output that is not a constant tensor, every one when the fold failed).
@@ -95,7 +86,7 @@ impl Folds {
         let op = node.op_type.as_deref().unwrap_or_default();
         let default_domain = matches!(node.domain.as_deref(), None | Some("" | "ai.onnx"));
         let subgraph = (node.attribute.iter()).any(|a| a.g.is_some() || !a.graphs.is_empty());
-        let foldable = default_domain && !subgraph && !RANDOM.contains(&op) && op != "Constant";
+        let foldable = default_domain && !subgraph && !draws(op) && op != "Constant";
         let values = OnceCell::new();
         let shape = input_dims.filter(|_| foldable);
         if let Some(value) = shape.and_then(|dims| static_shape(node, dims)) {
@@ -265,6 +256,12 @@ struct Cone<'a> {
     leaf_names: HashSet<&'a str>,
     leaves: Vec<(String, &'a TensorProto)>,
     elements: usize,
+}
+
+/// Whether `op` draws at random: its schema takes a `seed` (the Random operators, Bernoulli,
+/// Multinomial, and Dropout, which draws in training mode).
+fn draws(op: &str) -> bool {
+    versions("ai.onnx", op).is_some_and(|all| all.iter().any(|s| s.attribute("seed").is_some()))
 }
 
 /// The elements a tensor holds, if its data is in the model.

@@ -141,55 +141,57 @@ fn top_k_from_the_shape_of_a_value_of_known_dims() {
     );
 }
 
+/// An If whose branches squeeze `x` by a value both name `axes`: the then branch's an Identity
+/// of the outer Constant `a`, the else branch's of `else_axes` (`a`, or the graph input `n`).
+fn branches(else_axes: &str) -> String {
+    format!(
+        r#"<ir_version: 7, opset_import: ["" : 13]>
+        g (bool c, float[1, 3] x, int64[1] n) => (float[3] y) {{
+            a = Constant <value: tensor = int64[1] {{0}}> ()
+            y = If (c) <
+                then_branch = t () => (float[3] ty) {{
+                    axes = Identity (a)
+                    ty = Squeeze (x, axes)
+                }},
+                else_branch = e () => (float[3] ey) {{
+                    axes = Identity ({else_axes})
+                    ey = Squeeze (x, axes)
+                }}
+            >
+        }}"#
+    )
+}
+
 #[test]
 fn a_computation_inside_a_branch_reads_the_outer_constants() {
-    let text = r#"<ir_version: 7, opset_import: ["" : 13]>
-    g (bool c, float[1, 3] x) => (float[3] y) {
-        a = Constant <value: tensor = int64[1] {0}> ()
-        y = If (c) <
-            then_branch = t () => (float[3] ty) {
-                axes = Identity (a)
-                ty = Squeeze (x, axes)
-            },
-            else_branch = e () => (float[3] ey) {
-                ey = Squeeze (x, a)
-            }
-        >
-    }"#;
     let x = Value::tensor(&floats(3), &[1, 3]).unwrap();
+    let n = Value::tensor(&[0i64], &[1]).unwrap();
     for c in [true, false] {
         let c = Value::tensor(&[c], &[]).unwrap();
-        let converted = converts(text, 12, &[c, x.clone()]);
-        // Both branches' Squeezes hold `axes`; the Identity and the Constant are gone.
+        let converted = converts(&branches("a"), 12, &[c, x.clone(), n.clone()]);
+        // Both branches' Squeezes hold `axes`; the Identities and the Constant are gone.
         let text = onnx_print::to_text(&converted);
-        assert_eq!(
-            text.matches("Squeeze <axes: ints = [0]> (x)").count(),
-            2,
-            "{text}"
-        );
-        assert!(
-            !text.contains("Identity") && !text.contains("Constant"),
-            "{text}"
-        );
+        let squeezes = text.matches("Squeeze <axes: ints = [0]> (x)").count();
+        assert_eq!(squeezes, 2, "{text}");
+        let gone = !text.contains("Identity") && !text.contains("Constant");
+        assert!(gone, "{text}");
     }
 }
 
 #[test]
 fn a_name_of_the_other_branch_is_not_its_value() {
-    // Both branches name a value `axes`: the then branch's folds, the else branch's is fed.
+    // The then branch's `axes` folds; the else branch's, of the same name, is fed.
+    assert_eq!(refused(&valid(&branches("n")), 12), ["runtime_input"]);
+}
+
+#[test]
+fn a_random_computation_is_refused() {
+    // Always 0, but a draw: RandomUniform is not folded.
     let text = r#"<ir_version: 7, opset_import: ["" : 13]>
-    g (bool c, float[1, 3] x, int64[1] n) => (float[3] y) {
-        a = Constant <value: tensor = int64[1] {0}> ()
-        y = If (c) <
-            then_branch = t () => (float[3] ty) {
-                axes = Identity (a)
-                ty = Squeeze (x, axes)
-            },
-            else_branch = e () => (float[3] ey) {
-                axes = Identity (n)
-                ey = Squeeze (x, axes)
-            }
-        >
+    g (float[1, 3] x) => (float[3] y) {
+        r = RandomUniform <shape = [1], low = 0.0, high = 0.5> ()
+        axes = Cast <to = 7> (r)
+        y = Squeeze (x, axes)
     }"#;
     assert_eq!(refused(&valid(text), 12), ["runtime_input"]);
 }
