@@ -7,6 +7,8 @@ use onnx_runtime_types::attribute_proto::AttributeType;
 use onnx_runtime_types::{AttributeProto, GraphProto, NodeProto, TensorProto, ValueInfoProto};
 use onnx_schema::table::Schema;
 
+use crate::fold::Folds;
+
 /// What is known of a value's type: its element type (a `TensorProto.DataType`) and rank.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct ValueType {
@@ -126,6 +128,21 @@ impl Context {
         for node in &graph.node {
             self.record_constant(node);
         }
+        for node in &graph.node {
+            if node.op_type() != "Constant" {
+                // A name a sibling subgraph's Constant had is this node's now.
+                for output in &node.output {
+                    self.constants.nodes.remove(output);
+                }
+            }
+            let all_constant = (node.input.iter()).all(|i| {
+                i.is_empty()
+                    || self.constants.in_scope(i).is_some()
+                    || self.constants.folds.computes(i)
+            });
+            let input_dims = node.input.first().and_then(|i| self.dims.get(i));
+            (self.constants.folds).record(node, all_constant, input_dims.map(Vec::as_slice));
+        }
     }
 
     /// Forgets every type, shape and constant value known, and keeps the names taken.
@@ -133,6 +150,7 @@ impl Context {
         self.types.clear();
         self.dims.clear();
         self.constants.nodes.clear();
+        self.constants.folds.forget();
         self.upsampling.clear();
     }
 
@@ -233,11 +251,19 @@ pub(crate) struct Constants {
     /// indices of those that are not graph inputs by name. They are moved out of their graphs
     /// rather than copied: a model's weights can be hundreds of megabytes.
     initializers: Vec<(Vec<TensorProto>, HashMap<String, usize>)>,
+    /// The nodes that compute from constants only, folded when their value is asked for.
+    pub folds: Folds,
 }
 
 impl Constants {
-    /// The tensor `name` holds, if it is constant.
+    /// The tensor `name` holds, if it is constant: a Constant's or an initializer's value, or
+    /// what a small computation from those folds to.
     pub fn get(&self, name: &str) -> Option<&TensorProto> {
+        (self.in_scope(name)).or_else(|| self.folds.value(name, &|leaf| self.in_scope(leaf)))
+    }
+
+    /// The value of a `Constant` output or an initializer in scope named `name`.
+    fn in_scope(&self, name: &str) -> Option<&TensorProto> {
         self.nodes.get(name).or_else(|| {
             (self.initializers.iter().rev())
                 .find_map(|(tensors, names)| names.get(name).map(|&i| &tensors[i]))

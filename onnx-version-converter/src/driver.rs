@@ -37,6 +37,7 @@ pub(crate) fn convert_model(mut model: ModelProto, moves: &[Move]) -> Result<Mod
     let before = Names::of(&model);
     let mut refusals = Refused::default();
     let mut context = Context::new(model.graph.iter());
+    (context.constants.folds).run_at(model.opset_import.clone(), model.ir_version);
     for function in &model.functions {
         for node in &function.node {
             context.take_node_names(node);
@@ -91,24 +92,36 @@ pub(crate) fn convert_model(mut model: ModelProto, moves: &[Move]) -> Result<Mod
         function.node = nodes;
         rewrite_imports(&mut function.opset_import, &function_moves);
     }
-    // The nodes the conversion made dead go, and a refused Constant among them is no refusal.
-    let now = prune::prune(
+    // The nodes the conversion made dead go, and a refused Constant among them is no refusal,
+    // nor a refused node computed from constants (a Range below 11 whose value was folded).
+    let computed = context.constants.folds.computed();
+    let mut now = prune::prune(
         &mut model,
         &before,
         &refusals.reads,
         &context.moved_to_initializers,
+        computed,
     );
     let Refused {
         list, constants, ..
     } = refusals;
+    let any_refused = !list.is_empty();
     let refusals: Vec<Refusal> = list
         .into_iter()
         .enumerate()
-        .filter(|(i, r)| !(constants.contains(i) && prune::dead(&r.outputs, true, &before, &now)))
+        .filter(|(i, r)| {
+            let pure = constants.contains(i) || r.outputs.iter().all(|o| computed.contains(o));
+            !(pure && prune::dead(&r.outputs, true, &before, &now))
+        })
         .map(|(_, r)| r)
         .collect();
     if !refusals.is_empty() {
         return Err(Error::Nodes(refusals));
+    }
+    if any_refused {
+        // What the dropped refusals read is no longer read.
+        let moved = &context.moved_to_initializers;
+        now = prune::prune(&mut model, &before, &[], moved, computed);
     }
     rewrite_imports(&mut model.opset_import, moves);
     if context.default_used && default_import.is_none() {

@@ -28,8 +28,12 @@
 //!   bodies onnx builds per node are written in ONNX text in `expansions/`).
 //! - `compat`: the per-node check: actual element types, operand counts, attribute values.
 //! - `adapters/`: the rewrites, one file per operator family.
-//! - `prune`: the Constants the conversion left unread (an input moved back to an attribute),
-//!   and the unread nodes it added, removed once every node is converted.
+//! - `fold`: the small computations from constants (`Concat` of Constants, `Shape` of a
+//!   value of known dims, …) that feed an input the target needs as an attribute, evaluated
+//!   with `onnx-eval` when an adapter asks for their value.
+//! - `prune`: the Constants and the nodes computed from constants that the conversion left
+//!   unread (an input moved back to an attribute), and the unread nodes it added, removed once
+//!   every node is converted.
 //! - `refusals`: the steps whose meaning changed and that no adapter handles yet.
 //! - `error`: every node that cannot be converted, with a reason from a closed set.
 
@@ -40,6 +44,7 @@ mod driver;
 mod error;
 mod expand;
 mod expansions;
+mod fold;
 mod prune;
 mod refusals;
 pub mod steps;

@@ -1,6 +1,7 @@
-//! The nodes a conversion made dead: a `Constant` whose value an attribute now holds (`axes` of
-//! Unsqueeze, Squeeze and the reductions, `split`, `pads`, … moved back from an input on the way
-//! down), or a node the converter added whose outputs nothing reads any more.
+//! The nodes a conversion made dead: a `Constant`, or a node computed from constants only
+//! (`fold`), whose value an attribute now holds (`axes` of Unsqueeze, Squeeze and the
+//! reductions, `split`, `pads`, … moved back from an input on the way down), or a node the
+//! converter added whose outputs nothing reads any more.
 //!
 //! A value is read if a node reads it, in any graph or subgraph (an `If`, `Loop` or `Scan` body
 //! can read an outer value by name), in any function, or if it is a graph's or a function's
@@ -89,20 +90,23 @@ pub(crate) fn dead(outputs: &[String], constant: bool, before: &Names, now: &Nam
 
 /// Removes the dead nodes of `model` (after [`dead`]) until none is left, and the dead
 /// initializers among `moved` (Constants the conversion moved to initializers); `also_read`
-/// are names that refused nodes, absent from the model, read. Returns the names of the model
-/// left.
+/// are names that refused nodes, absent from the model, read. The nodes whose outputs are in
+/// `computed` (computed from constants only) go as Constants do. Returns the names of the
+/// model left.
 pub(crate) fn prune(
     model: &mut ModelProto,
     before: &Names,
     also_read: &[String],
     moved: &HashSet<String>,
+    computed: &HashSet<String>,
 ) -> Names {
     loop {
         let mut now = Names::of(model);
         now.read.extend(also_read.iter().cloned());
         let mut removed = false;
         let mut keep = |outputs: &[String], constant: bool| {
-            let gone = dead(outputs, constant, before, &now);
+            let pure = constant || outputs.iter().any(|o| computed.contains(o));
+            let gone = dead(outputs, pure, before, &now);
             removed |= gone;
             !gone
         };
