@@ -3,6 +3,13 @@
 //! input, a coerced axis); the driver then checks the rest of the node as any step
 //! (`compat`), and converts the helper nodes it adds from the step's version on.
 //!
+//! A rewrite of one node into several is a rule written in ONNX text: a function of the private
+//! domain [`RULE_DOMAIN`] (`onnx_function!`, checked at compile time against the schemas of the
+//! opset it is written at, the step's version), whose inputs and outputs stand for the node's
+//! and in which `adapted.Node` stands for the node itself. Rust values go in through holes
+//! (`#axis`); [`rewrite`] names what the rule adds afresh and splits it around the node. The Rust
+//! beside a rule decides when it applies, and what the context must know of the values it adds.
+//!
 //! Steps are keyed by (domain, operator, from, to) between neighbouring versions; `to` is 0
 //! for "the target does not have the operator yet" (a replacement written at the newest opset
 //! before it), and the removal's version for an operator removed on the way up.
@@ -27,7 +34,9 @@ mod softmax;
 mod topk;
 mod trees;
 
-use onnx_runtime_types::NodeProto;
+use std::collections::HashMap;
+
+use onnx_runtime_types::{FunctionProto, NodeProto};
 
 use crate::context::{Context, constant, int64_tensor, ints_attribute, take_attribute};
 use crate::driver::Adapted;
@@ -173,6 +182,50 @@ pub(crate) fn rule_steps() -> impl Iterator<Item = (&'static str, &'static [&'st
             .map(move |&(operators, from, to, _)| (domain, operators, from, to))
     };
     of("ai.onnx", RULES).chain(of("ai.onnx.ml", ML_RULES))
+}
+
+/// The private domain of the rules written as ONNX text, in which `adapted.Node` is the node
+/// being adapted. Nothing outside the converter sees it.
+pub(crate) const RULE_DOMAIN: &str = "adapted";
+
+/// The nodes of `rule` (a function written as ONNX text) with its inputs and outputs named
+/// `inputs` and `outputs`, in order, and every other value it computes named afresh.
+pub(crate) fn instantiate(
+    context: &mut Context,
+    rule: &FunctionProto,
+    inputs: &[String],
+    outputs: &[String],
+) -> Vec<NodeProto> {
+    let formals = rule.input.iter().zip(inputs);
+    let given: HashMap<&str, &str> = (formals.chain(rule.output.iter().zip(outputs)))
+        .map(|(formal, actual)| (formal.as_str(), actual.as_str()))
+        .collect();
+    let mut nodes = rule.node.clone();
+    crate::expand::rename(context, &mut nodes, &given);
+    nodes
+}
+
+/// `node` rewritten by `rule`, whose inputs and outputs stand for the node's: the nodes before
+/// its `adapted.Node`, the node reading and writing what that call does, and the nodes after.
+/// (A rule without `adapted.Node` replaces nothing: its nodes all go before the node.)
+pub(crate) fn rewrite(context: &mut Context, mut node: NodeProto, rule: &FunctionProto) -> Adapted {
+    let mut before = instantiate(context, rule, &node.input, &node.output);
+    let is_node = |n: &NodeProto| {
+        n.domain.as_deref() == Some(RULE_DOMAIN) && n.op_type.as_deref() == Some("Node")
+    };
+    let Some(at) = before.iter().position(is_node) else {
+        return Adapted::with_before(before, node);
+    };
+    let after = before.split_off(at + 1);
+    if let Some(call) = before.pop() {
+        node.input = call.input;
+        node.output = call.output;
+    }
+    Adapted {
+        before,
+        node,
+        after,
+    }
 }
 
 /// Moves the integer-list attribute `name` to input `index`, as a `Constant` before the node;
