@@ -27,7 +27,8 @@
 //!   operator that the target lacks is expanded through its function body (`expand`; the
 //!   bodies onnx builds per node are written in ONNX text in `expansions/`).
 //! - `compat`: the per-node check: actual element types, operand counts, attribute values.
-//! - `adapters/`: the rewrites, one file per operator family.
+//! - `adapters/`: the rewrites, one file per operator family; those that make several nodes of
+//!   one are rules in ONNX text, beside the Rust that decides when they apply.
 //! - `prune`: the Constants the conversion left unread (an input moved back to an attribute),
 //!   and the unread nodes it added, removed once every node is converted.
 //! - `refusals`: the steps whose meaning changed and that no adapter handles yet.

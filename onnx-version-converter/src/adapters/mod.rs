@@ -207,7 +207,8 @@ pub(crate) fn instantiate(
 
 /// `node` rewritten by `rule`, whose inputs and outputs stand for the node's: the nodes before
 /// its `adapted.Node`, the node reading and writing what that call does, and the nodes after.
-/// (A rule without `adapted.Node` replaces nothing: its nodes all go before the node.)
+/// Every rule calls `adapted.Node` once (a rule that did not would have its nodes all put
+/// before the node).
 pub(crate) fn rewrite(context: &mut Context, mut node: NodeProto, rule: &FunctionProto) -> Adapted {
     let mut before = instantiate(context, rule, &node.input, &node.output);
     let is_node = |n: &NodeProto| {
@@ -285,6 +286,13 @@ pub(crate) fn ints(node: &NodeProto, name: &str) -> Vec<i64> {
         .unwrap_or_default()
 }
 
+/// The node's string attribute `name`, if it is UTF-8.
+pub(crate) fn string(node: &NodeProto, name: &str) -> Option<String> {
+    crate::context::attribute(node, name)
+        .and_then(|a| a.s.clone())
+        .and_then(|s| String::from_utf8(s).ok())
+}
+
 /// Sets input `index`, padding with `""` for the optional inputs before it.
 pub(crate) fn set_input(node: &mut NodeProto, index: usize, value: String) {
     if node.input.len() <= index {
@@ -297,5 +305,52 @@ pub(crate) fn set_input(node: &mut NodeProto, index: usize, value: String) {
 pub(crate) fn trim_inputs(node: &mut NodeProto) {
     while node.input.last().is_some_and(String::is_empty) {
         node.input.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use onnx_text::{onnx_function, onnx_node};
+
+    use super::*;
+
+    #[test]
+    fn a_rule_is_split_around_the_node_and_names_its_values_afresh() {
+        let rule = onnx_function! {
+            <domain: "adapted", opset_import: ["" : 13, "adapted" : 1]>
+            Around (X) => (Y) {
+                t = Neg (X)
+                u = adapted.Node (t)
+                Y = Abs (u)
+            }
+        };
+        let mut context = Context::default();
+        let first = rewrite(
+            &mut context,
+            onnx_node!(y = Softmax < axis = 0 > (x)),
+            &rule,
+        );
+        let [before] = &first.before[..] else {
+            panic!("one node before: {:?}", first.before)
+        };
+        let [after] = &first.after[..] else {
+            panic!("one node after: {:?}", first.after)
+        };
+        // The node keeps its operator and attributes, and reads and writes the rule's values.
+        assert_eq!(first.node.op_type(), "Softmax");
+        assert_eq!(first.node.attribute[0].i, Some(0));
+        assert_eq!(
+            (before.op_type(), &before.input[..]),
+            ("Neg", &["x".to_owned()][..])
+        );
+        assert_eq!(first.node.input, before.output);
+        assert_eq!(after.input, first.node.output);
+        assert_eq!(after.output, ["y"]);
+        // Each use of a rule names its values anew.
+        let second = rewrite(&mut context, onnx_node!(z = Softmax(w)), &rule);
+        assert_ne!(second.node.input, first.node.input);
+        assert_ne!(second.node.output, first.node.output);
+        assert_eq!(second.before[0].input, ["w"]);
+        assert_eq!(second.after[0].output, ["z"]);
     }
 }

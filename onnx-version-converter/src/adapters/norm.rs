@@ -69,7 +69,10 @@ pub(super) fn group_scale_per_channel(
                     && tensor.data_location != Some(1)
                     && channels <= MAX_REPEATED =>
             {
-                before.push(constant(wide.clone(), repeated(&tensor, group_size as usize)));
+                before.push(constant(
+                    wide.clone(),
+                    repeated(&tensor, group_size as usize),
+                ));
             }
             _ => {
                 let rule = onnx_function! {
@@ -83,7 +86,12 @@ pub(super) fn group_scale_per_channel(
                         per_channel = Reshape (block, channels_shape)
                     }
                 };
-                before.extend(super::instantiate(context, &rule, &[value], &[wide.clone()]));
+                before.extend(super::instantiate(
+                    context,
+                    &rule,
+                    &[value],
+                    &[wide.clone()],
+                ));
             }
         }
         node.input[index] = wide;

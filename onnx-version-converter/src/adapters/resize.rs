@@ -7,18 +7,10 @@
 
 use onnx_runtime_types::NodeProto;
 
-use super::{set_input, trim_inputs};
-use crate::context::{
-    Context, attribute, constant, float_tensor, string_attribute, take_attribute,
-};
+use super::{set_input, string, trim_inputs};
+use crate::context::{Context, constant, float_tensor, string_attribute, take_attribute};
 use crate::driver::Adapted;
 use crate::error::Reason;
-
-fn string(node: &NodeProto, name: &str) -> Option<String> {
-    attribute(node, name)
-        .and_then(|a| a.s.clone())
-        .and_then(|s| String::from_utf8(s).ok())
-}
 
 /// How Resize-10 rounds a nearest coordinate on every axis, from its scales: `floor` where none
 /// downsamples (as for a node that was Upsample), `ceil` where none upsamples (an axis of scale

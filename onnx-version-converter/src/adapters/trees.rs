@@ -16,7 +16,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use onnx_runtime_types::{FunctionProto, NodeProto, TensorProto};
 use onnx_text::onnx_function;
 
-use super::{inexact, ints};
+use super::{inexact, ints, string};
 use crate::context::{
     Context, attribute, double_tensor, float_tensor, floats_attribute, int_attribute, int64_tensor,
     ints_attribute, string_attribute, strings_attribute, tensor_attribute, tensor_f64,
@@ -45,12 +45,6 @@ const DOUBLE: i32 = 11;
 
 fn int(node: &NodeProto, name: &str, default: i64) -> i64 {
     attribute(node, name).and_then(|a| a.i).unwrap_or(default)
-}
-
-fn string(node: &NodeProto, name: &str) -> Option<String> {
-    attribute(node, name)
-        .and_then(|a| a.s.as_ref())
-        .map(|s| String::from_utf8_lossy(s).into_owned())
 }
 
 /// A legacy float list: `<name>_as_tensor` (ml 3) or `<name>`; empty where absent.
@@ -433,7 +427,10 @@ impl Forest {
 }
 
 /// The default-domain helpers around the rewritten node, written at the driver's
-/// `HELPER_OPSET`, with their outputs' types recorded for the checks that follow.
+/// `HELPER_OPSET`, with their outputs' types recorded for the checks that follow. The fixed
+/// chains are rules in ONNX text ([`Helpers::rule`]); which helpers follow the ensemble depends
+/// on the forest (base values, a division, the counting ensemble, the transform), so that
+/// choice, and the one-node helpers it strings together, stay Rust.
 struct Helpers<'c> {
     context: &'c mut Context,
     nodes: Vec<NodeProto>,
@@ -496,7 +493,9 @@ impl Helpers<'_> {
     ) -> String {
         let output = match output {
             Some(name) => name.to_owned(),
-            None => self.context.fresh(&rule.output[..1].concat()),
+            None => self
+                .context
+                .fresh(rule.output.first().map_or("helper", String::as_str)),
         };
         let inputs: Vec<String> = inputs.iter().map(|&i| i.to_owned()).collect();
         let nodes = super::instantiate(self.context, rule, &inputs, &[output.clone()]);
@@ -823,14 +822,7 @@ pub(super) fn classifier_up(
             s = helpers.op("Add", &[&s, &b], vec![], None, (DOUBLE, 2));
         }
         let threshold = if all_positive { 0.5 } else { 0.0 };
-        pick_by_threshold(
-            &mut helpers,
-            &s,
-            0,
-            threshold,
-            &labels,
-            &label_out,
-        );
+        pick_by_threshold(&mut helpers, &s, 0, threshold, &labels, &label_out);
         let pair = if all_positive {
             let one = helpers.constant("one", double_tensor(&[1.0], &[]));
             let other = helpers.op("Sub", &[&one, &s], vec![], None, (DOUBLE, 2));
@@ -868,14 +860,7 @@ pub(super) fn classifier_up(
         } else {
             0.0
         };
-        pick_by_threshold(
-            &mut helpers,
-            &scores,
-            1,
-            threshold,
-            &labels,
-            &label_out,
-        );
+        pick_by_threshold(&mut helpers, &scores, 1, threshold, &labels, &label_out);
         let scores = transform_ops(&mut helpers, scores, &transform, target)?;
         (tree, scores)
     };
