@@ -189,16 +189,23 @@ pub(crate) fn rule_steps() -> impl Iterator<Item = (&'static str, &'static [&'st
 pub(crate) const RULE_DOMAIN: &str = "adapted";
 
 /// The nodes of `rule` (a function written as ONNX text) with its inputs and outputs named
-/// `inputs` and `outputs`, in order, and every other value it computes named afresh.
+/// `inputs` and `outputs`, in order (`""`, absent, past their end), and every other value it
+/// computes named afresh.
 pub(crate) fn instantiate(
     context: &mut Context,
     rule: &FunctionProto,
     inputs: &[String],
     outputs: &[String],
 ) -> Vec<NodeProto> {
-    let formals = rule.input.iter().zip(inputs);
-    let given: HashMap<&str, &str> = (formals.chain(rule.output.iter().zip(outputs)))
-        .map(|(formal, actual)| (formal.as_str(), actual.as_str()))
+    fn bind<'a>(
+        formals: &'a [String],
+        actuals: &'a [String],
+    ) -> impl Iterator<Item = (&'a str, &'a str)> {
+        let actual = |index| actuals.get(index).map_or("", String::as_str);
+        (formals.iter().enumerate()).map(move |(index, formal)| (formal.as_str(), actual(index)))
+    }
+    let given: HashMap<&str, &str> = bind(&rule.input, inputs)
+        .chain(bind(&rule.output, outputs))
         .collect();
     let mut nodes = rule.node.clone();
     crate::expand::rename(context, &mut nodes, &given);

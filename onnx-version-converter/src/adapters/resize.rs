@@ -7,6 +7,8 @@
 
 use onnx_runtime_types::NodeProto;
 
+use onnx_text::onnx_function;
+
 use super::{set_input, string, trim_inputs};
 use crate::context::{Context, constant, float_tensor, string_attribute, take_attribute};
 use crate::driver::Adapted;
@@ -59,8 +61,6 @@ pub(super) fn asymmetric_up(
     } else {
         None
     };
-    let roi = context.fresh("roi");
-    node.input = vec![node.input[0].clone(), roi.clone(), scales];
     node.attribute.push(string_attribute(
         "coordinate_transformation_mode",
         "asymmetric",
@@ -69,10 +69,14 @@ pub(super) fn asymmetric_up(
         node.attribute
             .push(string_attribute("nearest_mode", nearest));
     }
-    Ok(Adapted::with_before(
-        vec![constant(roi, float_tensor(&[], &[0]))],
-        node,
-    ))
+    let rule = onnx_function! {
+        <domain: "adapted", opset_import: ["" : 11, "adapted" : 1]>
+        EmptyRoi (X, scales) => (Y) {
+            roi = Constant <value = float[0] {}> ()
+            Y = adapted.Node (X, roi, scales)
+        }
+    };
+    Ok(super::rewrite(context, node, &rule))
 }
 
 /// Resize-11 → 10: only what Resize-10 can say: `asymmetric`, for nearest the rounding its
