@@ -90,7 +90,7 @@ pub(super) fn group_scale_per_channel(
                     context,
                     &rule,
                     &[value],
-                    &[wide.clone()],
+                    std::slice::from_ref(&wide),
                 ));
             }
         }

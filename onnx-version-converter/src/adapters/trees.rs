@@ -498,7 +498,7 @@ impl Helpers<'_> {
                 .fresh(rule.output.first().map_or("helper", String::as_str)),
         };
         let inputs: Vec<String> = inputs.iter().map(|&i| i.to_owned()).collect();
-        let nodes = super::instantiate(self.context, rule, &inputs, &[output.clone()]);
+        let nodes = super::instantiate(self.context, rule, &inputs, std::slice::from_ref(&output));
         for node in nodes.iter().filter(|n| n.op_type() != "Constant") {
             for value in &node.output {
                 self.context.types.entry(value.clone()).or_default().rank = Some(rank);
