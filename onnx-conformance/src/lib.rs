@@ -10,8 +10,9 @@
 //!
 //! ```toml
 //! [dev-dependencies]
-//! # Not on a registry yet: a path to a clone of onnx-text (or, from git, the same crates as
-//! # `{ git = "<onnx-text's repository>", rev = "<a commit>" }`; once published, `"0.1"`).
+//! # Not on a registry yet: a path to a clone of onnx-text, or from git, each crate as
+//! # `{ git = "<the URL of that clone>", rev = "<a commit>" }` (cargo finds a crate in the
+//! # repository by its name); once published, `"0.1"`.
 //! onnx-conformance = { path = "../onnx-text/onnx-conformance" }
 //! onnx-text = { path = "../onnx-text" }
 //!

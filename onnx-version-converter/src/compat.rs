@@ -126,6 +126,9 @@ fn cross_attributes(
             None => match default_value(from, &name) {
                 // The target behaves as the default does.
                 Some(default) if default.is_held_by(&attribute) => {}
+                // Opset 1's hint of which inputs an operator may overwrite: no result depends
+                // on it.
+                _ if name == "consumed_inputs" => {}
                 _ => {
                     return Err(Reason::Attribute {
                         name,

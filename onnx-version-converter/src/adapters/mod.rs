@@ -31,6 +31,7 @@ mod scan;
 mod scatter;
 mod slice;
 mod softmax;
+mod test_mode;
 mod topk;
 mod trees;
 
@@ -119,10 +120,22 @@ const RULES: &[Rule] = &[
     (&["Shape"], 15, 13, older_forms::shape_bounds_to_slice),
     (&["Constant"], 12, 11, older_forms::constant_value_tensor),
     (&["CastLike"], 15, 0, older_forms::cast_like_to_cast),
+    (&["Concat"], 1, 4, older_forms::concat_axis_required),
+    (&["Cast"], 1, 6, older_forms::cast_to_number),
+    (&["Cast"], 6, 1, older_forms::cast_to_name),
+    (&["Pad"], 1, 2, older_forms::paddings_to_pads),
+    (&["Pad"], 2, 1, older_forms::pads_to_paddings),
     // Broadcasting, which older versions lack.
-    (broadcast::BINARY_7, 7, 6, broadcast::one_shape),
-    (broadcast::LOGICAL_7, 7, 1, broadcast::one_shape),
+    (broadcast::BINARY_7, 6, 7, broadcast::legacy_to_numpy),
+    (broadcast::BINARY_7, 7, 6, broadcast::numpy_to_legacy),
+    (broadcast::LOGICAL_7, 1, 7, broadcast::legacy_to_numpy),
+    (broadcast::LOGICAL_7, 7, 1, broadcast::numpy_to_legacy),
     (broadcast::VARIADIC_8, 8, 6, broadcast::one_shape),
+    (&["Gemm"], 6, 7, broadcast::gemm_broadcast_off),
+    // Inference said by `is_test` before 7, by the outputs from 7.
+    (test_mode::FAMILY, 6, 7, test_mode::test_mode_off),
+    (test_mode::FAMILY, 7, 6, test_mode::test_mode_on),
+    (&["Gemm"], 7, 6, broadcast::gemm_broadcast_on),
     // GroupNormalization's scale and bias per channel (from the deprecated 18).
     (
         &["GroupNormalization"],

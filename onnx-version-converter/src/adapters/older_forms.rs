@@ -1,7 +1,10 @@
 //! Rewrites into what older versions say another way: Shape's `start` and `end` (15) as a
 //! Slice of the whole shape, Constant's `value_*` attributes (12) as a `value` tensor, and
-//! CastLike (15) as a Cast to its second input's element type.
+//! CastLike (15) as a Cast to its second input's element type; and what opset 1 said otherwise:
+//! Concat's default `axis` of 1, which 4 needs written, Cast's `to` as a name (6 takes the
+//! number), Pad's `paddings` (renamed `pads` at 2).
 
+use onnx_runtime_types::tensor_proto::DataType;
 use onnx_runtime_types::{AttributeProto, NodeProto, TensorProto};
 
 use onnx_text::onnx_function;
@@ -104,4 +107,90 @@ pub(super) fn cast_like_to_cast(
     node.input.truncate(1);
     node.attribute = vec![crate::context::int_attribute("to", i64::from(elem))];
     Ok(Adapted::alone(node))
+}
+
+/// Concat 1 → 4: `axis` became required; version 1 concatenates along 1 without it.
+pub(super) fn concat_axis_required(
+    _: &mut Context,
+    mut node: NodeProto,
+    _: i64,
+) -> Result<Adapted, Reason> {
+    if crate::context::attribute(&node, "axis").is_none() {
+        node.attribute
+            .push(crate::context::int_attribute("axis", 1));
+    }
+    Ok(Adapted::alone(node))
+}
+
+/// Cast 1 → 6: `to` names the element type (`"FLOAT"`, as TensorProto's enum spells it) before
+/// 6, and is its number from 6.
+pub(super) fn cast_to_number(
+    _: &mut Context,
+    mut node: NodeProto,
+    target: i64,
+) -> Result<Adapted, Reason> {
+    let Some(to) = take_attribute(&mut node, "to") else {
+        return Ok(Adapted::alone(node));
+    };
+    let name = String::from_utf8_lossy(to.s.as_deref().unwrap_or_default()).into_owned();
+    let number = DataType::from_str_name(&name.to_ascii_uppercase()).ok_or_else(|| {
+        Reason::AttributeValue {
+            name: "to".to_owned(),
+            value: name.clone(),
+            opset: target,
+        }
+    })?;
+    node.attribute
+        .push(crate::context::int_attribute("to", number as i64));
+    Ok(Adapted::alone(node))
+}
+
+/// Cast 6 → 1: `to` back to the enum's name.
+pub(super) fn cast_to_name(
+    _: &mut Context,
+    mut node: NodeProto,
+    target: i64,
+) -> Result<Adapted, Reason> {
+    let Some(to) = take_attribute(&mut node, "to") else {
+        return Ok(Adapted::alone(node));
+    };
+    let number = to.i.unwrap_or_default();
+    let name = i32::try_from(number)
+        .ok()
+        .and_then(|n| DataType::try_from(n).ok())
+        .ok_or_else(|| Reason::AttributeValue {
+            name: "to".to_owned(),
+            value: number.to_string(),
+            opset: target,
+        })?;
+    node.attribute
+        .push(crate::context::string_attribute("to", name.as_str_name()));
+    Ok(Adapted::alone(node))
+}
+
+/// Pad 1 ↔ 2: `paddings` was renamed `pads`, in the same order (every axis's start, then every
+/// axis's end).
+pub(super) fn paddings_to_pads(
+    _: &mut Context,
+    node: NodeProto,
+    _: i64,
+) -> Result<Adapted, Reason> {
+    Ok(Adapted::alone(rename_attribute(node, "paddings", "pads")))
+}
+
+pub(super) fn pads_to_paddings(
+    _: &mut Context,
+    node: NodeProto,
+    _: i64,
+) -> Result<Adapted, Reason> {
+    Ok(Adapted::alone(rename_attribute(node, "pads", "paddings")))
+}
+
+fn rename_attribute(mut node: NodeProto, from: &str, to: &str) -> NodeProto {
+    for attribute in &mut node.attribute {
+        if attribute.name.as_deref() == Some(from) {
+            attribute.name = Some(to.to_owned());
+        }
+    }
+    node
 }

@@ -137,8 +137,10 @@ fn upward_compatibility_is_derived_from_the_signatures() {
     };
     // Relu-14 added bfloat16 and the int types: a superset.
     assert_eq!(step("Relu", 6, 13), Crossing::Compatible);
-    // Dropout-7 removed `is_test`: checked per node.
-    assert_eq!(step("Dropout", 6, 7), Crossing::CheckedPerNode);
+    // BatchNormalization-9 removed `spatial`: checked per node.
+    assert_eq!(step("BatchNormalization", 7, 9), Crossing::CheckedPerNode);
+    // Dropout-7 removed `is_test`, whose value says how the node runs: an adapter.
+    assert_eq!(step("Dropout", 6, 7), Crossing::Adapter);
     // Downward is always checked per node.
     assert_eq!(step("Relu", 13, 6), Crossing::CheckedPerNode);
 }
