@@ -6,7 +6,9 @@
 
 use onnx_runtime_types::NodeProto;
 
-use crate::context::{Context, attribute, int_attribute, ints_attribute, take_attribute};
+use onnx_text::onnx_function;
+
+use crate::context::{Context, attribute, int_attribute, take_attribute};
 use crate::driver::Adapted;
 use crate::error::Reason;
 
@@ -88,15 +90,15 @@ pub(super) fn numpy_to_legacy(
     if squeezed.is_empty() {
         return Ok(Adapted::alone(node));
     }
-    let core = context.fresh(&b);
-    let squeeze = crate::context::node(
-        "Squeeze",
-        vec![b],
-        vec![core.clone()],
-        vec![ints_attribute("axes", squeezed)],
-    );
-    node.input[1] = core;
-    Ok(Adapted::with_before(vec![squeeze], node))
+    // Written at 6 (1 for the logical operators): Squeeze-1 is the one in force at both.
+    let rule = onnx_function! {
+        <domain: "adapted", opset_import: ["" : 6, "adapted" : 1]>
+        SqueezeB (A, B) => (C) {
+            run = Squeeze <axes = #squeezed> (B)
+            C = adapted.Node (A, run)
+        }
+    };
+    Ok(super::rewrite(context, node, &rule))
 }
 
 /// Where B's dimensions other than its outer 1s (`start..end`) lie in A, from `axis`.
@@ -176,16 +178,15 @@ pub(super) fn legacy_to_numpy(
     if trailing == 0 {
         return Ok(Adapted::alone(node));
     }
-    let aligned = context.fresh(&b);
-    let axes = (rank_b..rank_b + trailing).collect();
-    let unsqueeze = crate::context::node(
-        "Unsqueeze",
-        vec![b],
-        vec![aligned.clone()],
-        vec![ints_attribute("axes", axes)],
-    );
-    node.input[1] = aligned;
-    Ok(Adapted::with_before(vec![unsqueeze], node))
+    let trailing_axes: Vec<i64> = (rank_b..rank_b + trailing).collect();
+    let rule = onnx_function! {
+        <domain: "adapted", opset_import: ["" : 7, "adapted" : 1]>
+        AlignB (A, B) => (C) {
+            aligned = Unsqueeze <axes = #trailing_axes> (B)
+            C = adapted.Node (A, aligned)
+        }
+    };
+    Ok(super::rewrite(context, node, &rule))
 }
 
 /// Gemm 6 → 7: C broadcasts whenever it can, so `broadcast` goes.
