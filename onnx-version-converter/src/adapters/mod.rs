@@ -306,11 +306,12 @@ pub(crate) fn ints(node: &NodeProto, name: &str) -> Vec<i64> {
         .unwrap_or_default()
 }
 
-/// The node's string attribute `name`, if it is UTF-8.
+/// The node's string attribute `name`. Bytes that are not UTF-8 stay a value no rule knows
+/// (and refuses), rather than read as an absent attribute's default.
 pub(crate) fn string(node: &NodeProto, name: &str) -> Option<String> {
     crate::context::attribute(node, name)
-        .and_then(|a| a.s.clone())
-        .and_then(|s| String::from_utf8(s).ok())
+        .and_then(|a| a.s.as_deref())
+        .map(|s| String::from_utf8_lossy(s).into_owned())
 }
 
 /// Sets input `index`, padding with `""` for the optional inputs before it.
@@ -372,5 +373,13 @@ mod tests {
         assert_ne!(second.node.output, first.node.output);
         assert_eq!(second.before[0].input, ["w"]);
         assert_eq!(second.after[0].output, ["z"]);
+    }
+
+    #[test]
+    fn a_string_attribute_that_is_not_utf8_is_no_default() {
+        let mut node = onnx_node!(y = Resize < mode = "linear" > (x, scales));
+        node.attribute[0].s = Some(vec![0xff]);
+        assert_eq!(string(&node, "mode").as_deref(), Some("\u{fffd}"));
+        assert_eq!(string(&node, "nearest_mode"), None);
     }
 }
