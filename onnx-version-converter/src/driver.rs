@@ -324,7 +324,8 @@ pub(crate) fn convert_node(
         Some(AtVersion::Found(schema)) => schema,
         Some(AtVersion::Removed(old)) => {
             // A version onnx deprecated that models still hold (GroupNormalization-18): an
-            // adapter up to the next live version, if there is one and the target has it.
+            // adapter up to the next live version, if there is one; from there the node goes
+            // on to the target as any node of that version (below it, by its expansion).
             let next = all.iter().find(|s| s.since > old.since && !s.deprecated);
             let step = next.map(|next| Step {
                 domain,
@@ -335,9 +336,6 @@ pub(crate) fn convert_node(
             let (Some(next), Some(adapter)) = (next, step.as_ref().and_then(adapters::find)) else {
                 return Err(unknown());
             };
-            if m.to < next.since {
-                return Err(unknown());
-            }
             let adapted = adapter(context, node, m.to)?;
             let mut nodes = Vec::new();
             for helper in adapted.before {

@@ -43,6 +43,13 @@ g (float[2,3] A) => (float[2,5] P, int32[2,3] C, float[2,1] S1, float[2,2] S2, f
     M = Max (A, A)
 }"#;
 
+/// PRelu-6's slope per channel, as PyTorch exported it.
+const PRELU_6: &str = r#"<ir_version: 3, opset_import: ["" : 6]>
+g (float[2,3,4,5] X, float[3] slope, float[2,3] Y2, float[3] slope2) => (float[2,3,4,5] Z, float[2,3] Z2) {
+    Z = PRelu (X, slope)
+    Z2 = PRelu (Y2, slope2)
+}"#;
+
 /// Inputs for every graph input, of its declared shape, with values that vary.
 fn inputs(model: &ModelProto) -> Vec<Value> {
     let graph = model.graph.as_ref().unwrap();
@@ -154,6 +161,27 @@ fn opset_1_spellings_go_up_and_back() {
         assert!(text.contains(r#"to: string = "INT32""#), "{text}");
         assert!(text.contains("paddings: ints = [0, 1, 0, 1]"), "{text}");
     }
+}
+
+#[test]
+fn prelu_slopes_per_channel_go_up_and_back() {
+    let model = parse(PRELU_6);
+    let inputs = inputs(&model);
+    let expected = run(&model, &inputs);
+    for target in [7, 9, 16, 21] {
+        let up = convert_version(&model, target).unwrap();
+        check(&up);
+        assert_same(&run(&up, &inputs), &expected);
+        // The 4-D input's slope gets its trailing 1s; the 2-D one's needs none.
+        assert_eq!(ops(&up).iter().filter(|&&op| op == "Unsqueeze").count(), 1);
+        let back = convert_version(&up, 6).unwrap();
+        check(&back);
+        assert_same(&run(&back, &inputs), &expected);
+    }
+    // A slope numpy stretches along another axis than the channels has no older form.
+    let other_axis = r#"<ir_version: 7, opset_import: ["" : 13]>
+g (float[2,3,4,5] X, float[5] slope) => (float[2,3,4,5] Z) { Z = PRelu (X, slope) }"#;
+    assert_eq!(refusal(other_axis, 6), "inexact");
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! The proof: every distinct node case of every onnx release (1.4.1 to 1.23.2), converted to
-//! every opset from 7 to the newest. Each converted model must pass the project's checker;
+//! The proof: every distinct node case and model test of every onnx release (1.4.1 to 1.23.2),
+//! converted to every opset from 7 to the newest. The model tests (most exported by PyTorch at
+//! opset 6) are counted apart, as "models up" and "models down". Each converted model must pass the project's checker;
 //! where onnx-eval passes the original case, the converted one must give the case's expected
 //! outputs. A refusal must be listed, with its reason, in `releases.expected`; a listed one that
 //! now converts fails too.
@@ -164,19 +165,21 @@ fn expectation_lines(refused: &BTreeMap<(String, String), Vec<i64>>) -> BTreeSet
         .collect()
 }
 
-/// Every node case of every release, once: identical models with identical data are one.
+/// Every case of every release, once: identical models with identical data are one.
 fn distinct_cases() -> Vec<(String, &'static Case)> {
     let mut seen = HashSet::new();
     let mut cases = Vec::new();
     for version in releases() {
         for case in release(version).unwrap() {
-            if case.kind() != CaseKind::Node {
+            let identity = (case.text(), case.input_files(), case.output_files());
+            if !seen.insert(identity) {
                 continue;
             }
-            let identity = (case.text(), case.input_files(), case.output_files());
-            if seen.insert(identity) {
-                cases.push((format!("{version}/{}", case.name()), case));
-            }
+            let key = match case.kind() {
+                CaseKind::Node => format!("{version}/{}", case.name()),
+                CaseKind::Model => format!("{version}/{}/{}", case.suite(), case.name()),
+            };
+            cases.push((key, case));
         }
     }
     cases
@@ -207,8 +210,16 @@ fn run_case(key: &str, case: &Case, newest: i64, outcomes: &mut Outcomes) {
         if target == source {
             continue;
         }
-        let direction = if target > source { "up" } else { "down" };
-        let operator = case.op_type().to_owned();
+        let direction = match (case.kind(), target > source) {
+            (CaseKind::Node, true) => "up",
+            (CaseKind::Node, false) => "down",
+            (CaseKind::Model, true) => "models up",
+            (CaseKind::Model, false) => "models down",
+        };
+        let operator = match case.kind() {
+            CaseKind::Node => case.op_type().to_owned(),
+            CaseKind::Model => format!("model {}", case.suite()),
+        };
         let converted = convert_version(&model, target);
         if let Ok(converted) = &converted {
             dump(key, target, converted);
@@ -312,7 +323,7 @@ fn merge(into: &mut Outcomes, from: Outcomes) {
 
 fn report(outcomes: &Outcomes, cases: usize, newest: i64, elapsed: std::time::Duration) {
     println!(
-        "{cases} distinct node cases, targets {FIRST_TARGET}..={newest}, {:.1} s",
+        "{cases} distinct cases (node cases and model tests), targets {FIRST_TARGET}..={newest}, {:.1} s",
         elapsed.as_secs_f64()
     );
     println!("| direction | preserved | refused | wrong | invalid | preserved % |");

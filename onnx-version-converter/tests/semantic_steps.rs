@@ -1,6 +1,6 @@
 //! The steps whose meaning changed without the signature showing it, rewritten: Scan's batch
-//! axis (8 ↔ 9), GroupNormalization's per-group scale (18 → 21), and LabelEncoder's forms
-//! (ai.onnx.ml 1 → 2 → 4 and back). Each converted model runs in onnx-eval and gives the
+//! axis (8 ↔ 9), GroupNormalization's per-group scale (18 → 21, and below 21 expanded), and
+//! LabelEncoder's forms (ai.onnx.ml 1 → 2 → 4 and back). Each converted model runs in onnx-eval and gives the
 //! original's outputs; what cannot be said exactly is refused.
 
 mod common;
@@ -118,21 +118,22 @@ fn group_normalization_18_scales_per_channel_at_21() {
         Value::tensor(&[0.25f32, 3.0], &[2]).unwrap(),
     ];
     let expected = floats(&onnx_eval::run(&model, &inputs).unwrap());
-    for target in [21, 24] {
-        let up = convert_version(&model, target).unwrap();
-        check(&up);
-        let actual = floats(&onnx_eval::run(&up, &inputs).unwrap());
+    // GroupNormalization-18 is deprecated: it goes to 21's form, and below 21 through 21's
+    // expansion.
+    for target in [21, 24, 20, 19, 17, 13, 8] {
+        let converted = convert_version(&model, target).unwrap();
+        check(&converted);
+        let actual = floats(&onnx_eval::run(&converted, &inputs).unwrap());
         for (a, e) in actual.iter().flatten().zip(expected.iter().flatten()) {
             assert!((a - e).abs() <= 1e-6, "{actual:?} against {expected:?}");
         }
         // The constant scale is repeated per channel; the one given at run time expanded.
-        assert!(ops(&up).contains(&"Expand"));
+        assert!(ops(&converted).contains(&"Expand"));
+        let expanded = !ops(&converted).contains(&"GroupNormalization");
+        assert_eq!(expanded, target < 21, "at {target}");
     }
-    // GroupNormalization-18 is deprecated: no target below 21 holds it.
-    assert_eq!(
-        reason(convert_version(&model, 20)).kind(),
-        "unknown_operator"
-    );
+    // Expand is from 8: below, the scale given at run time cannot be repeated per channel.
+    assert_eq!(reason(convert_version(&model, 7)).kind(), "not_at_target");
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! Sum-8 and Mean-8. Before, the binary operators broadcast only with `broadcast = 1`, and then
 //! only B onto A: B's shape is a run of A's dimensions starting at `axis` (by default the last
 //! ones), or B holds one element. Gemm's C broadcast the same way under its own `broadcast`
-//! until 7. The variadic operators took operands of one shape.
+//! until 7, and PRelu's slope per channel. The variadic operators took operands of one shape.
 
 use onnx_runtime_types::NodeProto;
 
@@ -239,4 +239,103 @@ pub(super) fn gemm_broadcast_on(
 fn operands(node: &NodeProto) -> (String, String) {
     let input = |i: usize| node.input.get(i).cloned().unwrap_or_default();
     (input(0), input(1))
+}
+
+/// PRelu 6 → 7: before 7 a slope of one value per channel (`[C]`) applies along X's axis 1;
+/// from 7 it broadcasts numpy's way, so it gets the trailing 1s that put C at axis 1. A slope
+/// of X's shape, or of one element, means the same in both.
+pub(super) fn slope_per_channel_to_numpy(
+    context: &mut Context,
+    mut node: NodeProto,
+    target: i64,
+) -> Result<Adapted, Reason> {
+    let (x, slope) = operands(&node);
+    let (Some(x_dims), Some(slope_dims)) = (context.dims.get(&x), known_dims(context, &slope))
+    else {
+        return Err(unknown(
+            &node,
+            "the shapes of X and of the slope",
+            format!("(the slope broadcasts otherwise from opset {target})"),
+        ));
+    };
+    let rank = x_dims.len();
+    let one_element = slope_dims.iter().all(|&d| d == 1) && slope_dims.len() <= rank;
+    let whole = x_dims
+        .iter()
+        .copied()
+        .eq(slope_dims.iter().map(|&d| Some(d)));
+    if one_element || whole {
+        return Ok(Adapted::alone(node));
+    }
+    let per_channel = slope_dims.len() == 1 && rank >= 2 && x_dims[1] == Some(slope_dims[0]);
+    if !per_channel {
+        return Err(super::inexact(
+            format!("a slope of shape {slope_dims:?} for X of shape {x_dims:?}"),
+            target,
+        ));
+    }
+    if rank == 2 {
+        return Ok(Adapted::alone(node));
+    }
+    let aligned = context.fresh(&slope);
+    let unsqueeze = crate::context::node(
+        "Unsqueeze",
+        vec![slope],
+        vec![aligned.clone()],
+        vec![ints_attribute("axes", (1..rank as i64 - 1).collect())],
+    );
+    node.input[1] = aligned;
+    Ok(Adapted::with_before(vec![unsqueeze], node))
+}
+
+/// PRelu 7 → 6: a slope numpy stretches along every axis of X but 1 becomes the older
+/// per-channel `[C]` (a Squeeze of its other axes); one of X's shape or of one element stays.
+pub(super) fn numpy_slope_to_per_channel(
+    context: &mut Context,
+    mut node: NodeProto,
+    target: i64,
+) -> Result<Adapted, Reason> {
+    let (x, slope) = operands(&node);
+    let (Some(x_dims), Some(slope_dims)) = (known_dims(context, &x), known_dims(context, &slope))
+    else {
+        return Err(unknown(
+            &node,
+            "the shapes of X and of the slope",
+            format!("(the slope broadcasts only per channel at opset {target})"),
+        ));
+    };
+    if slope_dims == x_dims || slope_dims.iter().all(|&d| d == 1) {
+        return Ok(Adapted::alone(node));
+    }
+    // Where X's axis 1 falls in the slope, aligned at the end.
+    let channel = (1 + slope_dims.len()).checked_sub(x_dims.len());
+    let per_channel = x_dims.len() >= 2
+        && channel.is_some_and(|c| {
+            slope_dims[c] == x_dims[1]
+                && slope_dims
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &d)| i == c || d == 1)
+        });
+    let Some(channel) = channel.filter(|_| per_channel) else {
+        return Err(super::inexact(
+            format!("a slope of shape {slope_dims:?} for X of shape {x_dims:?}"),
+            target,
+        ));
+    };
+    let squeezed: Vec<i64> = (0..slope_dims.len() as i64)
+        .filter(|&i| i != channel as i64)
+        .collect();
+    if squeezed.is_empty() {
+        return Ok(Adapted::alone(node));
+    }
+    let per_channel = context.fresh(&slope);
+    let squeeze = crate::context::node(
+        "Squeeze",
+        vec![slope],
+        vec![per_channel.clone()],
+        vec![ints_attribute("axes", squeezed)],
+    );
+    node.input[1] = per_channel;
+    Ok(Adapted::with_before(vec![squeeze], node))
 }

@@ -132,6 +132,8 @@ const RULES: &[Rule] = &[
     (broadcast::LOGICAL_7, 7, 1, broadcast::numpy_to_legacy),
     (broadcast::VARIADIC_8, 8, 6, broadcast::one_shape),
     (&["Gemm"], 6, 7, broadcast::gemm_broadcast_off),
+    (&["PRelu"], 6, 7, broadcast::slope_per_channel_to_numpy),
+    (&["PRelu"], 7, 6, broadcast::numpy_slope_to_per_channel),
     // Inference said by `is_test` before 7, by the outputs from 7.
     (test_mode::FAMILY, 6, 7, test_mode::test_mode_off),
     (test_mode::FAMILY, 7, 6, test_mode::test_mode_on),

@@ -52,6 +52,9 @@ pub(crate) fn body(
             Some(normalization::layer_normalization(node, context, target))
         }
         ("RMSNormalization", 23) => Some(normalization::rms_normalization(node, context, target)),
+        ("GroupNormalization", 21) => {
+            Some(normalization::group_normalization(node, context, target))
+        }
         _ => None,
     }
 }

@@ -1,4 +1,5 @@
-//! LayerNormalization (17) and RMSNormalization (23): over the axes from `axis` to the last,
+//! LayerNormalization (17), RMSNormalization (23) and GroupNormalization (21). The first two
+//! normalize over the axes from `axis` to the last,
 //! computed in `stash_type` (X is cast to it, the normalized value cast back to X's type), then
 //! scaled (and for LayerNormalization shifted by the optional B). LayerNormalization's Mean and
 //! InvStdDev are of the stash type, with the reduced axes kept as 1. The bodies are written at
@@ -68,6 +69,55 @@ pub(super) fn rms_normalization(
     })
 }
 
+/// GroupNormalization (21): the channels of X (N, C, ...) in `num_groups` groups, each group
+/// normalized over its channels and the spatial axes in `stash_type`, then scaled and shifted
+/// per channel. Scale and bias become (C, 1, ...) for numpy's broadcasting, which needs X's rank.
+pub(super) fn group_normalization(
+    node: &NodeProto,
+    context: &Context,
+    target: i64,
+) -> Result<FunctionProto, Reason> {
+    let x = node.input.first().map_or("", String::as_str);
+    let rank = context.rank(x).ok_or_else(|| Reason::Unknown {
+        what: format!("the rank of `{x}`"),
+        needed_by: "GroupNormalization's scale and bias along axis 1".to_owned(),
+    })?;
+    if rank < 2 {
+        return Err(crate::adapters::inexact(
+            format!("GroupNormalization of a rank-{rank} input"),
+            target,
+        ));
+    }
+    let groups = super::int_or(node, "num_groups", 0);
+    let stash = super::int_or(node, "stash_type", 1);
+    let per_channel: Vec<i64> = std::iter::once(-1).chain(vec![1; rank - 2]).collect();
+    Ok(onnx_function! {
+        <domain: "onnx_text.expansion", opset_import: ["" : 17]>
+        GroupNormalization <num_groups, epsilon: float = 0.00001, stash_type> (X, scale, bias) => (Y) {
+            epsilon_f = Constant <value_float = @epsilon> ()
+            epsilon = Cast <to = #stash> (epsilon_f)
+            XU = Cast <to = #stash> (X)
+            XShape = Shape (X)
+            GroupShape = Constant <value = int64[3] {0, #groups, -1}> ()
+            Grouped = Reshape (XU, GroupShape)
+            Mean = ReduceMean <axes = [2]> (Grouped)
+            Deviation = Sub (Grouped, Mean)
+            Square = Mul (Deviation, Deviation)
+            Variance = ReduceMean <axes = [2]> (Square)
+            Shifted = Add (Variance, epsilon)
+            StdDev = Sqrt (Shifted)
+            NormalizedU = Div (Deviation, StdDev)
+            NormalizedGroups = CastLike (NormalizedU, X)
+            Normalized = Reshape (NormalizedGroups, XShape)
+            ChannelShape = Constant <value = int64[#(rank - 1)] {..#per_channel}> ()
+            ScaleC = Reshape (scale, ChannelShape)
+            BiasC = Reshape (bias, ChannelShape)
+            Scaled = Mul (Normalized, ScaleC)
+            Y = Add (Scaled, BiasC)
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use onnx_eval::Value;
@@ -92,6 +142,24 @@ mod tests {
             Value::tensor(&ramp(13)[1..], &[3, 4]).unwrap(),
         ];
         for target in [7, 12, 16] {
+            super::super::assert_converts_same(&model, target, &inputs);
+        }
+    }
+
+    #[test]
+    fn group_normalization_in_groups_of_channels() {
+        let model = onnx! {
+            <ir_version: 10, opset_import: ["" : 21]>
+            g (float[2, 4, 3, 2] x, float[4] s, float[4] b) => (float[2, 4, 3, 2] y) {
+                y = GroupNormalization <num_groups = 2, epsilon = 0.01> (x, s, b)
+            }
+        };
+        let inputs = [
+            Value::tensor(&ramp(48), &[2, 4, 3, 2]).unwrap(),
+            Value::tensor(&ramp(4), &[4]).unwrap(),
+            Value::tensor(&ramp(5)[1..], &[4]).unwrap(),
+        ];
+        for target in [7, 9, 13, 17, 18, 20] {
             super::super::assert_converts_same(&model, target, &inputs);
         }
     }
