@@ -2,6 +2,8 @@
 //! body, is replaced by its body (onnx-schema's static bodies, or the ones `expansions/` builds
 //! per node; onnx-check's inliner); the driver then converts the body's nodes down in turn.
 
+use std::collections::HashMap;
+
 use onnx_check::library::{FunctionLibrary, Inliner};
 use onnx_runtime_types::{GraphProto, NodeProto, OperatorSetIdProto, ValueInfoProto};
 use onnx_schema::table::Schema;
@@ -84,27 +86,41 @@ pub(crate) fn expand(
         .graph(&mut graph, &mut imports)
         .map_err(|_| not_at_target())?;
     // The inliner's names are fresh within this small graph only: the model's own are given.
-    let outer: std::collections::HashSet<&String> = node.input.iter().chain(&node.output).collect();
-    let mut renamed = std::collections::HashMap::new();
-    for body_node in &graph.node {
+    let outer: HashMap<&str, &str> = (node.input.iter().chain(&node.output))
+        .map(|name| (name.as_str(), name.as_str()))
+        .collect();
+    let mut nodes = graph.node;
+    rename(context, &mut nodes, &outer);
+    Ok((nodes, body_opset))
+}
+
+/// Renames the values of `nodes`, a body or a rule written as text, for the graph they go
+/// into: a name of `given` to the name it maps to, every other value a node computes to a
+/// fresh name made from its own, so that no two bodies or rules clash with each other or with
+/// the model. The converter's one renamer: expansions and the adapters' rules
+/// (`adapters::instantiate`) both go through it.
+pub(crate) fn rename(context: &mut Context, nodes: &mut [NodeProto], given: &HashMap<&str, &str>) {
+    let mut names: HashMap<String, String> = given
+        .iter()
+        .map(|(&from, &to)| (from.to_owned(), to.to_owned()))
+        .collect();
+    for body_node in nodes.iter() {
         for output in &body_node.output {
-            if !output.is_empty() && !outer.contains(output) {
+            if !output.is_empty() && !names.contains_key(output) {
                 let fresh = context.fresh(output);
-                renamed.insert(output.clone(), fresh);
+                names.insert(output.clone(), fresh);
             }
         }
     }
-    let mut nodes = graph.node;
-    for body_node in &mut nodes {
+    for body_node in nodes.iter_mut() {
         for name in body_node
             .input
             .iter_mut()
             .chain(body_node.output.iter_mut())
         {
-            if let Some(fresh) = renamed.get(name) {
-                *name = fresh.clone();
+            if let Some(renamed) = names.get(name.as_str()) {
+                name.clone_from(renamed);
             }
         }
     }
-    Ok((nodes, body_opset))
 }

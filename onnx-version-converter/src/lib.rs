@@ -27,7 +27,8 @@
 //!   operator that the target lacks is expanded through its function body (`expand`; the
 //!   bodies onnx builds per node are written in ONNX text in `expansions/`).
 //! - `compat`: the per-node check: actual element types, operand counts, attribute values.
-//! - `adapters/`: the rewrites, one file per operator family.
+//! - `adapters/`: the rewrites, one file per operator family; those that make several nodes of
+//!   one are rules in ONNX text, beside the Rust that decides when they apply.
 //! - `fold`: the small computations from constants (`Concat` of Constants, `Shape` of a
 //!   value of known dims, …) that feed an input the target needs as an attribute, evaluated
 //!   with `onnx-eval` when an adapter asks for their value.

@@ -6,7 +6,9 @@
 
 use onnx_runtime_types::NodeProto;
 
-use crate::context::{Context, attribute, int_attribute, ints_attribute, take_attribute};
+use onnx_text::onnx_function;
+
+use crate::context::{Context, attribute, int_attribute, take_attribute};
 use crate::driver::Adapted;
 use crate::error::Reason;
 
@@ -88,15 +90,32 @@ pub(super) fn numpy_to_legacy(
     if squeezed.is_empty() {
         return Ok(Adapted::alone(node));
     }
-    let core = context.fresh(&b);
-    let squeeze = crate::context::node(
-        "Squeeze",
-        vec![b],
-        vec![core.clone()],
-        vec![ints_attribute("axes", squeezed)],
-    );
-    node.input[1] = core;
-    Ok(Adapted::with_before(vec![squeeze], node))
+    Ok(squeeze_b(context, node, &squeezed))
+}
+
+/// The node reading its second operand with the dimensions `axes` (all 1) squeezed out,
+/// written at 6 (1 for the logical operators: Squeeze-1 is in force at both).
+fn squeeze_b(context: &mut Context, node: NodeProto, axes: &[i64]) -> Adapted {
+    let rule = onnx_function! {
+        <domain: "adapted", opset_import: ["" : 6, "adapted" : 1]>
+        SqueezeB (A, B) => (C) {
+            squeezed = Squeeze <axes = #axes> (B)
+            C = adapted.Node (A, squeezed)
+        }
+    };
+    super::rewrite(context, node, &rule)
+}
+
+/// The node reading its second operand with dimensions of 1 inserted at `axes`, written at 7.
+fn unsqueeze_b(context: &mut Context, node: NodeProto, axes: &[i64]) -> Adapted {
+    let rule = onnx_function! {
+        <domain: "adapted", opset_import: ["" : 7, "adapted" : 1]>
+        UnsqueezeB (A, B) => (C) {
+            unsqueezed = Unsqueeze <axes = #axes> (B)
+            C = adapted.Node (A, unsqueezed)
+        }
+    };
+    super::rewrite(context, node, &rule)
 }
 
 /// Where B's dimensions other than its outer 1s (`start..end`) lie in A, from `axis`.
@@ -176,16 +195,8 @@ pub(super) fn legacy_to_numpy(
     if trailing == 0 {
         return Ok(Adapted::alone(node));
     }
-    let aligned = context.fresh(&b);
-    let axes = (rank_b..rank_b + trailing).collect();
-    let unsqueeze = crate::context::node(
-        "Unsqueeze",
-        vec![b],
-        vec![aligned.clone()],
-        vec![ints_attribute("axes", axes)],
-    );
-    node.input[1] = aligned;
-    Ok(Adapted::with_before(vec![unsqueeze], node))
+    let trailing_axes: Vec<i64> = (rank_b..rank_b + trailing).collect();
+    Ok(unsqueeze_b(context, node, &trailing_axes))
 }
 
 /// Gemm 6 → 7: C broadcasts whenever it can, so `broadcast` goes.
@@ -245,7 +256,7 @@ fn operands(node: &NodeProto) -> (String, String) {
 /// of X's shape, or of one element, means the same in both.
 pub(super) fn slope_per_channel_to_numpy(
     context: &mut Context,
-    mut node: NodeProto,
+    node: NodeProto,
     target: i64,
 ) -> Result<Adapted, Reason> {
     let (x, slope) = operands(&node);
@@ -276,22 +287,15 @@ pub(super) fn slope_per_channel_to_numpy(
     if rank == 2 {
         return Ok(Adapted::alone(node));
     }
-    let aligned = context.fresh(&slope);
-    let unsqueeze = crate::context::node(
-        "Unsqueeze",
-        vec![slope],
-        vec![aligned.clone()],
-        vec![ints_attribute("axes", (1..rank as i64 - 1).collect())],
-    );
-    node.input[1] = aligned;
-    Ok(Adapted::with_before(vec![unsqueeze], node))
+    let trailing_axes: Vec<i64> = (1..rank as i64 - 1).collect();
+    Ok(unsqueeze_b(context, node, &trailing_axes))
 }
 
 /// PRelu 7 → 6: a slope numpy stretches along every axis of X but 1 becomes the older
 /// per-channel `[C]` (a Squeeze of its other axes); one of X's shape or of one element stays.
 pub(super) fn numpy_slope_to_per_channel(
     context: &mut Context,
-    mut node: NodeProto,
+    node: NodeProto,
     target: i64,
 ) -> Result<Adapted, Reason> {
     let (x, slope) = operands(&node);
@@ -328,13 +332,5 @@ pub(super) fn numpy_slope_to_per_channel(
     if squeezed.is_empty() {
         return Ok(Adapted::alone(node));
     }
-    let per_channel = context.fresh(&slope);
-    let squeeze = crate::context::node(
-        "Squeeze",
-        vec![slope],
-        vec![per_channel.clone()],
-        vec![ints_attribute("axes", squeezed)],
-    );
-    node.input[1] = per_channel;
-    Ok(Adapted::with_before(vec![squeeze], node))
+    Ok(squeeze_b(context, node, &squeezed))
 }

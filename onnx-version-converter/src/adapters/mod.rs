@@ -3,6 +3,13 @@
 //! input, a coerced axis); the driver then checks the rest of the node as any step
 //! (`compat`), and converts the helper nodes it adds from the step's version on.
 //!
+//! A rewrite of one node into several is a rule written in ONNX text: a function of the private
+//! domain [`RULE_DOMAIN`] (`onnx_function!`, checked at compile time against the schemas of the
+//! opset it is written at, the step's version), whose inputs and outputs stand for the node's
+//! and in which `adapted.Node` stands for the node itself. Rust values go in through holes
+//! (`#axis`); [`rewrite`] names what the rule adds afresh and splits it around the node. The Rust
+//! beside a rule decides when it applies, and what the context must know of the values it adds.
+//!
 //! Steps are keyed by (domain, operator, from, to) between neighbouring versions; `to` is 0
 //! for "the target does not have the operator yet" (a replacement written at the newest opset
 //! before it), and the removal's version for an operator removed on the way up.
@@ -28,7 +35,9 @@ mod test_mode;
 mod topk;
 mod trees;
 
-use onnx_runtime_types::NodeProto;
+use std::collections::HashMap;
+
+use onnx_runtime_types::{FunctionProto, NodeProto};
 
 use crate::context::{Context, constant, int64_tensor, ints_attribute, take_attribute};
 use crate::driver::Adapted;
@@ -190,6 +199,58 @@ pub(crate) fn rule_steps() -> impl Iterator<Item = (&'static str, &'static [&'st
     of("ai.onnx", RULES).chain(of("ai.onnx.ml", ML_RULES))
 }
 
+/// The private domain of the rules written as ONNX text, in which `adapted.Node` is the node
+/// being adapted. Nothing outside the converter sees it.
+pub(crate) const RULE_DOMAIN: &str = "adapted";
+
+/// The nodes of `rule` (a function written as ONNX text) with its inputs and outputs named
+/// `inputs` and `outputs`, in order (`""`, absent, past their end), and every other value it
+/// computes named afresh.
+pub(crate) fn instantiate(
+    context: &mut Context,
+    rule: &FunctionProto,
+    inputs: &[String],
+    outputs: &[String],
+) -> Vec<NodeProto> {
+    fn bind<'a>(
+        formals: &'a [String],
+        actuals: &'a [String],
+    ) -> impl Iterator<Item = (&'a str, &'a str)> {
+        let actual = |index| actuals.get(index).map_or("", String::as_str);
+        (formals.iter().enumerate()).map(move |(index, formal)| (formal.as_str(), actual(index)))
+    }
+    let given: HashMap<&str, &str> = bind(&rule.input, inputs)
+        .chain(bind(&rule.output, outputs))
+        .collect();
+    let mut nodes = rule.node.clone();
+    crate::expand::rename(context, &mut nodes, &given);
+    nodes
+}
+
+/// `node` rewritten by `rule`, whose inputs and outputs stand for the node's: the nodes before
+/// its `adapted.Node`, the node reading and writing what that call does, and the nodes after.
+/// Every rule calls `adapted.Node` once (a rule that did not would have its nodes all put
+/// before the node).
+pub(crate) fn rewrite(context: &mut Context, mut node: NodeProto, rule: &FunctionProto) -> Adapted {
+    let mut before = instantiate(context, rule, &node.input, &node.output);
+    let is_node = |n: &NodeProto| {
+        n.domain.as_deref() == Some(RULE_DOMAIN) && n.op_type.as_deref() == Some("Node")
+    };
+    let Some(at) = before.iter().position(is_node) else {
+        return Adapted::with_before(before, node);
+    };
+    let after = before.split_off(at + 1);
+    if let Some(call) = before.pop() {
+        node.input = call.input;
+        node.output = call.output;
+    }
+    Adapted {
+        before,
+        node,
+        after,
+    }
+}
+
 /// Moves the integer-list attribute `name` to input `index`, as a `Constant` before the node;
 /// an absent attribute leaves the input out (where the two versions mean the same by it).
 pub(crate) fn ints_to_input(
@@ -247,6 +308,14 @@ pub(crate) fn ints(node: &NodeProto, name: &str) -> Vec<i64> {
         .unwrap_or_default()
 }
 
+/// The node's string attribute `name`. Bytes that are not UTF-8 stay a value no rule knows
+/// (and refuses), rather than read as an absent attribute's default.
+pub(crate) fn string(node: &NodeProto, name: &str) -> Option<String> {
+    crate::context::attribute(node, name)
+        .and_then(|a| a.s.as_deref())
+        .map(|s| String::from_utf8_lossy(s).into_owned())
+}
+
 /// Sets input `index`, padding with `""` for the optional inputs before it.
 pub(crate) fn set_input(node: &mut NodeProto, index: usize, value: String) {
     if node.input.len() <= index {
@@ -259,5 +328,60 @@ pub(crate) fn set_input(node: &mut NodeProto, index: usize, value: String) {
 pub(crate) fn trim_inputs(node: &mut NodeProto) {
     while node.input.last().is_some_and(String::is_empty) {
         node.input.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use onnx_text::{onnx_function, onnx_node};
+
+    use super::*;
+
+    #[test]
+    fn a_rule_is_split_around_the_node_and_names_its_values_afresh() {
+        let rule = onnx_function! {
+            <domain: "adapted", opset_import: ["" : 13, "adapted" : 1]>
+            Around (X) => (Y) {
+                t = Neg (X)
+                u = adapted.Node (t)
+                Y = Abs (u)
+            }
+        };
+        let mut context = Context::default();
+        let first = rewrite(
+            &mut context,
+            onnx_node!(y = Softmax < axis = 0 > (x)),
+            &rule,
+        );
+        let [before] = &first.before[..] else {
+            panic!("one node before: {:?}", first.before)
+        };
+        let [after] = &first.after[..] else {
+            panic!("one node after: {:?}", first.after)
+        };
+        // The node keeps its operator and attributes, and reads and writes the rule's values.
+        assert_eq!(first.node.op_type(), "Softmax");
+        assert_eq!(first.node.attribute[0].i, Some(0));
+        assert_eq!(
+            (before.op_type(), &before.input[..]),
+            ("Neg", &["x".to_owned()][..])
+        );
+        assert_eq!(first.node.input, before.output);
+        assert_eq!(after.input, first.node.output);
+        assert_eq!(after.output, ["y"]);
+        // Each use of a rule names its values anew.
+        let second = rewrite(&mut context, onnx_node!(z = Softmax(w)), &rule);
+        assert_ne!(second.node.input, first.node.input);
+        assert_ne!(second.node.output, first.node.output);
+        assert_eq!(second.before[0].input, ["w"]);
+        assert_eq!(second.after[0].output, ["z"]);
+    }
+
+    #[test]
+    fn a_string_attribute_that_is_not_utf8_is_no_default() {
+        let mut node = onnx_node!(y = Resize < mode = "linear" > (x, scales));
+        node.attribute[0].s = Some(vec![0xff]);
+        assert_eq!(string(&node, "mode").as_deref(), Some("\u{fffd}"));
+        assert_eq!(string(&node, "nearest_mode"), None);
     }
 }

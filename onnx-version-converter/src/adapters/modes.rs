@@ -5,6 +5,7 @@
 
 use onnx_runtime_types::NodeProto;
 
+use super::string;
 use crate::context::{Context, attribute, int_attribute, string_attribute, take_attribute};
 use crate::driver::Adapted;
 use crate::error::Reason;
@@ -14,12 +15,6 @@ const GRID_SAMPLE_MODES: [(&str, &str); 3] = [
     ("bicubic", "cubic"),
     ("nearest", "nearest"),
 ];
-
-fn string(node: &NodeProto, name: &str) -> Option<String> {
-    attribute(node, name)
-        .and_then(|a| a.s.clone())
-        .and_then(|s| String::from_utf8(s).ok())
-}
 
 fn rename_mode(mut node: NodeProto, up: bool, target: i64) -> Result<Adapted, Reason> {
     let default = if up { "bilinear" } else { "linear" };

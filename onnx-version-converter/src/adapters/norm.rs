@@ -6,7 +6,9 @@
 
 use onnx_runtime_types::NodeProto;
 
-use crate::context::{Context, attribute, constant, int_attribute, int64_tensor, node};
+use onnx_text::onnx_function;
+
+use crate::context::{Context, attribute, constant, int_attribute};
 use crate::driver::Adapted;
 use crate::error::Reason;
 
@@ -14,7 +16,7 @@ use crate::error::Reason;
 const MAX_REPEATED: i64 = 1 << 16;
 
 /// 18 → 21: `scale` and `bias` [G] as [C], each group's value for each of its channels (a
-/// Constant where they are constants, else Reshape, Expand, Reshape); `stash_type` double for
+/// Constant where they are constants, else Reshape, Expand, Reshape: `PerChannel`); `stash_type` double for
 /// double X (float, 21's default, holds the other types exactly).
 pub(super) fn group_scale_per_channel(
     context: &mut Context,
@@ -39,7 +41,7 @@ pub(super) fn group_scale_per_channel(
             opset: target,
         });
     }
-    let per_group = (channels / groups) as usize;
+    let group_size = channels / groups;
     match context.elem(&x) {
         Some(11) => node.attribute.push(int_attribute("stash_type", 11)),
         Some(_) => {}
@@ -67,48 +69,34 @@ pub(super) fn group_scale_per_channel(
                     && tensor.data_location != Some(1)
                     && channels <= MAX_REPEATED =>
             {
-                before.push(constant(wide.clone(), repeated(&tensor, per_group)));
+                before.push(constant(
+                    wide.clone(),
+                    repeated(&tensor, group_size as usize),
+                ));
             }
             _ => {
-                // [G] → [G, 1] → [G, C / G] → [C].
-                let shapes = [
-                    vec![groups, 1],
-                    vec![groups, per_group as i64],
-                    vec![channels],
-                ];
-                let mut from = value.clone();
-                for (k, shape) in shapes.iter().enumerate() {
-                    let shape_name = context.fresh("shape");
-                    before.push(constant(
-                        shape_name.clone(),
-                        int64_tensor(shape, &[shape.len()]),
-                    ));
-                    let to = if k == 2 {
-                        wide.clone()
-                    } else {
-                        context.fresh(&value)
-                    };
-                    let entry = context.types.entry(to.clone()).or_default();
-                    entry.elem = known.elem;
-                    entry.rank = Some(shape.len());
-                    let op = if k == 1 { "Expand" } else { "Reshape" };
-                    before.push(node_of(op, &[&from, &shape_name], &to));
-                    from = to;
-                }
+                let rule = onnx_function! {
+                    <domain: "adapted", opset_import: ["" : 21, "adapted" : 1]>
+                    PerChannel (per_group) => (per_channel) {
+                        column_shape = Constant <value = int64[2] {#groups, 1}> ()
+                        column = Reshape (per_group, column_shape)
+                        block_shape = Constant <value = int64[2] {#groups, #group_size}> ()
+                        block = Expand (column, block_shape)
+                        channels_shape = Constant <value = int64[1] {#channels}> ()
+                        per_channel = Reshape (block, channels_shape)
+                    }
+                };
+                before.extend(super::instantiate(
+                    context,
+                    &rule,
+                    &[value],
+                    std::slice::from_ref(&wide),
+                ));
             }
         }
         node.input[index] = wide;
     }
     Ok(Adapted::with_before(before, node))
-}
-
-fn node_of(op: &str, inputs: &[&str], output: &str) -> NodeProto {
-    node(
-        op,
-        inputs.iter().map(|&i| i.to_owned()).collect(),
-        vec![output.to_owned()],
-        vec![],
-    )
 }
 
 /// A 1-D tensor with each element repeated `times` in a row (any element type: the elements

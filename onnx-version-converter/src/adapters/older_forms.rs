@@ -7,7 +7,9 @@
 use onnx_runtime_types::tensor_proto::DataType;
 use onnx_runtime_types::{AttributeProto, NodeProto, TensorProto};
 
-use crate::context::{Context, constant, int64_tensor, node, take_attribute};
+use onnx_text::onnx_function;
+
+use crate::context::{Context, int64_tensor, take_attribute};
 use crate::driver::Adapted;
 use crate::error::Reason;
 
@@ -22,28 +24,17 @@ pub(super) fn shape_bounds_to_slice(
     if start.is_none() && end.is_none() {
         return Ok(Adapted::alone(shape));
     }
-    let y = shape.output[0].clone();
-    let (whole, starts, ends) = (
-        context.fresh(&y),
-        context.fresh("starts"),
-        context.fresh("ends"),
-    );
-    shape.output[0] = whole.clone();
-    let before = vec![
-        constant(starts.clone(), int64_tensor(&[start.unwrap_or(0)], &[1])),
-        constant(ends.clone(), int64_tensor(&[end.unwrap_or(i64::MAX)], &[1])),
-    ];
-    let after = vec![node(
-        "Slice",
-        vec![whole, starts, ends],
-        vec![y],
-        Vec::new(),
-    )];
-    Ok(Adapted {
-        before,
-        node: shape,
-        after,
-    })
+    let (start, end) = (start.unwrap_or(0), end.unwrap_or(i64::MAX));
+    let rule = onnx_function! {
+        <domain: "adapted", opset_import: ["" : 13, "adapted" : 1]>
+        ShapeBounds (data) => (shape) {
+            starts = Constant <value = int64[1] {#start}> ()
+            ends = Constant <value = int64[1] {#end}> ()
+            whole = adapted.Node (data)
+            shape = Slice (whole, starts, ends)
+        }
+    };
+    Ok(super::rewrite(context, shape, &rule))
 }
 
 /// Constant-12 → 11: `value_float(s)`, `value_int(s)` and `value_string(s)` as a `value` tensor.

@@ -7,18 +7,12 @@
 
 use onnx_runtime_types::NodeProto;
 
-use super::{set_input, trim_inputs};
-use crate::context::{
-    Context, attribute, constant, float_tensor, string_attribute, take_attribute,
-};
+use onnx_text::onnx_function;
+
+use super::{set_input, string, trim_inputs};
+use crate::context::{Context, constant, float_tensor, string_attribute, take_attribute};
 use crate::driver::Adapted;
 use crate::error::Reason;
-
-fn string(node: &NodeProto, name: &str) -> Option<String> {
-    attribute(node, name)
-        .and_then(|a| a.s.clone())
-        .and_then(|s| String::from_utf8(s).ok())
-}
 
 /// How Resize-10 rounds a nearest coordinate on every axis, from its scales: `floor` where none
 /// downsamples (as for a node that was Upsample), `ceil` where none upsamples (an axis of scale
@@ -67,8 +61,6 @@ pub(super) fn asymmetric_up(
     } else {
         None
     };
-    let roi = context.fresh("roi");
-    node.input = vec![node.input[0].clone(), roi.clone(), scales];
     node.attribute.push(string_attribute(
         "coordinate_transformation_mode",
         "asymmetric",
@@ -77,10 +69,14 @@ pub(super) fn asymmetric_up(
         node.attribute
             .push(string_attribute("nearest_mode", nearest));
     }
-    Ok(Adapted::with_before(
-        vec![constant(roi, float_tensor(&[], &[0]))],
-        node,
-    ))
+    let rule = onnx_function! {
+        <domain: "adapted", opset_import: ["" : 11, "adapted" : 1]>
+        EmptyRoi (X, scales) => (Y) {
+            roi = Constant <value = float[0] {}> ()
+            Y = adapted.Node (X, roi, scales)
+        }
+    };
+    Ok(super::rewrite(context, node, &rule))
 }
 
 /// Resize-11 → 10: only what Resize-10 can say: `asymmetric`, for nearest the rounding its

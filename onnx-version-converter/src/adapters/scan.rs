@@ -11,6 +11,9 @@ use crate::context::{Context, ints_attribute, node, take_attribute};
 use crate::driver::Adapted;
 use crate::error::Reason;
 
+// Not a rule in ONNX text: a Scan has any number of inputs and outputs, each with its own
+// Squeeze or Unsqueeze, so the rewrite is a loop over the node's operands.
+
 /// `op` (Squeeze or Unsqueeze) of axis 0 from `input` to `output`, at the step's version (the
 /// axes an attribute), with the output's type recorded.
 fn batch_axis(

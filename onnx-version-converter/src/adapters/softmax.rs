@@ -4,7 +4,9 @@
 
 use onnx_runtime_types::NodeProto;
 
-use crate::context::{Context, attribute, int_attribute, ints_attribute, node, take_attribute};
+use onnx_text::onnx_function;
+
+use crate::context::{Context, attribute, int_attribute, take_attribute};
 use crate::driver::Adapted;
 use crate::error::Reason;
 
@@ -36,7 +38,6 @@ pub(super) fn coerced_to_axis(
     _: i64,
 ) -> Result<Adapted, Reason> {
     let x = node.input.first().cloned().unwrap_or_default();
-    let y = node.output.first().cloned().unwrap_or_default();
     let axis = axis(&node, 1);
     take_attribute(&mut node, "axis");
     node.attribute.push(int_attribute("axis", -1));
@@ -46,28 +47,16 @@ pub(super) fn coerced_to_axis(
     if last {
         return Ok(Adapted::alone(node));
     }
-    let (shape, flat, columns) = (
-        context.fresh("shape"),
-        context.fresh("flat"),
-        context.fresh(&y),
-    );
-    let before = vec![
-        node_of("Shape", &x, &shape, vec![]),
-        node_of("Flatten", &x, &flat, vec![int_attribute("axis", axis)]),
-    ];
-    node.input[0] = flat;
-    node.output[0] = columns.clone();
-    let after = vec![crate::context::node(
-        "Reshape",
-        vec![columns, shape],
-        vec![y],
-        vec![],
-    )];
-    Ok(Adapted {
-        before,
-        node,
-        after,
-    })
+    let rule = onnx_function! {
+        <domain: "adapted", opset_import: ["" : 13, "adapted" : 1]>
+        Coerced (X) => (Y) {
+            shape = Shape (X)
+            flat = Flatten <axis = #axis> (X)
+            columns = adapted.Node (flat)
+            Y = Reshape (columns, shape)
+        }
+    };
+    Ok(super::rewrite(context, node, &rule))
 }
 
 /// 13 → 11: along the last axis, the coercion is the identity; along another, Transpose the
@@ -78,7 +67,6 @@ pub(super) fn axis_to_coerced(
     target: i64,
 ) -> Result<Adapted, Reason> {
     let x = node.input.first().cloned().unwrap_or_default();
-    let y = node.output.first().cloned().unwrap_or_default();
     let axis = axis(&node, -1);
     take_attribute(&mut node, "axis");
     node.attribute.push(int_attribute("axis", -1));
@@ -99,28 +87,20 @@ pub(super) fn axis_to_coerced(
     // The permutation that swaps `axis` and the last is its own inverse.
     let mut perm: Vec<i64> = (0..rank).collect();
     perm.swap(axis as usize, (rank - 1) as usize);
-    let (moved, result) = (context.fresh(&x), context.fresh(&y));
+    let rule = onnx_function! {
+        <domain: "adapted", opset_import: ["" : 11, "adapted" : 1]>
+        AxisLast (X) => (Y) {
+            moved = Transpose <perm = #perm> (X)
+            result = adapted.Node (moved)
+            Y = Transpose <perm = #perm> (result)
+        }
+    };
+    let adapted = super::rewrite(context, node, &rule);
     // Its rank, for the step before 11 (a non-negative axis).
-    context.types.entry(moved.clone()).or_default().rank = Some(rank as usize);
-    let before = vec![node_of(
-        "Transpose",
-        &x,
-        &moved,
-        vec![ints_attribute("perm", perm.clone())],
-    )];
-    node.input[0] = moved;
-    node.output[0] = result.clone();
-    let after = vec![node_of(
-        "Transpose",
-        &result,
-        &y,
-        vec![ints_attribute("perm", perm)],
-    )];
-    Ok(Adapted {
-        before,
-        node,
-        after,
-    })
+    if let Some(moved) = adapted.node.input.first() {
+        context.types.entry(moved.clone()).or_default().rank = Some(rank as usize);
+    }
+    Ok(adapted)
 }
 
 /// 11 → 1: a negative `axis` counted from the front.
@@ -149,18 +129,4 @@ pub(super) fn axis_nonnegative(
 /// An `axis` outside the input's rank: an ill-formed node, which no rewrite can keep.
 fn out_of_range(axis: i64, rank: i64, target: i64) -> Reason {
     super::inexact(format!("`axis` {axis} is outside a rank of {rank}"), target)
-}
-
-fn node_of(
-    op: &str,
-    input: &str,
-    output: &str,
-    attributes: Vec<onnx_runtime_types::AttributeProto>,
-) -> NodeProto {
-    node(
-        op,
-        vec![input.to_owned()],
-        vec![output.to_owned()],
-        attributes,
-    )
 }

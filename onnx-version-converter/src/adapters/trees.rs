@@ -13,9 +13,10 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use onnx_runtime_types::{NodeProto, TensorProto};
+use onnx_runtime_types::{FunctionProto, NodeProto, TensorProto};
+use onnx_text::onnx_function;
 
-use super::{inexact, ints};
+use super::{inexact, ints, string};
 use crate::context::{
     Context, attribute, double_tensor, float_tensor, floats_attribute, int_attribute, int64_tensor,
     ints_attribute, string_attribute, strings_attribute, tensor_attribute, tensor_f64,
@@ -44,12 +45,6 @@ const DOUBLE: i32 = 11;
 
 fn int(node: &NodeProto, name: &str, default: i64) -> i64 {
     attribute(node, name).and_then(|a| a.i).unwrap_or(default)
-}
-
-fn string(node: &NodeProto, name: &str) -> Option<String> {
-    attribute(node, name)
-        .and_then(|a| a.s.as_ref())
-        .map(|s| String::from_utf8_lossy(s).into_owned())
 }
 
 /// A legacy float list: `<name>_as_tensor` (ml 3) or `<name>`; empty where absent.
@@ -432,7 +427,10 @@ impl Forest {
 }
 
 /// The default-domain helpers around the rewritten node, written at the driver's
-/// `HELPER_OPSET`, with their outputs' types recorded for the checks that follow.
+/// `HELPER_OPSET`, with their outputs' types recorded for the checks that follow. The fixed
+/// chains are rules in ONNX text ([`Helpers::rule`]); which helpers follow the ensemble depends
+/// on the forest (base values, a division, the counting ensemble, the transform), so that
+/// choice, and the one-node helpers it strings together, stay Rust.
 struct Helpers<'c> {
     context: &'c mut Context,
     nodes: Vec<NodeProto>,
@@ -480,6 +478,33 @@ impl Helpers<'_> {
             vec![output.clone()],
             attributes,
         ));
+        output
+    }
+
+    /// The nodes of `rule` (written at `HELPER_OPSET`) on `inputs` into `output` (a fresh one
+    /// if `None`), every value it computes but its Constants of rank `rank`; their element
+    /// types follow from the operators as the driver converts them.
+    fn rule(
+        &mut self,
+        rule: &FunctionProto,
+        inputs: &[&str],
+        output: Option<&str>,
+        rank: usize,
+    ) -> String {
+        let output = match output {
+            Some(name) => name.to_owned(),
+            None => self
+                .context
+                .fresh(rule.output.first().map_or("helper", String::as_str)),
+        };
+        let inputs: Vec<String> = inputs.iter().map(|&i| i.to_owned()).collect();
+        let nodes = super::instantiate(self.context, rule, &inputs, std::slice::from_ref(&output));
+        for node in nodes.iter().filter(|n| n.op_type() != "Constant") {
+            for value in &node.output {
+                self.context.types.entry(value.clone()).or_default().rank = Some(rank);
+            }
+        }
+        self.nodes.extend(nodes);
         output
     }
 
@@ -548,23 +573,23 @@ fn transform_ops(
 /// SOFTMAX_ZERO of each row of `s`: the softmax of its nonzero scores (shifted by the row's
 /// greatest score, zeros included), its zeros kept, and a row of zeros left as is.
 fn softmax_zero(helpers: &mut Helpers<'_>, s: &str) -> String {
-    let row = (DOUBLE, 2);
-    let keep = vec![int_attribute("keepdims", 1)];
-    let axes = vec![
-        ints_attribute("axes", vec![1]),
-        int_attribute("keepdims", 1),
-    ];
-    let peak = helpers.op("ReduceMax", &[s], axes, None, row);
-    let shifted = helpers.op("Sub", &[s, &peak], vec![], None, row);
-    let exp = helpers.op("Exp", &[&shifted], vec![], None, row);
-    let zero = helpers.constant("zero", double_tensor(&[0.0], &[]));
-    let is_zero = helpers.op("Equal", &[s, &zero], vec![], None, (9, 2));
-    let kept = helpers.op("Where", &[&is_zero, &zero, &exp], vec![], None, row);
-    let axis = helpers.constant("axis", int64_tensor(&[1], &[1]));
-    let total = helpers.op("ReduceSum", &[&kept, &axis], keep, None, row);
-    let positive = helpers.op("Greater", &[&total, &zero], vec![], None, (9, 2));
-    let share = helpers.op("Div", &[&kept, &total], vec![], None, row);
-    helpers.op("Where", &[&positive, &share, &kept], vec![], None, row)
+    let rule = onnx_function! {
+        <domain: "adapted", opset_import: ["" : 13, "adapted" : 1]>
+        SoftmaxZero (S) => (Y) {
+            peak = ReduceMax <axes = [1], keepdims = 1> (S)
+            shifted = Sub (S, peak)
+            exp = Exp (shifted)
+            zero = Constant <value = double {0.0}> ()
+            is_zero = Equal (S, zero)
+            kept = Where (is_zero, zero, exp)
+            axis = Constant <value = int64[1] {1}> ()
+            total = ReduceSum <keepdims = 1> (kept, axis)
+            positive = Greater (total, zero)
+            share = Div (kept, total)
+            Y = Where (positive, share, kept)
+        }
+    };
+    helpers.rule(&rule, &[s], None, 2)
 }
 
 /// TreeEnsembleRegressor (3) → TreeEnsemble (5), with the base values added after it and an
@@ -797,15 +822,7 @@ pub(super) fn classifier_up(
             s = helpers.op("Add", &[&s, &b], vec![], None, (DOUBLE, 2));
         }
         let threshold = if all_positive { 0.5 } else { 0.0 };
-        pick_by_threshold(
-            &mut helpers,
-            &s,
-            0,
-            threshold,
-            &labels,
-            &label_out,
-            label_elem,
-        );
+        pick_by_threshold(&mut helpers, &s, 0, threshold, &labels, &label_out);
         let pair = if all_positive {
             let one = helpers.constant("one", double_tensor(&[1.0], &[]));
             let other = helpers.op("Sub", &[&one, &s], vec![], None, (DOUBLE, 2));
@@ -843,15 +860,7 @@ pub(super) fn classifier_up(
         } else {
             0.0
         };
-        pick_by_threshold(
-            &mut helpers,
-            &scores,
-            1,
-            threshold,
-            &labels,
-            &label_out,
-            label_elem,
-        );
+        pick_by_threshold(&mut helpers, &scores, 1, threshold, &labels, &label_out);
         let scores = transform_ops(&mut helpers, scores, &transform, target)?;
         (tree, scores)
     };
@@ -872,22 +881,19 @@ fn pick_by_threshold(
     threshold: f64,
     labels: &str,
     output: &str,
-    label_elem: i32,
 ) {
-    let index = helpers.constant("column", int64_tensor(&[column], &[]));
-    let gather = vec![int_attribute("axis", 1)];
-    let s = helpers.op("Gather", &[scores, &index], gather, None, (DOUBLE, 1));
-    let limit = helpers.constant("threshold", double_tensor(&[threshold], &[]));
-    let passes = helpers.op("Greater", &[&s, &limit], vec![], None, (9, 1));
-    let which = helpers.cast(&passes, 7, 1, None);
-    let gather = vec![int_attribute("axis", 0)];
-    helpers.op(
-        "Gather",
-        &[labels, &which],
-        gather,
-        Some(output),
-        (label_elem, 1),
-    );
+    let rule = onnx_function! {
+        <domain: "adapted", opset_import: ["" : 13, "adapted" : 1]>
+        PickByThreshold (scores, labels) => (label) {
+            column = Constant <value = int64 {#column}> ()
+            score = Gather <axis = 1> (scores, column)
+            limit = Constant <value = double {#threshold}> ()
+            passes = Greater (score, limit)
+            which = Cast <to = 7> (passes)
+            label = Gather <axis = 0> (labels, which)
+        }
+    };
+    helpers.rule(&rule, &[scores, labels], Some(output), 1);
 }
 
 /// TreeEnsemble (5) → TreeEnsembleRegressor (3): float X only (the regressor writes floats),
