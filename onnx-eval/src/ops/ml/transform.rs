@@ -4,6 +4,7 @@
 use super::{DOMAIN, float_tensor, rows};
 use crate::error::KernelResult;
 use crate::ops::{Ctx, Registry, input, one, tensor};
+use crate::tensor::MapEach;
 use crate::tensor::{Data, map_data};
 use crate::value::Val;
 use ndarray::{ArrayD, Axis, IxDyn};
@@ -50,7 +51,7 @@ fn array_feature_extractor(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult
 /// Binarizer: 1 where an element is above `threshold`, else 0.
 fn binarizer(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     fn binarize<T: Copy>(a: &ArrayD<T>, above: impl Fn(T) -> bool, one: T, zero: T) -> ArrayD<T> {
-        a.mapv(|v| if above(v) { one } else { zero })
+        a.map_each(&|v| if above(v) { one } else { zero })
     }
     let x = tensor(inputs, 0)?;
     let t = f64::from(ctx.float("threshold", 0.0));
