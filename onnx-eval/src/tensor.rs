@@ -5,7 +5,7 @@
 
 use crate::error::KernelResult;
 use crate::halves::{bf16, f16};
-use ndarray::{ArrayD, IxDyn};
+use ndarray::{Array, ArrayBase, ArrayD, Dimension, IxDyn};
 use onnx_runtime_types::TensorProto;
 use onnx_runtime_types::tensor_proto::DataType;
 use onnx_value::Element;
@@ -113,6 +113,21 @@ macro_rules! zip_data {
 }
 pub(crate) use zip_data;
 
+/// `mapv` with the function behind a reference: ndarray's `mapv` is compiled again for every
+/// closure it is given, this once per pair of element types (most of the evaluator's build time
+/// was such copies).
+pub(crate) trait MapEach<A, D> {
+    /// `f` of every element, in an array of the same shape (in standard layout).
+    fn map_each<B>(&self, f: &dyn Fn(A) -> B) -> Array<B, D>;
+}
+
+impl<A: Clone, S: ndarray::Data<Elem = A>, D: Dimension> MapEach<A, D> for ArrayBase<S, D> {
+    fn map_each<B>(&self, f: &dyn Fn(A) -> B) -> Array<B, D> {
+        let values: Vec<B> = self.iter().map(|x| f(x.clone())).collect();
+        Array::from_shape_vec(self.raw_dim(), values).expect("one value for each element")
+    }
+}
+
 /// A tensor: its element type and its elements.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Tensor {
@@ -196,9 +211,11 @@ impl Tensor {
             DataType::Float => Data::F32(load(proto, &shape, count)?),
             DataType::Double => Data::F64(load(proto, &shape, count)?),
             // float16 and bfloat16 are stored as uint16 is (raw_data, or bits in int32_data).
-            DataType::Float16 => Data::F16(load::<u16>(proto, &shape, count)?.mapv(f16::from_bits)),
+            DataType::Float16 => {
+                Data::F16(load::<u16>(proto, &shape, count)?.map_each(&f16::from_bits))
+            }
             DataType::Bfloat16 => {
-                Data::BF16(load::<u16>(proto, &shape, count)?.mapv(bf16::from_bits))
+                Data::BF16(load::<u16>(proto, &shape, count)?.map_each(&bf16::from_bits))
             }
             DataType::Int8 => Data::I8(load(proto, &shape, count)?),
             DataType::Int16 => Data::I16(load(proto, &shape, count)?),
@@ -297,8 +314,8 @@ impl Tensor {
                 proto.string_data = a.iter().map(|s| s.as_bytes().to_vec()).collect();
             }
             (Data::F64(a), _) => store(a, &mut proto),
-            (Data::F16(a), _) => store(&a.mapv(f16::to_bits), &mut proto),
-            (Data::BF16(a), _) => store(&a.mapv(bf16::to_bits), &mut proto),
+            (Data::F16(a), _) => store(&a.map_each(&f16::to_bits), &mut proto),
+            (Data::BF16(a), _) => store(&a.map_each(&bf16::to_bits), &mut proto),
             (Data::I8(a), _) => store(a, &mut proto),
             (Data::I16(a), _) => store(a, &mut proto),
             (Data::I32(a), _) => store(a, &mut proto),

@@ -6,6 +6,7 @@ use super::elementwise::{Real, broadcast_shape, float_unary, real, real2, zip_br
 use super::math::erf;
 use super::{Ctx, Registry, one, tensor};
 use crate::error::KernelResult;
+use crate::tensor::MapEach;
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
 
@@ -153,7 +154,7 @@ fn shrink(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
         })
     }
     let x = tensor(inputs, 0)?;
-    one(real!(x, a => a.mapv(|v| of(v, lambd, bias))))
+    one(real!(x, a => a.map_each(&|v| of(v, lambd, bias))))
 }
 
 fn swish(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
@@ -202,7 +203,7 @@ fn prelu(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     fn of<T: Real>(v: T, s: T) -> T {
         if v < T::default() { v.mul(s) } else { v }
     }
-    one(real2!(x, &slope, (a, b) => zip_broadcast(a, b, |&v, &s| of(v, s))?))
+    one(real2!(x, &slope, (a, b) => zip_broadcast(a, b, &|&v, &s| of(v, s))?))
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@ use super::elementwise::Real;
 use super::{Ctx, Registry, one, tensor};
 use crate::error::KernelResult;
 use crate::halves::{bf16, f16};
+use crate::tensor::MapEach;
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
 use ndarray::{ArrayD, IxDyn};
@@ -154,12 +155,18 @@ fn plan(equation: &str, shapes: &[&[usize]]) -> KernelResult<Plan> {
     })
 }
 
-/// Sums the products of the operands' elements over every label not in the output.
-fn einsum_arrays<T: Real>(
-    ctx: &Ctx<'_>,
-    plan: &Plan,
-    arrays: &[ArrayD<T>],
-) -> KernelResult<ArrayD<T>> {
+/// What `einsum_arrays` needs of the shapes alone, apart so that it is compiled once.
+struct Layout {
+    out_shape: Vec<usize>,
+    /// Every label's size, the output's first.
+    sizes: Vec<usize>,
+    /// For each operand, the stride of each label's index.
+    strides: Vec<Vec<usize>>,
+    /// The count of the whole index space.
+    total: usize,
+}
+
+fn einsum_layout(ctx: &Ctx<'_>, plan: &Plan, shapes: &[&[usize]]) -> KernelResult<Layout> {
     let out_shape: Vec<usize> = plan.output.iter().map(|&l| plan.dim(l)).collect();
     ctx.checked_count(&out_shape)?;
     // Every label, the output's first: one index each, counted like an odometer.
@@ -177,9 +184,8 @@ fn einsum_arrays<T: Real>(
     let strides: Vec<Vec<usize>> = plan
         .operands
         .iter()
-        .zip(arrays)
-        .map(|(operand, array)| {
-            let own = array.shape();
+        .zip(shapes)
+        .map(|(operand, &own)| {
             let mut element_strides = vec![0; own.len()];
             let mut stride = 1;
             for i in (0..own.len()).rev() {
@@ -199,6 +205,27 @@ fn einsum_arrays<T: Real>(
                 .collect()
         })
         .collect();
+    Ok(Layout {
+        out_shape,
+        sizes,
+        strides,
+        total,
+    })
+}
+
+/// Sums the products of the operands' elements over every label not in the output.
+fn einsum_arrays<T: Real>(
+    ctx: &Ctx<'_>,
+    plan: &Plan,
+    arrays: &[ArrayD<T>],
+) -> KernelResult<ArrayD<T>> {
+    let shapes: Vec<&[usize]> = arrays.iter().map(|a| a.shape()).collect();
+    let Layout {
+        out_shape,
+        sizes,
+        strides,
+        total,
+    } = einsum_layout(ctx, plan, &shapes)?;
     let values: Vec<Vec<T>> = arrays
         .iter()
         .map(|a| a.as_standard_layout().iter().copied().collect())
@@ -207,7 +234,7 @@ fn einsum_arrays<T: Real>(
     let mut out = vec![T::default(); out_count];
     if total > 0 {
         let inner: usize = sizes[plan.output.len()..].iter().product();
-        let mut index = vec![0usize; labels.len()];
+        let mut index = vec![0usize; sizes.len()];
         for step in 0..total {
             let mut product = T::from_f64(1.0);
             for (operand, strides) in values.iter().zip(&strides) {
@@ -276,21 +303,21 @@ fn einsum(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
             let arrays: Vec<ArrayD<f32>> = operands
                 .iter()
                 .map(|t| match &t.data {
-                    Data::F16(a) => a.mapv(f16::to_f32),
+                    Data::F16(a) => a.map_each(&f16::to_f32),
                     _ => unreachable!("one element type, checked above"),
                 })
                 .collect();
-            Data::F16(einsum_arrays(ctx, &plan, &arrays)?.mapv(f16::from_f32))
+            Data::F16(einsum_arrays(ctx, &plan, &arrays)?.map_each(&f16::from_f32))
         }
         Data::BF16(_) => {
             let arrays: Vec<ArrayD<f32>> = operands
                 .iter()
                 .map(|t| match &t.data {
-                    Data::BF16(a) => a.mapv(bf16::to_f32),
+                    Data::BF16(a) => a.map_each(&bf16::to_f32),
                     _ => unreachable!("one element type, checked above"),
                 })
                 .collect();
-            Data::BF16(einsum_arrays(ctx, &plan, &arrays)?.mapv(bf16::from_f32))
+            Data::BF16(einsum_arrays(ctx, &plan, &arrays)?.map_each(&bf16::from_f32))
         }
         _ => return Err(format!("Einsum of {}", first.type_name())),
     };

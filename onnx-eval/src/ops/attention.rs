@@ -9,6 +9,7 @@ use super::wide::{narrow, widen};
 use super::{Ctx, Registry, tensor, tensor_opt};
 use crate::error::KernelResult;
 use crate::halves::{bf16, f16};
+use crate::tensor::MapEach;
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
 use ndarray::{Array4, ArrayD, Axis, IxDyn};
@@ -85,7 +86,7 @@ fn with_past(current: Array4<f64>, past: Option<&Tensor>, name: &str) -> KernelR
 /// `total` keys and broadcast to (batch, q heads, q sequence, total).
 fn mask_bias(ctx: &Ctx<'_>, mask: &Tensor, full: [usize; 4]) -> KernelResult<Array4<f64>> {
     let bias = match &mask.data {
-        Data::Bool(a) => a.mapv(|allowed| if allowed { 0.0 } else { f64::NEG_INFINITY }),
+        Data::Bool(a) => a.map_each(&|allowed| if allowed { 0.0 } else { f64::NEG_INFINITY }),
         _ => widen(mask)?,
     };
     let total = full[3];
@@ -241,8 +242,8 @@ fn attention(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
         None => round_q,
     };
     let root_scale = round_q(scale.sqrt());
-    let q = q.mapv(|x| round_q(x * root_scale));
-    let k_scaled = k.mapv(|x| round_q(x * root_scale));
+    let q = q.map_each(&|x| round_q(x * root_scale));
+    let k_scaled = k.map_each(&|x| round_q(x * root_scale));
 
     let mut y = Array4::<f64>::zeros([batch, q_heads, q_length, v_head_size]);
     let mut qk_output = Array4::<f64>::zeros(scores_shape);
@@ -687,8 +688,8 @@ fn flex_attention(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Va
         .and_then(|a| a.f)
         .unwrap_or(1.0 / (head_size as f32).sqrt());
     let root_scale = round_q(f64::from(scale.sqrt()));
-    let q = q.mapv(|x| round_q(x * root_scale));
-    let k = k.mapv(|x| round_q(x * root_scale));
+    let q = q.map_each(&|x| round_q(x * root_scale));
+    let k = k.map_each(&|x| round_q(x * root_scale));
     let mut scores = Array4::<f64>::zeros([batch, q_heads, q_length, total]);
     for ((b, h, i, j), score) in scores.indexed_iter_mut() {
         let dot: f64 = (0..head_size)

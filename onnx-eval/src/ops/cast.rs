@@ -6,6 +6,7 @@
 use super::{Ctx, Registry, one, tensor};
 use crate::error::KernelResult;
 use crate::halves::{bf16, f16};
+use crate::tensor::MapEach;
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
 use ndarray::ArrayD;
@@ -183,19 +184,19 @@ fn parse_number(text: &str) -> KernelResult<Number> {
 /// The elements of a tensor as numbers.
 fn numbers(t: &Tensor) -> KernelResult<ArrayD<Number>> {
     Ok(match &t.data {
-        Data::F32(a) => a.mapv(|x| Number::Float(f64::from(x))),
-        Data::F64(a) => a.mapv(Number::Float),
-        Data::F16(a) => a.mapv(|x| Number::Float(x.to_f64())),
-        Data::BF16(a) => a.mapv(|x| Number::Float(x.to_f64())),
-        Data::I8(a) => a.mapv(|x| Number::Int(i128::from(x))),
-        Data::I16(a) => a.mapv(|x| Number::Int(i128::from(x))),
-        Data::I32(a) => a.mapv(|x| Number::Int(i128::from(x))),
-        Data::I64(a) => a.mapv(|x| Number::Int(i128::from(x))),
-        Data::U8(a) => a.mapv(|x| Number::Int(i128::from(x))),
-        Data::U16(a) => a.mapv(|x| Number::Int(i128::from(x))),
-        Data::U32(a) => a.mapv(|x| Number::Int(i128::from(x))),
-        Data::U64(a) => a.mapv(|x| Number::Int(i128::from(x))),
-        Data::Bool(a) => a.mapv(Number::Bool),
+        Data::F32(a) => a.map_each(&|x| Number::Float(f64::from(x))),
+        Data::F64(a) => a.map_each(&Number::Float),
+        Data::F16(a) => a.map_each(&|x| Number::Float(x.to_f64())),
+        Data::BF16(a) => a.map_each(&|x| Number::Float(x.to_f64())),
+        Data::I8(a) => a.map_each(&|x| Number::Int(i128::from(x))),
+        Data::I16(a) => a.map_each(&|x| Number::Int(i128::from(x))),
+        Data::I32(a) => a.map_each(&|x| Number::Int(i128::from(x))),
+        Data::I64(a) => a.map_each(&|x| Number::Int(i128::from(x))),
+        Data::U8(a) => a.map_each(&|x| Number::Int(i128::from(x))),
+        Data::U16(a) => a.map_each(&|x| Number::Int(i128::from(x))),
+        Data::U32(a) => a.map_each(&|x| Number::Int(i128::from(x))),
+        Data::U64(a) => a.map_each(&|x| Number::Int(i128::from(x))),
+        Data::Bool(a) => a.map_each(&Number::Bool),
         Data::Str(a) => {
             let parsed = a
                 .iter()
@@ -220,13 +221,13 @@ fn wrap_signed(value: i128, bits: u32) -> i8 {
 fn convert(n: &ArrayD<Number>, to: DataType, options: &Options) -> KernelResult<Data> {
     let saturate = options.saturate;
     Ok(match to {
-        DataType::Float => Data::F32(n.mapv(Number::as_f32)),
-        DataType::Double => Data::F64(n.mapv(Number::as_f64)),
-        DataType::Float16 => Data::F16(n.mapv(|x| f16::from_f64(x.as_f64()))),
-        DataType::Bfloat16 => Data::BF16(n.mapv(|x| bf16::from_f64(x.as_f64()))),
+        DataType::Float => Data::F32(n.map_each(&Number::as_f32)),
+        DataType::Double => Data::F64(n.map_each(&Number::as_f64)),
+        DataType::Float16 => Data::F16(n.map_each(&|x| f16::from_f64(x.as_f64()))),
+        DataType::Bfloat16 => Data::BF16(n.map_each(&|x| bf16::from_f64(x.as_f64()))),
         DataType::Float8e8m0 => {
             let rounding = options.rounding;
-            Data::F32(n.mapv(|x| to_e8m0(x.as_f64(), saturate, rounding)))
+            Data::F32(n.map_each(&|x| to_e8m0(x.as_f64(), saturate, rounding)))
         }
         DataType::Float8e4m3fn
         | DataType::Float8e4m3fnuz
@@ -234,21 +235,23 @@ fn convert(n: &ArrayD<Number>, to: DataType, options: &Options) -> KernelResult<
         | DataType::Float8e5m2fnuz
         | DataType::Float6e2m3
         | DataType::Float6e3m2
-        | DataType::Float4e2m1 => Data::F32(n.mapv(|x| narrow_float(to, x.as_f64(), saturate))),
-        DataType::Int8 => Data::I8(n.mapv(|x| x.as_i128() as i8)),
-        DataType::Int16 => Data::I16(n.mapv(|x| x.as_i128() as i16)),
-        DataType::Int32 => Data::I32(n.mapv(|x| x.as_i128() as i32)),
-        DataType::Int64 => Data::I64(n.mapv(|x| x.as_i128() as i64)),
-        DataType::Uint8 => Data::U8(n.mapv(|x| x.as_i128() as u8)),
-        DataType::Uint16 => Data::U16(n.mapv(|x| x.as_i128() as u16)),
-        DataType::Uint32 => Data::U32(n.mapv(|x| x.as_i128() as u32)),
-        DataType::Uint64 => Data::U64(n.mapv(|x| x.as_i128() as u64)),
+        | DataType::Float4e2m1 => {
+            Data::F32(n.map_each(&|x| narrow_float(to, x.as_f64(), saturate)))
+        }
+        DataType::Int8 => Data::I8(n.map_each(&|x| x.as_i128() as i8)),
+        DataType::Int16 => Data::I16(n.map_each(&|x| x.as_i128() as i16)),
+        DataType::Int32 => Data::I32(n.map_each(&|x| x.as_i128() as i32)),
+        DataType::Int64 => Data::I64(n.map_each(&|x| x.as_i128() as i64)),
+        DataType::Uint8 => Data::U8(n.map_each(&|x| x.as_i128() as u8)),
+        DataType::Uint16 => Data::U16(n.map_each(&|x| x.as_i128() as u16)),
+        DataType::Uint32 => Data::U32(n.map_each(&|x| x.as_i128() as u32)),
+        DataType::Uint64 => Data::U64(n.map_each(&|x| x.as_i128() as u64)),
         // The narrow integers keep their low bits, as the wide ones do.
-        DataType::Int4 => Data::I8(n.mapv(|x| wrap_signed(x.as_i128(), 4))),
-        DataType::Int2 => Data::I8(n.mapv(|x| wrap_signed(x.as_i128(), 2))),
-        DataType::Uint4 => Data::U8(n.mapv(|x| (x.as_i128() & 0xf) as u8)),
-        DataType::Uint2 => Data::U8(n.mapv(|x| (x.as_i128() & 0x3) as u8)),
-        DataType::Bool => Data::Bool(n.mapv(Number::as_bool)),
+        DataType::Int4 => Data::I8(n.map_each(&|x| wrap_signed(x.as_i128(), 4))),
+        DataType::Int2 => Data::I8(n.map_each(&|x| wrap_signed(x.as_i128(), 2))),
+        DataType::Uint4 => Data::U8(n.map_each(&|x| (x.as_i128() & 0xf) as u8)),
+        DataType::Uint2 => Data::U8(n.map_each(&|x| (x.as_i128() & 0x3) as u8)),
+        DataType::Bool => Data::Bool(n.map_each(&Number::as_bool)),
         other => return Err(format!("cannot cast to {}", other.as_str_name())),
     })
 }
@@ -392,20 +395,20 @@ fn bitcast(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
 /// The elements of a tensor as strings.
 fn strings(t: &Tensor) -> KernelResult<ArrayD<String>> {
     Ok(match &t.data {
-        Data::F32(a) => a.mapv(|x| float_text(f64::from(x), |c| c as f32 == x)),
-        Data::F64(a) => a.mapv(|x| float_text(x, |c| c == x)),
-        Data::F16(a) => a.mapv(|x| float_text(x.to_f64(), |c| f16::from_f64(c) == x)),
-        Data::BF16(a) => a.mapv(|x| float_text(x.to_f64(), |c| bf16::from_f64(c) == x)),
-        Data::I8(a) => a.mapv(|x| x.to_string()),
-        Data::I16(a) => a.mapv(|x| x.to_string()),
-        Data::I32(a) => a.mapv(|x| x.to_string()),
-        Data::I64(a) => a.mapv(|x| x.to_string()),
-        Data::U8(a) => a.mapv(|x| x.to_string()),
-        Data::U16(a) => a.mapv(|x| x.to_string()),
-        Data::U32(a) => a.mapv(|x| x.to_string()),
-        Data::U64(a) => a.mapv(|x| x.to_string()),
+        Data::F32(a) => a.map_each(&|x| float_text(f64::from(x), |c| c as f32 == x)),
+        Data::F64(a) => a.map_each(&|x| float_text(x, |c| c == x)),
+        Data::F16(a) => a.map_each(&|x| float_text(x.to_f64(), |c| f16::from_f64(c) == x)),
+        Data::BF16(a) => a.map_each(&|x| float_text(x.to_f64(), |c| bf16::from_f64(c) == x)),
+        Data::I8(a) => a.map_each(&|x| x.to_string()),
+        Data::I16(a) => a.map_each(&|x| x.to_string()),
+        Data::I32(a) => a.map_each(&|x| x.to_string()),
+        Data::I64(a) => a.map_each(&|x| x.to_string()),
+        Data::U8(a) => a.map_each(&|x| x.to_string()),
+        Data::U16(a) => a.map_each(&|x| x.to_string()),
+        Data::U32(a) => a.map_each(&|x| x.to_string()),
+        Data::U64(a) => a.map_each(&|x| x.to_string()),
         // The spec is silent; onnx's evaluator (numpy) writes these.
-        Data::Bool(a) => a.mapv(|x| if x { "True" } else { "False" }.to_string()),
+        Data::Bool(a) => a.map_each(&|x| if x { "True" } else { "False" }.to_string()),
         Data::Str(a) => a.clone(),
         Data::C64(_) | Data::C128(_) => {
             return Err(format!("cannot cast {}", t.type_name()));

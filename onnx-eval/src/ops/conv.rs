@@ -5,6 +5,7 @@
 use super::floats::{Wide, Window, kernel_shape, narrow, widen};
 use super::{Ctx, Registry, one, tensor, tensor_opt};
 use crate::error::KernelResult;
+use crate::tensor::MapEach;
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
 use ndarray::linalg::general_mat_mul;
@@ -317,9 +318,9 @@ fn conv(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
 /// products: they accumulate in i64, which no realistic depth overflows.
 pub(crate) fn to_i64(t: &Tensor) -> KernelResult<ArrayD<i64>> {
     Ok(match &t.data {
-        Data::I8(a) => a.mapv(i64::from),
-        Data::U8(a) => a.mapv(i64::from),
-        Data::I32(a) => a.mapv(i64::from),
+        Data::I8(a) => a.map_each(&i64::from),
+        Data::U8(a) => a.map_each(&i64::from),
+        Data::I32(a) => a.map_each(&i64::from),
         _ => {
             return Err(format!(
                 "expected int8, uint8 or int32, got {}",
@@ -377,8 +378,14 @@ pub(crate) fn integer_convolution(
     shift_by_channel(&mut ws, &zero_points(w_zero)?)?;
     let (group, window) = conv_geometry(ctx, xs.shape(), ws.shape(), false)?;
     // Wrapping arithmetic: no overflow panics whatever the values.
-    let y = convolve(ctx, &xs.mapv(Wrapping), &ws.mapv(Wrapping), &window, group)?;
-    Ok(y.mapv(|Wrapping(v)| v))
+    let y = convolve(
+        ctx,
+        &xs.map_each(&Wrapping),
+        &ws.map_each(&Wrapping),
+        &window,
+        group,
+    )?;
+    Ok(y.map_each(&|Wrapping(v)| v))
 }
 
 fn conv_integer(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
@@ -389,7 +396,7 @@ fn conv_integer(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>
         tensor(inputs, 1)?,
         tensor_opt(inputs, 3)?,
     )?;
-    one(Tensor::from_data(Data::I32(y.mapv(|v| v as i32))))
+    one(Tensor::from_data(Data::I32(y.map_each(&|v| v as i32))))
 }
 
 /// ConvTranspose's output spatial dims and pads, from `output_shape` or the pads.

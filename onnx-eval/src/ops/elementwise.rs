@@ -4,9 +4,10 @@
 use super::{Ctx, Registry, one, tensor};
 use crate::error::KernelResult;
 use crate::halves::{bf16, f16};
+use crate::tensor::MapEach;
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
-use ndarray::{ArrayD, IxDyn, Zip};
+use ndarray::{ArrayD, IxDyn};
 
 pub(super) fn register(r: &mut Registry) {
     for (op, since) in [("Add", 1), ("Sub", 1), ("Mul", 1), ("Div", 1)] {
@@ -42,16 +43,54 @@ pub(crate) fn broadcast_shape(a: &[usize], b: &[usize]) -> KernelResult<Vec<usiz
         .collect()
 }
 
-/// `f` of each pair of elements of `a` and `b`, broadcast.
-pub(crate) fn zip_broadcast<A, B, C>(
+/// `f` of each pair of elements of `a` and `b`, broadcast. The function is behind a reference
+/// and the broadcast is a list of positions computed on the shapes alone, so that this is
+/// compiled once per triple of element types rather than for every closure.
+pub(crate) fn zip_broadcast<A: Clone, B: Clone, C>(
     a: &ArrayD<A>,
     b: &ArrayD<B>,
-    f: impl Fn(&A, &B) -> C,
+    f: &dyn Fn(&A, &B) -> C,
 ) -> KernelResult<ArrayD<C>> {
-    let shape = IxDyn(&broadcast_shape(a.shape(), b.shape())?);
-    let a = a.broadcast(shape.clone()).ok_or("cannot broadcast")?;
-    let b = b.broadcast(shape).ok_or("cannot broadcast")?;
-    Ok(Zip::from(&a).and(&b).map_collect(f))
+    let shape = broadcast_shape(a.shape(), b.shape())?;
+    let (from_a, from_b) = (
+        broadcast_positions(a.shape(), &shape),
+        broadcast_positions(b.shape(), &shape),
+    );
+    let (a, b) = (a.as_standard_layout(), b.as_standard_layout());
+    let (a, b) = (
+        a.as_slice().expect("standard layout"),
+        b.as_slice().expect("standard layout"),
+    );
+    let values = from_a
+        .iter()
+        .zip(&from_b)
+        .map(|(&i, &j)| f(&a[i], &b[j]))
+        .collect();
+    ArrayD::from_shape_vec(IxDyn(&shape), values).map_err(|e| format!("{e}"))
+}
+
+/// For each row-major position of `to`, the row-major position of the element of `from` that
+/// numpy's broadcast puts there (`from` aligned at the right, its 1s stretched).
+pub(crate) fn broadcast_positions(from: &[usize], to: &[usize]) -> Vec<usize> {
+    let offset = to.len() - from.len();
+    let mut positions = vec![0];
+    let mut stride = from.iter().product::<usize>();
+    for (axis, &n) in to.iter().enumerate() {
+        let own = if axis < offset {
+            1
+        } else {
+            from[axis - offset]
+        };
+        if axis >= offset {
+            stride /= own.max(1);
+        }
+        let step = if own == 1 { 0 } else { stride };
+        positions = positions
+            .iter()
+            .flat_map(|&p| (0..n).map(move |i| p + i * step))
+            .collect();
+    }
+    positions
 }
 
 /// A real number type: how it adds, subtracts, multiplies and divides (integers wrap, and
@@ -201,10 +240,10 @@ fn arithmetic(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> 
     let b = legacy_operand(ctx, a, b)?;
     // One kernel for the four, told apart by the node's operator.
     one(match ctx.op_type {
-        "Add" => real2!(a, &b, (x, y) => zip_broadcast(x, y, |&p, &q| Real::add(p, q))?),
-        "Sub" => real2!(a, &b, (x, y) => zip_broadcast(x, y, |&p, &q| Real::sub(p, q))?),
-        "Mul" => real2!(a, &b, (x, y) => zip_broadcast(x, y, |&p, &q| Real::mul(p, q))?),
-        _ => real2!(a, &b, (x, y) => zip_broadcast(x, y, |&p, &q| Real::div(p, q))?),
+        "Add" => real2!(a, &b, (x, y) => zip_broadcast(x, y, &|&p, &q| Real::add(p, q))?),
+        "Sub" => real2!(a, &b, (x, y) => zip_broadcast(x, y, &|&p, &q| Real::sub(p, q))?),
+        "Mul" => real2!(a, &b, (x, y) => zip_broadcast(x, y, &|&p, &q| Real::mul(p, q))?),
+        _ => real2!(a, &b, (x, y) => zip_broadcast(x, y, &|&p, &q| Real::div(p, q))?),
     })
 }
 
@@ -212,10 +251,10 @@ fn arithmetic(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> 
 /// kinds round once, as numpy's loops do for float16).
 pub(crate) fn float_unary(t: &Tensor, f: impl Fn(f64) -> f64) -> KernelResult<Tensor> {
     Ok(match &t.data {
-        Data::F32(a) => t.with_data(Data::F32(a.mapv(|x| f(f64::from(x)) as f32))),
-        Data::F64(a) => t.with_data(Data::F64(a.mapv(&f))),
-        Data::F16(a) => t.with_data(Data::F16(a.mapv(|x| f16::from_f64(f(x.to_f64()))))),
-        Data::BF16(a) => t.with_data(Data::BF16(a.mapv(|x| bf16::from_f64(f(x.to_f64()))))),
+        Data::F32(a) => t.with_data(Data::F32(a.map_each(&|x| f(f64::from(x)) as f32))),
+        Data::F64(a) => t.with_data(Data::F64(a.map_each(&&f))),
+        Data::F16(a) => t.with_data(Data::F16(a.map_each(&|x| f16::from_f64(f(x.to_f64()))))),
+        Data::BF16(a) => t.with_data(Data::BF16(a.map_each(&|x| bf16::from_f64(f(x.to_f64()))))),
         _ => {
             return Err(format!(
                 "expected floats, got a tensor of {}",
@@ -227,18 +266,20 @@ pub(crate) fn float_unary(t: &Tensor, f: impl Fn(f64) -> f64) -> KernelResult<Te
 
 fn relu(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let x = tensor(inputs, 0)?;
-    one(real!(x, a => a.mapv(|v| if v > Real::from_f64(0.0) { v } else { Real::from_f64(0.0) })))
+    one(
+        real!(x, a => a.map_each(&|v| if v > Real::from_f64(0.0) { v } else { Real::from_f64(0.0) })),
+    )
 }
 
 fn neg(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let x = tensor(inputs, 0)?;
-    one(real!(x, a => a.mapv(|v| Real::sub(Default::default(), v))))
+    one(real!(x, a => a.map_each(&|v| Real::sub(Default::default(), v))))
 }
 
 fn abs(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let x = tensor(inputs, 0)?;
     one(
-        real!(x, a => a.mapv(|v| if v < Default::default() { Real::sub(Default::default(), v) } else { v })),
+        real!(x, a => a.map_each(&|v| if v < Default::default() { Real::sub(Default::default(), v) } else { v })),
     )
 }
 
@@ -279,7 +320,7 @@ fn clip(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     };
     let low = bound(1, "min", f32::MIN)?;
     let high = bound(2, "max", f32::MAX)?;
-    one(real!(x, a => a.mapv(|v| {
+    one(real!(x, a => a.map_each(&|v| {
         let mut v = v;
         if let Some(low) = low && v.to_f64() < low {
             v = Real::from_f64(low);

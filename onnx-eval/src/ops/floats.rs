@@ -5,6 +5,7 @@
 use super::Ctx;
 use crate::error::KernelResult;
 use crate::halves::{bf16, f16};
+use crate::tensor::MapEach;
 use crate::tensor::{Data, Tensor};
 use ndarray::ArrayD;
 use onnx_runtime_types::tensor_proto::DataType;
@@ -19,8 +20,8 @@ pub(crate) enum Wide {
 pub(crate) fn widen(t: &Tensor) -> KernelResult<Wide> {
     Ok(match (&t.data, t.dtype) {
         (Data::F32(a), DataType::Float) => Wide::F32(a.clone()),
-        (Data::F16(a), _) => Wide::F32(a.mapv(f16::to_f32)),
-        (Data::BF16(a), _) => Wide::F32(a.mapv(bf16::to_f32)),
+        (Data::F16(a), _) => Wide::F32(a.map_each(&f16::to_f32)),
+        (Data::BF16(a), _) => Wide::F32(a.map_each(&bf16::to_f32)),
         (Data::F64(a), _) => Wide::F64(a.clone()),
         _ => {
             return Err(format!(
@@ -35,13 +36,13 @@ pub(crate) fn widen(t: &Tensor) -> KernelResult<Wide> {
 pub(crate) fn narrow(dtype: DataType, wide: Wide) -> KernelResult<Tensor> {
     let data = match (dtype, wide) {
         (DataType::Float, Wide::F32(a)) => Data::F32(a),
-        (DataType::Float16, Wide::F32(a)) => Data::F16(a.mapv(f16::from_f32)),
-        (DataType::Bfloat16, Wide::F32(a)) => Data::BF16(a.mapv(bf16::from_f32)),
+        (DataType::Float16, Wide::F32(a)) => Data::F16(a.map_each(&f16::from_f32)),
+        (DataType::Bfloat16, Wide::F32(a)) => Data::BF16(a.map_each(&bf16::from_f32)),
         (DataType::Double, Wide::F64(a)) => Data::F64(a),
-        (DataType::Float, Wide::F64(a)) => Data::F32(a.mapv(|x| x as f32)),
-        (DataType::Float16, Wide::F64(a)) => Data::F16(a.mapv(f16::from_f64)),
-        (DataType::Bfloat16, Wide::F64(a)) => Data::BF16(a.mapv(bf16::from_f64)),
-        (DataType::Double, Wide::F32(a)) => Data::F64(a.mapv(f64::from)),
+        (DataType::Float, Wide::F64(a)) => Data::F32(a.map_each(&|x| x as f32)),
+        (DataType::Float16, Wide::F64(a)) => Data::F16(a.map_each(&f16::from_f64)),
+        (DataType::Bfloat16, Wide::F64(a)) => Data::BF16(a.map_each(&bf16::from_f64)),
+        (DataType::Double, Wide::F32(a)) => Data::F64(a.map_each(&f64::from)),
         (other, _) => return Err(format!("cannot give a result of {}", other.as_str_name())),
     };
     Ok(Tensor { dtype, data })
@@ -50,7 +51,7 @@ pub(crate) fn narrow(dtype: DataType, wide: Wide) -> KernelResult<Tensor> {
 /// A float tensor's elements as f64, for kernels that compute every type alike.
 pub(crate) fn to_f64(t: &Tensor) -> KernelResult<ArrayD<f64>> {
     Ok(match widen(t)? {
-        Wide::F32(a) => a.mapv(f64::from),
+        Wide::F32(a) => a.map_each(&f64::from),
         Wide::F64(a) => a,
     })
 }
@@ -245,14 +246,14 @@ pub(crate) fn real_to_f64(t: &Tensor) -> KernelResult<ArrayD<f64>> {
 /// (they are exact where a kernel only selects or sums them) and saturated.
 pub(crate) fn real_from_f64(dtype: DataType, values: ArrayD<f64>) -> KernelResult<Tensor> {
     let data = match dtype {
-        DataType::Int8 => Data::I8(values.mapv(|v| v.round() as i8)),
-        DataType::Uint8 => Data::U8(values.mapv(|v| v.round() as u8)),
-        DataType::Int16 => Data::I16(values.mapv(|v| v.round() as i16)),
-        DataType::Uint16 => Data::U16(values.mapv(|v| v.round() as u16)),
-        DataType::Int32 => Data::I32(values.mapv(|v| v.round() as i32)),
-        DataType::Uint32 => Data::U32(values.mapv(|v| v.round() as u32)),
-        DataType::Int64 => Data::I64(values.mapv(|v| v.round() as i64)),
-        DataType::Uint64 => Data::U64(values.mapv(|v| v.round() as u64)),
+        DataType::Int8 => Data::I8(values.map_each(&|v| v.round() as i8)),
+        DataType::Uint8 => Data::U8(values.map_each(&|v| v.round() as u8)),
+        DataType::Int16 => Data::I16(values.map_each(&|v| v.round() as i16)),
+        DataType::Uint16 => Data::U16(values.map_each(&|v| v.round() as u16)),
+        DataType::Int32 => Data::I32(values.map_each(&|v| v.round() as i32)),
+        DataType::Uint32 => Data::U32(values.map_each(&|v| v.round() as u32)),
+        DataType::Int64 => Data::I64(values.map_each(&|v| v.round() as i64)),
+        DataType::Uint64 => Data::U64(values.map_each(&|v| v.round() as u64)),
         _ => return from_f64(dtype, values),
     };
     Ok(Tensor { dtype, data })

@@ -5,6 +5,7 @@ use super::elementwise::Real;
 use super::{Ctx, Registry, one, tensor, tensor_opt};
 use crate::error::KernelResult;
 use crate::halves::{bf16, f16};
+use crate::tensor::MapEach;
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
 use ndarray::{Array2, ArrayD, ArrayView2, Ix2, IxDyn, LinalgScalar};
@@ -53,7 +54,7 @@ fn gemm_arrays<T: LinalgScalar + Real>(
             T::from_f64(alpha * v.to_f64())
         }
     };
-    let mut y = product.mapv(scale).into_dyn();
+    let mut y = product.map_each(&scale).into_dyn();
     if let Some(c) = c {
         if !legacy_broadcast && c.shape() != [m, n] {
             return Err(format!(
@@ -147,8 +148,8 @@ fn gemm(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
                 _ => return Err("operands of different element types".to_string()),
             };
             match a.data {
-                Data::F16(_) => Data::F16(result.mapv(f16::from_f32)),
-                _ => Data::BF16(result.mapv(bf16::from_f32)),
+                Data::F16(_) => Data::F16(result.map_each(&f16::from_f32)),
+                _ => Data::BF16(result.map_each(&bf16::from_f32)),
             }
         }
         _ => return Err(format!("Gemm of {}", a.type_name())),

@@ -10,6 +10,7 @@ use super::training::floats_like;
 use super::{Ctx, Registry};
 use crate::error::KernelResult;
 use crate::graph::{Scope, Step};
+use crate::tensor::MapEach;
 use crate::tensor::Tensor;
 use crate::value::Val;
 use ndarray::{ArrayD, Axis, IxDyn};
@@ -61,7 +62,7 @@ fn gradient(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
             .map_err(|e| e.to_string())
     };
     let mut grads: HashMap<String, ArrayD<f64>> = HashMap::new();
-    grads.insert(y.clone(), array(&y)?.mapv(|_| 1.0));
+    grads.insert(y.clone(), array(&y)?.map_each(&|_| 1.0));
     for &index in needed.iter().rev() {
         let node = &steps[index].node;
         let Some(g) = node.output.first().and_then(|o| grads.remove(o)) else {

@@ -145,7 +145,7 @@ fn nd_offsets(
     let block: usize = data[batch_dims + depth..].iter().product();
     let tuple_strides = strides(tuple_shape);
     let mut offsets = Vec::with_capacity(values.len() / depth.max(1));
-    each_index(tuple_shape, |position| {
+    each_index(tuple_shape, &mut |position| {
         let tuple_index: usize = position
             .iter()
             .zip(&tuple_strides)
@@ -212,7 +212,7 @@ fn scatter_array<T: Clone>(
     data: &ArrayD<T>,
     updates: &ArrayD<T>,
     pairs: &[(usize, usize)],
-    combine: impl Fn(&T, &T) -> T,
+    combine: &dyn Fn(&T, &T) -> T,
 ) -> KernelResult<ArrayD<T>> {
     let mut out = data.as_standard_layout().into_owned();
     let updates = updates.as_standard_layout();
@@ -272,43 +272,43 @@ fn scatter_data(
     }
     let scattered = match (reduction, &data.data, &updates.data) {
         (Reduction::None, d, u) => {
-            zip_data!(d, u, (a, b) => scatter_array(a, b, pairs, replace)?)
+            zip_data!(d, u, (a, b) => scatter_array(a, b, pairs, &replace)?)
         }
         (r, Data::F32(a), Data::F32(b)) => {
-            Some(Data::F32(scatter_array(a, b, pairs, combine_real(r))?))
+            Some(Data::F32(scatter_array(a, b, pairs, &combine_real(r))?))
         }
         (r, Data::F64(a), Data::F64(b)) => {
-            Some(Data::F64(scatter_array(a, b, pairs, combine_real(r))?))
+            Some(Data::F64(scatter_array(a, b, pairs, &combine_real(r))?))
         }
         (r, Data::F16(a), Data::F16(b)) => {
-            Some(Data::F16(scatter_array(a, b, pairs, combine_real(r))?))
+            Some(Data::F16(scatter_array(a, b, pairs, &combine_real(r))?))
         }
         (r, Data::BF16(a), Data::BF16(b)) => {
-            Some(Data::BF16(scatter_array(a, b, pairs, combine_real(r))?))
+            Some(Data::BF16(scatter_array(a, b, pairs, &combine_real(r))?))
         }
         (r, Data::I8(a), Data::I8(b)) => {
-            Some(Data::I8(scatter_array(a, b, pairs, combine_real(r))?))
+            Some(Data::I8(scatter_array(a, b, pairs, &combine_real(r))?))
         }
         (r, Data::I16(a), Data::I16(b)) => {
-            Some(Data::I16(scatter_array(a, b, pairs, combine_real(r))?))
+            Some(Data::I16(scatter_array(a, b, pairs, &combine_real(r))?))
         }
         (r, Data::I32(a), Data::I32(b)) => {
-            Some(Data::I32(scatter_array(a, b, pairs, combine_real(r))?))
+            Some(Data::I32(scatter_array(a, b, pairs, &combine_real(r))?))
         }
         (r, Data::I64(a), Data::I64(b)) => {
-            Some(Data::I64(scatter_array(a, b, pairs, combine_real(r))?))
+            Some(Data::I64(scatter_array(a, b, pairs, &combine_real(r))?))
         }
         (r, Data::U8(a), Data::U8(b)) => {
-            Some(Data::U8(scatter_array(a, b, pairs, combine_real(r))?))
+            Some(Data::U8(scatter_array(a, b, pairs, &combine_real(r))?))
         }
         (r, Data::U16(a), Data::U16(b)) => {
-            Some(Data::U16(scatter_array(a, b, pairs, combine_real(r))?))
+            Some(Data::U16(scatter_array(a, b, pairs, &combine_real(r))?))
         }
         (r, Data::U32(a), Data::U32(b)) => {
-            Some(Data::U32(scatter_array(a, b, pairs, combine_real(r))?))
+            Some(Data::U32(scatter_array(a, b, pairs, &combine_real(r))?))
         }
         (r, Data::U64(a), Data::U64(b)) => {
-            Some(Data::U64(scatter_array(a, b, pairs, combine_real(r))?))
+            Some(Data::U64(scatter_array(a, b, pairs, &combine_real(r))?))
         }
         _ => None,
     };
@@ -334,7 +334,7 @@ fn scatter_elements(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<
     let index_values = indices.to_i64_vec()?;
     let in_strides = strides(shape);
     let mut pairs = Vec::with_capacity(index_values.len());
-    each_index(indices.shape(), |index| {
+    each_index(indices.shape(), &mut |index| {
         let u = pairs.len();
         let target = resolve_index(index_values[u], shape[at])?;
         let t = index
@@ -408,7 +408,7 @@ fn tensor_scatter(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Va
     let max_len = shape[at] as i64;
     let cache_strides = strides(shape);
     let mut pairs = Vec::with_capacity(update.len());
-    each_index(update.shape(), |index| {
+    each_index(update.shape(), &mut |index| {
         let position = writes[index[0]].saturating_add(index[at] as i64);
         let position = if circular && max_len > 0 {
             position.rem_euclid(max_len)
@@ -557,6 +557,16 @@ fn unique_items<T: PartialOrd>(
             .find(|o| o.is_ne())
             .unwrap_or(Ordering::Equal)
     };
+    unique_groups(items, sorted, &compare)
+}
+
+/// `unique_items` past the element type: the items are known by position, ordered by `compare`
+/// (so that the sorting is compiled once, not for every element type).
+fn unique_groups(
+    items: usize,
+    sorted: bool,
+    compare: &dyn Fn(usize, usize) -> Ordering,
+) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
     let mut order: Vec<usize> = (0..items).collect();
     order.sort_by(|&a, &b| compare(a, b).then(a.cmp(&b)));
     // Groups of equal items, each known by its first position.
@@ -637,7 +647,20 @@ fn top_k_picks<T: PartialOrd + Clone>(
 ) -> KernelResult<Vec<usize>> {
     let a = a.as_standard_layout();
     let flat = a.as_slice().ok_or("an array not in standard layout")?;
-    let shape = a.shape();
+    Ok(top_k_positions(a.shape(), at, k, largest, &|p, q| {
+        total_order(&flat[p], &flat[q])
+    }))
+}
+
+/// `top_k_picks` past the element type: the elements are known by flat position, ordered by
+/// `compare` (so that the sorting is compiled once, not for every element type).
+fn top_k_positions(
+    shape: &[usize],
+    at: usize,
+    k: usize,
+    largest: bool,
+    compare: &dyn Fn(usize, usize) -> Ordering,
+) -> Vec<usize> {
     let dim = shape[at];
     let inner: usize = shape[at + 1..].iter().product();
     let outer: usize = shape[..at].iter().product();
@@ -646,7 +669,7 @@ fn top_k_picks<T: PartialOrd + Clone>(
         let base = o * dim * inner + i;
         let mut lane: Vec<usize> = (0..dim).map(|j| base + j * inner).collect();
         lane.sort_by(|&p, &q| {
-            let by_value = total_order(&flat[p], &flat[q]);
+            let by_value = compare(p, q);
             (if largest {
                 by_value.reverse()
             } else {
@@ -664,7 +687,7 @@ fn top_k_picks<T: PartialOrd + Clone>(
             picks.extend(block.iter().map(|lane| lane[j]));
         }
     }
-    Ok(picks)
+    picks
 }
 
 /// TopK: `k` as an attribute before version 10, an operand from it; `largest` and `sorted` from

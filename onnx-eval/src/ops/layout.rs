@@ -58,7 +58,7 @@ pub(super) fn strides(shape: &[usize]) -> Vec<usize> {
 /// Calls `f` with every multi-index of `shape`, in row-major order.
 pub(super) fn each_index(
     shape: &[usize],
-    mut f: impl FnMut(&[usize]) -> KernelResult<()>,
+    f: &mut dyn FnMut(&[usize]) -> KernelResult<()>,
 ) -> KernelResult<()> {
     if shape.contains(&0) {
         return Ok(());
@@ -88,7 +88,7 @@ pub(super) fn picks_of(
     mut f: impl FnMut(&[usize]) -> KernelResult<usize>,
 ) -> KernelResult<Vec<usize>> {
     let mut picks = Vec::with_capacity(shape.iter().product());
-    each_index(shape, |index| {
+    each_index(shape, &mut |index| {
         picks.push(f(index)?);
         Ok(())
     })?;

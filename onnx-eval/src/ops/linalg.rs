@@ -3,6 +3,7 @@
 use super::elementwise::broadcast_shape;
 use super::{Ctx, Registry, one, tensor};
 use crate::error::KernelResult;
+use crate::tensor::MapEach;
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
 use ndarray::{Array2, ArrayD, ArrayView2, Axis, IxDyn, LinalgScalar};
@@ -84,8 +85,8 @@ pub(crate) fn integer_matmul<T: Copy + Into<i128>>(
     b: &ArrayD<T>,
 ) -> KernelResult<ArrayD<i64>> {
     let wrap = |v: T| Wrapping(v.into() as i64);
-    let product = matmul_arrays(ctx, &a.mapv(wrap), &b.mapv(wrap))?;
-    Ok(product.mapv(|Wrapping(v)| v))
+    let product = matmul_arrays(ctx, &a.map_each(&wrap), &b.map_each(&wrap))?;
+    Ok(product.map_each(&|Wrapping(v)| v))
 }
 
 fn matmul(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
@@ -94,21 +95,39 @@ fn matmul(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
         (Data::F32(x), Data::F32(y)) => Data::F32(matmul_arrays(ctx, x, y)?),
         (Data::F64(x), Data::F64(y)) => Data::F64(matmul_arrays(ctx, x, y)?),
         // Integers wrap, as numpy's do: the product is computed modulo 2^64 and truncated.
-        (Data::I8(x), Data::I8(y)) => Data::I8(integer_matmul(ctx, x, y)?.mapv(|v| v as i8)),
-        (Data::I16(x), Data::I16(y)) => Data::I16(integer_matmul(ctx, x, y)?.mapv(|v| v as i16)),
-        (Data::I32(x), Data::I32(y)) => Data::I32(integer_matmul(ctx, x, y)?.mapv(|v| v as i32)),
+        (Data::I8(x), Data::I8(y)) => Data::I8(integer_matmul(ctx, x, y)?.map_each(&|v| v as i8)),
+        (Data::I16(x), Data::I16(y)) => {
+            Data::I16(integer_matmul(ctx, x, y)?.map_each(&|v| v as i16))
+        }
+        (Data::I32(x), Data::I32(y)) => {
+            Data::I32(integer_matmul(ctx, x, y)?.map_each(&|v| v as i32))
+        }
         (Data::I64(x), Data::I64(y)) => Data::I64(integer_matmul(ctx, x, y)?),
-        (Data::U8(x), Data::U8(y)) => Data::U8(integer_matmul(ctx, x, y)?.mapv(|v| v as u8)),
-        (Data::U16(x), Data::U16(y)) => Data::U16(integer_matmul(ctx, x, y)?.mapv(|v| v as u16)),
-        (Data::U32(x), Data::U32(y)) => Data::U32(integer_matmul(ctx, x, y)?.mapv(|v| v as u32)),
-        (Data::U64(x), Data::U64(y)) => Data::U64(integer_matmul(ctx, x, y)?.mapv(|v| v as u64)),
+        (Data::U8(x), Data::U8(y)) => Data::U8(integer_matmul(ctx, x, y)?.map_each(&|v| v as u8)),
+        (Data::U16(x), Data::U16(y)) => {
+            Data::U16(integer_matmul(ctx, x, y)?.map_each(&|v| v as u16))
+        }
+        (Data::U32(x), Data::U32(y)) => {
+            Data::U32(integer_matmul(ctx, x, y)?.map_each(&|v| v as u32))
+        }
+        (Data::U64(x), Data::U64(y)) => {
+            Data::U64(integer_matmul(ctx, x, y)?.map_each(&|v| v as u64))
+        }
         (Data::F16(x), Data::F16(y)) => {
-            let wide = matmul_arrays(ctx, &x.mapv(|v| v.to_f32()), &y.mapv(|v| v.to_f32()))?;
-            Data::F16(wide.mapv(crate::halves::f16::from_f32))
+            let wide = matmul_arrays(
+                ctx,
+                &x.map_each(&|v| v.to_f32()),
+                &y.map_each(&|v| v.to_f32()),
+            )?;
+            Data::F16(wide.map_each(&crate::halves::f16::from_f32))
         }
         (Data::BF16(x), Data::BF16(y)) => {
-            let wide = matmul_arrays(ctx, &x.mapv(|v| v.to_f32()), &y.mapv(|v| v.to_f32()))?;
-            Data::BF16(wide.mapv(crate::halves::bf16::from_f32))
+            let wide = matmul_arrays(
+                ctx,
+                &x.map_each(&|v| v.to_f32()),
+                &y.map_each(&|v| v.to_f32()),
+            )?;
+            Data::BF16(wide.map_each(&crate::halves::bf16::from_f32))
         }
         _ => {
             return Err(format!("MatMul of {} and {}", a.type_name(), b.type_name()));

@@ -4,6 +4,7 @@
 use super::elementwise::{legacy_operand, zip_broadcast};
 use super::{Ctx, Registry, one, tensor};
 use crate::error::KernelResult;
+use crate::tensor::MapEach;
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
 use ndarray::ArrayD;
@@ -19,15 +20,6 @@ pub(super) fn register(r: &mut Registry) {
         r.add("", op, 1, logic);
     }
     r.add("", "Not", 1, not);
-}
-
-/// `holds` of each pair of elements, broadcast.
-fn pairwise<T>(
-    a: &ArrayD<T>,
-    b: &ArrayD<T>,
-    holds: impl Fn(&T, &T) -> bool,
-) -> KernelResult<ArrayD<bool>> {
-    zip_broadcast(a, b, holds)
 }
 
 /// Two tensors of one type compared element by element: `Equal` for every type but complex
@@ -52,13 +44,17 @@ fn compare(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
             a.type_name()
         ));
     }
-    fn by_op<T: PartialOrd>(op: &str, x: &ArrayD<T>, y: &ArrayD<T>) -> KernelResult<ArrayD<bool>> {
+    fn by_op<T: PartialOrd + Clone>(
+        op: &str,
+        x: &ArrayD<T>,
+        y: &ArrayD<T>,
+    ) -> KernelResult<ArrayD<bool>> {
         match op {
-            "Equal" => pairwise(x, y, |p, q| p == q),
-            "Greater" => pairwise(x, y, |p, q| p > q),
-            "GreaterOrEqual" => pairwise(x, y, |p, q| p >= q),
-            "Less" => pairwise(x, y, |p, q| p < q),
-            _ => pairwise(x, y, |p, q| p <= q),
+            "Equal" => zip_broadcast(x, y, &|p, q| p == q),
+            "Greater" => zip_broadcast(x, y, &|p, q| p > q),
+            "GreaterOrEqual" => zip_broadcast(x, y, &|p, q| p >= q),
+            "Less" => zip_broadcast(x, y, &|p, q| p < q),
+            _ => zip_broadcast(x, y, &|p, q| p <= q),
         }
     }
     let op = ctx.op_type;
@@ -95,16 +91,16 @@ fn logic(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let b = legacy_operand(ctx, a, tensor(inputs, 1)?)?;
     let (x, y) = (bools(a)?, bools(&b)?);
     let result = match ctx.op_type {
-        "And" => zip_broadcast(x, y, |&p, &q| p && q)?,
-        "Or" => zip_broadcast(x, y, |&p, &q| p || q)?,
-        _ => zip_broadcast(x, y, |&p, &q| p != q)?,
+        "And" => zip_broadcast(x, y, &|&p, &q| p && q)?,
+        "Or" => zip_broadcast(x, y, &|&p, &q| p || q)?,
+        _ => zip_broadcast(x, y, &|&p, &q| p != q)?,
     };
     one(Tensor::from_data(Data::Bool(result)))
 }
 
 fn not(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let x = bools(tensor(inputs, 0)?)?;
-    one(Tensor::from_data(Data::Bool(x.mapv(|v| !v))))
+    one(Tensor::from_data(Data::Bool(x.map_each(&|v| !v))))
 }
 
 #[cfg(test)]

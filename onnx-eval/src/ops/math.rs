@@ -5,6 +5,7 @@
 use super::elementwise::{Real, float_unary, legacy_operand, real, real2, zip_broadcast};
 use super::{Ctx, Registry, axis, one, tensor};
 use crate::error::KernelResult;
+use crate::tensor::MapEach;
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
 use ndarray::{ArrayD, Axis};
@@ -166,16 +167,16 @@ fn sign(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
         }
     }
     let x = tensor(inputs, 0)?;
-    one(real!(x, a => a.mapv(of)))
+    one(real!(x, a => a.map_each(&of)))
 }
 
 /// A float tensor's elements as f64 with one predicate, giving a bool tensor.
 fn float_predicate(t: &Tensor, f: impl Fn(f64) -> bool) -> KernelResult<Tensor> {
     let array = match &t.data {
-        Data::F32(a) => a.mapv(|x| f(f64::from(x))),
-        Data::F64(a) => a.mapv(&f),
-        Data::F16(a) => a.mapv(|x| f(x.to_f64())),
-        Data::BF16(a) => a.mapv(|x| f(x.to_f64())),
+        Data::F32(a) => a.map_each(&|x| f(f64::from(x))),
+        Data::F64(a) => a.map_each(&&f),
+        Data::F16(a) => a.map_each(&|x| f(x.to_f64())),
+        Data::BF16(a) => a.map_each(&|x| f(x.to_f64())),
         _ => {
             return Err(format!(
                 "expected floats, got a tensor of {}",
@@ -216,18 +217,18 @@ fn is_integer(t: &Tensor) -> bool {
 /// The elements of a real-number tensor as f64 (integers and floats).
 fn to_f64_array(t: &Tensor) -> KernelResult<ArrayD<f64>> {
     Ok(match &t.data {
-        Data::F32(a) => a.mapv(f64::from),
+        Data::F32(a) => a.map_each(&f64::from),
         Data::F64(a) => a.clone(),
-        Data::F16(a) => a.mapv(|x| x.to_f64()),
-        Data::BF16(a) => a.mapv(|x| x.to_f64()),
-        Data::I8(a) => a.mapv(f64::from),
-        Data::I16(a) => a.mapv(f64::from),
-        Data::I32(a) => a.mapv(f64::from),
-        Data::I64(a) => a.mapv(|x| x as f64),
-        Data::U8(a) => a.mapv(f64::from),
-        Data::U16(a) => a.mapv(f64::from),
-        Data::U32(a) => a.mapv(f64::from),
-        Data::U64(a) => a.mapv(|x| x as f64),
+        Data::F16(a) => a.map_each(&|x| x.to_f64()),
+        Data::BF16(a) => a.map_each(&|x| x.to_f64()),
+        Data::I8(a) => a.map_each(&f64::from),
+        Data::I16(a) => a.map_each(&f64::from),
+        Data::I32(a) => a.map_each(&f64::from),
+        Data::I64(a) => a.map_each(&|x| x as f64),
+        Data::U8(a) => a.map_each(&f64::from),
+        Data::U16(a) => a.map_each(&f64::from),
+        Data::U32(a) => a.map_each(&f64::from),
+        Data::U64(a) => a.map_each(&|x| x as f64),
         _ => {
             return Err(format!(
                 "expected numbers, got a tensor of {}",
@@ -240,14 +241,14 @@ fn to_f64_array(t: &Tensor) -> KernelResult<ArrayD<f64>> {
 /// The elements of an integer tensor as i128.
 fn to_i128_array(t: &Tensor) -> KernelResult<ArrayD<i128>> {
     Ok(match &t.data {
-        Data::I8(a) => a.mapv(i128::from),
-        Data::I16(a) => a.mapv(i128::from),
-        Data::I32(a) => a.mapv(i128::from),
-        Data::I64(a) => a.mapv(i128::from),
-        Data::U8(a) => a.mapv(i128::from),
-        Data::U16(a) => a.mapv(i128::from),
-        Data::U32(a) => a.mapv(i128::from),
-        Data::U64(a) => a.mapv(i128::from),
+        Data::I8(a) => a.map_each(&i128::from),
+        Data::I16(a) => a.map_each(&i128::from),
+        Data::I32(a) => a.map_each(&i128::from),
+        Data::I64(a) => a.map_each(&i128::from),
+        Data::U8(a) => a.map_each(&i128::from),
+        Data::U16(a) => a.map_each(&i128::from),
+        Data::U32(a) => a.map_each(&i128::from),
+        Data::U64(a) => a.map_each(&i128::from),
         _ => {
             return Err(format!(
                 "expected integers, got a tensor of {}",
@@ -290,7 +291,7 @@ fn pow(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
             a: &ArrayD<T>,
             e: &ArrayD<i128>,
         ) -> KernelResult<ArrayD<T>> {
-            zip_broadcast(a, e, |&b, &e| {
+            zip_broadcast(a, e, &|&b, &e| {
                 let b = b.to_i128();
                 if e >= 0 {
                     // The low bits of the wide power are those of the narrow one.
@@ -305,7 +306,7 @@ fn pow(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     }
     let exponents = to_f64_array(&exponent)?;
     one(
-        real!(base, a => zip_broadcast(a, &exponents, |&b, &e| Real::from_f64(b.to_f64().powf(e)))?),
+        real!(base, a => zip_broadcast(a, &exponents, &|&b, &e| Real::from_f64(b.to_f64().powf(e)))?),
     )
 }
 
@@ -461,13 +462,9 @@ fn modulo(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     };
     if is_integer(a) {
         fn integers<T: Int>(x: &ArrayD<T>, y: &ArrayD<T>, fmod: bool) -> KernelResult<ArrayD<T>> {
-            zip_broadcast(
-                x,
-                y,
-                |&p, &q| {
-                    if fmod { p.rem_trunc(q) } else { p.rem_floor(q) }
-                },
-            )
+            zip_broadcast(x, y, &|&p, &q| {
+                if fmod { p.rem_trunc(q) } else { p.rem_floor(q) }
+            })
         }
         return one(int2!(a, b, (x, y) => integers(x, y, fmod)?));
     }
@@ -479,7 +476,7 @@ fn modulo(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     }
     let remainder: fn(f64, f64) -> f64 = if fmod { fmod_f64 } else { floor_mod_f64 };
     one(
-        real2!(a, b, (x, y) => zip_broadcast(x, y, |&p, &q| Real::from_f64(remainder(p.to_f64(), q.to_f64())))?),
+        real2!(a, b, (x, y) => zip_broadcast(x, y, &|&p, &q| Real::from_f64(remainder(p.to_f64(), q.to_f64())))?),
     )
 }
 
@@ -504,9 +501,9 @@ fn floor_mod_f64(x: f64, y: f64) -> f64 {
 fn bitwise(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     fn apply<T: Int>(x: &ArrayD<T>, y: &ArrayD<T>, op: &str) -> KernelResult<ArrayD<T>> {
         match op {
-            "BitwiseAnd" => zip_broadcast(x, y, |&p, &q| p & q),
-            "BitwiseOr" => zip_broadcast(x, y, |&p, &q| p | q),
-            _ => zip_broadcast(x, y, |&p, &q| p ^ q),
+            "BitwiseAnd" => zip_broadcast(x, y, &|&p, &q| p & q),
+            "BitwiseOr" => zip_broadcast(x, y, &|&p, &q| p | q),
+            _ => zip_broadcast(x, y, &|&p, &q| p ^ q),
         }
     }
     let (a, b) = (tensor(inputs, 0)?, tensor(inputs, 1)?);
@@ -515,7 +512,7 @@ fn bitwise(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
 
 fn bitwise_not(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let x = tensor(inputs, 0)?;
-    one(int2!(x, x, (a, _b) => a.mapv(|v| !v)))
+    one(int2!(x, x, (a, _b) => a.map_each(&|v| !v)))
 }
 
 /// BitShift: unsigned types at version 11, signed ones too from 28 (right shifts of them are
@@ -540,7 +537,7 @@ fn bit_shift(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
         ));
     }
     fn apply<T: Int>(x: &ArrayD<T>, y: &ArrayD<T>, left: bool) -> KernelResult<ArrayD<T>> {
-        zip_broadcast(x, y, |&v, &by| {
+        zip_broadcast(x, y, &|&v, &by| {
             if left {
                 v.shift_left(by)
             } else {
@@ -594,17 +591,19 @@ fn variadic(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     for operand in rest {
         result = match ctx.op_type {
             "Max" => {
-                real2!(&result, operand, (x, y) => zip_broadcast(x, y, |&p, &q| max_of(p, q))?)
+                real2!(&result, operand, (x, y) => zip_broadcast(x, y, &|&p, &q| max_of(p, q))?)
             }
             "Min" => {
-                real2!(&result, operand, (x, y) => zip_broadcast(x, y, |&p, &q| min_of(p, q))?)
+                real2!(&result, operand, (x, y) => zip_broadcast(x, y, &|&p, &q| min_of(p, q))?)
             }
-            _ => real2!(&result, operand, (x, y) => zip_broadcast(x, y, |&p, &q| Real::add(p, q))?),
+            _ => {
+                real2!(&result, operand, (x, y) => zip_broadcast(x, y, &|&p, &q| Real::add(p, q))?)
+            }
         };
     }
     if ctx.op_type == "Mean" {
         let count = operands.len() as f64;
-        result = real!(&result, a => a.mapv(|v| Real::div(v, Real::from_f64(count))));
+        result = real!(&result, a => a.map_each(&|v| Real::div(v, Real::from_f64(count))));
     }
     one(result)
 }

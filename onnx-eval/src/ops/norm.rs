@@ -5,6 +5,7 @@
 use super::floats::{from_f64, to_f64};
 use super::{Ctx, Registry, axis, one, tensor, tensor_opt};
 use crate::error::KernelResult;
+use crate::tensor::MapEach;
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
 use ndarray::{ArrayD, Axis, IxDyn};
@@ -279,7 +280,7 @@ fn mean_variance_normalization(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> Kernel
     axes.dedup();
     // The moments keep the reduced axes as 1, to broadcast back.
     let mut mean = values.clone();
-    let mut square = values.mapv(|v| v * v);
+    let mut square = values.map_each(&|v| v * v);
     for &a in axes.iter().rev() {
         mean = mean
             .mean_axis(Axis(a))
@@ -290,9 +291,9 @@ fn mean_variance_normalization(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> Kernel
             .ok_or("an empty axis")?
             .insert_axis(Axis(a));
     }
-    let std = (&square - &mean.mapv(|m| m * m)).mapv(|v| v.max(0.0).sqrt());
+    let std = (&square - &mean.map_each(&|m| m * m)).map_each(&|v| v.max(0.0).sqrt());
     let centered = &values - &mean;
-    let y = centered / std.mapv(|s| s + 1e-9);
+    let y = centered / std.map_each(&|s| s + 1e-9);
     one(from_f64(x.dtype, y)?)
 }
 

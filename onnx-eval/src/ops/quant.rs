@@ -6,6 +6,7 @@ use super::conv::integer_convolution;
 use super::linalg::integer_matmul;
 use super::{Ctx, Registry, axis, one, tensor, tensor_opt};
 use crate::error::KernelResult;
+use crate::tensor::MapEach;
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
 use ndarray::{ArrayD, Axis, IxDyn};
@@ -28,10 +29,10 @@ pub(super) fn register(r: &mut Registry) {
 /// Any real tensor's elements as f64, whatever kind computes them (the narrow floats too).
 fn numbers(t: &Tensor) -> KernelResult<ArrayD<f64>> {
     Ok(match &t.data {
-        Data::F32(a) => a.mapv(f64::from),
+        Data::F32(a) => a.map_each(&f64::from),
         Data::F64(a) => a.clone(),
-        Data::F16(a) => a.mapv(|v| v.to_f64()),
-        Data::BF16(a) => a.mapv(|v| v.to_f64()),
+        Data::F16(a) => a.map_each(&|v| v.to_f64()),
+        Data::BF16(a) => a.map_each(&|v| v.to_f64()),
         _ => ArrayD::from_shape_vec(t.shape(), t.to_f64_vec()?).map_err(|e| e.to_string())?,
     })
 }
@@ -68,12 +69,14 @@ fn is_narrow_float(dtype: DataType) -> bool {
 /// A tensor of a quantized kind from values already rounded and saturated to it.
 fn quantized_tensor(dtype: DataType, values: ArrayD<f64>) -> KernelResult<Tensor> {
     let data = match dtype {
-        DataType::Uint8 | DataType::Uint4 | DataType::Uint2 => Data::U8(values.mapv(|v| v as u8)),
-        DataType::Int8 | DataType::Int4 | DataType::Int2 => Data::I8(values.mapv(|v| v as i8)),
-        DataType::Uint16 => Data::U16(values.mapv(|v| v as u16)),
-        DataType::Int16 => Data::I16(values.mapv(|v| v as i16)),
-        DataType::Int32 => Data::I32(values.mapv(|v| v as i32)),
-        _ if is_narrow_float(dtype) => Data::F32(values.mapv(|v| v as f32)),
+        DataType::Uint8 | DataType::Uint4 | DataType::Uint2 => {
+            Data::U8(values.map_each(&|v| v as u8))
+        }
+        DataType::Int8 | DataType::Int4 | DataType::Int2 => Data::I8(values.map_each(&|v| v as i8)),
+        DataType::Uint16 => Data::U16(values.map_each(&|v| v as u16)),
+        DataType::Int16 => Data::I16(values.map_each(&|v| v as i16)),
+        DataType::Int32 => Data::I32(values.map_each(&|v| v as i32)),
+        _ if is_narrow_float(dtype) => Data::F32(values.map_each(&|v| v as f32)),
         _ => return Err(format!("{} is not a quantized type", dtype.as_str_name())),
     };
     Ok(Tensor { dtype, data })
@@ -276,7 +279,7 @@ fn dynamic_quantize_linear(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult
     } else {
         ((0.0 - low) / scale).round_ties_even().clamp(0.0, 255.0)
     };
-    let y = values.mapv(|v| {
+    let y = values.map_each(&|v| {
         if scale == 0.0 {
             0
         } else {
@@ -353,7 +356,9 @@ fn matmul_integer(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Va
         tensor(inputs, 1)?,
         tensor_opt(inputs, 3)?,
     )?;
-    one(Tensor::from_data(Data::I32(product.mapv(|v| v as i32))))
+    one(Tensor::from_data(Data::I32(
+        product.map_each(&|v| v as i32),
+    )))
 }
 
 /// A scalar (or one-element) float operand and its type.

@@ -174,7 +174,7 @@ pub(crate) fn reduce_sets<T: Clone, U>(
     a: &ArrayD<T>,
     reduced: &[bool],
     keep_dims: bool,
-    f: impl Fn(&[T]) -> U,
+    f: &dyn Fn(&[T]) -> U,
 ) -> KernelResult<ArrayD<U>> {
     let out_shape = reduced_shape(a.shape(), reduced, keep_dims);
     let sets = ctx.checked_count(&out_shape)?;
@@ -231,7 +231,7 @@ fn reduce(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     macro_rules! integers {
         ($($variant:ident),*) => {
             match &data.data {
-                $(Data::$variant(a) => Some(Data::$variant(reduce_sets(ctx, a, &reduced, keep_dims, |v| {
+                $(Data::$variant(a) => Some(Data::$variant(reduce_sets(ctx, a, &reduced, keep_dims, &|v| {
                     reduction.of_integers(v)
                 })?)),)*
                 _ => None,
@@ -244,13 +244,13 @@ fn reduce(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let data_out = match &data.data {
         Data::F32(_) | Data::F64(_) | Data::F16(_) | Data::BF16(_) => {
             let wide = widen(data)?;
-            let out = reduce_sets(ctx, &wide, &reduced, keep_dims, |v| reduction.of_floats(v))?;
+            let out = reduce_sets(ctx, &wide, &reduced, keep_dims, &|v| reduction.of_floats(v))?;
             return one(narrow(data.dtype, out)?);
         }
         Data::Bool(a) if matches!(reduction, Reduction::Max | Reduction::Min) => {
             // False < True: the max is "any", the min is "all" (true over the empty set).
             let max = reduction == Reduction::Max;
-            Data::Bool(reduce_sets(ctx, a, &reduced, keep_dims, |v| {
+            Data::Bool(reduce_sets(ctx, a, &reduced, keep_dims, &|v| {
                 if max {
                     v.iter().any(|&b| b)
                 } else {
@@ -312,19 +312,19 @@ fn arg_extreme(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>>
     let index = |values: &[f64]| extreme_index(values, want_max, last);
     let out = match &data.data {
         Data::F32(_) | Data::F64(_) | Data::F16(_) | Data::BF16(_) => {
-            reduce_sets(ctx, &widen(data)?, &reduced, keep_dims, index)?
+            reduce_sets(ctx, &widen(data)?, &reduced, keep_dims, &index)?
         }
-        Data::I64(a) => reduce_sets(ctx, a, &reduced, keep_dims, |v| {
+        Data::I64(a) => reduce_sets(ctx, a, &reduced, keep_dims, &|v| {
             extreme_index(v, want_max, last)
         })?,
-        Data::U64(a) => reduce_sets(ctx, a, &reduced, keep_dims, |v| {
+        Data::U64(a) => reduce_sets(ctx, a, &reduced, keep_dims, &|v| {
             extreme_index(v, want_max, last)
         })?,
         _ => {
             // The narrower integers are exact in f64.
             let wide = ArrayD::from_shape_vec(IxDyn(data.shape()), data.to_f64_vec()?)
                 .map_err(|e| e.to_string())?;
-            reduce_sets(ctx, &wide, &reduced, keep_dims, index)?
+            reduce_sets(ctx, &wide, &reduced, keep_dims, &index)?
         }
     };
     one(Tensor::from_data(Data::I64(out)))

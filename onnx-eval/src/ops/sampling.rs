@@ -114,7 +114,7 @@ impl Image<'_> {
         let counts: Vec<usize> = taps.iter().map(Vec::len).collect();
         let mut total = 0.0;
         let mut index = vec![0i64; x.len()];
-        let _ = each_index(&counts, |choice| {
+        let _ = each_index(&counts, &mut |choice| {
             let mut weight = 1.0;
             for (a, &k) in choice.iter().enumerate() {
                 index[a] = taps[a][k].0;
@@ -264,7 +264,7 @@ fn affine_grid(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>>
     let mut result = Vec::with_capacity(out.iter().product());
     for b in 0..n {
         let matrix = &theta[b * spatial * (spatial + 1)..][..spatial * (spatial + 1)];
-        each_index(dims, |index| {
+        each_index(dims, &mut |index| {
             // Homogeneous (x, y[, z], 1): x runs along the last dim.
             let mut point: Vec<f64> = (0..spatial)
                 .map(|k| normalised(index[spatial - 1 - k], dims[spatial - 1 - k]))
@@ -474,8 +474,8 @@ fn col2im(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     for b in 0..n {
         for channel in 0..c {
             let base = (b * c + channel) * image_len;
-            each_index(&block, |offset| {
-                each_index(&counts, |position| {
+            each_index(&block, &mut |offset| {
+                each_index(&counts, &mut |position| {
                     let mut flat = Some(0);
                     for a in 0..k {
                         let i = position[a] as i128 * i128::from(strides_[a]) - i128::from(pads[a])

@@ -6,7 +6,7 @@ use super::{Ctx, Registry, axis, one, tensor};
 use crate::error::KernelResult;
 use crate::tensor::{Data, Tensor, map_data, zip_data};
 use crate::value::Val;
-use ndarray::{ArrayD, Axis, IxDyn};
+use ndarray::{ArrayD, IxDyn};
 
 pub(super) fn register(r: &mut Registry) {
     r.add("", "Concat", 1, concat_kernel);
@@ -65,29 +65,48 @@ fn select<T: Clone>(
     x: &ArrayD<T>,
     y: &ArrayD<T>,
 ) -> KernelResult<ArrayD<T>> {
-    let pairs = zip_broadcast(x, y, |p, q| (p.clone(), q.clone()))?;
-    zip_broadcast(
-        condition,
-        &pairs,
-        |&c, (p, q)| if c { p.clone() } else { q.clone() },
-    )
+    let pairs = zip_broadcast(x, y, &|p, q| (p.clone(), q.clone()))?;
+    zip_broadcast(condition, &pairs, &|&c, (p, q)| {
+        if c { p.clone() } else { q.clone() }
+    })
+}
+
+/// The shape of `shapes` joined along `axis`: one rank, the axis within it, the other dims
+/// equal (what a model may break).
+fn joined_shape(shapes: &[&[usize]], axis: usize) -> KernelResult<Vec<usize>> {
+    let first = shapes.first().ok_or("nothing to concatenate")?;
+    let fits = |s: &&[usize]| {
+        s.len() == first.len()
+            && axis < s.len()
+            && (0..s.len()).all(|i| i == axis || s[i] == first[i])
+    };
+    if !shapes.iter().all(fits) {
+        return Err(format!(
+            "cannot concatenate shapes {shapes:?} on axis {axis}"
+        ));
+    }
+    let mut shape = first.to_vec();
+    shape[axis] = shapes.iter().map(|s| s[axis]).sum();
+    Ok(shape)
 }
 
 /// Joins arrays of one variant along `axis`.
 pub(crate) fn concat(parts: &[Data], axis: usize) -> KernelResult<Data> {
     fn join<T: Clone>(arrays: Vec<&ArrayD<T>>, axis: usize) -> KernelResult<ArrayD<T>> {
-        // ndarray asserts what a model may break: one rank, the axis within it.
         let shapes: Vec<&[usize]> = arrays.iter().map(|a| a.shape()).collect();
-        if shapes
-            .iter()
-            .any(|s| s.len() != shapes[0].len() || axis >= s.len())
-        {
-            return Err(format!(
-                "cannot concatenate shapes {shapes:?} on axis {axis}"
-            ));
+        let shape = joined_shape(&shapes, axis)?;
+        let parts: Vec<_> = arrays.iter().map(|a| a.as_standard_layout()).collect();
+        // Row-major: for each index before the axis, each part's block in turn.
+        let outer: usize = shape[..axis].iter().product();
+        let mut values = Vec::with_capacity(shape.iter().product());
+        for o in 0..outer {
+            for part in &parts {
+                let flat = part.as_slice().ok_or("an array not in standard layout")?;
+                let block = flat.len() / outer;
+                values.extend_from_slice(&flat[o * block..(o + 1) * block]);
+            }
         }
-        let views: Vec<_> = arrays.iter().map(|a| a.view()).collect();
-        ndarray::concatenate(Axis(axis), &views).map_err(|e| format!("cannot concatenate: {e}"))
+        ArrayD::from_shape_vec(IxDyn(&shape), values).map_err(|e| e.to_string())
     }
     let first = parts.first().ok_or("nothing to concatenate")?;
     macro_rules! all {

@@ -38,7 +38,7 @@ fn string_concat(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>>
     one(Tensor::from_data(Data::Str(zip_broadcast(
         x,
         y,
-        |a, b| format!("{a}{b}"),
+        &|a, b| format!("{a}{b}"),
     )?)))
 }
 

@@ -5,6 +5,7 @@
 
 use crate::error::KernelResult;
 use crate::halves::{bf16, f16};
+use crate::tensor::MapEach;
 use crate::tensor::{Data, Tensor};
 use ndarray::ArrayD;
 use onnx_runtime_types::tensor_proto::DataType;
@@ -12,10 +13,10 @@ use onnx_runtime_types::tensor_proto::DataType;
 /// The elements of a float tensor (the narrow float kinds included) as f64.
 pub(crate) fn widen(t: &Tensor) -> KernelResult<ArrayD<f64>> {
     Ok(match &t.data {
-        Data::F32(a) => a.mapv(f64::from),
+        Data::F32(a) => a.map_each(&f64::from),
         Data::F64(a) => a.clone(),
-        Data::F16(a) => a.mapv(|x| x.to_f64()),
-        Data::BF16(a) => a.mapv(|x| x.to_f64()),
+        Data::F16(a) => a.map_each(&|x| x.to_f64()),
+        Data::BF16(a) => a.map_each(&|x| x.to_f64()),
         _ => {
             return Err(format!(
                 "expected floats, got a tensor of {}",
@@ -28,10 +29,10 @@ pub(crate) fn widen(t: &Tensor) -> KernelResult<ArrayD<f64>> {
 /// An f64 array rounded to the float element type `dtype` (one of those [`widen`] reads).
 pub(crate) fn narrow(dtype: DataType, a: ArrayD<f64>) -> KernelResult<Tensor> {
     let data = match dtype {
-        DataType::Float => Data::F32(a.mapv(|x| x as f32)),
+        DataType::Float => Data::F32(a.map_each(&|x| x as f32)),
         DataType::Double => Data::F64(a),
-        DataType::Float16 => Data::F16(a.mapv(f16::from_f64)),
-        DataType::Bfloat16 => Data::BF16(a.mapv(bf16::from_f64)),
+        DataType::Float16 => Data::F16(a.map_each(&f16::from_f64)),
+        DataType::Bfloat16 => Data::BF16(a.map_each(&bf16::from_f64)),
         _ => {
             // The narrow float kinds live in f32, each value one of the kind's.
             if onnx_value::elements::round_to(dtype, 0.0, false).is_none() {
@@ -40,7 +41,7 @@ pub(crate) fn narrow(dtype: DataType, a: ArrayD<f64>) -> KernelResult<Tensor> {
                     dtype.as_str_name()
                 ));
             }
-            Data::F32(a.mapv(|x| {
+            Data::F32(a.map_each(&|x| {
                 onnx_value::elements::round_to(dtype, x, false).unwrap_or(f64::NAN) as f32
             }))
         }

@@ -4,9 +4,10 @@
 use super::{DOMAIN, float_tensor, rows};
 use crate::error::KernelResult;
 use crate::ops::{Ctx, Registry, input, one, tensor};
-use crate::tensor::{Data, map_data};
+use crate::tensor::Data;
+use crate::tensor::MapEach;
 use crate::value::Val;
-use ndarray::{ArrayD, Axis, IxDyn};
+use ndarray::{ArrayD, IxDyn};
 use std::collections::HashMap;
 
 pub(super) fn register(r: &mut Registry) {
@@ -35,22 +36,23 @@ fn array_feature_extractor(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult
                 .ok_or_else(|| format!("index {i} is out of range for a last axis of {dim}"))
         })
         .collect::<KernelResult<_>>()?;
-    let picked = x.with_data(map_data!(&x.data, a => a.select(Axis(last), &indices)));
-    if x.rank() == 1 {
-        let k = indices.len();
-        let data = map_data!(&picked.data, a => a
-            .clone()
-            .into_shape_with_order(IxDyn(&[1, k]))
-            .map_err(|e| e.to_string())?);
-        return one(picked.with_data(data));
-    }
-    one(picked)
+    // Positions computed on the shape alone, so that the picking is one loop for every type.
+    let outer: usize = x.shape()[..last].iter().product();
+    let picks: Vec<usize> = (0..outer)
+        .flat_map(|o| indices.iter().map(move |&i| o * dim + i))
+        .collect();
+    let shape = if x.rank() == 1 {
+        vec![1, indices.len()]
+    } else {
+        [&x.shape()[..last], &[indices.len()]].concat()
+    };
+    one(x.with_data(crate::ops::layout::pick(&x.data, &shape, &picks, None)?))
 }
 
 /// Binarizer: 1 where an element is above `threshold`, else 0.
 fn binarizer(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     fn binarize<T: Copy>(a: &ArrayD<T>, above: impl Fn(T) -> bool, one: T, zero: T) -> ArrayD<T> {
-        a.mapv(|v| if above(v) { one } else { zero })
+        a.map_each(&|v| if above(v) { one } else { zero })
     }
     let x = tensor(inputs, 0)?;
     let t = f64::from(ctx.float("threshold", 0.0));
