@@ -10,9 +10,8 @@
 //!
 //! ```toml
 //! [dev-dependencies]
-//! # Not on a registry yet: a path to a clone of onnx-text, or from git, each crate as
-//! # `{ git = "<the URL of that clone>", rev = "<a commit>" }` (cargo finds a crate in the
-//! # repository by its name); once published, `"0.1"`.
+//! # Not on a registry yet: a path to a clone of onnx-text, or from git each crate as
+//! # `{ git = "<that clone's URL>", rev = "<a commit>" }`; once published, `"0.1"`.
 //! onnx-conformance = { path = "../onnx-text/onnx-conformance" }
 //! onnx-text = { path = "../onnx-text" }
 //!

@@ -100,6 +100,19 @@ fn assert_same(got: &[Value], expected: &[Value]) {
     }
 }
 
+/// `model` converted to `target`: it passes the checker and gives `expected` on `inputs`.
+fn converts_same(
+    model: &ModelProto,
+    target: i64,
+    inputs: &[Value],
+    expected: &[Value],
+) -> ModelProto {
+    let converted = convert_version(model, target).unwrap();
+    check(&converted);
+    assert_same(&run(&converted, inputs), expected);
+    converted
+}
+
 fn ops(model: &ModelProto) -> Vec<&str> {
     let graph = model.graph.as_ref().unwrap();
     graph.node.iter().map(|n| n.op_type()).collect()
@@ -118,14 +131,10 @@ fn an_opset_6_cnn_goes_up_and_back_with_its_outputs() {
     let inputs = inputs(&model);
     let expected = run(&model, &inputs);
     for target in [7, 9, 13, 21] {
-        let up = convert_version(&model, target).unwrap();
-        check(&up);
-        assert_same(&run(&up, &inputs), &expected);
+        let up = converts_same(&model, target, &inputs, &expected);
         // Wb aligned at the end, as numpy aligns it.
         assert!(ops(&up).contains(&"Unsqueeze"), "{target}: {:?}", ops(&up));
-        let back = convert_version(&up, 6).unwrap();
-        check(&back);
-        assert_same(&run(&back, &inputs), &expected);
+        let back = converts_same(&up, 6, &inputs, &expected);
         let text = onnx_print::to_text(&back);
         assert!(text.contains("is_test: int = 1"), "{text}");
         assert!(text.contains("broadcast: int = 1, axis: int = 1"), "{text}");
@@ -138,9 +147,7 @@ fn opset_1_hints_and_defaults_carry_over() {
     let inputs = inputs(&model);
     let expected = run(&model, &inputs);
     for target in [6, 7, 13, 21] {
-        let up = convert_version(&model, target).unwrap();
-        check(&up);
-        assert_same(&run(&up, &inputs), &expected);
+        let up = converts_same(&model, target, &inputs, &expected);
         assert!(!onnx_print::to_text(&up).contains("consumed_inputs"));
     }
 }
@@ -151,12 +158,8 @@ fn opset_1_spellings_go_up_and_back() {
     let inputs = inputs(&model);
     let expected = run(&model, &inputs);
     for target in [6, 7, 13, 21] {
-        let up = convert_version(&model, target).unwrap();
-        check(&up);
-        assert_same(&run(&up, &inputs), &expected);
-        let back = convert_version(&up, 1).unwrap();
-        check(&back);
-        assert_same(&run(&back, &inputs), &expected);
+        let up = converts_same(&model, target, &inputs, &expected);
+        let back = converts_same(&up, 1, &inputs, &expected);
         let text = onnx_print::to_text(&back);
         assert!(text.contains(r#"to: string = "INT32""#), "{text}");
         assert!(text.contains("paddings: ints = [0, 1, 0, 1]"), "{text}");
@@ -169,14 +172,10 @@ fn prelu_slopes_per_channel_go_up_and_back() {
     let inputs = inputs(&model);
     let expected = run(&model, &inputs);
     for target in [7, 9, 16, 21] {
-        let up = convert_version(&model, target).unwrap();
-        check(&up);
-        assert_same(&run(&up, &inputs), &expected);
+        let up = converts_same(&model, target, &inputs, &expected);
         // The 4-D input's slope gets its trailing 1s; the 2-D one's needs none.
         assert_eq!(ops(&up).iter().filter(|&&op| op == "Unsqueeze").count(), 1);
-        let back = convert_version(&up, 6).unwrap();
-        check(&back);
-        assert_same(&run(&back, &inputs), &expected);
+        let back = converts_same(&up, 6, &inputs, &expected);
     }
     // A slope numpy stretches along another axis than the channels has no older form.
     let other_axis = r#"<ir_version: 7, opset_import: ["" : 13]>

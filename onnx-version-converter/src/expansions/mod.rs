@@ -124,17 +124,7 @@ pub(crate) fn trailing_axes(
     let axis = int_or(node, "axis", -1);
     let x = node.input.first().map_or("", String::as_str);
     match context.rank(x).map(|r| r as i64) {
-        Some(rank) => {
-            let first = if axis < 0 { axis + rank } else { axis };
-            if !(0..rank).contains(&first) {
-                return Err(Reason::AttributeValue {
-                    name: "axis".to_owned(),
-                    value: axis.to_string(),
-                    opset: target,
-                });
-            }
-            Ok((first..rank).collect())
-        }
+        Some(rank) => Ok((axis_of_rank(axis, rank, target)?..rank).collect()),
         None if axis < 0 => Ok((axis..0).collect()),
         None => Err(Reason::Unknown {
             what: format!("the rank of `{x}`"),
@@ -143,6 +133,20 @@ pub(crate) fn trailing_axes(
                 node.op_type.as_deref().unwrap_or_default()
             ),
         }),
+    }
+}
+
+/// `axis` counted from the front of a rank-`rank` input; one outside the rank is refused.
+pub(crate) fn axis_of_rank(axis: i64, rank: i64, target: i64) -> Result<i64, Reason> {
+    let from_front = if axis < 0 { axis + rank } else { axis };
+    if (0..rank).contains(&from_front) {
+        Ok(from_front)
+    } else {
+        Err(Reason::AttributeValue {
+            name: "axis".to_owned(),
+            value: axis.to_string(),
+            opset: target,
+        })
     }
 }
 

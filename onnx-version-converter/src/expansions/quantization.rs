@@ -39,15 +39,7 @@ pub(super) fn dequantize_linear(
         let rank = context
             .rank(input(0))
             .ok_or_else(|| unknown_rank(input(0)))? as i64;
-        let axis = super::int_or(node, "axis", 1);
-        let axis = if axis < 0 { axis + rank } else { axis };
-        if !(0..rank).contains(&axis) {
-            return Err(Reason::AttributeValue {
-                name: "axis".to_owned(),
-                value: axis.to_string(),
-                opset: target,
-            });
-        }
+        let axis = super::axis_of_rank(super::int_or(node, "axis", 1), rank, target)?;
         let along: Vec<i64> = std::iter::once(-1)
             .chain(std::iter::repeat_n(1, (rank - axis - 1) as usize))
             .collect();
