@@ -175,7 +175,7 @@ fn prelu_slopes_per_channel_go_up_and_back() {
         let up = converts_same(&model, target, &inputs, &expected);
         // The 4-D input's slope gets its trailing 1s; the 2-D one's needs none.
         assert_eq!(ops(&up).iter().filter(|&&op| op == "Unsqueeze").count(), 1);
-        let back = converts_same(&up, 6, &inputs, &expected);
+        converts_same(&up, 6, &inputs, &expected);
     }
     // A slope numpy stretches along another axis than the channels has no older form.
     let other_axis = r#"<ir_version: 7, opset_import: ["" : 13]>
