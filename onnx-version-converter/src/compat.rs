@@ -280,7 +280,7 @@ fn check_types(
                 true => context.elem(operand),
                 false => context
                     .elem(operand)
-                    .or_else(|| crate::context::cast_to(node)),
+                    .or_else(|| crate::context::declared_output_type(node)),
             };
             match elem.and_then(elem_name) {
                 Some(elem) => {

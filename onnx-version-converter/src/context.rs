@@ -222,7 +222,7 @@ impl Context {
             let Some(formal) = formal_at(&schema.outputs, index) else {
                 continue;
             };
-            let elem = cast_to(node)
+            let elem = declared_output_type(node)
                 .or_else(|| bound.get(formal.type_str).copied())
                 .or_else(|| {
                     // A fixed type, or a parameter that allows one (Shape's `T1`).
@@ -283,12 +283,17 @@ impl Constants {
     }
 }
 
-/// The element type a Cast converts to: its output's, which no input binds.
-pub(crate) fn cast_to(node: &NodeProto) -> Option<i32> {
-    if node.op_type.as_deref() != Some("Cast") {
-        return None;
-    }
-    i32::try_from(attribute(node, "to")?.i?).ok()
+/// The element type an attribute gives the output (a Cast's `to`, a random operator's `dtype`),
+/// which no input binds.
+pub(crate) fn declared_output_type(node: &NodeProto) -> Option<i32> {
+    let attribute_name = match node.op_type.as_deref()? {
+        "Cast" => "to",
+        // The operators whose `dtype` names their output's element type.
+        "RandomUniform" | "RandomNormal" | "RandomUniformLike" | "RandomNormalLike" | "EyeLike"
+        | "Multinomial" | "Bernoulli" => "dtype",
+        _ => return None,
+    };
+    i32::try_from(attribute(node, attribute_name)?.i?).ok()
 }
 
 /// The formal parameter of `formals` that operand `index` binds to (the last one, if it is

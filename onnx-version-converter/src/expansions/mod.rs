@@ -49,6 +49,7 @@ pub(crate) fn body(
         ("SoftmaxCrossEntropyLoss", 12 | 13) => Some(losses::softmax_cross_entropy_loss(node)),
         ("CenterCropPad", 18) => Some(Ok(misc::center_crop_pad(node))),
         ("Celu", 12) => Some(Ok(misc::celu())),
+        ("Bernoulli", 15) => Some(misc::bernoulli(node, context)),
         ("LayerNormalization", 17) => {
             Some(normalization::layer_normalization(node, context, target))
         }
