@@ -6,6 +6,8 @@
 //! a listed one that now converts fails too. `VC_WRITE=1` rewrites the file; `VC_DUMP=DIR`
 //! writes every converted model there (for onnx's full checker: `scripts/check_converted_models.py`).
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -143,29 +145,11 @@ fn every_ml_model_converts_to_every_ml_opset_or_is_listed() {
         pairs - converted_count
     );
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(EXPECTED);
-    if std::env::var_os("VC_WRITE").is_some() {
-        let mut text = String::from(
-            "# The refusals of tests/ml_models.rs: model, target, reason kind, operator. Regenerate with VC_WRITE=1.\n",
-        );
-        for line in &refusals {
-            text.push_str(line);
-            text.push('\n');
-        }
-        std::fs::write(&path, text).unwrap();
-    } else {
-        let listed: BTreeSet<String> = std::fs::read_to_string(&path)
-            .unwrap_or_default()
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.is_empty())
-            .map(str::to_owned)
-            .collect();
-        for line in refusals.difference(&listed) {
-            failures.push(format!("refused, not listed: {line}"));
-        }
-        for line in listed.difference(&refusals) {
-            failures.push(format!("listed, not refused: {line}"));
-        }
-    }
+    failures.extend(common::expectation(
+        &path,
+        "The refusals of tests/ml_models.rs: model, target, reason kind, operator. Regenerate with VC_WRITE=1.",
+        &refusals,
+    ));
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",

@@ -9,7 +9,10 @@
 //! the expectation file instead. Either way it prints the outcomes per direction and per
 //! operator, counted as onnx's were (pairs whose original runs).
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::Path;
 use std::sync::Mutex;
 
 use onnx_conformance::{Case, CaseKind, release, releases};
@@ -71,30 +74,11 @@ fn main() {
     report(&outcomes, cases.len(), newest, start.elapsed());
     let refusals = expectation_lines(&outcomes.refused_targets);
     let mut failed = outcomes.failures.clone();
-    if std::env::var_os("VC_WRITE").is_some() {
-        let mut text = String::from(
-            "# The refusals of tests/releases.rs: case, target, reason kind: message. Regenerate with VC_WRITE=1.\n",
-        );
-        for line in &refusals {
-            text.push_str(line);
-            text.push('\n');
-        }
-        std::fs::write(EXPECTED, text).unwrap();
-        println!("wrote {EXPECTED} ({} lines)", refusals.len());
-    } else {
-        let listed: BTreeSet<String> = std::fs::read_to_string(EXPECTED)
-            .unwrap_or_default()
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.is_empty())
-            .map(str::to_owned)
-            .collect();
-        for line in refusals.difference(&listed) {
-            failed.push(format!("refused, not listed: {line}"));
-        }
-        for line in listed.difference(&refusals) {
-            failed.push(format!("listed, but no longer refused so: {line}"));
-        }
-    }
+    failed.extend(common::expectation(
+        Path::new(EXPECTED),
+        "The refusals of tests/releases.rs: case, target, reason kind: message. Regenerate with VC_WRITE=1.",
+        &refusals,
+    ));
     if !failed.is_empty() {
         failed.sort();
         // The whole list, for a long run of failures.

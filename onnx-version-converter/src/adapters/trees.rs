@@ -436,7 +436,29 @@ struct Helpers<'c> {
     nodes: Vec<NodeProto>,
 }
 
-impl Helpers<'_> {
+impl<'c> Helpers<'c> {
+    /// The helpers of a forest that reads X (of type `elem`) as double: X's name as double
+    /// (cast where it is not), the nodes that go before the forest (that Cast), and the name of
+    /// the double scores the forest writes.
+    fn double_forest(
+        context: &'c mut Context,
+        x: String,
+        elem: i32,
+    ) -> (Self, String, Vec<NodeProto>, String) {
+        let mut helpers = Helpers {
+            context,
+            nodes: Vec::new(),
+        };
+        let xd = if elem == DOUBLE {
+            x
+        } else {
+            helpers.cast(&x, DOUBLE, 2, None)
+        };
+        let before = std::mem::take(&mut helpers.nodes);
+        let raw = helpers.fresh("scores", DOUBLE, 2);
+        (helpers, xd, before, raw)
+    }
+
     fn fresh(&mut self, base: &str, elem: i32, rank: usize) -> String {
         let name = self.context.fresh(base);
         let known = self.context.types.entry(name.clone()).or_default();
@@ -647,17 +669,7 @@ pub(super) fn regressor_up(
         );
         return Ok(Adapted::alone(tree));
     }
-    let mut helpers = Helpers {
-        context,
-        nodes: Vec::new(),
-    };
-    let xd = if elem == DOUBLE {
-        x
-    } else {
-        helpers.cast(&x, DOUBLE, 2, None)
-    };
-    let before = std::mem::take(&mut helpers.nodes);
-    let raw = helpers.fresh("scores", DOUBLE, 2);
+    let (mut helpers, xd, before, raw) = Helpers::double_forest(context, x, elem);
     let inside = if after { 0 } else { transform_code };
     let tree = forest.node(
         xd.clone(),
@@ -748,17 +760,7 @@ pub(super) fn classifier_up(
     let all_positive = legacy.weights.iter().flatten().all(|w| w.1 >= 0.0);
     let label_elem = labels.data_type.unwrap_or(0);
 
-    let mut helpers = Helpers {
-        context,
-        nodes: Vec::new(),
-    };
-    let xd = if elem == DOUBLE {
-        x
-    } else {
-        helpers.cast(&x, DOUBLE, 2, None)
-    };
-    let before = std::mem::take(&mut helpers.nodes);
-    let raw = helpers.fresh("scores", DOUBLE, 2);
+    let (mut helpers, xd, before, raw) = Helpers::double_forest(context, x, elem);
     let labels = helpers.constant("labels", labels);
     let (tree, scores) = if classes > 2 {
         // The label is the first greatest of the scores that some leaf weighed.
