@@ -4,8 +4,8 @@
 use super::{Ctx, Registry, one, tensor};
 use crate::error::KernelResult;
 use crate::halves::{bf16, f16};
-use crate::tensor::MapEach;
 use crate::tensor::{Data, Tensor};
+use crate::tensor::{MapEach, row_major};
 use crate::value::Val;
 use ndarray::{ArrayD, IxDyn};
 
@@ -44,29 +44,31 @@ pub(crate) fn broadcast_shape(a: &[usize], b: &[usize]) -> KernelResult<Vec<usiz
 }
 
 /// `f` of each pair of elements of `a` and `b`, broadcast. The function is behind a reference
-/// and the broadcast is a list of positions computed on the shapes alone, so that this is
-/// compiled once per triple of element types rather than for every closure.
+/// and the broadcast is a list of positions computed on the shapes alone ([`broadcast_pair`]),
+/// so that this is compiled once per triple of element types rather than for every closure.
 pub(crate) fn zip_broadcast<A: Clone, B: Clone, C>(
     a: &ArrayD<A>,
     b: &ArrayD<B>,
     f: &dyn Fn(&A, &B) -> C,
 ) -> KernelResult<ArrayD<C>> {
-    let shape = broadcast_shape(a.shape(), b.shape())?;
-    let (from_a, from_b) = (
-        broadcast_positions(a.shape(), &shape),
-        broadcast_positions(b.shape(), &shape),
-    );
-    let (a, b) = (a.as_standard_layout(), b.as_standard_layout());
-    let (a, b) = (
-        a.as_slice().expect("standard layout"),
-        b.as_slice().expect("standard layout"),
-    );
-    let values = from_a
-        .iter()
-        .zip(&from_b)
-        .map(|(&i, &j)| f(&a[i], &b[j]))
-        .collect();
+    let (shape, from_a, from_b) = broadcast_pair(a.shape(), b.shape())?;
+    let (a, b) = (row_major(a), row_major(b));
+    let mut values = Vec::with_capacity(from_a.len());
+    for (&i, &j) in from_a.iter().zip(&from_b) {
+        values.push(f(&a[i], &b[j]));
+    }
     ArrayD::from_shape_vec(IxDyn(&shape), values).map_err(|e| format!("{e}"))
+}
+
+/// The broadcast shape of two shapes, and for each of its row-major positions the positions in
+/// the first and the second operand.
+fn broadcast_pair(a: &[usize], b: &[usize]) -> KernelResult<(Vec<usize>, Vec<usize>, Vec<usize>)> {
+    let shape = broadcast_shape(a, b)?;
+    let (from_a, from_b) = (
+        broadcast_positions(a, &shape),
+        broadcast_positions(b, &shape),
+    );
+    Ok((shape, from_a, from_b))
 }
 
 /// For each row-major position of `to`, the row-major position of the element of `from` that

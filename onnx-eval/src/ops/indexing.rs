@@ -2,10 +2,10 @@
 //! ScatterElements, ScatterND, TensorScatter, Compress, NonZero, OneHot, Unique and TopK.
 
 use super::elementwise::Real;
-use super::layout::{each_index, pick, picks_of, strides};
+use super::layout::{each_index, permuted_positions, pick, picks_of, strides};
 use super::{Ctx, Registry, axis, one, tensor, tensor_opt};
 use crate::error::KernelResult;
-use crate::tensor::{Data, Tensor, with_data, zip_data};
+use crate::tensor::{Data, Tensor, elements_at, row_major, with_data, zip_data};
 use crate::value::Val;
 use ndarray::{ArrayD, IxDyn};
 use std::cmp::Ordering;
@@ -214,18 +214,15 @@ fn scatter_array<T: Clone>(
     pairs: &[(usize, usize)],
     combine: &dyn Fn(&T, &T) -> T,
 ) -> KernelResult<ArrayD<T>> {
-    let mut out = data.as_standard_layout().into_owned();
-    let updates = updates.as_standard_layout();
-    let (Some(target), Some(source)) = (out.as_slice_mut(), updates.as_slice()) else {
-        return Err("an array not in standard layout".to_string());
-    };
+    let mut target = row_major(data).into_owned();
+    let source = row_major(updates);
     for &(t, u) in pairs {
         let (Some(old), Some(new)) = (target.get(t), source.get(u)) else {
             return Err("a scatter position out of range".to_string());
         };
         target[t] = combine(old, new);
     }
-    Ok(out)
+    ArrayD::from_shape_vec(data.raw_dim(), target).map_err(|e| format!("{e}"))
 }
 
 /// Reduction `none`: the update replaces the element.
@@ -467,24 +464,29 @@ fn compress(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     one(data.with_data(pick(&data.data, &out, &picks, None)?))
 }
 
-fn non_zero_positions<T: Default + PartialEq>(a: &ArrayD<T>) -> Vec<Vec<usize>> {
+/// The row-major positions of the elements that are not the type's zero.
+fn non_zero_positions<T: Default + PartialEq + Clone>(a: &ArrayD<T>) -> Vec<usize> {
     let zero = T::default();
-    a.indexed_iter()
-        .filter(|(_, x)| **x != zero)
-        .map(|(index, _)| ndarray::Dimension::slice(&index).to_vec())
-        .collect()
+    let mut positions = Vec::new();
+    for (p, x) in row_major(a).iter().enumerate() {
+        if *x != zero {
+            positions.push(p);
+        }
+    }
+    positions
 }
 
 /// NonZero: the indices of the non-zero elements, one row per axis, in row-major order.
 fn non_zero(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let data = tensor(inputs, 0)?;
     let positions = with_data!(&data.data, a => non_zero_positions(a));
-    let rank = data.rank();
+    let (shape, rank) = (data.shape(), data.rank());
+    let in_strides = strides(shape);
     let n = positions.len();
     let mut values = vec![0i64; rank * n];
-    for (j, index) in positions.iter().enumerate() {
-        for (a, &i) in index.iter().enumerate() {
-            values[a * n + j] = i as i64;
+    for (j, &p) in positions.iter().enumerate() {
+        for a in 0..rank {
+            values[a * n + j] = (p / in_strides[a] % shape[a]) as i64;
         }
     }
     one(Tensor::from_data(Data::I64(
@@ -550,12 +552,14 @@ fn unique_items<T: PartialOrd>(
 ) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
     let of = |i: usize| &flat[i * item..(i + 1) * item];
     let compare = |a: usize, b: usize| {
-        of(a)
-            .iter()
-            .zip(of(b))
-            .map(|(x, y)| total_order(x, y))
-            .find(|o| o.is_ne())
-            .unwrap_or(Ordering::Equal)
+        let (a, b) = (of(a), of(b));
+        for k in 0..item {
+            let order = total_order(&a[k], &b[k]);
+            if order.is_ne() {
+                return order;
+            }
+        }
+        Ordering::Equal
     };
     unique_groups(items, sorted, &compare)
 }
@@ -612,11 +616,9 @@ fn unique(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     perm.insert(0, at);
     let item = data.len().checked_div(dim).unwrap_or(0);
     let moved = super::layout::reshaped(data, &shape)?;
+    let positions = permuted_positions(&shape, &perm)?;
     let (firsts, inverse, counts) = with_data!(&moved.data, a => {
-        let view = a.view().permuted_axes(IxDyn(&perm));
-        let contiguous = view.as_standard_layout();
-        let flat = contiguous.as_slice().ok_or("an array not in standard layout")?;
-        unique_items(flat, dim, item, sorted)
+        unique_items(&elements_at(&row_major(a), &positions), dim, item, sorted)
     });
     let mut out = shape.clone();
     out[at] = firsts.len();
@@ -645,8 +647,7 @@ fn top_k_picks<T: PartialOrd + Clone>(
     k: usize,
     largest: bool,
 ) -> KernelResult<Vec<usize>> {
-    let a = a.as_standard_layout();
-    let flat = a.as_slice().ok_or("an array not in standard layout")?;
+    let flat = row_major(a);
     Ok(top_k_positions(a.shape(), at, k, largest, &|p, q| {
         total_order(&flat[p], &flat[q])
     }))

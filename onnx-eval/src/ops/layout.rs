@@ -8,7 +8,7 @@
 use super::elementwise::{Real, broadcast_shape};
 use super::{Ctx, Registry, axis, one, tensor, tensor_opt};
 use crate::error::KernelResult;
-use crate::tensor::{Data, Tensor, map_data, zip_data};
+use crate::tensor::{Data, Tensor, map_data, map_slice, reshape_array, row_major, zip_data};
 use crate::value::Val;
 use ndarray::{ArrayD, Axis, IxDyn};
 use onnx_runtime_types::tensor_proto::DataType;
@@ -55,6 +55,11 @@ pub(super) fn strides(shape: &[usize]) -> Vec<usize> {
     strides
 }
 
+/// The flat position of a multi-index under `strides`.
+pub(super) fn offset(index: &[usize], strides: &[usize]) -> usize {
+    index.iter().zip(strides).map(|(i, s)| i * s).sum()
+}
+
 /// Calls `f` with every multi-index of `shape`, in row-major order.
 pub(super) fn each_index(
     shape: &[usize],
@@ -95,19 +100,32 @@ pub(super) fn picks_of(
     Ok(picks)
 }
 
+/// For each row-major position of `shape` with its axes permuted (axis `i` of the result being
+/// axis `perm[i]`), the row-major position in `shape` of the element there.
+pub(super) fn permuted_positions(shape: &[usize], perm: &[usize]) -> KernelResult<Vec<usize>> {
+    let in_strides = strides(shape);
+    let out: Vec<usize> = perm.iter().map(|&p| shape[p]).collect();
+    picks_of(&out, |index| {
+        Ok(index
+            .iter()
+            .zip(perm)
+            .map(|(i, &p)| i * in_strides[p])
+            .sum())
+    })
+}
+
 fn pick_array<T: Clone + Default>(
     a: &ArrayD<T>,
     shape: &[usize],
     picks: &[usize],
     fill: Option<&T>,
 ) -> KernelResult<ArrayD<T>> {
-    let a = a.as_standard_layout();
-    let flat = a.as_slice().ok_or("an array not in standard layout")?;
+    let flat = row_major(a);
     let fill = fill.cloned().unwrap_or_default();
-    let values: Vec<T> = picks
-        .iter()
-        .map(|&p| flat.get(p).cloned().unwrap_or_else(|| fill.clone()))
-        .collect();
+    let mut values = Vec::with_capacity(picks.len());
+    for &p in picks {
+        values.push(flat.get(p).unwrap_or(&fill).clone());
+    }
     ArrayD::from_shape_vec(IxDyn(shape), values).map_err(|e| format!("{e}"))
 }
 
@@ -129,10 +147,7 @@ pub(super) fn pick(
 
 /// The tensor with the same elements in another shape of the same count.
 pub(super) fn reshaped(t: &Tensor, shape: &[usize]) -> KernelResult<Tensor> {
-    Ok(t.with_data(map_data!(&t.data, a => a
-        .as_standard_layout()
-        .into_owned()
-        .into_shape_with_order(IxDyn(shape))
+    Ok(t.with_data(map_data!(&t.data, a => reshape_array(a, shape)
         .map_err(|e| format!("cannot reshape {:?} to {shape:?}: {e}", a.shape()))?)))
 }
 
@@ -909,11 +924,8 @@ fn range(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
 /// integers, cast) to the type.
 pub(super) fn real_like(like: &Tensor, shape: &[usize], values: &[f64]) -> KernelResult<Tensor> {
     fn build<T: Real>(shape: &[usize], values: &[f64]) -> KernelResult<ArrayD<T>> {
-        ArrayD::from_shape_vec(
-            IxDyn(shape),
-            values.iter().map(|&v| T::from_f64(v)).collect(),
-        )
-        .map_err(|e| format!("{e}"))
+        ArrayD::from_shape_vec(IxDyn(shape), map_slice(values, &T::from_f64))
+            .map_err(|e| format!("{e}"))
     }
     let data = match &like.data {
         Data::F32(_) => Data::F32(build(shape, values)?),
@@ -937,7 +949,7 @@ pub(super) fn real_like(like: &Tensor, shape: &[usize], values: &[f64]) -> Kerne
 fn int_like(like: &Tensor, shape: &[usize], values: &[i64]) -> KernelResult<Tensor> {
     macro_rules! build {
         ($t:ty) => {
-            ArrayD::from_shape_vec(IxDyn(shape), values.iter().map(|&v| v as $t).collect())
+            ArrayD::from_shape_vec(IxDyn(shape), map_slice(values, &|v| v as $t))
                 .map_err(|e| format!("{e}"))?
         };
     }
