@@ -3,7 +3,7 @@
 
 use super::elementwise::Real;
 use super::layout::{each_index, permuted_positions, pick, picks_of, strides};
-use super::{Ctx, Registry, axis, one, tensor, tensor_opt};
+use super::{Ctx, Registry, axis, one, sort_positions, tensor, tensor_opt};
 use crate::error::KernelResult;
 use crate::tensor::{Data, Tensor, elements_at, row_major, with_data, zip_data};
 use crate::value::Val;
@@ -572,7 +572,7 @@ fn unique_groups(
     compare: &dyn Fn(usize, usize) -> Ordering,
 ) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
     let mut order: Vec<usize> = (0..items).collect();
-    order.sort_by(|&a, &b| compare(a, b).then(a.cmp(&b)));
+    sort_positions(&mut order, &|a, b| compare(a, b).then(a.cmp(&b)));
     // Groups of equal items, each known by its first position.
     let mut firsts: Vec<usize> = Vec::new();
     let mut group_of = vec![0; items];
@@ -587,7 +587,7 @@ fn unique_groups(
     }
     let mut rank: Vec<usize> = (0..firsts.len()).collect();
     if !sorted {
-        rank.sort_by_key(|&g| firsts[g]);
+        sort_positions(&mut rank, &|g, h| firsts[g].cmp(&firsts[h]));
     }
     // `rank` lists the groups in output order; `place` is each group's output position.
     let mut place = vec![0; rank.len()];
@@ -669,7 +669,7 @@ fn top_k_positions(
     for (o, i) in (0..outer).flat_map(|o| (0..inner).map(move |i| (o, i))) {
         let base = o * dim * inner + i;
         let mut lane: Vec<usize> = (0..dim).map(|j| base + j * inner).collect();
-        lane.sort_by(|&p, &q| {
+        sort_positions(&mut lane, &|p, q| {
             let by_value = compare(p, q);
             (if largest {
                 by_value.reverse()

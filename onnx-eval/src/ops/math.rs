@@ -52,72 +52,72 @@ pub(super) fn register(r: &mut Registry) {
 }
 
 fn acos(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::acos)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::acos)?)
 }
 
 fn asin(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::asin)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::asin)?)
 }
 
 fn atan(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::atan)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::atan)?)
 }
 
 fn cos(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::cos)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::cos)?)
 }
 
 fn sin(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::sin)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::sin)?)
 }
 
 fn tan(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::tan)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::tan)?)
 }
 
 fn acosh(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::acosh)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::acosh)?)
 }
 
 fn asinh(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::asinh)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::asinh)?)
 }
 
 fn atanh(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::atanh)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::atanh)?)
 }
 
 fn cosh(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::cosh)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::cosh)?)
 }
 
 fn sinh(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::sinh)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::sinh)?)
 }
 
 fn tanh(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::tanh)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::tanh)?)
 }
 
 fn ceil(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::ceil)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::ceil)?)
 }
 
 fn floor(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::floor)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::floor)?)
 }
 
 /// Round: halves go to the even neighbour.
 fn round(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::round_ties_even)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::round_ties_even)?)
 }
 
 fn reciprocal(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, |x| 1.0 / x)?)
+    one(float_unary(tensor(inputs, 0)?, &|x| 1.0 / x)?)
 }
 
 fn erf_kernel(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, erf)?)
+    one(float_unary(tensor(inputs, 0)?, &erf)?)
 }
 
 /// The error function, to about 1e-15: below 3 in magnitude by its series of positive terms
@@ -567,6 +567,15 @@ fn min_of<T: PartialOrd>(a: T, b: T) -> T {
     }
 }
 
+/// The pairwise step of Max, Min, or (Sum and Mean) of any other operator name.
+fn variadic_of<T: Real>(op: &str) -> fn(T, T) -> T {
+    match op {
+        "Max" => max_of,
+        "Min" => min_of,
+        _ => T::add,
+    }
+}
+
 /// Max, Min, Sum and Mean of one or more tensors: before version 8 all of one shape, from 8
 /// on broadcast. Mean divides the sum (integers toward zero).
 fn variadic(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
@@ -588,18 +597,12 @@ fn variadic(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let mut result: Tensor = (*first).clone();
     // Check the type once, even for one operand.
     result = real!(&result, a => a.clone());
+    let op = ctx.op_type;
     for operand in rest {
-        result = match ctx.op_type {
-            "Max" => {
-                real2!(&result, operand, (x, y) => zip_broadcast(x, y, &|&p, &q| max_of(p, q))?)
-            }
-            "Min" => {
-                real2!(&result, operand, (x, y) => zip_broadcast(x, y, &|&p, &q| min_of(p, q))?)
-            }
-            _ => {
-                real2!(&result, operand, (x, y) => zip_broadcast(x, y, &|&p, &q| Real::add(p, q))?)
-            }
-        };
+        result = real2!(&result, operand, (x, y) => {
+            let f = variadic_of(op);
+            zip_broadcast(x, y, &|&p, &q| f(p, q))?
+        });
     }
     if ctx.op_type == "Mean" {
         let count = operands.len() as f64;

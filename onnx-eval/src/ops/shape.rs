@@ -1,7 +1,7 @@
 //! Operators that make or move elements without computing on them: Concat, ConstantOfShape,
 //! Reshape, Shape, Size, Transpose, Where.
 
-use super::elementwise::zip_broadcast;
+use super::elementwise::{broadcast_positions, broadcast_shape};
 use super::layout::{permuted_positions, pick};
 use super::{Ctx, Registry, axis, one, tensor};
 use crate::error::KernelResult;
@@ -66,10 +66,30 @@ fn select<T: Clone>(
     x: &ArrayD<T>,
     y: &ArrayD<T>,
 ) -> KernelResult<ArrayD<T>> {
-    let pairs = zip_broadcast(x, y, &|p, q| (p.clone(), q.clone()))?;
-    zip_broadcast(condition, &pairs, &|&c, (p, q)| {
-        if c { p.clone() } else { q.clone() }
-    })
+    let (shape, [from_c, from_x, from_y]) =
+        select_positions(condition.shape(), x.shape(), y.shape())?;
+    let (c, x, y) = (row_major(condition), row_major(x), row_major(y));
+    let mut values = Vec::with_capacity(from_c.len());
+    for ((&i, &j), &k) in from_c.iter().zip(&from_x).zip(&from_y) {
+        values.push(if c[i] { x[j].clone() } else { y[k].clone() });
+    }
+    ArrayD::from_shape_vec(IxDyn(&shape), values).map_err(|e| format!("{e}"))
+}
+
+/// Where's broadcast, on the shapes alone: X's and Y's broadcast shape broadcast with the
+/// condition's, and for each of its row-major positions the positions in the condition, X and Y.
+fn select_positions(
+    condition: &[usize],
+    x: &[usize],
+    y: &[usize],
+) -> KernelResult<(Vec<usize>, [Vec<usize>; 3])> {
+    let shape = broadcast_shape(condition, &broadcast_shape(x, y)?)?;
+    let positions = [
+        broadcast_positions(condition, &shape),
+        broadcast_positions(x, &shape),
+        broadcast_positions(y, &shape),
+    ];
+    Ok((shape, positions))
 }
 
 /// The shape of `shapes` joined along `axis`: one rank, the axis within it, the other dims
