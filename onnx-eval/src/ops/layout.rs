@@ -5,12 +5,12 @@
 //! Most build their output by picking, for each output element, the flat (row-major) position of
 //! the input element it copies ([`pick`]), which every element type shares.
 
-use super::elementwise::{Real, broadcast_shape};
+use super::elementwise::{Real, broadcast_positions, broadcast_shape};
 use super::{Ctx, Registry, axis, one, tensor, tensor_opt};
 use crate::error::KernelResult;
 use crate::tensor::{Data, Tensor, map_data, map_slice, reshape_array, row_major, zip_data};
 use crate::value::Val;
-use ndarray::{ArrayD, Axis, IxDyn};
+use ndarray::{ArrayD, IxDyn};
 use onnx_runtime_types::tensor_proto::DataType;
 
 pub(super) fn register(r: &mut Registry) {
@@ -149,6 +149,31 @@ pub(super) fn pick(
 pub(super) fn reshaped(t: &Tensor, shape: &[usize]) -> KernelResult<Tensor> {
     Ok(t.with_data(map_data!(&t.data, a => reshape_array(a, shape)
         .map_err(|e| format!("cannot reshape {:?} to {shape:?}: {e}", a.shape()))?)))
+}
+
+/// The elements of `t` from `start` to `end` along axis `at` (the axis kept), picked by position.
+pub(super) fn axis_range(t: &Tensor, at: usize, start: usize, end: usize) -> KernelResult<Tensor> {
+    let mut out = t.shape().to_vec();
+    out[at] = end - start;
+    let in_strides = strides(t.shape());
+    let picks = picks_of(&out, |index| {
+        Ok(offset(index, &in_strides) + start * in_strides[at])
+    })?;
+    Ok(t.with_data(pick(&t.data, &out, &picks, None)?))
+}
+
+/// The tensor with a new axis of one element at `at`.
+pub(super) fn with_new_axis(t: &Tensor, at: usize) -> KernelResult<Tensor> {
+    let mut shape = t.shape().to_vec();
+    shape.insert(at, 1);
+    reshaped(t, &shape)
+}
+
+/// The tensor without its axis `at` (of one element).
+pub(super) fn without_axis(t: &Tensor, at: usize) -> KernelResult<Tensor> {
+    let mut shape = t.shape().to_vec();
+    shape.remove(at);
+    reshaped(t, &shape)
 }
 
 /// Dims from integers that must not be negative.
@@ -356,10 +381,8 @@ fn expand(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let requested = dims_of(&tensor(inputs, 1)?.to_i64_vec()?, "shape")?;
     let shape = broadcast_shape(data.shape(), &requested)?;
     ctx.checked_count(&shape)?;
-    one(data.with_data(map_data!(&data.data, a => a
-        .broadcast(IxDyn(&shape))
-        .ok_or("cannot broadcast")?
-        .to_owned())))
+    let picks = broadcast_positions(data.shape(), &shape);
+    one(data.with_data(pick(&data.data, &shape, &picks, None)?))
 }
 
 /// The tensor repeated `repeats[i]` times along each axis i.
@@ -483,10 +506,7 @@ fn split(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let mut start = 0;
     let mut parts = Vec::with_capacity(sizes.len());
     for size in sizes {
-        let range = ndarray::Slice::from(start..start + size);
-        parts.push(Val::Tensor(data.with_data(
-            map_data!(&data.data, a => a.slice_axis(Axis(at), range).to_owned()),
-        )));
+        parts.push(Val::Tensor(axis_range(data, at, start, start + size)?));
         start += size;
     }
     Ok(parts)
@@ -692,11 +712,9 @@ fn permute_blocks(
     out: &[usize],
 ) -> KernelResult<Tensor> {
     let split = reshaped(data, split)?;
-    let permuted = split.with_data(map_data!(&split.data, a => a
-        .view()
-        .permuted_axes(IxDyn(perm))
-        .as_standard_layout()
-        .into_owned()));
+    let permuted_shape: Vec<usize> = perm.iter().map(|&p| split.shape()[p]).collect();
+    let picks = permuted_positions(split.shape(), perm)?;
+    let permuted = split.with_data(pick(&split.data, &permuted_shape, &picks, None)?);
     reshaped(&permuted, out)
 }
 
