@@ -155,11 +155,24 @@ pub(super) fn reshaped(t: &Tensor, shape: &[usize]) -> KernelResult<Tensor> {
 pub(super) fn axis_range(t: &Tensor, at: usize, start: usize, end: usize) -> KernelResult<Tensor> {
     let mut out = t.shape().to_vec();
     out[at] = end - start;
-    let in_strides = strides(t.shape());
-    let picks = picks_of(&out, |index| {
-        Ok(offset(index, &in_strides) + start * in_strides[at])
-    })?;
+    let picks = axis_range_positions(t.shape(), at, start, end - start)?;
     Ok(t.with_data(pick(&t.data, &out, &picks, None)?))
+}
+
+/// For each row-major position of `shape` with axis `at` cut to `len` elements from `start`, the
+/// row-major position in `shape` of the element there.
+pub(super) fn axis_range_positions(
+    shape: &[usize],
+    at: usize,
+    start: usize,
+    len: usize,
+) -> KernelResult<Vec<usize>> {
+    let mut out = shape.to_vec();
+    out[at] = len;
+    let in_strides = strides(shape);
+    picks_of(&out, |index| {
+        Ok(offset(index, &in_strides) + start * in_strides[at])
+    })
 }
 
 /// The tensor with a new axis of one element at `at`.

@@ -3,12 +3,12 @@
 //! variadic Max, Min, Sum and Mean, and the cumulative CumSum and CumProd.
 
 use super::elementwise::{Real, float_unary, legacy_operand, real, real2, zip_broadcast};
+use super::layout::{axis_range_positions, strides};
 use super::{Ctx, Registry, axis, one, tensor};
 use crate::error::KernelResult;
-use crate::tensor::MapEach;
-use crate::tensor::{Data, Tensor};
+use crate::tensor::{Data, MapEach, Tensor, row_major};
 use crate::value::Val;
-use ndarray::{ArrayD, Axis};
+use ndarray::ArrayD;
 use onnx_runtime_types::tensor_proto::DataType;
 use std::cmp::Ordering;
 
@@ -619,29 +619,35 @@ fn running<T: Real>(
     exclusive: bool,
     reverse: bool,
     product: bool,
-) -> ArrayD<T> {
+) -> KernelResult<ArrayD<T>> {
     let (start, step): (T, fn(T, T) -> T) = if product {
         (T::from_f64(1.0), Real::mul)
     } else {
         (T::default(), Real::add)
     };
-    let mut out = a.clone();
-    for mut lane in out.lanes_mut(Axis(axis)) {
-        let values: Vec<T> = lane.iter().copied().collect();
-        let n = values.len();
+    // Each lane by position: where it starts, its step and its length.
+    let shape = a.shape();
+    let (firsts, stride, n) = (
+        axis_range_positions(shape, axis, 0, 1)?,
+        strides(shape)[axis],
+        shape[axis],
+    );
+    let mut values = row_major(a).into_owned();
+    for first in firsts {
         let mut acc = start;
         for k in 0..n {
-            let i = if reverse { n - 1 - k } else { k };
+            let i = first + stride * if reverse { n - 1 - k } else { k };
+            let value = values[i];
             if exclusive {
-                lane[i] = acc;
-                acc = step(acc, values[i]);
+                values[i] = acc;
+                acc = step(acc, value);
             } else {
-                acc = step(acc, values[i]);
-                lane[i] = acc;
+                acc = step(acc, value);
+                values[i] = acc;
             }
         }
     }
-    out
+    ArrayD::from_shape_vec(a.raw_dim(), values).map_err(|e| e.to_string())
 }
 
 /// CumSum and CumProd: the axis a one-element integer tensor.
@@ -657,7 +663,7 @@ fn cumulative(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> 
     let exclusive = ctx.int("exclusive", 0) != 0;
     let reverse = ctx.int("reverse", 0) != 0;
     let product = ctx.op_type == "CumProd";
-    one(real!(x, a => running(a, along, exclusive, reverse, product)))
+    one(real!(x, a => running(a, along, exclusive, reverse, product)?))
 }
 
 /// What the unit tests of the math family share: building values, running a model's text.
