@@ -91,10 +91,13 @@ pub(crate) fn broadcast_positions(from: &[usize], to: &[usize]) -> Vec<usize> {
             stride /= own.max(1);
         }
         let step = if own == 1 { 0 } else { stride };
-        positions = positions
-            .iter()
-            .flat_map(|&p| (0..n).map(move |i| p + i * step))
-            .collect();
+        let mut next = Vec::with_capacity(positions.len() * n);
+        for &p in &positions {
+            for i in 0..n {
+                next.push(p + i * step);
+            }
+        }
+        positions = next;
     }
     positions
 }

@@ -178,7 +178,10 @@ fn gather_nd(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let batch_dims = usize::try_from(requested).map_err(|_| "negative batch_dims")?;
     let (offsets, out, block) = nd_offsets(data.shape(), indices, batch_dims)?;
     ctx.checked_count(&out)?;
-    let picks: Vec<usize> = offsets.iter().flat_map(|&o| o..o + block).collect();
+    let mut picks = Vec::with_capacity(offsets.len() * block);
+    for &o in &offsets {
+        picks.extend(o..o + block);
+    }
     one(data.with_data(pick(&data.data, &out, &picks, None)?))
 }
 
@@ -356,11 +359,12 @@ fn scatter_nd(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> 
             updates.shape()
         ));
     }
-    let pairs: Vec<(usize, usize)> = offsets
-        .iter()
-        .enumerate()
-        .flat_map(|(n, &o)| (0..block).map(move |k| (o + k, n * block + k)))
-        .collect();
+    let mut pairs = Vec::with_capacity(offsets.len() * block);
+    for (n, &o) in offsets.iter().enumerate() {
+        for k in 0..block {
+            pairs.push((o + k, n * block + k));
+        }
+    }
     one(scatter_data(data, updates, &pairs, reduction(ctx)?)?)
 }
 
