@@ -208,8 +208,9 @@ fn empty_data(dtype: DataType, shape: &[usize]) -> KernelResult<Data> {
     })
 }
 
-/// An array of `shape` from row-major values whose count the caller checked.
-fn array<T>(shape: &[usize], values: Vec<T>) -> KernelResult<ArrayD<T>> {
+/// An array of `shape` from row-major values whose count the caller checked; the one place the
+/// per-type helpers build their result, so that the error's conversion is compiled once per type.
+pub(crate) fn array<T>(shape: &[usize], values: Vec<T>) -> KernelResult<ArrayD<T>> {
     ArrayD::from_shape_vec(IxDyn(shape), values).map_err(|e| format!("{e}"))
 }
 

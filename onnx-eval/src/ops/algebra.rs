@@ -5,9 +5,9 @@ use super::layout::offset;
 use super::{Ctx, Registry, one, tensor};
 use crate::error::KernelResult;
 use crate::halves::{bf16, f16};
-use crate::tensor::{Data, MapEach, Tensor, map_slice, row_major};
+use crate::tensor::{Data, MapEach, Tensor, array, map_slice, row_major};
 use crate::value::Val;
-use ndarray::{ArrayD, IxDyn};
+use ndarray::ArrayD;
 
 pub(super) fn register(r: &mut Registry) {
     r.add("", "Einsum", 12, einsum);
@@ -253,7 +253,7 @@ fn einsum_arrays<T: Real>(
             }
         }
     }
-    ArrayD::from_shape_vec(IxDyn(&out_shape), out).map_err(|e| e.to_string())
+    array(&out_shape, out)
 }
 
 /// Einsum. float16 and bfloat16 accumulate in f32 and round once.
@@ -373,7 +373,7 @@ fn det(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
                 dets.push(T::from_f64(determinant(m.to_vec(), n)));
             }
         }
-        ArrayD::from_shape_vec(IxDyn(batch), dets).map_err(|e| e.to_string())
+        array(batch, dets)
     }
     let data = match &x.data {
         Data::F32(a) => Data::F32(of(a, batch, n)?),

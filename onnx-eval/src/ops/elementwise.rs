@@ -5,7 +5,7 @@ use super::{Ctx, Registry, one, tensor};
 use crate::error::KernelResult;
 use crate::halves::{bf16, f16};
 use crate::tensor::{Data, Tensor};
-use crate::tensor::{MapEach, row_major};
+use crate::tensor::{MapEach, array, row_major};
 use crate::value::Val;
 use ndarray::{ArrayD, IxDyn};
 
@@ -72,7 +72,7 @@ fn zip_positions<C>(
     for (&i, &j) in from_a.iter().zip(&from_b) {
         values.push(f(i, j));
     }
-    ArrayD::from_shape_vec(IxDyn(&shape), values).map_err(|e| format!("{e}"))
+    array(&shape, values)
 }
 
 /// For each row-major position of `to`, the row-major position of the element of `from` that

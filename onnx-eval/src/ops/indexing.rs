@@ -5,7 +5,7 @@ use super::elementwise::Real;
 use super::layout::{each_index, permuted_positions, pick, picks_of, strides};
 use super::{Ctx, Registry, axis, one, sort_positions, tensor, tensor_opt};
 use crate::error::KernelResult;
-use crate::tensor::{Data, Tensor, elements_at, row_major, with_data, zip_data};
+use crate::tensor::{Data, Tensor, array, elements_at, row_major, with_data, zip_data};
 use crate::value::Val;
 use ndarray::{ArrayD, IxDyn};
 use std::cmp::Ordering;
@@ -225,7 +225,7 @@ fn scatter_array<T: Clone>(
         };
         target[t] = combine(old, new);
     }
-    ArrayD::from_shape_vec(data.raw_dim(), target).map_err(|e| format!("{e}"))
+    array(data.shape(), target)
 }
 
 /// Reduction `none`: the update replaces the element.

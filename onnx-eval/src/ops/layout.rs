@@ -8,7 +8,7 @@
 use super::elementwise::{Real, broadcast_positions, broadcast_shape};
 use super::{Ctx, Registry, axis, one, tensor, tensor_opt};
 use crate::error::KernelResult;
-use crate::tensor::{Data, Tensor, map_data, map_slice, reshape_array, row_major, zip_data};
+use crate::tensor::{Data, Tensor, array, map_data, map_slice, reshape_array, row_major, zip_data};
 use crate::value::Val;
 use ndarray::{ArrayD, IxDyn};
 use onnx_runtime_types::tensor_proto::DataType;
@@ -126,7 +126,7 @@ fn pick_array<T: Clone + Default>(
     for &p in picks {
         values.push(flat.get(p).unwrap_or(&fill).clone());
     }
-    ArrayD::from_shape_vec(IxDyn(shape), values).map_err(|e| format!("{e}"))
+    array(shape, values)
 }
 
 /// An array of `shape` whose elements are those of `data` at the flat positions `picks`; a

@@ -6,7 +6,7 @@ use super::elementwise::{Real, float_unary, legacy_operand, real, real2, zip_bro
 use super::layout::{axis_range_positions, strides};
 use super::{Ctx, Registry, axis, one, tensor};
 use crate::error::KernelResult;
-use crate::tensor::{Data, MapEach, Tensor, row_major};
+use crate::tensor::{Data, MapEach, Tensor, array, row_major};
 use crate::value::Val;
 use ndarray::ArrayD;
 use onnx_runtime_types::tensor_proto::DataType;
@@ -647,7 +647,7 @@ fn running<T: Real>(
             }
         }
     }
-    ArrayD::from_shape_vec(a.raw_dim(), values).map_err(|e| e.to_string())
+    array(a.shape(), values)
 }
 
 /// CumSum and CumProd: the axis a one-element integer tensor.

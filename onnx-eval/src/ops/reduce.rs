@@ -11,7 +11,7 @@ use super::layout::permuted_positions;
 use super::wide::{narrow, widen};
 use super::{Ctx, Registry, axis, one, tensor, tensor_opt};
 use crate::error::KernelResult;
-use crate::tensor::{Data, Tensor, elements_at, map_slice, row_major};
+use crate::tensor::{Data, Tensor, array, elements_at, map_slice, row_major};
 use crate::value::Val;
 use ndarray::{ArrayD, IxDyn};
 
@@ -192,7 +192,7 @@ pub(crate) fn reduce_sets<T: Clone, U>(
             results.push(f(set));
         }
     }
-    ArrayD::from_shape_vec(IxDyn(&out_shape), results).map_err(|e| e.to_string())
+    array(&out_shape, results)
 }
 
 /// [`reduce_sets`]'s reading of the input: the row-major positions of its elements with the

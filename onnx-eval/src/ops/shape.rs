@@ -5,7 +5,7 @@ use super::elementwise::{broadcast_positions, broadcast_shape};
 use super::layout::{permuted_positions, pick};
 use super::{Ctx, Registry, axis, one, tensor};
 use crate::error::KernelResult;
-use crate::tensor::{Data, Tensor, map_data, reshape_array, row_major, zip_data};
+use crate::tensor::{Data, Tensor, array, map_data, reshape_array, row_major, zip_data};
 use crate::value::Val;
 use ndarray::{ArrayD, IxDyn};
 
@@ -73,7 +73,7 @@ fn select<T: Clone>(
     for ((&i, &j), &k) in from_c.iter().zip(&from_x).zip(&from_y) {
         values.push(if c[i] { x[j].clone() } else { y[k].clone() });
     }
-    ArrayD::from_shape_vec(IxDyn(&shape), values).map_err(|e| format!("{e}"))
+    array(&shape, values)
 }
 
 /// Where's broadcast, on the shapes alone: X's and Y's broadcast shape broadcast with the
@@ -130,7 +130,7 @@ pub(crate) fn concat(parts: &[Data], axis: usize) -> KernelResult<Data> {
                 values.extend_from_slice(&flat[o * block..(o + 1) * block]);
             }
         }
-        ArrayD::from_shape_vec(IxDyn(&shape), values).map_err(|e| e.to_string())
+        array(&shape, values)
     }
     let first = parts.first().ok_or("nothing to concatenate")?;
     macro_rules! all {

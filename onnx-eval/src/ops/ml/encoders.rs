@@ -5,7 +5,7 @@ use super::DOMAIN;
 use crate::error::KernelResult;
 use crate::ops::training::floats_like;
 use crate::ops::{Ctx, Registry, one, tensor};
-use crate::tensor::{Data, Tensor, row_major, zip_data};
+use crate::tensor::{Data, Tensor, array, row_major, zip_data};
 use crate::value::Val;
 use ndarray::{ArrayD, IxDyn};
 use onnx_runtime_types::tensor_proto::DataType;
@@ -136,7 +136,7 @@ fn pick<T: Clone>(
     for p in picks {
         out.push(p.and_then(|i| flat.get(i)).unwrap_or(fallback).clone());
     }
-    ArrayD::from_shape_vec(IxDyn(shape), out).map_err(|e| e.to_string())
+    array(shape, out)
 }
 
 /// LabelEncoder from version 2: each element mapped through the parallel keys and values (the
