@@ -10,6 +10,7 @@ use onnx_runtime_types::TensorProto;
 use onnx_runtime_types::tensor_proto::DataType;
 use onnx_value::Element;
 use onnx_value::elements::{self, Elements};
+use std::borrow::Cow;
 
 /// The elements of a tensor, in the type that computes them.
 #[derive(Clone, Debug, PartialEq)]
@@ -123,9 +124,49 @@ pub(crate) trait MapEach<A, D> {
 
 impl<A: Clone, S: ndarray::Data<Elem = A>, D: Dimension> MapEach<A, D> for ArrayBase<S, D> {
     fn map_each<B>(&self, f: &dyn Fn(A) -> B) -> Array<B, D> {
-        let values: Vec<B> = self.iter().map(|x| f(x.clone())).collect();
+        let values = map_slice(&row_major(self), f);
         Array::from_shape_vec(self.raw_dim(), values).expect("one value for each element")
     }
+}
+
+/// The elements in row-major order: borrowed when the array is in standard layout, else copied.
+/// The kernels' per-type code reads this slice, so that ndarray's iterators and views are
+/// compiled once per element type rather than once per kernel.
+pub(crate) fn row_major<A: Clone, S: ndarray::Data<Elem = A>, D: Dimension>(
+    a: &ArrayBase<S, D>,
+) -> Cow<'_, [A]> {
+    match a.as_slice() {
+        Some(values) => Cow::Borrowed(values),
+        None => Cow::Owned(a.iter().cloned().collect()),
+    }
+}
+
+/// `f` of each of `values`, in order. A plain loop over a function behind a reference: one small
+/// copy per pair of element types, where an iterator chain compiles a dozen per closure.
+pub(crate) fn map_slice<A: Clone, B>(values: &[A], f: &dyn Fn(A) -> B) -> Vec<B> {
+    let mut out = Vec::with_capacity(values.len());
+    for x in values {
+        out.push(f(x.clone()));
+    }
+    out
+}
+
+/// The elements of `values` at `positions`, in order (positions the caller computed in range).
+pub(crate) fn elements_at<T: Clone>(values: &[T], positions: &[usize]) -> Vec<T> {
+    let mut out = Vec::with_capacity(positions.len());
+    for &p in positions {
+        out.push(values[p].clone());
+    }
+    out
+}
+
+/// The array's elements, in row-major order, in another shape (an error unless of the same
+/// count).
+pub(crate) fn reshape_array<T: Clone>(
+    a: &ArrayD<T>,
+    shape: &[usize],
+) -> Result<ArrayD<T>, ndarray::ShapeError> {
+    ArrayD::from_shape_vec(IxDyn(shape), row_major(a).into_owned())
 }
 
 /// A tensor: its element type and its elements.
@@ -167,8 +208,9 @@ fn empty_data(dtype: DataType, shape: &[usize]) -> KernelResult<Data> {
     })
 }
 
-/// An array of `shape` from row-major values whose count the caller checked.
-fn array<T>(shape: &[usize], values: Vec<T>) -> KernelResult<ArrayD<T>> {
+/// An array of `shape` from row-major values whose count the caller checked; the one place the
+/// per-type helpers build their result, so that the error's conversion is compiled once per type.
+pub(crate) fn array<T>(shape: &[usize], values: Vec<T>) -> KernelResult<ArrayD<T>> {
     ArrayD::from_shape_vec(IxDyn(shape), values).map_err(|e| format!("{e}"))
 }
 
@@ -183,10 +225,7 @@ fn load<T: Element>(proto: &TensorProto, shape: &[usize], count: usize) -> Kerne
 }
 
 fn store<T: Element + Clone>(array: &ArrayD<T>, proto: &mut TensorProto) {
-    match array.as_slice() {
-        Some(values) => T::store(values, proto),
-        None => T::store(&array.iter().cloned().collect::<Vec<T>>(), proto),
-    }
+    T::store(&row_major(array), proto)
 }
 
 impl Tensor {

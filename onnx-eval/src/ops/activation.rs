@@ -50,26 +50,26 @@ fn softplus(x: f64) -> f64 {
 }
 
 fn sigmoid_kernel(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, sigmoid)?)
+    one(float_unary(tensor(inputs, 0)?, &sigmoid)?)
 }
 
 fn hard_sigmoid(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let alpha = attribute(ctx, "alpha", 0.2);
     let beta = attribute(ctx, "beta", 0.5);
-    one(float_unary(tensor(inputs, 0)?, |x| {
+    one(float_unary(tensor(inputs, 0)?, &|x| {
         (alpha * x + beta).clamp(0.0, 1.0)
     })?)
 }
 
 fn hard_swish(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, |x| {
+    one(float_unary(tensor(inputs, 0)?, &|x| {
         x * (x / 6.0 + 0.5).clamp(0.0, 1.0)
     })?)
 }
 
 fn elu(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let alpha = attribute(ctx, "alpha", 1.0);
-    one(float_unary(tensor(inputs, 0)?, |x| {
+    one(float_unary(tensor(inputs, 0)?, &|x| {
         if x < 0.0 { alpha * x.exp_m1() } else { x }
     })?)
 }
@@ -84,7 +84,7 @@ fn selu(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     };
     let alpha = attribute(ctx, "alpha", alpha_default);
     let gamma = attribute(ctx, "gamma", gamma_default);
-    one(float_unary(tensor(inputs, 0)?, |x| {
+    one(float_unary(tensor(inputs, 0)?, &|x| {
         if x > 0.0 {
             gamma * x
         } else {
@@ -95,7 +95,7 @@ fn selu(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
 
 fn celu(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let alpha = attribute(ctx, "alpha", 1.0);
-    one(float_unary(tensor(inputs, 0)?, |x| {
+    one(float_unary(tensor(inputs, 0)?, &|x| {
         x.max(0.0) + (alpha * (x / alpha).exp_m1()).min(0.0)
     })?)
 }
@@ -104,12 +104,12 @@ fn celu(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
 fn gelu(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let x = tensor(inputs, 0)?;
     match ctx.string("approximate").as_deref().unwrap_or("none") {
-        "none" => one(float_unary(x, |v| {
+        "none" => one(float_unary(x, &|v| {
             0.5 * v * (1.0 + erf(v / std::f64::consts::SQRT_2))
         })?),
         "tanh" => {
             let scale = (2.0 / std::f64::consts::PI).sqrt();
-            one(float_unary(x, |v| {
+            one(float_unary(x, &|v| {
                 0.5 * v * (1.0 + (scale * (v + 0.044715 * v * v * v)).tanh())
             })?)
         }
@@ -120,20 +120,22 @@ fn gelu(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
 }
 
 fn mish(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, |x| x * softplus(x).tanh())?)
+    one(float_unary(tensor(inputs, 0)?, &|x| {
+        x * softplus(x).tanh()
+    })?)
 }
 
 fn softplus_kernel(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, softplus)?)
+    one(float_unary(tensor(inputs, 0)?, &softplus)?)
 }
 
 fn softsign(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, |x| x / (1.0 + x.abs()))?)
+    one(float_unary(tensor(inputs, 0)?, &|x| x / (1.0 + x.abs()))?)
 }
 
 fn thresholded_relu(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let alpha = attribute(ctx, "alpha", 1.0);
-    one(float_unary(tensor(inputs, 0)?, |x| {
+    one(float_unary(tensor(inputs, 0)?, &|x| {
         if x > alpha { x } else { 0.0 }
     })?)
 }
@@ -159,7 +161,9 @@ fn shrink(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
 
 fn swish(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let alpha = attribute(ctx, "alpha", 1.0);
-    one(float_unary(tensor(inputs, 0)?, |x| x * sigmoid(alpha * x))?)
+    one(float_unary(tensor(inputs, 0)?, &|x| {
+        x * sigmoid(alpha * x)
+    })?)
 }
 
 /// PRelu: slope * x below 0. Before version 7 the slope has X's shape, one element ("shared

@@ -1,13 +1,13 @@
 //! Einsum (any number of operands, repeated labels, ellipses, implicit outputs) and Det.
 
 use super::elementwise::Real;
+use super::layout::offset;
 use super::{Ctx, Registry, one, tensor};
 use crate::error::KernelResult;
 use crate::halves::{bf16, f16};
-use crate::tensor::MapEach;
-use crate::tensor::{Data, Tensor};
+use crate::tensor::{Data, MapEach, Tensor, array, map_slice, row_major};
 use crate::value::Val;
-use ndarray::{ArrayD, IxDyn};
+use ndarray::ArrayD;
 
 pub(super) fn register(r: &mut Registry) {
     r.add("", "Einsum", 12, einsum);
@@ -219,17 +219,18 @@ fn einsum_arrays<T: Real>(
     plan: &Plan,
     arrays: &[ArrayD<T>],
 ) -> KernelResult<ArrayD<T>> {
-    let shapes: Vec<&[usize]> = arrays.iter().map(|a| a.shape()).collect();
+    let mut shapes = Vec::with_capacity(arrays.len());
+    let mut values = Vec::with_capacity(arrays.len());
+    for a in arrays {
+        shapes.push(a.shape());
+        values.push(row_major(a));
+    }
     let Layout {
         out_shape,
         sizes,
         strides,
         total,
     } = einsum_layout(ctx, plan, &shapes)?;
-    let values: Vec<Vec<T>> = arrays
-        .iter()
-        .map(|a| a.as_standard_layout().iter().copied().collect())
-        .collect();
     let out_count: usize = out_shape.iter().product();
     let mut out = vec![T::default(); out_count];
     if total > 0 {
@@ -238,8 +239,7 @@ fn einsum_arrays<T: Real>(
         for step in 0..total {
             let mut product = T::from_f64(1.0);
             for (operand, strides) in values.iter().zip(&strides) {
-                let at: usize = index.iter().zip(strides).map(|(i, s)| i * s).sum();
-                product = product.mul(operand[at]);
+                product = product.mul(operand[offset(&index, strides)]);
             }
             let slot = step / inner;
             out[slot] = out[slot].add(product);
@@ -253,7 +253,7 @@ fn einsum_arrays<T: Real>(
             }
         }
     }
-    ArrayD::from_shape_vec(IxDyn(&out_shape), out).map_err(|e| e.to_string())
+    array(&out_shape, out)
 }
 
 /// Einsum. float16 and bfloat16 accumulate in f32 and round once.
@@ -276,15 +276,23 @@ fn einsum(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     }
     let shapes: Vec<&[usize]> = operands.iter().map(|t| t.shape()).collect();
     let plan = plan(&equation, &shapes)?;
+    // Each operand's array of the first's variant, converted by `$convert` (one element type,
+    // checked above).
+    macro_rules! arrays_of {
+        ($variant:ident, $a:ident => $convert:expr) => {{
+            let mut arrays = Vec::with_capacity(operands.len());
+            for t in &operands {
+                match &t.data {
+                    Data::$variant($a) => arrays.push($convert),
+                    _ => unreachable!("one element type, checked above"),
+                }
+            }
+            arrays
+        }};
+    }
     macro_rules! direct {
         ($variant:ident) => {{
-            let arrays: Vec<_> = operands
-                .iter()
-                .map(|t| match &t.data {
-                    Data::$variant(a) => a.clone(),
-                    _ => unreachable!("one element type, checked above"),
-                })
-                .collect();
+            let arrays = arrays_of!($variant, a => a.clone());
             Data::$variant(einsum_arrays(ctx, &plan, &arrays)?)
         }};
     }
@@ -300,23 +308,11 @@ fn einsum(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
         Data::U32(_) => direct!(U32),
         Data::U64(_) => direct!(U64),
         Data::F16(_) => {
-            let arrays: Vec<ArrayD<f32>> = operands
-                .iter()
-                .map(|t| match &t.data {
-                    Data::F16(a) => a.map_each(&f16::to_f32),
-                    _ => unreachable!("one element type, checked above"),
-                })
-                .collect();
+            let arrays = arrays_of!(F16, a => a.map_each(&f16::to_f32));
             Data::F16(einsum_arrays(ctx, &plan, &arrays)?.map_each(&f16::from_f32))
         }
         Data::BF16(_) => {
-            let arrays: Vec<ArrayD<f32>> = operands
-                .iter()
-                .map(|t| match &t.data {
-                    Data::BF16(a) => a.map_each(&bf16::to_f32),
-                    _ => unreachable!("one element type, checked above"),
-                })
-                .collect();
+            let arrays = arrays_of!(BF16, a => a.map_each(&bf16::to_f32));
             Data::BF16(einsum_arrays(ctx, &plan, &arrays)?.map_each(&bf16::from_f32))
         }
         _ => return Err(format!("Einsum of {}", first.type_name())),
@@ -368,16 +364,16 @@ fn det(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     }
     let n = *rows;
     fn of<T: Real>(a: &ArrayD<T>, batch: &[usize], n: usize) -> KernelResult<ArrayD<T>> {
-        let values: Vec<f64> = a.iter().map(|v| v.to_f64()).collect();
-        let dets: Vec<T> = if n == 0 {
-            vec![T::from_f64(1.0); batch.iter().product()]
+        let values = map_slice(&row_major(a), &|v: T| v.to_f64());
+        let mut dets = Vec::new();
+        if n == 0 {
+            dets.resize(batch.iter().product(), T::from_f64(1.0));
         } else {
-            values
-                .chunks(n * n)
-                .map(|m| T::from_f64(determinant(m.to_vec(), n)))
-                .collect()
-        };
-        ArrayD::from_shape_vec(IxDyn(batch), dets).map_err(|e| e.to_string())
+            for m in values.chunks(n * n) {
+                dets.push(T::from_f64(determinant(m.to_vec(), n)));
+            }
+        }
+        array(batch, dets)
     }
     let data = match &x.data {
         Data::F32(a) => Data::F32(of(a, batch, n)?),

@@ -156,7 +156,7 @@ fn stack(items: &[Val], ctx: &Ctx<'_>, index: usize) -> KernelResult<Tensor> {
                     t.shape()
                 ));
             }
-            Ok(crate::tensor::map_data!(&t.data, a => a.clone().insert_axis(ndarray::Axis(0))))
+            Ok(super::layout::with_new_axis(t, 0)?.data)
         })
         .collect::<KernelResult<_>>()?;
     super::shape::concat(&views, 0).map(|data| first.with_data(data))

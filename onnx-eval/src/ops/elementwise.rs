@@ -4,8 +4,8 @@
 use super::{Ctx, Registry, one, tensor};
 use crate::error::KernelResult;
 use crate::halves::{bf16, f16};
-use crate::tensor::MapEach;
 use crate::tensor::{Data, Tensor};
+use crate::tensor::{MapEach, array, row_major};
 use crate::value::Val;
 use ndarray::{ArrayD, IxDyn};
 
@@ -44,29 +44,35 @@ pub(crate) fn broadcast_shape(a: &[usize], b: &[usize]) -> KernelResult<Vec<usiz
 }
 
 /// `f` of each pair of elements of `a` and `b`, broadcast. The function is behind a reference
-/// and the broadcast is a list of positions computed on the shapes alone, so that this is
-/// compiled once per triple of element types rather than for every closure.
+/// and the broadcast is a list of positions computed on the shapes alone ([`broadcast_pair`]),
+/// so that this is compiled once per triple of element types rather than for every closure.
 pub(crate) fn zip_broadcast<A: Clone, B: Clone, C>(
     a: &ArrayD<A>,
     b: &ArrayD<B>,
     f: &dyn Fn(&A, &B) -> C,
 ) -> KernelResult<ArrayD<C>> {
-    let shape = broadcast_shape(a.shape(), b.shape())?;
+    let (flat_a, flat_b) = (row_major(a), row_major(b));
+    zip_positions(a.shape(), b.shape(), &|i, j| f(&flat_a[i], &flat_b[j]))
+}
+
+/// `f` of each pair of positions, in `a` and in `b`, that the broadcast of the two shapes puts
+/// together, in an array of the broadcast shape: the part of [`zip_broadcast`] compiled once per
+/// result type.
+fn zip_positions<C>(
+    a: &[usize],
+    b: &[usize],
+    f: &dyn Fn(usize, usize) -> C,
+) -> KernelResult<ArrayD<C>> {
+    let shape = broadcast_shape(a, b)?;
     let (from_a, from_b) = (
-        broadcast_positions(a.shape(), &shape),
-        broadcast_positions(b.shape(), &shape),
+        broadcast_positions(a, &shape),
+        broadcast_positions(b, &shape),
     );
-    let (a, b) = (a.as_standard_layout(), b.as_standard_layout());
-    let (a, b) = (
-        a.as_slice().expect("standard layout"),
-        b.as_slice().expect("standard layout"),
-    );
-    let values = from_a
-        .iter()
-        .zip(&from_b)
-        .map(|(&i, &j)| f(&a[i], &b[j]))
-        .collect();
-    ArrayD::from_shape_vec(IxDyn(&shape), values).map_err(|e| format!("{e}"))
+    let mut values = Vec::with_capacity(from_a.len());
+    for (&i, &j) in from_a.iter().zip(&from_b) {
+        values.push(f(i, j));
+    }
+    array(&shape, values)
 }
 
 /// For each row-major position of `to`, the row-major position of the element of `from` that
@@ -85,10 +91,13 @@ pub(crate) fn broadcast_positions(from: &[usize], to: &[usize]) -> Vec<usize> {
             stride /= own.max(1);
         }
         let step = if own == 1 { 0 } else { stride };
-        positions = positions
-            .iter()
-            .flat_map(|&p| (0..n).map(move |i| p + i * step))
-            .collect();
+        let mut next = Vec::with_capacity(positions.len() * n);
+        for &p in &positions {
+            for i in 0..n {
+                next.push(p + i * step);
+            }
+        }
+        positions = next;
     }
     positions
 }
@@ -239,20 +248,30 @@ fn arithmetic(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> 
     let (a, b) = (tensor(inputs, 0)?, tensor(inputs, 1)?);
     let b = legacy_operand(ctx, a, b)?;
     // One kernel for the four, told apart by the node's operator.
-    one(match ctx.op_type {
-        "Add" => real2!(a, &b, (x, y) => zip_broadcast(x, y, &|&p, &q| Real::add(p, q))?),
-        "Sub" => real2!(a, &b, (x, y) => zip_broadcast(x, y, &|&p, &q| Real::sub(p, q))?),
-        "Mul" => real2!(a, &b, (x, y) => zip_broadcast(x, y, &|&p, &q| Real::mul(p, q))?),
-        _ => real2!(a, &b, (x, y) => zip_broadcast(x, y, &|&p, &q| Real::div(p, q))?),
-    })
+    let op = ctx.op_type;
+    one(real2!(a, &b, (x, y) => {
+        let f = arithmetic_of(op);
+        zip_broadcast(x, y, &|&p, &q| f(p, q))?
+    }))
+}
+
+/// The function of Add, Sub, Mul or Div (any other operator name).
+fn arithmetic_of<T: Real>(op: &str) -> fn(T, T) -> T {
+    match op {
+        "Add" => T::add,
+        "Sub" => T::sub,
+        "Mul" => T::mul,
+        _ => T::div,
+    }
 }
 
 /// `f` of every element, computed in f64 and rounded to the element type (the half and narrow
-/// kinds round once, as numpy's loops do for float16).
-pub(crate) fn float_unary(t: &Tensor, f: impl Fn(f64) -> f64) -> KernelResult<Tensor> {
+/// kinds round once, as numpy's loops do for float16). `f` is behind a reference so that this is
+/// compiled once, not for each of the functions given.
+pub(crate) fn float_unary(t: &Tensor, f: &dyn Fn(f64) -> f64) -> KernelResult<Tensor> {
     Ok(match &t.data {
         Data::F32(a) => t.with_data(Data::F32(a.map_each(&|x| f(f64::from(x)) as f32))),
-        Data::F64(a) => t.with_data(Data::F64(a.map_each(&&f))),
+        Data::F64(a) => t.with_data(Data::F64(a.map_each(f))),
         Data::F16(a) => t.with_data(Data::F16(a.map_each(&|x| f16::from_f64(f(x.to_f64()))))),
         Data::BF16(a) => t.with_data(Data::BF16(a.map_each(&|x| bf16::from_f64(f(x.to_f64()))))),
         _ => {
@@ -284,20 +303,20 @@ fn abs(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
 }
 
 fn sqrt(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::sqrt)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::sqrt)?)
 }
 
 fn exp(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::exp)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::exp)?)
 }
 
 fn log(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::ln)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::ln)?)
 }
 
 fn leaky_relu(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let alpha = f64::from(ctx.float("alpha", 0.01));
-    one(float_unary(tensor(inputs, 0)?, |x| {
+    one(float_unary(tensor(inputs, 0)?, &|x| {
         if x < 0.0 { alpha * x } else { x }
     })?)
 }

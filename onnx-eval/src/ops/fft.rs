@@ -394,10 +394,12 @@ pub(super) fn transform<T: Real>(data: &mut [Cplx<T>], forward: bool, factor: T)
     let mut l1 = 1;
     for ip in radices {
         let ido = n / (l1 * ip);
-        let tw: Vec<Cplx<T>> = (1..ip)
-            .flat_map(|j| (1..ido).map(move |i| (j, i)))
-            .map(|(j, i)| twiddles.get(j * l1 * i))
-            .collect();
+        let mut tw: Vec<Cplx<T>> = Vec::new();
+        for j in 1..ip {
+            for i in 1..ido {
+                tw.push(twiddles.get(j * l1 * i));
+            }
+        }
         let pass = Pass {
             ido,
             l1,

@@ -1,14 +1,13 @@
 //! Gemm: alpha * A' * B' + beta * C, A' and B' optionally transposed, C broadcast to the
 //! product's shape (before version 7, only with `broadcast` set; optional from version 11).
 
-use super::elementwise::Real;
+use super::elementwise::{Real, broadcast_positions, broadcast_shape};
 use super::{Ctx, Registry, one, tensor, tensor_opt};
 use crate::error::KernelResult;
 use crate::halves::{bf16, f16};
-use crate::tensor::MapEach;
-use crate::tensor::{Data, Tensor};
+use crate::tensor::{Data, MapEach, Tensor, row_major};
 use crate::value::Val;
-use ndarray::{Array2, ArrayD, ArrayView2, Ix2, IxDyn, LinalgScalar};
+use ndarray::{Array2, ArrayD, ArrayView2, Ix2, LinalgScalar};
 
 pub(super) fn register(r: &mut Registry) {
     for since in [1, 6, 7, 9, 11, 13] {
@@ -62,17 +61,25 @@ fn gemm_arrays<T: LinalgScalar + Real>(
                 c.shape()
             ));
         }
-        let c = c
-            .broadcast(IxDyn(&[m, n]))
-            .ok_or_else(|| format!("C of shape {:?} does not broadcast to {m}x{n}", c.shape()))?;
-        ndarray::Zip::from(&mut y).and(&c).for_each(|y, &c| {
+        // C's element for each of Y's, by position (ndarray's `Zip` compiled for each type is
+        // the larger part of this function's code).
+        if broadcast_shape(c.shape(), &[m, n]).ok().as_deref() != Some(&[m, n][..]) {
+            return Err(format!(
+                "C of shape {:?} does not broadcast to {m}x{n}",
+                c.shape()
+            ));
+        }
+        let from_c = broadcast_positions(c.shape(), &[m, n]);
+        let c = row_major(c);
+        let ys = y.as_slice_mut().expect("a new array in standard layout");
+        for (y, &p) in ys.iter_mut().zip(&from_c) {
             let term = if beta == 1.0 {
-                c
+                c[p]
             } else {
-                T::from_f64(beta * c.to_f64())
+                T::from_f64(beta * c[p].to_f64())
             };
             *y = Real::add(*y, term);
-        });
+        }
     }
     Ok(y)
 }

@@ -2,10 +2,10 @@
 //! ScatterElements, ScatterND, TensorScatter, Compress, NonZero, OneHot, Unique and TopK.
 
 use super::elementwise::Real;
-use super::layout::{each_index, pick, picks_of, strides};
-use super::{Ctx, Registry, axis, one, tensor, tensor_opt};
+use super::layout::{each_index, permuted_positions, pick, picks_of, strides};
+use super::{Ctx, Registry, axis, one, sort_positions, tensor, tensor_opt};
 use crate::error::KernelResult;
-use crate::tensor::{Data, Tensor, with_data, zip_data};
+use crate::tensor::{Data, Tensor, array, elements_at, row_major, with_data, zip_data};
 use crate::value::Val;
 use ndarray::{ArrayD, IxDyn};
 use std::cmp::Ordering;
@@ -178,7 +178,10 @@ fn gather_nd(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let batch_dims = usize::try_from(requested).map_err(|_| "negative batch_dims")?;
     let (offsets, out, block) = nd_offsets(data.shape(), indices, batch_dims)?;
     ctx.checked_count(&out)?;
-    let picks: Vec<usize> = offsets.iter().flat_map(|&o| o..o + block).collect();
+    let mut picks = Vec::with_capacity(offsets.len() * block);
+    for &o in &offsets {
+        picks.extend(o..o + block);
+    }
     one(data.with_data(pick(&data.data, &out, &picks, None)?))
 }
 
@@ -214,18 +217,15 @@ fn scatter_array<T: Clone>(
     pairs: &[(usize, usize)],
     combine: &dyn Fn(&T, &T) -> T,
 ) -> KernelResult<ArrayD<T>> {
-    let mut out = data.as_standard_layout().into_owned();
-    let updates = updates.as_standard_layout();
-    let (Some(target), Some(source)) = (out.as_slice_mut(), updates.as_slice()) else {
-        return Err("an array not in standard layout".to_string());
-    };
+    let mut target = row_major(data).into_owned();
+    let source = row_major(updates);
     for &(t, u) in pairs {
         let (Some(old), Some(new)) = (target.get(t), source.get(u)) else {
             return Err("a scatter position out of range".to_string());
         };
         target[t] = combine(old, new);
     }
-    Ok(out)
+    array(data.shape(), target)
 }
 
 /// Reduction `none`: the update replaces the element.
@@ -359,11 +359,12 @@ fn scatter_nd(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> 
             updates.shape()
         ));
     }
-    let pairs: Vec<(usize, usize)> = offsets
-        .iter()
-        .enumerate()
-        .flat_map(|(n, &o)| (0..block).map(move |k| (o + k, n * block + k)))
-        .collect();
+    let mut pairs = Vec::with_capacity(offsets.len() * block);
+    for (n, &o) in offsets.iter().enumerate() {
+        for k in 0..block {
+            pairs.push((o + k, n * block + k));
+        }
+    }
     one(scatter_data(data, updates, &pairs, reduction(ctx)?)?)
 }
 
@@ -467,24 +468,29 @@ fn compress(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     one(data.with_data(pick(&data.data, &out, &picks, None)?))
 }
 
-fn non_zero_positions<T: Default + PartialEq>(a: &ArrayD<T>) -> Vec<Vec<usize>> {
+/// The row-major positions of the elements that are not the type's zero.
+fn non_zero_positions<T: Default + PartialEq + Clone>(a: &ArrayD<T>) -> Vec<usize> {
     let zero = T::default();
-    a.indexed_iter()
-        .filter(|(_, x)| **x != zero)
-        .map(|(index, _)| ndarray::Dimension::slice(&index).to_vec())
-        .collect()
+    let mut positions = Vec::new();
+    for (p, x) in row_major(a).iter().enumerate() {
+        if *x != zero {
+            positions.push(p);
+        }
+    }
+    positions
 }
 
 /// NonZero: the indices of the non-zero elements, one row per axis, in row-major order.
 fn non_zero(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let data = tensor(inputs, 0)?;
     let positions = with_data!(&data.data, a => non_zero_positions(a));
-    let rank = data.rank();
+    let (shape, rank) = (data.shape(), data.rank());
+    let in_strides = strides(shape);
     let n = positions.len();
     let mut values = vec![0i64; rank * n];
-    for (j, index) in positions.iter().enumerate() {
-        for (a, &i) in index.iter().enumerate() {
-            values[a * n + j] = i as i64;
+    for (j, &p) in positions.iter().enumerate() {
+        for a in 0..rank {
+            values[a * n + j] = (p / in_strides[a] % shape[a]) as i64;
         }
     }
     one(Tensor::from_data(Data::I64(
@@ -550,12 +556,14 @@ fn unique_items<T: PartialOrd>(
 ) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
     let of = |i: usize| &flat[i * item..(i + 1) * item];
     let compare = |a: usize, b: usize| {
-        of(a)
-            .iter()
-            .zip(of(b))
-            .map(|(x, y)| total_order(x, y))
-            .find(|o| o.is_ne())
-            .unwrap_or(Ordering::Equal)
+        let (a, b) = (of(a), of(b));
+        for k in 0..item {
+            let order = total_order(&a[k], &b[k]);
+            if order.is_ne() {
+                return order;
+            }
+        }
+        Ordering::Equal
     };
     unique_groups(items, sorted, &compare)
 }
@@ -568,7 +576,7 @@ fn unique_groups(
     compare: &dyn Fn(usize, usize) -> Ordering,
 ) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
     let mut order: Vec<usize> = (0..items).collect();
-    order.sort_by(|&a, &b| compare(a, b).then(a.cmp(&b)));
+    sort_positions(&mut order, &|a, b| compare(a, b).then(a.cmp(&b)));
     // Groups of equal items, each known by its first position.
     let mut firsts: Vec<usize> = Vec::new();
     let mut group_of = vec![0; items];
@@ -583,7 +591,7 @@ fn unique_groups(
     }
     let mut rank: Vec<usize> = (0..firsts.len()).collect();
     if !sorted {
-        rank.sort_by_key(|&g| firsts[g]);
+        sort_positions(&mut rank, &|g, h| firsts[g].cmp(&firsts[h]));
     }
     // `rank` lists the groups in output order; `place` is each group's output position.
     let mut place = vec![0; rank.len()];
@@ -612,11 +620,9 @@ fn unique(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     perm.insert(0, at);
     let item = data.len().checked_div(dim).unwrap_or(0);
     let moved = super::layout::reshaped(data, &shape)?;
+    let positions = permuted_positions(&shape, &perm)?;
     let (firsts, inverse, counts) = with_data!(&moved.data, a => {
-        let view = a.view().permuted_axes(IxDyn(&perm));
-        let contiguous = view.as_standard_layout();
-        let flat = contiguous.as_slice().ok_or("an array not in standard layout")?;
-        unique_items(flat, dim, item, sorted)
+        unique_items(&elements_at(&row_major(a), &positions), dim, item, sorted)
     });
     let mut out = shape.clone();
     out[at] = firsts.len();
@@ -645,8 +651,7 @@ fn top_k_picks<T: PartialOrd + Clone>(
     k: usize,
     largest: bool,
 ) -> KernelResult<Vec<usize>> {
-    let a = a.as_standard_layout();
-    let flat = a.as_slice().ok_or("an array not in standard layout")?;
+    let flat = row_major(a);
     Ok(top_k_positions(a.shape(), at, k, largest, &|p, q| {
         total_order(&flat[p], &flat[q])
     }))
@@ -668,7 +673,7 @@ fn top_k_positions(
     for (o, i) in (0..outer).flat_map(|o| (0..inner).map(move |i| (o, i))) {
         let base = o * dim * inner + i;
         let mut lane: Vec<usize> = (0..dim).map(|j| base + j * inner).collect();
-        lane.sort_by(|&p, &q| {
+        sort_positions(&mut lane, &|p, q| {
             let by_value = compare(p, q);
             (if largest {
                 by_value.reverse()

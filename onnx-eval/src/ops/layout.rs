@@ -5,12 +5,12 @@
 //! Most build their output by picking, for each output element, the flat (row-major) position of
 //! the input element it copies ([`pick`]), which every element type shares.
 
-use super::elementwise::{Real, broadcast_shape};
+use super::elementwise::{Real, broadcast_positions, broadcast_shape};
 use super::{Ctx, Registry, axis, one, tensor, tensor_opt};
 use crate::error::KernelResult;
-use crate::tensor::{Data, Tensor, map_data, zip_data};
+use crate::tensor::{Data, Tensor, array, map_data, map_slice, reshape_array, row_major, zip_data};
 use crate::value::Val;
-use ndarray::{ArrayD, Axis, IxDyn};
+use ndarray::{ArrayD, IxDyn};
 use onnx_runtime_types::tensor_proto::DataType;
 
 pub(super) fn register(r: &mut Registry) {
@@ -55,6 +55,11 @@ pub(super) fn strides(shape: &[usize]) -> Vec<usize> {
     strides
 }
 
+/// The flat position of a multi-index under `strides`.
+pub(super) fn offset(index: &[usize], strides: &[usize]) -> usize {
+    index.iter().zip(strides).map(|(i, s)| i * s).sum()
+}
+
 /// Calls `f` with every multi-index of `shape`, in row-major order.
 pub(super) fn each_index(
     shape: &[usize],
@@ -95,20 +100,33 @@ pub(super) fn picks_of(
     Ok(picks)
 }
 
+/// For each row-major position of `shape` with its axes permuted (axis `i` of the result being
+/// axis `perm[i]`), the row-major position in `shape` of the element there.
+pub(super) fn permuted_positions(shape: &[usize], perm: &[usize]) -> KernelResult<Vec<usize>> {
+    let in_strides = strides(shape);
+    let out: Vec<usize> = perm.iter().map(|&p| shape[p]).collect();
+    picks_of(&out, |index| {
+        Ok(index
+            .iter()
+            .zip(perm)
+            .map(|(i, &p)| i * in_strides[p])
+            .sum())
+    })
+}
+
 fn pick_array<T: Clone + Default>(
     a: &ArrayD<T>,
     shape: &[usize],
     picks: &[usize],
     fill: Option<&T>,
 ) -> KernelResult<ArrayD<T>> {
-    let a = a.as_standard_layout();
-    let flat = a.as_slice().ok_or("an array not in standard layout")?;
+    let flat = row_major(a);
     let fill = fill.cloned().unwrap_or_default();
-    let values: Vec<T> = picks
-        .iter()
-        .map(|&p| flat.get(p).cloned().unwrap_or_else(|| fill.clone()))
-        .collect();
-    ArrayD::from_shape_vec(IxDyn(shape), values).map_err(|e| format!("{e}"))
+    let mut values = Vec::with_capacity(picks.len());
+    for &p in picks {
+        values.push(flat.get(p).unwrap_or(&fill).clone());
+    }
+    array(shape, values)
 }
 
 /// An array of `shape` whose elements are those of `data` at the flat positions `picks`; a
@@ -129,11 +147,46 @@ pub(super) fn pick(
 
 /// The tensor with the same elements in another shape of the same count.
 pub(super) fn reshaped(t: &Tensor, shape: &[usize]) -> KernelResult<Tensor> {
-    Ok(t.with_data(map_data!(&t.data, a => a
-        .as_standard_layout()
-        .into_owned()
-        .into_shape_with_order(IxDyn(shape))
+    Ok(t.with_data(map_data!(&t.data, a => reshape_array(a, shape)
         .map_err(|e| format!("cannot reshape {:?} to {shape:?}: {e}", a.shape()))?)))
+}
+
+/// The elements of `t` from `start` to `end` along axis `at` (the axis kept), picked by position.
+pub(super) fn axis_range(t: &Tensor, at: usize, start: usize, end: usize) -> KernelResult<Tensor> {
+    let mut out = t.shape().to_vec();
+    out[at] = end - start;
+    let picks = axis_range_positions(t.shape(), at, start, end - start)?;
+    Ok(t.with_data(pick(&t.data, &out, &picks, None)?))
+}
+
+/// For each row-major position of `shape` with axis `at` cut to `len` elements from `start`, the
+/// row-major position in `shape` of the element there.
+pub(super) fn axis_range_positions(
+    shape: &[usize],
+    at: usize,
+    start: usize,
+    len: usize,
+) -> KernelResult<Vec<usize>> {
+    let mut out = shape.to_vec();
+    out[at] = len;
+    let in_strides = strides(shape);
+    picks_of(&out, |index| {
+        Ok(offset(index, &in_strides) + start * in_strides[at])
+    })
+}
+
+/// The tensor with a new axis of one element at `at`.
+pub(super) fn with_new_axis(t: &Tensor, at: usize) -> KernelResult<Tensor> {
+    let mut shape = t.shape().to_vec();
+    shape.insert(at, 1);
+    reshaped(t, &shape)
+}
+
+/// The tensor without its axis `at` (of one element).
+pub(super) fn without_axis(t: &Tensor, at: usize) -> KernelResult<Tensor> {
+    let mut shape = t.shape().to_vec();
+    shape.remove(at);
+    reshaped(t, &shape)
 }
 
 /// Dims from integers that must not be negative.
@@ -341,10 +394,8 @@ fn expand(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let requested = dims_of(&tensor(inputs, 1)?.to_i64_vec()?, "shape")?;
     let shape = broadcast_shape(data.shape(), &requested)?;
     ctx.checked_count(&shape)?;
-    one(data.with_data(map_data!(&data.data, a => a
-        .broadcast(IxDyn(&shape))
-        .ok_or("cannot broadcast")?
-        .to_owned())))
+    let picks = broadcast_positions(data.shape(), &shape);
+    one(data.with_data(pick(&data.data, &shape, &picks, None)?))
 }
 
 /// The tensor repeated `repeats[i]` times along each axis i.
@@ -468,10 +519,7 @@ fn split(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let mut start = 0;
     let mut parts = Vec::with_capacity(sizes.len());
     for size in sizes {
-        let range = ndarray::Slice::from(start..start + size);
-        parts.push(Val::Tensor(data.with_data(
-            map_data!(&data.data, a => a.slice_axis(Axis(at), range).to_owned()),
-        )));
+        parts.push(Val::Tensor(axis_range(data, at, start, start + size)?));
         start += size;
     }
     Ok(parts)
@@ -677,11 +725,9 @@ fn permute_blocks(
     out: &[usize],
 ) -> KernelResult<Tensor> {
     let split = reshaped(data, split)?;
-    let permuted = split.with_data(map_data!(&split.data, a => a
-        .view()
-        .permuted_axes(IxDyn(perm))
-        .as_standard_layout()
-        .into_owned()));
+    let permuted_shape: Vec<usize> = perm.iter().map(|&p| split.shape()[p]).collect();
+    let picks = permuted_positions(split.shape(), perm)?;
+    let permuted = split.with_data(pick(&split.data, &permuted_shape, &picks, None)?);
     reshaped(&permuted, out)
 }
 
@@ -909,11 +955,8 @@ fn range(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
 /// integers, cast) to the type.
 pub(super) fn real_like(like: &Tensor, shape: &[usize], values: &[f64]) -> KernelResult<Tensor> {
     fn build<T: Real>(shape: &[usize], values: &[f64]) -> KernelResult<ArrayD<T>> {
-        ArrayD::from_shape_vec(
-            IxDyn(shape),
-            values.iter().map(|&v| T::from_f64(v)).collect(),
-        )
-        .map_err(|e| format!("{e}"))
+        ArrayD::from_shape_vec(IxDyn(shape), map_slice(values, &T::from_f64))
+            .map_err(|e| format!("{e}"))
     }
     let data = match &like.data {
         Data::F32(_) => Data::F32(build(shape, values)?),
@@ -937,7 +980,7 @@ pub(super) fn real_like(like: &Tensor, shape: &[usize], values: &[f64]) -> Kerne
 fn int_like(like: &Tensor, shape: &[usize], values: &[i64]) -> KernelResult<Tensor> {
     macro_rules! build {
         ($t:ty) => {
-            ArrayD::from_shape_vec(IxDyn(shape), values.iter().map(|&v| v as $t).collect())
+            ArrayD::from_shape_vec(IxDyn(shape), map_slice(values, &|v| v as $t))
                 .map_err(|e| format!("{e}"))?
         };
     }

@@ -8,6 +8,7 @@ use crate::tensor::MapEach;
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
 use ndarray::ArrayD;
+use std::cmp::Ordering;
 
 pub(super) fn register(r: &mut Registry) {
     for op in ["Equal", "Greater", "Less"] {
@@ -49,13 +50,8 @@ fn compare(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
         x: &ArrayD<T>,
         y: &ArrayD<T>,
     ) -> KernelResult<ArrayD<bool>> {
-        match op {
-            "Equal" => zip_broadcast(x, y, &|p, q| p == q),
-            "Greater" => zip_broadcast(x, y, &|p, q| p > q),
-            "GreaterOrEqual" => zip_broadcast(x, y, &|p, q| p >= q),
-            "Less" => zip_broadcast(x, y, &|p, q| p < q),
-            _ => zip_broadcast(x, y, &|p, q| p <= q),
-        }
+        let accepts = accepted_orderings(op);
+        zip_broadcast(x, y, &|p, q| accepts(p.partial_cmp(q)))
     }
     let op = ctx.op_type;
     let result = match (&a.data, &b.data) {
@@ -76,6 +72,18 @@ fn compare(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
         _ => return Err(format!("{op} does not compare {}", a.type_name())),
     };
     one(Tensor::from_data(Data::Bool(result)))
+}
+
+/// A comparison operator (LessOrEqual for any other name) as the orderings it accepts, so that
+/// each element type compiles one comparison rather than one per operator.
+fn accepted_orderings(op: &str) -> fn(Option<Ordering>) -> bool {
+    match op {
+        "Equal" => |o| o == Some(Ordering::Equal),
+        "Greater" => |o| o == Some(Ordering::Greater),
+        "GreaterOrEqual" => |o| matches!(o, Some(Ordering::Greater | Ordering::Equal)),
+        "Less" => |o| o == Some(Ordering::Less),
+        _ => |o| matches!(o, Some(Ordering::Less | Ordering::Equal)),
+    }
 }
 
 /// The bool array of a tensor, or an error naming its type.

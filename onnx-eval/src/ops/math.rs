@@ -3,12 +3,12 @@
 //! variadic Max, Min, Sum and Mean, and the cumulative CumSum and CumProd.
 
 use super::elementwise::{Real, float_unary, legacy_operand, real, real2, zip_broadcast};
+use super::layout::{axis_range_positions, strides};
 use super::{Ctx, Registry, axis, one, tensor};
 use crate::error::KernelResult;
-use crate::tensor::MapEach;
-use crate::tensor::{Data, Tensor};
+use crate::tensor::{Data, MapEach, Tensor, array, row_major};
 use crate::value::Val;
-use ndarray::{ArrayD, Axis};
+use ndarray::ArrayD;
 use onnx_runtime_types::tensor_proto::DataType;
 use std::cmp::Ordering;
 
@@ -52,72 +52,72 @@ pub(super) fn register(r: &mut Registry) {
 }
 
 fn acos(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::acos)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::acos)?)
 }
 
 fn asin(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::asin)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::asin)?)
 }
 
 fn atan(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::atan)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::atan)?)
 }
 
 fn cos(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::cos)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::cos)?)
 }
 
 fn sin(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::sin)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::sin)?)
 }
 
 fn tan(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::tan)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::tan)?)
 }
 
 fn acosh(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::acosh)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::acosh)?)
 }
 
 fn asinh(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::asinh)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::asinh)?)
 }
 
 fn atanh(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::atanh)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::atanh)?)
 }
 
 fn cosh(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::cosh)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::cosh)?)
 }
 
 fn sinh(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::sinh)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::sinh)?)
 }
 
 fn tanh(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::tanh)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::tanh)?)
 }
 
 fn ceil(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::ceil)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::ceil)?)
 }
 
 fn floor(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::floor)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::floor)?)
 }
 
 /// Round: halves go to the even neighbour.
 fn round(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, f64::round_ties_even)?)
+    one(float_unary(tensor(inputs, 0)?, &f64::round_ties_even)?)
 }
 
 fn reciprocal(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, |x| 1.0 / x)?)
+    one(float_unary(tensor(inputs, 0)?, &|x| 1.0 / x)?)
 }
 
 fn erf_kernel(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
-    one(float_unary(tensor(inputs, 0)?, erf)?)
+    one(float_unary(tensor(inputs, 0)?, &erf)?)
 }
 
 /// The error function, to about 1e-15: below 3 in magnitude by its series of positive terms
@@ -567,6 +567,15 @@ fn min_of<T: PartialOrd>(a: T, b: T) -> T {
     }
 }
 
+/// The pairwise step of Max, Min, or (Sum and Mean) of any other operator name.
+fn variadic_of<T: Real>(op: &str) -> fn(T, T) -> T {
+    match op {
+        "Max" => max_of,
+        "Min" => min_of,
+        _ => T::add,
+    }
+}
+
 /// Max, Min, Sum and Mean of one or more tensors: before version 8 all of one shape, from 8
 /// on broadcast. Mean divides the sum (integers toward zero).
 fn variadic(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
@@ -588,18 +597,12 @@ fn variadic(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     let mut result: Tensor = (*first).clone();
     // Check the type once, even for one operand.
     result = real!(&result, a => a.clone());
+    let op = ctx.op_type;
     for operand in rest {
-        result = match ctx.op_type {
-            "Max" => {
-                real2!(&result, operand, (x, y) => zip_broadcast(x, y, &|&p, &q| max_of(p, q))?)
-            }
-            "Min" => {
-                real2!(&result, operand, (x, y) => zip_broadcast(x, y, &|&p, &q| min_of(p, q))?)
-            }
-            _ => {
-                real2!(&result, operand, (x, y) => zip_broadcast(x, y, &|&p, &q| Real::add(p, q))?)
-            }
-        };
+        result = real2!(&result, operand, (x, y) => {
+            let f = variadic_of(op);
+            zip_broadcast(x, y, &|&p, &q| f(p, q))?
+        });
     }
     if ctx.op_type == "Mean" {
         let count = operands.len() as f64;
@@ -616,29 +619,35 @@ fn running<T: Real>(
     exclusive: bool,
     reverse: bool,
     product: bool,
-) -> ArrayD<T> {
+) -> KernelResult<ArrayD<T>> {
     let (start, step): (T, fn(T, T) -> T) = if product {
         (T::from_f64(1.0), Real::mul)
     } else {
         (T::default(), Real::add)
     };
-    let mut out = a.clone();
-    for mut lane in out.lanes_mut(Axis(axis)) {
-        let values: Vec<T> = lane.iter().copied().collect();
-        let n = values.len();
+    // Each lane by position: where it starts, its step and its length.
+    let shape = a.shape();
+    let (firsts, stride, n) = (
+        axis_range_positions(shape, axis, 0, 1)?,
+        strides(shape)[axis],
+        shape[axis],
+    );
+    let mut values = row_major(a).into_owned();
+    for first in firsts {
         let mut acc = start;
         for k in 0..n {
-            let i = if reverse { n - 1 - k } else { k };
+            let i = first + stride * if reverse { n - 1 - k } else { k };
+            let value = values[i];
             if exclusive {
-                lane[i] = acc;
-                acc = step(acc, values[i]);
+                values[i] = acc;
+                acc = step(acc, value);
             } else {
-                acc = step(acc, values[i]);
-                lane[i] = acc;
+                acc = step(acc, value);
+                values[i] = acc;
             }
         }
     }
-    out
+    array(a.shape(), values)
 }
 
 /// CumSum and CumProd: the axis a one-element integer tensor.
@@ -654,7 +663,7 @@ fn cumulative(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> 
     let exclusive = ctx.int("exclusive", 0) != 0;
     let reverse = ctx.int("reverse", 0) != 0;
     let product = ctx.op_type == "CumProd";
-    one(real!(x, a => running(a, along, exclusive, reverse, product)))
+    one(real!(x, a => running(a, along, exclusive, reverse, product)?))
 }
 
 /// What the unit tests of the math family share: building values, running a model's text.

@@ -293,6 +293,15 @@ pub(crate) fn one(tensor: Tensor) -> KernelResult<Vec<Val>> {
     Ok(vec![Val::Tensor(tensor)])
 }
 
+/// Sorts positions by `compare`, stably: the one sort the kernels that order elements by position
+/// share (each `sort_by` closure compiles the whole sort again).
+pub(crate) fn sort_positions(
+    positions: &mut [usize],
+    compare: &dyn Fn(usize, usize) -> std::cmp::Ordering,
+) {
+    positions.sort_by(|&a, &b| compare(a, b));
+}
+
 /// Resolves a possibly negative axis against a rank.
 pub(crate) fn axis(axis: i64, rank: usize) -> KernelResult<usize> {
     let resolved = if axis < 0 { axis + rank as i64 } else { axis };

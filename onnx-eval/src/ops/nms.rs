@@ -86,7 +86,9 @@ fn non_max_suppression(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<V
                 .filter(|&i| score_threshold.is_none_or(|t| class_scores[i] > t))
                 .collect();
             // Stable: equal scores keep the lower index first.
-            candidates.sort_by(|&a, &b| class_scores[b].total_cmp(&class_scores[a]));
+            super::sort_positions(&mut candidates, &|a, b| {
+                class_scores[b].total_cmp(&class_scores[a])
+            });
             let mut kept: Vec<usize> = Vec::new();
             for i in candidates {
                 if kept.len() >= limit {

@@ -10,7 +10,7 @@ use super::training::floats_like;
 use super::{Ctx, Registry, one, tensor, tensor_opt};
 use crate::error::KernelResult;
 use crate::halves::{bf16, f16};
-use crate::tensor::{Data, Tensor};
+use crate::tensor::{Data, Tensor, map_slice};
 use crate::value::Val;
 use ndarray::{ArrayD, IxDyn};
 use onnx_runtime_types::tensor_proto::DataType;
@@ -228,42 +228,28 @@ fn bernoulli(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
 fn bools_as(dtype: DataType, dims: &[usize], bits: Vec<bool>) -> KernelResult<Tensor> {
     let shape = IxDyn(dims);
     let err = |e: ndarray::ShapeError| e.to_string();
-    let ints = |bits: &[bool]| bits.iter().map(|&b| i64::from(b)).collect::<Vec<_>>();
+    // 0 and 1 in each integer type.
+    macro_rules! ints {
+        ($variant:ident, $t:ty) => {
+            Data::$variant(
+                ArrayD::from_shape_vec(shape, map_slice(&bits, &<$t>::from)).map_err(err)?,
+            )
+        };
+    }
     let data = match dtype {
         DataType::Bool => Data::Bool(ArrayD::from_shape_vec(shape, bits).map_err(err)?),
         DataType::Float | DataType::Double | DataType::Float16 | DataType::Bfloat16 => {
             let values = bits.iter().map(|&b| f64::from(u8::from(b))).collect();
             return floats_like(&Tensor::zeros(dtype, dims)?, values);
         }
-        DataType::Int8 => Data::I8(
-            ArrayD::from_shape_vec(shape, ints(&bits).iter().map(|&v| v as i8).collect())
-                .map_err(err)?,
-        ),
-        DataType::Int16 => Data::I16(
-            ArrayD::from_shape_vec(shape, ints(&bits).iter().map(|&v| v as i16).collect())
-                .map_err(err)?,
-        ),
-        DataType::Int32 => Data::I32(
-            ArrayD::from_shape_vec(shape, ints(&bits).iter().map(|&v| v as i32).collect())
-                .map_err(err)?,
-        ),
-        DataType::Int64 => Data::I64(ArrayD::from_shape_vec(shape, ints(&bits)).map_err(err)?),
-        DataType::Uint8 => Data::U8(
-            ArrayD::from_shape_vec(shape, ints(&bits).iter().map(|&v| v as u8).collect())
-                .map_err(err)?,
-        ),
-        DataType::Uint16 => Data::U16(
-            ArrayD::from_shape_vec(shape, ints(&bits).iter().map(|&v| v as u16).collect())
-                .map_err(err)?,
-        ),
-        DataType::Uint32 => Data::U32(
-            ArrayD::from_shape_vec(shape, ints(&bits).iter().map(|&v| v as u32).collect())
-                .map_err(err)?,
-        ),
-        DataType::Uint64 => Data::U64(
-            ArrayD::from_shape_vec(shape, ints(&bits).iter().map(|&v| v as u64).collect())
-                .map_err(err)?,
-        ),
+        DataType::Int8 => ints!(I8, i8),
+        DataType::Int16 => ints!(I16, i16),
+        DataType::Int32 => ints!(I32, i32),
+        DataType::Int64 => ints!(I64, i64),
+        DataType::Uint8 => ints!(U8, u8),
+        DataType::Uint16 => ints!(U16, u16),
+        DataType::Uint32 => ints!(U32, u32),
+        DataType::Uint64 => ints!(U64, u64),
         other => {
             return Err(format!(
                 "dtype {} is not a number type",

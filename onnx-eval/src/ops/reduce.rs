@@ -7,10 +7,11 @@
 //! A reduction over an empty set gives the operation's identity (0 for sums, 1 for products,
 //! -inf or the type's least value for ReduceMax, and so on).
 
+use super::layout::permuted_positions;
 use super::wide::{narrow, widen};
 use super::{Ctx, Registry, axis, one, tensor, tensor_opt};
 use crate::error::KernelResult;
-use crate::tensor::{Data, Tensor};
+use crate::tensor::{Data, Tensor, array, elements_at, map_slice, row_major};
 use crate::value::Val;
 use ndarray::{ArrayD, IxDyn};
 
@@ -102,28 +103,29 @@ impl Reduction {
         let zero = T::default();
         let abs = |x: T| if x < zero { zero.sub(x) } else { x };
         match self {
-            Reduction::Sum => values.iter().fold(zero, |s, &x| s.add(x)),
-            Reduction::Prod => values.iter().fold(T::from_f64(1.0), |p, &x| p.mul(x)),
-            Reduction::Max => {
-                values.iter().fold(
-                    T::from_f64(f64::NEG_INFINITY),
-                    |m, &x| if x > m { x } else { m },
-                )
-            }
-            Reduction::Min => {
-                values.iter().fold(
-                    T::from_f64(f64::INFINITY),
-                    |m, &x| if x < m { x } else { m },
-                )
-            }
-            Reduction::L1 => values.iter().fold(zero, |s, &x| s.add(abs(x))),
-            Reduction::SumSquare => values.iter().fold(zero, |s, &x| s.add(x.mul(x))),
-            _ => {
-                let wide: Vec<f64> = values.iter().map(|x| x.to_f64()).collect();
-                T::from_f64(self.of_floats(&wide))
-            }
+            Reduction::Sum => fold(values, zero, &|s, x| s.add(x)),
+            Reduction::Prod => fold(values, T::from_f64(1.0), &|p, x| p.mul(x)),
+            Reduction::Max => fold(values, T::from_f64(f64::NEG_INFINITY), &|m, x| {
+                if x > m { x } else { m }
+            }),
+            Reduction::Min => fold(values, T::from_f64(f64::INFINITY), &|m, x| {
+                if x < m { x } else { m }
+            }),
+            Reduction::L1 => fold(values, zero, &|s, x| s.add(abs(x))),
+            Reduction::SumSquare => fold(values, zero, &|s, x| s.add(x.mul(x))),
+            _ => T::from_f64(self.of_floats(&map_slice(values, &|x: T| x.to_f64()))),
         }
     }
+}
+
+/// `step` folded over `values` from `init`: a loop over a function behind a reference, one small
+/// copy per element type where each `Iterator::fold` closure compiles its own chain.
+fn fold<T: Copy>(values: &[T], init: T, step: &dyn Fn(T, T) -> T) -> T {
+    let mut acc = init;
+    for &x in values {
+        acc = step(acc, x);
+    }
+    acc
 }
 
 /// log(sum(exp(x))), shifted by the largest element so that exp does not overflow.
@@ -178,23 +180,34 @@ pub(crate) fn reduce_sets<T: Clone, U>(
 ) -> KernelResult<ArrayD<U>> {
     let out_shape = reduced_shape(a.shape(), reduced, keep_dims);
     let sets = ctx.checked_count(&out_shape)?;
-    // Kept axes first, reduced ones last: each set is then a contiguous run.
-    let order: Vec<usize> = (0..a.ndim())
-        .filter(|&i| !reduced[i])
-        .chain((0..a.ndim()).filter(|&i| reduced[i]))
-        .collect();
-    let set_size: usize = (0..a.ndim())
-        .filter(|&i| reduced[i])
-        .map(|i| a.shape()[i])
-        .product();
-    let permuted = a.view().permuted_axes(IxDyn(&order));
-    let values: Vec<T> = permuted.iter().cloned().collect();
-    let results: Vec<U> = if set_size == 0 {
-        (0..sets).map(|_| f(&[])).collect()
+    let (positions, set_size) = sets_layout(a.shape(), reduced)?;
+    let values = elements_at(&row_major(a), &positions);
+    let mut results = Vec::with_capacity(sets);
+    if set_size == 0 {
+        for _ in 0..sets {
+            results.push(f(&[]));
+        }
     } else {
-        values.chunks_exact(set_size).map(f).collect()
-    };
-    ArrayD::from_shape_vec(IxDyn(&out_shape), results).map_err(|e| e.to_string())
+        for set in values.chunks_exact(set_size) {
+            results.push(f(set));
+        }
+    }
+    array(&out_shape, results)
+}
+
+/// [`reduce_sets`]'s reading of the input: the row-major positions of its elements with the
+/// kept axes first and the reduced ones last (each set is then a contiguous run), and the count
+/// of elements in a set.
+fn sets_layout(shape: &[usize], reduced: &[bool]) -> KernelResult<(Vec<usize>, usize)> {
+    let order: Vec<usize> = (0..shape.len())
+        .filter(|&i| !reduced[i])
+        .chain((0..shape.len()).filter(|&i| reduced[i]))
+        .collect();
+    let set_size: usize = (0..shape.len())
+        .filter(|&i| reduced[i])
+        .map(|i| shape[i])
+        .product();
+    Ok((permuted_positions(shape, &order)?, set_size))
 }
 
 /// The axes of a reduction node: `None` when the input is to be returned unchanged

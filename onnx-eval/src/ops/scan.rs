@@ -3,11 +3,11 @@
 //! per-batch lengths; version 9 on has no batch and chooses each input's and output's axis and
 //! direction.
 
+use super::layout::{axis_range, with_new_axis, without_axis};
 use super::{Ctx, Registry, axis, input, tensor_opt};
 use crate::error::KernelResult;
-use crate::tensor::{Data, Tensor, map_data};
+use crate::tensor::{Data, Tensor};
 use crate::value::Val;
-use ndarray::Axis;
 use onnx_runtime_types::tensor_proto::DataType;
 
 pub(super) fn register(r: &mut Registry) {
@@ -24,7 +24,7 @@ fn slice(t: &Tensor, axis: usize, i: usize) -> KernelResult<Tensor> {
             t.shape()
         ));
     }
-    Ok(t.with_data(map_data!(&t.data, a => a.index_axis(Axis(axis), i).to_owned())))
+    without_axis(&axis_range(t, axis, i, i + 1)?, axis)
 }
 
 /// Tensors of one shape and type stacked along a new `axis`.
@@ -45,7 +45,7 @@ pub(crate) fn stack(tensors: &[Tensor], axis: usize) -> KernelResult<Tensor> {
                     t.shape()
                 ));
             }
-            Ok(map_data!(&t.data, a => a.clone().insert_axis(Axis(axis))))
+            Ok(with_new_axis(t, axis)?.data)
         })
         .collect::<KernelResult<_>>()?;
     Ok(first.with_data(super::shape::concat(&parts, axis)?))

@@ -2,11 +2,11 @@
 //! SequenceErase, SequenceLength, SplitToSequence, ConcatFromSequence, SequenceMap, Optional,
 //! OptionalHasElement, OptionalGetElement.
 
+use super::layout::{axis_range, with_new_axis, without_axis};
 use super::{Ctx, Registry, axis, input, one, tensor, tensor_opt};
 use crate::error::KernelResult;
-use crate::tensor::{Data, Tensor, map_data};
+use crate::tensor::{Data, Tensor};
 use crate::value::Val;
-use ndarray::{Axis, Slice};
 
 pub(super) fn register(r: &mut Registry) {
     r.add("", "SequenceEmpty", 11, sequence_empty);
@@ -125,15 +125,13 @@ fn sequence_length(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val
 }
 
 /// The part of `t` from `start` to `end` along `axis`, that axis removed when `squeeze`.
-fn part(t: &Tensor, axis: usize, start: usize, end: usize, squeeze: bool) -> Tensor {
-    t.with_data(map_data!(&t.data, a => {
-        let slice = a.slice_axis(Axis(axis), Slice::from(start..end));
-        if squeeze {
-            slice.index_axis(Axis(axis), 0).to_owned()
-        } else {
-            slice.to_owned()
-        }
-    }))
+fn part(t: &Tensor, axis: usize, start: usize, end: usize, squeeze: bool) -> KernelResult<Tensor> {
+    let part = axis_range(t, axis, start, end)?;
+    if squeeze {
+        without_axis(&part, axis)
+    } else {
+        Ok(part)
+    }
 }
 
 /// SplitToSequence: parts of size 1 (the axis dropped unless `keepdims`), of a scalar `split`'s
@@ -182,7 +180,7 @@ fn split_to_sequence(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec
     let mut start = 0;
     let mut items = Vec::with_capacity(sizes.len());
     for size in sizes {
-        items.push(Val::Tensor(part(data, axis, start, start + size, squeeze)));
+        items.push(Val::Tensor(part(data, axis, start, start + size, squeeze)?));
         start += size;
     }
     Ok(vec![Val::Sequence(items)])
@@ -218,7 +216,7 @@ fn concat_from_sequence(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<
                     t.shape()
                 ));
             }
-            Ok(map_data!(&t.data, a => a.clone().insert_axis(Axis(axis))))
+            Ok(with_new_axis(t, axis)?.data)
         })
         .collect::<KernelResult<_>>()?;
     one(first.with_data(super::shape::concat(&parts, axis)?))

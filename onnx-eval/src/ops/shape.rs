@@ -1,10 +1,11 @@
 //! Operators that make or move elements without computing on them: Concat, ConstantOfShape,
 //! Reshape, Shape, Size, Transpose, Where.
 
-use super::elementwise::zip_broadcast;
+use super::elementwise::{broadcast_positions, broadcast_shape};
+use super::layout::{permuted_positions, pick};
 use super::{Ctx, Registry, axis, one, tensor};
 use crate::error::KernelResult;
-use crate::tensor::{Data, Tensor, map_data, zip_data};
+use crate::tensor::{Data, Tensor, array, map_data, reshape_array, row_major, zip_data};
 use crate::value::Val;
 use ndarray::{ArrayD, IxDyn};
 
@@ -65,10 +66,30 @@ fn select<T: Clone>(
     x: &ArrayD<T>,
     y: &ArrayD<T>,
 ) -> KernelResult<ArrayD<T>> {
-    let pairs = zip_broadcast(x, y, &|p, q| (p.clone(), q.clone()))?;
-    zip_broadcast(condition, &pairs, &|&c, (p, q)| {
-        if c { p.clone() } else { q.clone() }
-    })
+    let (shape, [from_c, from_x, from_y]) =
+        select_positions(condition.shape(), x.shape(), y.shape())?;
+    let (c, x, y) = (row_major(condition), row_major(x), row_major(y));
+    let mut values = Vec::with_capacity(from_c.len());
+    for ((&i, &j), &k) in from_c.iter().zip(&from_x).zip(&from_y) {
+        values.push(if c[i] { x[j].clone() } else { y[k].clone() });
+    }
+    array(&shape, values)
+}
+
+/// Where's broadcast, on the shapes alone: X's and Y's broadcast shape broadcast with the
+/// condition's, and for each of its row-major positions the positions in the condition, X and Y.
+fn select_positions(
+    condition: &[usize],
+    x: &[usize],
+    y: &[usize],
+) -> KernelResult<(Vec<usize>, [Vec<usize>; 3])> {
+    let shape = broadcast_shape(condition, &broadcast_shape(x, y)?)?;
+    let positions = [
+        broadcast_positions(condition, &shape),
+        broadcast_positions(x, &shape),
+        broadcast_positions(y, &shape),
+    ];
+    Ok((shape, positions))
 }
 
 /// The shape of `shapes` joined along `axis`: one rank, the axis within it, the other dims
@@ -93,31 +114,34 @@ fn joined_shape(shapes: &[&[usize]], axis: usize) -> KernelResult<Vec<usize>> {
 /// Joins arrays of one variant along `axis`.
 pub(crate) fn concat(parts: &[Data], axis: usize) -> KernelResult<Data> {
     fn join<T: Clone>(arrays: Vec<&ArrayD<T>>, axis: usize) -> KernelResult<ArrayD<T>> {
-        let shapes: Vec<&[usize]> = arrays.iter().map(|a| a.shape()).collect();
+        let mut shapes = Vec::with_capacity(arrays.len());
+        let mut parts = Vec::with_capacity(arrays.len());
+        for a in &arrays {
+            shapes.push(a.shape());
+            parts.push(row_major(*a));
+        }
         let shape = joined_shape(&shapes, axis)?;
-        let parts: Vec<_> = arrays.iter().map(|a| a.as_standard_layout()).collect();
         // Row-major: for each index before the axis, each part's block in turn.
         let outer: usize = shape[..axis].iter().product();
         let mut values = Vec::with_capacity(shape.iter().product());
         for o in 0..outer {
-            for part in &parts {
-                let flat = part.as_slice().ok_or("an array not in standard layout")?;
+            for flat in &parts {
                 let block = flat.len() / outer;
                 values.extend_from_slice(&flat[o * block..(o + 1) * block]);
             }
         }
-        ArrayD::from_shape_vec(IxDyn(&shape), values).map_err(|e| e.to_string())
+        array(&shape, values)
     }
     let first = parts.first().ok_or("nothing to concatenate")?;
     macro_rules! all {
         ($variant:ident) => {{
-            let arrays = parts
-                .iter()
-                .map(|p| match p {
-                    Data::$variant(a) => Ok(a),
-                    _ => Err("inputs of different element types".to_string()),
-                })
-                .collect::<KernelResult<Vec<_>>>()?;
+            let mut arrays = Vec::with_capacity(parts.len());
+            for part in parts {
+                match part {
+                    Data::$variant(a) => arrays.push(a),
+                    _ => return Err("inputs of different element types".to_string()),
+                }
+            }
             Data::$variant(join(arrays, axis)?)
         }};
     }
@@ -171,11 +195,10 @@ fn reshape(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     // `allowzero` is new in version 14.
     let allow_zero = ctx.since >= 14 && ctx.int("allowzero", 0) != 0;
     let shape = resolve_shape(data.shape(), &requested, allow_zero)?;
-    one(data.with_data(map_data!(&data.data, a => a
-        .as_standard_layout()
-        .into_owned()
-        .into_shape_with_order(IxDyn(&shape))
-        .map_err(|e| format!("cannot reshape: {e}"))?)))
+    one(
+        data.with_data(map_data!(&data.data, a => reshape_array(a, &shape)
+        .map_err(|e| format!("cannot reshape: {e}"))?)),
+    )
 }
 
 /// The output dims of a Reshape of `input` to `requested`.
@@ -254,9 +277,7 @@ fn transpose(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     if perm.len() != rank || perm.iter().any(|&p| std::mem::replace(&mut seen[p], true)) {
         return Err(format!("perm {perm:?} is no permutation of {rank} axes"));
     }
-    one(data.with_data(map_data!(&data.data, a => a
-        .view()
-        .permuted_axes(IxDyn(&perm))
-        .as_standard_layout()
-        .into_owned())))
+    let out: Vec<usize> = perm.iter().map(|&p| data.shape()[p]).collect();
+    let picks = permuted_positions(data.shape(), &perm)?;
+    one(data.with_data(pick(&data.data, &out, &picks, None)?))
 }

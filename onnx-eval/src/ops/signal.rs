@@ -388,7 +388,7 @@ fn integers_as(dtype: DataType, shape: &[usize], values: &[f64]) -> KernelResult
     macro_rules! ints {
         ($variant:ident, $t:ty) => {
             Data::$variant(
-                ArrayD::from_shape_vec(shape, values.iter().map(|&v| v as $t).collect())
+                ArrayD::from_shape_vec(shape, crate::tensor::map_slice(values, &|v| v as $t))
                     .map_err(err)?,
             )
         };

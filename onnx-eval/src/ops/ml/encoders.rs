@@ -5,7 +5,7 @@ use super::DOMAIN;
 use crate::error::KernelResult;
 use crate::ops::training::floats_like;
 use crate::ops::{Ctx, Registry, one, tensor};
-use crate::tensor::{Data, Tensor, zip_data};
+use crate::tensor::{Data, Tensor, array, row_major, zip_data};
 use crate::value::Val;
 use ndarray::{ArrayD, IxDyn};
 use onnx_runtime_types::tensor_proto::DataType;
@@ -131,12 +131,12 @@ fn pick<T: Clone>(
     shape: &[usize],
 ) -> KernelResult<ArrayD<T>> {
     let fallback = default.iter().next().ok_or("an empty default")?;
-    let flat: Vec<T> = values.iter().cloned().collect();
-    let out: Vec<T> = picks
-        .iter()
-        .map(|p| p.and_then(|i| flat.get(i)).unwrap_or(fallback).clone())
-        .collect();
-    ArrayD::from_shape_vec(IxDyn(shape), out).map_err(|e| e.to_string())
+    let flat = row_major(values);
+    let mut out = Vec::with_capacity(picks.len());
+    for p in picks {
+        out.push(p.and_then(|i| flat.get(i)).unwrap_or(fallback).clone());
+    }
+    array(shape, out)
 }
 
 /// LabelEncoder from version 2: each element mapped through the parallel keys and values (the

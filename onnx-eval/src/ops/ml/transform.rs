@@ -38,9 +38,12 @@ fn array_feature_extractor(_: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult
         .collect::<KernelResult<_>>()?;
     // Positions computed on the shape alone, so that the picking is one loop for every type.
     let outer: usize = x.shape()[..last].iter().product();
-    let picks: Vec<usize> = (0..outer)
-        .flat_map(|o| indices.iter().map(move |&i| o * dim + i))
-        .collect();
+    let mut picks = Vec::with_capacity(outer * indices.len());
+    for o in 0..outer {
+        for &i in &indices {
+            picks.push(o * dim + i);
+        }
+    }
     let shape = if x.rank() == 1 {
         vec![1, indices.len()]
     } else {
