@@ -6,11 +6,12 @@
 //! outputs for Dropout in training mode are `RandomState(seed).uniform(0, 1, shape)`. Without a
 //! `seed`, the generator is seeded from the process's hash entropy.
 
+use super::signal::numbers_as;
 use super::training::floats_like;
 use super::{Ctx, Registry, one, tensor, tensor_opt};
 use crate::error::KernelResult;
 use crate::halves::{bf16, f16};
-use crate::tensor::{Data, Tensor, map_slice};
+use crate::tensor::{Data, Tensor};
 use crate::value::Val;
 use ndarray::{ArrayD, IxDyn};
 use onnx_runtime_types::tensor_proto::DataType;
@@ -226,38 +227,15 @@ fn bernoulli(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
 
 /// 0/1 values of a bool mask in `dtype`.
 fn bools_as(dtype: DataType, dims: &[usize], bits: Vec<bool>) -> KernelResult<Tensor> {
-    let shape = IxDyn(dims);
-    let err = |e: ndarray::ShapeError| e.to_string();
-    // 0 and 1 in each integer type.
-    macro_rules! ints {
-        ($variant:ident, $t:ty) => {
-            Data::$variant(
-                ArrayD::from_shape_vec(shape, map_slice(&bits, &<$t>::from)).map_err(err)?,
-            )
-        };
+    if dtype == DataType::Bool {
+        let mask = ArrayD::from_shape_vec(IxDyn(dims), bits).map_err(|e| e.to_string())?;
+        return Ok(Tensor::from_data(Data::Bool(mask)));
     }
-    let data = match dtype {
-        DataType::Bool => Data::Bool(ArrayD::from_shape_vec(shape, bits).map_err(err)?),
-        DataType::Float | DataType::Double | DataType::Float16 | DataType::Bfloat16 => {
-            let values = bits.iter().map(|&b| f64::from(u8::from(b))).collect();
-            return floats_like(&Tensor::zeros(dtype, dims)?, values);
-        }
-        DataType::Int8 => ints!(I8, i8),
-        DataType::Int16 => ints!(I16, i16),
-        DataType::Int32 => ints!(I32, i32),
-        DataType::Int64 => ints!(I64, i64),
-        DataType::Uint8 => ints!(U8, u8),
-        DataType::Uint16 => ints!(U16, u16),
-        DataType::Uint32 => ints!(U32, u32),
-        DataType::Uint64 => ints!(U64, u64),
-        other => {
-            return Err(format!(
-                "dtype {} is not a number type",
-                other.as_str_name()
-            ));
-        }
-    };
-    Ok(Tensor { dtype, data })
+    numbers_as(
+        dtype,
+        dims,
+        bits.iter().map(|&b| f64::from(u8::from(b))).collect(),
+    )
 }
 
 /// Multinomial: for each batch row of unnormalized log-probabilities, `sample_size` class

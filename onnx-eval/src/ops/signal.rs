@@ -374,7 +374,11 @@ fn output_type(ctx: &Ctx<'_>) -> KernelResult<DataType> {
 }
 
 /// A tensor of `dtype` from f64 values: floats rounded, integers truncated.
-fn numbers_as(dtype: DataType, shape: &[usize], values: Vec<f64>) -> KernelResult<Tensor> {
+pub(super) fn numbers_as(
+    dtype: DataType,
+    shape: &[usize],
+    values: Vec<f64>,
+) -> KernelResult<Tensor> {
     match floats_like(&Tensor::zeros(dtype, shape)?, values.clone()) {
         Ok(t) => Ok(t),
         Err(_) => integers_as(dtype, shape, &values),
@@ -403,10 +407,7 @@ fn integers_as(dtype: DataType, shape: &[usize], values: &[f64]) -> KernelResult
         DataType::Uint32 => ints!(U32, u32),
         DataType::Uint64 => ints!(U64, u64),
         other => {
-            return Err(format!(
-                "output_datatype {} is not a number type",
-                other.as_str_name()
-            ));
+            return Err(format!("{} is not a number type", other.as_str_name()));
         }
     };
     Ok(Tensor { dtype, data })
