@@ -5,7 +5,6 @@ use crate::error::KernelResult;
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
 use ndarray::{ArrayD, IxDyn};
-use onnx_runtime_types::tensor_proto::DataType;
 
 pub(super) fn register(r: &mut Registry) {
     r.add("", "Identity", 1, identity);
@@ -133,33 +132,10 @@ fn loop_(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
 /// `index`); no items give an empty tensor of the body's declared type.
 fn stack(items: &[Val], ctx: &Ctx<'_>, index: usize) -> KernelResult<Tensor> {
     let tensors: Vec<&Tensor> = items.iter().map(Val::as_tensor).collect::<Result<_, _>>()?;
-    let Some(first) = tensors.first() else {
-        let dtype = ctx
-            .graph_proto("body")
-            .and_then(|g| g.output.get(index))
-            .and_then(|o| o.r#type.as_ref())
-            .and_then(|t| match &t.value {
-                Some(onnx_runtime_types::type_proto::Value::TensorType(t)) => t.elem_type,
-                _ => None,
-            })
-            .and_then(|c| DataType::try_from(c).ok())
-            .unwrap_or(DataType::Float);
-        return Tensor::zeros(dtype, &[0]);
-    };
-    let views: Vec<Data> = tensors
-        .iter()
-        .map(|t| {
-            if t.shape() != first.shape() || t.dtype != first.dtype {
-                return Err(format!(
-                    "scan output {index} changes shape or type between iterations: {:?} then {:?}",
-                    first.shape(),
-                    t.shape()
-                ));
-            }
-            Ok(super::layout::with_new_axis(t, 0)?.data)
-        })
-        .collect::<KernelResult<_>>()?;
-    super::shape::concat(&views, 0).map(|data| first.with_data(data))
+    if tensors.is_empty() {
+        return Tensor::zeros(super::scan::declared_type(ctx, index), &[0]);
+    }
+    super::scan::stack(&tensors, 0)
 }
 
 #[cfg(test)]

@@ -105,13 +105,15 @@ pub(super) fn picks_of(
 pub(super) fn permuted_positions(shape: &[usize], perm: &[usize]) -> KernelResult<Vec<usize>> {
     let in_strides = strides(shape);
     let out: Vec<usize> = perm.iter().map(|&p| shape[p]).collect();
-    picks_of(&out, |index| {
-        Ok(index
-            .iter()
-            .zip(perm)
-            .map(|(i, &p)| i * in_strides[p])
-            .sum())
-    })
+    let permuted_strides: Vec<usize> = perm.iter().map(|&p| in_strides[p]).collect();
+    picks_of(&out, |index| Ok(offset(index, &permuted_strides)))
+}
+
+/// The tensor with its axes permuted: axis `i` of the result is axis `perm[i]` of `t`.
+pub(super) fn permuted(t: &Tensor, perm: &[usize]) -> KernelResult<Tensor> {
+    let out: Vec<usize> = perm.iter().map(|&p| t.shape()[p]).collect();
+    let picks = permuted_positions(t.shape(), perm)?;
+    Ok(t.with_data(pick(&t.data, &out, &picks, None)?))
 }
 
 fn pick_array<T: Clone + Default>(
@@ -724,11 +726,7 @@ fn permute_blocks(
     perm: &[usize],
     out: &[usize],
 ) -> KernelResult<Tensor> {
-    let split = reshaped(data, split)?;
-    let permuted_shape: Vec<usize> = perm.iter().map(|&p| split.shape()[p]).collect();
-    let picks = permuted_positions(split.shape(), perm)?;
-    let permuted = split.with_data(pick(&split.data, &permuted_shape, &picks, None)?);
-    reshaped(&permuted, out)
+    reshaped(&permuted(&reshaped(data, split)?, perm)?, out)
 }
 
 /// The (b, c, h, w) dims of a rank-4 input and the block size.
@@ -955,8 +953,7 @@ fn range(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
 /// integers, cast) to the type.
 pub(super) fn real_like(like: &Tensor, shape: &[usize], values: &[f64]) -> KernelResult<Tensor> {
     fn build<T: Real>(shape: &[usize], values: &[f64]) -> KernelResult<ArrayD<T>> {
-        ArrayD::from_shape_vec(IxDyn(shape), map_slice(values, &T::from_f64))
-            .map_err(|e| format!("{e}"))
+        array(shape, map_slice(values, &T::from_f64))
     }
     let data = match &like.data {
         Data::F32(_) => Data::F32(build(shape, values)?),
@@ -980,8 +977,7 @@ pub(super) fn real_like(like: &Tensor, shape: &[usize], values: &[f64]) -> Kerne
 fn int_like(like: &Tensor, shape: &[usize], values: &[i64]) -> KernelResult<Tensor> {
     macro_rules! build {
         ($t:ty) => {
-            ArrayD::from_shape_vec(IxDyn(shape), map_slice(values, &|v| v as $t))
-                .map_err(|e| format!("{e}"))?
+            array(shape, map_slice(values, &|v| v as $t))?
         };
     }
     let data = match &like.data {

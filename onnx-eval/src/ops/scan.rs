@@ -9,6 +9,7 @@ use crate::error::KernelResult;
 use crate::tensor::{Data, Tensor};
 use crate::value::Val;
 use onnx_runtime_types::tensor_proto::DataType;
+use std::borrow::Borrow;
 
 pub(super) fn register(r: &mut Registry) {
     r.add("", "Scan", 8, scan_v8);
@@ -27,15 +28,17 @@ fn slice(t: &Tensor, axis: usize, i: usize) -> KernelResult<Tensor> {
     without_axis(&axis_range(t, axis, i, i + 1)?, axis)
 }
 
-/// Tensors of one shape and type stacked along a new `axis`.
-pub(crate) fn stack(tensors: &[Tensor], axis: usize) -> KernelResult<Tensor> {
-    let first = tensors.first().ok_or("nothing to stack")?;
+/// Tensors of one shape and type stacked along a new `axis` (owned or borrowed, as the caller
+/// holds them).
+pub(crate) fn stack<T: Borrow<Tensor>>(tensors: &[T], axis: usize) -> KernelResult<Tensor> {
+    let first = tensors.first().ok_or("nothing to stack")?.borrow();
     if axis > first.rank() {
         return Err(format!("axis {axis} is beyond rank {}", first.rank()));
     }
     let parts: Vec<Data> = tensors
         .iter()
         .map(|t| {
+            let t = t.borrow();
             if t.shape() != first.shape() || t.dtype != first.dtype {
                 return Err(format!(
                     "cannot stack a {} {:?} with a {} {:?}: a scan output changes between iterations",
@@ -53,7 +56,7 @@ pub(crate) fn stack(tensors: &[Tensor], axis: usize) -> KernelResult<Tensor> {
 
 /// The element type the body declares for its output `index`, for a scan output of no
 /// iterations.
-fn declared_type(ctx: &Ctx<'_>, index: usize) -> DataType {
+pub(super) fn declared_type(ctx: &Ctx<'_>, index: usize) -> DataType {
     ctx.graph_proto("body")
         .and_then(|g| g.output.get(index))
         .and_then(|o| o.r#type.as_ref())

@@ -2,10 +2,10 @@
 //! Reshape, Shape, Size, Transpose, Where.
 
 use super::elementwise::{broadcast_positions, broadcast_shape};
-use super::layout::{permuted_positions, pick};
+use super::layout::{permuted, reshaped};
 use super::{Ctx, Registry, axis, one, tensor};
 use crate::error::KernelResult;
-use crate::tensor::{Data, Tensor, array, map_data, reshape_array, row_major, zip_data};
+use crate::tensor::{Data, Tensor, array, map_data, row_major, zip_data};
 use crate::value::Val;
 use ndarray::{ArrayD, IxDyn};
 
@@ -195,10 +195,7 @@ fn reshape(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     // `allowzero` is new in version 14.
     let allow_zero = ctx.since >= 14 && ctx.int("allowzero", 0) != 0;
     let shape = resolve_shape(data.shape(), &requested, allow_zero)?;
-    one(
-        data.with_data(map_data!(&data.data, a => reshape_array(a, &shape)
-        .map_err(|e| format!("cannot reshape: {e}"))?)),
-    )
+    one(reshaped(data, &shape)?)
 }
 
 /// The output dims of a Reshape of `input` to `requested`.
@@ -277,7 +274,5 @@ fn transpose(ctx: &Ctx<'_>, inputs: &[Option<&Val>]) -> KernelResult<Vec<Val>> {
     if perm.len() != rank || perm.iter().any(|&p| std::mem::replace(&mut seen[p], true)) {
         return Err(format!("perm {perm:?} is no permutation of {rank} axes"));
     }
-    let out: Vec<usize> = perm.iter().map(|&p| data.shape()[p]).collect();
-    let picks = permuted_positions(data.shape(), &perm)?;
-    one(data.with_data(pick(&data.data, &out, &picks, None)?))
+    one(permuted(data, &perm)?)
 }

@@ -10,7 +10,7 @@ use super::fft::{Cplx, numpy_transform};
 use super::training::floats_like;
 use super::{Ctx, Registry, one, tensor, tensor_opt};
 use crate::error::KernelResult;
-use crate::tensor::Tensor;
+use crate::tensor::{Data, Tensor};
 use crate::value::Val;
 use ndarray::{ArrayD, Axis, IxDyn, Zip};
 use onnx_runtime_types::tensor_proto::DataType;
@@ -379,14 +379,14 @@ pub(super) fn numbers_as(
     shape: &[usize],
     values: Vec<f64>,
 ) -> KernelResult<Tensor> {
-    match floats_like(&Tensor::zeros(dtype, shape)?, values.clone()) {
-        Ok(t) => Ok(t),
-        Err(_) => integers_as(dtype, shape, &values),
+    let like = Tensor::zeros(dtype, shape)?;
+    match like.data {
+        Data::F32(_) | Data::F64(_) | Data::F16(_) | Data::BF16(_) => floats_like(&like, values),
+        _ => integers_as(dtype, shape, &values),
     }
 }
 
 fn integers_as(dtype: DataType, shape: &[usize], values: &[f64]) -> KernelResult<Tensor> {
-    use crate::tensor::Data;
     let shape = IxDyn(shape);
     let err = |e: ndarray::ShapeError| e.to_string();
     macro_rules! ints {
